@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import {
+  ProjectIdSchema,
+  ProjectListSchema,
+  ProjectSchema,
+  ProjectSettingsSchema,
+  ProjectWorkStateSchema,
+  StatusSchema,
+  TaskIdSchema,
+  TaskOutputSchema,
+  TaskSchema,
+  TaskStateSchema,
+} from './entities';
+
+const NonEmpty = z.string().trim().min(1);
+
+/**
+ * The request/response API every door exposes: one definition for both sides, so handlers and
+ * callers cannot drift. Params are validated at every boundary with these schemas.
+ */
+export const METHODS = {
+  getStatus: {
+    params: z.object({}).strict(),
+    result: StatusSchema,
+  },
+  listProjects: {
+    params: z.object({}).strict(),
+    result: ProjectListSchema,
+  },
+  addProject: {
+    params: z.object({ path: NonEmpty }).strict(),
+    result: ProjectSchema,
+  },
+  renameProject: {
+    params: z.object({ projectId: ProjectIdSchema, name: NonEmpty.max(200) }).strict(),
+    result: ProjectSchema,
+  },
+  removeProject: {
+    params: z.object({ projectId: ProjectIdSchema }).strict(),
+    result: z.object({ projectId: ProjectIdSchema }),
+  },
+  /** Finds the registered project whose folder holds `path` (the deepest one). */
+  findProjectByPath: {
+    params: z.object({ path: NonEmpty }).strict(),
+    result: ProjectSchema,
+  },
+  getProjectSettings: {
+    params: z.object({ projectId: ProjectIdSchema }).strict(),
+    result: ProjectSettingsSchema,
+  },
+  updateProjectSettings: {
+    params: z.object({ projectId: ProjectIdSchema, settings: ProjectSettingsSchema.partial().strict() }).strict(),
+    result: ProjectSettingsSchema,
+  },
+  getWorkState: {
+    params: z.object({ projectId: ProjectIdSchema }).strict(),
+    result: ProjectWorkStateSchema,
+  },
+  createTask: {
+    params: z
+      .object({
+        projectId: ProjectIdSchema,
+        command: NonEmpty.max(100_000),
+        /** Defaults to the project root; must lie inside it. */
+        cwd: NonEmpty.optional(),
+        ownerAgentId: NonEmpty.max(200).optional(),
+        label: NonEmpty.max(200).optional(),
+      })
+      .strict(),
+    result: TaskSchema,
+  },
+  listTasks: {
+    params: z.object({ projectId: ProjectIdSchema, states: z.array(TaskStateSchema).optional() }).strict(),
+    result: z.array(TaskSchema),
+  },
+  getTask: {
+    params: z.object({ taskId: TaskIdSchema }).strict(),
+    result: TaskSchema,
+  },
+  cancelTask: {
+    params: z.object({ taskId: TaskIdSchema }).strict(),
+    result: TaskSchema,
+  },
+  retryTask: {
+    params: z.object({ taskId: TaskIdSchema }).strict(),
+    result: TaskSchema,
+  },
+  readTaskOutput: {
+    params: z
+      .object({
+        taskId: TaskIdSchema,
+        /** Start at this byte offset; with neither offset nor tailBytes, reads from the start. */
+        offset: z.number().int().nonnegative().optional(),
+        /** Read the last N bytes (the viewer loads the tail of large logs first). */
+        tailBytes: z.number().int().positive().optional(),
+        maxBytes: z.number().int().positive().max(16 * 1024 * 1024).optional(),
+      })
+      .strict(),
+    result: TaskOutputSchema,
+  },
+  /** Connection-scoped: live output chunks of the task are pushed to this connection. */
+  watchTaskOutput: {
+    params: z.object({ taskId: TaskIdSchema }).strict(),
+    result: z.object({ taskId: TaskIdSchema }),
+  },
+  unwatchTaskOutput: {
+    params: z.object({ taskId: TaskIdSchema }).strict(),
+    result: z.object({ taskId: TaskIdSchema }),
+  },
+} as const;
+
+export type MethodName = keyof typeof METHODS;
+export type MethodParams<M extends MethodName> = z.input<(typeof METHODS)[M]['params']>;
+export type MethodResult<M extends MethodName> = z.infer<(typeof METHODS)[M]['result']>;
+
+export const METHOD_NAMES = Object.keys(METHODS) as MethodName[];
+
+export function isMethodName(name: unknown): name is MethodName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(METHODS, name);
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { ProjectIdSchema, ProjectSchema, TaskIdSchema, TaskSchema } from './entities';
+
+/**
+ * Every event carries `seq`, monotonic per project (and, for `projectChanged`, per app), and the
+ * whole new entity, so a client that applies a snapshot and then only newer events is complete.
+ */
+export const EVENT_NAMES = [
+  'backgroundTaskChanged',
+  'agentInboxChanged',
+  'agentWakeChanged',
+  'agentSessionChanged',
+  'projectChanged',
+] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
+
+const seq = z.number().int().nonnegative();
+
+export const ProjectChangedSchema = z.object({
+  name: z.literal('projectChanged'),
+  seq,
+  projectId: ProjectIdSchema,
+  /** `null` when the project was removed from the registry. */
+  project: ProjectSchema.nullable(),
+});
+
+export const BackgroundTaskChangedSchema = z.object({
+  name: z.literal('backgroundTaskChanged'),
+  seq,
+  projectId: ProjectIdSchema,
+  task: TaskSchema,
+});
+
+export const DroverEventSchema = z.discriminatedUnion('name', [ProjectChangedSchema, BackgroundTaskChangedSchema]);
+export type DroverEvent = z.infer<typeof DroverEventSchema>;
+export type ProjectChanged = z.infer<typeof ProjectChangedSchema>;
+export type BackgroundTaskChanged = z.infer<typeof BackgroundTaskChangedSchema>;
+
+/** Live bytes of a task's output, sent only to connections that watch that task. */
+export const TaskOutputChunkSchema = z.object({
+  taskId: TaskIdSchema,
+  projectId: ProjectIdSchema,
+  data: z.string(),
+});
+export type TaskOutputChunk = z.infer<typeof TaskOutputChunkSchema>;

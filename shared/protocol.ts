@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { DroverEventSchema, TaskOutputChunkSchema } from './events';
+
+/**
+ * Wire frames shared by every transport (WebSocket, local socket, Electron IPC). Requests carry a
+ * client-chosen id that the response echoes; pushes have no id.
+ */
+export const RequestFrameSchema = z
+  .object({
+    t: z.literal('req'),
+    id: z.number().int().nonnegative(),
+    method: z.string(),
+    params: z.unknown().optional(),
+  })
+  .strict();
+export type RequestFrame = z.infer<typeof RequestFrameSchema>;
+
+export const ERROR_CODES = [
+  'bad-request',
+  'unknown-method',
+  'not-found',
+  'invalid-path',
+  'invalid-state',
+  'conflict',
+  'spawn-failed',
+  'storage-unavailable',
+  'disk-full',
+  'internal',
+] as const;
+export const ErrorCodeSchema = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+export const ErrorBodySchema = z.object({ code: ErrorCodeSchema, message: z.string() });
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+export const ResponseFrameSchema = z.union([
+  z.object({ t: z.literal('res'), id: z.number().int().nonnegative(), ok: z.literal(true), result: z.unknown() }),
+  z.object({
+    t: z.literal('res'),
+    /** `null` when the request was too malformed to carry an id. */
+    id: z.number().int().nonnegative().nullable(),
+    ok: z.literal(false),
+    error: ErrorBodySchema,
+  }),
+]);
+export type ResponseFrame = z.infer<typeof ResponseFrameSchema>;
+
+export const EventFrameSchema = z.object({ t: z.literal('evt'), event: DroverEventSchema });
+export const OutputFrameSchema = z.object({ t: z.literal('out'), chunk: TaskOutputChunkSchema });
+
+export const ServerFrameSchema = z.union([ResponseFrameSchema, EventFrameSchema, OutputFrameSchema]);
+export type ServerFrame = z.infer<typeof ServerFrameSchema>;
+export type PushFrame = z.infer<typeof EventFrameSchema> | z.infer<typeof OutputFrameSchema>;
+
+/** Names of the Electron IPC channels; the preload and main agree on these and nothing else. */
+export const IPC_INVOKE_CHANNEL = 'drover:invoke';
+export const IPC_PUSH_CHANNEL = 'drover:push';
+
+/** The serve host prints exactly this line (with its URL) once it is ready. */
+export const SERVING_LINE_PREFIX = 'Drover serving at ';
+
+export class DroverRequestError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DroverRequestError';
+  }
+}
