@@ -1,0 +1,78 @@
+import path from 'node:path';
+import packageJson from '../../package.json';
+import { DroverRequestError } from '../../shared/protocol';
+import { defaultDataDir, socketPathFor } from '../host/paths';
+import { serve } from './serve';
+import { connectToDrover } from './socketClient';
+import { taskCommand, type CliContext } from './taskCommands';
+import { USAGE, UsageError } from './usage';
+
+/** `--data-dir D` may stand anywhere before `--`; it picks the Drover to talk to. */
+function takeDataDir(args: string[]): { dataDir: string | undefined; rest: string[] } {
+  const end = args.indexOf('--') >= 0 ? args.indexOf('--') : args.length;
+  const at = args.slice(0, end).indexOf('--data-dir');
+  if (at < 0) return { dataDir: undefined, rest: args };
+  const value = args[at + 1];
+  if (!value) throw new UsageError('--data-dir needs a folder');
+  return { dataDir: path.resolve(value), rest: [...args.slice(0, at), ...args.slice(at + 2)] };
+}
+
+function socketPath(dataDir: string | undefined): string {
+  if (dataDir) return socketPathFor(dataDir);
+  return process.env.DROVER_SOCKET || socketPathFor(defaultDataDir());
+}
+
+async function status(args: string[], context: CliContext): Promise<number> {
+  const client = await connectToDrover(context.socketPath);
+  try {
+    const info = await client.rpc.call('getStatus', {});
+    if (args.includes('--json')) {
+      context.out(`${JSON.stringify(info, null, 2)}\n`);
+      return 0;
+    }
+    const projects = info.projects.map((p) => `  ${p.id}  ${p.name}  ${p.path}`).join('\n');
+    context.out(`Drover ${info.version}\ndata dir: ${info.dataDir}\nsocket:   ${info.socketPath}\nprojects: ${info.projects.length}\n${projects}${projects ? '\n' : ''}`);
+    return 0;
+  } finally {
+    client.close();
+  }
+}
+
+async function run(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return command === undefined ? 2 : 0;
+  }
+  if (command === '--version') {
+    process.stdout.write(`${packageJson.version}\n`);
+    return 0;
+  }
+  if (command === 'serve') {
+    await serve(args, packageJson.version);
+    return -1;
+  }
+  const { dataDir, rest } = takeDataDir(args);
+  const context: CliContext = {
+    socketPath: socketPath(dataDir),
+    env: process.env,
+    cwd: process.cwd(),
+    out: (text) => process.stdout.write(text),
+  };
+  if (command === 'status') return status(rest, context);
+  if (command === 'task') return taskCommand(rest, context);
+  throw new UsageError(`Unknown command: ${command}`);
+}
+
+run(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`drover: ${message}\n`);
+    if (error instanceof UsageError) process.stderr.write(`Run \`drover help\` for usage.\n`);
+    const refused = error instanceof UsageError || (error instanceof DroverRequestError && error.code !== 'internal') || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    process.exitCode = refused ? 2 : 1;
+  },
+);

@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { SERVING_LINE_PREFIX } from '../../shared/protocol';
+import { startHost } from '../host/host';
+import { defaultDataDir } from '../host/paths';
+import { startWebServer } from '../host/webServer';
+import { UsageError } from './usage';
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, not ${text}`);
+  return port;
+}
+
+/** `drover serve`: the browser host. Logs go to stderr; stdout carries only the serving line. */
+export async function serve(args: string[], version: string): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      'data-dir': { type: 'string' },
+      port: { type: 'string', default: '7400' },
+      host: { type: 'string', default: '127.0.0.1' },
+      project: { type: 'string' },
+    },
+    strict: true,
+  });
+  const log = (line: string) => process.stderr.write(`[drover] ${line}\n`);
+  const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : defaultDataDir();
+  const port = parsePort(values.port);
+  const host = await startHost({ dataDir, version, log });
+  let web: Awaited<ReturnType<typeof startWebServer>> | undefined;
+  try {
+    if (values.project) {
+      const project = await host.core.api.addProject({ path: values.project });
+      log(`project ${project.name} (${project.id}) at ${project.path}`);
+    }
+    web = await startWebServer(host, { host: values.host, port, rendererDir: path.join(__dirname, '..', 'renderer'), log });
+  } catch (error) {
+    await host.close();
+    throw error;
+  }
+  if (values.host !== '127.0.0.1' && values.host !== 'localhost' && values.host !== '::1') {
+    log(`warning: listening on ${values.host}, reachable from other machines; anyone with the token controls this Drover`);
+  }
+  process.stdout.write(`${SERVING_LINE_PREFIX}${web.url}\n`);
+
+  const server = web;
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping tasks and closing`);
+    void Promise.all([server.close(), host.close()]).then(() => process.exit(0));
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}

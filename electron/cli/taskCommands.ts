@@ -1,0 +1,211 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ProjectIdSchema, isTaskFinished, type Project, type Task } from '../../shared/entities';
+import type { RpcClient } from '../../shared/rpcClient';
+import { connectToDrover } from './socketClient';
+import { UsageError } from './usage';
+
+export interface CliContext {
+  socketPath: string;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  out(text: string): void;
+}
+
+function formatDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
+  return `${Math.floor(seconds / 3600)}h${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+function taskLine(task: Task): string {
+  const elapsed = task.startedAt ? formatDuration((task.endedAt ?? Date.now()) - task.startedAt) : '-';
+  const title = task.label ? `${task.label}: ${task.command}` : task.command;
+  return [task.id.padEnd(24), task.state.padEnd(12), `#${task.attempt}`.padEnd(4), elapsed.padEnd(8), title].join(' ');
+}
+
+function taskDetails(task: Task): string {
+  const rows: [string, string | number | null][] = [
+    ['id', task.id],
+    ['state', task.state],
+    ['command', task.command],
+    ['label', task.label],
+    ['cwd', task.cwd],
+    ['agent', task.ownerAgentId],
+    ['attempt', task.attempt],
+    ['retry of', task.retryOf],
+    ['exit code', task.exitCode],
+    ['signal', task.signal],
+    ['reason', task.reason],
+    ['created', new Date(task.createdAt).toISOString()],
+    ['started', task.startedAt && new Date(task.startedAt).toISOString()],
+    ['ended', task.endedAt && new Date(task.endedAt).toISOString()],
+    ['pid', task.pid],
+    ['log', task.logPath],
+  ];
+  return rows
+    .filter(([, value]) => value !== null && value !== undefined)
+    .map(([key, value]) => `${`${key}:`.padEnd(11)}${value}`)
+    .join('\n');
+}
+
+/** --project takes an id or a folder; otherwise the agent's env, otherwise the folder we are in. */
+async function resolveProject(rpc: RpcClient, given: string | undefined, context: CliContext): Promise<Project> {
+  const wanted = given ?? context.env.DROVER_PROJECT_ID;
+  if (wanted && ProjectIdSchema.safeParse(wanted).success) {
+    const { projects } = await rpc.call('listProjects', {});
+    const project = projects.find((p) => p.id === wanted);
+    if (!project) throw new UsageError(`No project with id ${wanted} is registered in this Drover.`);
+    return project;
+  }
+  return rpc.call('findProjectByPath', { path: path.resolve(context.cwd, wanted ?? '.') });
+}
+
+function idArgument(positionals: string[], command: string): string {
+  const [id, extra] = positionals;
+  if (!id || extra !== undefined) throw new UsageError(`drover task ${command} takes exactly one task id`);
+  return id;
+}
+
+async function followLogs(rpc: RpcClient, taskId: string, out: (text: string) => void, wake: { signal: () => void; wait: () => Promise<void> }): Promise<void> {
+  await rpc.call('watchTaskOutput', { taskId });
+  let offset = 0;
+  for (;;) {
+    const finished = isTaskFinished((await rpc.call('getTask', { taskId })).state);
+    for (;;) {
+      const slice = await rpc.call('readTaskOutput', { taskId, offset });
+      if (slice.data.length > 0) out(slice.data);
+      if (slice.nextOffset === offset || slice.nextOffset >= slice.size) {
+        offset = slice.nextOffset;
+        break;
+      }
+      offset = slice.nextOffset;
+    }
+    if (finished) return;
+    await wake.wait();
+  }
+}
+
+function wakeSignal(): { signal: () => void; wait: () => Promise<void> } {
+  let pending: (() => void) | undefined;
+  let fired = false;
+  return {
+    signal: () => {
+      fired = true;
+      pending?.();
+    },
+    wait: () =>
+      new Promise<void>((resolve) => {
+        if (fired) {
+          fired = false;
+          resolve();
+          return;
+        }
+        pending = () => {
+          fired = false;
+          pending = undefined;
+          resolve();
+        };
+      }),
+  };
+}
+
+/** `drover task ...`: returns the process exit code. */
+export async function taskCommand(args: string[], context: CliContext): Promise<number> {
+  const [sub, ...rest] = args;
+  const separator = rest.indexOf('--');
+  const optionArgs = separator >= 0 ? rest.slice(0, separator) : rest;
+  const commandWords = separator >= 0 ? rest.slice(separator + 1) : [];
+  const { values, positionals } = parseArgs({
+    args: optionArgs,
+    allowPositionals: true,
+    options: {
+      project: { type: 'string' },
+      agent: { type: 'string' },
+      label: { type: 'string' },
+      cwd: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      follow: { type: 'boolean', short: 'f', default: false },
+    },
+    strict: true,
+  });
+  const json = values.json ?? false;
+  const wake = wakeSignal();
+  const followedTask: { id?: string } = {};
+  const client = await connectToDrover(context.socketPath, {
+    onOutput: (chunk) => chunk.taskId === followedTask.id && wake.signal(),
+    onEvent: (event) => event.name === 'backgroundTaskChanged' && event.task.id === followedTask.id && wake.signal(),
+  });
+  const { rpc } = client;
+  const printTask = (task: Task, plain: string) => context.out(json ? `${JSON.stringify(task, null, 2)}\n` : `${plain}\n`);
+  try {
+    switch (sub) {
+      case 'run': {
+        if (commandWords.length === 0) throw new UsageError('drover task run needs a command after --');
+        const project = await resolveProject(rpc, values.project, context);
+        const cwd = values.cwd ? path.resolve(context.cwd, values.cwd) : insideOr(project.path, context.cwd);
+        const agent = values.agent ?? context.env.DROVER_AGENT_ID;
+        const task = await rpc.call('createTask', {
+          projectId: project.id,
+          command: commandWords.join(' '),
+          cwd,
+          ...(agent ? { ownerAgentId: agent } : {}),
+          ...(values.label ? { label: values.label } : {}),
+        });
+        printTask(task, task.id);
+        return 0;
+      }
+      case 'list': {
+        const project = await resolveProject(rpc, values.project, context);
+        const tasks = await rpc.call('listTasks', { projectId: project.id });
+        if (json) context.out(`${JSON.stringify(tasks, null, 2)}\n`);
+        else if (tasks.length === 0) context.out(`No tasks in ${project.name}.\n`);
+        else context.out(`${['ID'.padEnd(24), 'STATE'.padEnd(12), 'TRY'.padEnd(4), 'TIME'.padEnd(8), 'COMMAND'].join(' ')}\n${tasks.map(taskLine).join('\n')}\n`);
+        return 0;
+      }
+      case 'show': {
+        const task = await rpc.call('getTask', { taskId: idArgument(positionals, 'show') });
+        printTask(task, taskDetails(task));
+        return 0;
+      }
+      case 'logs': {
+        const taskId = idArgument(positionals, 'logs');
+        if (values.follow) {
+          followedTask.id = taskId;
+          await followLogs(rpc, taskId, context.out, wake);
+        } else {
+          let offset = 0;
+          for (;;) {
+            const slice = await rpc.call('readTaskOutput', { taskId, offset });
+            context.out(slice.data);
+            if (slice.nextOffset >= slice.size || slice.nextOffset === offset) break;
+            offset = slice.nextOffset;
+          }
+        }
+        return 0;
+      }
+      case 'cancel': {
+        const task = await rpc.call('cancelTask', { taskId: idArgument(positionals, 'cancel') });
+        printTask(task, `${task.id} ${task.state}`);
+        return 0;
+      }
+      case 'retry': {
+        const task = await rpc.call('retryTask', { taskId: idArgument(positionals, 'retry') });
+        printTask(task, task.id);
+        return 0;
+      }
+      default:
+        throw new UsageError(sub ? `Unknown task command: ${sub}` : 'drover task needs a command: run, list, show, logs, cancel, retry');
+    }
+  } finally {
+    client.close();
+  }
+}
+
+/** Runs where the caller stands when that is inside the project, else at the project root. */
+function insideOr(projectRoot: string, cwd: string): string {
+  const relative = path.relative(projectRoot, fs.realpathSync(cwd));
+  return relative.startsWith('..') || path.isAbsolute(relative) ? projectRoot : cwd;
+}

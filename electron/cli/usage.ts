@@ -1,0 +1,16 @@
+/** A mistake in how the command was called; reported with exit code 2. */
+export class UsageError extends Error {}
+
+export const USAGE = `Usage:
+  drover serve [--data-dir D] [--port N] [--host 127.0.0.1] [--project PATH]
+  drover status [--json]
+  drover task run [--project ID|PATH] [--agent NAME] [--label L] [--cwd DIR] [--json] -- CMD...
+  drover task list [--project ID|PATH] [--json]
+  drover task show ID [--json]
+  drover task logs ID [--follow]
+  drover task cancel ID [--json]
+  drover task retry ID [--json]
+
+Inside an agent terminal the project and agent come from DROVER_SOCKET, DROVER_PROJECT_ID and
+DROVER_AGENT_ID. Elsewhere the socket is found from --data-dir, DROVER_DATA_DIR or the default data dir.
+Exit codes: 0 ok, 1 Drover unreachable or internal error, 2 bad usage or a request Drover refused.`;

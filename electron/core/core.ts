@@ -1,0 +1,148 @@
+import path from 'node:path';
+import type { z } from 'zod';
+import type { METHODS, MethodName, MethodResult } from '../../shared/contract';
+import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../shared/entities';
+import { EventBus } from './events/eventBus';
+import { ProjectRegistry } from './projects/projectRegistry';
+import { APP_MIGRATIONS } from './storage/appSchema';
+import { ProjectStores } from './storage/projectStores';
+import { openDatabase, type SqliteDatabase } from './storage/sqlite';
+import { reconcileTasks, type ProcessTable, type ReconcileReport } from './tasks/reconcile';
+import { TaskService } from './tasks/taskService';
+
+export interface CoreOptions {
+  dataDir: string;
+  version: string;
+  /** Where the host's local socket listens; reported by getStatus. */
+  socketPath: string;
+  nativeBinding?: string;
+  settingsDefaults?: Partial<ProjectSettings>;
+  /** Environment given to task processes. */
+  taskEnv?: Record<string, string>;
+  log?: (line: string) => void;
+  processTable?: ProcessTable;
+}
+
+/** Methods that depend on the connection (live output watches) are served by the host, not the core. */
+export type ConnectionMethod = 'watchTaskOutput' | 'unwatchTaskOutput';
+export type CoreMethod = Exclude<MethodName, ConnectionMethod>;
+export type CoreApi = {
+  [M in CoreMethod]: (params: z.output<(typeof METHODS)[M]['params']>) => MethodResult<M> | Promise<MethodResult<M>>;
+};
+
+export interface Core {
+  api: CoreApi;
+  events: EventBus;
+  tasks: TaskService;
+  reconcileReports: ReconcileReport[];
+  /** Starts the tasks that were queued; hosts call it once they serve clients. */
+  startQueuedTasks(): void;
+  close(): Promise<void>;
+}
+
+function inheritedEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  return env;
+}
+
+/**
+ * Builds the domain for one data dir: opens the app database, reconciles every project's work state
+ * (before anything is served), and returns the API every door adapts.
+ */
+export function createCore(options: CoreOptions): Core {
+  const log = options.log ?? (() => {});
+  const events = new EventBus((error) => log(`event listener failed: ${String(error)}`));
+  const appDb: SqliteDatabase = openDatabase(path.join(options.dataDir, 'app.sqlite'), {
+    migrations: APP_MIGRATIONS,
+    description: 'app database',
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  });
+  const projects = new ProjectRegistry(appDb, events);
+  const stores = new ProjectStores({
+    dataDir: options.dataDir,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    settingsDefaults: { ...DEFAULT_PROJECT_SETTINGS, ...options.settingsDefaults },
+  });
+  const tasks = new TaskService(projects, stores, events, { TERM: 'xterm-256color', ...(options.taskEnv ?? inheritedEnv()) });
+
+  const reconcileReports: ReconcileReport[] = [];
+  for (const project of projects.list().projects) {
+    try {
+      const { report, changed } = reconcileTasks(stores.get(project.id).tasks, options.processTable);
+      for (const task of changed) events.emit({ name: 'backgroundTaskChanged', seq: task.seq, projectId: task.projectId, task });
+      reconcileReports.push(report);
+      log(
+        `reconciled project ${project.name} (${project.id}): ${report.interrupted} interrupted, ${report.cancelled} cancelled, ` +
+          `${report.killed} leftover process groups killed, ${report.queued} queued to start`,
+      );
+    } catch (error) {
+      log(`could not reconcile project ${project.name} (${project.id}): ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  const api: CoreApi = {
+    getStatus: () => ({
+      version: options.version,
+      dataDir: options.dataDir,
+      socketPath: options.socketPath,
+      projects: projects.list().projects,
+    }),
+    listProjects: () => projects.list(),
+    addProject: ({ path: folder }) => projects.add(folder),
+    renameProject: ({ projectId, name }) => projects.rename(projectId, name),
+    removeProject: async ({ projectId }) => {
+      projects.get(projectId);
+      await tasks.stopProject(projectId, 'project-removed');
+      stores.close(projectId);
+      projects.remove(projectId);
+      return { projectId };
+    },
+    findProjectByPath: ({ path: folder }) => projects.findContaining(folder),
+    getProjectSettings: ({ projectId }) => {
+      projects.get(projectId);
+      return stores.get(projectId).settings.get();
+    },
+    updateProjectSettings: ({ projectId, settings }) => {
+      projects.get(projectId);
+      const updated = stores.get(projectId).settings.update(settings);
+      tasks.pump(projectId);
+      return updated;
+    },
+    getWorkState: ({ projectId }) => {
+      projects.get(projectId);
+      const store = stores.get(projectId);
+      return store.tasks.transaction(() => ({ projectId, seq: store.tasks.currentSeq(), tasks: store.tasks.list() }));
+    },
+    createTask: (params) => tasks.create(params),
+    listTasks: ({ projectId, states }) => tasks.list(projectId, states),
+    getTask: ({ taskId }) => tasks.get(taskId),
+    cancelTask: ({ taskId }) => tasks.cancel(taskId),
+    retryTask: ({ taskId }) => tasks.retry(taskId),
+    readTaskOutput: ({ taskId, ...request }) => tasks.readOutput(taskId, request),
+  };
+
+  let closed = false;
+  return {
+    api,
+    events,
+    tasks,
+    reconcileReports,
+    startQueuedTasks: () => {
+      for (const project of projects.list().projects) {
+        try {
+          tasks.pump(project.id);
+        } catch (error) {
+          log(`could not start queued tasks of ${project.id}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await tasks.shutdown();
+      stores.closeAll();
+      appDb.close();
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import path from 'node:path';
+import type { ProjectSettings } from '../../../shared/entities';
+import { ProjectSettingsStore } from '../settings/projectSettingsStore';
+import { TaskStore } from '../tasks/taskStore';
+import { PROJECT_MIGRATIONS } from './projectSchema';
+import { openDatabase, type SqliteDatabase } from './sqlite';
+
+export interface ProjectStore {
+  projectId: string;
+  db: SqliteDatabase;
+  tasks: TaskStore;
+  settings: ProjectSettingsStore;
+  logsDir: string;
+}
+
+export interface ProjectStoresOptions {
+  dataDir: string;
+  nativeBinding?: string;
+  settingsDefaults: ProjectSettings;
+}
+
+/**
+ * Routes a project id to its own work-state database, opened on first use and kept open until the
+ * project is removed or the app quits.
+ */
+export class ProjectStores {
+  private readonly open = new Map<string, ProjectStore>();
+
+  constructor(private readonly options: ProjectStoresOptions) {}
+
+  projectDir(projectId: string): string {
+    return path.join(this.options.dataDir, 'projects', projectId);
+  }
+
+  get(projectId: string): ProjectStore {
+    const existing = this.open.get(projectId);
+    if (existing) return existing;
+    const dir = this.projectDir(projectId);
+    const db = openDatabase(path.join(dir, 'state.sqlite'), {
+      migrations: PROJECT_MIGRATIONS,
+      description: `work state of project ${projectId}`,
+      ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}),
+    });
+    const store: ProjectStore = {
+      projectId,
+      db,
+      tasks: new TaskStore(db, projectId),
+      settings: new ProjectSettingsStore(db, this.options.settingsDefaults),
+      logsDir: path.join(dir, 'logs'),
+    };
+    this.open.set(projectId, store);
+    return store;
+  }
+
+  isOpen(projectId: string): boolean {
+    return this.open.has(projectId);
+  }
+
+  openStores(): ProjectStore[] {
+    return [...this.open.values()];
+  }
+
+  close(projectId: string): void {
+    this.open.get(projectId)?.db.close();
+    this.open.delete(projectId);
+  }
+
+  closeAll(): void {
+    for (const projectId of [...this.open.keys()]) this.close(projectId);
+  }
+}

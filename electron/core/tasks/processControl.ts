@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+
+/**
+ * The kernel's start time of a process (clock ticks since boot, field 22 of /proc/PID/stat). With
+ * the pid it identifies a process across restarts, so a reused pid is never mistaken for our task.
+ */
+export function readProcessStartTime(pid: number): string | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const afterName = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return afterName[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** True while the process that had `pid` and `startTime` is still the one alive under that pid. */
+export function isSameProcessAlive(pid: number, startTime: string | null): boolean {
+  const current = readProcessStartTime(pid);
+  return current !== null && (startTime === null || current === startTime);
+}
+
+/** True while any process is in the group led by `pgid`. */
+export function isProcessGroupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Signals the whole process group; a group that is already gone is not an error. */
+export function signalProcessGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}

@@ -1,0 +1,266 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { isTaskFinished, type Task, type TaskOutput, type TaskState } from '../../../shared/entities';
+import { fail } from '../errors';
+import type { EventBus } from '../events/eventBus';
+import { newId } from '../ids';
+import { isInside, type ProjectRegistry } from '../projects/projectRegistry';
+import type { ProjectStore, ProjectStores } from '../storage/projectStores';
+import { readLogSlice } from './taskLogReader';
+import { TaskLog } from './taskLog';
+import { TaskProcess, type TaskProcessExit } from './taskProcess';
+import type { TaskChange } from './taskStore';
+
+export interface CreateTaskInput {
+  projectId: string;
+  command: string;
+  cwd?: string | undefined;
+  ownerAgentId?: string | undefined;
+  label?: string | undefined;
+}
+
+interface RunningTask {
+  projectId: string;
+  process: TaskProcess;
+  log: TaskLog;
+  killTimer?: NodeJS.Timeout;
+}
+
+/**
+ * Runs each project's background tasks: FIFO queue under the project's concurrency limit, one PTY
+ * per task in its own process group, output to a capped log and to watchers, and every state change
+ * written first and then announced.
+ */
+export class TaskService {
+  private readonly running = new Map<string, RunningTask>();
+  private readonly exitWaiters = new Map<string, () => void>();
+  private stopping = false;
+
+  constructor(
+    private readonly projects: ProjectRegistry,
+    private readonly stores: ProjectStores,
+    private readonly events: EventBus,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  create(input: CreateTaskInput): Task {
+    const project = this.projects.get(input.projectId);
+    const cwd = resolveTaskCwd(project.path, input.cwd);
+    const store = this.stores.get(project.id);
+    const id = newId('t');
+    const task = store.tasks.insert({
+      id,
+      ownerAgentId: input.ownerAgentId ?? null,
+      label: input.label ?? null,
+      command: input.command,
+      cwd,
+      attempt: 1,
+      retryOf: null,
+      createdAt: Date.now(),
+      logPath: path.join(store.logsDir, `${id}.log`),
+    });
+    this.announce(task);
+    this.pump(project.id);
+    return store.tasks.get(id) as Task;
+  }
+
+  get(taskId: string): Task {
+    return this.locate(taskId).task;
+  }
+
+  list(projectId: string, states?: readonly TaskState[]): Task[] {
+    this.projects.get(projectId);
+    return this.stores.get(projectId).tasks.list(states);
+  }
+
+  cancel(taskId: string): Task {
+    const { store, task } = this.locate(taskId);
+    if (task.state === 'queued') {
+      return this.change(store, taskId, { state: 'cancelled', reason: 'cancelled before it started', endedAt: Date.now() });
+    }
+    if (task.state === 'cancelling') return task;
+    if (task.state !== 'running') {
+      fail('invalid-state', `Task ${taskId} has already ended (${task.state}); there is nothing to cancel.`);
+    }
+    const runner = this.running.get(taskId);
+    const cancelling = this.change(store, taskId, { state: 'cancelling', reason: 'cancelled by request' });
+    if (runner) this.terminate(runner, store.settings.get().cancelGraceMs);
+    return cancelling;
+  }
+
+  retry(taskId: string): Task {
+    const { store, task } = this.locate(taskId);
+    if (!isTaskFinished(task.state)) {
+      fail('invalid-state', `Task ${taskId} is ${task.state}; only a finished task can be retried (cancel it first).`);
+    }
+    const id = newId('t');
+    const retried = store.tasks.insert({
+      id,
+      ownerAgentId: task.ownerAgentId,
+      label: task.label,
+      command: task.command,
+      cwd: task.cwd,
+      attempt: task.attempt + 1,
+      retryOf: task.id,
+      createdAt: Date.now(),
+      logPath: path.join(store.logsDir, `${id}.log`),
+    });
+    this.announce(retried);
+    this.pump(store.projectId);
+    return store.tasks.get(id) as Task;
+  }
+
+  readOutput(taskId: string, request: { offset?: number; tailBytes?: number; maxBytes?: number }): TaskOutput {
+    const { task } = this.locate(taskId);
+    return { taskId, ...readLogSlice(task.logPath, request) };
+  }
+
+  /** Starts queued tasks while the project is under its concurrency limit. */
+  pump(projectId: string): void {
+    if (this.stopping) return;
+    const store = this.stores.get(projectId);
+    const limit = store.settings.get().taskConcurrency;
+    while (this.runningCount(projectId) < limit) {
+      const next = store.tasks.oldestQueued();
+      if (!next) return;
+      this.start(store, next);
+    }
+  }
+
+  /** Stops every task of a project (it is being removed); their rows end as interrupted. */
+  async stopProject(projectId: string, reason: string): Promise<void> {
+    const runners = [...this.running.entries()].filter(([, runner]) => runner.projectId === projectId);
+    await this.stopRunners(runners, reason);
+  }
+
+  /** App shutdown: tasks are stopped and recorded as interrupted so nothing is left orphaned. */
+  async shutdown(): Promise<void> {
+    this.stopping = true;
+    await this.stopRunners([...this.running.entries()], 'app-quit');
+  }
+
+  isRunning(taskId: string): boolean {
+    return this.running.has(taskId);
+  }
+
+  private async stopRunners(runners: [string, RunningTask][], reason: string): Promise<void> {
+    await Promise.all(
+      runners.map(([taskId, runner]) => {
+        const store = this.stores.get(runner.projectId);
+        if (store.tasks.get(taskId)?.state === 'running') this.change(store, taskId, { state: 'cancelling', reason });
+        const exited = new Promise<void>((resolve) => this.exitWaiters.set(taskId, resolve));
+        this.terminate(runner, 2_000);
+        return exited;
+      }),
+    );
+  }
+
+  private runningCount(projectId: string): number {
+    let count = 0;
+    for (const runner of this.running.values()) if (runner.projectId === projectId) count++;
+    return count;
+  }
+
+  private start(store: ProjectStore, task: Task): void {
+    const settings = store.settings.get();
+    const log = new TaskLog(task.logPath, settings.taskOutputCapBytes);
+    let process: TaskProcess;
+    try {
+      if (!fs.existsSync(task.cwd)) fail('spawn-failed', `working folder ${task.cwd} no longer exists`);
+      process = new TaskProcess({
+        command: task.command,
+        cwd: task.cwd,
+        env: { ...this.env, DROVER_TASK_ID: task.id, DROVER_PROJECT_ID: store.projectId },
+        onData: (data) => {
+          log.append(data);
+          this.events.emitOutput({ taskId: task.id, projectId: store.projectId, data });
+        },
+        onExit: (exit) => void this.finish(store, task.id, exit),
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      log.append(`[drover] could not start the command: ${message}\r\n`);
+      void log.close();
+      this.change(store, task.id, {
+        state: 'failed',
+        reason: `spawn-failed: ${message}`,
+        startedAt: Date.now(),
+        endedAt: Date.now(),
+        outputBytes: log.bytesWritten,
+      });
+      return;
+    }
+    this.running.set(task.id, { projectId: store.projectId, process, log });
+    this.change(store, task.id, { state: 'running', startedAt: Date.now(), pid: process.pid, pidStartTime: process.startTime });
+  }
+
+  private terminate(runner: RunningTask, graceMs: number): void {
+    runner.process.signal('SIGTERM');
+    clearTimeout(runner.killTimer);
+    runner.killTimer = setTimeout(() => runner.process.signal('SIGKILL'), graceMs);
+    runner.killTimer.unref();
+  }
+
+  private async finish(store: ProjectStore, taskId: string, exit: TaskProcessExit): Promise<void> {
+    const runner = this.running.get(taskId);
+    if (!runner) return;
+    clearTimeout(runner.killTimer);
+    await runner.log.close();
+    this.running.delete(taskId);
+    const task = store.tasks.get(taskId);
+    if (task && this.stores.isOpen(store.projectId)) {
+      this.change(store, taskId, endState(task, exit, runner.log));
+    }
+    this.exitWaiters.get(taskId)?.();
+    this.exitWaiters.delete(taskId);
+    if (this.stores.isOpen(store.projectId)) this.pump(store.projectId);
+  }
+
+  private change(store: ProjectStore, taskId: string, change: TaskChange): Task {
+    const task = store.tasks.update(taskId, change);
+    this.announce(task);
+    return task;
+  }
+
+  private announce(task: Task): void {
+    this.events.emit({ name: 'backgroundTaskChanged', seq: task.seq, projectId: task.projectId, task });
+  }
+
+  private locate(taskId: string): { store: ProjectStore; task: Task } {
+    for (const project of this.projects.list().projects) {
+      const store = this.stores.get(project.id);
+      const task = store.tasks.get(taskId);
+      if (task) return { store, task };
+    }
+    fail('not-found', `No task with id ${taskId}`);
+  }
+}
+
+function endState(task: Task, exit: TaskProcessExit, log: TaskLog): TaskChange {
+  const logNote = log.error ? `; output not fully saved: ${log.error.message}` : '';
+  const common = { endedAt: Date.now(), exitCode: exit.exitCode, signal: exit.signal, outputBytes: log.bytesWritten };
+  if (task.state === 'cancelling') {
+    const interrupted = task.reason === 'app-quit' || task.reason?.startsWith('project-removed');
+    return { ...common, state: interrupted ? 'interrupted' : 'cancelled', reason: `${task.reason ?? 'cancelled'}${logNote}` };
+  }
+  if (exit.exitCode === 0 && exit.signal === null) return { ...common, state: 'succeeded', reason: logNote ? logNote.slice(2) : null };
+  const why = exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.exitCode}`;
+  return { ...common, state: 'failed', reason: `${why}${logNote}` };
+}
+
+/** The folder a task runs in: the project root by default, and never outside the project. */
+export function resolveTaskCwd(projectRoot: string, requested: string | undefined): string {
+  if (requested === undefined) return projectRoot;
+  const absolute = path.resolve(projectRoot, requested);
+  let canonical: string;
+  try {
+    canonical = fs.realpathSync(absolute);
+  } catch {
+    fail('invalid-path', `No such folder: ${absolute}`);
+  }
+  if (!fs.statSync(canonical).isDirectory()) fail('invalid-path', `Not a folder: ${canonical}`);
+  if (!isInside(projectRoot, canonical)) {
+    fail('invalid-path', `The folder ${canonical} is outside the project (${projectRoot}); tasks run inside their project.`);
+  }
+  return canonical;
+}

@@ -1,0 +1,161 @@
+import type { Task, TaskState } from '../../../shared/entities';
+import type { SqliteDatabase, Statement } from '../storage/sqlite';
+
+interface TaskRow {
+  id: string;
+  owner_agent_id: string | null;
+  label: string | null;
+  command: string;
+  cwd: string;
+  state: TaskState;
+  exit_code: number | null;
+  signal: string | null;
+  reason: string | null;
+  attempt: number;
+  retry_of: string | null;
+  created_at: number;
+  started_at: number | null;
+  ended_at: number | null;
+  pid: number | null;
+  pid_start_time: string | null;
+  log_path: string;
+  output_bytes: number;
+  seq: number;
+}
+
+export type NewTask = Pick<Task, 'id' | 'ownerAgentId' | 'label' | 'command' | 'cwd' | 'attempt' | 'retryOf' | 'createdAt' | 'logPath'>;
+
+/** The fields a state change may set; everything else about a task is fixed at creation. */
+export type TaskChange = Partial<
+  Pick<Task, 'state' | 'exitCode' | 'signal' | 'reason' | 'startedAt' | 'endedAt' | 'pid' | 'pidStartTime' | 'outputBytes'>
+>;
+
+const CHANGE_COLUMNS: Record<keyof TaskChange, keyof TaskRow> = {
+  state: 'state',
+  exitCode: 'exit_code',
+  signal: 'signal',
+  reason: 'reason',
+  startedAt: 'started_at',
+  endedAt: 'ended_at',
+  pid: 'pid',
+  pidStartTime: 'pid_start_time',
+  outputBytes: 'output_bytes',
+};
+
+/**
+ * The tasks table of one project's work-state database, and the project's `seq` counter: every
+ * write stamps the row with the next seq, so the counter survives restarts as max(seq).
+ */
+export class TaskStore {
+  private seq: number;
+  private readonly statements;
+  private readonly updateStatements = new Map<string, Statement>();
+
+  constructor(
+    readonly db: SqliteDatabase,
+    readonly projectId: string,
+  ) {
+    this.statements = {
+      maxSeq: db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM tasks'),
+      byId: db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE id = ?'),
+      all: db.prepare<[], TaskRow>('SELECT * FROM tasks ORDER BY created_at DESC, rowid DESC'),
+      inState: db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE state = ? ORDER BY created_at, rowid'),
+      oldestQueued: db.prepare<[], TaskRow>("SELECT * FROM tasks WHERE state = 'queued' ORDER BY created_at, rowid LIMIT 1"),
+      countInState: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM tasks WHERE state = ?'),
+      insert: db.prepare(
+        `INSERT INTO tasks (id, owner_agent_id, label, command, cwd, state, attempt, retry_of, created_at, log_path, seq)
+         VALUES (@id, @ownerAgentId, @label, @command, @cwd, 'queued', @attempt, @retryOf, @createdAt, @logPath, @seq)`,
+      ),
+    };
+    this.seq = this.statements.maxSeq.get()?.seq ?? 0;
+  }
+
+  currentSeq(): number {
+    return this.seq;
+  }
+
+  get(taskId: string): Task | undefined {
+    const row = this.statements.byId.get(taskId);
+    return row && this.toTask(row);
+  }
+
+  list(states?: readonly TaskState[]): Task[] {
+    const rows = this.statements.all.all();
+    const wanted = states && new Set(states);
+    return rows.filter((row) => !wanted || wanted.has(row.state)).map((row) => this.toTask(row));
+  }
+
+  inState(state: TaskState): Task[] {
+    return this.statements.inState.all(state).map((row) => this.toTask(row));
+  }
+
+  count(state: TaskState): number {
+    return this.statements.countInState.get(state)?.n ?? 0;
+  }
+
+  oldestQueued(): Task | undefined {
+    const row = this.statements.oldestQueued.get();
+    return row && this.toTask(row);
+  }
+
+  insert(task: NewTask): Task {
+    const seq = this.seq + 1;
+    this.statements.insert.run({ ...task, seq });
+    this.seq = seq;
+    return this.get(task.id) as Task;
+  }
+
+  update(taskId: string, change: TaskChange): Task {
+    const seq = this.seq + 1;
+    this.updateStatement(Object.keys(change) as (keyof TaskChange)[]).run({ ...change, seq, taskId });
+    this.seq = seq;
+    return this.get(taskId) as Task;
+  }
+
+  private updateStatement(keys: (keyof TaskChange)[]): Statement {
+    const signature = keys.join(',');
+    let statement = this.updateStatements.get(signature);
+    if (!statement) {
+      const assignments = keys.map((key) => `${CHANGE_COLUMNS[key]} = @${key}`);
+      statement = this.db.prepare(`UPDATE tasks SET ${[...assignments, 'seq = @seq'].join(', ')} WHERE id = @taskId`);
+      this.updateStatements.set(signature, statement);
+    }
+    return statement;
+  }
+
+  /** Runs `work` in one transaction; the seq counter rolls back with it. */
+  transaction<T>(work: () => T): T {
+    const before = this.seq;
+    try {
+      return this.db.transaction(work)();
+    } catch (error) {
+      this.seq = before;
+      throw error;
+    }
+  }
+
+  private toTask(row: TaskRow): Task {
+    return {
+      id: row.id,
+      projectId: this.projectId,
+      ownerAgentId: row.owner_agent_id,
+      label: row.label,
+      command: row.command,
+      cwd: row.cwd,
+      state: row.state,
+      exitCode: row.exit_code,
+      signal: row.signal,
+      reason: row.reason,
+      attempt: row.attempt,
+      retryOf: row.retry_of,
+      createdAt: row.created_at,
+      startedAt: row.started_at,
+      endedAt: row.ended_at,
+      pid: row.pid,
+      pidStartTime: row.pid_start_time,
+      logPath: row.log_path,
+      outputBytes: row.output_bytes,
+      seq: row.seq,
+    };
+  }
+}

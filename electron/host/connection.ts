@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { METHODS, isMethodName } from '../../shared/contract';
+import { RequestFrameSchema, type ErrorBody, type PushFrame, type ResponseFrame } from '../../shared/protocol';
+import type { Core, CoreMethod } from '../core/core';
+import { toRequestError } from '../core/errors';
+
+/** One client of any transport: it sends raw frames in and gets responses and pushes back. */
+export interface Connection {
+  handle(raw: unknown): Promise<ResponseFrame>;
+  close(): void;
+}
+
+function errorFrame(id: number | null, error: ErrorBody): ResponseFrame {
+  return { t: 'res', id, ok: false, error };
+}
+
+function idOf(raw: unknown): number | null {
+  const id = (raw as { id?: unknown } | null)?.id;
+  return typeof id === 'number' && Number.isInteger(id) && id >= 0 ? id : null;
+}
+
+function describe(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'params'}: ${issue.message}`).join('; ');
+}
+
+/**
+ * Validates every frame against the shared contract, dispatches it to the core, and turns every
+ * failure into an error reply, so a bad client never takes the transport down.
+ */
+export function openConnection(core: Core, push: (frame: PushFrame) => void): Connection {
+  const watched = new Set<string>();
+  const stopEvents = core.events.onEvent((event) => push({ t: 'evt', event }));
+  const stopOutput = core.events.onOutput((chunk) => {
+    if (watched.has(chunk.taskId)) push({ t: 'out', chunk });
+  });
+
+  async function dispatch(method: string, rawParams: unknown, id: number): Promise<ResponseFrame> {
+    if (!isMethodName(method)) return errorFrame(id, { code: 'unknown-method', message: `Unknown method: ${method}` });
+    const params = METHODS[method].params.safeParse(rawParams ?? {});
+    if (!params.success) {
+      return errorFrame(id, { code: 'bad-request', message: `Invalid ${method} params: ${describe(params.error)}` });
+    }
+    try {
+      if (method === 'watchTaskOutput' || method === 'unwatchTaskOutput') {
+        const { taskId } = params.data as { taskId: string };
+        core.api.getTask({ taskId });
+        if (method === 'watchTaskOutput') watched.add(taskId);
+        else watched.delete(taskId);
+        return { t: 'res', id, ok: true, result: { taskId } };
+      }
+      const handler = core.api[method as CoreMethod] as (p: unknown) => unknown;
+      return { t: 'res', id, ok: true, result: await handler(params.data) };
+    } catch (error) {
+      const { code, message } = toRequestError(error);
+      return errorFrame(id, { code, message });
+    }
+  }
+
+  return {
+    handle: async (raw) => {
+      const frame = RequestFrameSchema.safeParse(raw);
+      if (!frame.success) {
+        return errorFrame(idOf(raw), { code: 'bad-request', message: `Malformed request frame: ${describe(frame.error)}` });
+      }
+      return dispatch(frame.data.method, frame.data.params, frame.data.id);
+    },
+    close: () => {
+      stopEvents();
+      stopOutput();
+      watched.clear();
+    },
+  };
+}

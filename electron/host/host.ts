@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import type { ProjectSettings } from '../../shared/entities';
+import type { PushFrame } from '../../shared/protocol';
+import { createCore, type Core } from '../core/core';
+import { openConnection, type Connection } from './connection';
+import { startLocalSocketServer } from './localSocketServer';
+import { socketPathFor } from './paths';
+
+export type { Connection } from './connection';
+
+export interface HostOptions {
+  dataDir: string;
+  version: string;
+  sqliteNativeBinding?: string;
+  log?: (line: string) => void;
+  settingsDefaults?: Partial<ProjectSettings>;
+}
+
+export interface DroverHost {
+  dataDir: string;
+  socketPath: string;
+  core: Core;
+  openConnection(push: (frame: PushFrame) => void): Connection;
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root every host shares: takes the data dir's instance lock (the local socket),
+ * builds and reconciles the core, then serves. Connections that arrive while the core boots wait.
+ */
+export async function startHost(options: HostOptions): Promise<DroverHost> {
+  fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const socketPath = socketPathFor(options.dataDir);
+  let resolveCore: (core: Core) => void = () => {};
+  const coreReady = new Promise<Core>((resolve) => (resolveCore = resolve));
+  const socketServer = await startLocalSocketServer(socketPath, async (push) => openConnection(await coreReady, push));
+
+  let core: Core;
+  try {
+    core = createCore({
+      dataDir: options.dataDir,
+      version: options.version,
+      socketPath,
+      ...(options.sqliteNativeBinding ? { nativeBinding: options.sqliteNativeBinding } : {}),
+      ...(options.settingsDefaults ? { settingsDefaults: options.settingsDefaults } : {}),
+      ...(options.log ? { log: options.log } : {}),
+    });
+  } catch (error) {
+    await socketServer.close();
+    throw error;
+  }
+  resolveCore(core);
+  core.startQueuedTasks();
+
+  let closing: Promise<void> | undefined;
+  return {
+    dataDir: options.dataDir,
+    socketPath,
+    core,
+    openConnection: (push) => openConnection(core, push),
+    close: () => {
+      closing ??= (async () => {
+        await socketServer.close();
+        await core.close();
+      })();
+      return closing;
+    },
+  };
+}

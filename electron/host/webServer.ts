@@ -1,0 +1,138 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { PushFrame, ResponseFrame } from '../../shared/protocol';
+import type { DroverHost } from './host';
+import { parseJson } from './lineFraming';
+
+/** The CSP of the served page; the Electron window applies the same policy. */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "font-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+  '.map': 'application/json',
+};
+
+export interface WebServerOptions {
+  host: string;
+  port: number;
+  rendererDir: string;
+  log?: (line: string) => void;
+}
+
+export interface WebServer {
+  url: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+function sameToken(given: string | null, expected: string): boolean {
+  if (given === null) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function reject(socket: import('node:stream').Duplex, status: number, reason: string): void {
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+/**
+ * The browser host's door: the built renderer over HTTP and the API over a WebSocket at /api that
+ * needs the random token and an Origin of this server (or none, for non-browser clients).
+ */
+export async function startWebServer(host: DroverHost, options: WebServerOptions): Promise<WebServer> {
+  const token = randomBytes(24).toString('base64url');
+  const rendererRoot = path.resolve(options.rendererDir);
+  if (!fs.existsSync(path.join(rendererRoot, 'index.html'))) {
+    throw new Error(`The renderer is not built (${rendererRoot}/index.html is missing): run npm run build first.`);
+  }
+
+  const server = http.createServer((request, response) => serveStatic(rendererRoot, request, response));
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
+  let allowedOrigins = new Set<string>();
+
+  server.on('upgrade', (request, socket, head) => {
+    const url = new URL(request.url ?? '/', 'http://placeholder');
+    if (url.pathname !== '/api') return reject(socket, 404, 'Not Found');
+    if (!sameToken(url.searchParams.get('token'), token)) return reject(socket, 401, 'Unauthorized');
+    const origin = request.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin)) return reject(socket, 403, 'Forbidden');
+    sockets.handleUpgrade(request, socket, head, (ws) => serveClient(host, ws));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  allowedOrigins = new Set([`http://${shownHost}:${port}`, `http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`]);
+
+  return {
+    url: `http://${shownHost}:${port}/?token=${token}`,
+    token,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const client of sockets.clients) client.terminate();
+        sockets.close();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function serveClient(host: DroverHost, ws: WebSocket): void {
+  const send = (frame: ResponseFrame | PushFrame) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+  };
+  const connection = host.openConnection(send);
+  ws.on('message', (data, isBinary) => {
+    const raw = isBinary ? new Error('binary frames are not accepted') : parseJson(data.toString());
+    if (raw instanceof Error) {
+      send({ t: 'res', id: null, ok: false, error: { code: 'bad-request', message: `Malformed frame: ${raw.message}` } });
+      return;
+    }
+    void connection.handle(raw).then(send);
+  });
+  ws.on('close', () => connection.close());
+  ws.on('error', () => ws.terminate());
+}
+
+function serveStatic(root: string, request: http.IncomingMessage, response: http.ServerResponse): void {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.writeHead(405, { Allow: 'GET, HEAD' }).end();
+    return;
+  }
+  const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://placeholder').pathname);
+  const file = path.resolve(root, `.${pathname === '/' ? '/index.html' : pathname}`);
+  if (!file.startsWith(root + path.sep)) {
+    response.writeHead(403).end();
+    return;
+  }
+  fs.readFile(file, (error, body) => {
+    if (error) {
+      response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
+      return;
+    }
+    response.writeHead(200, {
+      'Content-Type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': file.endsWith('index.html') ? 'no-store' : 'public, max-age=31536000, immutable',
+    });
+    response.end(request.method === 'HEAD' ? undefined : body);
+  });
+}
