@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir, removeDir } from '../../../test-support/tempDir';
+import { waitFor } from '../../../test-support/waitFor';
+import { PROJECT_MIGRATIONS } from '../storage/projectSchema';
+import { openDatabase, type SqliteDatabase } from '../storage/sqlite';
+import { isProcessGroupAlive, readProcessStartTime } from './processControl';
+import { reconcileTasks, systemProcessTable, type ProcessTable } from './reconcile';
+import { TaskStore } from './taskStore';
+
+describe('reconcileTasks', () => {
+  let dir: string;
+  let db: SqliteDatabase;
+  let store: TaskStore;
+  let n = 0;
+
+  const add = (state: string, change: Record<string, unknown> = {}) => {
+    const id = `t-test${String(++n).padStart(4, '0')}`;
+    store.insert({ id, ownerAgentId: null, label: null, command: 'x', cwd: dir, attempt: 1, retryOf: null, createdAt: n, logPath: path.join(dir, `${id}.log`) });
+    if (state !== 'queued') store.update(id, { state: state as never, ...change });
+    return id;
+  };
+  const fakeProcesses = (alive: Record<number, string>): ProcessTable & { killed: number[] } => {
+    const killed: number[] = [];
+    return {
+      killed,
+      isSameProcessAlive: (pid, startTime) => alive[pid] !== undefined && alive[pid] === startTime,
+      killGroup: (pid) => killed.push(pid),
+    };
+  };
+
+  beforeEach(() => {
+    dir = makeTempDir();
+    db = openDatabase(path.join(dir, 'state.sqlite'), { migrations: PROJECT_MIGRATIONS, description: 'test' });
+    store = new TaskStore(db, 'p-test00');
+  });
+  afterEach(() => {
+    db.close();
+    removeDir(dir);
+  });
+
+  it('interrupts running tasks, finishes cancelling ones, keeps queued and finished ones', () => {
+    const running = add('running', { pid: 101, pidStartTime: '5' });
+    const cancelling = add('cancelling', { pid: 102, pidStartTime: '6', reason: 'cancelled by request' });
+    const queued = add('queued');
+    const done = add('succeeded', { exitCode: 0 });
+    const processes = fakeProcesses({});
+    const { report, changed } = reconcileTasks(store, processes, 1234);
+    expect(report).toEqual({ projectId: 'p-test00', interrupted: 1, cancelled: 1, killed: 0, queued: 1 });
+    expect(store.get(running)).toMatchObject({ state: 'interrupted', reason: 'app-restart', endedAt: 1234 });
+    expect(store.get(cancelling)).toMatchObject({ state: 'cancelled', reason: 'cancelled by request' });
+    expect(store.get(queued)?.state).toBe('queued');
+    expect(store.get(done)?.state).toBe('succeeded');
+    expect(changed.map((task) => task.id).sort()).toEqual([running, cancelling].sort());
+  });
+
+  it('kills a surviving group only when pid and start time still match', () => {
+    add('running', { pid: 201, pidStartTime: '77' });
+    add('running', { pid: 202, pidStartTime: '78' });
+    const processes = fakeProcesses({ 201: '77', 202: '999' });
+    expect(reconcileTasks(store, processes).report.killed).toBe(1);
+    expect(processes.killed).toEqual([201]);
+  });
+
+  it('changes nothing when run a second time', () => {
+    add('running', { pid: 301, pidStartTime: '1' });
+    add('queued');
+    reconcileTasks(store, fakeProcesses({}));
+    const seq = store.currentSeq();
+    const before = store.list();
+    const again = reconcileTasks(store, fakeProcesses({ 301: '1' }));
+    expect(again.changed).toEqual([]);
+    expect(again.report).toMatchObject({ interrupted: 0, cancelled: 0, killed: 0, queued: 1 });
+    expect(store.list()).toEqual(before);
+    expect(store.currentSeq()).toBe(seq);
+  });
+
+  it('kills a real surviving process group that is still ours', async () => {
+    const child = spawn('/bin/sh', ['-c', 'sleep 60 & sleep 60'], { detached: true, stdio: 'ignore' });
+    const pid = child.pid as number;
+    await waitFor(() => readProcessStartTime(pid), 'child to start');
+    add('running', { pid, pidStartTime: readProcessStartTime(pid) });
+    expect(reconcileTasks(store, systemProcessTable).report.killed).toBe(1);
+    await waitFor(() => !isProcessGroupAlive(pid), 'group to die');
+  });
+});
