@@ -70,7 +70,7 @@ export async function startLocalSocketServer(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     if (await isSocketLive(socketPath)) {
-      throw new Error(`Another Drover is already running on this data dir (its socket ${socketPath} answers).`);
+      throw new Error(`Another Drover is already running on this data dir (its socket ${socketPath} answers).`, { cause: error });
     }
     fs.unlinkSync(socketPath);
     await listen(server, socketPath);

@@ -116,7 +116,13 @@ function serveStatic(root: string, request: http.IncomingMessage, response: http
     response.writeHead(405, { Allow: 'GET, HEAD' }).end();
     return;
   }
-  const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://placeholder').pathname);
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://placeholder').pathname);
+  } catch {
+    response.writeHead(400).end();
+    return;
+  }
   const file = path.resolve(root, `.${pathname === '/' ? '/index.html' : pathname}`);
   if (!file.startsWith(root + path.sep)) {
     response.writeHead(403).end();
