@@ -1,0 +1,55 @@
+import { useEffect } from 'react';
+import { ConnectionBanner } from './components/ConnectionBanner';
+import { StatusBar } from './components/StatusBar';
+import { routeHref, useRoute, type Route } from './routing';
+import { useDrover } from './store/StoreContext';
+import { ProjectPage } from './views/ProjectPage';
+import { ProjectsView } from './views/ProjectsView';
+
+export function App() {
+  const route = useRoute();
+  const projectName = useDrover((state) =>
+    route.page === 'project' ? (state.projects.byId[route.projectId]?.name ?? null) : null,
+  );
+
+  useEffect(() => {
+    document.title = projectName ? `${projectName} — Drover` : 'Drover';
+  }, [projectName]);
+
+  return (
+    <div className="app">
+      <header className="title-bar">
+        <span className="title-bar__brand">Drover</span>
+        <Breadcrumb route={route} projectName={projectName} />
+      </header>
+      <ConnectionBanner />
+      <main className="content">
+        {route.page === 'project' ? (
+          <ProjectPage key={route.projectId} projectId={route.projectId} />
+        ) : (
+          <ProjectsView />
+        )}
+      </main>
+      <StatusBar />
+    </div>
+  );
+}
+
+function Breadcrumb({ route, projectName }: { route: Route; projectName: string | null }) {
+  return (
+    <nav aria-label="Breadcrumb" className="breadcrumb">
+      <ol>
+        {route.page === 'projects' ? (
+          <li aria-current="page">Projects</li>
+        ) : (
+          <>
+            <li>
+              <a href={routeHref({ page: 'projects' })}>Projects</a>
+            </li>
+            <li aria-current="page">{projectName ?? route.projectId}</li>
+          </>
+        )}
+      </ol>
+    </nav>
+  );
+}

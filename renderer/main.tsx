@@ -1,0 +1,21 @@
+import './zodConfig';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { createBridge } from './bridge';
+import { createDroverStore } from './store/droverStore';
+import { StoreProvider } from './store/StoreContext';
+import './styles.css';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html lacks #root');
+
+const store = createDroverStore(createBridge());
+
+createRoot(container).render(
+  <StrictMode>
+    <StoreProvider store={store}>
+      <App />
+    </StoreProvider>
+  </StrictMode>,
+);

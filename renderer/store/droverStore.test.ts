@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
+import type { Project, Task } from '../../shared/entities';
+import type { DroverEvent } from '../../shared/events';
+import type { Bridge, ConnectionState } from '../bridge';
+import { Listeners } from '../transport/listeners';
+import { createDroverStore } from './droverStore';
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+interface PendingCall {
+  method: MethodName;
+  params: unknown;
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+}
+
+/** A bridge whose calls stay pending until the test answers them, to interleave events. */
+class FakeBridge implements Bridge {
+  readonly calls: PendingCall[] = [];
+  private readonly events = new Listeners<DroverEvent>();
+  private readonly connection = new Listeners<ConnectionState>();
+  private state: ConnectionState = 'connecting';
+
+  call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>> {
+    return new Promise((resolve, reject) => {
+      this.calls.push({ method, params, resolve: resolve as (result: unknown) => void, reject });
+    });
+  }
+  onEvent(listener: (event: DroverEvent) => void) {
+    return this.events.add(listener);
+  }
+  onOutput() {
+    return () => undefined;
+  }
+  onConnectionChange(listener: (state: ConnectionState) => void) {
+    return this.connection.add(listener);
+  }
+  connectionState() {
+    return this.state;
+  }
+
+  setConnection(state: ConnectionState): void {
+    this.state = state;
+    this.connection.emit(state);
+  }
+  push(event: DroverEvent): void {
+    this.events.emit(event);
+  }
+  async answer(method: MethodName, result: unknown): Promise<void> {
+    const index = this.calls.findIndex((call) => call.method === method);
+    const [call] = this.calls.splice(index, 1);
+    if (!call) throw new Error(`no pending ${method} call`);
+    call.resolve(result);
+    await settle();
+  }
+}
+
+const project = (id: string, name: string, seq: number): Project => ({
+  id,
+  name,
+  path: `/code/${name}`,
+  createdAt: 1,
+  seq,
+});
+
+const task = (id: string, state: Task['state'], seq: number): Task => ({
+  id,
+  projectId: 'p-aaaaaa',
+  ownerAgentId: null,
+  label: null,
+  command: 'make test',
+  cwd: '/code/a',
+  state,
+  exitCode: null,
+  signal: null,
+  reason: null,
+  attempt: 1,
+  retryOf: null,
+  createdAt: 1,
+  startedAt: null,
+  endedAt: null,
+  pid: null,
+  pidStartTime: null,
+  logPath: '/logs/t',
+  outputBytes: 0,
+  seq,
+});
+
+describe('createDroverStore', () => {
+  it('loads projects when the connection opens and applies newer events buffered meanwhile', async () => {
+    const bridge = new FakeBridge();
+    const store = createDroverStore(bridge);
+    bridge.setConnection('open');
+    bridge.push({ name: 'projectChanged', seq: 3, projectId: 'p-aaaaaa', project: project('p-aaaaaa', 'stale', 3) });
+    bridge.push({ name: 'projectChanged', seq: 4, projectId: 'p-bbbbbb', project: project('p-bbbbbb', 'new', 4) });
+    await bridge.answer('listProjects', { seq: 3, projects: [project('p-aaaaaa', 'a', 3)] });
+
+    const { projects } = store.getState();
+    expect(projects.status).toBe('ready');
+    expect(Object.values(projects.byId).map((p) => p.name)).toEqual(['a', 'new']);
+  });
+
+  it('removes a project on a projectChanged event with project null', async () => {
+    const bridge = new FakeBridge();
+    const store = createDroverStore(bridge);
+    bridge.setConnection('open');
+    await bridge.answer('listProjects', { seq: 1, projects: [project('p-aaaaaa', 'a', 1)] });
+    bridge.push({ name: 'projectChanged', seq: 2, projectId: 'p-aaaaaa', project: null });
+    expect(store.getState().projects.byId).toEqual({});
+  });
+
+  it('re-fetches every snapshot after the connection comes back', async () => {
+    const bridge = new FakeBridge();
+    const store = createDroverStore(bridge);
+    bridge.setConnection('open');
+    await bridge.answer('listProjects', { seq: 1, projects: [project('p-aaaaaa', 'a', 1)] });
+    store.getState().actions.trackWorkState('p-aaaaaa');
+    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 1, tasks: [task('t-aaaaaa', 'running', 1)] });
+
+    bridge.setConnection('lost');
+    expect(store.getState().connection).toBe('lost');
+    bridge.setConnection('open');
+    await bridge.answer('listProjects', { seq: 5, projects: [] });
+    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 9, tasks: [task('t-aaaaaa', 'interrupted', 9)] });
+
+    const state = store.getState();
+    expect(state.projects.byId).toEqual({});
+    expect(state.workStates['p-aaaaaa']?.tasksById['t-aaaaaa']?.state).toBe('interrupted');
+  });
+
+  it('applies task events newer than the work-state snapshot only', async () => {
+    const bridge = new FakeBridge();
+    const store = createDroverStore(bridge);
+    bridge.setConnection('open');
+    store.getState().actions.trackWorkState('p-aaaaaa');
+    bridge.push({ name: 'backgroundTaskChanged', seq: 2, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'running', 2) });
+    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 2, tasks: [task('t-aaaaaa', 'running', 2)] });
+    bridge.push({ name: 'backgroundTaskChanged', seq: 1, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'queued', 1) });
+    bridge.push({ name: 'backgroundTaskChanged', seq: 3, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'succeeded', 3) });
+    bridge.push({ name: 'backgroundTaskChanged', seq: 4, projectId: 'p-untracked', task: task('t-bbbbbb', 'queued', 4) });
+
+    const state = store.getState();
+    expect(state.workStates['p-aaaaaa']?.tasksById['t-aaaaaa']?.state).toBe('succeeded');
+    expect(state.workStates['p-untracked']).toBeUndefined();
+  });
+
+  it('reports a failed snapshot without losing held data', async () => {
+    const bridge = new FakeBridge();
+    const store = createDroverStore(bridge);
+    bridge.setConnection('open');
+    const listCall = bridge.calls[0];
+    listCall?.reject(new Error('storage unavailable'));
+    await settle();
+    expect(store.getState().projects).toMatchObject({ status: 'error', error: 'storage unavailable' });
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * Decides, for one snapshot-plus-events stream, which events to apply: only those newer than the
+ * snapshot. Events that arrive while a snapshot is in flight wait for it, then the newer ones apply.
+ */
+export class SnapshotGate<E extends { seq: number }> {
+  /** `null` until a snapshot has landed: events before then have nothing to apply to. */
+  private heldSeq: number | null = null;
+  private pendingSnapshot = 0;
+  private buffered: E[] = [];
+  private nextTicket = 1;
+
+  /** Returns a ticket; only the latest ticket's snapshot is accepted. */
+  beginSnapshot(): number {
+    this.pendingSnapshot = this.nextTicket++;
+    this.buffered = [];
+    return this.pendingSnapshot;
+  }
+
+  /** Returns the buffered events to apply on top of the snapshot, or `null` if the ticket is stale. */
+  completeSnapshot(ticket: number, seq: number): E[] | null {
+    if (ticket !== this.pendingSnapshot) return null;
+    this.heldSeq = seq;
+    return this.settle();
+  }
+
+  /** The snapshot failed: keep what was held, plus the buffered events newer than it. */
+  failSnapshot(ticket: number): E[] | null {
+    if (ticket !== this.pendingSnapshot) return null;
+    return this.settle();
+  }
+
+  /** True when the event should be applied now; it may instead be buffered or dropped as stale. */
+  admit(event: E): boolean {
+    if (this.pendingSnapshot !== 0) {
+      this.buffered.push(event);
+      return false;
+    }
+    if (this.heldSeq === null || event.seq <= this.heldSeq) return false;
+    this.heldSeq = event.seq;
+    return true;
+  }
+
+  private settle(): E[] {
+    const buffered = this.buffered;
+    this.buffered = [];
+    this.pendingSnapshot = 0;
+    return buffered.filter((event) => this.admit(event));
+  }
+}

@@ -1,0 +1,43 @@
+import { useEffect } from 'react';
+import type { Project } from '../../shared/entities';
+import { PageHeading } from '../components/PageHeading';
+import { routeHref } from '../routing';
+import { useDrover, useDroverActions } from '../store/StoreContext';
+import { WorkStateSummary } from './WorkStateSummary';
+
+export function ProjectPage({ projectId }: { projectId: string }) {
+  const project = useDrover((state) => state.projects.byId[projectId]);
+  const projectsStatus = useDrover((state) => state.projects.status);
+
+  if (project) return <ProjectDetails project={project} />;
+  return (
+    <div className="page">
+      <header className="page-header">
+        <PageHeading>{projectsStatus === 'loading' ? 'Loading project…' : 'Project not found'}</PageHeading>
+        {projectsStatus !== 'loading' && (
+          <p className="page-header__lede">
+            This project is not registered with Drover (it may have been removed).{' '}
+            <a href={routeHref({ page: 'projects' })}>Back to projects</a>
+          </p>
+        )}
+      </header>
+    </div>
+  );
+}
+
+function ProjectDetails({ project }: { project: Project }) {
+  const { trackWorkState } = useDroverActions();
+  useEffect(() => {
+    trackWorkState(project.id);
+  }, [trackWorkState, project.id]);
+
+  return (
+    <div className="page">
+      <header className="page-header">
+        <PageHeading>{project.name}</PageHeading>
+        <p className="page-header__path">{project.path}</p>
+      </header>
+      <WorkStateSummary projectId={project.id} />
+    </div>
+  );
+}
