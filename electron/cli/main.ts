@@ -39,7 +39,13 @@ async function status(args: string[], context: CliContext): Promise<number> {
 }
 
 async function run(argv: string[]): Promise<number> {
-  const [command, ...args] = argv;
+  const [first, ...afterFirst] = argv;
+  if (first === 'serve') {
+    await serve(afterFirst, packageJson.version);
+    return -1;
+  }
+  const { dataDir, rest: withoutDataDir } = takeDataDir(argv);
+  const [command, ...rest] = withoutDataDir;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;
@@ -48,11 +54,6 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${packageJson.version}\n`);
     return 0;
   }
-  if (command === 'serve') {
-    await serve(args, packageJson.version);
-    return -1;
-  }
-  const { dataDir, rest } = takeDataDir(args);
   const context: CliContext = {
     socketPath: socketPath(dataDir),
     env: process.env,

@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Project, Task } from '../../shared/entities';
+import { runCli } from '../../test-support/droverProcess';
+import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import { waitFor } from '../../test-support/waitFor';
+import { startHost, type DroverHost } from '../host/host';
+
+describe('drover CLI over the local socket', () => {
+  let dir: string;
+  let dataDir: string;
+  let repo: string;
+  let host: DroverHost;
+  let project: Project;
+
+  const cli = (args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) =>
+    runCli(['--data-dir', dataDir, ...args], { cwd: options.cwd ?? repo, env: { ...process.env, DROVER_SOCKET: '', DROVER_PROJECT_ID: '', DROVER_AGENT_ID: '', ...options.env } });
+  const finished = (taskId: string) =>
+    waitFor(() => {
+      const task = host.core.api.getTask({ taskId }) as Task;
+      return ['succeeded', 'failed', 'cancelled', 'interrupted'].includes(task.state) && task;
+    }, `task ${taskId} to end`);
+
+  beforeEach(async () => {
+    dir = makeTempDir();
+    dataDir = path.join(dir, 'data');
+    repo = path.join(dir, 'repo');
+    fs.mkdirSync(path.join(repo, 'src'), { recursive: true });
+    host = await startHost({ dataDir, version: 'test', settingsDefaults: { cancelGraceMs: 500 } });
+    project = host.core.api.addProject({ path: repo }) as Project;
+  });
+  afterEach(async () => {
+    await host.close();
+    removeDir(dir);
+  });
+
+  it('status prints the data dir, version and projects', async () => {
+    const result = await cli(['status']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`data dir: ${dataDir}`);
+    expect(result.stdout).toContain('Drover test');
+    expect(result.stdout).toContain(project.id);
+  });
+
+  it('runs a task from the folder it stands in and prints its id, then shows, lists and prints its logs', async () => {
+    const run = await cli(['task', 'run', '--label', 'build', '--', 'echo', 'built', '$PWD'], { cwd: path.join(repo, 'src') });
+    expect(run.code, run.stderr).toBe(0);
+    const taskId = run.stdout.trim();
+    expect(taskId).toMatch(/^t-[a-z0-9]+$/);
+    const task = await finished(taskId);
+    expect(task).toMatchObject({ state: 'succeeded', label: 'build', cwd: path.join(repo, 'src'), ownerAgentId: null });
+
+    const show = await cli(['task', 'show', taskId]);
+    expect(show.stdout).toMatch(/state:\s+succeeded/);
+    const json = JSON.parse((await cli(['task', 'show', taskId, '--json'])).stdout) as Task;
+    expect(json.id).toBe(taskId);
+    expect((await cli(['task', 'list'])).stdout).toMatch(new RegExp(`${taskId}\\s+succeeded`));
+    const logs = await cli(['task', 'logs', taskId]);
+    expect(logs.stdout).toContain(`built ${path.join(repo, 'src')}`);
+  });
+
+  it('follows a running task until it ends', async () => {
+    const taskId = (await cli(['task', 'run', '--', 'for i in 1 2 3; do echo tick-$i; sleep 0.2; done'])).stdout.trim();
+    const follow = await cli(['task', 'logs', '--follow', taskId]);
+    expect(follow.code).toBe(0);
+    expect(follow.stdout).toMatch(/tick-1\r?\ntick-2\r?\ntick-3/);
+    expect(host.core.api.getTask({ taskId })).toMatchObject({ state: 'succeeded' });
+  });
+
+  it('takes the project and agent from an agent terminal env', async () => {
+    const env = { DROVER_SOCKET: host.socketPath, DROVER_PROJECT_ID: project.id, DROVER_AGENT_ID: 'agent-backend' };
+    const result = await runCli(['task', 'run', '--json', '--', 'true'], { cwd: dir, env: { ...process.env, ...env } });
+    expect(result.code, result.stderr).toBe(0);
+    const task = JSON.parse(result.stdout) as Task;
+    expect(task).toMatchObject({ projectId: project.id, ownerAgentId: 'agent-backend', cwd: repo });
+  });
+
+  it('cancels and retries by id', async () => {
+    const taskId = (await cli(['task', 'run', '--', 'sleep', '30'])).stdout.trim();
+    await waitFor(() => (host.core.api.getTask({ taskId }) as Task).state === 'running', 'task to run');
+    const cancel = await cli(['task', 'cancel', taskId]);
+    expect(cancel.code).toBe(0);
+    expect((await finished(taskId)).state).toBe('cancelled');
+    const retry = await cli(['task', 'retry', '--json', taskId]);
+    expect(JSON.parse(retry.stdout)).toMatchObject({ retryOf: taskId, attempt: 2 });
+  });
+
+  it('fails with exit code 2 and a clear message for unknown ids, unregistered projects and outside folders', async () => {
+    const unknown = await cli(['task', 'show', 't-doesnotexist']);
+    expect(unknown).toMatchObject({ code: 2, stderr: expect.stringContaining('No task with id t-doesnotexist') });
+    const notRegistered = await cli(['task', 'run', '--', 'true'], { cwd: dir });
+    expect(notRegistered).toMatchObject({ code: 2, stderr: expect.stringContaining('No registered project holds') });
+    const unknownProject = await cli(['task', 'list', '--project', 'p-nosuchproject']);
+    expect(unknownProject).toMatchObject({ code: 2, stderr: expect.stringContaining('No project with id p-nosuchproject') });
+    const outside = await cli(['task', 'run', '--cwd', dir, '--', 'true']);
+    expect(outside).toMatchObject({ code: 2, stderr: expect.stringContaining('outside the project') });
+    const retryActive = await cli(['task', 'retry', (await cli(['task', 'run', '--', 'sleep 30'])).stdout.trim()]);
+    expect(retryActive).toMatchObject({ code: 2, stderr: expect.stringContaining('only a finished task can be retried') });
+    const usage = await cli(['task', 'run']);
+    expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('needs a command') });
+  });
+
+  it('says plainly when Drover is not running', async () => {
+    const result = await runCli(['--data-dir', path.join(dir, 'elsewhere'), 'status'], { cwd: repo });
+    expect(result).toMatchObject({ code: 1, stderr: expect.stringContaining('Drover is not running') });
+  });
+});

@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { ServerFrame } from '../../shared/protocol';
+import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import { waitFor } from '../../test-support/waitFor';
+import { startHost, type DroverHost } from './host';
+import { startWebServer, type WebServer } from './webServer';
+
+describe('browser host web server', () => {
+  let dir: string;
+  let host: DroverHost;
+  let web: WebServer;
+  const open: WebSocket[] = [];
+
+  const apiUrl = (token = web.token) => `${web.url.replace('http', 'ws').replace(/\/\?token=.*/, '')}/api?token=${token}`;
+  const connect = (url = apiUrl(), headers: Record<string, string> = {}) =>
+    new Promise<{ ws: WebSocket; frames: ServerFrame[] }>((resolve, reject) => {
+      const ws = new WebSocket(url, { headers });
+      open.push(ws);
+      const frames: ServerFrame[] = [];
+      ws.on('message', (data) => frames.push(JSON.parse(data.toString()) as ServerFrame));
+      ws.once('open', () => resolve({ ws, frames }));
+      ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+      ws.once('error', reject);
+    });
+  const reply = (frames: ServerFrame[], id: number | null) =>
+    waitFor(() => frames.find((frame) => frame.t === 'res' && frame.id === id), `reply ${id}`);
+
+  beforeEach(async () => {
+    dir = makeTempDir();
+    fs.mkdirSync(path.join(dir, 'renderer'));
+    fs.writeFileSync(path.join(dir, 'renderer', 'index.html'), '<!doctype html><title>Drover</title>');
+    fs.mkdirSync(path.join(dir, 'repo'));
+    host = await startHost({ dataDir: path.join(dir, 'data'), version: 'test' });
+    web = await startWebServer(host, { host: '127.0.0.1', port: 0, rendererDir: path.join(dir, 'renderer') });
+  });
+  afterEach(async () => {
+    open.splice(0).forEach((ws) => ws.terminate());
+    await web.close();
+    await host.close();
+    removeDir(dir);
+  });
+
+  it('serves the page with a CSP and never a file outside the renderer', async () => {
+    const page = await fetch(web.url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(await page.text()).toContain('<title>Drover</title>');
+    const escape = await fetch(`${new URL(web.url).origin}/..%2f..%2fdata%2fapp.sqlite`);
+    expect([403, 404]).toContain(escape.status);
+  });
+
+  it('refuses a missing or wrong token and a foreign Origin', async () => {
+    await expect(connect(apiUrl('wrong'))).rejects.toThrow('HTTP 401');
+    await expect(connect(apiUrl('').replace('?token=', ''))).rejects.toThrow('HTTP 401');
+    await expect(connect(apiUrl(), { Origin: 'http://evil.example' })).rejects.toThrow('HTTP 403');
+    const { ws } = await connect(apiUrl(), { Origin: new URL(web.url).origin });
+    expect(ws.readyState).toBe(WebSocket.OPEN);
+  });
+
+  it('answers malformed messages with errors and keeps serving every client', async () => {
+    const bad = await connect();
+    const good = await connect();
+    bad.ws.send('{not json');
+    bad.ws.send(JSON.stringify({ t: 'req', id: 1, method: 'nope' }));
+    bad.ws.send(JSON.stringify({ t: 'req', id: 2, method: 'addProject', params: { path: 42 } }));
+    bad.ws.send(JSON.stringify({ t: 'req', id: 3, method: 'getTask', params: { taskId: 't-unknown123' } }));
+    bad.ws.send(JSON.stringify({ hello: 'world', id: 4 }));
+    expect(await reply(bad.frames, null)).toMatchObject({ ok: false, error: { code: 'bad-request' } });
+    expect(await reply(bad.frames, 1)).toMatchObject({ ok: false, error: { code: 'unknown-method' } });
+    expect(await reply(bad.frames, 2)).toMatchObject({ ok: false, error: { code: 'bad-request', message: expect.stringContaining('path') } });
+    expect(await reply(bad.frames, 3)).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    expect(await reply(bad.frames, 4)).toMatchObject({ ok: false, error: { code: 'bad-request' } });
+
+    good.ws.send(JSON.stringify({ t: 'req', id: 9, method: 'addProject', params: { path: path.join(dir, 'repo') } }));
+    expect(await reply(good.frames, 9)).toMatchObject({ ok: true, result: { path: path.join(dir, 'repo') } });
+    const event = await waitFor(() => bad.frames.find((frame) => frame.t === 'evt'), 'event on the other client');
+    expect(event).toMatchObject({ t: 'evt', event: { name: 'projectChanged' } });
+  });
+
+  it('streams output only to connections that watch the task', async () => {
+    const watcher = await connect();
+    const bystander = await connect();
+    const project = host.core.api.addProject({ path: path.join(dir, 'repo') }) as { id: string };
+    host.core.api.updateProjectSettings({ projectId: project.id, settings: { taskConcurrency: 1 } });
+    const blocker = host.core.api.createTask({ projectId: project.id, command: 'sleep 0.3' }) as { id: string };
+    const task = host.core.api.createTask({ projectId: project.id, command: 'echo streamed-output' }) as { id: string };
+    watcher.ws.send(JSON.stringify({ t: 'req', id: 1, method: 'watchTaskOutput', params: { taskId: task.id } }));
+    await reply(watcher.frames, 1);
+    await waitFor(
+      () => watcher.frames.some((frame) => frame.t === 'out' && frame.chunk.data.includes('streamed-output')),
+      'streamed output',
+    );
+    expect(bystander.frames.some((frame) => frame.t === 'out')).toBe(false);
+    expect(blocker.id).not.toBe(task.id);
+  });
+});
