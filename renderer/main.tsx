@@ -10,11 +10,12 @@ import './styles.css';
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks #root');
 
-const store = createDroverStore(createBridge());
+const bridge = createBridge();
+const store = createDroverStore(bridge);
 
 createRoot(container).render(
   <StrictMode>
-    <StoreProvider store={store}>
+    <StoreProvider store={store} bridge={bridge}>
       <App />
     </StoreProvider>
   </StrictMode>,

@@ -1,11 +1,24 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { useStore } from 'zustand';
+import type { Bridge } from '../bridge';
 import type { DroverActions, DroverState, DroverStore } from './droverStore';
 
 const StoreContext = createContext<DroverStore | null>(null);
+const BridgeContext = createContext<Bridge | null>(null);
 
-export function StoreProvider({ store, children }: { store: DroverStore; children: ReactNode }) {
-  return <StoreContext.Provider value={store}>{children}</StoreContext.Provider>;
+export function StoreProvider({ store, bridge, children }: { store: DroverStore; bridge: Bridge; children: ReactNode }) {
+  return (
+    <BridgeContext.Provider value={bridge}>
+      <StoreContext.Provider value={store}>{children}</StoreContext.Provider>
+    </BridgeContext.Provider>
+  );
+}
+
+/** For streams that live outside the store (a task's output while its viewer is open). */
+export function useBridge(): Bridge {
+  const bridge = useContext(BridgeContext);
+  if (!bridge) throw new Error('useBridge must be used inside <StoreProvider>');
+  return bridge;
 }
 
 function useDroverStoreApi(): DroverStore {

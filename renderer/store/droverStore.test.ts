@@ -145,6 +145,29 @@ describe('createDroverStore', () => {
     expect(state.workStates['p-untracked']).toBeUndefined();
   });
 
+  it('announces tasks that end live, never those a snapshot shows already ended', async () => {
+    const bridge = new FakeBridge();
+    const store = createDroverStore(bridge);
+    const ended: string[] = [];
+    store.getState().actions.onTaskEnded((t) => ended.push(`${t.id} ${t.state}`));
+    bridge.setConnection('open');
+    store.getState().actions.trackWorkState('p-aaaaaa');
+    await bridge.answer('getWorkState', {
+      projectId: 'p-aaaaaa',
+      seq: 2,
+      tasks: [task('t-aaaaaa', 'running', 1), task('t-bbbbbb', 'failed', 2)],
+    });
+    bridge.push({ name: 'backgroundTaskChanged', seq: 3, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'succeeded', 3) });
+    bridge.push({ name: 'backgroundTaskChanged', seq: 4, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'succeeded', 4) });
+
+    bridge.setConnection('lost');
+    bridge.setConnection('open');
+    await bridge.answer('listProjects', { seq: 0, projects: [] });
+    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 9, tasks: [task('t-cccccc', 'interrupted', 9)] });
+
+    expect(ended).toEqual(['t-aaaaaa succeeded']);
+  });
+
   it('reports a failed snapshot without losing held data', async () => {
     const bridge = new FakeBridge();
     const store = createDroverStore(bridge);

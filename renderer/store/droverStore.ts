@@ -1,7 +1,8 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Project, Task } from '../../shared/entities';
+import { isTaskFinished, type Project, type ProjectSettings, type Task } from '../../shared/entities';
 import type { BackgroundTaskChanged, DroverEvent, ProjectChanged } from '../../shared/events';
-import type { Bridge, ConnectionState } from '../bridge';
+import type { Bridge, ConnectionState, Unsubscribe } from '../bridge';
+import { Listeners } from '../transport/listeners';
 import { errorMessage } from './errorMessage';
 import { SnapshotGate } from './snapshotGate';
 
@@ -25,6 +26,15 @@ export interface DroverActions {
   removeProject(projectId: string): Promise<void>;
   /** Starts following a project's work state (snapshot, then events); idempotent. */
   trackWorkState(projectId: string): void;
+  cancelTask(taskId: string): Promise<Task>;
+  retryTask(taskId: string): Promise<Task>;
+  getProjectSettings(projectId: string): Promise<ProjectSettings>;
+  updateProjectSettings(projectId: string, settings: Partial<ProjectSettings>): Promise<ProjectSettings>;
+  /**
+   * Tasks seen ending live (an event moved them into a finished state); never fired for what a
+   * snapshot reveals after a reload or reconnect. Toasts listen here, and so can a native notifier.
+   */
+  onTaskEnded(listener: (task: Task) => void): Unsubscribe;
 }
 
 export interface DroverState {
@@ -58,12 +68,23 @@ function without<V>(record: Readonly<Record<string, V>>, key: string): Record<st
 export function createDroverStore(bridge: Bridge): DroverStore {
   const projectGate = new SnapshotGate<ProjectChanged>();
   const workStateGates = new Map<string, SnapshotGate<BackgroundTaskChanged>>();
+  const taskEndings = new Listeners<Task>();
 
   const store = createStore<DroverState>()(() => ({
     connection: bridge.connectionState(),
     projects: { status: 'loading', error: null, byId: {} },
     workStates: {},
-    actions: { addProject, renameProject, removeProject, trackWorkState },
+    actions: {
+      addProject,
+      renameProject,
+      removeProject,
+      trackWorkState,
+      cancelTask: (taskId) => bridge.call('cancelTask', { taskId }),
+      retryTask: (taskId) => bridge.call('retryTask', { taskId }),
+      getProjectSettings: (projectId) => bridge.call('getProjectSettings', { projectId }),
+      updateProjectSettings: (projectId, settings) => bridge.call('updateProjectSettings', { projectId, settings }),
+      onTaskEnded: (listener) => taskEndings.add(listener),
+    },
   }));
   const { setState, getState } = store;
 
@@ -113,10 +134,12 @@ export function createDroverStore(bridge: Bridge): DroverStore {
   }
 
   function applyTaskChanged(event: BackgroundTaskChanged): void {
+    const previous = getState().workStates[event.projectId]?.tasksById[event.task.id];
     setWorkState(event.projectId, (slice) => ({
       ...slice,
       tasksById: { ...slice.tasksById, [event.task.id]: event.task },
     }));
+    if (isTaskFinished(event.task.state) && !(previous && isTaskFinished(previous.state))) taskEndings.emit(event.task);
   }
 
   async function loadWorkState(projectId: string, gate: SnapshotGate<BackgroundTaskChanged>): Promise<void> {

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { GlobalShortcutReader, listCommandFor, type KeyPress } from './shortcuts';
+
+const press = (key: string, modifiers: Partial<KeyPress> = {}): KeyPress => ({
+  key,
+  altKey: false,
+  ctrlKey: false,
+  metaKey: false,
+  ...modifiers,
+});
+
+describe('listCommandFor', () => {
+  it('maps vim keys and arrows to the same moves', () => {
+    expect(listCommandFor(press('j'))).toBe('next');
+    expect(listCommandFor(press('ArrowDown'))).toBe('next');
+    expect(listCommandFor(press('k'))).toBe('previous');
+    expect(listCommandFor(press('ArrowUp'))).toBe('previous');
+    expect(listCommandFor(press('Enter'))).toBe('open');
+    expect(listCommandFor(press('c'))).toBe('cancel');
+    expect(listCommandFor(press('r'))).toBe('retry');
+  });
+
+  it('leaves modified keys (browser and OS shortcuts) alone', () => {
+    expect(listCommandFor(press('r', { ctrlKey: true }))).toBeNull();
+    expect(listCommandFor(press('c', { metaKey: true }))).toBeNull();
+    expect(listCommandFor(press('x'))).toBeNull();
+  });
+});
+
+describe('GlobalShortcutReader', () => {
+  it('reads the g w chord only when w follows g directly', () => {
+    const reader = new GlobalShortcutReader();
+    expect(reader.read(press('g'))).toBeNull();
+    expect(reader.read(press('w'))).toBe('focusPanel');
+    expect(reader.read(press('w'))).toBeNull();
+    reader.read(press('g'));
+    reader.read(press('x'));
+    expect(reader.read(press('w'))).toBeNull();
+  });
+
+  it('reads single keys', () => {
+    const reader = new GlobalShortcutReader();
+    expect(reader.read(press('?'))).toBe('showShortcuts');
+    expect(reader.read(press('/'))).toBe('focusSearch');
+    expect(reader.read(press('/', { altKey: true }))).toBeNull();
+  });
+});

@@ -1,0 +1,27 @@
+import type { Task, TaskState } from '../../shared/entities';
+
+export type StatusTone = 'queued' | 'running' | 'done' | 'failed' | 'cancelled' | 'interrupted';
+
+/** The words people and tests read on a badge; the tone picks both colour and icon. */
+export const TASK_STATUS: Readonly<Record<TaskState, { label: string; tone: StatusTone }>> = {
+  queued: { label: 'Queued', tone: 'queued' },
+  running: { label: 'Running', tone: 'running' },
+  cancelling: { label: 'Cancelling…', tone: 'running' },
+  succeeded: { label: 'Task done', tone: 'done' },
+  failed: { label: 'Failed', tone: 'failed' },
+  cancelled: { label: 'Cancelled', tone: 'cancelled' },
+  interrupted: { label: 'Interrupted', tone: 'interrupted' },
+};
+
+/** What a person calls the task: its label when an agent gave one, else its command. */
+export function taskTitle(task: Pick<Task, 'label' | 'command'>): string {
+  return task.label ?? task.command;
+}
+
+export function canCancel(task: Pick<Task, 'state'>): boolean {
+  return task.state === 'queued' || task.state === 'running';
+}
+
+export function canRetry(task: Pick<Task, 'state'>): boolean {
+  return task.state === 'succeeded' || task.state === 'failed' || task.state === 'cancelled' || task.state === 'interrupted';
+}

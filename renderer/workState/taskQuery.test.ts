@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { Task, TaskState } from '../../shared/entities';
+import { countFailuresSince, countTasks, filterTasks, sortNewestFirst } from './taskQuery';
+
+let nextId = 0;
+function task(state: TaskState, overrides: Partial<Task> = {}): Task {
+  nextId++;
+  return {
+    id: `t-task${String(nextId).padStart(4, '0')}`,
+    projectId: 'p-test00',
+    ownerAgentId: null,
+    label: null,
+    command: `echo ${nextId}`,
+    cwd: '/repo',
+    state,
+    exitCode: null,
+    signal: null,
+    reason: null,
+    attempt: 1,
+    retryOf: null,
+    createdAt: nextId * 1000,
+    startedAt: null,
+    endedAt: null,
+    pid: null,
+    pidStartTime: null,
+    logPath: '/repo/log',
+    outputBytes: 0,
+    seq: nextId,
+    ...overrides,
+  };
+}
+
+describe('work state queries', () => {
+  const queued = task('queued', { label: 'Unit tests', command: 'npm test' });
+  const running = task('running', { ownerAgentId: 'backend-agent', command: 'cargo build --release' });
+  const failed = task('failed', { endedAt: 50_000, command: 'npm run lint' });
+  const done = task('succeeded', { endedAt: 60_000 });
+  const sorted = sortNewestFirst([queued, failed, done, running]);
+
+  it('sorts newest first', () => {
+    expect(sorted.map((t) => t.id)).toEqual([done.id, failed.id, running.id, queued.id]);
+  });
+
+  it('filters by state group', () => {
+    expect(filterTasks(sorted, 'all', '')).toBe(sorted);
+    expect(filterTasks(sorted, 'active', '')).toEqual([running, queued]);
+    expect(filterTasks(sorted, 'finished', '')).toEqual([done, failed]);
+    expect(filterTasks(sorted, 'failed', '')).toEqual([failed]);
+  });
+
+  it('searches command, label and agent, ignoring case and spaces around', () => {
+    expect(filterTasks(sorted, 'all', ' UNIT ')).toEqual([queued]);
+    expect(filterTasks(sorted, 'all', 'npm')).toEqual([failed, queued]);
+    expect(filterTasks(sorted, 'active', 'backend')).toEqual([running]);
+    expect(filterTasks(sorted, 'failed', 'cargo')).toEqual([]);
+  });
+
+  it('counts queued, running and failures since a moment', () => {
+    expect(countTasks(sorted)).toEqual({ queued: 1, running: 1, failed: 1 });
+    expect(countFailuresSince(sorted, 40_000)).toBe(1);
+    expect(countFailuresSince(sorted, 50_000)).toBe(0);
+  });
+});
