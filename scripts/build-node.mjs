@@ -23,4 +23,5 @@ await Promise.all([
   }),
   // A sandboxed preload can only require 'electron', so everything else is bundled in.
   build({ ...common, entryPoints: { preload: 'electron/preload.ts' }, outdir: 'dist/electron', external: ['electron'] }),
+  build({ ...common, entryPoints: { run: 'bench/run.ts' }, outdir: 'dist/bench', packages: 'external' }),
 ]);

@@ -2,7 +2,15 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-export const REPO_ROOT = path.resolve(__dirname, '..');
+/** The checkout's root, from sources (test-support/) or from a bundle (dist/bench/). */
+function findRepoRoot(from: string): string {
+  for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'bin', 'drover'))) return dir;
+  }
+  throw new Error(`no Drover checkout above ${from}`);
+}
+
+export const REPO_ROOT = findRepoRoot(__dirname);
 export const CLI_PATH = path.join(REPO_ROOT, 'bin', 'drover');
 
 /**

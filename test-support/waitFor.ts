@@ -1,11 +1,13 @@
+type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
+
 /** Polls `probe` until it returns a truthy value, or fails after `timeoutMs` saying what it waited for. */
-export async function waitFor<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<NonNullable<T>> {
+export async function waitFor<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
     try {
       const value = await probe();
-      if (value) return value as NonNullable<T>;
+      if (value) return value as Truthy<T>;
     } catch (error) {
       last = error;
     }

@@ -23,7 +23,6 @@ export const PROJECT_MIGRATIONS: readonly string[] = [
     seq INTEGER NOT NULL
   );
   CREATE INDEX tasks_by_state ON tasks (state, created_at);
-  CREATE INDEX tasks_by_seq ON tasks (seq);
   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   `,
 ];

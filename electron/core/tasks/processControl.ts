@@ -38,3 +38,12 @@ export function signalProcessGroup(pgid: number, signal: NodeJS.Signals): void {
     if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
   }
 }
+
+/** Every pid alive right now. */
+export function listLivePids(): Set<number> {
+  const pids = new Set<number>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (/^\d+$/.test(name)) pids.add(Number(name));
+  }
+  return pids;
+}

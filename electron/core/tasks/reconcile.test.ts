@@ -6,7 +6,7 @@ import { waitFor } from '../../../test-support/waitFor';
 import { PROJECT_MIGRATIONS } from '../storage/projectSchema';
 import { openDatabase, type SqliteDatabase } from '../storage/sqlite';
 import { isProcessGroupAlive, readProcessStartTime } from './processControl';
-import { reconcileTasks, systemProcessTable, type ProcessTable } from './reconcile';
+import { reconcileTasks, liveProcessTable, type ProcessTable } from './reconcile';
 import { TaskStore } from './taskStore';
 
 describe('reconcileTasks', () => {
@@ -81,7 +81,7 @@ describe('reconcileTasks', () => {
     const pid = child.pid as number;
     await waitFor(() => readProcessStartTime(pid), 'child to start');
     add('running', { pid, pidStartTime: readProcessStartTime(pid) });
-    expect(reconcileTasks(store, systemProcessTable).report.killed).toBe(1);
+    expect(reconcileTasks(store, liveProcessTable()).report.killed).toBe(1);
     await waitFor(() => !isProcessGroupAlive(pid), 'group to die');
   });
 });

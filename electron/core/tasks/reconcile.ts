@@ -1,5 +1,5 @@
 import type { Task } from '../../../shared/entities';
-import { isSameProcessAlive, signalProcessGroup } from './processControl';
+import { isSameProcessAlive, listLivePids, signalProcessGroup } from './processControl';
 import type { TaskStore } from './taskStore';
 
 export interface ReconcileReport {
@@ -17,10 +17,17 @@ export interface ProcessTable {
   killGroup(pid: number): void;
 }
 
-export const systemProcessTable: ProcessTable = {
-  isSameProcessAlive,
-  killGroup: (pid) => signalProcessGroup(pid, 'SIGKILL'),
-};
+/**
+ * The live process table, listed once: tasks stranded by a restart were started before it, so a
+ * pid missing from the list is gone without a /proc lookup each (which dominates large stores).
+ */
+export function liveProcessTable(): ProcessTable {
+  const live = listLivePids();
+  return {
+    isSameProcessAlive: (pid, startTime) => live.has(pid) && isSameProcessAlive(pid, startTime),
+    killGroup: (pid) => signalProcessGroup(pid, 'SIGKILL'),
+  };
+}
 
 /**
  * Boot reconciliation of one project's tasks, before anything is served: no runner survives a
@@ -30,25 +37,19 @@ export const systemProcessTable: ProcessTable = {
  */
 export function reconcileTasks(
   store: TaskStore,
-  processes: ProcessTable = systemProcessTable,
+  processes: ProcessTable = liveProcessTable(),
   now = Date.now(),
 ): { report: ReconcileReport; changed: Task[] } {
   const report: ReconcileReport = { projectId: store.projectId, interrupted: 0, cancelled: 0, killed: 0, queued: 0 };
-  const changed = store.transaction(() => {
-    const stranded = [...store.inState('running'), ...store.inState('cancelling')];
-    return stranded.map((task) => {
-      if (task.pid !== null && processes.isSameProcessAlive(task.pid, task.pidStartTime)) {
-        processes.killGroup(task.pid);
-        report.killed++;
-      }
-      if (task.state === 'running') {
-        report.interrupted++;
-        return store.update(task.id, { state: 'interrupted', reason: 'app-restart', endedAt: now });
-      }
-      report.cancelled++;
-      return store.update(task.id, { state: 'cancelled', reason: task.reason ?? 'cancelled; finished at restart', endedAt: now });
-    });
-  });
+  const changed = store.transaction(() => store.endStranded(now));
+  for (const task of changed) {
+    if (task.state === 'interrupted') report.interrupted++;
+    else report.cancelled++;
+    if (task.pid !== null && processes.isSameProcessAlive(task.pid, task.pidStartTime)) {
+      processes.killGroup(task.pid);
+      report.killed++;
+    }
+  }
   report.queued = store.count('queued');
   return { report, changed };
 }

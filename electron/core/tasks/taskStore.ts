@@ -23,6 +23,18 @@ interface TaskRow {
   seq: number;
 }
 
+const TASK_COLUMNS = [
+  'id', 'owner_agent_id', 'label', 'command', 'cwd', 'state', 'exit_code', 'signal', 'reason', 'attempt', 'retry_of',
+  'created_at', 'started_at', 'ended_at', 'pid', 'pid_start_time', 'log_path', 'output_bytes', 'seq',
+] as const satisfies readonly (keyof TaskRow)[];
+
+/** Raw mode skips better-sqlite3's per-row object building, which dominates bulk reads. */
+function rowFromColumns(values: unknown[]): TaskRow {
+  const row: Record<string, unknown> = {};
+  TASK_COLUMNS.forEach((column, i) => (row[column] = values[i]));
+  return row as unknown as TaskRow;
+}
+
 export type NewTask = Pick<Task, 'id' | 'ownerAgentId' | 'label' | 'command' | 'cwd' | 'attempt' | 'retryOf' | 'createdAt' | 'logPath'>;
 
 /** The fields a state change may set; everything else about a task is fixed at creation. */
@@ -61,6 +73,18 @@ export class TaskStore {
       all: db.prepare<[], TaskRow>('SELECT * FROM tasks ORDER BY created_at DESC, rowid DESC'),
       inState: db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE state = ? ORDER BY created_at, rowid'),
       oldestQueued: db.prepare<[], TaskRow>("SELECT * FROM tasks WHERE state = 'queued' ORDER BY created_at, rowid LIMIT 1"),
+      // seq = base + rowid: unique and increasing without ranking rows; gaps in seq are harmless.
+      endStranded: db
+        .prepare(
+          `UPDATE tasks SET
+             state = CASE state WHEN 'running' THEN 'interrupted' ELSE 'cancelled' END,
+             reason = CASE state WHEN 'running' THEN 'app-restart' ELSE coalesce(reason, 'cancelled; finished at restart') END,
+             ended_at = @endedAt,
+             seq = @base + rowid
+           WHERE state IN ('running', 'cancelling')
+           RETURNING ${TASK_COLUMNS.join(', ')}`,
+        )
+        .raw(),
       countInState: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM tasks WHERE state = ?'),
       insert: db.prepare(
         `INSERT INTO tasks (id, owner_agent_id, label, command, cwd, state, attempt, retry_of, created_at, log_path, seq)
@@ -89,6 +113,19 @@ export class TaskStore {
     return this.statements.inState.all(state).map((row) => this.toTask(row));
   }
 
+  /**
+   * Ends every stranded task in one statement, so reconciling a large store stays fast; returns
+   * them as now stored, in seq order.
+   */
+  endStranded(endedAt: number): Task[] {
+    const tasks = (this.statements.endStranded.all({ base: this.seq, endedAt }) as unknown[][]).map((values) =>
+      this.toTask(rowFromColumns(values)),
+    );
+    tasks.sort((a, b) => a.seq - b.seq);
+    this.seq = tasks.at(-1)?.seq ?? this.seq;
+    return tasks;
+  }
+
   count(state: TaskState): number {
     return this.statements.countInState.get(state)?.n ?? 0;
   }
@@ -106,10 +143,17 @@ export class TaskStore {
   }
 
   update(taskId: string, change: TaskChange): Task {
+    const current = this.get(taskId);
+    if (!current) throw new Error(`No task with id ${taskId} in project ${this.projectId}`);
+    return this.apply(current, change);
+  }
+
+  /** Writes `change` to a task the caller has just read; returns the task as now stored. */
+  apply(current: Task, change: TaskChange): Task {
     const seq = this.seq + 1;
-    this.updateStatement(Object.keys(change) as (keyof TaskChange)[]).run({ ...change, seq, taskId });
+    this.updateStatement(Object.keys(change) as (keyof TaskChange)[]).run({ ...change, seq, taskId: current.id });
     this.seq = seq;
-    return this.get(taskId) as Task;
+    return { ...current, ...change, seq };
   }
 
   private updateStatement(keys: (keyof TaskChange)[]): Statement {

@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+import type { Task } from '../shared/entities';
+import { RpcClient } from '../shared/rpcClient';
+import { startServe } from '../test-support/droverProcess';
+import { percentile, type BenchRow } from './table';
+
+/** The command prints the wall-clock time (ns) just before it exits. */
+const STAMP_AND_EXIT = 'date +%s%N';
+
+function stampOf(text: string): number {
+  const match = /(\d{16,})/.exec(text);
+  if (!match) throw new Error(`no timestamp in ${JSON.stringify(text)}`);
+  return Number(BigInt(match[1] as string) / 1000n) / 1000;
+}
+
+/** Baseline: the same command spawned directly, exit seen by Node's child_process in this process. */
+async function rawExitLatencies(count: number): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < count; i++) {
+    latencies.push(
+      await new Promise<number>((resolve) => {
+        const child = spawn('/bin/sh', ['-c', STAMP_AND_EXIT]);
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.on('exit', () => resolve(Date.now() - stampOf(out)));
+      }),
+    );
+  }
+  return latencies;
+}
+
+/** Drover: a `drover serve` process runs each task; a WebSocket client waits for its end event. */
+async function droverExitLatencies(count: number): Promise<number[]> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-bench-'));
+  const repo = path.join(root, 'repo');
+  fs.mkdirSync(repo);
+  const serve = await startServe(['--data-dir', path.join(root, 'data'), '--project', repo]);
+  try {
+    const url = new URL(serve.url);
+    const ws = new WebSocket(`ws://${url.host}/api?token=${url.searchParams.get('token')}`);
+    const ended = new Map<string, (task: Task) => void>();
+    const rpc = new RpcClient((frame) => ws.send(JSON.stringify(frame)), {
+      onEvent: (event) => {
+        if (event.name === 'backgroundTaskChanged' && ['succeeded', 'failed'].includes(event.task.state)) {
+          ended.get(event.task.id)?.(event.task);
+        }
+      },
+    });
+    ws.on('message', (data) => rpc.receive(JSON.parse(data.toString())));
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const { projects } = await rpc.call('listProjects', {});
+    const projectId = projects[0]!.id;
+    const latencies: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const done = new Promise<number>((resolve) => {
+        const receive = (task: Task) => resolve(Date.now() - stampOf(fs.readFileSync(task.logPath, 'utf8')));
+        void rpc.call('createTask', { projectId, command: STAMP_AND_EXIT }).then((task) => ended.set(task.id, receive));
+      });
+      latencies.push(await done);
+    }
+    ws.close();
+    return latencies;
+  } finally {
+    await serve.stop();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+export async function benchExitLatency(count = 200): Promise<BenchRow[]> {
+  const raw = (await rawExitLatencies(count)).sort((a, b) => a - b);
+  const drover = (await droverExitLatencies(count)).sort((a, b) => a - b);
+  return [50, 99].map((p) => {
+    const d = percentile(drover, p);
+    const r = percentile(raw, p);
+    return {
+      name: `task exit -> WebSocket client event, p${p} (${count} tasks)`,
+      drover: `${d.toFixed(1)} ms`,
+      baseline: `${r.toFixed(1)} ms child_process exit`,
+      ratio: d / Math.max(r, 0.1),
+      target: p === 99 ? 'p99 under 50 ms' : '-',
+      met: p === 99 ? d < 50 : true,
+    };
+  });
+}

@@ -1,0 +1,21 @@
+import { benchExitLatency } from './exitLatencyBench';
+import { printTable, type BenchRow } from './table';
+import { benchReconcile, benchTaskWrites } from './taskStoreBench';
+
+/** `npm run bench`: every figure is printed beside a baseline measured in the same run. */
+async function main(): Promise<void> {
+  const rows: BenchRow[] = [];
+  process.stderr.write('task-state writes…\n');
+  rows.push(benchTaskWrites());
+  process.stderr.write('reconciliation…\n');
+  rows.push(benchReconcile(100_000, 8));
+  rows.push(benchReconcile(100_000, 100_000));
+  process.stderr.write('exit-to-client latency…\n');
+  rows.push(...(await benchExitLatency()));
+  printTable(rows);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,29 @@
+export interface BenchRow {
+  name: string;
+  drover: string;
+  baseline: string;
+  ratio: number;
+  target: string;
+  met: boolean;
+}
+
+/** Prints rows as an aligned table; ratios are Drover over the baseline measured in the same run. */
+export function printTable(rows: BenchRow[]): void {
+  const header = ['benchmark', 'drover', 'baseline', 'ratio', 'target', 'met'];
+  const cells = rows.map((row) => [row.name, row.drover, row.baseline, `${row.ratio.toFixed(2)}x`, row.target, row.met ? 'yes' : 'NO']);
+  const widths = header.map((title, i) => Math.max(title.length, ...cells.map((line) => (line[i] as string).length)));
+  const format = (line: string[]) => line.map((cell, i) => cell.padEnd(widths[i] as number)).join('  ');
+  process.stdout.write(`${format(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
+  for (const line of cells) process.stdout.write(`${format(line)}\n`);
+}
+
+export function percentile(sorted: number[], p: number): number {
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index] as number;
+}
+
+export function timeIt(work: () => void): number {
+  const start = process.hrtime.bigint();
+  work();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}

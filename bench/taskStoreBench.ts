@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase } from '../electron/core/storage/sqlite';
+import { PROJECT_MIGRATIONS } from '../electron/core/storage/projectSchema';
+import { reconcileTasks } from '../electron/core/tasks/reconcile';
+import { TaskStore, type NewTask } from '../electron/core/tasks/taskStore';
+import { timeIt, type BenchRow } from './table';
+
+function freshStore(dir: string, name: string): TaskStore {
+  const db = openDatabase(path.join(dir, `${name}.sqlite`), { migrations: PROJECT_MIGRATIONS, description: name });
+  return new TaskStore(db, 'p-bench0');
+}
+
+function newTask(i: number, dir: string): NewTask {
+  const id = `t-bench${String(i).padStart(8, '0')}`;
+  return { id, ownerAgentId: 'agent-1', label: `job ${i}`, command: `make test SHARD=${i}`, cwd: dir, attempt: 1, retryOf: null, createdAt: 1_700_000_000_000 + i, logPath: path.join(dir, `${id}.log`) };
+}
+
+/** Task-state writes through TaskStore vs raw prepared statements writing the same rows. */
+export function benchTaskWrites(count = 20_000): BenchRow {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-bench-'));
+  try {
+    const store = freshStore(dir, 'drover');
+    const droverMs = timeIt(() => {
+      for (let i = 0; i < count; i++) {
+        const task = store.insert(newTask(i, dir));
+        store.update(task.id, { state: 'running', startedAt: 1, pid: 1000 + i, pidStartTime: '42' });
+        store.update(task.id, { state: 'succeeded', endedAt: 2, exitCode: 0, signal: null, outputBytes: 10 });
+      }
+    });
+    const raw = freshStore(dir, 'raw').db;
+    const insert = raw.prepare(
+      `INSERT INTO tasks (id, owner_agent_id, label, command, cwd, state, attempt, retry_of, created_at, log_path, seq)
+       VALUES (@id, @ownerAgentId, @label, @command, @cwd, 'queued', @attempt, @retryOf, @createdAt, @logPath, @seq)`,
+    );
+    const start = raw.prepare('UPDATE tasks SET state = ?, started_at = ?, pid = ?, pid_start_time = ?, seq = ? WHERE id = ?');
+    const end = raw.prepare('UPDATE tasks SET state = ?, ended_at = ?, exit_code = ?, signal = ?, output_bytes = ?, seq = ? WHERE id = ?');
+    const rawMs = timeIt(() => {
+      for (let i = 0; i < count; i++) {
+        const task = newTask(i, dir);
+        insert.run({ ...task, seq: 3 * i + 1 });
+        start.run('running', 1, 1000 + i, '42', 3 * i + 2, task.id);
+        end.run('succeeded', 2, 0, null, 10, 3 * i + 3, task.id);
+      }
+    });
+    const writes = count * 3;
+    const ratio = droverMs / rawMs;
+    return {
+      name: `task-state writes (${writes.toLocaleString('en')} writes, each committed)`,
+      drover: `${Math.round(writes / (droverMs / 1000)).toLocaleString('en')}/s`,
+      baseline: `${Math.round(writes / (rawMs / 1000)).toLocaleString('en')}/s raw better-sqlite3`,
+      ratio,
+      target: 'within 2x of raw',
+      met: ratio <= 2,
+    };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Beyond any pid_max, so every liveness check really asks /proc and finds nothing. */
+const GONE_PID_BASE = 2 ** 30;
+
+/**
+ * Boot reconciliation of a store holding `count` tasks of which `stranded` were running when the
+ * host died, vs a bare UPDATE of the same rows. Every stranded task is ended and reported as an event.
+ */
+export function benchReconcile(count = 100_000, stranded = count): BenchRow {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-bench-'));
+  try {
+    const seed = (name: string) => {
+      const store = freshStore(dir, name);
+      store.transaction(() => {
+        for (let i = 0; i < count; i++) {
+          const task = store.insert(newTask(i, dir));
+          const running = i >= count - stranded;
+          store.update(task.id, running ? { state: 'running', startedAt: 1, pid: GONE_PID_BASE + i, pidStartTime: '42' } : { state: 'succeeded', endedAt: 2, exitCode: 0 });
+        }
+      });
+      return store;
+    };
+    const store = seed('reconcile');
+    let interrupted = 0;
+    const droverMs = timeIt(() => {
+      interrupted = reconcileTasks(store).report.interrupted;
+    });
+    if (interrupted !== stranded) throw new Error(`reconcile interrupted ${interrupted}, expected ${stranded}`);
+    const raw = seed('bare').db;
+    const rawMs = timeIt(() => raw.prepare("UPDATE tasks SET state = 'interrupted', reason = 'app-restart', ended_at = 3 WHERE state = 'running'").run());
+    return {
+      name: `reconcile a store of ${count.toLocaleString('en')} tasks, ${stranded.toLocaleString('en')} stranded`,
+      drover: `${droverMs.toFixed(1)} ms`,
+      baseline: `${rawMs.toFixed(1)} ms bare UPDATE`,
+      ratio: droverMs / Math.max(rawMs, 0.01),
+      target: 'under 1 s',
+      met: droverMs < 1000,
+    };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { test as base } from '@playwright/test';
+import { startServe, type ServeProcess } from '../../test-support/droverProcess';
+import { makeTempDir, removeDir } from '../../test-support/tempDir';
+
+export interface DroverWorld {
+  /** A temp folder holding the data dir and project folders; removed after the test. */
+  root: string;
+  dataDir: string;
+  /** Makes a project folder under root. */
+  makeFolder(name: string): string;
+  /** Starts (or restarts) `drover serve` on the same data dir and returns its URL with the token. */
+  startHost(extraArgs?: string[]): Promise<string>;
+  /** The running host process (for killing it mid-test). */
+  host(): ServeProcess;
+}
+
+/** A Playwright fixture: each test gets its own data dir and a real `drover serve` process. */
+export const test = base.extend<{ drover: DroverWorld }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern.
+  drover: async ({}, use) => {
+    const root = makeTempDir('drover-e2e-');
+    const dataDir = path.join(root, 'data');
+    let current: ServeProcess | undefined;
+    const world: DroverWorld = {
+      root,
+      dataDir,
+      makeFolder: (name) => {
+        const folder = path.join(root, name);
+        fs.mkdirSync(folder, { recursive: true });
+        return folder;
+      },
+      startHost: async (extraArgs = []) => {
+        if (current && current.child.exitCode === null && current.child.signalCode === null) await current.stop();
+        current = await startServe(['--data-dir', dataDir, ...extraArgs]);
+        return current.url;
+      },
+      host: () => {
+        if (!current) throw new Error('no host started');
+        return current;
+      },
+    };
+    await use(world);
+    await current?.stop();
+    removeDir(root);
+  },
+});
+
+export { expect } from '@playwright/test';
