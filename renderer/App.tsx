@@ -5,6 +5,7 @@ import { routeHref, useRoute, type Route } from './routing';
 import { useDrover } from './store/StoreContext';
 import { ProjectPage } from './views/ProjectPage';
 import { ProjectsView } from './views/ProjectsView';
+import { TaskToasts } from './workState/toasts/TaskToasts';
 
 export function App() {
   const route = useRoute();
@@ -31,6 +32,7 @@ export function App() {
         )}
       </main>
       <StatusBar />
+      <TaskToasts />
     </div>
   );
 }

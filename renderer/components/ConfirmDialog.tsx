@@ -5,6 +5,8 @@ interface ConfirmDialogProps {
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** The safe answer, focused first. */
+  dismissLabel?: string;
   onConfirm(): Promise<void>;
   onClose(): void;
 }
@@ -13,7 +15,7 @@ interface ConfirmDialogProps {
  * A modal question with a destructive answer. The native <dialog> traps focus and closes on
  * Escape; the safe choice has focus first so a stray Enter does no harm.
  */
-export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClose }: ConfirmDialogProps) {
+export function ConfirmDialog({ title, children, confirmLabel, dismissLabel = 'Cancel', onConfirm, onClose }: ConfirmDialogProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -60,7 +62,7 @@ export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClos
       )}
       <div className="dialog__actions">
         <button type="button" className="button" autoFocus onClick={() => dialogRef.current?.close()}>
-          Cancel
+          {dismissLabel}
         </button>
         <button type="button" className="button button--danger" onClick={() => void confirm()}>
           {confirmLabel}

@@ -3,7 +3,8 @@ import type { Project } from '../../shared/entities';
 import { PageHeading } from '../components/PageHeading';
 import { routeHref } from '../routing';
 import { useDrover, useDroverActions } from '../store/StoreContext';
-import { WorkStateSummary } from './WorkStateSummary';
+import { markViewed } from '../workState/lastViewed';
+import { ProjectWorkStatePanel } from '../workState/ProjectWorkStatePanel';
 
 export function ProjectPage({ projectId }: { projectId: string }) {
   const project = useDrover((state) => state.projects.byId[projectId]);
@@ -30,14 +31,19 @@ function ProjectDetails({ project }: { project: Project }) {
   useEffect(() => {
     trackWorkState(project.id);
   }, [trackWorkState, project.id]);
+  // Failures that happen while the page is open count as seen, so mark on leaving too.
+  useEffect(() => {
+    markViewed(project.id);
+    return () => markViewed(project.id);
+  }, [project.id]);
 
   return (
-    <div className="page">
+    <div className="page page--wide">
       <header className="page-header">
         <PageHeading>{project.name}</PageHeading>
         <p className="page-header__path">{project.path}</p>
       </header>
-      <WorkStateSummary projectId={project.id} />
+      <ProjectWorkStatePanel projectId={project.id} />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import type { Project } from '../../shared/entities';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { routeHref } from '../routing';
 import { useDroverActions } from '../store/StoreContext';
+import { ProjectTaskBadges } from '../workState/ProjectTaskBadges';
 import { RenameProjectForm } from './RenameProjectForm';
 
 interface ProjectRowProps {
@@ -41,6 +42,7 @@ export function ProjectRow({ project, onRemoved }: ProjectRowProps) {
           <span className="project-row__path">{project.path}</span>
         </div>
       )}
+      {!renaming && <ProjectTaskBadges projectId={project.id} />}
       {!renaming && (
         <div className="project-row__actions">
           <button

@@ -1,8 +1,8 @@
-import { useId, useMemo, useRef } from 'react';
+import { useEffect, useId, useMemo, useRef } from 'react';
 import type { Project } from '../../shared/entities';
 import { PageHeading } from '../components/PageHeading';
 import type { LoadStatus } from '../store/droverStore';
-import { useDrover } from '../store/StoreContext';
+import { useDrover, useDroverActions } from '../store/StoreContext';
 import { AddProjectForm } from './AddProjectForm';
 import { ProjectRow } from './ProjectRow';
 
@@ -13,6 +13,11 @@ function byName(a: Project, b: Project): number {
 export function ProjectsView() {
   const projects = useDrover((state) => state.projects);
   const sorted = useMemo(() => Object.values(projects.byId).sort(byName), [projects.byId]);
+  const { trackWorkState } = useDroverActions();
+  // The per-project badges need every project's tasks (no summary call exists yet).
+  useEffect(() => {
+    for (const project of sorted) trackWorkState(project.id);
+  }, [sorted, trackWorkState]);
   const listHeadingRef = useRef<HTMLHeadingElement>(null);
   const listHeadingId = useId();
 

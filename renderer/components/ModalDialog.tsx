@@ -1,0 +1,36 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+interface ModalDialogProps {
+  title: ReactNode;
+  /** Extra controls beside the title (the close button is always there). */
+  headerExtras?: ReactNode;
+  className?: string;
+  children: ReactNode;
+  onClose(): void;
+}
+
+/** A native modal <dialog>: it traps focus and closes on Escape; the caller decides where focus goes after. */
+export function ModalDialog({ title, headerExtras, className, children, onClose }: ModalDialogProps) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+
+  return (
+    <dialog ref={dialogRef} aria-labelledby={titleId} className={`dialog ${className ?? ''}`} onClose={onClose}>
+      <header className="dialog__header">
+        <h2 id={titleId} className="dialog__title">
+          {title}
+        </h2>
+        {headerExtras}
+        <button type="button" className="button button--ghost" onClick={() => dialogRef.current?.close()}>
+          Close
+        </button>
+      </header>
+      {children}
+    </dialog>
+  );
+}

@@ -1,0 +1,149 @@
+import { useCallback, useDeferredValue, useId, useMemo, useRef, useState } from 'react';
+import type { Task } from '../../shared/entities';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { useDrover } from '../store/StoreContext';
+import { ConcurrencyControl } from './ConcurrencyControl';
+import { TaskOutputDialog } from './output/TaskOutputDialog';
+import { useOutputViewer } from './outputViewerStore';
+import { QueueBadges } from './QueueBadges';
+import { ShortcutSheet } from './ShortcutSheet';
+import { TaskFilterBar } from './TaskFilterBar';
+import { TaskGrid } from './TaskGrid';
+import { taskTitle } from './taskPresentation';
+import { countTasks, filterTasks, sortNewestFirst, type TaskFilter } from './taskQuery';
+import { useGlobalShortcuts } from './useGlobalShortcuts';
+import { useTaskActions } from './useTaskActions';
+
+const NO_TASKS: Readonly<Record<string, Task>> = {};
+
+/** The open project's background tasks: what waits, runs and ended, with cancel, retry and output. */
+export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
+  const status = useDrover((state) => state.workStates[projectId]?.status ?? 'loading');
+  const loadError = useDrover((state) => state.workStates[projectId]?.error ?? null);
+  const tasksById = useDrover((state) => state.workStates[projectId]?.tasksById ?? NO_TASKS);
+  const [filter, setFilter] = useState<TaskFilter>('all');
+  const [query, setQuery] = useState('');
+  const deferredQuery = useDeferredValue(query);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [showingShortcuts, setShowingShortcuts] = useState(false);
+  const gridRef = useRef<HTMLDivElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const headingId = useId();
+
+  const sorted = useMemo(() => sortNewestFirst(Object.values(tasksById)), [tasksById]);
+  const counts = useMemo(() => countTasks(sorted), [sorted]);
+  const visible = useMemo(() => filterTasks(sorted, filter, deferredQuery), [sorted, filter, deferredQuery]);
+  const selectedIndex = Math.max(0, visible.findIndex((task) => task.id === selectedId));
+
+  const outputTarget = useOutputViewer((state) => state.target);
+  const openOutput = useOutputViewer((state) => state.open);
+  const closeOutput = useOutputViewer((state) => state.close);
+  const outputTask = outputTarget?.projectId === projectId ? tasksById[outputTarget.taskId] : undefined;
+
+  const focusGrid = useCallback(() => gridRef.current?.focus(), []);
+  const select = useCallback((task: Task) => setSelectedId(task.id), []);
+  const open = useCallback(
+    (task: Task) => {
+      setSelectedId(task.id);
+      openOutput({ projectId, taskId: task.id });
+    },
+    [openOutput, projectId],
+  );
+  const { requestCancel, confirmCancel, retry, confirming, stopConfirming, error } = useTaskActions(select);
+
+  useGlobalShortcuts((command) => {
+    if (command === 'focusPanel') focusGrid();
+    else if (command === 'focusSearch') searchRef.current?.focus();
+    else setShowingShortcuts(true);
+  });
+
+  return (
+    <section className="panel work-state" aria-labelledby={headingId}>
+      <header className="work-state__header">
+        <h2 id={headingId} className="panel__title work-state__title">
+          Work state
+        </h2>
+        <QueueBadges counts={counts} />
+        <span className="work-state__spacer" />
+        <ConcurrencyControl projectId={projectId} />
+        <button
+          type="button"
+          className="button button--ghost"
+          aria-keyshortcuts="?"
+          onClick={() => setShowingShortcuts(true)}
+        >
+          Shortcuts <kbd>?</kbd>
+        </button>
+      </header>
+      <TaskFilterBar
+        filter={filter}
+        onFilterChange={setFilter}
+        query={query}
+        onQueryChange={setQuery}
+        searchRef={searchRef}
+        shownCount={visible.length}
+      />
+      {error && (
+        <p role="alert" className="form-error work-state__error">
+          {error}
+        </p>
+      )}
+      {status !== 'ready' && sorted.length === 0 ? (
+        <p className={status === 'error' ? 'empty-state empty-state--error' : 'empty-state'}>
+          {status === 'error' ? `Could not load the work state: ${loadError ?? 'unknown error'}` : 'Loading work state…'}
+        </p>
+      ) : (
+        <TaskGrid
+          tasks={visible}
+          selectedIndex={selectedIndex}
+          gridRef={gridRef}
+          emptyMessage={
+            sorted.length === 0
+              ? 'No background tasks yet. Commands that agents hand to Drover show up here.'
+              : 'No tasks match this filter.'
+          }
+          onSelect={select}
+          onOpen={open}
+          onCancel={requestCancel}
+          onRetry={retry}
+        />
+      )}
+      {confirming && (
+        <ConfirmDialog
+          title={`Cancel ${taskTitle(confirming)}?`}
+          confirmLabel="Cancel task"
+          dismissLabel="Keep running"
+          onConfirm={() => confirmCancel(confirming)}
+          onClose={() => {
+            stopConfirming();
+            focusGrid();
+          }}
+        >
+          <p>Drover stops the command (SIGTERM to its process group, then SIGKILL after the grace period).</p>
+          <p>
+            <code className="inline-path">{confirming.command}</code>
+          </p>
+        </ConfirmDialog>
+      )}
+      {showingShortcuts && (
+        <ShortcutSheet
+          onClose={() => {
+            setShowingShortcuts(false);
+            focusGrid();
+          }}
+        />
+      )}
+      {outputTask && (
+        <TaskOutputDialog
+          key={outputTask.id}
+          task={outputTask}
+          onClose={() => {
+            closeOutput();
+            setSelectedId(outputTask.id);
+            focusGrid();
+          }}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,113 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useId, useRef, type KeyboardEvent, type Ref } from 'react';
+import type { Task } from '../../shared/entities';
+import { listCommandFor, type ListCommand } from './shortcuts';
+import { TaskRow, type TaskRowActions } from './TaskRow';
+
+const ROW_HEIGHT = 34;
+const MAX_VISIBLE_ROWS = 16;
+
+interface TaskGridProps extends TaskRowActions {
+  tasks: readonly Task[];
+  selectedIndex: number;
+  gridRef: Ref<HTMLDivElement>;
+  emptyMessage: string;
+}
+
+function moveTarget(command: ListCommand, index: number, count: number): number | null {
+  if (command === 'next') return Math.min(count - 1, index + 1);
+  if (command === 'previous') return Math.max(0, index - 1);
+  if (command === 'first') return 0;
+  if (command === 'last') return count - 1;
+  return null;
+}
+
+/**
+ * The task list as an ARIA grid: focus stays on the grid and aria-activedescendant names the
+ * selected row, which is what keeps keyboard use working while rows come and go (virtualised).
+ */
+export function TaskGrid({ tasks, selectedIndex, gridRef, emptyMessage, ...actions }: TaskGridProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const rowIdPrefix = useId();
+  const virtualizer = useVirtualizer({
+    count: tasks.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    getItemKey: (index) => tasks[index]?.id ?? index,
+  });
+
+  useEffect(() => {
+    if (tasks.length > 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [virtualizer, selectedIndex, tasks.length]);
+
+  const selected = tasks[selectedIndex];
+  const { onSelect, onOpen, onCancel, onRetry } = actions;
+  const onKeyDown = useCallback(
+    (event: KeyboardEvent<HTMLDivElement>) => {
+      const command = listCommandFor(event);
+      if (!command || !selected) return;
+      event.preventDefault();
+      const target = moveTarget(command, selectedIndex, tasks.length);
+      const next = target === null ? undefined : tasks[target];
+      if (next) onSelect(next);
+      else if (command === 'open') onOpen(selected);
+      else if (command === 'cancel') onCancel(selected);
+      else if (command === 'retry') onRetry(selected);
+    },
+    [selected, selectedIndex, tasks, onSelect, onOpen, onCancel, onRetry],
+  );
+
+  const rowId = (task: Task) => `${rowIdPrefix}-${task.id}`;
+  const bodyHeight = Math.max(1, Math.min(tasks.length, MAX_VISIBLE_ROWS)) * ROW_HEIGHT;
+
+  return (
+    <div
+      ref={gridRef}
+      role="grid"
+      aria-label="Tasks"
+      aria-rowcount={tasks.length + 1}
+      aria-activedescendant={selected ? rowId(selected) : undefined}
+      tabIndex={0}
+      className="task-grid"
+      onKeyDown={onKeyDown}
+    >
+      <div role="rowgroup" className="task-grid__head">
+        <div role="row" aria-rowindex={1} className="task-row task-row--head">
+          <div role="columnheader">Status</div>
+          <div role="columnheader">Task</div>
+          <div role="columnheader">Agent</div>
+          <div role="columnheader">Attempt</div>
+          <div role="columnheader">Time</div>
+          <div role="columnheader">
+            <span className="visually-hidden">Actions</span>
+          </div>
+        </div>
+      </div>
+      <div ref={scrollRef} role="rowgroup" className="task-grid__body" style={{ height: bodyHeight }}>
+        {tasks.length === 0 ? (
+          <p className="task-grid__empty">{emptyMessage}</p>
+        ) : (
+          <div className="task-grid__canvas" style={{ height: virtualizer.getTotalSize() }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const task = tasks[item.index];
+              if (!task) return null;
+              return (
+                <TaskRow
+                  key={task.id}
+                  task={task}
+                  rowId={rowId(task)}
+                  rowIndex={item.index + 2}
+                  selected={item.index === selectedIndex}
+                  top={item.start}
+                  height={ROW_HEIGHT}
+                  {...actions}
+                />
+              );
+            })}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

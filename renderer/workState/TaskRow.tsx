@@ -1,0 +1,80 @@
+import { memo } from 'react';
+import type { Task } from '../../shared/entities';
+import { StatusBadge } from './StatusBadge';
+import { canCancel, canRetry } from './taskPresentation';
+import { TaskTime } from './TaskTime';
+
+export interface TaskRowActions {
+  onSelect(task: Task): void;
+  onOpen(task: Task): void;
+  onCancel(task: Task): void;
+  onRetry(task: Task): void;
+}
+
+interface TaskRowProps extends TaskRowActions {
+  task: Task;
+  rowId: string;
+  /** 1-based, counting the header row, for screen readers in a virtualised grid. */
+  rowIndex: number;
+  selected: boolean;
+  top: number;
+  height: number;
+}
+
+/**
+ * One task. The grid owns keyboard focus (aria-activedescendant), so the row's buttons stay out
+ * of the tab order: `c` and `r` are their keyboard equivalents.
+ */
+export const TaskRow = memo(function TaskRow({ task, rowId, rowIndex, selected, top, height, ...actions }: TaskRowProps) {
+  return (
+    <div
+      id={rowId}
+      role="row"
+      aria-rowindex={rowIndex}
+      aria-selected={selected}
+      className={`task-row ${selected ? 'task-row--selected' : ''}`}
+      style={{ transform: `translateY(${top}px)`, height }}
+      onClick={() => actions.onOpen(task)}
+      onMouseDown={() => actions.onSelect(task)}
+    >
+      <div role="gridcell" className="task-row__status">
+        <StatusBadge state={task.state} />
+      </div>
+      <div role="gridcell" className="task-row__title" title={task.command}>
+        {task.label && <span className="task-row__label">{task.label}</span>}
+        <code className="task-row__command">{task.command}</code>
+      </div>
+      <div role="gridcell" className="task-row__agent">
+        {task.ownerAgentId ?? <span className="task-row__none">—</span>}
+      </div>
+      <div role="gridcell" className="task-row__attempt">
+        #{task.attempt}
+      </div>
+      <div role="gridcell" className="task-row__time">
+        <TaskTime task={task} />
+      </div>
+      <div role="gridcell" className="task-row__actions">
+        <RowButton label="Cancel" enabled={canCancel(task)} onPress={() => actions.onCancel(task)} />
+        <RowButton label="Retry" enabled={canRetry(task)} onPress={() => actions.onRetry(task)} />
+      </div>
+    </div>
+  );
+});
+
+function RowButton({ label, enabled, onPress }: { label: string; enabled: boolean; onPress(): void }) {
+  return (
+    <button
+      type="button"
+      tabIndex={-1}
+      className="button button--ghost button--row"
+      disabled={!enabled}
+      onMouseDown={(event) => event.preventDefault()}
+      onClick={(event) => {
+        event.stopPropagation();
+        onPress();
+      }}
+    >
+      {label}
+    </button>
+  );
+}

@@ -1,0 +1,80 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { isTaskFinished, type Task } from '../../../shared/entities';
+import { ModalDialog } from '../../components/ModalDialog';
+import { useBridge } from '../../store/StoreContext';
+import { StatusBadge } from '../StatusBadge';
+import { taskTitle } from '../taskPresentation';
+import { TaskTime } from '../TaskTime';
+import { TaskOutputFollower, type FollowerStatus, type OutputSink } from './taskOutputFollower';
+import { TerminalView } from './TerminalView';
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export function TaskOutputDialog({ task, onClose }: { task: Task; onClose(): void }) {
+  const bridge = useBridge();
+  const followerRef = useRef<TaskOutputFollower | null>(null);
+  const [status, setStatus] = useState<FollowerStatus>({ loading: true, earlierBytes: 0, error: null });
+  const taskId = task.id;
+
+  const follow = useCallback(
+    (sink: OutputSink) => {
+      const follower = new TaskOutputFollower(bridge, taskId, sink, setStatus);
+      followerRef.current = follower;
+      follower.start();
+      return () => {
+        follower.stop();
+        followerRef.current = null;
+      };
+    },
+    [bridge, taskId],
+  );
+
+  // The log is complete once the task ends; read its last bytes then.
+  const finished = isTaskFinished(task.state);
+  useEffect(() => {
+    if (finished) followerRef.current?.refresh();
+  }, [finished]);
+
+  const title = taskTitle(task);
+  return (
+    <ModalDialog
+      className="output-dialog"
+      title={`Output: ${title}`}
+      onClose={onClose}
+      headerExtras={
+        <span className="output-dialog__meta">
+          <StatusBadge state={task.state} />
+          <TaskTime task={task} />
+          <span>#{task.attempt}</span>
+        </span>
+      }
+    >
+      <p className="output-dialog__command" title={task.cwd}>
+        <code>$ {task.command}</code>
+      </p>
+      {status.earlierBytes > 0 && (
+        <div className="output-dialog__earlier">
+          <span>{formatBytes(status.earlierBytes)} of earlier output not shown.</span>
+          <button
+            type="button"
+            className="button button--ghost"
+            disabled={status.loading}
+            onClick={() => void followerRef.current?.loadEarlier()}
+          >
+            Load earlier output
+          </button>
+        </div>
+      )}
+      {status.error && (
+        <p role="alert" className="form-error">
+          Could not read the output: {status.error}
+        </p>
+      )}
+      <TerminalView onReady={follow} label={`Output of ${title}`} />
+    </ModalDialog>
+  );
+}

@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import type { Task } from '../../../shared/entities';
+import { StatusIcon } from '../StatusBadge';
+import { canRetry, TASK_STATUS, taskTitle } from '../taskPresentation';
+import { useDismissTimer } from './useDismissTimer';
+
+const VISIBLE_MS = 8_000;
+
+interface TaskEndToastProps {
+  task: Task;
+  projectName: string | null;
+  onRetry(task: Task): void;
+  onViewOutput(task: Task): void;
+  onDismiss(): void;
+}
+
+export function TaskEndToast({ task, projectName, onRetry, onViewOutput, onDismiss }: TaskEndToastProps) {
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  useDismissTimer(VISIBLE_MS, hovered || focused, onDismiss);
+  const { label, tone } = TASK_STATUS[task.state];
+
+  return (
+    <div
+      role="status"
+      className={`toast toast--${tone}`}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) setFocused(false);
+      }}
+    >
+      <StatusIcon tone={tone} />
+      <div className="toast__body">
+        <p className="toast__title">{label}</p>
+        <p className="toast__task" title={task.command}>
+          {taskTitle(task)}
+        </p>
+        {projectName && <p className="toast__project">{projectName}</p>}
+      </div>
+      <div className="toast__actions">
+        {canRetry(task) && (
+          <button type="button" className="button button--ghost" onClick={() => onRetry(task)}>
+            Retry
+          </button>
+        )}
+        <button type="button" className="button button--ghost" onClick={() => onViewOutput(task)}>
+          View output
+        </button>
+        <button type="button" className="button button--ghost toast__dismiss" aria-label="Dismiss" onClick={onDismiss}>
+          ×
+        </button>
+      </div>
+    </div>
+  );
+}

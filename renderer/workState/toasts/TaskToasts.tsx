@@ -1,0 +1,48 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { Task } from '../../../shared/entities';
+import { routeHref } from '../../routing';
+import { useDrover, useDroverActions } from '../../store/StoreContext';
+import { useOutputViewer } from '../outputViewerStore';
+import { TaskEndToast } from './TaskEndToast';
+import { addToast, dismissToast, type TaskToast } from './toastList';
+
+/**
+ * A toast for every task seen ending live. Toasts never take focus; they wait while hovered or
+ * focused. (The Electron host will add a native notification from main; it needs nothing here.)
+ */
+export function TaskToasts() {
+  const { onTaskEnded, retryTask } = useDroverActions();
+  const projects = useDrover((state) => state.projects.byId);
+  const openOutput = useOutputViewer((state) => state.open);
+  const [toasts, setToasts] = useState<TaskToast[]>([]);
+
+  useEffect(() => onTaskEnded((task) => setToasts((current) => addToast(current, task))), [onTaskEnded]);
+
+  const dismiss = useCallback((key: string) => setToasts((current) => dismissToast(current, key)), []);
+
+  function viewOutput(task: Task): void {
+    dismiss(task.id);
+    window.location.hash = routeHref({ page: 'project', projectId: task.projectId });
+    openOutput({ projectId: task.projectId, taskId: task.id });
+  }
+
+  function retry(task: Task): void {
+    dismiss(task.id);
+    retryTask(task.id).catch((error: unknown) => console.error('Drover: retry from a toast failed', error));
+  }
+
+  return (
+    <div className="toast-stack" aria-label="Notifications">
+      {toasts.map((toast) => (
+        <TaskEndToast
+          key={toast.key}
+          task={toast.task}
+          projectName={projects[toast.task.projectId]?.name ?? null}
+          onRetry={retry}
+          onViewOutput={viewOutput}
+          onDismiss={() => dismiss(toast.key)}
+        />
+      ))}
+    </div>
+  );
+}
