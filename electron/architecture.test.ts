@@ -1,0 +1,55 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../test-support/buildOnce';
+import { makeTempDir, removeDir } from '../test-support/tempDir';
+
+/** Runs the repo's dependency-cruiser rules over a small tree that breaks each of them once. */
+describe('architecture rules (npm run lint)', () => {
+  let tree: string;
+  let output: string;
+  let status: number | null;
+
+  const write = (file: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(tree, file)), { recursive: true });
+    fs.writeFileSync(path.join(tree, file), text);
+  };
+
+  beforeAll(() => {
+    tree = makeTempDir('drover-arch-');
+    write('tsconfig.json', JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', strict: true } }));
+    write('shared/contract.ts', 'export const ok = 1;\n');
+    write('electron/host/host.ts', "import { ok } from '../../shared/contract';\nexport const host = ok;\n");
+    write('electron/core/usesElectron.ts', "import { app } from 'electron';\nexport const a = app;\n");
+    write('electron/core/usesHost.ts', "import { host } from '../host/host';\nexport const h = host;\n");
+    write('electron/core/usesReact.ts', "import React from 'react';\nexport const r = React;\n");
+    write('renderer/usesCore.ts', "import { h } from '../electron/core/usesHost';\nexport const x = h;\n");
+    write('renderer/usesNode.ts', "import fs from 'node:fs';\nexport const f = fs;\n");
+    write('shared/usesRenderer.ts', "import { x } from '../renderer/usesCore';\nexport const y = x;\n");
+    const depcruise = path.join(REPO_ROOT, 'node_modules', '.bin', 'depcruise');
+    const result = spawnSync(depcruise, ['--config', path.join(REPO_ROOT, '.dependency-cruiser.cjs'), 'electron', 'renderer', 'shared'], {
+      cwd: tree,
+      encoding: 'utf8',
+    });
+    output = result.stdout + result.stderr;
+    status = result.status;
+  });
+  afterAll(() => removeDir(tree));
+
+  it('fails the lint run', () => {
+    expect(status).not.toBe(0);
+  });
+
+  it.each([
+    ['core-is-plain-node', 'electron/core/usesElectron.ts'],
+    ['core-is-plain-node', 'electron/core/usesHost.ts'],
+    ['core-is-plain-node', 'electron/core/usesReact.ts'],
+    ['only-main-and-preload-import-electron', 'electron/core/usesElectron.ts'],
+    ['renderer-only-renderer-and-shared', 'renderer/usesCore.ts'],
+    ['renderer-no-node-builtins', 'renderer/usesNode.ts'],
+    ['shared-is-the-contract-only', 'shared/usesRenderer.ts'],
+  ])('reports %s for %s', (rule, file) => {
+    expect(output).toMatch(new RegExp(`${rule}: ${file.replace(/\./g, '\\.')}`));
+  });
+});

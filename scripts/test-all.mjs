@@ -1,0 +1,62 @@
+// `npm test`: build, typecheck, lint (with the architecture rules), unit tests, e2e. Every step runs
+// even when an earlier one fails, and the last line is a plain summary of all tests.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const reportsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-test-reports-'));
+const vitestReport = path.join(reportsDir, 'vitest.json');
+const playwrightReport = path.join(reportsDir, 'playwright.json');
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failedSteps = [];
+
+function step(name, command, args, env = {}) {
+  process.stdout.write(`\n=== ${name}: ${[command, ...args].join(' ')}\n`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  const ok = result.status === 0;
+  if (!ok) failedSteps.push(name);
+  return ok;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const npx = 'npx';
+const built = step('build', 'npm', ['run', 'build', '--silent']);
+// Typecheck and lint count as one check each in the summary.
+for (const ok of [step('typecheck', npx, ['tsc', '-p', 'tsconfig.json', '--noEmit']), step('lint', 'npm', ['run', 'lint', '--silent'])]) {
+  if (ok) totals.passed++;
+  else totals.failed++;
+}
+
+step('unit', npx, ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
+const vitest = readJson(vitestReport);
+if (vitest) {
+  totals.passed += vitest.numPassedTests;
+  // A suite that fails to load has no failed test but must still count.
+  totals.failed += vitest.numFailedTests + vitest.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
+  totals.skipped += vitest.numPendingTests + vitest.numTodoTests;
+} else totals.failed++;
+
+if (built) {
+  step('e2e', npx, ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport });
+  const playwright = readJson(playwrightReport);
+  if (playwright) {
+    totals.passed += playwright.stats.expected + playwright.stats.flaky;
+    totals.failed += playwright.stats.unexpected;
+    totals.skipped += playwright.stats.skipped;
+  } else totals.failed++;
+} else {
+  totals.failed++;
+}
+
+fs.rmSync(reportsDir, { recursive: true, force: true });
+if (failedSteps.length > 0) process.stdout.write(`\nFailed steps: ${failedSteps.join(', ')}\n`);
+process.stdout.write(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`);
+process.exitCode = failedSteps.length > 0 || totals.failed > 0 ? 1 : 0;
