@@ -1,0 +1,120 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './support/droverHost';
+import { openProject, runTask, screenshotPanel, setTaskConcurrency, taskRow } from './support/workState';
+
+function toast(page: Page, status: string, taskName: string): Locator {
+  return page.getByRole('status').filter({ hasText: status }).filter({ hasText: taskName });
+}
+
+/** Moves the grid's selection with `j`/`k` until the named row is the selected one. */
+async function selectRow(page: Page, panel: Locator, name: string): Promise<void> {
+  await page.keyboard.press('Home');
+  for (let step = 0; step < 50; step++) {
+    if ((await taskRow(panel, name).getAttribute('aria-selected')) === 'true') return;
+    await page.keyboard.press('j');
+  }
+  throw new Error(`row ${name} never got selected`);
+}
+
+test('queues with concurrency 1, cancels and retries from the keyboard, and toasts every end', async ({ page, drover }) => {
+  const folder = drover.makeFolder('shop-api');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await setTaskConcurrency(drover, folder, 1);
+  const panel = await openProject(page, url, projectId);
+
+  await runTask(drover, folder, 'echo compiling; sleep 30', 'long build');
+  await expect(taskRow(panel, 'long build').getByText('Running')).toBeVisible();
+  await runTask(drover, folder, "printf '\\033[31mboom\\033[0m\\n'; exit 3", 'lint');
+  await runTask(drover, folder, 'echo docs built', 'docs');
+
+  await expect(taskRow(panel, 'lint').getByText('Queued')).toBeVisible();
+  await expect(taskRow(panel, 'docs').getByText('Queued')).toBeVisible();
+  await expect(panel.getByRole('img', { name: '2 tasks queued' })).toHaveText('2 queued');
+  await expect(panel.getByRole('combobox', { name: 'Run at once' })).toHaveValue('1');
+  await screenshotPanel(panel, 'work-state-queued.png');
+
+  // Keyboard only from here: the global shortcut focuses the list.
+  await page.keyboard.press('g');
+  await page.keyboard.press('w');
+  const grid = panel.getByRole('grid', { name: 'Tasks' });
+  await expect(grid).toBeFocused();
+  await selectRow(page, panel, 'long build');
+  await page.keyboard.press('c');
+  const confirm = page.getByRole('alertdialog', { name: 'Cancel long build?' });
+  await expect(confirm.getByRole('button', { name: 'Keep running' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(confirm).toBeHidden();
+  await expect(grid).toBeFocused();
+
+  await expect(taskRow(panel, 'long build').getByText('Cancelled')).toBeVisible();
+  await expect(toast(page, 'Cancelled', 'long build')).toBeVisible();
+  await expect(toast(page, 'Failed', 'lint')).toBeVisible();
+  await expect(toast(page, 'Task done', 'docs')).toBeVisible();
+  await expect(taskRow(panel, 'docs').getByText('Task done')).toBeVisible();
+  await expect(taskRow(panel, 'docs').getByRole('button', { name: 'Cancel' })).toBeDisabled();
+  await expect(panel.getByRole('img', { name: '0 tasks queued' })).toBeVisible();
+  await expect(grid).toBeFocused();
+
+  await selectRow(page, panel, 'lint');
+  await page.keyboard.press('r');
+  const retried = panel.getByRole('row').filter({ hasText: 'lint' }).filter({ hasText: '#2' });
+  await expect(retried.getByText('Failed')).toBeVisible();
+  await expect(toast(page, 'Failed', 'lint')).toHaveCount(1);
+
+  // The output keeps its colours and closes back onto the row.
+  await expect(retried).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Enter');
+  const output = page.getByRole('dialog', { name: 'Output: lint' });
+  await expect(output.locator('.xterm-rows')).toContainText('boom');
+  await expect(output.locator('.xterm-rows span', { hasText: 'boom' }).first()).toHaveClass(/xterm-fg-1/);
+  await page.screenshot({ path: 'e2e-artifacts/work-state-output.png' });
+  await page.keyboard.press('Escape');
+  await expect(output).toBeHidden();
+  await expect(grid).toBeFocused();
+  await expect(retried).toHaveAttribute('aria-selected', 'true');
+
+  await page.keyboard.press('?');
+  const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  for (const description of ['Select the next task', 'Cancel the task', 'Retry a finished task', 'Focus the work state panel']) {
+    await expect(sheet).toContainText(description);
+  }
+  await page.keyboard.press('Escape');
+  await expect(grid).toBeFocused();
+  await screenshotPanel(panel, 'work-state-ended.png');
+});
+
+test('keeps the same state across a reload and shows running tasks interrupted after a host restart', async ({ page, drover }) => {
+  const folder = drover.makeFolder('mobile-app');
+  let url = await drover.startHost(['--project', folder]);
+  const projectId = await setTaskConcurrency(drover, folder, 1);
+  let panel = await openProject(page, url, projectId);
+
+  await runTask(drover, folder, 'sleep 60', 'dev server');
+  await runTask(drover, folder, 'sleep 60', 'e2e suite');
+  await expect(taskRow(panel, 'dev server').getByText('Running')).toBeVisible();
+  await expect(taskRow(panel, 'e2e suite').getByText('Queued')).toBeVisible();
+
+  await page.reload();
+  await expect(taskRow(panel, 'dev server').getByText('Running')).toBeVisible();
+  await expect(taskRow(panel, 'e2e suite').getByText('Queued')).toBeVisible();
+  await expect(panel.getByRole('img', { name: '1 task queued' })).toBeVisible();
+  await expect(page.getByRole('status')).toHaveCount(0);
+
+  // A graceful restart stops the running task; the new host starts the queued one.
+  url = await drover.startHost(['--project', folder]);
+  await expect(page.getByRole('alert').filter({ hasText: 'Connection to Drover lost' })).toBeVisible();
+  panel = await openProject(page, url, projectId);
+  await expect(taskRow(panel, 'dev server').getByText('Interrupted')).toBeVisible();
+  await expect(taskRow(panel, 'e2e suite').getByText('Running')).toBeVisible();
+  await expect(taskRow(panel, 'dev server').getByRole('button', { name: 'Retry' })).toBeEnabled();
+  await expect(page.getByRole('status')).toHaveCount(0);
+
+  // A crash (SIGKILL) leaves the task for boot reconciliation to mark interrupted.
+  await drover.host().stop('SIGKILL');
+  url = await drover.startHost(['--project', folder]);
+  panel = await openProject(page, url, projectId);
+  await expect(taskRow(panel, 'e2e suite').getByText('Interrupted')).toBeVisible();
+  await expect(panel.getByRole('img', { name: '0 tasks running' })).toBeVisible();
+  await screenshotPanel(panel, 'work-state-after-restart.png');
+});
