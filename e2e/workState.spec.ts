@@ -118,3 +118,59 @@ test('keeps the same state across a reload and shows running tasks interrupted a
   await expect(panel.getByRole('img', { name: '0 tasks running' })).toBeVisible();
   await screenshotPanel(panel, 'work-state-after-restart.png');
 });
+
+test('a busy project reads calmly: mixed states, agents, a long command, project badges', async ({ page, drover }) => {
+  const folder = drover.makeFolder('payments-service');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await setTaskConcurrency(drover, folder, 3);
+  const panel = await openProject(page, url, projectId);
+
+  const finished = [
+    ['true', 'typecheck'],
+    ['exit 2', 'lint'],
+    ['echo ok', 'unit tests'],
+    ['exit 1', 'migrate db'],
+    ['echo ok', undefined],
+    ['echo built', 'build docs'],
+    ['exit 1', 'e2e: checkout flow'],
+    ['true', 'format'],
+  ] as const;
+  for (const [command, label] of finished) await runTask(drover, folder, command, label);
+  await expect(panel.getByRole('img', { name: '0 tasks running' })).toBeVisible();
+  await runTask(drover, folder, 'sleep 60', 'bench');
+  await expect(taskRow(panel, 'bench').getByText('Running')).toBeVisible();
+  await page.keyboard.press('g');
+  await page.keyboard.press('w');
+  await selectRow(page, panel, 'bench');
+  await page.keyboard.press('c');
+  await page.getByRole('button', { name: 'Cancel task' }).click();
+  await expect(taskRow(panel, 'bench').getByText('Cancelled')).toBeVisible();
+
+  const longCommand =
+    'RUST_LOG=debug cargo test --workspace --all-features --release -- --test-threads=1 --nocapture payments::settlement::reconcile_batches';
+  await runTask(drover, folder, `sleep 60; ${longCommand}`);
+  await runTask(drover, folder, 'sleep 60', 'integration tests');
+  await runTask(drover, folder, 'sleep 60', 'load test');
+  for (const label of ['deploy preview', 'smoke tests', 'publish sdk']) await runTask(drover, folder, 'sleep 60', label);
+  await expect(panel.getByRole('img', { name: '3 tasks queued' })).toBeVisible();
+  await expect(panel.getByRole('img', { name: '3 tasks running' })).toBeVisible();
+
+  await page.getByRole('searchbox', { name: 'Search tasks' }).fill('test');
+  await expect(panel.getByText('5 tasks')).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Search tasks' }).fill('');
+  const filters = panel.getByRole('radiogroup', { name: 'Show tasks' });
+  await filters.getByText('Failed').click();
+  await expect(panel.getByRole('radio', { name: 'Failed' })).toBeChecked();
+  await expect(panel.getByRole('row').filter({ hasText: 'Failed' })).toHaveCount(3);
+  await expect(panel.getByText('3 tasks')).toBeVisible();
+  await filters.getByText('All').click();
+
+  await screenshotPanel(panel, 'work-state-busy.png');
+  await page.screenshot({ path: 'e2e-artifacts/work-state-busy-page.png' });
+
+  await page.goto(`${url}#/`);
+  const badges = page.getByRole('listitem').filter({ hasText: 'payments-service' });
+  await expect(badges.getByRole('img', { name: '3 running' })).toBeVisible();
+  await expect(badges.getByRole('img', { name: '3 queued' })).toBeVisible();
+  await page.screenshot({ path: 'e2e-artifacts/projects-with-badges.png' });
+});

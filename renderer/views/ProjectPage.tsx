@@ -31,11 +31,11 @@ function ProjectDetails({ project }: { project: Project }) {
   useEffect(() => {
     trackWorkState(project.id);
   }, [trackWorkState, project.id]);
-  // Failures that happen while the page is open count as seen, so mark on leaving too.
+  // Whatever changes while the page is open counts as seen (a reload never runs cleanups).
+  const tasksById = useDrover((state) => state.workStates[project.id]?.tasksById);
   useEffect(() => {
     markViewed(project.id);
-    return () => markViewed(project.id);
-  }, [project.id]);
+  }, [project.id, tasksById]);
 
   return (
     <div className="page page--wide">

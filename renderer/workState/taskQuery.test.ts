@@ -61,3 +61,17 @@ describe('work state queries', () => {
     expect(countFailuresSince(sorted, 50_000)).toBe(0);
   });
 });
+
+describe('with 10,000 tasks', () => {
+  it('sorts, counts and filters well within a frame budget', () => {
+    const many = Array.from({ length: 10_000 }, (_, i) =>
+      task(i % 7 === 0 ? 'failed' : i % 5 === 0 ? 'queued' : 'succeeded', { command: `make target-${i}` }),
+    );
+    const started = performance.now();
+    const sorted = sortNewestFirst(many);
+    countTasks(sorted);
+    const found = filterTasks(sorted, 'failed', 'target-7');
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(found.length).toBeGreaterThan(0);
+  });
+});
