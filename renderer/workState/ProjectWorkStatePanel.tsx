@@ -1,9 +1,8 @@
-import { useCallback, useDeferredValue, useId, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useId, useMemo, useRef, useState } from 'react';
 import type { Task } from '../../shared/entities';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { useDrover } from '../store/StoreContext';
 import { ConcurrencyControl } from './ConcurrencyControl';
-import { TaskOutputDialog } from './output/TaskOutputDialog';
 import { useOutputViewer } from './outputViewerStore';
 import { QueueBadges } from './QueueBadges';
 import { ShortcutSheet } from './ShortcutSheet';
@@ -15,6 +14,9 @@ import { useGlobalShortcuts } from './useGlobalShortcuts';
 import { useTaskActions } from './useTaskActions';
 
 const NO_TASKS: Readonly<Record<string, Task>> = {};
+
+// xterm is most of the bundle and only the output viewer needs it.
+const TaskOutputDialog = lazy(() => import('./output/TaskOutputDialog').then((module) => ({ default: module.TaskOutputDialog })));
 
 /** The open project's background tasks: what waits, runs and ended, with cancel, retry and output. */
 export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
@@ -134,15 +136,17 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
         />
       )}
       {outputTask && (
-        <TaskOutputDialog
-          key={outputTask.id}
-          task={outputTask}
-          onClose={() => {
-            closeOutput();
-            setSelectedId(outputTask.id);
-            focusGrid();
-          }}
-        />
+        <Suspense fallback={null}>
+          <TaskOutputDialog
+            key={outputTask.id}
+            task={outputTask}
+            onClose={() => {
+              closeOutput();
+              setSelectedId(outputTask.id);
+              focusGrid();
+            }}
+          />
+        </Suspense>
       )}
     </section>
   );
