@@ -4,12 +4,13 @@ import path from 'node:path';
 import { openDatabase } from '../electron/core/storage/sqlite';
 import { PROJECT_MIGRATIONS } from '../electron/core/storage/projectSchema';
 import { reconcileTasks } from '../electron/core/tasks/reconcile';
+import { SeqCounter } from '../electron/core/storage/seqCounter';
 import { TaskStore, type NewTask } from '../electron/core/tasks/taskStore';
 import { timeIt, type BenchRow } from './table';
 
 function freshStore(dir: string, name: string): TaskStore {
   const db = openDatabase(path.join(dir, `${name}.sqlite`), { migrations: PROJECT_MIGRATIONS, description: name });
-  return new TaskStore(db, 'p-bench0');
+  return new TaskStore(db, 'p-bench0', new SeqCounter(0));
 }
 
 function newTask(i: number, dir: string): NewTask {
@@ -71,13 +72,13 @@ export function benchReconcile(count = 100_000, stranded = count): BenchRow {
   try {
     const seed = (name: string) => {
       const store = freshStore(dir, name);
-      store.transaction(() => {
+      store.db.transaction(() => {
         for (let i = 0; i < count; i++) {
           const task = store.insert(newTask(i, dir));
           const running = i >= count - stranded;
           store.update(task.id, running ? { state: 'running', startedAt: 1, pid: GONE_PID_BASE + i, pidStartTime: '42' } : { state: 'succeeded', endedAt: 2, exitCode: 0 });
         }
-      });
+      })();
       return store;
     };
     const store = seed('reconcile');

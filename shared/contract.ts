@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import {
+  AgentIdSchema,
+  AgentProfileInputSchema,
+  AgentProfileSchema,
+  AgentSchema,
+  AgentSessionSchema,
+  ProfileIdSchema,
   ProjectIdSchema,
   ProjectListSchema,
   ProjectSchema,
@@ -106,6 +112,86 @@ export const METHODS = {
   unwatchTaskOutput: {
     params: z.object({ taskId: TaskIdSchema }).strict(),
     result: z.object({ taskId: TaskIdSchema }),
+  },
+  listAgentProfiles: {
+    params: z.object({}).strict(),
+    result: z.array(AgentProfileSchema),
+  },
+  /** Creates or replaces a custom profile; built-in profiles cannot be changed. */
+  saveAgentProfile: {
+    params: z.object({ profile: AgentProfileInputSchema.strict() }).strict(),
+    result: AgentProfileSchema,
+  },
+  deleteAgentProfile: {
+    params: z.object({ profileId: ProfileIdSchema }).strict(),
+    result: z.object({ profileId: ProfileIdSchema }),
+  },
+  createAgent: {
+    params: z
+      .object({ projectId: ProjectIdSchema, name: NonEmpty.max(60), role: z.string().max(4000).default(''), profileId: ProfileIdSchema })
+      .strict(),
+    result: AgentSchema,
+  },
+  updateAgent: {
+    params: z
+      .object({ agentId: AgentIdSchema, name: NonEmpty.max(60).optional(), role: z.string().max(4000).optional(), profileId: ProfileIdSchema.optional() })
+      .strict(),
+    result: AgentSchema,
+  },
+  /** Stops the agent's session if it runs, then forgets the agent. */
+  removeAgent: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: z.object({ agentId: AgentIdSchema }),
+  },
+  /** Starts a session; `resume` continues the agent CLI's own conversation where its id is known. */
+  startAgent: {
+    params: z.object({ agentId: AgentIdSchema, resume: z.boolean().default(false) }).strict(),
+    result: AgentSessionSchema,
+  },
+  /** SIGTERM, then SIGKILL after a grace period. */
+  stopAgent: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: AgentSessionSchema,
+  },
+  restartAgent: {
+    params: z.object({ agentId: AgentIdSchema, resume: z.boolean().default(true) }).strict(),
+    result: AgentSessionSchema,
+  },
+  writeAgentInput: {
+    params: z.object({ agentId: AgentIdSchema, data: z.string().min(1).max(1_000_000) }).strict(),
+    result: z.object({ agentId: AgentIdSchema }),
+  },
+  resizeAgent: {
+    params: z.object({ agentId: AgentIdSchema, cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(500) }).strict(),
+    result: z.object({ agentId: AgentIdSchema }),
+  },
+  /**
+   * Connection-scoped: the agent's terminal stream is pushed to this connection. Returns what the
+   * terminal showed so far (the bounded scrollback, with a note when it ended by a restart).
+   */
+  attachAgentTerminal: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: z.object({ agentId: AgentIdSchema, scrollback: z.string() }),
+  },
+  detachAgentTerminal: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: z.object({ agentId: AgentIdSchema }),
+  },
+  /** Flow control: the client has written `chars` more characters of this agent's stream. */
+  ackAgentOutput: {
+    params: z.object({ agentId: AgentIdSchema, chars: z.number().int().positive() }).strict(),
+    result: z.object({ agentId: AgentIdSchema }),
+  },
+  /** From `drover hook EVENT`, run by an agent CLI's own hooks inside an agent terminal. */
+  reportAgentHook: {
+    params: z
+      .object({
+        agentId: AgentIdSchema,
+        event: z.enum(['prompt-submitted', 'stopped', 'needs-input', 'session-start']),
+        externalSessionId: z.string().max(200).optional(),
+      })
+      .strict(),
+    result: AgentSessionSchema,
   },
 } as const;
 

@@ -3,6 +3,8 @@ import { z } from 'zod';
 /** Ids are opaque strings minted by the core; the prefix only helps people reading logs. */
 export const ProjectIdSchema = z.string().regex(/^p-[a-z0-9]{6,32}$/, 'not a project id');
 export const TaskIdSchema = z.string().regex(/^t-[a-z0-9]{6,32}$/, 'not a task id');
+export const AgentIdSchema = z.string().regex(/^a-[a-z0-9]{6,32}$/, 'not an agent id');
+export const ProfileIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'a profile id is lowercase letters, digits and dashes');
 
 /** Milliseconds since the Unix epoch. */
 const Timestamp = z.number().int().nonnegative();
@@ -72,13 +74,6 @@ export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
   cancelGraceMs: 5_000,
 };
 
-export const ProjectWorkStateSchema = z.object({
-  projectId: ProjectIdSchema,
-  seq: z.number().int().nonnegative(),
-  tasks: z.array(TaskSchema),
-});
-export type ProjectWorkState = z.infer<typeof ProjectWorkStateSchema>;
-
 export const ProjectListSchema = z.object({
   seq: z.number().int().nonnegative(),
   projects: z.array(ProjectSchema),
@@ -104,3 +99,93 @@ export const TaskOutputSchema = z.object({
   data: z.string(),
 });
 export type TaskOutput = z.infer<typeof TaskOutputSchema>;
+
+/** How Drover learns an agent's state beyond its screen. */
+export const AGENT_INTEGRATIONS = ['claude-hooks', 'codex-notify', 'none'] as const;
+export const AgentIntegrationSchema = z.enum(AGENT_INTEGRATIONS);
+
+const Pattern = z
+  .string()
+  .max(500)
+  .refine((source) => {
+    try {
+      new RegExp(source, 'm');
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'not a valid regular expression')
+  .nullable();
+
+export const AgentProfileInputSchema = z.object({
+  id: ProfileIdSchema,
+  name: z.string().trim().min(1).max(100),
+  command: z.string().trim().min(1).max(1000),
+  args: z.array(z.string().max(1000)).max(100),
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not an environment variable name'), z.string().max(10_000)),
+  /** Matches the screen when the agent waits for a prompt. */
+  promptPattern: Pattern,
+  /** Matches the screen while the agent works. */
+  busyPattern: Pattern,
+  /** Matches the screen when the agent asks the person something. */
+  needsInputPattern: Pattern,
+  /** Matches the screen when the account behind the profile hit its usage limit. */
+  usageLimitPattern: Pattern,
+  /** Output must be quiet this long before the screen is read. */
+  quietMs: z.number().int().min(50).max(60_000),
+  integration: AgentIntegrationSchema,
+});
+export type AgentProfileInput = z.infer<typeof AgentProfileInputSchema>;
+
+export const AgentProfileSchema = AgentProfileInputSchema.extend({
+  builtIn: z.boolean(),
+  /** Null when the command is on PATH; otherwise why a session cannot start. */
+  unavailableReason: z.string().nullable(),
+});
+export type AgentProfile = z.infer<typeof AgentProfileSchema>;
+
+export const AgentSchema = z.object({
+  id: AgentIdSchema,
+  projectId: ProjectIdSchema,
+  name: z.string(),
+  role: z.string(),
+  profileId: ProfileIdSchema,
+  createdAt: Timestamp,
+  seq: z.number().int().nonnegative(),
+});
+export type Agent = z.infer<typeof AgentSchema>;
+
+export const AGENT_SESSION_STATES = ['starting', 'busy', 'ready', 'limited', 'exited'] as const;
+export const AgentSessionStateSchema = z.enum(AGENT_SESSION_STATES);
+export type AgentSessionState = z.infer<typeof AgentSessionStateSchema>;
+
+export const AgentSessionSchema = z.object({
+  id: z.string(),
+  agentId: AgentIdSchema,
+  projectId: ProjectIdSchema,
+  profileId: ProfileIdSchema,
+  state: AgentSessionStateSchema,
+  /** The agent asked the person something (a Notification hook or the needs-input pattern). */
+  needsInput: z.boolean(),
+  pid: z.number().int().nullable(),
+  limitResetsAt: Timestamp.nullable(),
+  exitCode: z.number().int().nullable(),
+  /** Why it ended: 'exited', 'stopped', 'app-restart', 'spawn-failed: …'. */
+  endReason: z.string().nullable(),
+  /** The agent CLI's own conversation id, from its hooks, so a restart can resume it. */
+  externalSessionId: z.string().nullable(),
+  startedAt: Timestamp,
+  endedAt: Timestamp.nullable(),
+  seq: z.number().int().nonnegative(),
+});
+export type AgentSession = z.infer<typeof AgentSessionSchema>;
+
+export const ProjectWorkStateSchema = z.object({
+  projectId: ProjectIdSchema,
+  seq: z.number().int().nonnegative(),
+  tasks: z.array(TaskSchema),
+  agents: z.array(AgentSchema),
+  /** The latest session of each agent that has one. */
+  sessions: z.array(AgentSessionSchema),
+});
+export type ProjectWorkState = z.infer<typeof ProjectWorkStateSchema>;

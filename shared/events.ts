@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProjectIdSchema, ProjectSchema, TaskIdSchema, TaskSchema } from './entities';
+import { AgentIdSchema, AgentSchema, AgentSessionSchema, ProjectIdSchema, ProjectSchema, TaskIdSchema, TaskSchema } from './entities';
 
 /**
  * Every event carries `seq`, monotonic per project (and, for `projectChanged`, per app), and the
@@ -11,6 +11,7 @@ export const EVENT_NAMES = [
   'agentWakeChanged',
   'agentSessionChanged',
   'projectChanged',
+  'agentChanged',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
@@ -31,7 +32,28 @@ export const BackgroundTaskChangedSchema = z.object({
   task: TaskSchema,
 });
 
-export const DroverEventSchema = z.discriminatedUnion('name', [ProjectChangedSchema, BackgroundTaskChangedSchema]);
+/** An agent's definition (name, role, profile); `null` when it was removed. */
+export const AgentChangedSchema = z.object({
+  name: z.literal('agentChanged'),
+  seq,
+  projectId: ProjectIdSchema,
+  agentId: AgentIdSchema,
+  agent: AgentSchema.nullable(),
+});
+
+export const AgentSessionChangedSchema = z.object({
+  name: z.literal('agentSessionChanged'),
+  seq,
+  projectId: ProjectIdSchema,
+  session: AgentSessionSchema,
+});
+
+export const DroverEventSchema = z.discriminatedUnion('name', [
+  ProjectChangedSchema,
+  BackgroundTaskChangedSchema,
+  AgentChangedSchema,
+  AgentSessionChangedSchema,
+]);
 export type DroverEvent = z.infer<typeof DroverEventSchema>;
 export type ProjectChanged = z.infer<typeof ProjectChangedSchema>;
 export type BackgroundTaskChanged = z.infer<typeof BackgroundTaskChangedSchema>;
@@ -43,3 +65,14 @@ export const TaskOutputChunkSchema = z.object({
   data: z.string(),
 });
 export type TaskOutputChunk = z.infer<typeof TaskOutputChunkSchema>;
+
+/**
+ * Terminal bytes of an agent session, batched. `chars` counts what the client must acknowledge
+ * (ackAgentOutput) so the host can pause a PTY whose client falls behind.
+ */
+export const TerminalChunkSchema = z.object({
+  agentId: AgentIdSchema,
+  projectId: ProjectIdSchema,
+  data: z.string(),
+});
+export type TerminalChunk = z.infer<typeof TerminalChunkSchema>;

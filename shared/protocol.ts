@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DroverEventSchema, TaskOutputChunkSchema } from './events';
+import { DroverEventSchema, TaskOutputChunkSchema, TerminalChunkSchema } from './events';
 
 /**
  * Wire frames shared by every transport (WebSocket, local socket, Electron IPC). Requests carry a
@@ -47,10 +47,11 @@ export type ResponseFrame = z.infer<typeof ResponseFrameSchema>;
 
 export const EventFrameSchema = z.object({ t: z.literal('evt'), event: DroverEventSchema });
 export const OutputFrameSchema = z.object({ t: z.literal('out'), chunk: TaskOutputChunkSchema });
+export const TerminalFrameSchema = z.object({ t: z.literal('term'), chunk: TerminalChunkSchema });
 
-export const ServerFrameSchema = z.union([ResponseFrameSchema, EventFrameSchema, OutputFrameSchema]);
+export const ServerFrameSchema = z.union([ResponseFrameSchema, EventFrameSchema, OutputFrameSchema, TerminalFrameSchema]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;
-export type PushFrame = z.infer<typeof EventFrameSchema> | z.infer<typeof OutputFrameSchema>;
+export type PushFrame = z.infer<typeof EventFrameSchema> | z.infer<typeof OutputFrameSchema> | z.infer<typeof TerminalFrameSchema>;
 
 /** Names of the Electron IPC channels; the preload and main agree on these and nothing else. */
 export const IPC_INVOKE_CHANNEL = 'drover:invoke';

@@ -1,10 +1,11 @@
 import { METHODS, type MethodName, type MethodParams, type MethodResult } from './contract';
-import type { DroverEvent, TaskOutputChunk } from './events';
+import type { DroverEvent, TaskOutputChunk, TerminalChunk } from './events';
 import { DroverRequestError, ServerFrameSchema, type RequestFrame } from './protocol';
 
 export interface PushHandlers {
   onEvent?(event: DroverEvent): void;
   onOutput?(chunk: TaskOutputChunk): void;
+  onTerminal?(chunk: TerminalChunk): void;
 }
 
 /**
@@ -41,6 +42,7 @@ export class RpcClient {
     const frame = parsed.data;
     if (frame.t === 'evt') this.handlers.onEvent?.(frame.event);
     else if (frame.t === 'out') this.handlers.onOutput?.(frame.chunk);
+    else if (frame.t === 'term') this.handlers.onTerminal?.(frame.chunk);
     else if (frame.id !== null) {
       const call = this.pending.get(frame.id);
       if (!call) return;

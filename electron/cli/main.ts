@@ -2,6 +2,7 @@ import path from 'node:path';
 import packageJson from '../../package.json';
 import { DroverRequestError } from '../../shared/protocol';
 import { defaultDataDir, socketPathFor } from '../host/paths';
+import { hookCommand } from './hookCommand';
 import { serve } from './serve';
 import { connectToDrover } from './socketClient';
 import { taskCommand, type CliContext } from './taskCommands';
@@ -40,6 +41,7 @@ async function status(args: string[], context: CliContext): Promise<number> {
 
 async function run(argv: string[]): Promise<number> {
   const [first, ...afterFirst] = argv;
+  if (first === 'hook') return hookCommand(afterFirst, process.env);
   if (first === 'serve') {
     await serve(afterFirst, packageJson.version);
     return -1;

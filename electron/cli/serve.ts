@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SERVING_LINE_PREFIX } from '../../shared/protocol';
@@ -10,6 +12,22 @@ function parsePort(text: string): number {
   const port = Number(text);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, not ${text}`);
   return port;
+}
+
+/**
+ * The browser token lives in the data dir (owner-only), so a page left open across a restart of
+ * the host reconnects instead of being locked out.
+ */
+function readOrCreateToken(file: string): string {
+  try {
+    const existing = fs.readFileSync(file, 'utf8').trim();
+    if (/^[A-Za-z0-9_-]{32,}$/.test(existing)) return existing;
+  } catch {
+    // No token yet: make one.
+  }
+  const token = randomBytes(24).toString('base64url');
+  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return token;
 }
 
 /** `drover serve`: the browser host. Logs go to stderr; stdout carries only the serving line. */
@@ -27,14 +45,19 @@ export async function serve(args: string[], version: string): Promise<void> {
   const log = (line: string) => process.stderr.write(`[drover] ${line}\n`);
   const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : defaultDataDir();
   const port = parsePort(values.port);
-  const host = await startHost({ dataDir, version, log });
+  const host = await startHost({ dataDir, version, log, cliCommand: [process.execPath, path.join(__dirname, 'cli.js')] });
   let web: Awaited<ReturnType<typeof startWebServer>> | undefined;
   try {
     if (values.project) {
       const project = await host.core.api.addProject({ path: values.project });
       log(`project ${project.name} (${project.id}) at ${project.path}`);
     }
-    web = await startWebServer(host, { host: values.host, port, rendererDir: path.join(__dirname, '..', 'renderer'), log });
+    web = await startWebServer(host, {
+      host: values.host,
+      port,
+      rendererDir: path.join(__dirname, '..', 'renderer'),
+      token: readOrCreateToken(path.join(dataDir, 'browser-token')),
+    });
   } catch (error) {
     await host.close();
     throw error;

@@ -2,6 +2,9 @@ import path from 'node:path';
 import type { z } from 'zod';
 import type { METHODS, MethodName, MethodResult } from '../../shared/contract';
 import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../shared/entities';
+import { AgentSessionService } from './agents/agentSessionService';
+import { writeCliShim } from './agents/cliShim';
+import { ProfileRegistry } from './agents/profileRegistry';
 import { EventBus } from './events/eventBus';
 import { ProjectRegistry } from './projects/projectRegistry';
 import { APP_MIGRATIONS } from './storage/appSchema';
@@ -21,10 +24,15 @@ export interface CoreOptions {
   taskEnv?: Record<string, string>;
   log?: (line: string) => void;
   processTable?: ProcessTable;
+  /** argv that runs this Drover's CLI (e.g. node + cli.js); agent terminals get it as `drover`. */
+  cliCommand?: readonly string[];
+  /** Extra env for that command (Electron needs ELECTRON_RUN_AS_NODE=1). */
+  cliEnv?: Record<string, string>;
+  agentStopGraceMs?: number;
 }
 
 /** Methods that depend on the connection (live output watches) are served by the host, not the core. */
-export type ConnectionMethod = 'watchTaskOutput' | 'unwatchTaskOutput';
+export type ConnectionMethod = 'watchTaskOutput' | 'unwatchTaskOutput' | 'attachAgentTerminal' | 'detachAgentTerminal' | 'ackAgentOutput';
 export type CoreMethod = Exclude<MethodName, ConnectionMethod>;
 export type CoreApi = {
   [M in CoreMethod]: (params: z.output<(typeof METHODS)[M]['params']>) => MethodResult<M> | Promise<MethodResult<M>>;
@@ -34,6 +42,7 @@ export interface Core {
   api: CoreApi;
   events: EventBus;
   tasks: TaskService;
+  agents: AgentSessionService;
   reconcileReports: ReconcileReport[];
   /** Starts the tasks that were queued; hosts call it once they serve clients. */
   startQueuedTasks(): void;
@@ -65,16 +74,26 @@ export function createCore(options: CoreOptions): Core {
     settingsDefaults: { ...DEFAULT_PROJECT_SETTINGS, ...options.settingsDefaults },
   });
   const tasks = new TaskService(projects, stores, events, { TERM: 'xterm-256color', ...(options.taskEnv ?? inheritedEnv()) });
+  const profiles = new ProfileRegistry(appDb);
+  const agents = new AgentSessionService(projects, stores, profiles, events, {
+    socketPath: options.socketPath,
+    shimDir: writeCliShim(path.join(options.dataDir, 'bin'), options.cliCommand ?? [process.execPath, process.argv[1] ?? 'drover'], options.cliEnv),
+    baseEnv: process.env,
+    ...(options.agentStopGraceMs !== undefined ? { stopGraceMs: options.agentStopGraceMs } : {}),
+    log,
+  });
 
   const reconcileReports: ReconcileReport[] = [];
   for (const project of projects.list().projects) {
     try {
-      const { report, changed } = reconcileTasks(stores.get(project.id).tasks, options.processTable);
+      const store = stores.get(project.id);
+      const { report, changed } = reconcileTasks(store.tasks, options.processTable);
       for (const task of changed) events.emit({ name: 'backgroundTaskChanged', seq: task.seq, projectId: task.projectId, task });
       reconcileReports.push(report);
+      const endedSessions = agents.reconcile(store);
       log(
         `reconciled project ${project.name} (${project.id}): ${report.interrupted} interrupted, ${report.cancelled} cancelled, ` +
-          `${report.killed} leftover process groups killed, ${report.queued} queued to start`,
+          `${report.killed} leftover process groups killed, ${report.queued} queued to start, ${endedSessions} agent sessions ended by the restart`,
       );
     } catch (error) {
       log(`could not reconcile project ${project.name} (${project.id}): ${error instanceof Error ? error.message : String(error)}`);
@@ -93,7 +112,7 @@ export function createCore(options: CoreOptions): Core {
     renameProject: ({ projectId, name }) => projects.rename(projectId, name),
     removeProject: async ({ projectId }) => {
       projects.get(projectId);
-      await tasks.stopProject(projectId, 'project-removed');
+      await Promise.all([tasks.stopProject(projectId, 'project-removed'), agents.stopProject(projectId)]);
       stores.close(projectId);
       projects.remove(projectId);
       return { projectId };
@@ -112,7 +131,13 @@ export function createCore(options: CoreOptions): Core {
     getWorkState: ({ projectId }) => {
       projects.get(projectId);
       const store = stores.get(projectId);
-      return store.tasks.transaction(() => ({ projectId, seq: store.tasks.currentSeq(), tasks: store.tasks.list() }));
+      return store.transaction(() => ({
+        projectId,
+        seq: store.seq.current,
+        tasks: store.tasks.list(),
+        agents: store.agents.list(),
+        sessions: store.agents.latestSessions(),
+      }));
     },
     createTask: (params) => tasks.create(params),
     listTasks: ({ projectId, states }) => tasks.list(projectId, states),
@@ -120,6 +145,30 @@ export function createCore(options: CoreOptions): Core {
     cancelTask: ({ taskId }) => tasks.cancel(taskId),
     retryTask: ({ taskId }) => tasks.retry(taskId),
     readTaskOutput: ({ taskId, ...request }) => tasks.readOutput(taskId, request),
+    listAgentProfiles: () => profiles.list(),
+    saveAgentProfile: ({ profile }) => profiles.save(profile),
+    deleteAgentProfile: ({ profileId }) => {
+      profiles.remove(profileId);
+      return { profileId };
+    },
+    createAgent: (params) => agents.createAgent(params),
+    updateAgent: (params) => agents.updateAgent(params),
+    removeAgent: async ({ agentId }) => {
+      await agents.removeAgent(agentId);
+      return { agentId };
+    },
+    startAgent: ({ agentId, resume }) => agents.start(agentId, resume),
+    stopAgent: ({ agentId }) => agents.stop(agentId),
+    restartAgent: ({ agentId, resume }) => agents.restart(agentId, resume),
+    writeAgentInput: ({ agentId, data }) => {
+      agents.write(agentId, data);
+      return { agentId };
+    },
+    resizeAgent: ({ agentId, cols, rows }) => {
+      agents.resize(agentId, cols, rows);
+      return { agentId };
+    },
+    reportAgentHook: ({ agentId, event, externalSessionId }) => agents.hook(agentId, event, externalSessionId),
   };
 
   let closed = false;
@@ -127,6 +176,7 @@ export function createCore(options: CoreOptions): Core {
     api,
     events,
     tasks,
+    agents,
     reconcileReports,
     startQueuedTasks: () => {
       for (const project of projects.list().projects) {
@@ -140,7 +190,7 @@ export function createCore(options: CoreOptions): Core {
     close: async () => {
       if (closed) return;
       closed = true;
-      await tasks.shutdown();
+      await Promise.all([tasks.shutdown(), agents.shutdown()]);
       stores.closeAll();
       appDb.close();
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { METHODS, isMethodName } from '../../shared/contract';
+import { METHODS, isMethodName, type MethodName } from '../../shared/contract';
 import { RequestFrameSchema, type ErrorBody, type PushFrame, type ResponseFrame } from '../../shared/protocol';
 import type { Core, CoreMethod } from '../core/core';
 import { toRequestError } from '../core/errors';
@@ -9,6 +9,9 @@ export interface Connection {
   handle(raw: unknown): Promise<ResponseFrame>;
   close(): void;
 }
+
+/** Params as validated by the method's schema. */
+type Params<M extends MethodName> = z.output<(typeof METHODS)[M]['params']>;
 
 function errorFrame(id: number | null, error: ErrorBody): ResponseFrame {
   return { t: 'res', id, ok: false, error };
@@ -29,6 +32,7 @@ function describe(error: z.ZodError): string {
  */
 export function openConnection(core: Core, push: (frame: PushFrame) => void): Connection {
   const watched = new Set<string>();
+  const terminals = new Map<string, { acknowledge(chars: number): void; detach(): void }>();
   const stopEvents = core.events.onEvent((event) => push({ t: 'evt', event }));
   const stopOutput = core.events.onOutput((chunk) => {
     if (watched.has(chunk.taskId)) push({ t: 'out', chunk });
@@ -41,18 +45,50 @@ export function openConnection(core: Core, push: (frame: PushFrame) => void): Co
       return errorFrame(id, { code: 'bad-request', message: `Invalid ${method} params: ${describe(params.error)}` });
     }
     try {
-      if (method === 'watchTaskOutput' || method === 'unwatchTaskOutput') {
-        const { taskId } = params.data as { taskId: string };
-        core.api.getTask({ taskId });
-        if (method === 'watchTaskOutput') watched.add(taskId);
-        else watched.delete(taskId);
-        return { t: 'res', id, ok: true, result: { taskId } };
-      }
+      const scoped = connectionMethod(method, params.data);
+      if (scoped) return { t: 'res', id, ok: true, result: scoped };
       const handler = core.api[method as CoreMethod] as (p: unknown) => unknown;
       return { t: 'res', id, ok: true, result: await handler(params.data) };
     } catch (error) {
       const { code, message } = toRequestError(error);
       return errorFrame(id, { code, message });
+    }
+  }
+
+  /** Methods whose effect belongs to this connection: output watches and terminal attachments. */
+  function connectionMethod(method: MethodName, data: unknown): object | undefined {
+    switch (method) {
+      case 'watchTaskOutput': {
+        const { taskId } = data as Params<'watchTaskOutput'>;
+        core.api.getTask({ taskId });
+        watched.add(taskId);
+        return { taskId };
+      }
+      case 'unwatchTaskOutput': {
+        const { taskId } = data as Params<'unwatchTaskOutput'>;
+        watched.delete(taskId);
+        return { taskId };
+      }
+      case 'attachAgentTerminal': {
+        const { agentId } = data as Params<'attachAgentTerminal'>;
+        terminals.get(agentId)?.detach();
+        const attachment = core.agents.attach(agentId, (chunk) => push({ t: 'term', chunk }));
+        terminals.set(agentId, attachment);
+        return { agentId, scrollback: attachment.scrollback };
+      }
+      case 'detachAgentTerminal': {
+        const { agentId } = data as Params<'detachAgentTerminal'>;
+        terminals.get(agentId)?.detach();
+        terminals.delete(agentId);
+        return { agentId };
+      }
+      case 'ackAgentOutput': {
+        const { agentId, chars } = data as Params<'ackAgentOutput'>;
+        terminals.get(agentId)?.acknowledge(chars);
+        return { agentId };
+      }
+      default:
+        return undefined;
     }
   }
 
@@ -68,6 +104,8 @@ export function openConnection(core: Core, push: (frame: PushFrame) => void): Co
       stopEvents();
       stopOutput();
       watched.clear();
+      for (const attachment of terminals.values()) attachment.detach();
+      terminals.clear();
     },
   };
 }

@@ -14,6 +14,10 @@ export interface HostOptions {
   sqliteNativeBinding?: string;
   log?: (line: string) => void;
   settingsDefaults?: Partial<ProjectSettings>;
+  /** argv that runs this Drover's CLI; agent terminals get it on PATH as `drover`. */
+  cliCommand?: readonly string[];
+  cliEnv?: Record<string, string>;
+  agentStopGraceMs?: number;
 }
 
 export interface DroverHost {
@@ -44,6 +48,9 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
       ...(options.sqliteNativeBinding ? { nativeBinding: options.sqliteNativeBinding } : {}),
       ...(options.settingsDefaults ? { settingsDefaults: options.settingsDefaults } : {}),
       ...(options.log ? { log: options.log } : {}),
+      ...(options.cliCommand ? { cliCommand: options.cliCommand } : {}),
+      ...(options.cliEnv ? { cliEnv: options.cliEnv } : {}),
+      ...(options.agentStopGraceMs !== undefined ? { agentStopGraceMs: options.agentStopGraceMs } : {}),
     });
   } catch (error) {
     await socketServer.close();

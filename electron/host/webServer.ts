@@ -29,7 +29,8 @@ export interface WebServerOptions {
   host: string;
   port: number;
   rendererDir: string;
-  log?: (line: string) => void;
+  /** Defaults to a fresh random token. */
+  token?: string;
 }
 
 export interface WebServer {
@@ -54,7 +55,7 @@ function reject(socket: import('node:stream').Duplex, status: number, reason: st
  * needs the random token and an Origin of this server (or none, for non-browser clients).
  */
 export async function startWebServer(host: DroverHost, options: WebServerOptions): Promise<WebServer> {
-  const token = randomBytes(24).toString('base64url');
+  const token = options.token ?? randomBytes(24).toString('base64url');
   const rendererRoot = path.resolve(options.rendererDir);
   if (!fs.existsSync(path.join(rendererRoot, 'index.html'))) {
     throw new Error(`The renderer is not built (${rendererRoot}/index.html is missing): run npm run build first.`);

@@ -11,4 +11,7 @@ export const APP_MIGRATIONS: readonly string[] = [
     seq INTEGER NOT NULL
   );
   `,
+  `
+  CREATE TABLE agent_profiles (id TEXT PRIMARY KEY, definition TEXT NOT NULL);
+  `,
 ];

@@ -2,13 +2,19 @@ import path from 'node:path';
 import type { ProjectSettings } from '../../../shared/entities';
 import { ProjectSettingsStore } from '../settings/projectSettingsStore';
 import { TaskStore } from '../tasks/taskStore';
-import { PROJECT_MIGRATIONS } from './projectSchema';
+import { AgentStore } from '../agents/agentStore';
+import { PROJECT_MIGRATIONS, SEQ_TABLES } from './projectSchema';
+import { SeqCounter } from './seqCounter';
 import { openDatabase, type SqliteDatabase } from './sqlite';
 
 export interface ProjectStore {
   projectId: string;
   db: SqliteDatabase;
+  seq: SeqCounter;
+  /** Runs `work` in one transaction; seqs it took are given back if it rolls back. */
+  transaction<T>(work: () => T): T;
   tasks: TaskStore;
+  agents: AgentStore;
   settings: ProjectSettingsStore;
   logsDir: string;
 }
@@ -41,10 +47,22 @@ export class ProjectStores {
       description: `work state of project ${projectId}`,
       ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}),
     });
+    const seq = new SeqCounter(readMaxSeq(db));
     const store: ProjectStore = {
       projectId,
       db,
-      tasks: new TaskStore(db, projectId),
+      seq,
+      transaction: (work) => {
+        const before = seq.current;
+        try {
+          return db.transaction(work)();
+        } catch (error) {
+          seq.reset(before);
+          throw error;
+        }
+      },
+      tasks: new TaskStore(db, projectId, seq),
+      agents: new AgentStore(db, projectId, seq),
       settings: new ProjectSettingsStore(db, this.options.settingsDefaults),
       logsDir: path.join(dir, 'logs'),
     };
@@ -68,4 +86,10 @@ export class ProjectStores {
   closeAll(): void {
     for (const projectId of [...this.open.keys()]) this.close(projectId);
   }
+}
+
+function readMaxSeq(db: SqliteDatabase): number {
+  const union = SEQ_TABLES.map((table) => `SELECT max(seq) AS seq FROM ${table}`).join(' UNION ALL ');
+  const row = db.prepare<[], { seq: number | null }>(`SELECT max(seq) AS seq FROM (${union})`).get();
+  return row?.seq ?? 0;
 }

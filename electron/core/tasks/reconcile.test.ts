@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';
 import { PROJECT_MIGRATIONS } from '../storage/projectSchema';
+import { SeqCounter } from '../storage/seqCounter';
 import { openDatabase, type SqliteDatabase } from '../storage/sqlite';
 import { isProcessGroupAlive, readProcessStartTime } from './processControl';
 import { reconcileTasks, liveProcessTable, type ProcessTable } from './reconcile';
@@ -13,6 +14,7 @@ describe('reconcileTasks', () => {
   let dir: string;
   let db: SqliteDatabase;
   let store: TaskStore;
+  let seq: SeqCounter;
   let n = 0;
 
   const add = (state: string, change: Record<string, unknown> = {}) => {
@@ -33,7 +35,8 @@ describe('reconcileTasks', () => {
   beforeEach(() => {
     dir = makeTempDir();
     db = openDatabase(path.join(dir, 'state.sqlite'), { migrations: PROJECT_MIGRATIONS, description: 'test' });
-    store = new TaskStore(db, 'p-test00');
+    seq = new SeqCounter(0);
+    store = new TaskStore(db, 'p-test00', seq);
   });
   afterEach(() => {
     db.close();
@@ -67,13 +70,13 @@ describe('reconcileTasks', () => {
     add('running', { pid: 301, pidStartTime: '1' });
     add('queued');
     reconcileTasks(store, fakeProcesses({}));
-    const seq = store.currentSeq();
+    const seqBefore = seq.current;
     const before = store.list();
     const again = reconcileTasks(store, fakeProcesses({ 301: '1' }));
     expect(again.changed).toEqual([]);
     expect(again.report).toMatchObject({ interrupted: 0, cancelled: 0, killed: 0, queued: 1 });
     expect(store.list()).toEqual(before);
-    expect(store.currentSeq()).toBe(seq);
+    expect(seq.current).toBe(seqBefore);
   });
 
   it('kills a real surviving process group that is still ours', async () => {

@@ -41,7 +41,7 @@ export function reconcileTasks(
   now = Date.now(),
 ): { report: ReconcileReport; changed: Task[] } {
   const report: ReconcileReport = { projectId: store.projectId, interrupted: 0, cancelled: 0, killed: 0, queued: 0 };
-  const changed = store.transaction(() => store.endStranded(now));
+  const changed = store.endStranded(now);
   for (const task of changed) {
     if (task.state === 'interrupted') report.interrupted++;
     else report.cancelled++;

@@ -1,4 +1,5 @@
 import type { Task, TaskState } from '../../../shared/entities';
+import type { SeqCounter } from '../storage/seqCounter';
 import type { SqliteDatabase, Statement } from '../storage/sqlite';
 
 interface TaskRow {
@@ -59,16 +60,15 @@ const CHANGE_COLUMNS: Record<keyof TaskChange, keyof TaskRow> = {
  * write stamps the row with the next seq, so the counter survives restarts as max(seq).
  */
 export class TaskStore {
-  private seq: number;
   private readonly statements;
   private readonly updateStatements = new Map<string, Statement>();
 
   constructor(
     readonly db: SqliteDatabase,
     readonly projectId: string,
+    private readonly seq: SeqCounter,
   ) {
     this.statements = {
-      maxSeq: db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM tasks'),
       byId: db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE id = ?'),
       all: db.prepare<[], TaskRow>('SELECT * FROM tasks ORDER BY created_at DESC, rowid DESC'),
       inState: db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE state = ? ORDER BY created_at, rowid'),
@@ -91,11 +91,6 @@ export class TaskStore {
          VALUES (@id, @ownerAgentId, @label, @command, @cwd, 'queued', @attempt, @retryOf, @createdAt, @logPath, @seq)`,
       ),
     };
-    this.seq = this.statements.maxSeq.get()?.seq ?? 0;
-  }
-
-  currentSeq(): number {
-    return this.seq;
   }
 
   get(taskId: string): Task | undefined {
@@ -118,11 +113,11 @@ export class TaskStore {
    * them as now stored, in seq order.
    */
   endStranded(endedAt: number): Task[] {
-    const tasks = (this.statements.endStranded.all({ base: this.seq, endedAt }) as unknown[][]).map((values) =>
+    const tasks = (this.statements.endStranded.all({ base: this.seq.current, endedAt }) as unknown[][]).map((values) =>
       this.toTask(rowFromColumns(values)),
     );
     tasks.sort((a, b) => a.seq - b.seq);
-    this.seq = tasks.at(-1)?.seq ?? this.seq;
+    this.seq.advanceTo(tasks.at(-1)?.seq ?? 0);
     return tasks;
   }
 
@@ -136,9 +131,7 @@ export class TaskStore {
   }
 
   insert(task: NewTask): Task {
-    const seq = this.seq + 1;
-    this.statements.insert.run({ ...task, seq });
-    this.seq = seq;
+    this.statements.insert.run({ ...task, seq: this.seq.next() });
     return this.get(task.id) as Task;
   }
 
@@ -150,9 +143,8 @@ export class TaskStore {
 
   /** Writes `change` to a task the caller has just read; returns the task as now stored. */
   apply(current: Task, change: TaskChange): Task {
-    const seq = this.seq + 1;
+    const seq = this.seq.next();
     this.updateStatement(Object.keys(change) as (keyof TaskChange)[]).run({ ...change, seq, taskId: current.id });
-    this.seq = seq;
     return { ...current, ...change, seq };
   }
 
@@ -165,17 +157,6 @@ export class TaskStore {
       this.updateStatements.set(signature, statement);
     }
     return statement;
-  }
-
-  /** Runs `work` in one transaction; the seq counter rolls back with it. */
-  transaction<T>(work: () => T): T {
-    const before = this.seq;
-    try {
-      return this.db.transaction(work)();
-    } catch (error) {
-      this.seq = before;
-      throw error;
-    }
   }
 
   private toTask(row: TaskRow): Task {

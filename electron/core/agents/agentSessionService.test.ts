@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Agent, AgentSession, Project } from '../../../shared/entities';
+import type { DroverEvent } from '../../../shared/events';
+import { CLI_PATH, REPO_ROOT } from '../../../test-support/buildOnce';
+import { makeTempDir, removeDir } from '../../../test-support/tempDir';
+import { waitFor } from '../../../test-support/waitFor';
+import { startHost, type DroverHost } from '../../host/host';
+
+const FAKE_AGENT = path.join(REPO_ROOT, 'e2e', 'fixtures', 'fake-agent.mjs');
+
+describe('agent sessions (real PTYs, the fake agent fixture)', () => {
+  let dir: string;
+  let host: DroverHost;
+  let project: Project;
+  let events: DroverEvent[];
+  let screen: string;
+
+  const boot = async () => {
+    host = await startHost({ dataDir: path.join(dir, 'data'), version: 'test', cliCommand: [process.execPath, CLI_PATH], agentStopGraceMs: 500 });
+    host.core.events.onEvent((event) => events.push(event));
+  };
+  const session = (agentId: string) =>
+    (host.core.api.getWorkState({ projectId: project.id }) as { sessions: AgentSession[] }).sessions.find((s) => s.agentId === agentId);
+  const states = (agentId: string) =>
+    events.flatMap((e) => (e.name === 'agentSessionChanged' && e.session.agentId === agentId ? [e.session.state] : []));
+  const saveFakeProfile = (integration: 'claude-hooks' | 'none', id = 'fake') =>
+    host.core.api.saveAgentProfile({
+      profile: {
+        id,
+        name: 'Fake agent',
+        command: process.execPath,
+        args: [FAKE_AGENT],
+        env: { FAKE_AGENT_WORK_MS: '600' },
+        promptPattern: '^fake> ?$',
+        busyPattern: 'esc to interrupt',
+        needsInputPattern: null,
+        usageLimitPattern: 'hit your session limit',
+        quietMs: 150,
+        integration,
+      },
+    });
+  const attach = (agentId: string) => {
+    screen = '';
+    const attachment = host.core.agents.attach(agentId, (chunk) => {
+      screen += chunk.data;
+      attachment.acknowledge(chunk.data.length);
+    });
+    screen = attachment.scrollback;
+    return attachment;
+  };
+
+  beforeEach(async () => {
+    dir = makeTempDir();
+    fs.mkdirSync(path.join(dir, 'repo'));
+    events = [];
+    await boot();
+    project = host.core.api.addProject({ path: path.join(dir, 'repo') }) as Project;
+  });
+  afterEach(async () => {
+    await host.close();
+    removeDir(dir);
+  });
+
+  it('runs an agent in the project with Drover env, follows its hooks and records its conversation id', async () => {
+    saveFakeProfile('claude-hooks');
+    const agent = host.core.api.createAgent({ projectId: project.id, name: 'Backend', role: 'API work', profileId: 'fake' }) as Agent;
+    expect(() => host.core.api.createAgent({ projectId: project.id, name: 'backend', role: '', profileId: 'fake' })).toThrow(/already exists/);
+    attach(agent.id);
+    host.core.api.startAgent({ agentId: agent.id, resume: false });
+    await waitFor(() => session(agent.id)?.state === 'ready', 'ready after the SessionStart hook');
+    expect(session(agent.id)?.externalSessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(screen).toContain(`agent ${agent.id} of project ${project.id} in ${path.join(dir, 'repo')}`);
+    host.core.api.writeAgentInput({ agentId: agent.id, data: 'echo $DROVER_AGENT_ID\r' });
+    await waitFor(() => states(agent.id).includes('busy'), 'busy from the UserPromptSubmit hook');
+    await waitFor(() => screen.includes('Done: echo'), 'the answer on screen');
+    await waitFor(() => session(agent.id)?.state === 'ready', 'ready from the Stop hook');
+    expect(states(agent.id)).toEqual(expect.arrayContaining(['starting', 'ready', 'busy']));
+  });
+
+  it('falls back to screen patterns for agents without hooks, and resizes', async () => {
+    saveFakeProfile('none');
+    const agent = host.core.api.createAgent({ projectId: project.id, name: 'Screen', role: '', profileId: 'fake' }) as Agent;
+    attach(agent.id);
+    host.core.api.startAgent({ agentId: agent.id, resume: false });
+    await waitFor(() => session(agent.id)?.state === 'ready', 'ready from the prompt on screen');
+    host.core.api.resizeAgent({ agentId: agent.id, cols: 80, rows: 20 });
+    host.core.api.writeAgentInput({ agentId: agent.id, data: 'build it\r' });
+    await waitFor(() => session(agent.id)?.state === 'busy', 'busy from the spinner line');
+    await waitFor(() => session(agent.id)?.state === 'ready', 'ready again at the prompt');
+  });
+
+  it('marks every agent on the same profile limited when one hits the usage limit', async () => {
+    saveFakeProfile('none');
+    const first = host.core.api.createAgent({ projectId: project.id, name: 'One', role: '', profileId: 'fake' }) as Agent;
+    const second = host.core.api.createAgent({ projectId: project.id, name: 'Two', role: '', profileId: 'fake' }) as Agent;
+    host.core.api.startAgent({ agentId: first.id, resume: false });
+    host.core.api.startAgent({ agentId: second.id, resume: false });
+    await waitFor(() => session(first.id)?.state === 'ready' && session(second.id)?.state === 'ready', 'both ready');
+    host.core.api.writeAgentInput({ agentId: first.id, data: 'limit\r' });
+    await waitFor(() => session(second.id)?.state === 'limited', 'the other agent on the profile limited');
+    expect(session(first.id)).toMatchObject({ state: 'limited' });
+    expect(session(first.id)?.limitResetsAt).toBeGreaterThan(Date.now());
+  });
+
+  it('explains a profile whose command is not installed instead of opening a dead terminal', async () => {
+    host.core.api.saveAgentProfile({
+      profile: { id: 'ghost', name: 'Ghost', command: 'no-such-agent-cli', args: [], env: {}, promptPattern: null, busyPattern: null, needsInputPattern: null, usageLimitPattern: null, quietMs: 500, integration: 'none' },
+    });
+    const agent = host.core.api.createAgent({ projectId: project.id, name: 'Ghost', role: '', profileId: 'ghost' }) as Agent;
+    expect(() => host.core.api.startAgent({ agentId: agent.id, resume: false })).toThrow(/no-such-agent-cli is not installed or not on PATH/);
+  });
+
+  it('stops with SIGTERM, restarts, and after a host restart shows the last screen and resumes the conversation', async () => {
+    saveFakeProfile('claude-hooks');
+    const agent = host.core.api.createAgent({ projectId: project.id, name: 'Keeper', role: '', profileId: 'fake' }) as Agent;
+    host.core.api.startAgent({ agentId: agent.id, resume: false });
+    await waitFor(() => session(agent.id)?.state === 'ready', 'ready');
+    host.core.api.writeAgentInput({ agentId: agent.id, data: 'remember me\r' });
+    await waitFor(() => session(agent.id)?.state === 'ready' && states(agent.id).includes('busy'), 'the answer');
+    const conversation = session(agent.id)?.externalSessionId as string;
+    await host.close();
+    events = [];
+    await boot();
+    expect(session(agent.id)).toMatchObject({ state: 'exited', endReason: 'app-restart' });
+    const restored = attach(agent.id);
+    expect(screen).toContain('Done: remember me');
+    expect(screen).toContain('Session ended when Drover stopped');
+    restored.detach();
+    attach(agent.id);
+    host.core.api.startAgent({ agentId: agent.id, resume: true });
+    await waitFor(() => screen.includes(`resumed conversation ${conversation}`), 'the resumed conversation');
+    await host.core.api.stopAgent({ agentId: agent.id });
+    expect(session(agent.id)).toMatchObject({ state: 'exited', endReason: 'stopped' });
+  });
+});

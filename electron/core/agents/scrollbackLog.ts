@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * An agent terminal's raw output, kept on disk and bounded: past `capBytes` the oldest half is
+ * dropped (at a line break), so a restart can show the last screens without the file growing forever.
+ */
+export class ScrollbackLog {
+  private size: number;
+
+  constructor(
+    readonly file: string,
+    private readonly capBytes = 2 * 1024 * 1024,
+  ) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.size = fs.existsSync(file) ? fs.statSync(file).size : 0;
+  }
+
+  append(data: string): void {
+    const bytes = Buffer.byteLength(data);
+    try {
+      fs.appendFileSync(this.file, data);
+      this.size += bytes;
+      if (this.size > this.capBytes) this.trim();
+    } catch {
+      // A full disk costs scrollback history, never the session itself.
+    }
+  }
+
+  /** The last `maxBytes` of the log, starting at a line break where there is one. */
+  tail(maxBytes = 1024 * 1024): string {
+    if (!fs.existsSync(this.file)) return '';
+    const content = fs.readFileSync(this.file);
+    if (content.length <= maxBytes) return content.toString('utf8');
+    const start = content.length - maxBytes;
+    const lineBreak = content.indexOf(0x0a, start);
+    return content.subarray(lineBreak >= 0 ? lineBreak + 1 : start).toString('utf8');
+  }
+
+  private trim(): void {
+    const kept = this.tail(Math.floor(this.capBytes / 2));
+    fs.writeFileSync(this.file, kept);
+    this.size = Buffer.byteLength(kept);
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Flow control for one agent terminal, modelled on VS Code's: output is batched (every 5 ms, or at
+ * once past 64 KiB), each client acknowledges what it has written, and the PTY is paused while any
+ * client has more than 100,000 characters unacknowledged, resuming once all are below 5,000.
+ */
+export const FLOW_CONTROL = {
+  batchMs: 5,
+  maxBatchChars: 64 * 1024,
+  highWatermark: 100_000,
+  lowWatermark: 5_000,
+} as const;
+
+export interface FlowSource {
+  pause(): void;
+  resume(): void;
+}
+
+export interface TerminalSink {
+  send(data: string): void;
+}
+
+interface Attachment {
+  sink: TerminalSink;
+  unacknowledged: number;
+}
+
+export class TerminalStream {
+  private readonly attachments = new Map<number, Attachment>();
+  private nextAttachmentId = 1;
+  private pending = '';
+  private timer: NodeJS.Timeout | undefined;
+  private paused = false;
+  private source: FlowSource | null = null;
+
+  /** The PTY whose output this is now; the stream and its clients outlive each session. */
+  connect(source: FlowSource | null): void {
+    this.flush();
+    if (this.paused) this.source?.resume();
+    this.paused = false;
+    this.source = source;
+    this.updatePause();
+  }
+
+  push(data: string): void {
+    this.pending += data;
+    if (this.pending.length >= FLOW_CONTROL.maxBatchChars) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), FLOW_CONTROL.batchMs);
+  }
+
+  attach(sink: TerminalSink): { acknowledge(chars: number): void; detach(): void } {
+    const id = this.nextAttachmentId++;
+    this.attachments.set(id, { sink, unacknowledged: 0 });
+    return {
+      acknowledge: (chars) => {
+        const attachment = this.attachments.get(id);
+        if (!attachment) return;
+        attachment.unacknowledged = Math.max(0, attachment.unacknowledged - chars);
+        this.updatePause();
+      },
+      detach: () => {
+        this.attachments.delete(id);
+        this.updatePause();
+      },
+    };
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** Sends what is pending now (before the PTY's exit is announced, so nothing trails it). */
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.pending) return;
+    const data = this.pending;
+    this.pending = '';
+    for (const attachment of this.attachments.values()) {
+      attachment.unacknowledged += data.length;
+      attachment.sink.send(data);
+    }
+    this.updatePause();
+  }
+
+  private updatePause(): void {
+    const worst = Math.max(0, ...[...this.attachments.values()].map((a) => a.unacknowledged));
+    if (!this.source) return;
+    if (!this.paused && worst > FLOW_CONTROL.highWatermark) {
+      this.paused = true;
+      this.source.pause();
+    } else if (this.paused && worst < FLOW_CONTROL.lowWatermark) {
+      this.paused = false;
+      this.source.resume();
+    }
+  }
+}
