@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
-import type { Project, Task } from '../../shared/entities';
+import type { Agent, AgentSession, Project, Task } from '../../shared/entities';
 import type { DroverEvent } from '../../shared/events';
 import type { Bridge, ConnectionState } from '../bridge';
 import { Listeners } from '../transport/listeners';
@@ -31,6 +31,9 @@ class FakeBridge implements Bridge {
     return this.events.add(listener);
   }
   onOutput() {
+    return () => undefined;
+  }
+  onTerminal() {
     return () => undefined;
   }
   onConnectionChange(listener: (state: ConnectionState) => void) {
@@ -87,6 +90,34 @@ const task = (id: string, state: Task['state'], seq: number): Task => ({
   seq,
 });
 
+const agent = (id: string, name: string, seq: number): Agent => ({
+  id,
+  projectId: 'p-aaaaaa',
+  name,
+  role: '',
+  profileId: 'fake',
+  wakesHeld: false,
+  createdAt: 1,
+  seq,
+});
+
+const session = (agentId: string, state: AgentSession['state'], seq: number): AgentSession => ({
+  id: `s-${seq}`,
+  agentId,
+  projectId: 'p-aaaaaa',
+  profileId: 'fake',
+  state,
+  needsInput: false,
+  pid: null,
+  limitResetsAt: null,
+  exitCode: null,
+  endReason: null,
+  externalSessionId: null,
+  startedAt: 1,
+  endedAt: null,
+  seq,
+});
+
 describe('createDroverStore', () => {
   it('loads projects when the connection opens and applies newer events buffered meanwhile', async () => {
     const bridge = new FakeBridge();
@@ -116,13 +147,13 @@ describe('createDroverStore', () => {
     bridge.setConnection('open');
     await bridge.answer('listProjects', { seq: 1, projects: [project('p-aaaaaa', 'a', 1)] });
     store.getState().actions.trackWorkState('p-aaaaaa');
-    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 1, tasks: [task('t-aaaaaa', 'running', 1)] });
+    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 1, tasks: [task('t-aaaaaa', 'running', 1)], agents: [], sessions: [] });
 
     bridge.setConnection('lost');
     expect(store.getState().connection).toBe('lost');
     bridge.setConnection('open');
     await bridge.answer('listProjects', { seq: 5, projects: [] });
-    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 9, tasks: [task('t-aaaaaa', 'interrupted', 9)] });
+    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 9, tasks: [task('t-aaaaaa', 'interrupted', 9)], agents: [], sessions: [] });
 
     const state = store.getState();
     expect(state.projects.byId).toEqual({});
@@ -135,7 +166,7 @@ describe('createDroverStore', () => {
     bridge.setConnection('open');
     store.getState().actions.trackWorkState('p-aaaaaa');
     bridge.push({ name: 'backgroundTaskChanged', seq: 2, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'running', 2) });
-    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 2, tasks: [task('t-aaaaaa', 'running', 2)] });
+    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 2, tasks: [task('t-aaaaaa', 'running', 2)], agents: [], sessions: [] });
     bridge.push({ name: 'backgroundTaskChanged', seq: 1, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'queued', 1) });
     bridge.push({ name: 'backgroundTaskChanged', seq: 3, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'succeeded', 3) });
     bridge.push({ name: 'backgroundTaskChanged', seq: 4, projectId: 'p-untracked', task: task('t-bbbbbb', 'queued', 4) });
@@ -156,6 +187,8 @@ describe('createDroverStore', () => {
       projectId: 'p-aaaaaa',
       seq: 2,
       tasks: [task('t-aaaaaa', 'running', 1), task('t-bbbbbb', 'failed', 2)],
+      agents: [],
+      sessions: [],
     });
     bridge.push({ name: 'backgroundTaskChanged', seq: 3, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'succeeded', 3) });
     bridge.push({ name: 'backgroundTaskChanged', seq: 4, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'succeeded', 4) });
@@ -163,9 +196,33 @@ describe('createDroverStore', () => {
     bridge.setConnection('lost');
     bridge.setConnection('open');
     await bridge.answer('listProjects', { seq: 0, projects: [] });
-    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 9, tasks: [task('t-cccccc', 'interrupted', 9)] });
+    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 9, tasks: [task('t-cccccc', 'interrupted', 9)], agents: [], sessions: [] });
 
     expect(ended).toEqual(['t-aaaaaa succeeded']);
+  });
+
+  it('applies agent and session events by seq, and forgets a removed agent with its session', async () => {
+    const bridge = new FakeBridge();
+    const store = createDroverStore(bridge);
+    bridge.setConnection('open');
+    store.getState().actions.trackWorkState('p-aaaaaa');
+    await bridge.answer('getWorkState', {
+      projectId: 'p-aaaaaa',
+      seq: 3,
+      tasks: [],
+      agents: [agent('a-aaaaaa', 'Ada', 2)],
+      sessions: [session('a-aaaaaa', 'ready', 3)],
+    });
+    bridge.push({ name: 'agentSessionChanged', seq: 2, projectId: 'p-aaaaaa', session: session('a-aaaaaa', 'starting', 2) });
+    bridge.push({ name: 'agentSessionChanged', seq: 4, projectId: 'p-aaaaaa', session: session('a-aaaaaa', 'busy', 4) });
+    bridge.push({ name: 'agentChanged', seq: 5, projectId: 'p-aaaaaa', agentId: 'a-bbbbbb', agent: agent('a-bbbbbb', 'Bo', 5) });
+    const slice = () => store.getState().workStates['p-aaaaaa'];
+    expect(slice()?.sessionsByAgentId['a-aaaaaa']?.state).toBe('busy');
+    expect(Object.values(slice()?.agentsById ?? {}).map((a) => a.name)).toEqual(['Ada', 'Bo']);
+
+    bridge.push({ name: 'agentChanged', seq: 6, projectId: 'p-aaaaaa', agentId: 'a-aaaaaa', agent: null });
+    expect(Object.keys(slice()?.agentsById ?? {})).toEqual(['a-bbbbbb']);
+    expect(slice()?.sessionsByAgentId).toEqual({});
   });
 
   it('reports a failed snapshot without losing held data', async () => {

@@ -1,5 +1,16 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { isTaskFinished, type Project, type ProjectSettings, type Task } from '../../shared/entities';
+import type { MethodParams } from '../../shared/contract';
+import {
+  isTaskFinished,
+  type Agent,
+  type AgentProfile,
+  type AgentProfileInput,
+  type AgentSession,
+  type Project,
+  type ProjectSettings,
+  type ProjectWorkState,
+  type Task,
+} from '../../shared/entities';
 import type { BackgroundTaskChanged, DroverEvent, ProjectChanged } from '../../shared/events';
 import type { Bridge, ConnectionState, Unsubscribe } from '../bridge';
 import { Listeners } from '../transport/listeners';
@@ -18,7 +29,20 @@ export interface WorkStateSlice {
   status: LoadStatus;
   error: string | null;
   tasksById: Readonly<Record<string, Task>>;
+  agentsById: Readonly<Record<string, Agent>>;
+  /** The latest session of each agent that has one, keyed by agent id. */
+  sessionsByAgentId: Readonly<Record<string, AgentSession>>;
 }
+
+export interface ProfilesSlice {
+  status: LoadStatus;
+  error: string | null;
+  /** Built-in profiles first, as the host lists them. */
+  list: readonly AgentProfile[];
+}
+
+type WorkStateEvent = Extract<DroverEvent, { name: 'backgroundTaskChanged' | 'agentChanged' | 'agentSessionChanged' }>;
+type AgentChanged = Extract<DroverEvent, { name: 'agentChanged' }>;
 
 export interface DroverActions {
   addProject(path: string): Promise<Project>;
@@ -35,6 +59,17 @@ export interface DroverActions {
    * snapshot reveals after a reload or reconnect. Toasts listen here, and so can a native notifier.
    */
   onTaskEnded(listener: (task: Task) => void): Unsubscribe;
+  /** Starts keeping the agent profiles loaded (they have no events: re-read after each change). */
+  trackAgentProfiles(): void;
+  reloadAgentProfiles(): Promise<void>;
+  saveAgentProfile(profile: AgentProfileInput): Promise<AgentProfile>;
+  deleteAgentProfile(profileId: string): Promise<void>;
+  createAgent(params: MethodParams<'createAgent'>): Promise<Agent>;
+  updateAgent(params: MethodParams<'updateAgent'>): Promise<Agent>;
+  removeAgent(agentId: string): Promise<void>;
+  startAgent(agentId: string, resume: boolean): Promise<AgentSession>;
+  stopAgent(agentId: string): Promise<AgentSession>;
+  restartAgent(agentId: string): Promise<AgentSession>;
 }
 
 export interface DroverState {
@@ -42,16 +77,31 @@ export interface DroverState {
   projects: ProjectsSlice;
   /** Only for projects someone asked to track; re-fetched after every reconnect. */
   workStates: Readonly<Record<string, WorkStateSlice>>;
+  profiles: ProfilesSlice;
   actions: DroverActions;
 }
 
 export type DroverStore = StoreApi<DroverState>;
 
-const EMPTY_WORK_STATE: WorkStateSlice = { status: 'loading', error: null, tasksById: {} };
+const EMPTY_WORK_STATE: WorkStateSlice = { status: 'loading', error: null, tasksById: {}, agentsById: {}, sessionsByAgentId: {} };
 
 /** A re-fetch keeps showing the data already held instead of flashing back to "loading". */
 function keepReady(status: LoadStatus): LoadStatus {
   return status === 'ready' ? 'ready' : 'loading';
+}
+
+function byKey<V>(items: readonly V[], key: (item: V) => string): Record<string, V> {
+  return Object.fromEntries(items.map((item) => [key(item), item]));
+}
+
+function workStateFromSnapshot(snapshot: ProjectWorkState): WorkStateSlice {
+  return {
+    status: 'ready',
+    error: null,
+    tasksById: byKey(snapshot.tasks, (task) => task.id),
+    agentsById: byKey(snapshot.agents, (agent) => agent.id),
+    sessionsByAgentId: byKey(snapshot.sessions, (session) => session.agentId),
+  };
 }
 
 function without<V>(record: Readonly<Record<string, V>>, key: string): Record<string, V> {
@@ -67,13 +117,15 @@ function without<V>(record: Readonly<Record<string, V>>, key: string): Record<st
  */
 export function createDroverStore(bridge: Bridge): DroverStore {
   const projectGate = new SnapshotGate<ProjectChanged>();
-  const workStateGates = new Map<string, SnapshotGate<BackgroundTaskChanged>>();
+  const workStateGates = new Map<string, SnapshotGate<WorkStateEvent>>();
+  let profilesTracked = false;
   const taskEndings = new Listeners<Task>();
 
   const store = createStore<DroverState>()(() => ({
     connection: bridge.connectionState(),
     projects: { status: 'loading', error: null, byId: {} },
     workStates: {},
+    profiles: { status: 'loading', error: null, list: [] },
     actions: {
       addProject,
       renameProject,
@@ -84,6 +136,16 @@ export function createDroverStore(bridge: Bridge): DroverStore {
       getProjectSettings: (projectId) => bridge.call('getProjectSettings', { projectId }),
       updateProjectSettings: (projectId, settings) => bridge.call('updateProjectSettings', { projectId, settings }),
       onTaskEnded: (listener) => taskEndings.add(listener),
+      trackAgentProfiles,
+      reloadAgentProfiles: loadProfiles,
+      saveAgentProfile,
+      deleteAgentProfile,
+      createAgent,
+      updateAgent,
+      removeAgent,
+      startAgent: (agentId, resume) => bridge.call('startAgent', { agentId, resume }).then(putSession),
+      stopAgent: (agentId) => bridge.call('stopAgent', { agentId }).then(putSession),
+      restartAgent: (agentId) => bridge.call('restartAgent', { agentId, resume: true }).then(putSession),
     },
   }));
   const { setState, getState } = store;
@@ -142,30 +204,109 @@ export function createDroverStore(bridge: Bridge): DroverStore {
     if (isTaskFinished(event.task.state) && !(previous && isTaskFinished(previous.state))) taskEndings.emit(event.task);
   }
 
-  async function loadWorkState(projectId: string, gate: SnapshotGate<BackgroundTaskChanged>): Promise<void> {
+  function putAgent(agent: Agent): Agent {
+    setWorkState(agent.projectId, (slice) => {
+      const known = slice.agentsById[agent.id];
+      if (known && known.seq > agent.seq) return slice;
+      return { ...slice, agentsById: { ...slice.agentsById, [agent.id]: agent } };
+    });
+    return agent;
+  }
+
+  function dropAgent(projectId: string, agentId: string): void {
+    setWorkState(projectId, (slice) => ({
+      ...slice,
+      agentsById: without(slice.agentsById, agentId),
+      sessionsByAgentId: without(slice.sessionsByAgentId, agentId),
+    }));
+  }
+
+  function putSession(session: AgentSession): AgentSession {
+    setWorkState(session.projectId, (slice) => {
+      const known = slice.sessionsByAgentId[session.agentId];
+      if (known && known.seq > session.seq) return slice;
+      return { ...slice, sessionsByAgentId: { ...slice.sessionsByAgentId, [session.agentId]: session } };
+    });
+    return session;
+  }
+
+  function applyAgentChanged(event: AgentChanged): void {
+    if (event.agent) putAgent(event.agent);
+    else dropAgent(event.projectId, event.agentId);
+  }
+
+  function applyWorkStateEvent(event: WorkStateEvent): void {
+    if (event.name === 'backgroundTaskChanged') applyTaskChanged(event);
+    else if (event.name === 'agentChanged') applyAgentChanged(event);
+    else putSession(event.session);
+  }
+
+  async function loadWorkState(projectId: string, gate: SnapshotGate<WorkStateEvent>): Promise<void> {
     const ticket = gate.beginSnapshot();
     setWorkState(projectId, (slice) => ({ ...slice, status: keepReady(slice.status), error: null }));
     try {
       const snapshot = await bridge.call('getWorkState', { projectId });
       const newer = gate.completeSnapshot(ticket, snapshot.seq);
       if (newer === null || workStateGates.get(projectId) !== gate) return;
-      const tasksById = Object.fromEntries(snapshot.tasks.map((task) => [task.id, task]));
-      setWorkState(projectId, () => ({ status: 'ready', error: null, tasksById }));
-      newer.forEach(applyTaskChanged);
+      setWorkState(projectId, () => workStateFromSnapshot(snapshot));
+      newer.forEach(applyWorkStateEvent);
     } catch (error) {
       const newer = gate.failSnapshot(ticket);
       if (newer === null || workStateGates.get(projectId) !== gate) return;
       setWorkState(projectId, (slice) => ({ ...slice, status: 'error', error: errorMessage(error) }));
-      newer.forEach(applyTaskChanged);
+      newer.forEach(applyWorkStateEvent);
     }
   }
 
   function trackWorkState(projectId: string): void {
     if (workStateGates.has(projectId)) return;
-    const gate = new SnapshotGate<BackgroundTaskChanged>();
+    const gate = new SnapshotGate<WorkStateEvent>();
     workStateGates.set(projectId, gate);
     setWorkState(projectId, () => EMPTY_WORK_STATE);
     if (getState().connection === 'open') void loadWorkState(projectId, gate);
+  }
+
+  async function loadProfiles(): Promise<void> {
+    setState((state) => ({ profiles: { ...state.profiles, status: keepReady(state.profiles.status), error: null } }));
+    try {
+      const list = await bridge.call('listAgentProfiles', {});
+      setState({ profiles: { status: 'ready', error: null, list } });
+    } catch (error) {
+      setState((state) => ({ profiles: { ...state.profiles, status: 'error', error: errorMessage(error) } }));
+    }
+  }
+
+  function trackAgentProfiles(): void {
+    if (profilesTracked) return;
+    profilesTracked = true;
+    if (getState().connection === 'open') void loadProfiles();
+  }
+
+  async function saveAgentProfile(input: AgentProfileInput): Promise<AgentProfile> {
+    const profile = await bridge.call('saveAgentProfile', { profile: input });
+    await loadProfiles();
+    return profile;
+  }
+
+  async function deleteAgentProfile(profileId: string): Promise<void> {
+    await bridge.call('deleteAgentProfile', { profileId });
+    await loadProfiles();
+  }
+
+  async function createAgent(params: MethodParams<'createAgent'>): Promise<Agent> {
+    return putAgent(await bridge.call('createAgent', params));
+  }
+
+  async function updateAgent(params: MethodParams<'updateAgent'>): Promise<Agent> {
+    return putAgent(await bridge.call('updateAgent', params));
+  }
+
+  async function removeAgent(agentId: string): Promise<void> {
+    const agent = Object.values(getState().workStates)
+      .map((slice) => slice.agentsById[agentId])
+      .find((found) => found !== undefined);
+    await bridge.call('removeAgent', { agentId });
+    if (agent) dropAgent(agent.projectId, agentId);
   }
 
   async function addProject(path: string): Promise<Project> {
@@ -188,14 +329,15 @@ export function createDroverStore(bridge: Bridge): DroverStore {
   function refetchEverything(): void {
     void loadProjects();
     for (const [projectId, gate] of workStateGates) void loadWorkState(projectId, gate);
+    if (profilesTracked) void loadProfiles();
   }
 
   function onEvent(event: DroverEvent): void {
     if (event.name === 'projectChanged') {
       if (projectGate.admit(event)) applyProjectChanged(event);
-    } else if (event.name === 'backgroundTaskChanged') {
+    } else if (event.name === 'backgroundTaskChanged' || event.name === 'agentChanged' || event.name === 'agentSessionChanged') {
       const gate = workStateGates.get(event.projectId);
-      if (gate?.admit(event)) applyTaskChanged(event);
+      if (gate?.admit(event)) applyWorkStateEvent(event);
     }
   }
 

@@ -1,15 +1,17 @@
 import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
-import type { DroverEvent, TaskOutputChunk } from '../../shared/events';
+import type { DroverEvent, TaskOutputChunk, TerminalChunk } from '../../shared/events';
 
 export type ConnectionState = 'connecting' | 'open' | 'lost';
 export type Unsubscribe = () => void;
 
-/** Everything the UI knows about the core: one typed call and three push streams. */
+/** Everything the UI knows about the core: one typed call and four push streams. */
 export interface Bridge {
   call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>>;
   onEvent(listener: (event: DroverEvent) => void): Unsubscribe;
   /** Live chunks of tasks this connection watches (`watchTaskOutput`); watches end with the connection. */
   onOutput(listener: (chunk: TaskOutputChunk) => void): Unsubscribe;
+  /** Terminal chunks of agents this connection attached to (`attachAgentTerminal`); attachments end with the connection. */
+  onTerminal(listener: (chunk: TerminalChunk) => void): Unsubscribe;
   onConnectionChange(listener: (state: ConnectionState) => void): Unsubscribe;
   connectionState(): ConnectionState;
 }

@@ -1,4 +1,4 @@
-import type { DroverEvent, TaskOutputChunk } from '../../shared/events';
+import type { DroverEvent, TaskOutputChunk, TerminalChunk } from '../../shared/events';
 import type { PreloadBridge } from '../../shared/preloadBridge';
 import { RpcClient } from '../../shared/rpcClient';
 import type { Bridge } from './bridgeTypes';
@@ -8,6 +8,7 @@ import { Listeners } from './listeners';
 export function createPreloadBridge(preload: PreloadBridge): Bridge {
   const events = new Listeners<DroverEvent>();
   const output = new Listeners<TaskOutputChunk>();
+  const terminal = new Listeners<TerminalChunk>();
   const rpc: RpcClient = new RpcClient(
     (frame) => {
       preload.invoke(frame).then(
@@ -21,7 +22,7 @@ export function createPreloadBridge(preload: PreloadBridge): Bridge {
           }),
       );
     },
-    { onEvent: (event) => events.emit(event), onOutput: (chunk) => output.emit(chunk) },
+    { onEvent: (event) => events.emit(event), onOutput: (chunk) => output.emit(chunk), onTerminal: (chunk) => terminal.emit(chunk) },
   );
   preload.onPush((frame) => rpc.receive(frame));
 
@@ -29,6 +30,7 @@ export function createPreloadBridge(preload: PreloadBridge): Bridge {
     call: (method, params) => rpc.call(method, params),
     onEvent: (listener) => events.add(listener),
     onOutput: (listener) => output.add(listener),
+    onTerminal: (listener) => terminal.add(listener),
     onConnectionChange: () => () => undefined,
     connectionState: () => 'open',
   };

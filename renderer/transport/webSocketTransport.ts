@@ -1,4 +1,4 @@
-import type { DroverEvent, TaskOutputChunk } from '../../shared/events';
+import type { DroverEvent, TaskOutputChunk, TerminalChunk } from '../../shared/events';
 import { DroverRequestError } from '../../shared/protocol';
 import { RpcClient } from '../../shared/rpcClient';
 import type { Bridge, ConnectionState } from './bridgeTypes';
@@ -12,6 +12,7 @@ import { reconnectDelay } from './reconnectDelay';
 export function createWebSocketBridge(url: string): Bridge {
   const events = new Listeners<DroverEvent>();
   const output = new Listeners<TaskOutputChunk>();
+  const terminal = new Listeners<TerminalChunk>();
   const connection = new Listeners<ConnectionState>();
   let state: ConnectionState = 'connecting';
   let socket: WebSocket | null = null;
@@ -24,7 +25,7 @@ export function createWebSocketBridge(url: string): Bridge {
       }
       socket.send(JSON.stringify(frame));
     },
-    { onEvent: (event) => events.emit(event), onOutput: (chunk) => output.emit(chunk) },
+    { onEvent: (event) => events.emit(event), onOutput: (chunk) => output.emit(chunk), onTerminal: (chunk) => terminal.emit(chunk) },
   );
 
   function setState(next: ConnectionState): void {
@@ -64,6 +65,7 @@ export function createWebSocketBridge(url: string): Bridge {
     call: (method, params) => rpc.call(method, params),
     onEvent: (listener) => events.add(listener),
     onOutput: (listener) => output.add(listener),
+    onTerminal: (listener) => terminal.add(listener),
     onConnectionChange: (listener) => connection.add(listener),
     connectionState: () => state,
   };

@@ -35,6 +35,9 @@ class FakeLogHost implements Bridge {
   onOutput(listener: (chunk: TaskOutputChunk) => void) {
     return this.output.add(listener);
   }
+  onTerminal() {
+    return () => undefined;
+  }
   onConnectionChange(listener: (state: ConnectionState) => void) {
     return this.connection.add(listener);
   }
