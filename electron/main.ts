@@ -34,6 +34,7 @@ export const CONTENT_SECURITY_POLICY = [
 /** Bundled layout: dist/electron/{main,preload}.js next to dist/renderer/index.html. */
 const PRELOAD_PATH = path.join(__dirname, 'preload.js');
 const INDEX_HTML_PATH = path.join(__dirname, '..', 'renderer', 'index.html');
+const CLI_PATH = path.join(__dirname, 'cli.js');
 
 let mainWindow: BrowserWindow | null = null;
 
@@ -223,6 +224,9 @@ async function boot(dataDir: string): Promise<void> {
       dataDir,
       version: app.getVersion(),
       sqliteNativeBinding: resolveSqliteBinding(),
+      // Agent terminals get `drover` on PATH: this Electron binary running the bundled CLI as Node.
+      cliCommand: [process.execPath, CLI_PATH],
+      cliEnv: { ELECTRON_RUN_AS_NODE: '1' },
       log,
     });
   } catch (error) {
