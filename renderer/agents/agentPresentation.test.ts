@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentSession } from '../../shared/entities';
+import { agentStatus, endedHint, isSessionLive } from './agentPresentation';
+
+const session = (changes: Partial<AgentSession>): AgentSession => ({
+  id: 's-aaaaaa',
+  agentId: 'a-aaaaaa',
+  projectId: 'p-aaaaaa',
+  profileId: 'fake',
+  state: 'ready',
+  needsInput: false,
+  pid: 42,
+  limitResetsAt: null,
+  exitCode: null,
+  endReason: null,
+  externalSessionId: null,
+  startedAt: 1,
+  endedAt: null,
+  seq: 1,
+  ...changes,
+});
+
+const NOW = new Date(2025, 4, 6, 15, 0).getTime();
+
+describe('agentStatus', () => {
+  it('names each state with its own word', () => {
+    expect(agentStatus(session({ state: 'starting' }), NOW).label).toBe('Starting');
+    expect(agentStatus(session({ state: 'busy' }), NOW).label).toBe('Busy');
+    expect(agentStatus(session({ state: 'ready' }), NOW).label).toBe('Ready');
+    expect(agentStatus(session({ state: 'exited', exitCode: 0 }), NOW)).toMatchObject({ label: 'Exited', detail: 'code 0' });
+    expect(agentStatus(undefined, NOW).label).toBe('Not started');
+  });
+
+  it('says when a ready agent waits for an answer', () => {
+    expect(agentStatus(session({ needsInput: true }), NOW)).toMatchObject({ label: 'Needs input', tone: 'needs-input' });
+  });
+
+  it('shows when a usage limit resets, with the day when it is not today', () => {
+    const today = agentStatus(session({ state: 'limited', limitResetsAt: new Date(2025, 4, 6, 20, 0).getTime() }), NOW);
+    expect(today).toMatchObject({ label: 'Limited', tone: 'limited' });
+    expect(today.detail).toMatch(/^resets .*0?8:00|^resets 20:00/);
+    const tomorrow = agentStatus(session({ state: 'limited', limitResetsAt: new Date(2025, 4, 7, 9, 0).getTime() }), NOW);
+    expect(tomorrow.detail).toMatch(/^resets \S+ /);
+  });
+});
+
+describe('session helpers', () => {
+  it('treats every state but exited as live', () => {
+    expect(isSessionLive(session({ state: 'limited' }))).toBe(true);
+    expect(isSessionLive(session({ state: 'exited' }))).toBe(false);
+    expect(isSessionLive(undefined)).toBe(false);
+  });
+
+  it('explains how a session ended', () => {
+    expect(endedHint(session({ state: 'exited', endReason: 'app-restart' }))).toBe('Session ended when Drover stopped.');
+    expect(endedHint(session({ state: 'exited', endReason: 'exited', exitCode: 2 }))).toBe('Session exited with code 2.');
+    expect(endedHint(session({ state: 'exited', endReason: 'spawn-failed: ENOENT' }))).toBe('Could not start: ENOENT');
+  });
+});

@@ -1,0 +1,55 @@
+import type { AgentSession } from '../../shared/entities';
+
+export type AgentTone = 'starting' | 'busy' | 'ready' | 'needs-input' | 'limited' | 'exited';
+
+export interface AgentStatus {
+  /** The words on the badge. */
+  label: string;
+  tone: AgentTone;
+  /** Extra words after the badge (a usage limit's reset time). */
+  detail: string | null;
+}
+
+function formatResetTime(at: number, now: number): string {
+  const date = new Date(at);
+  const time = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const sameDay = new Date(now).toDateString() === date.toDateString();
+  return sameDay ? time : `${date.toLocaleDateString(undefined, { weekday: 'short' })} ${time}`;
+}
+
+/** What a pane's badge says about an agent's latest session (none yet reads as not started). */
+export function agentStatus(session: AgentSession | undefined, now: number): AgentStatus {
+  if (!session) return { label: 'Not started', tone: 'exited', detail: null };
+  switch (session.state) {
+    case 'starting':
+      return { label: 'Starting', tone: 'starting', detail: null };
+    case 'busy':
+      return { label: 'Busy', tone: 'busy', detail: null };
+    case 'ready':
+      return session.needsInput
+        ? { label: 'Needs input', tone: 'needs-input', detail: null }
+        : { label: 'Ready', tone: 'ready', detail: null };
+    case 'limited':
+      return {
+        label: 'Limited',
+        tone: 'limited',
+        detail: session.limitResetsAt === null ? null : `resets ${formatResetTime(session.limitResetsAt, now)}`,
+      };
+    case 'exited':
+      return { label: 'Exited', tone: 'exited', detail: session.exitCode === null ? null : `code ${session.exitCode}` };
+  }
+}
+
+/** A session that has a process behind it: input, resize and Stop make sense. */
+export function isSessionLive(session: AgentSession | undefined): session is AgentSession {
+  return session !== undefined && session.state !== 'exited';
+}
+
+/** Why the session ended, in words, for the hint under an ended terminal. */
+export function endedHint(session: AgentSession | undefined): string {
+  if (!session) return 'Not started.';
+  if (session.endReason === 'app-restart') return 'Session ended when Drover stopped.';
+  if (session.endReason === 'stopped') return 'Session stopped.';
+  if (session.endReason?.startsWith('spawn-failed')) return `Could not start: ${session.endReason.slice('spawn-failed: '.length)}`;
+  return session.exitCode === null ? 'Session ended.' : `Session exited with code ${session.exitCode}.`;
+}
