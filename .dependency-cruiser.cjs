@@ -39,7 +39,7 @@ module.exports = {
       name: 'host-not-from-core-or-cli-internals',
       comment: 'Arrows point one way: host -> core, main.ts -> host, cli -> host.',
       severity: 'error',
-      from: { path: '^electron/host/' },
+      from: { path: '^electron/host/', pathNot: '\\.test\\.ts$' },
       to: { path: ['^electron/cli/', '^electron/(main|preload)\\.ts$'] },
     },
     {

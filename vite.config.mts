@@ -1,12 +1,23 @@
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { CONTENT_SECURITY_POLICY_META } from './shared/contentSecurityPolicy';
+
+/** Electron loads the page from file://, which gets no CSP header, so the page carries it itself. */
+function contentSecurityPolicyMeta(): Plugin {
+  return {
+    name: 'drover-csp-meta',
+    transformIndexHtml: () => [
+      { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY_META }, injectTo: 'head-prepend' },
+    ],
+  };
+}
 
 // Relative asset URLs let the same build load from file:// in Electron and from http in `drover serve`.
 export default defineConfig({
   root: path.resolve(import.meta.dirname, 'renderer'),
   base: './',
-  plugins: [react()],
+  plugins: [react(), contentSecurityPolicyMeta()],
   build: {
     outDir: path.resolve(import.meta.dirname, 'dist/renderer'),
     emptyOutDir: true,

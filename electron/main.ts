@@ -5,31 +5,17 @@
  * owns everything else: databases, tasks, the CLI socket) to one IPC channel pair. Each function
  * below has one job; the boot order is in `boot()`.
  */
-import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Notification, session, shell } from 'electron';
 import type { IpcMainInvokeEvent, Session, WebContents } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { IPC_INVOKE_CHANNEL, IPC_PUSH_CHANNEL } from '../shared/protocol';
+import { CONTENT_SECURITY_POLICY } from '../shared/contentSecurityPolicy';
+import { IPC_INVOKE_CHANNEL, IPC_PUSH_CHANNEL } from '../shared/preloadBridge';
 import { startHost } from './host/host';
 import type { Connection, DroverHost } from './host/host';
 
-/**
- * Sent as a header on every http(s) response. file:// loads get no headers, so the renderer's
- * index.html carries the same policy in a <meta> tag (minus `frame-ancestors`, which browsers
- * ignore in <meta>).
- */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self' ws: wss:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+
+const CLIPBOARD_PERMISSIONS = new Set(['clipboard-read', 'clipboard-sanitized-write']);
 
 /** Bundled layout: dist/electron/{main,preload}.js next to dist/renderer/index.html. */
 const PRELOAD_PATH = path.join(__dirname, 'preload.js');
@@ -91,8 +77,10 @@ function applySessionPolicy(ses: Session): void {
       responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
     });
   });
-  ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  ses.setPermissionCheckHandler(() => false);
+  // Only the clipboard, which terminal copy/paste needs, and only for the app's own page.
+  const allowed = (permission: string, url: string) => CLIPBOARD_PERMISSIONS.has(permission) && isAppUrl(url);
+  ses.setPermissionRequestHandler((contents, permission, callback) => callback(allowed(permission, contents.getURL())));
+  ses.setPermissionCheckHandler((contents, permission) => allowed(permission, contents?.getURL() ?? ''));
 }
 
 /** Applied to every WebContents the app ever creates: no navigation away, no new windows. */
@@ -210,6 +198,20 @@ function closeHostBeforeQuit(host: DroverHost): void {
   });
 }
 
+const ENDED_TITLES: Partial<Record<string, string>> = { succeeded: 'Task done', failed: 'Failed', interrupted: 'Interrupted' };
+
+/** A native notification when a task ends while the window is not focused (the page shows toasts). */
+function notifyTaskEnds(host: DroverHost): void {
+  host.core.events.onEvent((event) => {
+    if (event.name !== 'backgroundTaskChanged' || !Notification.isSupported()) return;
+    const title = ENDED_TITLES[event.task.state];
+    if (!title || mainWindow?.isFocused()) return;
+    const notification = new Notification({ title, body: event.task.label ?? event.task.command, silent: event.task.state === 'succeeded' });
+    notification.on('click', focusMainWindow);
+    notification.show();
+  });
+}
+
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -237,8 +239,7 @@ async function boot(dataDir: string): Promise<void> {
 
   closeHostBeforeQuit(host);
   registerIpc(host);
-  // Native notifications (a task ends while the window is unfocused) will be wired here, from
-  // the host's event stream; they are a later issue.
+  notifyTaskEnds(host);
   mainWindow = createMainWindow();
 }
 

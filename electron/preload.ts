@@ -5,9 +5,8 @@
  */
 import { contextBridge, ipcRenderer } from 'electron';
 import type { IpcRendererEvent } from 'electron';
-import { PRELOAD_BRIDGE_KEY } from '../shared/preloadBridge';
+import { IPC_INVOKE_CHANNEL, IPC_PUSH_CHANNEL, PRELOAD_BRIDGE_KEY } from '../shared/preloadBridge';
 import type { PreloadBridge } from '../shared/preloadBridge';
-import { IPC_INVOKE_CHANNEL, IPC_PUSH_CHANNEL } from '../shared/protocol';
 import type { PushFrame, ResponseFrame } from '../shared/protocol';
 
 const bridge: PreloadBridge = {

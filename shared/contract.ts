@@ -5,6 +5,8 @@ import {
   AgentProfileSchema,
   AgentSchema,
   AgentSessionSchema,
+  InboxKindSchema,
+  InboxMessageSchema,
   ProfileIdSchema,
   ProjectIdSchema,
   ProjectListSchema,
@@ -192,6 +194,47 @@ export const METHODS = {
       })
       .strict(),
     result: AgentSessionSchema,
+  },
+  listInbox: {
+    params: z.object({ agentId: AgentIdSchema, unreadOnly: z.boolean().default(false) }).strict(),
+    result: z.array(InboxMessageSchema),
+  },
+  markInboxRead: {
+    params: z.object({ agentId: AgentIdSchema, messageIds: z.array(z.string()).max(10_000).optional() }).strict(),
+    result: z.array(InboxMessageSchema),
+  },
+  /** Posts a message to an agent of the project, by id or by name; it is delivered by a wake. */
+  sendMessage: {
+    params: z
+      .object({
+        projectId: ProjectIdSchema,
+        to: NonEmpty.max(200),
+        kind: InboxKindSchema.exclude(['task-result', 'reply']).default('note'),
+        body: NonEmpty.max(100_000),
+        fromAgentId: AgentIdSchema.optional(),
+      })
+      .strict(),
+    result: InboxMessageSchema,
+  },
+  /** Answers a question; the asker's ask_agent call returns it. */
+  replyToMessage: {
+    params: z.object({ questionId: z.string().min(1), body: NonEmpty.max(100_000), fromAgentId: AgentIdSchema.optional() }).strict(),
+    result: InboxMessageSchema,
+  },
+  /** Long-poll: resolves with the reply to a question, or null after the timeout. */
+  awaitReply: {
+    params: z.object({ questionId: z.string().min(1), timeoutMs: z.number().int().min(0).max(3_600_000) }).strict(),
+    result: InboxMessageSchema.nullable(),
+  },
+  /** Delivers the agent's pending messages now if its session is ready (a person's "wake"). */
+  wakeAgent: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: z.object({ agentId: AgentIdSchema, delivered: z.number().int().nonnegative() }),
+  },
+  /** Holds (or releases) automatic wakes of an agent. */
+  holdAgentWakes: {
+    params: z.object({ agentId: AgentIdSchema, hold: z.boolean() }).strict(),
+    result: z.object({ agentId: AgentIdSchema, held: z.boolean() }),
   },
 } as const;
 

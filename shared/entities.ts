@@ -150,6 +150,8 @@ export const AgentSchema = z.object({
   name: z.string(),
   role: z.string(),
   profileId: ProfileIdSchema,
+  /** A person held automatic wakes: pending messages wait until released or woken by hand. */
+  wakesHeld: z.boolean(),
   createdAt: Timestamp,
   seq: z.number().int().nonnegative(),
 });
@@ -180,6 +182,46 @@ export const AgentSessionSchema = z.object({
 });
 export type AgentSession = z.infer<typeof AgentSessionSchema>;
 
+export const INBOX_KINDS = ['task-result', 'question', 'reply', 'note'] as const;
+export const InboxKindSchema = z.enum(INBOX_KINDS);
+export const INBOX_STATES = ['pending', 'delivered', 'read'] as const;
+
+export const InboxMessageSchema = z.object({
+  id: z.string(),
+  projectId: ProjectIdSchema,
+  /** The agent whose inbox holds the message. */
+  agentId: AgentIdSchema,
+  kind: InboxKindSchema,
+  body: z.string(),
+  taskId: TaskIdSchema.nullable(),
+  fromAgentId: AgentIdSchema.nullable(),
+  /** For a reply: the question it answers. */
+  replyTo: z.string().nullable(),
+  state: z.enum(INBOX_STATES),
+  createdAt: Timestamp,
+  deliveredAt: Timestamp.nullable(),
+  readAt: Timestamp.nullable(),
+  seq: z.number().int().nonnegative(),
+});
+export type InboxMessage = z.infer<typeof InboxMessageSchema>;
+
+export const WAKE_STATES = ['waiting', 'delivering', 'delivered', 'failed'] as const;
+export const WakeSchema = z.object({
+  id: z.string(),
+  projectId: ProjectIdSchema,
+  agentId: AgentIdSchema,
+  messageIds: z.array(z.string()),
+  state: z.enum(WAKE_STATES),
+  attempts: z.number().int().nonnegative(),
+  /** Not delivered before this time (a usage limit's reset, or a retry's backoff). */
+  notBefore: Timestamp.nullable(),
+  lastError: z.string().nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  seq: z.number().int().nonnegative(),
+});
+export type Wake = z.infer<typeof WakeSchema>;
+
 export const ProjectWorkStateSchema = z.object({
   projectId: ProjectIdSchema,
   seq: z.number().int().nonnegative(),
@@ -187,5 +229,8 @@ export const ProjectWorkStateSchema = z.object({
   agents: z.array(AgentSchema),
   /** The latest session of each agent that has one. */
   sessions: z.array(AgentSessionSchema),
+  messages: z.array(InboxMessageSchema),
+  /** Wakes not yet delivered, and the latest of each agent. */
+  wakes: z.array(WakeSchema),
 });
 export type ProjectWorkState = z.infer<typeof ProjectWorkStateSchema>;

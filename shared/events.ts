@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { AgentIdSchema, AgentSchema, AgentSessionSchema, ProjectIdSchema, ProjectSchema, TaskIdSchema, TaskSchema } from './entities';
+import {
+  AgentIdSchema,
+  AgentSchema,
+  AgentSessionSchema,
+  InboxMessageSchema,
+  ProjectIdSchema,
+  ProjectSchema,
+  TaskIdSchema,
+  TaskSchema,
+  WakeSchema,
+} from './entities';
 
 /**
  * Every event carries `seq`, monotonic per project (and, for `projectChanged`, per app), and the
@@ -48,11 +58,27 @@ export const AgentSessionChangedSchema = z.object({
   session: AgentSessionSchema,
 });
 
+export const AgentInboxChangedSchema = z.object({
+  name: z.literal('agentInboxChanged'),
+  seq,
+  projectId: ProjectIdSchema,
+  message: InboxMessageSchema,
+});
+
+export const AgentWakeChangedSchema = z.object({
+  name: z.literal('agentWakeChanged'),
+  seq,
+  projectId: ProjectIdSchema,
+  wake: WakeSchema,
+});
+
 export const DroverEventSchema = z.discriminatedUnion('name', [
   ProjectChangedSchema,
   BackgroundTaskChangedSchema,
   AgentChangedSchema,
   AgentSessionChangedSchema,
+  AgentInboxChangedSchema,
+  AgentWakeChangedSchema,
 ]);
 export type DroverEvent = z.infer<typeof DroverEventSchema>;
 export type ProjectChanged = z.infer<typeof ProjectChangedSchema>;

@@ -10,3 +10,7 @@ export interface PreloadBridge {
 }
 
 export const PRELOAD_BRIDGE_KEY = 'droverBridge';
+
+/** Names of the Electron IPC channels; kept here, away from zod, so the preload bundle stays small. */
+export const IPC_INVOKE_CHANNEL = 'drover:invoke';
+export const IPC_PUSH_CHANNEL = 'drover:push';

@@ -53,10 +53,6 @@ export const ServerFrameSchema = z.union([ResponseFrameSchema, EventFrameSchema,
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;
 export type PushFrame = z.infer<typeof EventFrameSchema> | z.infer<typeof OutputFrameSchema> | z.infer<typeof TerminalFrameSchema>;
 
-/** Names of the Electron IPC channels; the preload and main agree on these and nothing else. */
-export const IPC_INVOKE_CHANNEL = 'drover:invoke';
-export const IPC_PUSH_CHANNEL = 'drover:push';
-
 /** The serve host prints exactly this line (with its URL) once it is ready. */
 export const SERVING_LINE_PREFIX = 'Drover serving at ';
 

@@ -3,6 +3,7 @@ import packageJson from '../../package.json';
 import { DroverRequestError } from '../../shared/protocol';
 import { defaultDataDir, socketPathFor } from '../host/paths';
 import { hookCommand } from './hookCommand';
+import { runMcpServer } from './mcp/mcpServer';
 import { serve } from './serve';
 import { connectToDrover } from './socketClient';
 import { taskCommand, type CliContext } from './taskCommands';
@@ -42,6 +43,10 @@ async function status(args: string[], context: CliContext): Promise<number> {
 async function run(argv: string[]): Promise<number> {
   const [first, ...afterFirst] = argv;
   if (first === 'hook') return hookCommand(afterFirst, process.env);
+  if (first === 'mcp') {
+    await runMcpServer(process.env, packageJson.version);
+    return -1;
+  }
   if (first === 'serve') {
     await serve(afterFirst, packageJson.version);
     return -1;

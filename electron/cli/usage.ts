@@ -10,6 +10,7 @@ export const USAGE = `Usage:
   drover task logs ID [--follow]
   drover task cancel ID [--json]
   drover task retry ID [--json]
+  drover mcp                   (stdio MCP server for agent CLIs: run_in_background, inbox, ask_agent, ...)
   drover hook EVENT            (run by agent CLIs' hooks; reports busy/ready to Drover, always exits 0)
 
 Inside an agent terminal the project and agent come from DROVER_SOCKET, DROVER_PROJECT_ID and

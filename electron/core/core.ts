@@ -6,6 +6,9 @@ import { AgentSessionService } from './agents/agentSessionService';
 import { writeCliShim } from './agents/cliShim';
 import { ProfileRegistry } from './agents/profileRegistry';
 import { EventBus } from './events/eventBus';
+import { MediatedInbox } from './inbox/mediatedInbox';
+import { connectTaskCompletionSink } from './inbox/taskCompletionSink';
+import { AgentWakeService, DEFAULT_WAKE_OPTIONS, type WakeOptions } from './wake/agentWakeService';
 import { ProjectRegistry } from './projects/projectRegistry';
 import { APP_MIGRATIONS } from './storage/appSchema';
 import { ProjectStores } from './storage/projectStores';
@@ -29,6 +32,7 @@ export interface CoreOptions {
   /** Extra env for that command (Electron needs ELECTRON_RUN_AS_NODE=1). */
   cliEnv?: Record<string, string>;
   agentStopGraceMs?: number;
+  wake?: Partial<Omit<WakeOptions, 'log'>>;
 }
 
 /** Methods that depend on the connection (live output watches) are served by the host, not the core. */
@@ -43,9 +47,10 @@ export interface Core {
   events: EventBus;
   tasks: TaskService;
   agents: AgentSessionService;
+  inbox: MediatedInbox;
   reconcileReports: ReconcileReport[];
-  /** Starts the tasks that were queued; hosts call it once they serve clients. */
-  startQueuedTasks(): void;
+  /** Starts queued tasks and pending wakes; hosts call it once they serve clients. */
+  startWork(): void;
   close(): Promise<void>;
 }
 
@@ -82,18 +87,24 @@ export function createCore(options: CoreOptions): Core {
     ...(options.agentStopGraceMs !== undefined ? { stopGraceMs: options.agentStopGraceMs } : {}),
     log,
   });
+  const inbox = new MediatedInbox(projects, stores, events);
+  connectTaskCompletionSink(events, stores, inbox);
+  const wakes = new AgentWakeService(projects, stores, events, inbox, agents, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
 
   const reconcileReports: ReconcileReport[] = [];
   for (const project of projects.list().projects) {
     try {
       const store = stores.get(project.id);
+      // Sessions first: results of interrupted tasks must not find an agent that still looks ready.
+      const endedSessions = agents.reconcile(store);
+      const resumedWakes = wakes.reconcile(store);
       const { report, changed } = reconcileTasks(store.tasks, options.processTable);
       for (const task of changed) events.emit({ name: 'backgroundTaskChanged', seq: task.seq, projectId: task.projectId, task });
       reconcileReports.push(report);
-      const endedSessions = agents.reconcile(store);
       log(
         `reconciled project ${project.name} (${project.id}): ${report.interrupted} interrupted, ${report.cancelled} cancelled, ` +
-          `${report.killed} leftover process groups killed, ${report.queued} queued to start, ${endedSessions} agent sessions ended by the restart`,
+          `${report.killed} leftover process groups killed, ${report.queued} queued to start, ` +
+          `${endedSessions} agent sessions ended by the restart, ${resumedWakes} wakes back to waiting`,
       );
     } catch (error) {
       log(`could not reconcile project ${project.name} (${project.id}): ${error instanceof Error ? error.message : String(error)}`);
@@ -137,6 +148,8 @@ export function createCore(options: CoreOptions): Core {
         tasks: store.tasks.list(),
         agents: store.agents.list(),
         sessions: store.agents.latestSessions(),
+        messages: store.inbox.messages(),
+        wakes: store.inbox.visibleWakes(),
       }));
     },
     createTask: (params) => tasks.create(params),
@@ -169,6 +182,13 @@ export function createCore(options: CoreOptions): Core {
       return { agentId };
     },
     reportAgentHook: ({ agentId, event, externalSessionId }) => agents.hook(agentId, event, externalSessionId),
+    listInbox: ({ agentId, unreadOnly }) => inbox.list(agentId, unreadOnly),
+    markInboxRead: ({ agentId, messageIds }) => inbox.markRead(agentId, messageIds),
+    sendMessage: ({ projectId, to, kind, body, fromAgentId }) => inbox.send({ projectId, to, kind, body, fromAgentId }),
+    replyToMessage: ({ questionId, body, fromAgentId }) => inbox.reply({ questionId, body, fromAgentId }),
+    awaitReply: ({ questionId, timeoutMs }) => inbox.awaitReply(questionId, timeoutMs),
+    wakeAgent: async ({ agentId }) => ({ agentId, delivered: await wakes.wakeNow(agentId) }),
+    holdAgentWakes: ({ agentId, hold }) => ({ agentId, held: wakes.hold(agentId, hold).wakesHeld }),
   };
 
   let closed = false;
@@ -177,8 +197,9 @@ export function createCore(options: CoreOptions): Core {
     events,
     tasks,
     agents,
+    inbox,
     reconcileReports,
-    startQueuedTasks: () => {
+    startWork: () => {
       for (const project of projects.list().projects) {
         try {
           tasks.pump(project.id);
@@ -186,10 +207,12 @@ export function createCore(options: CoreOptions): Core {
           log(`could not start queued tasks of ${project.id}: ${error instanceof Error ? error.message : String(error)}`);
         }
       }
+      wakes.startAll();
     },
     close: async () => {
       if (closed) return;
       closed = true;
+      wakes.stop();
       await Promise.all([tasks.shutdown(), agents.shutdown()]);
       stores.closeAll();
       appDb.close();

@@ -57,7 +57,7 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
     throw error;
   }
   resolveCore(core);
-  core.startQueuedTasks();
+  core.startWork();
 
   let closing: Promise<void> | undefined;
   return {

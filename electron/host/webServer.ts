@@ -4,14 +4,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { CONTENT_SECURITY_POLICY } from '../../shared/contentSecurityPolicy';
 import type { PushFrame, ResponseFrame } from '../../shared/protocol';
 import type { DroverHost } from './host';
 import { parseJson } from './lineFraming';
-
-/** The CSP of the served page; the Electron window applies the same policy. */
-export const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-  "font-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

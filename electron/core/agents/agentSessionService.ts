@@ -7,6 +7,7 @@ import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
 import type { ProjectRegistry } from '../projects/projectRegistry';
+import { locateAgent } from './locateAgent';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import { isSameProcessAlive, readProcessStartTime, signalProcessGroup } from '../tasks/processControl';
 import { publicSession, type SessionChange, type SessionRecord } from './agentStore';
@@ -83,7 +84,7 @@ export class AgentSessionService {
     const clash = store.agents.byName(name);
     if (clash && clash.id !== agent.id) fail('conflict', `An agent named ${name} already exists in this project.`);
     if (input.profileId) this.profiles.get(input.profileId);
-    const updated = store.agents.update({ id: agent.id, name, role: input.role ?? agent.role, profileId: input.profileId ?? agent.profileId });
+    const updated = store.agents.update({ ...agent, name, role: input.role ?? agent.role, profileId: input.profileId ?? agent.profileId });
     this.announceAgent(updated);
     return updated;
   }
@@ -339,11 +340,7 @@ export class AgentSessionService {
   }
 
   private locate(agentId: string): { store: ProjectStore; agent: Agent } {
-    for (const project of this.projects.list().projects) {
-      const store = this.stores.get(project.id);
-      const agent = store.agents.get(agentId);
-      if (agent) return { store, agent };
-    }
-    fail('not-found', `No agent with id ${agentId}`);
+    return locateAgent(this.projects, this.stores, agentId);
   }
+
 }

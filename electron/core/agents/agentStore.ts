@@ -7,6 +7,7 @@ interface AgentRow {
   name: string;
   role: string;
   profile_id: string;
+  wakes_held: number;
   created_at: number;
   seq: number;
 }
@@ -61,7 +62,7 @@ export class AgentStore {
       byId: db.prepare<[string], AgentRow>('SELECT * FROM agents WHERE id = ?'),
       byName: db.prepare<[string], AgentRow>('SELECT * FROM agents WHERE name = ?'),
       insert: db.prepare('INSERT INTO agents (id, name, role, profile_id, created_at, seq) VALUES (@id, @name, @role, @profileId, @createdAt, @seq)'),
-      update: db.prepare('UPDATE agents SET name = @name, role = @role, profile_id = @profileId, seq = @seq WHERE id = @id'),
+      update: db.prepare('UPDATE agents SET name = @name, role = @role, profile_id = @profileId, wakes_held = @wakesHeld, seq = @seq WHERE id = @id'),
       remove: db.prepare('DELETE FROM agents WHERE id = ?'),
       session: db.prepare<[string], SessionRow>('SELECT * FROM agent_sessions WHERE id = ?'),
       latest: db.prepare<[string], SessionRow>('SELECT * FROM agent_sessions WHERE agent_id = ? ORDER BY started_at DESC, rowid DESC LIMIT 1'),
@@ -96,8 +97,8 @@ export class AgentStore {
     return this.get(agent.id) as Agent;
   }
 
-  update(agent: Pick<Agent, 'id' | 'name' | 'role' | 'profileId'>): Agent {
-    this.statements.update.run({ ...agent, seq: this.seq.next() });
+  update(agent: Pick<Agent, 'id' | 'name' | 'role' | 'profileId' | 'wakesHeld'>): Agent {
+    this.statements.update.run({ ...agent, wakesHeld: agent.wakesHeld ? 1 : 0, seq: this.seq.next() });
     return this.get(agent.id) as Agent;
   }
 
@@ -146,7 +147,16 @@ export class AgentStore {
   }
 
   private toAgent(row: AgentRow): Agent {
-    return { id: row.id, projectId: this.projectId, name: row.name, role: row.role, profileId: row.profile_id, createdAt: row.created_at, seq: row.seq };
+    return {
+      id: row.id,
+      projectId: this.projectId,
+      name: row.name,
+      role: row.role,
+      profileId: row.profile_id,
+      wakesHeld: row.wakes_held === 1,
+      createdAt: row.created_at,
+      seq: row.seq,
+    };
   }
 
   private toSession(row: SessionRow): SessionRecord {

@@ -52,7 +52,40 @@ export const PROJECT_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX agent_sessions_by_agent ON agent_sessions (agent_id, started_at);
   `,
+  `
+  ALTER TABLE agents ADD COLUMN wakes_held INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE inbox_messages (
+    id TEXT PRIMARY KEY,
+    agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('task-result','question','reply','note')),
+    body TEXT NOT NULL,
+    task_id TEXT,
+    from_agent_id TEXT,
+    reply_to TEXT,
+    state TEXT NOT NULL CHECK (state IN ('pending','delivered','read')),
+    created_at INTEGER NOT NULL,
+    delivered_at INTEGER,
+    read_at INTEGER,
+    seq INTEGER NOT NULL
+  );
+  CREATE INDEX inbox_by_agent ON inbox_messages (agent_id, state, created_at);
+  -- A task posts exactly one result, whatever happens to the host in between.
+  CREATE UNIQUE INDEX one_result_per_task ON inbox_messages (task_id) WHERE kind = 'task-result';
+  CREATE TABLE wakes (
+    id TEXT PRIMARY KEY,
+    agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    message_ids TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('waiting','delivering','delivered','failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    not_before INTEGER,
+    last_error TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    seq INTEGER NOT NULL
+  );
+  CREATE INDEX wakes_by_agent ON wakes (agent_id, state);
+  `,
 ];
 
 /** Every table whose rows carry the project's seq; the counter resumes at the max over them. */
-export const SEQ_TABLES = ['tasks', 'agents', 'agent_sessions'] as const;
+export const SEQ_TABLES = ['tasks', 'agents', 'agent_sessions', 'inbox_messages', 'wakes'] as const;

@@ -3,6 +3,7 @@ import type { ProjectSettings } from '../../../shared/entities';
 import { ProjectSettingsStore } from '../settings/projectSettingsStore';
 import { TaskStore } from '../tasks/taskStore';
 import { AgentStore } from '../agents/agentStore';
+import { InboxStore } from '../inbox/inboxStore';
 import { PROJECT_MIGRATIONS, SEQ_TABLES } from './projectSchema';
 import { SeqCounter } from './seqCounter';
 import { openDatabase, type SqliteDatabase } from './sqlite';
@@ -15,6 +16,7 @@ export interface ProjectStore {
   transaction<T>(work: () => T): T;
   tasks: TaskStore;
   agents: AgentStore;
+  inbox: InboxStore;
   settings: ProjectSettingsStore;
   logsDir: string;
 }
@@ -63,6 +65,7 @@ export class ProjectStores {
       },
       tasks: new TaskStore(db, projectId, seq),
       agents: new AgentStore(db, projectId, seq),
+      inbox: new InboxStore(db, projectId, seq),
       settings: new ProjectSettingsStore(db, this.options.settingsDefaults),
       logsDir: path.join(dir, 'logs'),
     };

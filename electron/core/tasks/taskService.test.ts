@@ -174,7 +174,7 @@ describe('TaskService (real PTYs)', () => {
     start();
     expect(core.api.getTask({ taskId: queued.id })).toMatchObject({ state: 'queued' });
     expect(core.api.getTask({ taskId: first.id })).toMatchObject({ state: 'interrupted' });
-    core.startQueuedTasks();
+    core.startWork();
     expect((await ended(queued.id)).state).toBe('succeeded');
   });
 });

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Agent, AgentSession, Project } from '../../../shared/entities';
-import type { DroverEvent } from '../../../shared/events';
-import { CLI_PATH, REPO_ROOT } from '../../../test-support/buildOnce';
-import { makeTempDir, removeDir } from '../../../test-support/tempDir';
-import { waitFor } from '../../../test-support/waitFor';
-import { startHost, type DroverHost } from '../../host/host';
+import type { Agent, AgentSession, Project } from '../../shared/entities';
+import type { DroverEvent } from '../../shared/events';
+import { CLI_PATH, REPO_ROOT } from '../../test-support/buildOnce';
+import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import { waitFor } from '../../test-support/waitFor';
+import { startHost, type DroverHost } from './host';
 
 const FAKE_AGENT = path.join(REPO_ROOT, 'e2e', 'fixtures', 'fake-agent.mjs');
 

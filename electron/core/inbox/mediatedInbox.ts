@@ -1,0 +1,158 @@
+import type { Agent, InboxMessage } from '../../../shared/entities';
+import { fail } from '../errors';
+import type { EventBus } from '../events/eventBus';
+import { newId } from '../ids';
+import { locateAgent } from '../agents/locateAgent';
+import type { ProjectRegistry } from '../projects/projectRegistry';
+import type { ProjectStore, ProjectStores } from '../storage/projectStores';
+
+export interface PostMessage {
+  agentId: string;
+  kind: InboxMessage['kind'];
+  body: string;
+  taskId?: string | null;
+  fromAgentId?: string | null;
+  replyTo?: string | null;
+}
+
+/**
+ * Each agent's inbox. Drover mediates every message: it is stored first, announced, and handed to
+ * the wake service, which types it into the agent's terminal once the agent is ready.
+ */
+export class MediatedInbox {
+  private readonly postedListeners = new Set<(message: InboxMessage) => void>();
+  private readonly replyWaiters = new Map<string, Set<(reply: InboxMessage) => void>>();
+
+  constructor(
+    private readonly projects: ProjectRegistry,
+    private readonly stores: ProjectStores,
+    private readonly events: EventBus,
+  ) {}
+
+  onPosted(listener: (message: InboxMessage) => void): () => void {
+    this.postedListeners.add(listener);
+    return () => this.postedListeners.delete(listener);
+  }
+
+  post(projectId: string, input: PostMessage): InboxMessage {
+    const store = this.stores.get(projectId);
+    const message = store.inbox.insertMessage({
+      id: newId('m'),
+      agentId: input.agentId,
+      kind: input.kind,
+      body: input.body,
+      taskId: input.taskId ?? null,
+      fromAgentId: input.fromAgentId ?? null,
+      replyTo: input.replyTo ?? null,
+      createdAt: Date.now(),
+    });
+    this.announce(message);
+    for (const listener of this.postedListeners) listener(message);
+    if (message.kind === 'reply' && message.replyTo) this.answerWaiters(store, message);
+    return message;
+  }
+
+  list(agentId: string, unreadOnly: boolean): InboxMessage[] {
+    const { store } = this.agent(agentId);
+    return store.inbox.messages(agentId).filter((message) => !unreadOnly || message.state !== 'read');
+  }
+
+  /** Marks the given messages (default: all unread) of an agent as read. */
+  markRead(agentId: string, messageIds?: string[]): InboxMessage[] {
+    const { store } = this.agent(agentId);
+    const wanted = messageIds && new Set(messageIds);
+    const unread = store.inbox.messages(agentId).filter((m) => m.state !== 'read' && (!wanted || wanted.has(m.id)));
+    const read = store.transaction(() => unread.map((m) => store.inbox.setMessageState(m.id, 'read', Date.now())));
+    read.forEach((message) => this.announce(message));
+    return read;
+  }
+
+  markDelivered(store: ProjectStore, messageIds: string[]): void {
+    const delivered = store.transaction(() =>
+      messageIds.filter((id) => store.inbox.message(id)?.state === 'pending').map((id) => store.inbox.setMessageState(id, 'delivered', Date.now())),
+    );
+    delivered.forEach((message) => this.announce(message));
+  }
+
+  /** A message to an agent named by id or by name, in the sender's project. */
+  send(input: { projectId: string; to: string; kind: 'question' | 'note'; body: string; fromAgentId?: string | undefined }): InboxMessage {
+    this.projects.get(input.projectId);
+    const store = this.stores.get(input.projectId);
+    const to = store.agents.get(input.to) ?? store.agents.byName(input.to);
+    if (!to) {
+      const names = store.agents.list().map((a) => a.name).join(', ') || 'none yet';
+      fail('not-found', `No agent ${input.to} in this project (agents: ${names}).`);
+    }
+    if (input.fromAgentId && !store.agents.get(input.fromAgentId)) fail('not-found', `No agent with id ${input.fromAgentId} in this project.`);
+    return this.post(input.projectId, { agentId: to.id, kind: input.kind, body: input.body, fromAgentId: input.fromAgentId ?? null });
+  }
+
+  /** Answers a question: the reply goes to the asker's inbox and to its waiting ask_agent call. */
+  reply(input: { questionId: string; body: string; fromAgentId?: string | undefined }): InboxMessage {
+    const { store, message: question } = this.locateMessage(input.questionId);
+    if (question.kind !== 'question') fail('invalid-state', `Message ${input.questionId} is a ${question.kind}, not a question.`);
+    if (!question.fromAgentId) fail('invalid-state', 'That question came from a person, not an agent; there is no one to reply to.');
+    if (store.inbox.replyTo(question.id)) fail('conflict', `Question ${question.id} has already been answered.`);
+    return this.post(store.projectId, {
+      agentId: question.fromAgentId,
+      kind: 'reply',
+      body: input.body,
+      fromAgentId: input.fromAgentId ?? question.agentId,
+      replyTo: question.id,
+    });
+  }
+
+  /** Resolves with the reply to `questionId` (now or when it comes), or null after the timeout. */
+  awaitReply(questionId: string, timeoutMs: number): Promise<InboxMessage | null> {
+    const { store } = this.locateMessage(questionId);
+    const existing = store.inbox.replyTo(questionId);
+    if (existing) return Promise.resolve(this.handOver(store, existing));
+    return new Promise((resolve) => {
+      const waiters = this.replyWaiters.get(questionId) ?? new Set();
+      const waiter = (reply: InboxMessage) => {
+        clearTimeout(timer);
+        resolve(reply);
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(waiter);
+        resolve(null);
+      }, timeoutMs);
+      waiters.add(waiter);
+      this.replyWaiters.set(questionId, waiters);
+    });
+  }
+
+  private answerWaiters(store: ProjectStore, reply: InboxMessage): void {
+    const waiters = this.replyWaiters.get(reply.replyTo as string);
+    if (!waiters || waiters.size === 0) return;
+    this.replyWaiters.delete(reply.replyTo as string);
+    const handed = this.handOver(store, reply);
+    for (const waiter of waiters) waiter(handed);
+  }
+
+  /** A reply the asker receives as its call's result needs no wake: it counts as delivered. */
+  private handOver(store: ProjectStore, reply: InboxMessage): InboxMessage {
+    if (reply.state !== 'pending') return reply;
+    const delivered = store.inbox.setMessageState(reply.id, 'delivered', Date.now());
+    this.announce(delivered);
+    return delivered;
+  }
+
+  private agent(agentId: string): { store: ProjectStore; agent: Agent } {
+    return locateAgent(this.projects, this.stores, agentId);
+  }
+
+
+  private locateMessage(messageId: string): { store: ProjectStore; message: InboxMessage } {
+    for (const project of this.projects.list().projects) {
+      const store = this.stores.get(project.id);
+      const message = store.inbox.message(messageId);
+      if (message) return { store, message };
+    }
+    fail('not-found', `No message with id ${messageId}`);
+  }
+
+  private announce(message: InboxMessage): void {
+    this.events.emit({ name: 'agentInboxChanged', seq: message.seq, projectId: message.projectId, message });
+  }
+}

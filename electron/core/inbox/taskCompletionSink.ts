@@ -1,0 +1,62 @@
+import { isTaskFinished, type Task } from '../../../shared/entities';
+import type { EventBus } from '../events/eventBus';
+import type { ProjectStores } from '../storage/projectStores';
+import { readLogSlice } from '../tasks/taskLogReader';
+import type { MediatedInbox } from './mediatedInbox';
+
+const TAIL_BYTES = 4096;
+const TAIL_LINES = 20;
+// Terminal escape sequences are control characters by definition.
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+
+const OUTCOME: Record<string, string> = {
+  succeeded: 'succeeded',
+  failed: 'failed',
+  cancelled: 'was cancelled',
+  interrupted: 'was interrupted',
+};
+
+function formatDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
+}
+
+/** The last lines of a task's output as plain text. */
+export function outputTail(logPath: string): string {
+  const { data } = readLogSlice(logPath, { tailBytes: TAIL_BYTES });
+  return data
+    .replace(ANSI, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line, index, lines) => line.length > 0 || index < lines.length - 1)
+    .slice(-TAIL_LINES)
+    .join('\n')
+    .trim();
+}
+
+export function describeTaskResult(task: Task): string {
+  const name = task.label ? `"${task.label}" (${task.command})` : `"${task.command}"`;
+  const exit = task.signal ? `signal ${task.signal}` : task.exitCode !== null ? `exit code ${task.exitCode}` : 'no exit code';
+  const duration = task.startedAt && task.endedAt ? `, after ${formatDuration(task.endedAt - task.startedAt)}` : '';
+  const reason = task.reason ? ` (${task.reason})` : '';
+  const tail = outputTail(task.logPath);
+  return `Task ${task.id} ${name} ${OUTCOME[task.state] ?? task.state}: ${exit}${duration}${reason}.${tail ? `\nOutput tail:\n${tail}` : '\nNo output.'}`;
+}
+
+/**
+ * Every task with an owner agent posts exactly one task-result message when it ends, however it
+ * ends (including at boot reconciliation); the unique index on task-result messages backs this up.
+ */
+export function connectTaskCompletionSink(events: EventBus, stores: ProjectStores, inbox: MediatedInbox): () => void {
+  return events.onEvent((event) => {
+    if (event.name !== 'backgroundTaskChanged') return;
+    const task = event.task;
+    if (!task.ownerAgentId || !isTaskFinished(task.state)) return;
+    const store = stores.get(task.projectId);
+    const owner = store.agents.get(task.ownerAgentId) ?? store.agents.byName(task.ownerAgentId);
+    if (!owner || store.inbox.resultOfTask(task.id)) return;
+    inbox.post(task.projectId, { agentId: owner.id, kind: 'task-result', body: describeTaskResult(task), taskId: task.id });
+  });
+}

@@ -1,0 +1,191 @@
+import type { Agent, AgentSession, Wake } from '../../../shared/entities';
+import { fail } from '../errors';
+import type { EventBus } from '../events/eventBus';
+import { newId } from '../ids';
+import type { MediatedInbox } from '../inbox/mediatedInbox';
+import { locateAgent } from '../agents/locateAgent';
+import type { ProjectRegistry } from '../projects/projectRegistry';
+import type { ProjectStore, ProjectStores } from '../storage/projectStores';
+import type { WakeChange } from '../inbox/inboxStore';
+import { composeWakeText } from './wakeText';
+
+export interface WakeTerminal {
+  /** Types into the agent's terminal; throws when it cannot. */
+  write(agentId: string, data: string): void;
+}
+
+export interface WakeOptions {
+  /** Pause between typing the text and pressing Enter, so agent CLIs don't take it as a paste. */
+  submitDelayMs: number;
+  retryBaseMs: number;
+  maxAttempts: number;
+  log(line: string): void;
+}
+
+export const DEFAULT_WAKE_OPTIONS: Omit<WakeOptions, 'log'> = { submitDelayMs: 120, retryBaseMs: 1_000, maxAttempts: 5 };
+
+/**
+ * Delivers pending inbox messages to agents by typing them into their terminals, but only when the
+ * agent is ready: never while busy, starting, exited or limited (a limited agent waits for its
+ * reset). One wake at a time per agent; messages arriving meanwhile join the next wake.
+ */
+export class AgentWakeService {
+  private readonly delivering = new Set<string>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private stopped = false;
+
+  constructor(
+    private readonly projects: ProjectRegistry,
+    private readonly stores: ProjectStores,
+    private readonly events: EventBus,
+    private readonly inbox: MediatedInbox,
+    private readonly terminal: WakeTerminal,
+    private readonly options: WakeOptions,
+  ) {
+    inbox.onPosted((message) => this.schedule(message.projectId, message.agentId));
+    events.onEvent((event) => {
+      if (event.name === 'agentSessionChanged' && event.session.state === 'ready') this.schedule(event.projectId, event.session.agentId);
+      if (event.name === 'agentChanged' && event.agent && !event.agent.wakesHeld) this.schedule(event.projectId, event.agentId);
+    });
+  }
+
+  /** Boot: a wake cut off mid-delivery goes back to waiting; every agent with mail is scheduled. */
+  reconcile(store: ProjectStore): number {
+    const cut = store.inbox.deliveringWakes();
+    for (const wake of cut) this.change(store, wake.id, { state: 'waiting', lastError: 'delivery cut off by a restart' });
+    for (const agentId of store.inbox.agentsWithPending()) this.ensureWake(store, agentId);
+    return cut.length;
+  }
+
+  startAll(): void {
+    for (const project of this.projects.list().projects) {
+      const store = this.stores.get(project.id);
+      for (const agentId of store.inbox.agentsWithPending()) this.schedule(project.id, agentId);
+    }
+  }
+
+  schedule(projectId: string, agentId: string): void {
+    if (this.stopped || !this.stores.isOpen(projectId)) return;
+    const store = this.stores.get(projectId);
+    if (!store.agents.get(agentId) || store.inbox.pending(agentId).length === 0) return;
+    this.ensureWake(store, agentId);
+    void this.deliver(store, agentId, false);
+  }
+
+  /** A person's wake: deliver now if the agent is ready, whatever holds or backoff say. */
+  async wakeNow(agentId: string): Promise<number> {
+    const { store } = this.locate(agentId);
+    if (store.inbox.pending(agentId).length === 0) return 0;
+    this.ensureWake(store, agentId);
+    const session = store.agents.latestSession(agentId);
+    if (session?.state !== 'ready') fail('invalid-state', `The agent is ${session?.state ?? 'not started'}; Drover types into a terminal only when its agent is ready.`);
+    return this.deliver(store, agentId, true);
+  }
+
+  hold(agentId: string, hold: boolean): Agent {
+    const { store, agent } = this.locate(agentId);
+    const updated = store.agents.update({ ...agent, wakesHeld: hold });
+    this.events.emit({ name: 'agentChanged', seq: updated.seq, projectId: updated.projectId, agentId, agent: updated });
+    return updated;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private ensureWake(store: ProjectStore, agentId: string): Wake {
+    const open = store.inbox.openWake(agentId);
+    if (open) return open;
+    const wake = store.inbox.insertWake(newId('w'), agentId, Date.now());
+    this.announce(wake);
+    return wake;
+  }
+
+  /** Returns how many messages were delivered. */
+  private async deliver(store: ProjectStore, agentId: string, byHand: boolean): Promise<number> {
+    if (this.delivering.has(agentId)) return 0;
+    const wake = store.inbox.openWake(agentId);
+    const agent = store.agents.get(agentId);
+    if (!wake || !agent || wake.state !== 'waiting') return 0;
+    if (!byHand && agent.wakesHeld) return 0;
+    const session = store.agents.latestSession(agentId);
+    if (!byHand && !this.readyNow(store, wake, session)) return 0;
+    const messages = store.inbox.pending(agentId);
+    if (messages.length === 0) {
+      this.change(store, wake.id, { state: 'delivered', messageIds: [] });
+      return 0;
+    }
+    this.delivering.add(agentId);
+    const attempt = this.change(store, wake.id, { state: 'delivering', messageIds: messages.map((m) => m.id), attempts: wake.attempts + 1 });
+    try {
+      const senders = new Map(store.agents.list().map((a) => [a.id, a]));
+      this.terminal.write(agentId, composeWakeText(messages, senders));
+      await new Promise((resolve) => setTimeout(resolve, this.options.submitDelayMs));
+      this.terminal.write(agentId, '\r');
+      this.inbox.markDelivered(store, attempt.messageIds);
+      this.change(store, wake.id, { state: 'delivered', lastError: null, notBefore: null });
+      return messages.length;
+    } catch (error) {
+      this.failAttempt(store, attempt, error instanceof Error ? error.message : String(error));
+      return 0;
+    } finally {
+      this.delivering.delete(agentId);
+      if (this.stores.isOpen(store.projectId)) this.schedule(store.projectId, agentId);
+    }
+  }
+
+  /** True when Drover may type now; otherwise arranges to try again when that may change. */
+  private readyNow(store: ProjectStore, wake: Wake, session: AgentSession | undefined): boolean {
+    const now = Date.now();
+    if (session?.state === 'limited') {
+      const resetsAt = session.limitResetsAt;
+      if (resetsAt !== null && wake.notBefore !== resetsAt) this.change(store, wake.id, { notBefore: resetsAt });
+      if (resetsAt !== null) this.retryAt(store.projectId, wake.agentId, resetsAt);
+      return false;
+    }
+    if (session?.state !== 'ready') return false;
+    if (wake.notBefore !== null && wake.notBefore > now) {
+      this.retryAt(store.projectId, wake.agentId, wake.notBefore);
+      return false;
+    }
+    return true;
+  }
+
+  private failAttempt(store: ProjectStore, wake: Wake, error: string): void {
+    this.options.log(`wake ${wake.id} of agent ${wake.agentId} failed (attempt ${wake.attempts}): ${error}`);
+    if (wake.attempts >= this.options.maxAttempts) {
+      this.change(store, wake.id, { state: 'failed', lastError: error });
+      return;
+    }
+    const notBefore = Date.now() + this.options.retryBaseMs * 2 ** (wake.attempts - 1);
+    this.change(store, wake.id, { state: 'waiting', lastError: error, notBefore });
+    this.retryAt(store.projectId, wake.agentId, notBefore);
+  }
+
+  private retryAt(projectId: string, agentId: string, at: number): void {
+    clearTimeout(this.timers.get(agentId));
+    const timer = setTimeout(() => {
+      this.timers.delete(agentId);
+      this.schedule(projectId, agentId);
+    }, Math.max(0, at - Date.now()));
+    timer.unref();
+    this.timers.set(agentId, timer);
+  }
+
+  private change(store: ProjectStore, wakeId: string, change: WakeChange): Wake {
+    const wake = store.inbox.updateWake(wakeId, change, Date.now());
+    this.announce(wake);
+    return wake;
+  }
+
+  private announce(wake: Wake): void {
+    this.events.emit({ name: 'agentWakeChanged', seq: wake.seq, projectId: wake.projectId, wake });
+  }
+
+  private locate(agentId: string): { store: ProjectStore; agent: Agent } {
+    return locateAgent(this.projects, this.stores, agentId);
+  }
+
+}

@@ -1,0 +1,32 @@
+import type { Agent, InboxMessage } from '../../../shared/entities';
+
+const MAX_PART = 600;
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s*\n\s*/g, ' ⏎ ').replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_PART ? `${flat.slice(0, MAX_PART - 1)}…` : flat;
+}
+
+function describe(message: InboxMessage, senders: Map<string, Agent>): string {
+  const from = message.fromAgentId ? (senders.get(message.fromAgentId)?.name ?? message.fromAgentId) : 'a person';
+  switch (message.kind) {
+    case 'task-result':
+      return oneLine(message.body);
+    case 'question':
+      return `Question ${message.id} from ${from}: ${oneLine(message.body)} (answer with the reply tool, question_id ${message.id})`;
+    case 'reply':
+      return `Reply from ${from} to your question ${message.replyTo}: ${oneLine(message.body)}`;
+    case 'note':
+      return `Note from ${from}: ${oneLine(message.body)}`;
+  }
+}
+
+/**
+ * What Drover types into an agent's prompt: one line (a newline would submit early in most agent
+ * CLIs) naming each message, and where to read them in full.
+ */
+export function composeWakeText(messages: InboxMessage[], senders: Map<string, Agent>): string {
+  const count = messages.length === 1 ? '1 new message' : `${messages.length} new messages`;
+  const parts = messages.map((message, i) => (messages.length === 1 ? '' : `(${i + 1}) `) + describe(message, senders));
+  return `[Drover] ${count}: ${parts.join(' ')} — read_inbox has the full text.`;
+}

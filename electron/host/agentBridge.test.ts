@@ -1,0 +1,195 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Agent, AgentSession, InboxMessage, Project, Task, Wake } from '../../shared/entities';
+import { CLI_PATH, REPO_ROOT } from '../../test-support/buildOnce';
+import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import { waitFor } from '../../test-support/waitFor';
+import { startHost, type DroverHost } from './host';
+
+const FAKE_AGENT = path.join(REPO_ROOT, 'e2e', 'fixtures', 'fake-agent.mjs');
+
+describe('agent bridge: inbox, wakes and the MCP server', () => {
+  let dir: string;
+  let host: DroverHost;
+  let project: Project;
+  const clients: Client[] = [];
+
+  const boot = async () => {
+    host = await startHost({
+      dataDir: path.join(dir, 'data'),
+      version: 'test',
+      cliCommand: [process.execPath, CLI_PATH],
+      agentStopGraceMs: 500,
+    });
+  };
+  const state = () =>
+    host.core.api.getWorkState({ projectId: project.id }) as { sessions: AgentSession[]; messages: InboxMessage[]; wakes: Wake[]; tasks: Task[] };
+  const session = (agentId: string) => state().sessions.find((s) => s.agentId === agentId);
+  const inbox = (agentId: string) => state().messages.filter((m) => m.agentId === agentId);
+  const addAgent = (name: string) => host.core.api.createAgent({ projectId: project.id, name, role: '', profileId: 'fake' }) as Agent;
+  const screenOf = (agentId: string) => {
+    const seen = { text: '' };
+    seen.text = host.core.agents.attach(agentId, (chunk) => (seen.text += chunk.data)).scrollback;
+    return seen;
+  };
+  const startReady = async (agent: Agent) => {
+    host.core.api.startAgent({ agentId: agent.id, resume: false });
+    await waitFor(() => session(agent.id)?.state === 'ready', `${agent.name} ready`);
+  };
+  const mcpFor = async (agent: Agent) => {
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI_PATH, 'mcp'],
+        env: { ...(process.env as Record<string, string>), DROVER_SOCKET: host.socketPath, DROVER_PROJECT_ID: project.id, DROVER_AGENT_ID: agent.id },
+        stderr: 'ignore',
+      }),
+    );
+    clients.push(client);
+    return client;
+  };
+  const text = (result: unknown) => ((result as { content: { text: string }[] }).content ?? []).map((part) => part.text).join('\n');
+
+  beforeEach(async () => {
+    dir = makeTempDir();
+    fs.mkdirSync(path.join(dir, 'repo'));
+    await boot();
+    project = host.core.api.addProject({ path: path.join(dir, 'repo') }) as Project;
+    host.core.api.saveAgentProfile({
+      profile: {
+        id: 'fake',
+        name: 'Fake agent',
+        command: process.execPath,
+        args: [FAKE_AGENT],
+        env: { FAKE_AGENT_WORK_MS: '300' },
+        promptPattern: '^fake> ?$',
+        busyPattern: 'esc to interrupt',
+        needsInputPattern: null,
+        usageLimitPattern: 'hit your session limit',
+        quietMs: 150,
+        integration: 'claude-hooks',
+      },
+    });
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+    await host.close();
+    removeDir(dir);
+  });
+
+  it('posts exactly one task-result to the owner (by id or by name), with exit code, duration and output tail', async () => {
+    const agent = addAgent('Builder');
+    const byId = host.core.api.createTask({ projectId: project.id, command: 'echo compiled 12 files; exit 3', ownerAgentId: agent.id }) as Task;
+    const byName = host.core.api.createTask({ projectId: project.id, command: 'echo fine', ownerAgentId: 'Builder', label: 'lint' }) as Task;
+    const orphan = host.core.api.createTask({ projectId: project.id, command: 'true', ownerAgentId: 'Nobody' }) as Task;
+    await waitFor(() => inbox(agent.id).length === 2, 'two results');
+    const failed = inbox(agent.id).find((m) => m.taskId === byId.id);
+    expect(failed).toMatchObject({ kind: 'task-result', state: 'pending' });
+    expect(failed?.body).toMatch(new RegExp(`Task ${byId.id} .* failed: exit code 3, after \\d+s`));
+    expect(failed?.body).toContain('compiled 12 files');
+    expect(inbox(agent.id).find((m) => m.taskId === byName.id)?.body).toMatch(/"lint" \(echo fine\) succeeded: exit code 0/);
+    await waitFor(() => (host.core.api.getTask({ taskId: orphan.id }) as Task).state === 'succeeded', 'orphan done');
+    host.core.api.retryTask({ taskId: byId.id });
+    await waitFor(() => inbox(agent.id).length === 3, 'the retry posts its own result');
+    expect(state().messages).toHaveLength(3);
+  });
+
+  it('wakes a ready agent by typing its messages, never while it is busy, and holds on request', async () => {
+    const agent = addAgent('Sleeper');
+    await startReady(agent);
+    const screen = screenOf(agent.id);
+    host.core.api.writeAgentInput({ agentId: agent.id, data: 'long job\r' });
+    await waitFor(() => session(agent.id)?.state === 'busy', 'busy');
+    host.core.api.sendMessage({ projectId: project.id, to: 'Sleeper', kind: 'note', body: 'the build is green' });
+    expect(inbox(agent.id)[0]?.state).toBe('pending');
+    expect(screen.text).not.toContain('[Drover]');
+    await waitFor(() => inbox(agent.id)[0]?.state === 'delivered', 'delivered once ready');
+    expect(screen.text).toMatch(/\[Drover\] 1 new message: Note from a person: the build is green/);
+    await waitFor(() => screen.text.includes('Done: [Drover]'), 'the agent took it as its prompt');
+    expect(state().wakes.find((w) => w.agentId === agent.id)).toMatchObject({ state: 'delivered', attempts: 1 });
+
+    await waitFor(() => session(agent.id)?.state === 'ready', 'ready again');
+    host.core.api.holdAgentWakes({ agentId: agent.id, hold: true });
+    host.core.api.sendMessage({ projectId: project.id, to: agent.id, kind: 'note', body: 'held note' });
+    expect(inbox(agent.id).find((m) => m.body === 'held note')?.state).toBe('pending');
+    await expect(host.core.api.wakeAgent({ agentId: agent.id })).resolves.toEqual({ agentId: agent.id, delivered: 1 });
+    expect(screen.text).toContain('held note');
+  });
+
+  it('never types into an agent that is not running, and says why when woken by hand', async () => {
+    const agent = addAgent('Offline');
+    host.core.api.sendMessage({ projectId: project.id, to: 'Offline', kind: 'note', body: 'hello?' });
+    expect(state().wakes.find((w) => w.agentId === agent.id)?.state).toBe('waiting');
+    await expect(host.core.api.wakeAgent({ agentId: agent.id })).rejects.toThrow(/only when its agent is ready/);
+    await startReady(agent);
+    await waitFor(() => inbox(agent.id)[0]?.state === 'delivered', 'delivered once started and ready');
+  });
+
+  it('serves the MCP tools with JSON schemas; run_in_background starts a task owned by the calling agent', async () => {
+    const agent = addAgent('Caller');
+    const client = await mcpFor(agent);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ['ask_agent', 'cancel_task', 'get_task', 'list_tasks', 'read_inbox', 'reply', 'retry_task', 'run_in_background', 'send_message'].sort(),
+    );
+    expect(tools.find((t) => t.name === 'run_in_background')?.inputSchema).toMatchObject({ type: 'object', required: ['command'] });
+    const started = text(await client.callTool({ name: 'run_in_background', arguments: { command: 'echo from-mcp', label: 'mcp job' } }));
+    const taskId = /task (t-[a-z0-9]+)/.exec(started)?.[1] as string;
+    expect(host.core.api.getTask({ taskId })).toMatchObject({ ownerAgentId: agent.id, label: 'mcp job' });
+    await waitFor(() => inbox(agent.id).some((m) => m.taskId === taskId), 'the result in the caller inbox');
+    expect(text(await client.callTool({ name: 'get_task', arguments: { task_id: taskId } }))).toContain('from-mcp');
+    expect(text(await client.callTool({ name: 'read_inbox', arguments: {} }))).toContain(`Task ${taskId}`);
+    expect(inbox(agent.id).every((m) => m.state === 'read')).toBe(true);
+
+    const unknown = await client.callTool({ name: 'launch_rockets', arguments: {} }).catch((error: unknown) => error);
+    expect(unknown).toBeInstanceOf(McpError);
+    expect((unknown as McpError).code).toBe(ErrorCode.MethodNotFound);
+    const bad = await client.callTool({ name: 'run_in_background', arguments: { command: 42 } }).catch((error: unknown) => error);
+    expect((bad as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect((bad as McpError).message).toMatch(/command/);
+    const refused = await client.callTool({ name: 'cancel_task', arguments: { task_id: 't-doesnotexist' } });
+    expect(refused).toMatchObject({ isError: true });
+    expect(text(refused)).toContain('No task with id t-doesnotexist');
+  });
+
+  it('ask_agent reaches the other agent through its inbox and a wake, and returns its reply', async () => {
+    const asker = addAgent('Architect');
+    const answerer = addAgent('Backend');
+    await startReady(answerer);
+    const client = await mcpFor(asker);
+    const answer = client.callTool({ name: 'ask_agent', arguments: { to: 'Backend', question: 'What is the answer?', timeout_seconds: 30 } });
+    expect(text(await answer)).toBe('Backend says 42');
+    const question = inbox(answerer.id).find((m) => m.kind === 'question');
+    expect(question).toMatchObject({ fromAgentId: asker.id, state: 'delivered' });
+    expect(inbox(asker.id)).toEqual([expect.objectContaining({ kind: 'reply', replyTo: question?.id, state: 'delivered' })]);
+  });
+
+  it('after a restart: an interrupted task still reports to its owner once, and a cut-off wake waits again', async () => {
+    const agent = addAgent('Owner');
+    const task = host.core.api.createTask({ projectId: project.id, command: 'sleep 60', ownerAgentId: agent.id }) as Task;
+    await waitFor(() => (host.core.api.getTask({ taskId: task.id }) as Task).state === 'running', 'running');
+    const dataDir = path.join(dir, 'data');
+    const projectDb = path.join(dataDir, 'projects', project.id, 'state.sqlite');
+    await host.close();
+    // The host died mid-task: its row still says running.
+    const Database = (await import('better-sqlite3')).default;
+    const db = new Database(projectDb);
+    db.prepare("UPDATE tasks SET state = 'running', ended_at = NULL WHERE id = ?").run(task.id);
+    db.prepare('DELETE FROM inbox_messages WHERE task_id = ?').run(task.id);
+    db.prepare("UPDATE wakes SET state = 'delivering'").run();
+    db.close();
+    await boot();
+    expect(state().wakes.filter((w) => w.agentId === agent.id).map((w) => w.state)).toEqual(['waiting']);
+    const results = inbox(agent.id).filter((m) => m.taskId === task.id);
+    expect(results).toEqual([expect.objectContaining({ kind: 'task-result' })]);
+    expect(results[0]?.body).toMatch(/was interrupted/);
+    await host.close();
+    await boot();
+    expect(inbox(agent.id).filter((m) => m.taskId === task.id)).toHaveLength(1);
+  });
+});
