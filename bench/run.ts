@@ -1,5 +1,6 @@
 import { benchExitLatency } from './exitLatencyBench';
 import { printTable, type BenchRow } from './table';
+import { benchTerminal } from './terminalFloodBench';
 import { benchReconcile, benchTaskWrites } from './taskStoreBench';
 
 /** `npm run bench`: every figure is printed beside a baseline measured in the same run. */
@@ -12,6 +13,8 @@ async function main(): Promise<void> {
   rows.push(benchReconcile(100_000, 100_000));
   process.stderr.write('exit-to-client latency…\n');
   rows.push(...(await benchExitLatency()));
+  process.stderr.write('terminal flood and agent memory…\n');
+  rows.push(...(await benchTerminal()));
   printTable(rows);
 }
 

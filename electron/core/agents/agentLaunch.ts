@@ -19,7 +19,7 @@ export interface LaunchPlan {
   file: string;
   args: string[];
   env: Record<string, string>;
-  /** Config files the agent CLI is pointed at; the user's own config is never touched. */
+  /** Config files the agent CLI is pointed at (hooks, Drover's MCP server); the user's own config is never touched. */
   files: { path: string; content: string }[];
 }
 
@@ -47,11 +47,20 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
   const files: LaunchPlan['files'] = [];
   if (profile.integration === 'claude-hooks') {
     const settings = path.join(input.agentDir, 'claude-settings.json');
+    const mcpConfig = path.join(input.agentDir, 'mcp.json');
     files.push({ path: settings, content: claudeSettings(drover) });
-    args.push('--settings', settings);
+    files.push({ path: mcpConfig, content: JSON.stringify({ mcpServers: { drover: { command: drover, args: ['mcp'] } } }, null, 2) });
+    args.push('--settings', settings, '--mcp-config', mcpConfig);
     if (input.resumeId) args.push('--resume', input.resumeId);
   } else if (profile.integration === 'codex-notify') {
-    args.push('-c', `notify=${JSON.stringify([drover, 'hook', 'codex-notify'])}`);
+    args.push(
+      '-c',
+      `notify=${JSON.stringify([drover, 'hook', 'codex-notify'])}`,
+      '-c',
+      `mcp_servers.drover.command=${JSON.stringify(drover)}`,
+      '-c',
+      'mcp_servers.drover.args=["mcp"]',
+    );
     if (input.resumeId) args.push('resume', input.resumeId);
   }
   const env: Record<string, string> = {};

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as pty from 'node-pty';
-import type { Agent, AgentSession } from '../../../shared/entities';
+import type { Agent, AgentProfile, AgentSession } from '../../../shared/entities';
 import type { TerminalChunk } from '../../../shared/events';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
@@ -32,6 +32,7 @@ interface LiveSession {
   agentId: string;
   sessionId: string;
   profileId: string;
+  profile: AgentProfile;
   terminal: pty.IPty;
   mirror: ScreenMirror;
   scrollback: ScrollbackLog;
@@ -133,6 +134,7 @@ export class AgentSessionService {
       agentId,
       sessionId: record.id,
       profileId: profile.id,
+      profile,
       terminal,
       mirror: new ScreenMirror(INITIAL_COLS, INITIAL_ROWS),
       scrollback,
@@ -199,7 +201,7 @@ export class AgentSessionService {
       current = store.agents.updateSession(session.id, { externalSessionId });
       this.announceSession(publicSession(current));
     }
-    const next = detectState(this.detected(current), { kind: 'hook', event }, this.profiles.get(live.profileId), Date.now());
+    const next = detectState(this.detected(current), { kind: 'hook', event }, live.profile, Date.now());
     return next ? this.changeSession(store, session.id, next) : publicSession(current);
   }
 
@@ -223,23 +225,22 @@ export class AgentSessionService {
     await Promise.all([...this.live.keys()].map((agentId) => this.stopLive(agentId, 'app-restart')));
   }
 
+  /** Per chunk only cheap work: the mirror parses output when it falls quiet (see ScreenMirror). */
   private onOutput(live: LiveSession, data: string): void {
     live.scrollback.append(data);
     live.mirror.write(data);
     this.stream(live.agentId).push(data);
     clearTimeout(live.quietTimer);
-    const profile = this.profiles.get(live.profileId);
-    live.quietTimer = setTimeout(() => void this.readScreen(live), profile.quietMs);
+    live.quietTimer = setTimeout(() => void this.readScreen(live), live.profile.quietMs);
   }
 
   private async readScreen(live: LiveSession): Promise<void> {
-    await live.mirror.settled();
+    const text = await live.mirror.text();
     if (this.live.get(live.agentId) !== live) return;
     const store = this.stores.get(live.projectId);
     const session = store.agents.session(live.sessionId);
     if (!session || session.state === 'exited') return;
-    const profile = this.profiles.get(live.profileId);
-    const next = detectState(this.detected(session), { kind: 'screen', text: live.mirror.text(), hooksSeen: live.hooksSeen }, profile, Date.now());
+    const next = detectState(this.detected(session), { kind: 'screen', text, hooksSeen: live.hooksSeen }, live.profile, Date.now());
     if (!next) return;
     this.changeSession(store, session.id, next);
     if (next.state === 'limited') this.limitProfile(live.profileId, next.limitResetsAt);
@@ -278,6 +279,7 @@ export class AgentSessionService {
   private onExit(live: LiveSession, exitCode: number | null): void {
     clearTimeout(live.quietTimer);
     clearTimeout(live.killTimer);
+    live.scrollback.flush();
     this.stream(live.agentId).connect(null);
     live.mirror.dispose();
     if (this.live.get(live.agentId) === live) this.live.delete(live.agentId);

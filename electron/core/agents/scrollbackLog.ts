@@ -1,12 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+const FLUSH_MS = 200;
+
 /**
  * An agent terminal's raw output, kept on disk and bounded: past `capBytes` the oldest half is
- * dropped (at a line break), so a restart can show the last screens without the file growing forever.
+ * dropped (at a line break), so a restart can show the last screens without the file growing
+ * forever. Writes are batched so a flood costs a few appends a second, not one per chunk.
  */
 export class ScrollbackLog {
   private size: number;
+  private pending: string[] = [];
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly file: string,
@@ -17,18 +22,29 @@ export class ScrollbackLog {
   }
 
   append(data: string): void {
-    const bytes = Buffer.byteLength(data);
+    this.pending.push(data);
+    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length === 0) return;
+    let data = this.pending.join('');
+    this.pending = [];
+    if (data.length > this.capBytes) data = data.slice(-this.capBytes);
     try {
       fs.appendFileSync(this.file, data);
-      this.size += bytes;
+      this.size += Buffer.byteLength(data);
       if (this.size > this.capBytes) this.trim();
     } catch {
       // A full disk costs scrollback history, never the session itself.
     }
   }
 
-  /** The last `maxBytes` of the log, starting at a line break where there is one. */
+  /** The last `maxBytes` of the log (including what is not flushed yet), starting at a line break. */
   tail(maxBytes = 1024 * 1024): string {
+    this.flush();
     if (!fs.existsSync(this.file)) return '';
     const content = fs.readFileSync(this.file);
     if (content.length <= maxBytes) return content.toString('utf8');
