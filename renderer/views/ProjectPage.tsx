@@ -1,6 +1,8 @@
-import { useEffect } from 'react';
+import { useEffect, useId } from 'react';
+import { AgentsArea } from '../agents/AgentsArea';
 import type { Project } from '../../shared/entities';
 import { PageHeading } from '../components/PageHeading';
+import { useStoredFlag } from '../components/useStoredFlag';
 import { routeHref } from '../routing';
 import { useDrover, useDroverActions } from '../store/StoreContext';
 import { markViewed } from '../workState/lastViewed';
@@ -33,17 +35,36 @@ function ProjectDetails({ project }: { project: Project }) {
   }, [trackWorkState, project.id]);
   // Whatever changes while the page is open counts as seen (a reload never runs cleanups).
   const tasksById = useDrover((state) => state.workStates[project.id]?.tasksById);
+  const [workStateShown, setWorkStateShown] = useStoredFlag('drover.workStateShown', true);
+  const sidePanelId = useId();
   useEffect(() => {
     markViewed(project.id);
   }, [project.id, tasksById]);
 
   return (
-    <div className="page page--wide">
-      <header className="page-header">
+    <div className="workspace">
+      <header className="workspace__header">
         <PageHeading>{project.name}</PageHeading>
-        <p className="page-header__path">{project.path}</p>
+        <p className="page-header__path" title={project.path}>
+          {project.path}
+        </p>
+        <span className="workspace__spacer" />
+        <button
+          type="button"
+          className="button button--ghost"
+          aria-expanded={workStateShown}
+          aria-controls={sidePanelId}
+          onClick={() => setWorkStateShown(!workStateShown)}
+        >
+          {workStateShown ? 'Hide work state' : 'Show work state'}
+        </button>
       </header>
-      <ProjectWorkStatePanel projectId={project.id} />
+      <div className="workspace__body">
+        <AgentsArea projectId={project.id} />
+        <div id={sidePanelId} className="workspace__side" hidden={!workStateShown}>
+          <ProjectWorkStatePanel projectId={project.id} />
+        </div>
+      </div>
     </div>
   );
 }

@@ -2,16 +2,11 @@ import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef } from 'react';
+import { TERMINAL_FONT, TERMINAL_THEME } from '../../terminal/terminalTheme';
 import type { OutputSink } from './taskOutputFollower';
 
-const THEME = {
-  background: '#0f1013',
-  foreground: '#d9dce3',
-  cursor: '#0f1013',
-  selectionBackground: '#34507f',
-  black: '#1b1d22',
-  brightBlack: '#6b717d',
-};
+// Read-only: the cursor would only be noise.
+const THEME = { ...TERMINAL_THEME, cursor: TERMINAL_THEME.background };
 
 /** A read-only xterm that keeps the log's ANSI colours; hands its sink to the caller once ready. */
 export function TerminalView({ onReady, label }: { onReady(sink: OutputSink): () => void; label: string }) {
@@ -25,8 +20,7 @@ export function TerminalView({ onReady, label }: { onReady(sink: OutputSink): ()
       convertEol: true,
       scrollback: 200_000,
       fontFamily: getComputedStyle(host).fontFamily,
-      fontSize: 12,
-      lineHeight: 1.2,
+      ...TERMINAL_FONT,
       cursorInactiveStyle: 'none',
       theme: THEME,
     });

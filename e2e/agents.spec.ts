@@ -1,0 +1,138 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './support/droverHost';
+import {
+  addAgent,
+  FAKE_PROFILE,
+  openWorkspace,
+  saveProfiles,
+  screenshot,
+  SHELL_PROFILE,
+  stateBadge,
+  terminalOf,
+  typeLine,
+} from './support/agents';
+
+/** Asks the shell agent's PTY its size; returns [rows, cols] as the PTY reports them. */
+async function ptySize(page: Page, shell: Locator, marker: string): Promise<[number, number]> {
+  await typeLine(page, shell, `echo ${marker} $(stty size)`);
+  const line = shell.locator('.xterm-rows > div', { hasText: new RegExp(`^${marker} \\d+ \\d+`) });
+  await expect(line).toHaveCount(1);
+  const [, rows, cols] = (await line.innerText()).trim().split(/\s+/).map(Number);
+  return [rows ?? 0, cols ?? 0];
+}
+
+function visibleRows(terminal: Locator): Promise<number> {
+  return terminal.locator('.xterm-rows > div').count();
+}
+
+test('adds an agent, talks to it in its terminal, follows resizes, and resumes it after a host restart', async ({ page, drover }) => {
+  const folder = drover.makeFolder('shop-api');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, [FAKE_PROFILE, SHELL_PROFILE]);
+  await openWorkspace(page, url, projectId);
+  await expect(page.getByRole('region', { name: 'Work state' })).toBeVisible();
+
+  const backend = await addAgent(page, 'backend', 'API and database migrations', 'Fake agent');
+  await expect(stateBadge(backend, 'Not started')).toBeVisible();
+  await backend.getByRole('button', { name: 'Start' }).click();
+  await expect(stateBadge(backend, 'Ready')).toBeVisible();
+  const backendTerminal = terminalOf(backend, 'backend');
+  await expect(backendTerminal).toContainText(`of project ${projectId} in ${folder}`);
+  await expect(backend.getByRole('img', { name: '0 messages in inbox' })).toBeVisible();
+
+  await typeLine(page, backendTerminal, 'add a health check');
+  await expect(stateBadge(backend, 'Busy')).toBeVisible();
+  await screenshot(page, 'agents-busy.png');
+  await expect(stateBadge(backend, 'Ready')).toBeVisible();
+  await expect(backendTerminal).toContainText('Done: add a health check');
+
+  // A second agent: the grid puts them side by side, and its shell tells us the PTY's real size.
+  const shell = await addAgent(page, 'shell', '', 'POSIX shell');
+  await shell.getByRole('button', { name: 'Start' }).click();
+  const shellTerminal = terminalOf(shell, 'shell');
+  await expect(stateBadge(shell, 'Ready')).toBeVisible();
+  const paneBoxes = [await backend.boundingBox(), await shell.boundingBox()];
+  expect(paneBoxes[0]?.y).toBe(paneBoxes[1]?.y);
+  const [rowsBefore, colsBefore] = await ptySize(page, shellTerminal, 'before');
+  expect(rowsBefore).toBe(await visibleRows(shellTerminal));
+  await screenshot(page, 'agents-grid.png');
+
+  await page.setViewportSize({ width: 1100, height: 760 });
+  await expect.poll(() => visibleRows(shellTerminal)).toBeLessThan(rowsBefore);
+  const [rowsAfter, colsAfter] = await ptySize(page, shellTerminal, 'after');
+  expect(rowsAfter).toBe(await visibleRows(shellTerminal));
+  expect(colsAfter).toBeLessThan(colsBefore);
+
+  // Maximise from the keyboard while the terminal has focus, then restore with the same keys.
+  await page.keyboard.press('Alt+1');
+  await page.keyboard.press('Control+Shift+Enter');
+  await expect(shell).toBeHidden();
+  await expect(backend.getByRole('button', { name: 'Restore grid' })).toBeVisible();
+  await page.keyboard.press('Control+Shift+Enter');
+  await expect(shell).toBeVisible();
+
+  // Scrollback search.
+  await backendTerminal.click();
+  await page.keyboard.press('Control+Shift+F');
+  const search = backend.getByRole('searchbox', { name: 'Search backend terminal' });
+  await search.fill('health');
+  await expect(backend.getByText('No matches')).toBeHidden();
+  await search.fill('nothing like this');
+  await expect(backend.getByText('No matches')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(search).toBeHidden();
+
+  // Drover restarts: the pane keeps its last screen, says why it ended, and Enter resumes.
+  const restartedUrl = await drover.startHost(['--project', folder]);
+  await openWorkspace(page, restartedUrl, projectId);
+  await expect(stateBadge(backend, 'Exited')).toBeVisible();
+  await expect(backendTerminal).toContainText('Done: add a health check');
+  await expect(backendTerminal).toContainText('Session ended when Drover stopped');
+  await expect(backend.getByText('Press Enter here to start it again')).toBeVisible();
+  await screenshot(page, 'agents-after-restart.png');
+  await backendTerminal.click();
+  await page.keyboard.press('Enter');
+  await expect(backendTerminal).toContainText('resumed conversation');
+  await expect(stateBadge(backend, 'Ready')).toBeVisible();
+});
+
+test('manages profiles in the UI and explains an agent whose command is missing', async ({ page, drover }) => {
+  const folder = drover.makeFolder('docs-site');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, []);
+  await openWorkspace(page, url, projectId);
+
+  await page.getByRole('button', { name: 'Profiles' }).click();
+  const profiles = page.getByRole('dialog', { name: 'Agent profiles' });
+  await expect(profiles.getByRole('listitem').filter({ hasText: 'Claude Code' })).toBeVisible();
+  await profiles.getByRole('button', { name: 'New profile' }).click();
+  const form = page.getByRole('dialog', { name: 'New profile' });
+  await form.getByLabel('Id').fill('ghost');
+  await form.getByLabel('Name', { exact: true }).fill('Ghost CLI');
+  await form.getByLabel('Command').fill('no-such-agent-cli');
+  await form.getByLabel('Busy pattern').fill('(');
+  await form.getByRole('button', { name: 'Save profile' }).click();
+  await expect(form.getByText('not a valid regular expression')).toBeVisible();
+  await form.getByLabel('Busy pattern').fill('working');
+  await form.getByRole('button', { name: 'Save profile' }).click();
+  const ghostRow = profiles.getByRole('listitem').filter({ hasText: 'Ghost CLI' });
+  await expect(ghostRow).toContainText('no-such-agent-cli is not installed');
+  await screenshot(page, 'agents-profiles.png');
+  await profiles.getByRole('button', { name: 'Close' }).click();
+
+  const ghost = await addAgent(page, 'scout', 'Reads the docs', 'Ghost CLI (unavailable)');
+  await expect(ghost.getByRole('alert')).toContainText('no-such-agent-cli is not installed');
+  await expect(ghost.getByRole('group', { name: 'scout terminal' })).toHaveCount(0);
+
+  await ghost.getByRole('button', { name: 'Edit agent' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit scout' });
+  await edit.getByLabel('Name').fill('reader');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  const reader = page.getByRole('region', { name: 'reader', exact: true });
+  await expect(reader).toBeVisible();
+
+  await reader.getByRole('button', { name: 'Remove agent' }).click();
+  await page.getByRole('alertdialog', { name: 'Remove reader?' }).getByRole('button', { name: 'Remove agent' }).click();
+  await expect(reader).toHaveCount(0);
+  await expect(page.getByText('No agents yet')).toBeVisible();
+});

@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, type Locator, type Page } from '@playwright/test';
+import type { AgentProfileInput } from '../../shared/entities';
+import { connectToDrover } from '../../electron/cli/socketClient';
+import type { DroverWorld } from './droverHost';
+import { ARTIFACTS_DIR } from './workState';
+
+export const FAKE_AGENT = path.resolve(__dirname, '..', 'fixtures', 'fake-agent.mjs');
+
+const NO_PATTERNS = { promptPattern: null, busyPattern: null, needsInputPattern: null, usageLimitPattern: null };
+
+/** The fake agent CLI, run by node, with Claude-style hooks so its conversation can be resumed. */
+export const FAKE_PROFILE: AgentProfileInput = {
+  id: 'fake',
+  name: 'Fake agent',
+  command: process.execPath,
+  args: [FAKE_AGENT],
+  env: { FAKE_AGENT_WORK_MS: '1500' },
+  ...NO_PATTERNS,
+  promptPattern: '^fake> ?$',
+  busyPattern: 'esc to interrupt',
+  quietMs: 150,
+  integration: 'claude-hooks',
+};
+
+/** A plain POSIX shell, to ask the PTY its size with `stty size`. */
+export const SHELL_PROFILE: AgentProfileInput = {
+  id: 'sh',
+  name: 'POSIX shell',
+  command: '/bin/sh',
+  args: [],
+  env: { PS1: '$ ' },
+  ...NO_PATTERNS,
+  promptPattern: '\\$ ?$',
+  quietMs: 200,
+  integration: 'none',
+};
+
+/** Saves profiles over the local socket, as a script would, and returns the folder's project id. */
+export async function saveProfiles(drover: DroverWorld, folder: string, profiles: AgentProfileInput[]): Promise<string> {
+  const client = await connectToDrover(path.join(drover.dataDir, 'drover.sock'));
+  try {
+    for (const profile of profiles) await client.rpc.call('saveAgentProfile', { profile });
+    return (await client.rpc.call('findProjectByPath', { path: folder })).id;
+  } finally {
+    client.close();
+  }
+}
+
+export async function openWorkspace(page: Page, hostUrl: string, projectId: string): Promise<Locator> {
+  await page.goto(`${hostUrl}#/project/${projectId}`);
+  const agents = page.getByRole('region', { name: 'Agents', exact: true });
+  await expect(agents).toBeVisible();
+  return agents;
+}
+
+/** Adds an agent through the "Add agent" dialog. */
+export async function addAgent(page: Page, name: string, role: string, profileName: string): Promise<Locator> {
+  await page.getByRole('button', { name: 'Add agent' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add agent' });
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByLabel('Role').fill(role);
+  await dialog.getByLabel('Profile').selectOption({ label: profileName });
+  await dialog.getByRole('button', { name: 'Add agent' }).click();
+  await expect(dialog).toBeHidden();
+  return agentPane(page, name);
+}
+
+export function agentPane(page: Page, name: string): Locator {
+  return page.getByRole('region', { name, exact: true });
+}
+
+export function terminalOf(pane: Locator, name: string): Locator {
+  return pane.getByRole('group', { name: `${name} terminal`, exact: true });
+}
+
+/** The state badge's word (Starting, Busy, Ready, Needs input, Limited, Exited, Not started). */
+export function stateBadge(pane: Locator, state: string): Locator {
+  return pane.getByText(state, { exact: true });
+}
+
+/** Types a line into the terminal the way a person does: click it, type, Enter. */
+export async function typeLine(page: Page, terminal: Locator, line: string): Promise<void> {
+  await terminal.click();
+  await page.keyboard.type(line);
+  await page.keyboard.press('Enter');
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS_DIR, name), animations: 'disabled' });
+}

@@ -1,0 +1,159 @@
+import { lazy, Suspense, useId, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import type { Agent, AgentProfile, AgentSession } from '../../shared/entities';
+import { errorMessage } from '../store/errorMessage';
+import { useDroverActions } from '../store/StoreContext';
+import type { AgentTerminalHandle } from '../terminal/AgentTerminal';
+import { endedHint, isSessionLive } from './agentPresentation';
+import { AgentStateBadge } from './AgentStateBadge';
+import { InboxBadge } from './InboxBadge';
+import { PaneIcon } from './PaneIcon';
+
+// xterm is most of the bundle: the projects list never needs it.
+const AgentTerminal = lazy(() => import('../terminal/AgentTerminal').then((module) => ({ default: module.AgentTerminal })));
+
+export interface AgentPaneHandle {
+  focus(): void;
+}
+
+interface AgentPaneProps {
+  agent: Agent;
+  /** Position in the grid; the first nine have an Alt+digit shortcut. */
+  index: number;
+  session: AgentSession | undefined;
+  profile: AgentProfile | undefined;
+  inboxCount: number;
+  maximised: boolean;
+  hidden: boolean;
+  onToggleMaximise(): void;
+  onEdit(): void;
+  onRemove(): void;
+  onFocusWithin(): void;
+  ref?: Ref<AgentPaneHandle>;
+}
+
+/** One agent: a header with its state and controls over its live terminal (or why it cannot run). */
+export function AgentPane(props: AgentPaneProps) {
+  const { agent, index, session, profile, inboxCount, maximised, hidden, ref } = props;
+  const { startAgent, stopAgent, restartAgent } = useDroverActions();
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const rootRef = useRef<HTMLElement>(null);
+  const terminalRef = useRef<AgentTerminalHandle>(null);
+  const nameId = useId();
+  const live = isSessionLive(session);
+
+  useImperativeHandle(ref, () => ({ focus: () => (terminalRef.current ?? rootRef.current)?.focus() }), []);
+
+  async function run(action: () => Promise<unknown>): Promise<void> {
+    if (pending) return;
+    setPending(true);
+    try {
+      await action();
+      setActionError(null);
+    } catch (error) {
+      setActionError(errorMessage(error));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  const start = () => void run(() => startAgent(agent.id, true));
+  const cannotStart = live ? null : (actionError ?? profile?.unavailableReason ?? null);
+  const shortcut = index < 9 ? `Alt+${index + 1}` : null;
+
+  return (
+    <section
+      ref={rootRef}
+      aria-labelledby={nameId}
+      tabIndex={-1}
+      hidden={hidden}
+      className={`agent-pane ${maximised ? 'agent-pane--maximised' : ''}`}
+      onFocus={props.onFocusWithin}
+    >
+      <header className="agent-pane__header">
+        {shortcut && (
+          <kbd className="agent-pane__index" title={`Focus with ${shortcut}`} aria-hidden="true">
+            {index + 1}
+          </kbd>
+        )}
+        <h3 id={nameId} className="agent-pane__name">
+          {agent.name}
+        </h3>
+        <AgentStateBadge session={session} />
+        <InboxBadge count={inboxCount} />
+        <span className="agent-pane__role" title={agent.role}>
+          {agent.role || profile?.name}
+        </span>
+        <span className="agent-pane__actions">
+          {live ? (
+            <>
+              <button type="button" className="button button--ghost button--row" disabled={pending} onClick={() => void run(() => stopAgent(agent.id))}>
+                <PaneIcon name="stop" /> Stop
+              </button>
+              <button type="button" className="button button--ghost button--row" disabled={pending} onClick={() => void run(() => restartAgent(agent.id))}>
+                <PaneIcon name="restart" /> Restart
+              </button>
+            </>
+          ) : (
+            <button type="button" className="button button--ghost button--row agent-pane__start" disabled={pending} onClick={start}>
+              <PaneIcon name="start" /> Start
+            </button>
+          )}
+          <span className="agent-pane__divider" aria-hidden="true" />
+          <button
+            type="button"
+            className="button button--ghost button--icon"
+            aria-label={maximised ? 'Restore grid' : 'Maximise'}
+            aria-pressed={maximised}
+            title={`${maximised ? 'Restore grid' : 'Maximise'} (Ctrl+Shift+Enter)`}
+            onClick={props.onToggleMaximise}
+          >
+            <PaneIcon name={maximised ? 'restore' : 'maximise'} />
+          </button>
+          <button type="button" className="button button--ghost button--icon" aria-label="Edit agent" title="Edit agent" onClick={props.onEdit}>
+            <PaneIcon name="edit" />
+          </button>
+          <button
+            type="button"
+            className="button button--ghost button--icon button--ghost-danger"
+            aria-label="Remove agent"
+            title="Remove agent"
+            onClick={props.onRemove}
+          >
+            <PaneIcon name="remove" />
+          </button>
+        </span>
+      </header>
+      {cannotStart ? (
+        <div role="alert" className="agent-pane__problem">
+          <p className="agent-pane__problem-title">{agent.name} cannot start</p>
+          <p>{cannotStart}</p>
+          <p className="agent-pane__problem-hint">Install the command, or use Edit agent to pick another profile, then press Start.</p>
+        </div>
+      ) : (
+        <>
+          {actionError && (
+            <p role="alert" className="agent-pane__error">
+              {actionError}
+            </p>
+          )}
+          <Suspense fallback={<div className="agent-terminal" />}>
+            <AgentTerminal
+              ref={terminalRef}
+              agentId={agent.id}
+              label={`${agent.name} terminal`}
+              live={live}
+              sessionId={session?.id ?? null}
+              onStartAgain={start}
+            />
+          </Suspense>
+          {!live && (
+            <p className="agent-pane__ended">
+              {endedHint(session)} Press <kbd>Enter</kbd> here to start it again.
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

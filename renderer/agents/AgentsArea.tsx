@@ -1,0 +1,126 @@
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { Agent, AgentProfile, AgentSession } from '../../shared/entities';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { useDrover, useDroverActions } from '../store/StoreContext';
+import { AgentFormDialog } from './AgentFormDialog';
+import { AgentPane, type AgentPaneHandle } from './AgentPane';
+import { gridShape } from './paneLayout';
+import { ProfilesDialog } from './ProfilesDialog';
+import { useAgentShortcuts, type AgentsCommand } from './useAgentShortcuts';
+import { useElementSize } from './useElementSize';
+
+const NO_AGENTS: Readonly<Record<string, Agent>> = {};
+const NO_SESSIONS: Readonly<Record<string, AgentSession>> = {};
+
+type OpenDialog = { kind: 'add' } | { kind: 'edit'; agent: Agent } | { kind: 'remove'; agent: Agent } | { kind: 'profiles' };
+
+/** The project's agents as a grid of live terminals, with adding, editing and removing agents. */
+export function AgentsArea({ projectId }: { projectId: string }) {
+  const agentsById = useDrover((state) => state.workStates[projectId]?.agentsById ?? NO_AGENTS);
+  const sessions = useDrover((state) => state.workStates[projectId]?.sessionsByAgentId ?? NO_SESSIONS);
+  const profiles = useDrover((state) => state.profiles.list);
+  const { trackAgentProfiles, removeAgent } = useDroverActions();
+  const [dialog, setDialog] = useState<OpenDialog | null>(null);
+  const [maximisedId, setMaximisedId] = useState<string | null>(null);
+  const [focusedId, setFocusedId] = useState<string | null>(null);
+  const paneHandles = useRef(new Map<string, AgentPaneHandle>());
+  const gridRef = useRef<HTMLDivElement>(null);
+  const size = useElementSize(gridRef);
+  const headingId = useId();
+
+  useEffect(trackAgentProfiles, [trackAgentProfiles]);
+
+  const agents = useMemo(() => Object.values(agentsById).sort((a, b) => a.createdAt - b.createdAt), [agentsById]);
+  const profilesById = useMemo(() => new Map<string, AgentProfile>(profiles.map((profile) => [profile.id, profile])), [profiles]);
+  const maximised = agents.find((agent) => agent.id === maximisedId) ?? null;
+  const shape = maximised ? { columns: 1, rows: 1 } : gridShape(agents.length, size.width, size.height);
+
+  const focusPane = (agentId: string) => requestAnimationFrame(() => paneHandles.current.get(agentId)?.focus());
+
+  useAgentShortcuts((command: AgentsCommand) => {
+    if (command.kind === 'focusPane') {
+      const agent = agents[command.index];
+      if (!agent) return false;
+      if (maximised) setMaximisedId(agent.id);
+      focusPane(agent.id);
+      return true;
+    }
+    if (command.kind === 'toggleMaximise') {
+      const target = maximised ? null : (focusedId ?? agents[0]?.id ?? null);
+      setMaximisedId(target);
+      const keepFocusOn = maximised?.id ?? target;
+      if (keepFocusOn) focusPane(keepFocusOn);
+      return true;
+    }
+    if (!maximised) return false;
+    setMaximisedId(null);
+    return true;
+  });
+
+  const takenNames = (except?: Agent) => agents.filter((agent) => agent !== except).map((agent) => agent.name);
+
+  return (
+    <section className="agents" aria-labelledby={headingId}>
+      <header className="agents__toolbar">
+        <h2 id={headingId} className="agents__title">
+          Agents
+        </h2>
+        <span className="count-pill">{agents.length}</span>
+        <span className="agents__spacer" />
+        <button type="button" className="button button--ghost" onClick={() => setDialog({ kind: 'profiles' })}>
+          Profiles
+        </button>
+        <button type="button" className="button button--primary button--compact" onClick={() => setDialog({ kind: 'add' })}>
+          Add agent
+        </button>
+      </header>
+      <div
+        ref={gridRef}
+        className="agents__grid"
+        style={{ gridTemplateColumns: `repeat(${shape.columns}, minmax(0, 1fr))`, gridTemplateRows: `repeat(${shape.rows}, minmax(180px, 1fr))` }}
+      >
+        {agents.length === 0 && (
+          <div className="agents__empty">
+            <p className="agents__empty-title">No agents yet</p>
+            <p>Add an agent to run Claude Code, Codex, Aider, Gemini or a shell in this project, each in its own terminal.</p>
+          </div>
+        )}
+        {agents.map((agent, index) => (
+          <AgentPane
+            key={agent.id}
+            ref={(handle) => {
+              if (handle) paneHandles.current.set(agent.id, handle);
+              else paneHandles.current.delete(agent.id);
+            }}
+            agent={agent}
+            index={index}
+            session={sessions[agent.id]}
+            profile={profilesById.get(agent.profileId)}
+            inboxCount={0}
+            maximised={maximised === agent}
+            hidden={maximised !== null && maximised !== agent}
+            onToggleMaximise={() => setMaximisedId(maximised === agent ? null : agent.id)}
+            onEdit={() => setDialog({ kind: 'edit', agent })}
+            onRemove={() => setDialog({ kind: 'remove', agent })}
+            onFocusWithin={() => setFocusedId(agent.id)}
+          />
+        ))}
+      </div>
+      {dialog?.kind === 'add' && <AgentFormDialog projectId={projectId} takenNames={takenNames()} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'edit' && (
+        <AgentFormDialog projectId={projectId} agent={dialog.agent} takenNames={takenNames(dialog.agent)} onClose={() => setDialog(null)} />
+      )}
+      {dialog?.kind === 'remove' && (
+        <ConfirmDialog
+          title={`Remove ${dialog.agent.name}?`}
+          confirmLabel="Remove agent"
+          onConfirm={() => removeAgent(dialog.agent.id)}
+          onClose={() => setDialog(null)}
+        >
+          <p>Drover stops its session if it is running, then forgets the agent and its terminal.</p>
+        </ConfirmDialog>
+      )}
+      {dialog?.kind === 'profiles' && <ProfilesDialog onClose={() => setDialog(null)} />}
+    </section>
+  );
+}

@@ -1,0 +1,135 @@
+import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import { terminalCommandFor, workspaceCommandFor } from '../agents/agentShortcuts';
+import { useBridge } from '../store/StoreContext';
+import { AgentTerminalLink } from './agentTerminalLink';
+import { copySelection } from './clipboard';
+import { createAgentXterm, fitIfVisible, type AgentXterm } from './createAgentXterm';
+import { TerminalSearchBar } from './TerminalSearchBar';
+
+/** Resizing a PTY redraws the agent's whole screen: wait until the pane stops changing size. */
+const RESIZE_DEBOUNCE_MS = 120;
+
+export interface AgentTerminalHandle {
+  focus(): void;
+}
+
+interface AgentTerminalProps {
+  agentId: string;
+  /** "<agent name> terminal": names the terminal's group and its input. */
+  label: string;
+  /** A process is behind the terminal: keys go to it and the PTY follows the pane's size. */
+  live: boolean;
+  /** Changes with each new session, whose PTY starts at the host's default size. */
+  sessionId: string | null;
+  /** Enter in a terminal whose session ended. */
+  onStartAgain(): void;
+  ref?: Ref<AgentTerminalHandle>;
+}
+
+/** An agent's real terminal: its scrollback, then its live output; keys and size go back to its PTY. */
+export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, ref }: AgentTerminalProps) {
+  const bridge = useBridge();
+  const hostRef = useRef<HTMLDivElement>(null);
+  const [xterm, setXterm] = useState<AgentXterm | null>(null);
+  const [searching, setSearching] = useState(false);
+  const [linkError, setLinkError] = useState<string | null>(null);
+  const liveRef = useRef(live);
+  const startAgainRef = useRef(onStartAgain);
+  useEffect(() => {
+    liveRef.current = live;
+    startAgainRef.current = onStartAgain;
+  });
+
+  useImperativeHandle(ref, () => ({ focus: () => xterm?.terminal.focus() }), [xterm]);
+
+  useEffect(() => {
+    const host = hostRef.current;
+    if (!host) return;
+    const created = createAgentXterm(host);
+    const { terminal } = created;
+    const sendSize = ({ cols, rows }: { cols: number; rows: number }) => {
+      if (liveRef.current) bridge.call('resizeAgent', { agentId, cols, rows }).catch(() => undefined);
+    };
+
+    terminal.attachCustomKeyEventHandler((event) => {
+      if (workspaceCommandFor(event)) return false;
+      const command = terminalCommandFor(event);
+      if (command) {
+        // Paste is left to the browser: its paste event reaches xterm, which sends the text.
+        if (command !== 'paste') event.preventDefault();
+        if (event.type === 'keydown' && command === 'copy') void copySelection(created);
+        if (event.type === 'keydown' && command === 'search') setSearching(true);
+        return false;
+      }
+      if (!liveRef.current && event.key === 'Enter' && !event.shiftKey && !event.ctrlKey && !event.altKey && !event.metaKey) {
+        if (event.type === 'keydown') startAgainRef.current();
+        return false;
+      }
+      return true;
+    });
+    const input = terminal.onData((data) => {
+      if (liveRef.current) bridge.call('writeAgentInput', { agentId, data }).catch(() => undefined);
+    });
+    const resized = terminal.onResize(sendSize);
+
+    const link = new AgentTerminalLink(
+      bridge,
+      agentId,
+      { clear: () => terminal.reset(), write: (data, onParsed) => terminal.write(data, onParsed) },
+      setLinkError,
+    );
+    link.start();
+
+    fitIfVisible(created);
+    let resizeTimer: ReturnType<typeof setTimeout> | undefined;
+    const observer = new ResizeObserver(() => {
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(() => fitIfVisible(created), RESIZE_DEBOUNCE_MS);
+    });
+    observer.observe(host);
+    setXterm(created);
+
+    return () => {
+      clearTimeout(resizeTimer);
+      observer.disconnect();
+      link.stop();
+      input.dispose();
+      resized.dispose();
+      terminal.dispose();
+      setXterm(null);
+    };
+  }, [bridge, agentId]);
+
+  useEffect(() => {
+    xterm?.terminal.textarea?.setAttribute('aria-label', label);
+  }, [xterm, label]);
+
+  useEffect(() => {
+    if (!xterm || !live || !sessionId) return;
+    fitIfVisible(xterm);
+    const { cols, rows } = xterm.terminal;
+    bridge.call('resizeAgent', { agentId, cols, rows }).catch(() => undefined);
+  }, [bridge, agentId, xterm, live, sessionId]);
+
+  return (
+    <div role="group" aria-label={label} className="agent-terminal">
+      {searching && xterm && (
+        <TerminalSearchBar
+          search={xterm.search}
+          label={`Search ${label}`}
+          onClose={() => {
+            xterm.search.clearDecorations();
+            setSearching(false);
+            xterm.terminal.focus();
+          }}
+        />
+      )}
+      {linkError && (
+        <p role="alert" className="agent-terminal__error">
+          Terminal unavailable: {linkError}
+        </p>
+      )}
+      <div ref={hostRef} className="agent-terminal__screen" />
+    </div>
+  );
+}
