@@ -80,6 +80,13 @@ describe('browser host web server', () => {
     expect(event).toMatchObject({ t: 'evt', event: { name: 'projectChanged' } });
   });
 
+  it('says which port is taken and how to choose another', async () => {
+    const port = Number(new URL(web.url).port);
+    await expect(startWebServer(host, { host: '127.0.0.1', port, rendererDir: path.join(dir, 'renderer') })).rejects.toThrow(
+      `Port ${port} on 127.0.0.1 is already in use: pick another with --port N (0 picks a free one).`,
+    );
+  });
+
   it('streams output only to connections that watch the task', async () => {
     const watcher = await connect();
     const bystander = await connect();

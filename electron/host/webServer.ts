@@ -71,7 +71,13 @@ export async function startWebServer(host: DroverHost, options: WebServerOptions
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`Port ${options.port} on ${options.host} is already in use: pick another with --port N (0 picks a free one).`, { cause: error })
+          : error,
+      ),
+    );
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;

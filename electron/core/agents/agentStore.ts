@@ -1,6 +1,7 @@
 import type { Agent, AgentSession, AgentSessionState } from '../../../shared/entities';
 import type { SeqCounter } from '../storage/seqCounter';
-import type { SqliteDatabase, Statement } from '../storage/sqlite';
+import { PartialUpdate } from '../storage/partialUpdate';
+import type { SqliteDatabase } from '../storage/sqlite';
 
 interface AgentRow {
   id: string;
@@ -50,13 +51,14 @@ const SESSION_COLUMNS: Record<keyof SessionChange, keyof SessionRow> = {
 /** Agents of one project and their sessions, in the project's work-state database. */
 export class AgentStore {
   private readonly statements;
-  private readonly sessionUpdates = new Map<string, Statement>();
+  private readonly sessionUpdate: PartialUpdate<SessionChange>;
 
   constructor(
-    private readonly db: SqliteDatabase,
+    db: SqliteDatabase,
     readonly projectId: string,
     private readonly seq: SeqCounter,
   ) {
+    this.sessionUpdate = new PartialUpdate(db, 'agent_sessions', SESSION_COLUMNS);
     this.statements = {
       all: db.prepare<[], AgentRow>('SELECT * FROM agents ORDER BY created_at, rowid'),
       byId: db.prepare<[string], AgentRow>('SELECT * FROM agents WHERE id = ?'),
@@ -133,16 +135,8 @@ export class AgentStore {
   }
 
   updateSession(sessionId: string, change: SessionChange): SessionRecord {
-    const keys = Object.keys(change) as (keyof SessionChange)[];
-    const signature = keys.join(',');
-    let statement = this.sessionUpdates.get(signature);
-    if (!statement) {
-      const assignments = keys.map((key) => `${SESSION_COLUMNS[key]} = @${key}`);
-      statement = this.db.prepare(`UPDATE agent_sessions SET ${[...assignments, 'seq = @seq'].join(', ')} WHERE id = @sessionId`);
-      this.sessionUpdates.set(signature, statement);
-    }
-    const values = { ...change, ...(change.needsInput === undefined ? {} : { needsInput: change.needsInput ? 1 : 0 }) };
-    statement.run({ ...values, seq: this.seq.next(), sessionId });
+    const stored = change.needsInput === undefined ? change : { ...change, needsInput: change.needsInput ? 1 : 0 };
+    this.sessionUpdate.run(sessionId, stored as SessionChange, this.seq.next());
     return this.session(sessionId) as SessionRecord;
   }
 

@@ -9,7 +9,7 @@ import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import { readLogSlice } from './taskLogReader';
 import { TaskLog } from './taskLog';
 import { TaskProcess, type TaskProcessExit } from './taskProcess';
-import type { TaskChange } from './taskStore';
+import type { NewTask, TaskChange } from './taskStore';
 
 export interface CreateTaskInput {
   projectId: string;
@@ -46,22 +46,14 @@ export class TaskService {
   create(input: CreateTaskInput): Task {
     const project = this.projects.get(input.projectId);
     const cwd = resolveTaskCwd(project.path, input.cwd);
-    const store = this.stores.get(project.id);
-    const id = newId('t');
-    const task = store.tasks.insert({
-      id,
+    return this.enqueue(this.stores.get(project.id), {
       ownerAgentId: input.ownerAgentId ?? null,
       label: input.label ?? null,
       command: input.command,
       cwd,
       attempt: 1,
       retryOf: null,
-      createdAt: Date.now(),
-      logPath: path.join(store.logsDir, `${id}.log`),
     });
-    this.announce(task);
-    this.pump(project.id);
-    return store.tasks.get(id) as Task;
   }
 
   get(taskId: string): Task {
@@ -93,26 +85,27 @@ export class TaskService {
     if (!isTaskFinished(task.state)) {
       fail('invalid-state', `Task ${taskId} is ${task.state}; only a finished task can be retried (cancel it first).`);
     }
-    const id = newId('t');
-    const retried = store.tasks.insert({
-      id,
+    return this.enqueue(store, {
       ownerAgentId: task.ownerAgentId,
       label: task.label,
       command: task.command,
       cwd: task.cwd,
       attempt: task.attempt + 1,
       retryOf: task.id,
-      createdAt: Date.now(),
-      logPath: path.join(store.logsDir, `${id}.log`),
     });
-    this.announce(retried);
-    this.pump(store.projectId);
-    return store.tasks.get(id) as Task;
   }
 
   readOutput(taskId: string, request: { offset?: number; tailBytes?: number; maxBytes?: number }): TaskOutput {
     const { task } = this.locate(taskId);
     return { taskId, ...readLogSlice(task.logPath, request) };
+  }
+
+  private enqueue(store: ProjectStore, fields: Omit<NewTask, 'id' | 'createdAt' | 'logPath'>): Task {
+    const id = newId('t');
+    const task = store.tasks.insert({ ...fields, id, createdAt: Date.now(), logPath: path.join(store.logsDir, `${id}.log`) });
+    this.announce(task);
+    this.pump(store.projectId);
+    return store.tasks.get(id) as Task;
   }
 
   /** Starts queued tasks while the project is under its concurrency limit. */

@@ -1,6 +1,7 @@
 import type { Task, TaskState } from '../../../shared/entities';
 import type { SeqCounter } from '../storage/seqCounter';
-import type { SqliteDatabase, Statement } from '../storage/sqlite';
+import { PartialUpdate } from '../storage/partialUpdate';
+import type { SqliteDatabase } from '../storage/sqlite';
 
 interface TaskRow {
   id: string;
@@ -61,13 +62,14 @@ const CHANGE_COLUMNS: Record<keyof TaskChange, keyof TaskRow> = {
  */
 export class TaskStore {
   private readonly statements;
-  private readonly updateStatements = new Map<string, Statement>();
+  private readonly partialUpdate: PartialUpdate<TaskChange>;
 
   constructor(
     readonly db: SqliteDatabase,
     readonly projectId: string,
     private readonly seq: SeqCounter,
   ) {
+    this.partialUpdate = new PartialUpdate(db, 'tasks', CHANGE_COLUMNS);
     this.statements = {
       byId: db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE id = ?'),
       all: db.prepare<[], TaskRow>('SELECT * FROM tasks ORDER BY created_at DESC, rowid DESC'),
@@ -144,19 +146,8 @@ export class TaskStore {
   /** Writes `change` to a task the caller has just read; returns the task as now stored. */
   apply(current: Task, change: TaskChange): Task {
     const seq = this.seq.next();
-    this.updateStatement(Object.keys(change) as (keyof TaskChange)[]).run({ ...change, seq, taskId: current.id });
+    this.partialUpdate.run(current.id, change, seq);
     return { ...current, ...change, seq };
-  }
-
-  private updateStatement(keys: (keyof TaskChange)[]): Statement {
-    const signature = keys.join(',');
-    let statement = this.updateStatements.get(signature);
-    if (!statement) {
-      const assignments = keys.map((key) => `${CHANGE_COLUMNS[key]} = @${key}`);
-      statement = this.db.prepare(`UPDATE tasks SET ${[...assignments, 'seq = @seq'].join(', ')} WHERE id = @taskId`);
-      this.updateStatements.set(signature, statement);
-    }
-    return statement;
   }
 
   private toTask(row: TaskRow): Task {
