@@ -63,6 +63,15 @@ test('adds an agent, talks to it in its terminal, follows resizes, and resumes i
   expect(rowsAfter).toBe(await visibleRows(shellTerminal));
   expect(colsAfter).toBeLessThan(colsBefore);
 
+  // A flood (400,000 characters) finishes only if the pane acknowledges what it parsed, and the
+  // page stays usable meanwhile.
+  await typeLine(page, shellTerminal, 'yes | head -n 200000; echo flood-$((6 * 7))');
+  await shell.getByRole('button', { name: 'Maximise' }).click();
+  await expect(backend).toBeHidden();
+  await shell.getByRole('button', { name: 'Restore grid' }).click();
+  await expect(backend).toBeVisible();
+  await expect(shellTerminal).toContainText('flood-42', { timeout: 30_000 });
+
   // Maximise from the keyboard while the terminal has focus, then restore with the same keys.
   await page.keyboard.press('Alt+1');
   await page.keyboard.press('Control+Shift+Enter');

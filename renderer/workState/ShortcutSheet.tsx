@@ -1,8 +1,10 @@
+import { AGENT_SHORTCUTS } from '../agents/agentShortcuts';
 import { ModalDialog } from '../components/ModalDialog';
 import { DIALOG_SHORTCUTS, GLOBAL_SHORTCUTS, LIST_SHORTCUTS } from './shortcuts';
 
 const SECTIONS = [
   { title: 'Task list', shortcuts: LIST_SHORTCUTS },
+  { title: 'Agent terminals', shortcuts: AGENT_SHORTCUTS },
   { title: 'Anywhere', shortcuts: [...GLOBAL_SHORTCUTS, ...DIALOG_SHORTCUTS] },
 ];
 
