@@ -6,7 +6,7 @@ import { connectToDrover } from '../../electron/cli/socketClient';
 import type { DroverWorld } from './droverHost';
 import { ARTIFACTS_DIR } from './workState';
 
-export const FAKE_AGENT = path.resolve(__dirname, '..', 'fixtures', 'fake-agent.mjs');
+const FAKE_AGENT = path.resolve(__dirname, '..', 'fixtures', 'fake-agent.mjs');
 
 const NO_PATTERNS = { promptPattern: null, busyPattern: null, needsInputPattern: null, usageLimitPattern: null };
 

@@ -149,7 +149,7 @@ export function AgentPane(props: AgentPaneProps) {
           </Suspense>
           {!live && (
             <p className="agent-pane__ended">
-              {endedHint(session)} Press <kbd>Enter</kbd> here to start it again.
+              {endedHint(session)} Press <kbd>Enter</kbd> here to {session ? 'start it again' : 'start it'}.
             </p>
           )}
         </>
