@@ -10,7 +10,8 @@ export interface AgentStatus {
   detail: string | null;
 }
 
-function formatResetTime(at: number, now: number): string {
+/** A time of day, with the weekday when it is not today. */
+export function formatClockTime(at: number, now: number): string {
   const date = new Date(at);
   const time = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
   const sameDay = new Date(now).toDateString() === date.toDateString();
@@ -33,7 +34,7 @@ export function agentStatus(session: AgentSession | undefined, now: number): Age
       return {
         label: 'Limited',
         tone: 'limited',
-        detail: session.limitResetsAt === null ? null : `resets ${formatResetTime(session.limitResetsAt, now)}`,
+        detail: session.limitResetsAt === null ? null : `resets ${formatClockTime(session.limitResetsAt, now)}`,
       };
     case 'exited':
       return { label: 'Exited', tone: 'exited', detail: session.exitCode === null ? null : `code ${session.exitCode}` };

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
-import type { Agent, AgentSession, Project, Task } from '../../shared/entities';
+import type { Agent, AgentSession, InboxMessage, Project, Task, Wake } from '../../shared/entities';
 import type { DroverEvent } from '../../shared/events';
 import type { Bridge, ConnectionState } from '../bridge';
 import { Listeners } from '../transport/listeners';
-import { createDroverStore } from './droverStore';
+import { createDroverStore, currentWake } from './droverStore';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -118,6 +118,44 @@ const session = (agentId: string, state: AgentSession['state'], seq: number): Ag
   seq,
 });
 
+const message = (id: string, state: InboxMessage['state'], seq: number): InboxMessage => ({
+  id,
+  projectId: 'p-aaaaaa',
+  agentId: 'a-aaaaaa',
+  kind: 'task-result',
+  body: 'Task t-aaaaaa "make" succeeded: exit code 0.',
+  taskId: 't-aaaaaa',
+  fromAgentId: null,
+  replyTo: null,
+  state,
+  createdAt: 1,
+  deliveredAt: null,
+  readAt: null,
+  seq,
+});
+
+const wake = (id: string, state: Wake['state'], createdAt: number, seq: number): Wake => ({
+  id,
+  projectId: 'p-aaaaaa',
+  agentId: 'a-aaaaaa',
+  messageIds: [],
+  state,
+  attempts: 0,
+  notBefore: null,
+  lastError: null,
+  createdAt,
+  updatedAt: createdAt,
+  seq,
+});
+
+describe('currentWake', () => {
+  it('keeps the newer version of the same wake, and a later wake over an earlier one', () => {
+    expect(currentWake(wake('w-1', 'delivered', 1, 5), wake('w-1', 'delivering', 1, 4)).state).toBe('delivered');
+    expect(currentWake(wake('w-1', 'delivered', 1, 5), wake('w-2', 'waiting', 2, 6)).id).toBe('w-2');
+    expect(currentWake(wake('w-2', 'waiting', 2, 6), wake('w-1', 'delivered', 1, 7)).id).toBe('w-2');
+  });
+});
+
 describe('createDroverStore', () => {
   it('loads projects when the connection opens and applies newer events buffered meanwhile', async () => {
     const bridge = new FakeBridge();
@@ -147,13 +185,13 @@ describe('createDroverStore', () => {
     bridge.setConnection('open');
     await bridge.answer('listProjects', { seq: 1, projects: [project('p-aaaaaa', 'a', 1)] });
     store.getState().actions.trackWorkState('p-aaaaaa');
-    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 1, tasks: [task('t-aaaaaa', 'running', 1)], agents: [], sessions: [] });
+    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 1, tasks: [task('t-aaaaaa', 'running', 1)], agents: [], sessions: [], messages: [], wakes: [] });
 
     bridge.setConnection('lost');
     expect(store.getState().connection).toBe('lost');
     bridge.setConnection('open');
     await bridge.answer('listProjects', { seq: 5, projects: [] });
-    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 9, tasks: [task('t-aaaaaa', 'interrupted', 9)], agents: [], sessions: [] });
+    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 9, tasks: [task('t-aaaaaa', 'interrupted', 9)], agents: [], sessions: [], messages: [], wakes: [] });
 
     const state = store.getState();
     expect(state.projects.byId).toEqual({});
@@ -166,7 +204,7 @@ describe('createDroverStore', () => {
     bridge.setConnection('open');
     store.getState().actions.trackWorkState('p-aaaaaa');
     bridge.push({ name: 'backgroundTaskChanged', seq: 2, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'running', 2) });
-    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 2, tasks: [task('t-aaaaaa', 'running', 2)], agents: [], sessions: [] });
+    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 2, tasks: [task('t-aaaaaa', 'running', 2)], agents: [], sessions: [], messages: [], wakes: [] });
     bridge.push({ name: 'backgroundTaskChanged', seq: 1, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'queued', 1) });
     bridge.push({ name: 'backgroundTaskChanged', seq: 3, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'succeeded', 3) });
     bridge.push({ name: 'backgroundTaskChanged', seq: 4, projectId: 'p-untracked', task: task('t-bbbbbb', 'queued', 4) });
@@ -189,6 +227,8 @@ describe('createDroverStore', () => {
       tasks: [task('t-aaaaaa', 'running', 1), task('t-bbbbbb', 'failed', 2)],
       agents: [],
       sessions: [],
+      messages: [],
+      wakes: [],
     });
     bridge.push({ name: 'backgroundTaskChanged', seq: 3, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'succeeded', 3) });
     bridge.push({ name: 'backgroundTaskChanged', seq: 4, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'succeeded', 4) });
@@ -196,7 +236,7 @@ describe('createDroverStore', () => {
     bridge.setConnection('lost');
     bridge.setConnection('open');
     await bridge.answer('listProjects', { seq: 0, projects: [] });
-    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 9, tasks: [task('t-cccccc', 'interrupted', 9)], agents: [], sessions: [] });
+    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 9, tasks: [task('t-cccccc', 'interrupted', 9)], agents: [], sessions: [], messages: [], wakes: [] });
 
     expect(ended).toEqual(['t-aaaaaa succeeded']);
   });
@@ -212,6 +252,8 @@ describe('createDroverStore', () => {
       tasks: [],
       agents: [agent('a-aaaaaa', 'Ada', 2)],
       sessions: [session('a-aaaaaa', 'ready', 3)],
+      messages: [],
+      wakes: [],
     });
     bridge.push({ name: 'agentSessionChanged', seq: 2, projectId: 'p-aaaaaa', session: session('a-aaaaaa', 'starting', 2) });
     bridge.push({ name: 'agentSessionChanged', seq: 4, projectId: 'p-aaaaaa', session: session('a-aaaaaa', 'busy', 4) });
@@ -233,5 +275,34 @@ describe('createDroverStore', () => {
     listCall?.reject(new Error('storage unavailable'));
     await settle();
     expect(store.getState().projects).toMatchObject({ status: 'error', error: 'storage unavailable' });
+  });
+
+  it('follows inbox messages and wakes from the snapshot and newer events', async () => {
+    const bridge = new FakeBridge();
+    const store = createDroverStore(bridge);
+    bridge.setConnection('open');
+    store.getState().actions.trackWorkState('p-aaaaaa');
+    await bridge.answer('getWorkState', {
+      projectId: 'p-aaaaaa',
+      seq: 4,
+      tasks: [],
+      agents: [agent('a-aaaaaa', 'Ada', 1)],
+      sessions: [],
+      messages: [message('m-aaaaaa', 'pending', 3)],
+      wakes: [wake('w-old', 'delivered', 1, 2), wake('w-new', 'waiting', 2, 4)],
+    });
+    const slice = () => store.getState().workStates['p-aaaaaa'];
+    expect(slice()?.wakesByAgentId['a-aaaaaa']?.id).toBe('w-new');
+
+    bridge.push({ name: 'agentInboxChanged', seq: 3, projectId: 'p-aaaaaa', message: message('m-aaaaaa', 'read', 3) });
+    bridge.push({ name: 'agentWakeChanged', seq: 5, projectId: 'p-aaaaaa', wake: wake('w-new', 'delivered', 2, 5) });
+    bridge.push({ name: 'agentInboxChanged', seq: 6, projectId: 'p-aaaaaa', message: message('m-aaaaaa', 'delivered', 6) });
+    expect(slice()?.messagesById['m-aaaaaa']?.state).toBe('delivered');
+    expect(slice()?.wakesByAgentId['a-aaaaaa']?.state).toBe('delivered');
+
+    const marked = store.getState().actions.markInboxRead('a-aaaaaa');
+    await bridge.answer('markInboxRead', [message('m-aaaaaa', 'read', 7)]);
+    await marked;
+    expect(slice()?.messagesById['m-aaaaaa']?.state).toBe('read');
   });
 });

@@ -6,10 +6,12 @@ import {
   type AgentProfile,
   type AgentProfileInput,
   type AgentSession,
+  type InboxMessage,
   type Project,
   type ProjectSettings,
   type ProjectWorkState,
   type Task,
+  type Wake,
 } from '../../shared/entities';
 import type { BackgroundTaskChanged, DroverEvent, ProjectChanged } from '../../shared/events';
 import type { Bridge, ConnectionState, Unsubscribe } from '../bridge';
@@ -32,6 +34,9 @@ export interface WorkStateSlice {
   agentsById: Readonly<Record<string, Agent>>;
   /** The latest session of each agent that has one, keyed by agent id. */
   sessionsByAgentId: Readonly<Record<string, AgentSession>>;
+  messagesById: Readonly<Record<string, InboxMessage>>;
+  /** Each agent's current wake: the open one, else the latest. */
+  wakesByAgentId: Readonly<Record<string, Wake>>;
 }
 
 export interface ProfilesSlice {
@@ -41,7 +46,8 @@ export interface ProfilesSlice {
   list: readonly AgentProfile[];
 }
 
-type WorkStateEvent = Extract<DroverEvent, { name: 'backgroundTaskChanged' | 'agentChanged' | 'agentSessionChanged' }>;
+const WORK_STATE_EVENTS = ['backgroundTaskChanged', 'agentChanged', 'agentSessionChanged', 'agentInboxChanged', 'agentWakeChanged'] as const;
+type WorkStateEvent = Extract<DroverEvent, { name: (typeof WORK_STATE_EVENTS)[number] }>;
 type AgentChanged = Extract<DroverEvent, { name: 'agentChanged' }>;
 
 export interface DroverActions {
@@ -70,6 +76,12 @@ export interface DroverActions {
   startAgent(agentId: string, resume: boolean): Promise<AgentSession>;
   stopAgent(agentId: string): Promise<AgentSession>;
   restartAgent(agentId: string): Promise<AgentSession>;
+  markInboxRead(agentId: string): Promise<void>;
+  /** A person's note to an agent, delivered by a wake like any message. */
+  sendNote(projectId: string, agentId: string, body: string): Promise<InboxMessage>;
+  /** Resolves with how many messages were typed in; rejects when the agent is not ready. */
+  wakeAgent(agentId: string): Promise<number>;
+  holdAgentWakes(agentId: string, hold: boolean): Promise<void>;
 }
 
 export interface DroverState {
@@ -83,7 +95,26 @@ export interface DroverState {
 
 export type DroverStore = StoreApi<DroverState>;
 
-const EMPTY_WORK_STATE: WorkStateSlice = { status: 'loading', error: null, tasksById: {}, agentsById: {}, sessionsByAgentId: {} };
+const EMPTY_WORK_STATE: WorkStateSlice = {
+  status: 'loading',
+  error: null,
+  tasksById: {},
+  agentsById: {},
+  sessionsByAgentId: {},
+  messagesById: {},
+  wakesByAgentId: {},
+};
+
+function isWorkStateEvent(event: DroverEvent): event is WorkStateEvent {
+  return (WORK_STATE_EVENTS as readonly string[]).includes(event.name);
+}
+
+/** Wakes of one agent follow each other (a new one opens only once the last closed). */
+export function currentWake(known: Wake | undefined, incoming: Wake): Wake {
+  if (!known) return incoming;
+  if (known.id === incoming.id) return known.seq > incoming.seq ? known : incoming;
+  return incoming.createdAt >= known.createdAt ? incoming : known;
+}
 
 /** A re-fetch keeps showing the data already held instead of flashing back to "loading". */
 function keepReady(status: LoadStatus): LoadStatus {
@@ -101,6 +132,11 @@ function workStateFromSnapshot(snapshot: ProjectWorkState): WorkStateSlice {
     tasksById: byKey(snapshot.tasks, (task) => task.id),
     agentsById: byKey(snapshot.agents, (agent) => agent.id),
     sessionsByAgentId: byKey(snapshot.sessions, (session) => session.agentId),
+    messagesById: byKey(snapshot.messages, (message) => message.id),
+    wakesByAgentId: snapshot.wakes.reduce<Record<string, Wake>>((byAgent, wake) => {
+      byAgent[wake.agentId] = currentWake(byAgent[wake.agentId], wake);
+      return byAgent;
+    }, {}),
   };
 }
 
@@ -146,6 +182,10 @@ export function createDroverStore(bridge: Bridge): DroverStore {
       startAgent: (agentId, resume) => bridge.call('startAgent', { agentId, resume }).then(putSession),
       stopAgent: (agentId) => bridge.call('stopAgent', { agentId }).then(putSession),
       restartAgent: (agentId) => bridge.call('restartAgent', { agentId, resume: true }).then(putSession),
+      markInboxRead: (agentId) => bridge.call('markInboxRead', { agentId }).then((read) => read.forEach(putMessage)),
+      sendNote: (projectId, agentId, body) => bridge.call('sendMessage', { projectId, to: agentId, kind: 'note', body }).then(putMessage),
+      wakeAgent: (agentId) => bridge.call('wakeAgent', { agentId }).then((result) => result.delivered),
+      holdAgentWakes: (agentId, hold) => bridge.call('holdAgentWakes', { agentId, hold }).then(() => undefined),
     },
   }));
   const { setState, getState } = store;
@@ -218,6 +258,7 @@ export function createDroverStore(bridge: Bridge): DroverStore {
       ...slice,
       agentsById: without(slice.agentsById, agentId),
       sessionsByAgentId: without(slice.sessionsByAgentId, agentId),
+      wakesByAgentId: without(slice.wakesByAgentId, agentId),
     }));
   }
 
@@ -230,6 +271,22 @@ export function createDroverStore(bridge: Bridge): DroverStore {
     return session;
   }
 
+  function putMessage(message: InboxMessage): InboxMessage {
+    setWorkState(message.projectId, (slice) => {
+      const known = slice.messagesById[message.id];
+      if (known && known.seq > message.seq) return slice;
+      return { ...slice, messagesById: { ...slice.messagesById, [message.id]: message } };
+    });
+    return message;
+  }
+
+  function putWake(wake: Wake): void {
+    setWorkState(wake.projectId, (slice) => ({
+      ...slice,
+      wakesByAgentId: { ...slice.wakesByAgentId, [wake.agentId]: currentWake(slice.wakesByAgentId[wake.agentId], wake) },
+    }));
+  }
+
   function applyAgentChanged(event: AgentChanged): void {
     if (event.agent) putAgent(event.agent);
     else dropAgent(event.projectId, event.agentId);
@@ -238,6 +295,8 @@ export function createDroverStore(bridge: Bridge): DroverStore {
   function applyWorkStateEvent(event: WorkStateEvent): void {
     if (event.name === 'backgroundTaskChanged') applyTaskChanged(event);
     else if (event.name === 'agentChanged') applyAgentChanged(event);
+    else if (event.name === 'agentInboxChanged') putMessage(event.message);
+    else if (event.name === 'agentWakeChanged') putWake(event.wake);
     else putSession(event.session);
   }
 
@@ -335,7 +394,7 @@ export function createDroverStore(bridge: Bridge): DroverStore {
   function onEvent(event: DroverEvent): void {
     if (event.name === 'projectChanged') {
       if (projectGate.admit(event)) applyProjectChanged(event);
-    } else if (event.name === 'backgroundTaskChanged' || event.name === 'agentChanged' || event.name === 'agentSessionChanged') {
+    } else if (isWorkStateEvent(event)) {
       const gate = workStateGates.get(event.projectId);
       if (gate?.admit(event)) applyWorkStateEvent(event);
     }

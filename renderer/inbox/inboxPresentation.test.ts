@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import type { Agent, AgentSession, InboxMessage, Task, Wake } from '../../shared/entities';
+import { formatClockTime } from '../agents/agentPresentation';
+import { agentWork, inboxesByAgent, senderName, wakeStatus, type WakeSubject } from './inboxPresentation';
+
+const NOW = new Date(2025, 4, 6, 15, 0).getTime();
+
+const agent = (id: string, name: string, wakesHeld = false): Agent => ({
+  id,
+  projectId: 'p-aaaaaa',
+  name,
+  role: '',
+  profileId: 'fake',
+  wakesHeld,
+  createdAt: 1,
+  seq: 1,
+});
+
+const message = (id: string, changes: Partial<InboxMessage>): InboxMessage => ({
+  id,
+  projectId: 'p-aaaaaa',
+  agentId: 'a-archit',
+  kind: 'note',
+  body: 'hello',
+  taskId: null,
+  fromAgentId: null,
+  replyTo: null,
+  state: 'pending',
+  createdAt: 1,
+  deliveredAt: null,
+  readAt: null,
+  seq: 1,
+  ...changes,
+});
+
+const task = (id: string, state: Task['state'], ownerAgentId: string | null): Task => ({
+  id,
+  projectId: 'p-aaaaaa',
+  ownerAgentId,
+  label: null,
+  command: 'make',
+  cwd: '/code',
+  state,
+  exitCode: null,
+  signal: null,
+  reason: null,
+  attempt: 1,
+  retryOf: null,
+  createdAt: 1,
+  startedAt: null,
+  endedAt: null,
+  pid: null,
+  pidStartTime: null,
+  logPath: '/logs/t',
+  outputBytes: 0,
+  seq: 1,
+});
+
+const wake = (changes: Partial<Wake>): Wake => ({
+  id: 'w-aaaaaa',
+  projectId: 'p-aaaaaa',
+  agentId: 'a-archit',
+  messageIds: ['m-1'],
+  state: 'waiting',
+  attempts: 0,
+  notBefore: null,
+  lastError: null,
+  createdAt: 1,
+  updatedAt: NOW - 60_000,
+  seq: 1,
+  ...changes,
+});
+
+const session = (state: AgentSession['state'], limitResetsAt: number | null = null): AgentSession => ({
+  id: 's-aaaaaa',
+  agentId: 'a-archit',
+  projectId: 'p-aaaaaa',
+  profileId: 'fake',
+  state,
+  needsInput: false,
+  pid: 1,
+  limitResetsAt,
+  exitCode: null,
+  endReason: null,
+  externalSessionId: null,
+  startedAt: 1,
+  endedAt: null,
+  seq: 1,
+});
+
+describe('inboxesByAgent', () => {
+  it('groups messages by the agent that holds them, newest first', () => {
+    const grouped = inboxesByAgent([
+      message('m-1', { createdAt: 10 }),
+      message('m-2', { agentId: 'a-backnd', createdAt: 20 }),
+      message('m-3', { createdAt: 30 }),
+      message('m-4', { createdAt: 30, seq: 2 }),
+    ]);
+    expect(grouped.get('a-archit')?.map((m) => m.id)).toEqual(['m-4', 'm-3', 'm-1']);
+    expect(grouped.get('a-backnd')?.map((m) => m.id)).toEqual(['m-2']);
+  });
+});
+
+describe('senderName', () => {
+  const agents = { 'a-backnd': agent('a-backnd', 'Backend') };
+  it('names Drover for task results, the person for their notes, and agents by name', () => {
+    expect(senderName(message('m-1', { kind: 'task-result' }), agents)).toBe('Drover');
+    expect(senderName(message('m-1', { kind: 'note' }), agents)).toBe('You');
+    expect(senderName(message('m-1', { kind: 'reply', fromAgentId: 'a-backnd' }), agents)).toBe('Backend');
+    expect(senderName(message('m-1', { kind: 'question', fromAgentId: 'a-gone00' }), agents)).toBe('a-gone00');
+  });
+});
+
+describe('agentWork', () => {
+  const architect = agent('a-archit', 'Architect');
+  it('counts unread messages and the queued and running tasks the agent owns by id or by name', () => {
+    const tasks = [
+      task('t-1', 'queued', 'a-archit'),
+      task('t-2', 'running', 'Architect'),
+      task('t-3', 'cancelling', 'a-archit'),
+      task('t-4', 'running', 'Backend'),
+      task('t-5', 'queued', null),
+    ];
+    const inbox = [message('m-1', { state: 'pending' }), message('m-2', { state: 'delivered' }), message('m-3', { state: 'read' })];
+    expect(agentWork(architect, tasks, inbox, {})).toEqual({ unread: 2, queued: 1, running: 2, unreadResults: [] });
+  });
+
+  it('links unread task results to their finished tasks through taskId', () => {
+    const done = task('t-done', 'succeeded', 'a-archit');
+    const tasksById = { 't-done': done, 't-read': task('t-read', 'failed', 'a-archit') };
+    const inbox = [
+      message('m-1', { kind: 'task-result', taskId: 't-done', state: 'delivered' }),
+      message('m-2', { kind: 'task-result', taskId: 't-read', state: 'read' }),
+    ];
+    expect(agentWork(architect, Object.values(tasksById), inbox, tasksById).unreadResults).toEqual([done]);
+  });
+
+  it('is all zeros for an agent with nothing going on', () => {
+    expect(agentWork(architect, [], undefined, {})).toEqual({ unread: 0, queued: 0, running: 0, unreadResults: [] });
+  });
+});
+
+describe('wakeStatus', () => {
+  const subject = (changes: Partial<WakeSubject>): WakeSubject => ({
+    agent: { name: 'Architect', wakesHeld: false },
+    session: session('ready'),
+    wake: wake({}),
+    pending: 1,
+    ...changes,
+  });
+
+  it('says when there has never been a wake', () => {
+    expect(wakeStatus(subject({ wake: undefined, pending: 0 }), NOW)).toEqual({ label: 'No wakes yet', tone: 'idle', detail: null });
+  });
+
+  it('says what a waiting wake waits for', () => {
+    expect(wakeStatus(subject({ session: session('busy'), pending: 2 }), NOW)).toEqual({
+      label: 'Waiting to deliver 2 messages',
+      tone: 'waiting',
+      detail: 'Delivers when Architect is ready (now busy).',
+    });
+    expect(wakeStatus(subject({ session: undefined }), NOW).detail).toBe('Delivers when Architect is ready (now not started).');
+    const resetsAt = NOW + 3_600_000;
+    const limited = wakeStatus(subject({ session: session('limited', resetsAt), wake: wake({ notBefore: resetsAt }) }), NOW);
+    expect(limited.detail).toBe(`Usage limit: delivers after it resets at ${formatClockTime(resetsAt, NOW)}.`);
+    const retry = wakeStatus(subject({ wake: wake({ notBefore: NOW + 2_000, attempts: 2, lastError: 'no live session' }) }), NOW);
+    expect(retry.detail).toBe(`Retries at ${formatClockTime(NOW + 2_000, NOW)} (attempt 2 failed: no live session).`);
+    const cutOff = wakeStatus(subject({ session: session('exited'), wake: wake({ lastError: 'delivery cut off by a restart' }) }), NOW);
+    expect(cutOff.detail).toBe('Delivers when Architect is ready (now exited). Last attempt: delivery cut off by a restart.');
+  });
+
+  it('reports delivery, and a failure with its attempts and last error', () => {
+    expect(wakeStatus(subject({ wake: wake({ state: 'delivering', attempts: 1 }) }), NOW).detail).toBe(
+      'Typing 1 message into the terminal (attempt 1).',
+    );
+    expect(wakeStatus(subject({ wake: wake({ state: 'delivered', messageIds: ['m-1', 'm-2'] }), pending: 0 }), NOW)).toEqual({
+      label: 'Delivered',
+      tone: 'delivered',
+      detail: `2 messages at ${formatClockTime(NOW - 60_000, NOW)}.`,
+    });
+    expect(wakeStatus(subject({ wake: wake({ state: 'failed', attempts: 5, lastError: 'write EPIPE' }) }), NOW)).toEqual({
+      label: 'Failed',
+      tone: 'failed',
+      detail: 'Gave up after 5 attempts: write EPIPE.',
+    });
+  });
+
+  it('puts held wakes first, whatever the wake says', () => {
+    const held = { name: 'Architect', wakesHeld: true };
+    expect(wakeStatus(subject({ agent: held, pending: 3 }), NOW)).toEqual({
+      label: 'Wakes held',
+      tone: 'held',
+      detail: '3 messages wait until you resume wakes or press Wake now.',
+    });
+    expect(wakeStatus(subject({ agent: held, pending: 0 }), NOW).detail).toBe('New messages wait until you resume wakes.');
+  });
+});
