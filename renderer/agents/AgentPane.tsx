@@ -1,11 +1,13 @@
-import { lazy, Suspense, useId, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import { lazy, Suspense, useId, useImperativeHandle, useRef, type Ref } from 'react';
 import type { Agent, AgentProfile, AgentSession } from '../../shared/entities';
-import { errorMessage } from '../store/errorMessage';
+import { usePendingAction } from '../components/usePendingAction';
 import { useDroverActions } from '../store/StoreContext';
 import type { AgentTerminalHandle } from '../terminal/AgentTerminal';
+import type { AgentWork } from '../inbox/inboxPresentation';
 import { endedHint, isSessionLive } from './agentPresentation';
 import { AgentStateBadge } from './AgentStateBadge';
-import { InboxBadge } from './InboxBadge';
+import { InboxButton } from './InboxBadge';
+import { AgentTaskBadges } from './AgentTaskBadges';
 import { PaneIcon } from './PaneIcon';
 
 // xterm is most of the bundle: the projects list never needs it.
@@ -21,11 +23,12 @@ interface AgentPaneProps {
   index: number;
   session: AgentSession | undefined;
   profile: AgentProfile | undefined;
-  inboxCount: number;
+  work: AgentWork;
   maximised: boolean;
   hidden: boolean;
   onToggleMaximise(): void;
   onEdit(): void;
+  onOpenInbox(): void;
   onRemove(): void;
   onFocusWithin(): void;
   ref?: Ref<AgentPaneHandle>;
@@ -33,29 +36,15 @@ interface AgentPaneProps {
 
 /** One agent: a header with its state and controls over its live terminal (or why it cannot run). */
 export function AgentPane(props: AgentPaneProps) {
-  const { agent, index, session, profile, inboxCount, maximised, hidden, ref } = props;
+  const { agent, index, session, profile, work, maximised, hidden, ref } = props;
   const { startAgent, stopAgent, restartAgent } = useDroverActions();
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { pending, error: actionError, run } = usePendingAction();
   const rootRef = useRef<HTMLElement>(null);
   const terminalRef = useRef<AgentTerminalHandle>(null);
   const nameId = useId();
   const live = isSessionLive(session);
 
   useImperativeHandle(ref, () => ({ focus: () => (terminalRef.current ?? rootRef.current)?.focus() }), []);
-
-  async function run(action: () => Promise<unknown>): Promise<void> {
-    if (pending) return;
-    setPending(true);
-    try {
-      await action();
-      setActionError(null);
-    } catch (error) {
-      setActionError(errorMessage(error));
-    } finally {
-      setPending(false);
-    }
-  }
 
   const start = () => void run(() => startAgent(agent.id, true));
   const cannotStart = live ? null : (actionError ?? profile?.unavailableReason ?? null);
@@ -80,7 +69,8 @@ export function AgentPane(props: AgentPaneProps) {
           {agent.name}
         </h3>
         <AgentStateBadge session={session} />
-        <InboxBadge count={inboxCount} />
+        <InboxButton count={work.unread} onOpen={props.onOpenInbox} />
+        <AgentTaskBadges work={work} />
         <span className="agent-pane__role" title={agent.role}>
           {agent.role || profile?.name}
         </span>

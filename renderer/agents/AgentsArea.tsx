@@ -1,6 +1,8 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { Agent, AgentProfile, AgentSession } from '../../shared/entities';
+import type { Agent, AgentProfile, AgentSession, InboxMessage, Task } from '../../shared/entities';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { InboxDialog } from '../inbox/InboxDialog';
+import { agentWork, inboxesByAgent, NO_WORK } from '../inbox/inboxPresentation';
 import { useDrover, useDroverActions } from '../store/StoreContext';
 import { AgentFormDialog } from './AgentFormDialog';
 import { AgentPane, type AgentPaneHandle } from './AgentPane';
@@ -11,13 +13,22 @@ import { useElementSize } from './useElementSize';
 
 const NO_AGENTS: Readonly<Record<string, Agent>> = {};
 const NO_SESSIONS: Readonly<Record<string, AgentSession>> = {};
+const NO_TASKS: Readonly<Record<string, Task>> = {};
+const NO_MESSAGES: Readonly<Record<string, InboxMessage>> = {};
 
-type OpenDialog = { kind: 'add' } | { kind: 'edit'; agent: Agent } | { kind: 'remove'; agent: Agent } | { kind: 'profiles' };
+type OpenDialog =
+  | { kind: 'add' }
+  | { kind: 'edit'; agent: Agent }
+  | { kind: 'remove'; agent: Agent }
+  | { kind: 'profiles' }
+  | { kind: 'inbox'; agentId: string };
 
 /** The project's agents as a grid of live terminals, with adding, editing and removing agents. */
 export function AgentsArea({ projectId }: { projectId: string }) {
   const agentsById = useDrover((state) => state.workStates[projectId]?.agentsById ?? NO_AGENTS);
   const sessions = useDrover((state) => state.workStates[projectId]?.sessionsByAgentId ?? NO_SESSIONS);
+  const tasksById = useDrover((state) => state.workStates[projectId]?.tasksById ?? NO_TASKS);
+  const messagesById = useDrover((state) => state.workStates[projectId]?.messagesById ?? NO_MESSAGES);
   const profiles = useDrover((state) => state.profiles.list);
   const { trackAgentProfiles, removeAgent } = useDroverActions();
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
@@ -32,6 +43,11 @@ export function AgentsArea({ projectId }: { projectId: string }) {
 
   const agents = useMemo(() => Object.values(agentsById).sort((a, b) => a.createdAt - b.createdAt), [agentsById]);
   const profilesById = useMemo(() => new Map<string, AgentProfile>(profiles.map((profile) => [profile.id, profile])), [profiles]);
+  const workByAgentId = useMemo(() => {
+    const inboxes = inboxesByAgent(Object.values(messagesById));
+    const tasks = Object.values(tasksById);
+    return new Map(agents.map((agent) => [agent.id, agentWork(agent, tasks, inboxes.get(agent.id), tasksById)]));
+  }, [agents, tasksById, messagesById]);
   const maximised = agents.find((agent) => agent.id === maximisedId) ?? null;
   const shape = maximised ? { columns: 1, rows: 1 } : gridShape(agents.length, size.width, size.height);
 
@@ -43,6 +59,12 @@ export function AgentsArea({ projectId }: { projectId: string }) {
       if (!agent) return false;
       if (maximised) setMaximisedId(agent.id);
       focusPane(agent.id);
+      return true;
+    }
+    if (command.kind === 'openInbox') {
+      const agentId = focusedId ?? agents[0]?.id;
+      if (!agentId) return false;
+      setDialog({ kind: 'inbox', agentId });
       return true;
     }
     if (command.kind === 'toggleMaximise') {
@@ -57,6 +79,7 @@ export function AgentsArea({ projectId }: { projectId: string }) {
     return true;
   });
 
+  const inboxAgent = dialog?.kind === 'inbox' ? agentsById[dialog.agentId] : undefined;
   const takenNames = (except?: Agent) => agents.filter((agent) => agent !== except).map((agent) => agent.name);
 
   return (
@@ -96,11 +119,12 @@ export function AgentsArea({ projectId }: { projectId: string }) {
             index={index}
             session={sessions[agent.id]}
             profile={profilesById.get(agent.profileId)}
-            inboxCount={0}
+            work={workByAgentId.get(agent.id) ?? NO_WORK}
             maximised={maximised === agent}
             hidden={maximised !== null && maximised !== agent}
             onToggleMaximise={() => setMaximisedId(maximised === agent ? null : agent.id)}
             onEdit={() => setDialog({ kind: 'edit', agent })}
+            onOpenInbox={() => setDialog({ kind: 'inbox', agentId: agent.id })}
             onRemove={() => setDialog({ kind: 'remove', agent })}
             onFocusWithin={() => setFocusedId(agent.id)}
           />
@@ -121,6 +145,7 @@ export function AgentsArea({ projectId }: { projectId: string }) {
         </ConfirmDialog>
       )}
       {dialog?.kind === 'profiles' && <ProfilesDialog onClose={() => setDialog(null)} />}
+      {inboxAgent && <InboxDialog agent={inboxAgent} onClose={() => setDialog(null)} />}
     </section>
   );
 }

@@ -1,4 +1,4 @@
-/** Messages waiting for the agent (task results, questions, notes). */
+/** Unread messages for the agent (task results, questions, replies, notes). */
 export function InboxBadge({ count }: { count: number }) {
   const name = `${count} ${count === 1 ? 'message' : 'messages'} in inbox`;
   return (
@@ -8,5 +8,21 @@ export function InboxBadge({ count }: { count: number }) {
       </svg>
       {count}
     </span>
+  );
+}
+
+/** The badge is also the way into the agent's inbox. */
+export function InboxButton({ count, onOpen }: { count: number; onOpen(): void }) {
+  return (
+    <button
+      type="button"
+      className="inbox-button"
+      aria-label="Inbox"
+      aria-keyshortcuts="Control+Shift+M"
+      title="Open inbox (Ctrl+Shift+M)"
+      onClick={onOpen}
+    >
+      <InboxBadge count={count} />
+    </button>
   );
 }

@@ -28,6 +28,11 @@ describe('workspaceCommandFor', () => {
     expect(workspaceCommandFor(press('Enter'))).toBeNull();
     expect(workspaceCommandFor(press('Enter', { ctrlKey: true }))).toBeNull();
   });
+
+  it("opens the focused agent's inbox with Ctrl+Shift+M, leaving Ctrl+M (Enter) to the terminal", () => {
+    expect(workspaceCommandFor(press('KeyM', { ctrlKey: true, shiftKey: true }))).toEqual({ kind: 'openInbox' });
+    expect(workspaceCommandFor(press('KeyM', { ctrlKey: true }))).toBeNull();
+  });
 });
 
 describe('terminalCommandFor', () => {

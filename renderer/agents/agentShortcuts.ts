@@ -1,5 +1,5 @@
 /** Keys of the agents' terminal grid. One table drives the handling and the shortcut sheet. */
-export type WorkspaceCommand = { kind: 'focusPane'; index: number } | { kind: 'toggleMaximise' };
+export type WorkspaceCommand = { kind: 'focusPane'; index: number } | { kind: 'toggleMaximise' } | { kind: 'openInbox' };
 export type TerminalCommand = 'copy' | 'paste' | 'search';
 
 export interface ChordPress {
@@ -22,6 +22,7 @@ export function workspaceCommandFor(press: ChordPress): WorkspaceCommand | null 
     return { kind: 'focusPane', index: Number(digit[1]) - 1 };
   }
   if (press.code === 'Enter' && isCtrlShift(press)) return { kind: 'toggleMaximise' };
+  if (press.code === 'KeyM' && isCtrlShift(press)) return { kind: 'openInbox' };
   return null;
 }
 
@@ -35,6 +36,7 @@ export function terminalCommandFor(press: ChordPress): TerminalCommand | null {
 export const AGENT_SHORTCUTS = [
   { display: ['Alt', '1…9'], description: 'Focus agent terminal 1 to 9' },
   { display: ['Ctrl', 'Shift', 'Enter'], description: 'Maximise the focused agent, or restore the grid' },
+  { display: ['Ctrl', 'Shift', 'M'], description: "Open the focused agent's inbox" },
   { display: ['Esc'], description: 'Restore the grid (outside a terminal: there Esc goes to the agent)' },
   { display: ['Ctrl', 'Shift', 'C'], description: 'Copy the terminal selection' },
   { display: ['Ctrl', 'Shift', 'V'], description: 'Paste into the terminal' },

@@ -50,7 +50,7 @@ export interface AgentWork {
   unreadResults: readonly Task[];
 }
 
-const NO_WORK: AgentWork = { unread: 0, queued: 0, running: 0, unreadResults: [] };
+export const NO_WORK: AgentWork = { unread: 0, queued: 0, running: 0, unreadResults: [] };
 
 /**
  * What each agent's pane header counts. A task names its owner by agent id or by name; its result
