@@ -111,7 +111,8 @@ function waitingDetail({ agent, session, wake }: WakeSubject & { wake: Wake }, n
 export function wakeStatus(subject: WakeSubject, now: number): WakeStatus {
   const { agent, wake, pending } = subject;
   if (agent.wakesHeld) {
-    const detail = pending > 0 ? `${messages(pending)} wait until you resume wakes or press Wake now.` : 'New messages wait until you resume wakes.';
+    const waiting = pending === 1 ? '1 message waits' : `${pending} messages wait`;
+    const detail = pending > 0 ? `${waiting} until you resume wakes or press Wake now.` : 'New messages wait until you resume wakes.';
     return { label: 'Wakes held', tone: 'held', detail };
   }
   if (!wake) return { label: 'No wakes yet', tone: 'idle', detail: null };

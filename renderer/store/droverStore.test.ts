@@ -214,6 +214,24 @@ describe('createDroverStore', () => {
     expect(state.workStates['p-untracked']).toBeUndefined();
   });
 
+  it('keeps the newest version of a task when the host announces changes out of seq order', async () => {
+    const bridge = new FakeBridge();
+    const store = createDroverStore(bridge);
+    const ended: string[] = [];
+    store.getState().actions.onTaskEnded((t) => ended.push(t.state));
+    bridge.setConnection('open');
+    store.getState().actions.trackWorkState('p-aaaaaa');
+    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 2, tasks: [task('t-aaaaaa', 'running', 2)], agents: [], sessions: [], messages: [], wakes: [] });
+    bridge.push({ name: 'agentInboxChanged', seq: 4, projectId: 'p-aaaaaa', message: message('m-aaaaaa', 'pending', 4) });
+    bridge.push({ name: 'backgroundTaskChanged', seq: 3, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'succeeded', 3) });
+    bridge.push({ name: 'backgroundTaskChanged', seq: 3, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'succeeded', 3) });
+
+    const slice = store.getState().workStates['p-aaaaaa'];
+    expect(slice?.tasksById['t-aaaaaa']?.state).toBe('succeeded');
+    expect(slice?.messagesById['m-aaaaaa']?.state).toBe('pending');
+    expect(ended).toEqual(['succeeded']);
+  });
+
   it('announces tasks that end live, never those a snapshot shows already ended', async () => {
     const bridge = new FakeBridge();
     const store = createDroverStore(bridge);

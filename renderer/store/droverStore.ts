@@ -237,6 +237,7 @@ export function createDroverStore(bridge: Bridge): DroverStore {
 
   function applyTaskChanged(event: BackgroundTaskChanged): void {
     const previous = getState().workStates[event.projectId]?.tasksById[event.task.id];
+    if (previous && previous.seq > event.task.seq) return;
     setWorkState(event.projectId, (slice) => ({
       ...slice,
       tasksById: { ...slice.tasksById, [event.task.id]: event.task },

@@ -1,10 +1,13 @@
 /**
  * Decides, for one snapshot-plus-events stream, which events to apply: only those newer than the
  * snapshot. Events that arrive while a snapshot is in flight wait for it, then the newer ones apply.
+ * Events may arrive out of seq order (the host emits an inbox message while still announcing the
+ * task change that caused it), so the gate compares with the snapshot only; each entity keeps its
+ * own newest version by seq.
  */
 export class SnapshotGate<E extends { seq: number }> {
   /** `null` until a snapshot has landed: events before then have nothing to apply to. */
-  private heldSeq: number | null = null;
+  private snapshotSeq: number | null = null;
   private pendingSnapshot = 0;
   private buffered: E[] = [];
   private nextTicket = 1;
@@ -19,7 +22,7 @@ export class SnapshotGate<E extends { seq: number }> {
   /** Returns the buffered events to apply on top of the snapshot, or `null` if the ticket is stale. */
   completeSnapshot(ticket: number, seq: number): E[] | null {
     if (ticket !== this.pendingSnapshot) return null;
-    this.heldSeq = seq;
+    this.snapshotSeq = seq;
     return this.settle();
   }
 
@@ -35,9 +38,7 @@ export class SnapshotGate<E extends { seq: number }> {
       this.buffered.push(event);
       return false;
     }
-    if (this.heldSeq === null || event.seq <= this.heldSeq) return false;
-    this.heldSeq = event.seq;
-    return true;
+    return this.snapshotSeq !== null && event.seq > this.snapshotSeq;
   }
 
   private settle(): E[] {
