@@ -11,6 +11,11 @@ import { percentile, type BenchRow } from './table';
 /** The command prints the wall-clock time (ns) just before it exits. */
 const STAMP_AND_EXIT = 'date +%s%N';
 
+/** Wall-clock now with sub-millisecond resolution, comparable with `date +%s%N`. */
+function preciseNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 function stampOf(text: string): number {
   const match = /(\d{16,})/.exec(text);
   if (!match) throw new Error(`no timestamp in ${JSON.stringify(text)}`);
@@ -26,7 +31,7 @@ async function rawExitLatencies(count: number): Promise<number[]> {
         const child = spawn('/bin/sh', ['-c', STAMP_AND_EXIT]);
         let out = '';
         child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-        child.on('exit', () => resolve(Date.now() - stampOf(out)));
+        child.on('exit', () => resolve(preciseNow() - stampOf(out)));
       }),
     );
   }
@@ -57,7 +62,7 @@ async function droverExitLatencies(count: number): Promise<number[]> {
     const latencies: number[] = [];
     for (let i = 0; i < count; i++) {
       const done = new Promise<number>((resolve) => {
-        const receive = (task: Task) => resolve(Date.now() - stampOf(fs.readFileSync(task.logPath, 'utf8')));
+        const receive = (task: Task) => resolve(preciseNow() - stampOf(fs.readFileSync(task.logPath, 'utf8')));
         void rpc.call('createTask', { projectId, command: STAMP_AND_EXIT }).then((task) => ended.set(task.id, receive));
       });
       latencies.push(await done);
