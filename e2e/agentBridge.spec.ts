@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/droverHost';
-import { addAgent, agentPane, openWorkspace, saveProfiles, screenshot, stateBadge, terminalOf, typeLine } from './support/agents';
+import { addAgent, openWorkspace, saveProfiles, screenshot, stateBadge, terminalOf, typeLine } from './support/agents';
 import { inboxBadge, inboxDialog, inboxMessage, lastStartedTaskId, openInbox, QUICK_FAKE_PROFILE, startFromPane, wakeStatus } from './support/agentBridge';
 import { taskRow } from './support/workState';
 
@@ -76,4 +76,84 @@ test('an agent hands a command to Drover, is woken with its result, and asks ano
   await expect(reply).toContainText('Backend says 42');
   await screenshot(page, 'agent-bridge-reply.png');
   await page.keyboard.press('Escape');
+});
+
+test('holds wakes, delivers a person\'s note, explains a refused wake, and reports tasks cut off by restarts', async ({ page, drover }) => {
+  const folder = drover.makeFolder('shop-api');
+  let url = await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, [QUICK_FAKE_PROFILE]);
+  await openWorkspace(page, url, projectId);
+  const architect = await addAgent(page, 'Architect', 'Plans the work and reviews it', QUICK_FAKE_PROFILE.name);
+  const terminal = terminalOf(architect, 'Architect');
+  await startFromPane(architect);
+
+  // Held: the note waits in the inbox instead of being typed in.
+  let inbox = await openInbox(page, architect, 'Architect');
+  await expect(wakeStatus(inbox)).toContainText('No wakes yet');
+  await inbox.getByRole('button', { name: 'Hold wakes' }).click();
+  await expect(wakeStatus(inbox)).toContainText('Wakes held');
+  await inbox.getByLabel('Note to Architect').fill('Please rebase on main');
+  await inbox.getByRole('button', { name: 'Send note' }).click();
+  const note = inboxMessage(inbox, 'Note from You');
+  await expect(note).toContainText('Waiting for wake');
+  await expect(wakeStatus(inbox)).toContainText('1 message waits until you resume wakes or press Wake now.');
+  await expect(inboxBadge(architect, 1)).toBeAttached();
+  await screenshot(page, 'agent-bridge-held.png');
+  await page.keyboard.press('Escape');
+
+  // Wake now on a stopped agent says why it cannot.
+  await architect.getByRole('button', { name: 'Stop' }).click();
+  await expect(stateBadge(architect, 'Exited')).toBeVisible();
+  inbox = await openInbox(page, architect, 'Architect');
+  await inbox.getByRole('button', { name: 'Wake now' }).click();
+  await expect(inbox.getByRole('alert')).toContainText('Could not wake Architect: The agent is exited');
+  await inbox.getByRole('button', { name: 'Resume wakes' }).click();
+  await expect(wakeStatus(inbox)).toContainText('Delivers when Architect is ready (now exited).');
+  await screenshot(page, 'agent-bridge-wake-refused.png');
+  await page.keyboard.press('Escape');
+
+  // Once the agent is ready again, the waiting wake delivers the note.
+  await startFromPane(architect);
+  await expect(terminal).toContainText('[Drover] 1 new message: Note from a person: Please rebase on main');
+  await expect(terminal).toContainText('Done: [Drover]');
+  inbox = await openInbox(page, architect, 'Architect');
+  await expect(note).toContainText('Delivered');
+  await inbox.getByRole('button', { name: 'Mark all read' }).click();
+  await expect(note).toContainText('Read');
+  await page.keyboard.press('Escape');
+
+  // A graceful restart interrupts the running task; its owner hears about it once it runs again.
+  await typeLine(page, terminal, '/bg sleep 60');
+  const gracefulId = await lastStartedTaskId(terminal);
+  await expect(architect.getByRole('img', { name: 'Running: 1 task' })).toBeVisible();
+  url = await drover.startHost(['--project', folder]);
+  await openWorkspace(page, url, projectId);
+  await expect(stateBadge(architect, 'Exited')).toBeVisible();
+  await expect(inboxBadge(architect, 1)).toBeVisible();
+  await expect(architect.getByRole('img', { name: 'Task done: 1 result not read yet' })).toBeVisible();
+  inbox = await openInbox(page, architect, 'Architect');
+  await expect(inboxMessage(inbox, 'Task result from Drover').first()).toContainText('Waiting for wake');
+  await expect(wakeStatus(inbox)).toContainText('Waiting to deliver 1 message');
+  await screenshot(page, 'agent-bridge-after-restart.png');
+  await page.keyboard.press('Escape');
+  await startFromPane(architect);
+  await expect(terminal).toContainText(`Task ${gracefulId} "sleep 60" was interrupted`);
+
+  // The host killed outright: boot reconciliation interrupts the task and posts the result.
+  await expect(stateBadge(architect, 'Ready')).toBeVisible();
+  await typeLine(page, terminal, '/bg sleep 60');
+  await expect.poll(() => lastStartedTaskId(terminal)).not.toBe(gracefulId);
+  const killedId = await lastStartedTaskId(terminal);
+  await expect(architect.getByRole('img', { name: 'Running: 1 task' })).toBeVisible();
+  await drover.host().stop('SIGKILL');
+  url = await drover.startHost(['--project', folder]);
+  await openWorkspace(page, url, projectId);
+  await expect(stateBadge(architect, 'Exited')).toBeVisible();
+  await expect(inboxBadge(architect, 2)).toBeVisible();
+  await startFromPane(architect);
+  await expect(terminal).toContainText(`Task ${killedId} "sleep 60" was interrupted`);
+  inbox = await openInbox(page, architect, 'Architect');
+  await expect(inboxMessage(inbox, 'Task result from Drover')).toHaveCount(2);
+  await expect(inboxMessage(inbox, 'Task result from Drover').first()).toContainText('Delivered');
+  await screenshot(page, 'agent-bridge-after-kill.png');
 });
