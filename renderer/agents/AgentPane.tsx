@@ -2,12 +2,12 @@ import { lazy, Suspense, useId, useImperativeHandle, useRef, type Ref } from 're
 import type { Agent, AgentProfile, AgentSession } from '../../shared/entities';
 import { usePendingAction } from '../components/usePendingAction';
 import { useDroverActions } from '../store/StoreContext';
-import type { AgentTerminalHandle } from '../terminal/AgentTerminal';
 import type { AgentWork } from '../inbox/inboxPresentation';
+import type { AgentTerminalHandle } from '../terminal/AgentTerminal';
 import { endedHint, isSessionLive } from './agentPresentation';
 import { AgentStateBadge } from './AgentStateBadge';
-import { InboxButton } from './InboxBadge';
 import { AgentTaskBadges } from './AgentTaskBadges';
+import { InboxButton } from './InboxBadge';
 import { PaneIcon } from './PaneIcon';
 
 // xterm is most of the bundle: the projects list never needs it.

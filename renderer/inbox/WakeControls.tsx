@@ -26,7 +26,7 @@ interface WakeControlsProps {
 export function WakeControls({ agent, session, wake, pending }: WakeControlsProps) {
   const { wakeAgent, holdAgentWakes } = useDroverActions();
   const action = usePendingAction();
-  const now = useNow(wake?.notBefore !== null && wake?.notBefore !== undefined);
+  const now = useNow((wake?.notBefore ?? null) !== null);
   const status = wakeStatus({ agent, session, wake, pending }, now);
 
   return (

@@ -169,6 +169,10 @@ describe('wakeStatus', () => {
     expect(cutOff.detail).toBe('Delivers when Architect is ready (now exited). Last attempt: delivery cut off by a restart.');
   });
 
+  it('has nothing to say about a waiting wake whose messages were all handed over another way', () => {
+    expect(wakeStatus(subject({ pending: 0 }), NOW)).toEqual({ label: 'Nothing to deliver', tone: 'idle', detail: null });
+  });
+
   it('reports delivery, and a failure with its attempts and last error', () => {
     expect(wakeStatus(subject({ wake: wake({ state: 'delivering', attempts: 1 }) }), NOW).detail).toBe(
       'Typing 1 message into the terminal (attempt 1).',

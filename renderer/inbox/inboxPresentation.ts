@@ -118,6 +118,8 @@ export function wakeStatus(subject: WakeSubject, now: number): WakeStatus {
   if (!wake) return { label: 'No wakes yet', tone: 'idle', detail: null };
   switch (wake.state) {
     case 'waiting':
+      // A reply handed straight to the asker's ask_agent call leaves its wake with nothing to type.
+      if (pending === 0) return { label: 'Nothing to deliver', tone: 'idle', detail: null };
       return { label: `Waiting to deliver ${messages(pending)}`, tone: 'waiting', detail: waitingDetail({ ...subject, wake }, now) };
     case 'delivering':
       return { label: 'Delivering', tone: 'delivering', detail: `Typing ${messages(wake.messageIds.length)} into the terminal (attempt ${wake.attempts}).` };
