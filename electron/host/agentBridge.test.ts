@@ -167,6 +167,7 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     const question = inbox(answerer.id).find((m) => m.kind === 'question');
     expect(question).toMatchObject({ fromAgentId: asker.id, state: 'delivered' });
     expect(inbox(asker.id)).toEqual([expect.objectContaining({ kind: 'reply', replyTo: question?.id, state: 'delivered' })]);
+    expect(state().wakes.filter((w) => w.agentId === asker.id)).toEqual([]);
   });
 
   it('after a restart: an interrupted task still reports to its owner once, and a cut-off wake waits again', async () => {

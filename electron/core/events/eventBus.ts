@@ -4,11 +4,15 @@ type Listener<T> = (value: T) => void;
 
 /**
  * The core's outgoing stream. Hosts subscribe once and fan out to their clients; a throwing
- * listener must not stop the others or the write that caused the event.
+ * listener must not stop the others or the write that caused the event. A listener may cause
+ * further events (a task's end posts an inbox message): those are queued until the current event
+ * reached every listener, so every listener sees events in the order they happened (in seq order).
  */
 export class EventBus {
   private readonly eventListeners = new Set<Listener<DroverEvent>>();
   private readonly outputListeners = new Set<Listener<TaskOutputChunk>>();
+  private readonly queue: DroverEvent[] = [];
+  private delivering = false;
 
   constructor(private readonly reportListenerError: (error: unknown) => void = () => {}) {}
 
@@ -23,7 +27,14 @@ export class EventBus {
   }
 
   emit(event: DroverEvent): void {
-    this.deliver(this.eventListeners, event);
+    this.queue.push(event);
+    if (this.delivering) return;
+    this.delivering = true;
+    try {
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) this.deliver(this.eventListeners, next);
+    } finally {
+      this.delivering = false;
+    }
   }
 
   emitOutput(chunk: TaskOutputChunk): void {

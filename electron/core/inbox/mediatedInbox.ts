@@ -47,9 +47,10 @@ export class MediatedInbox {
       createdAt: Date.now(),
     });
     this.announce(message);
-    for (const listener of this.postedListeners) listener(message);
-    if (message.kind === 'reply' && message.replyTo) this.answerWaiters(store, message);
-    return message;
+    // A reply a waiting ask_agent call takes is delivered by that call, so it needs no wake.
+    const delivered = message.kind === 'reply' && message.replyTo ? this.answerWaiters(store, message) : message;
+    for (const listener of this.postedListeners) listener(delivered);
+    return delivered;
   }
 
   list(agentId: string, unreadOnly: boolean): InboxMessage[] {
@@ -122,12 +123,13 @@ export class MediatedInbox {
     });
   }
 
-  private answerWaiters(store: ProjectStore, reply: InboxMessage): void {
+  private answerWaiters(store: ProjectStore, reply: InboxMessage): InboxMessage {
     const waiters = this.replyWaiters.get(reply.replyTo as string);
-    if (!waiters || waiters.size === 0) return;
+    if (!waiters || waiters.size === 0) return reply;
     this.replyWaiters.delete(reply.replyTo as string);
     const handed = this.handOver(store, reply);
     for (const waiter of waiters) waiter(handed);
+    return handed;
   }
 
   /** A reply the asker receives as its call's result needs no wake: it counts as delivered. */
