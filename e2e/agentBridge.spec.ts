@@ -27,6 +27,7 @@ test('an agent hands a command to Drover, is woken with its result, and asks ano
   await expect(architectTerminal).toContainText('run_in_background: Started background task t-');
   const taskId = await lastStartedTaskId(architectTerminal);
   await expect(taskRow(panel, 'sleep 3; echo built-ok').getByText('Running')).toBeVisible();
+  await expect(taskRow(panel, 'sleep 3; echo built-ok').getByRole('gridcell', { name: 'Architect', exact: true })).toBeVisible();
   await expect(architect.getByRole('img', { name: 'Running: 1 task' })).toHaveText('Running 1');
   await expect(stateBadge(architect, 'Ready')).toBeVisible();
   await expect(inboxBadge(architect, 0)).toBeVisible();

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useDeferredValue, useId, useMemo, useRef, useState } from 'react';
-import type { Task } from '../../shared/entities';
+import type { Agent, Task } from '../../shared/entities';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { useDrover } from '../store/StoreContext';
 import { ConcurrencyControl } from './ConcurrencyControl';
@@ -14,6 +14,7 @@ import { useGlobalShortcuts } from './useGlobalShortcuts';
 import { useTaskActions } from './useTaskActions';
 
 const NO_TASKS: Readonly<Record<string, Task>> = {};
+const NO_AGENTS: Readonly<Record<string, Agent>> = {};
 
 // xterm is most of the bundle and only the output viewer needs it.
 const TaskOutputDialog = lazy(() => import('./output/TaskOutputDialog').then((module) => ({ default: module.TaskOutputDialog })));
@@ -23,6 +24,7 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
   const status = useDrover((state) => state.workStates[projectId]?.status ?? 'loading');
   const loadError = useDrover((state) => state.workStates[projectId]?.error ?? null);
   const tasksById = useDrover((state) => state.workStates[projectId]?.tasksById ?? NO_TASKS);
+  const agentsById = useDrover((state) => state.workStates[projectId]?.agentsById ?? NO_AGENTS);
   const [filter, setFilter] = useState<TaskFilter>('all');
   const [query, setQuery] = useState('');
   const deferredQuery = useDeferredValue(query);
@@ -97,6 +99,7 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
       ) : (
         <TaskGrid
           tasks={visible}
+          agentsById={agentsById}
           selectedIndex={selectedIndex}
           gridRef={gridRef}
           emptyMessage={

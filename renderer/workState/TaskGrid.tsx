@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useId, useRef, type KeyboardEvent, type Ref } from 'react';
-import type { Task } from '../../shared/entities';
+import type { Agent, Task } from '../../shared/entities';
 import { listCommandFor, type ListCommand } from './shortcuts';
 import { TaskRow, type TaskRowActions } from './TaskRow';
 
@@ -9,6 +9,8 @@ const MAX_VISIBLE_ROWS = 16;
 
 interface TaskGridProps extends TaskRowActions {
   tasks: readonly Task[];
+  /** To show an owner agent by name (tasks may name their owner by id or by name). */
+  agentsById: Readonly<Record<string, Agent>>;
   selectedIndex: number;
   gridRef: Ref<HTMLDivElement>;
   emptyMessage: string;
@@ -26,7 +28,7 @@ function moveTarget(command: ListCommand, index: number, count: number): number 
  * The task list as an ARIA grid: focus stays on the grid and aria-activedescendant names the
  * selected row, which is what keeps keyboard use working while rows come and go (virtualised).
  */
-export function TaskGrid({ tasks, selectedIndex, gridRef, emptyMessage, ...actions }: TaskGridProps) {
+export function TaskGrid({ tasks, agentsById, selectedIndex, gridRef, emptyMessage, ...actions }: TaskGridProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const rowIdPrefix = useId();
   const virtualizer = useVirtualizer({
@@ -96,6 +98,7 @@ export function TaskGrid({ tasks, selectedIndex, gridRef, emptyMessage, ...actio
                 <TaskRow
                   key={task.id}
                   task={task}
+                  ownerName={task.ownerAgentId && (agentsById[task.ownerAgentId]?.name ?? task.ownerAgentId)}
                   rowId={rowId(task)}
                   rowIndex={item.index + 2}
                   selected={item.index === selectedIndex}

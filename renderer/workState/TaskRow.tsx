@@ -13,6 +13,7 @@ export interface TaskRowActions {
 
 interface TaskRowProps extends TaskRowActions {
   task: Task;
+  ownerName: string | null;
   rowId: string;
   /** 1-based, counting the header row, for screen readers in a virtualised grid. */
   rowIndex: number;
@@ -25,7 +26,7 @@ interface TaskRowProps extends TaskRowActions {
  * One task. The grid owns keyboard focus (aria-activedescendant), so the row's buttons stay out
  * of the tab order: `c` and `r` are their keyboard equivalents.
  */
-export const TaskRow = memo(function TaskRow({ task, rowId, rowIndex, selected, top, height, ...actions }: TaskRowProps) {
+export const TaskRow = memo(function TaskRow({ task, ownerName, rowId, rowIndex, selected, top, height, ...actions }: TaskRowProps) {
   return (
     <div
       id={rowId}
@@ -45,7 +46,7 @@ export const TaskRow = memo(function TaskRow({ task, rowId, rowIndex, selected, 
         <code className="task-row__command">{task.command}</code>
       </div>
       <div role="gridcell" className="task-row__agent">
-        {task.ownerAgentId ?? <span className="task-row__none">—</span>}
+        {ownerName ?? <span className="task-row__none">—</span>}
       </div>
       <div role="gridcell" className="task-row__attempt">
         #{task.attempt}
