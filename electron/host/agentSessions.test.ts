@@ -104,6 +104,27 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
     expect(session(first.id)?.limitResetsAt).toBeGreaterThan(Date.now());
   });
 
+  it('keeps a flood flowing under flow control, and Ctrl-C stops it at once', async () => {
+    host.core.api.saveAgentProfile({
+      profile: { id: 'sh', name: 'sh', command: '/bin/sh', args: [], env: { PS1: 'sh$ ' }, promptPattern: 'sh\\$ ?$', busyPattern: null, needsInputPattern: null, usageLimitPattern: null, quietMs: 200, integration: 'none' },
+    });
+    const agent = host.core.api.createAgent({ projectId: project.id, name: 'Flooder', role: '', profileId: 'sh' }) as Agent;
+    let received = 0;
+    let tail = '';
+    const attachment = host.core.agents.attach(agent.id, (chunk) => {
+      received += chunk.data.length;
+      tail = (tail + chunk.data).slice(-2000);
+      attachment.acknowledge(chunk.data.length);
+    });
+    host.core.api.startAgent({ agentId: agent.id, resume: false });
+    await waitFor(() => session(agent.id)?.state === 'ready', 'the shell prompt');
+    host.core.api.writeAgentInput({ agentId: agent.id, data: 'yes flooding\r' });
+    await waitFor(() => received > 2_000_000, 'two million characters of flood');
+    host.core.api.writeAgentInput({ agentId: agent.id, data: '\u0003' });
+    host.core.api.writeAgentInput({ agentId: agent.id, data: 'echo flood-$((40+2))\r' });
+    await waitFor(() => tail.includes('flood-42'), 'the shell back at its prompt after Ctrl-C', 5_000);
+  });
+
   it('explains a profile whose command is not installed instead of opening a dead terminal', async () => {
     host.core.api.saveAgentProfile({
       profile: { id: 'ghost', name: 'Ghost', command: 'no-such-agent-cli', args: [], env: {}, promptPattern: null, busyPattern: null, needsInputPattern: null, usageLimitPattern: null, quietMs: 500, integration: 'none' },

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { FLOW_CONTROL, TerminalStream } from './terminalStream';
+
+function fakePty() {
+  const calls: string[] = [];
+  return { calls, pause: () => calls.push('pause'), resume: () => calls.push('resume') };
+}
+
+describe('TerminalStream flow control', () => {
+  it('batches output and sends a full batch at once', () => {
+    const stream = new TerminalStream();
+    const sent: string[] = [];
+    stream.attach({ send: (data) => sent.push(data) });
+    stream.push('a');
+    stream.push('b');
+    expect(sent).toEqual([]);
+    stream.flush();
+    expect(sent).toEqual(['ab']);
+    stream.push('x'.repeat(FLOW_CONTROL.maxBatchChars));
+    expect(sent).toHaveLength(2);
+  });
+
+  it('pauses the PTY above the high watermark and resumes only below the low one', () => {
+    const pty = fakePty();
+    const stream = new TerminalStream();
+    stream.connect(pty);
+    const client = stream.attach({ send: () => {} });
+    stream.push('x'.repeat(FLOW_CONTROL.highWatermark + 1));
+    stream.flush();
+    expect(pty.calls).toEqual(['pause']);
+    client.acknowledge(FLOW_CONTROL.highWatermark + 1 - FLOW_CONTROL.lowWatermark);
+    expect(pty.calls).toEqual(['pause']);
+    client.acknowledge(1);
+    expect(pty.calls).toEqual(['pause', 'resume']);
+  });
+
+  it('follows the slowest client, and a client that leaves no longer holds the PTY back', () => {
+    const pty = fakePty();
+    const stream = new TerminalStream();
+    stream.connect(pty);
+    const fast = stream.attach({ send: (data) => fast.acknowledge(data.length) });
+    const slow = stream.attach({ send: () => {} });
+    stream.push('y'.repeat(FLOW_CONTROL.highWatermark + 10));
+    stream.flush();
+    expect(stream.isPaused).toBe(true);
+    slow.detach();
+    expect(pty.calls).toEqual(['pause', 'resume']);
+  });
+
+  it('hands its clients over to the next session of the agent', () => {
+    const first = fakePty();
+    const second = fakePty();
+    const stream = new TerminalStream();
+    const sent: string[] = [];
+    stream.attach({ send: (data) => sent.push(data) });
+    stream.connect(first);
+    stream.push('old');
+    stream.connect(second);
+    stream.push('new');
+    stream.flush();
+    expect(sent).toEqual(['old', 'new']);
+  });
+});
