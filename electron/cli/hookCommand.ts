@@ -29,34 +29,40 @@ function parseObject(text: string | undefined): Record<string, unknown> {
   }
 }
 
+export interface HookReport {
+  event: HookEvent;
+  externalSessionId?: string;
+}
+
 /**
- * `drover hook EVENT [PAYLOAD]`: run by an agent CLI's own hooks (Claude Code passes JSON on stdin,
- * Codex's notify program gets it as the last argument). It reports to Drover and always exits 0
- * without output, so an agent run outside Drover, or a Drover that went away, is never disturbed.
+ * What a hook invocation reports: Claude Code's hooks pass JSON on stdin (with `session_id`);
+ * Codex's notify program gets JSON as its last argument (`type`, `thread-id`). Null when there is
+ * nothing to report.
+ */
+export function parseHook(name: string, stdin: string, payloadArg: string | undefined): HookReport | null {
+  const payload = parseObject(name === 'codex-notify' ? payloadArg : stdin);
+  const event = name === 'codex-notify' ? (payload.type === 'agent-turn-complete' ? 'stopped' : undefined) : EVENTS[name];
+  if (!event) return null;
+  const sessionId = payload.session_id ?? payload['thread-id'];
+  return typeof sessionId === 'string' && sessionId.length > 0 ? { event, externalSessionId: sessionId.slice(0, 200) } : { event };
+}
+
+/**
+ * `drover hook EVENT [PAYLOAD]`: run by an agent CLI's own hooks. It reports to Drover and always
+ * exits 0 without output, so an agent run outside Drover, or a Drover that went away, is never
+ * disturbed.
  */
 export async function hookCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [name, payloadArg] = args;
   const socketPath = env.DROVER_SOCKET;
   const agentId = env.DROVER_AGENT_ID;
   if (!name || !socketPath || !agentId) return 0;
-  let event = EVENTS[name];
-  let payload: Record<string, unknown>;
-  if (name === 'codex-notify') {
-    payload = parseObject(payloadArg);
-    event = payload.type === 'agent-turn-complete' ? 'stopped' : undefined;
-  } else {
-    payload = parseObject(await readStdin());
-  }
-  if (!event) return 0;
-  const sessionId = payload.session_id ?? payload['thread-id'];
+  const report = parseHook(name, name === 'codex-notify' ? '' : await readStdin(), payloadArg);
+  if (!report) return 0;
   try {
     const client = await connectToDrover(socketPath);
     try {
-      await client.rpc.call('reportAgentHook', {
-        agentId,
-        event,
-        ...(typeof sessionId === 'string' && sessionId.length > 0 ? { externalSessionId: sessionId.slice(0, 200) } : {}),
-      });
+      await client.rpc.call('reportAgentHook', { agentId, ...report });
     } finally {
       client.close();
     }

@@ -41,6 +41,10 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
         integration,
       },
     });
+  const saveShellProfile = () =>
+    host.core.api.saveAgentProfile({
+      profile: { id: 'sh', name: 'sh', command: '/bin/sh', args: [], env: { PS1: 'sh$ ' }, promptPattern: 'sh\\$ ?$', busyPattern: null, needsInputPattern: null, usageLimitPattern: null, quietMs: 200, integration: 'none' },
+    });
   const attach = (agentId: string) => {
     screen = '';
     const attachment = host.core.agents.attach(agentId, (chunk) => {
@@ -105,9 +109,7 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
   });
 
   it('keeps a flood flowing under flow control, and Ctrl-C stops it at once', async () => {
-    host.core.api.saveAgentProfile({
-      profile: { id: 'sh', name: 'sh', command: '/bin/sh', args: [], env: { PS1: 'sh$ ' }, promptPattern: 'sh\\$ ?$', busyPattern: null, needsInputPattern: null, usageLimitPattern: null, quietMs: 200, integration: 'none' },
-    });
+    saveShellProfile();
     const agent = host.core.api.createAgent({ projectId: project.id, name: 'Flooder', role: '', profileId: 'sh' }) as Agent;
     let received = 0;
     let tail = '';
@@ -123,6 +125,24 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
     host.core.api.writeAgentInput({ agentId: agent.id, data: '\u0003' });
     host.core.api.writeAgentInput({ agentId: agent.id, data: 'echo flood-$((40+2))\r' });
     await waitFor(() => tail.includes('flood-42'), 'the shell back at its prompt after Ctrl-C', 5_000);
+  });
+
+  it('decodes UTF-8 split across PTY reads', async () => {
+    saveShellProfile();
+    const agent = host.core.api.createAgent({ projectId: project.id, name: 'Unicode', role: '', profileId: 'sh' }) as Agent;
+    const seen = { text: '' };
+    const attachment = host.core.agents.attach(agent.id, (chunk) => {
+      seen.text += chunk.data;
+      attachment.acknowledge(chunk.data.length);
+    });
+    host.core.api.startAgent({ agentId: agent.id, resume: false });
+    await waitFor(() => session(agent.id)?.state === 'ready', 'the shell prompt');
+    const script = "process.stdout.write('é€😀'.repeat(40000) + 'END')";
+    host.core.api.writeAgentInput({ agentId: agent.id, data: `'${process.execPath}' -e "${script}"\r` });
+    await waitFor(() => seen.text.includes('😀END'), 'the whole multibyte output');
+    const output = seen.text.slice(seen.text.lastIndexOf('\n') + 1);
+    expect(output).not.toContain('\uFFFD');
+    expect(output.match(/é€😀/g)?.length).toBe(40000);
   });
 
   it('explains a profile whose command is not installed instead of opening a dead terminal', async () => {

@@ -126,13 +126,14 @@ export class AgentWakeService {
       this.terminal.write(agentId, '\r');
       this.inbox.markDelivered(store, attempt.messageIds);
       this.change(store, wake.id, { state: 'delivered', lastError: null, notBefore: null });
+      this.delivering.delete(agentId);
+      // Messages that arrived while this wake was typing go in the next one.
+      if (this.stores.isOpen(store.projectId)) this.schedule(store.projectId, agentId);
       return messages.length;
     } catch (error) {
+      this.delivering.delete(agentId);
       this.failAttempt(store, attempt, error instanceof Error ? error.message : String(error));
       return 0;
-    } finally {
-      this.delivering.delete(agentId);
-      if (this.stores.isOpen(store.projectId)) this.schedule(store.projectId, agentId);
     }
   }
 
