@@ -67,6 +67,7 @@ test('queues with concurrency 1, cancels and retries from the keyboard, and toas
   await page.keyboard.press('Enter');
   const output = page.getByRole('dialog', { name: 'Output: lint' });
   await expect(output.locator('.xterm-rows')).toContainText('boom');
+  await expect(output.getByText('exit 3', { exact: true })).toBeVisible();
   await expect(output.locator('.xterm-rows span', { hasText: 'boom' }).first()).toHaveClass(/xterm-fg-1/);
   await page.screenshot({ path: 'e2e-artifacts/work-state-output.png' });
   await page.keyboard.press('Escape');

@@ -25,3 +25,9 @@ export function canCancel(task: Pick<Task, 'state'>): boolean {
 export function canRetry(task: Pick<Task, 'state'>): boolean {
   return task.state === 'succeeded' || task.state === 'failed' || task.state === 'cancelled' || task.state === 'interrupted';
 }
+
+/** How a finished task ended, e.g. "exit 3" or "SIGTERM"; null while it has not ended. */
+export function taskOutcome(task: Pick<Task, 'exitCode' | 'signal'>): string | null {
+  if (task.signal) return task.signal;
+  return task.exitCode === null ? null : `exit ${task.exitCode}`;
+}

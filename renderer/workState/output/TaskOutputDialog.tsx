@@ -3,7 +3,7 @@ import { isTaskFinished, type Task } from '../../../shared/entities';
 import { ModalDialog } from '../../components/ModalDialog';
 import { useBridge } from '../../store/StoreContext';
 import { StatusBadge } from '../StatusBadge';
-import { taskTitle } from '../taskPresentation';
+import { taskOutcome, taskTitle } from '../taskPresentation';
 import { TaskTime } from '../TaskTime';
 import { TaskOutputFollower, type FollowerStatus, type OutputSink } from './taskOutputFollower';
 import { TerminalView } from './TerminalView';
@@ -40,6 +40,7 @@ export function TaskOutputDialog({ task, onClose }: { task: Task; onClose(): voi
   }, [finished]);
 
   const title = taskTitle(task);
+  const outcome = taskOutcome(task);
   return (
     <ModalDialog
       className="output-dialog"
@@ -48,6 +49,7 @@ export function TaskOutputDialog({ task, onClose }: { task: Task; onClose(): voi
       headerExtras={
         <span className="output-dialog__meta">
           <StatusBadge state={task.state} />
+          {outcome && <span>{outcome}</span>}
           <TaskTime task={task} />
           <span>#{task.attempt}</span>
         </span>
