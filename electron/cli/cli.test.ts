@@ -69,11 +69,16 @@ describe('drover CLI over the local socket', () => {
   });
 
   it('takes the project and agent from an agent terminal env', async () => {
-    const env = { DROVER_SOCKET: host.socketPath, DROVER_PROJECT_ID: project.id, DROVER_AGENT_ID: 'agent-backend' };
+    const agent = host.core.api.createAgent({ projectId: project.id, name: 'Backend', role: '', profileId: 'shell' }) as { id: string };
+    const env = { DROVER_SOCKET: host.socketPath, DROVER_PROJECT_ID: project.id, DROVER_AGENT_ID: agent.id };
     const result = await runCli(['task', 'run', '--json', '--', 'true'], { cwd: dir, env: { ...process.env, ...env } });
     expect(result.code, result.stderr).toBe(0);
     const task = JSON.parse(result.stdout) as Task;
-    expect(task).toMatchObject({ projectId: project.id, ownerAgentId: 'agent-backend', cwd: repo });
+    expect(task).toMatchObject({ projectId: project.id, ownerAgentId: agent.id, cwd: repo });
+    const byName = JSON.parse((await cli(['task', 'run', '--json', '--agent', 'Backend', '--', 'true'])).stdout) as Task;
+    expect(byName.ownerAgentId).toBe(agent.id);
+    const unknown = await cli(['task', 'run', '--agent', 'Frontend', '--', 'true']);
+    expect(unknown).toMatchObject({ code: 2, stderr: expect.stringContaining('No agent Frontend in this project') });
   });
 
   it('cancels and retries by id', async () => {

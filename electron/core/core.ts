@@ -7,7 +7,7 @@ import { writeCliShim } from './agents/cliShim';
 import { ProfileRegistry } from './agents/profileRegistry';
 import { EventBus } from './events/eventBus';
 import { MediatedInbox } from './inbox/mediatedInbox';
-import { connectTaskCompletionSink } from './inbox/taskCompletionSink';
+import { connectTaskCompletionSink, postMissingResults } from './inbox/taskCompletionSink';
 import { AgentWakeService, DEFAULT_WAKE_OPTIONS, type WakeOptions } from './wake/agentWakeService';
 import { ProjectRegistry } from './projects/projectRegistry';
 import { APP_MIGRATIONS } from './storage/appSchema';
@@ -78,7 +78,7 @@ export function createCore(options: CoreOptions): Core {
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     settingsDefaults: { ...DEFAULT_PROJECT_SETTINGS, ...options.settingsDefaults },
   });
-  const tasks = new TaskService(projects, stores, events, { TERM: 'xterm-256color', ...(options.taskEnv ?? inheritedEnv()) });
+  const tasks = new TaskService(projects, stores, events, { TERM: 'xterm-256color', ...(options.taskEnv ?? inheritedEnv()) }, log);
   const profiles = new ProfileRegistry(appDb);
   const agents = new AgentSessionService(projects, stores, profiles, events, {
     socketPath: options.socketPath,
@@ -100,6 +100,7 @@ export function createCore(options: CoreOptions): Core {
       const resumedWakes = wakes.reconcile(store);
       const { report, changed } = reconcileTasks(store.tasks, options.processTable);
       for (const task of changed) events.emit({ name: 'backgroundTaskChanged', seq: task.seq, projectId: task.projectId, task });
+      postMissingResults(store, inbox);
       reconcileReports.push(report);
       log(
         `reconciled project ${project.name} (${project.id}): ${report.interrupted} interrupted, ${report.cancelled} cancelled, ` +
@@ -123,9 +124,14 @@ export function createCore(options: CoreOptions): Core {
     renameProject: ({ projectId, name }) => projects.rename(projectId, name),
     removeProject: async ({ projectId }) => {
       projects.get(projectId);
-      await Promise.all([tasks.stopProject(projectId, 'project-removed'), agents.stopProject(projectId)]);
-      stores.close(projectId);
-      projects.remove(projectId);
+      try {
+        await Promise.all([tasks.stopProject(projectId, 'project-removed'), agents.stopProject(projectId)]);
+        stores.close(projectId);
+        projects.remove(projectId);
+      } finally {
+        tasks.projectClosed(projectId);
+        agents.projectClosed(projectId);
+      }
       return { projectId };
     },
     findProjectByPath: ({ path: folder }) => projects.findContaining(folder),

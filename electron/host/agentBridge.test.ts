@@ -86,14 +86,14 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     const agent = addAgent('Builder');
     const byId = host.core.api.createTask({ projectId: project.id, command: 'echo compiled 12 files; exit 3', ownerAgentId: agent.id }) as Task;
     const byName = host.core.api.createTask({ projectId: project.id, command: 'echo fine', ownerAgentId: 'Builder', label: 'lint' }) as Task;
-    const orphan = host.core.api.createTask({ projectId: project.id, command: 'true', ownerAgentId: 'Nobody' }) as Task;
+    expect(() => host.core.api.createTask({ projectId: project.id, command: 'true', ownerAgentId: 'Nobody' })).toThrow(/No agent Nobody in this project \(agents: Builder\)/);
+    expect(byName.ownerAgentId).toBe(agent.id);
     await waitFor(() => inbox(agent.id).length === 2, 'two results');
     const failed = inbox(agent.id).find((m) => m.taskId === byId.id);
     expect(failed).toMatchObject({ kind: 'task-result', state: 'pending' });
     expect(failed?.body).toMatch(new RegExp(`Task ${byId.id} .* failed: exit code 3, after \\d+s`));
     expect(failed?.body).toContain('compiled 12 files');
     expect(inbox(agent.id).find((m) => m.taskId === byName.id)?.body).toMatch(/"lint" \(echo fine\) succeeded: exit code 0/);
-    await waitFor(() => (host.core.api.getTask({ taskId: orphan.id }) as Task).state === 'succeeded', 'orphan done');
     host.core.api.retryTask({ taskId: byId.id });
     await waitFor(() => inbox(agent.id).length === 3, 'the retry posts its own result');
     expect(state().messages).toHaveLength(3);
@@ -192,5 +192,18 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     await host.close();
     await boot();
     expect(inbox(agent.id).filter((m) => m.taskId === task.id)).toHaveLength(1);
+  });
+
+  it('posts at boot a result lost between a task end and its message', async () => {
+    const agent = addAgent('Owner');
+    const task = host.core.api.createTask({ projectId: project.id, command: 'echo done', ownerAgentId: agent.id }) as Task;
+    await waitFor(() => inbox(agent.id).length === 1, 'the result');
+    await host.close();
+    const Database = (await import('better-sqlite3')).default;
+    const db = new Database(path.join(dir, 'data', 'projects', project.id, 'state.sqlite'));
+    db.prepare('DELETE FROM inbox_messages WHERE task_id = ?').run(task.id);
+    db.close();
+    await boot();
+    expect(inbox(agent.id)).toEqual([expect.objectContaining({ kind: 'task-result', taskId: task.id })]);
   });
 });

@@ -127,7 +127,7 @@ function serveStatic(root: string, request: http.IncomingMessage, response: http
     return;
   }
   const file = path.resolve(root, `.${pathname === '/' ? '/index.html' : pathname}`);
-  if (!file.startsWith(root + path.sep)) {
+  if (pathname.includes('\0') || !file.startsWith(root + path.sep)) {
     response.writeHead(403).end();
     return;
   }

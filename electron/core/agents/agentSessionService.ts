@@ -57,6 +57,8 @@ export class AgentSessionService {
   private readonly live = new Map<string, LiveSession>();
   /** Per agent, across its sessions, so an attached pane sees the next session start. */
   private readonly streams = new Map<string, TerminalStream>();
+  /** Projects being removed: no session starts in them. */
+  private readonly closing = new Set<string>();
   /** Usage limits belong to the account behind a profile: profile id -> reset time. */
   private readonly limits = new Map<string, { resetsAt: number | null; timer?: NodeJS.Timeout }>();
 
@@ -101,6 +103,7 @@ export class AgentSessionService {
   start(agentId: string, resume: boolean): AgentSession {
     const { store, agent } = this.locate(agentId);
     if (this.live.has(agentId)) fail('invalid-state', `${agent.name} is already running; stop or restart it.`);
+    if (this.closing.has(agent.projectId)) fail('invalid-state', 'This project is being removed; no agent starts in it.');
     const project = this.projects.get(agent.projectId);
     const profile = this.profiles.get(agent.profileId);
     if (profile.unavailableReason) fail('spawn-failed', `Cannot start ${agent.name} with ${profile.name}: ${profile.unavailableReason}`);
@@ -217,7 +220,12 @@ export class AgentSessionService {
   }
 
   async stopProject(projectId: string): Promise<void> {
+    this.closing.add(projectId);
     await Promise.all([...this.live.values()].filter((l) => l.projectId === projectId).map((l) => this.stopLive(l.agentId, 'removed')));
+  }
+
+  projectClosed(projectId: string): void {
+    this.closing.delete(projectId);
   }
 
   async shutdown(): Promise<void> {
@@ -231,12 +239,14 @@ export class AgentSessionService {
     live.mirror.write(data);
     this.stream(live.agentId).push(data);
     clearTimeout(live.quietTimer);
-    live.quietTimer = setTimeout(() => void this.readScreen(live), live.profile.quietMs);
+    live.quietTimer = setTimeout(() => {
+      this.readScreen(live).catch((error: unknown) => this.options.log(`reading ${live.agentId}'s screen failed: ${String(error)}`));
+    }, live.profile.quietMs);
   }
 
   private async readScreen(live: LiveSession): Promise<void> {
     const text = await live.mirror.text();
-    if (this.live.get(live.agentId) !== live) return;
+    if (this.live.get(live.agentId) !== live || !this.stores.isOpen(live.projectId)) return;
     const store = this.stores.get(live.projectId);
     const session = store.agents.session(live.sessionId);
     if (!session || session.state === 'exited') return;
@@ -293,10 +303,13 @@ export class AgentSessionService {
   private async stopLive(agentId: string, reason: string): Promise<void> {
     const live = this.live.get(agentId);
     if (!live) return;
-    live.stopping = true;
-    live.endReason = reason;
-    signalProcessGroup(live.terminal.pid, 'SIGTERM');
-    live.killTimer = setTimeout(() => signalProcessGroup(live.terminal.pid, 'SIGKILL'), this.options.stopGraceMs ?? 3_000);
+    if (!live.stopping) {
+      live.stopping = true;
+      live.endReason = reason;
+      signalProcessGroup(live.terminal.pid, 'SIGTERM');
+      live.killTimer = setTimeout(() => signalProcessGroup(live.terminal.pid, 'SIGKILL'), this.options.stopGraceMs ?? 3_000);
+      live.killTimer.unref();
+    }
     await live.exited;
   }
 

@@ -5,8 +5,7 @@ import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 
 /** Agent ids are unique across projects; finds the project store that holds one. */
 export function locateAgent(projects: ProjectRegistry, stores: ProjectStores, agentId: string): { store: ProjectStore; agent: Agent } {
-  for (const project of projects.list().projects) {
-    const store = stores.get(project.id);
+  for (const store of stores.usable(projects.list().projects.map((p) => p.id))) {
     const agent = store.agents.get(agentId);
     if (agent) return { store, agent };
   }

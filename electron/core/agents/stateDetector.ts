@@ -72,7 +72,8 @@ function fromScreen(
   if (current.state === 'limited' && current.limitResetsAt !== null && now < current.limitResetsAt) return null;
   const hooksDecide = signal.hooksSeen && profile.integration === 'claude-hooks';
   if (matches(profile.needsInputPattern, bottom)) return { state: 'ready', needsInput: true, limitResetsAt: null };
-  if (hooksDecide && current.state !== 'limited') return null;
+  // Hooks say nothing between a permission answer and Stop, so the screen may still report work.
+  if (hooksDecide && current.state !== 'limited' && !current.needsInput) return null;
   if (matches(profile.busyPattern, bottom)) return { state: 'busy', needsInput: false, limitResetsAt: null };
   if (matches(profile.promptPattern, bottomLines(signal.text, 3))) return { state: 'ready', needsInput: false, limitResetsAt: null };
   return null;

@@ -49,6 +49,12 @@ export class InboxStore {
       pending: db.prepare<[string], MessageRow>("SELECT * FROM inbox_messages WHERE agent_id = ? AND state = 'pending' ORDER BY created_at, rowid"),
       agentsWithPending: db.prepare<[], { agent_id: string }>("SELECT DISTINCT agent_id FROM inbox_messages WHERE state = 'pending'"),
       resultOfTask: db.prepare<[string], MessageRow>("SELECT * FROM inbox_messages WHERE task_id = ? AND kind = 'task-result'"),
+      finishedTasksWithoutResult: db.prepare<[], { id: string }>(
+        `SELECT t.id FROM tasks t
+         WHERE t.owner_agent_id IS NOT NULL AND t.state IN ('succeeded','failed','cancelled','interrupted')
+           AND NOT EXISTS (SELECT 1 FROM inbox_messages m WHERE m.task_id = t.id AND m.kind = 'task-result')
+         ORDER BY t.rowid`,
+      ),
       replyTo: db.prepare<[string], MessageRow>("SELECT * FROM inbox_messages WHERE reply_to = ? AND kind = 'reply' ORDER BY rowid LIMIT 1"),
       insertMessage: db.prepare(
         `INSERT INTO inbox_messages (id, agent_id, kind, body, task_id, from_agent_id, reply_to, state, created_at, seq)
@@ -100,6 +106,11 @@ export class InboxStore {
   resultOfTask(taskId: string): InboxMessage | undefined {
     const row = this.statements.resultOfTask.get(taskId);
     return row && this.toMessage(row);
+  }
+
+  /** Owned tasks that ended without a result message (their owner may no longer exist). */
+  finishedTasksWithoutResult(): string[] {
+    return this.statements.finishedTasksWithoutResult.all().map((row) => row.id);
   }
 
   replyTo(questionId: string): InboxMessage | undefined {

@@ -146,8 +146,7 @@ export class MediatedInbox {
 
 
   private locateMessage(messageId: string): { store: ProjectStore; message: InboxMessage } {
-    for (const project of this.projects.list().projects) {
-      const store = this.stores.get(project.id);
+    for (const store of this.stores.usable(this.projects.list().projects.map((p) => p.id))) {
       const message = store.inbox.message(messageId);
       if (message) return { store, message };
     }

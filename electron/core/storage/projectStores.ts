@@ -73,6 +73,20 @@ export class ProjectStores {
     return store;
   }
 
+  /**
+   * The stores of these projects that can be opened: one damaged project database must not make
+   * every other project unreachable (opening it again reports why, for that project alone).
+   */
+  usable(projectIds: readonly string[]): ProjectStore[] {
+    return projectIds.flatMap((projectId) => {
+      try {
+        return [this.get(projectId)];
+      } catch {
+        return [];
+      }
+    });
+  }
+
   isOpen(projectId: string): boolean {
     return this.open.has(projectId);
   }

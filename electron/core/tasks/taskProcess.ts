@@ -82,7 +82,8 @@ export class TaskProcess {
     if (this.acknowledged) return;
     this.acknowledged = true;
     try {
-      this.terminal.write('\r');
+      // '\n', not '\r': a command may have left the terminal raw, where '\r' is no line end.
+      this.terminal.write('\n');
     } catch {
       // The wrapper is already gone; its exit is reported all the same.
     }

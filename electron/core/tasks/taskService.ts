@@ -24,6 +24,8 @@ interface RunningTask {
   process: TaskProcess;
   log: TaskLog;
   killTimer?: NodeJS.Timeout;
+  /** The process has exited and its end is being recorded. */
+  exited?: boolean;
 }
 
 /**
@@ -34,6 +36,8 @@ interface RunningTask {
 export class TaskService {
   private readonly running = new Map<string, RunningTask>();
   private readonly exitWaiters = new Map<string, () => void>();
+  /** Projects being removed: nothing new starts in them. */
+  private readonly closing = new Set<string>();
   private stopping = false;
 
   constructor(
@@ -41,13 +45,16 @@ export class TaskService {
     private readonly stores: ProjectStores,
     private readonly events: EventBus,
     private readonly env: Record<string, string>,
+    private readonly log: (line: string) => void,
   ) {}
 
   create(input: CreateTaskInput): Task {
     const project = this.projects.get(input.projectId);
+    this.refuseIfClosing(project.id);
     const cwd = resolveTaskCwd(project.path, input.cwd);
-    return this.enqueue(this.stores.get(project.id), {
-      ownerAgentId: input.ownerAgentId ?? null,
+    const store = this.stores.get(project.id);
+    return this.enqueue(store, {
+      ownerAgentId: input.ownerAgentId === undefined ? null : ownerOf(store, input.ownerAgentId),
       label: input.label ?? null,
       command: input.command,
       cwd,
@@ -75,6 +82,8 @@ export class TaskService {
       fail('invalid-state', `Task ${taskId} has already ended (${task.state}); there is nothing to cancel.`);
     }
     const runner = this.running.get(taskId);
+    // It already exited; its real end is being recorded and is the truth.
+    if (runner?.exited) return task;
     const cancelling = this.change(store, taskId, { state: 'cancelling', reason: 'cancelled by request' });
     if (runner) this.terminate(runner, store.settings.get().cancelGraceMs);
     return cancelling;
@@ -82,6 +91,7 @@ export class TaskService {
 
   retry(taskId: string): Task {
     const { store, task } = this.locate(taskId);
+    this.refuseIfClosing(store.projectId);
     if (!isTaskFinished(task.state)) {
       fail('invalid-state', `Task ${taskId} is ${task.state}; only a finished task can be retried (cancel it first).`);
     }
@@ -110,7 +120,7 @@ export class TaskService {
 
   /** Starts queued tasks while the project is under its concurrency limit. */
   pump(projectId: string): void {
-    if (this.stopping) return;
+    if (this.stopping || this.closing.has(projectId)) return;
     const store = this.stores.get(projectId);
     const limit = store.settings.get().taskConcurrency;
     while (this.runningCount(projectId) < limit) {
@@ -120,10 +130,20 @@ export class TaskService {
     }
   }
 
-  /** Stops every task of a project (it is being removed); their rows end as interrupted. */
+  /** Stops every task of a project that is being removed (rows end interrupted); nothing new starts. */
   async stopProject(projectId: string, reason: string): Promise<void> {
+    this.closing.add(projectId);
     const runners = [...this.running.entries()].filter(([, runner]) => runner.projectId === projectId);
     await this.stopRunners(runners, reason);
+  }
+
+  /** The project is gone (or its removal failed): forget that it was closing. */
+  projectClosed(projectId: string): void {
+    this.closing.delete(projectId);
+  }
+
+  private refuseIfClosing(projectId: string): void {
+    if (this.closing.has(projectId)) fail('invalid-state', 'This project is being removed; it takes no new tasks.');
   }
 
   /** App shutdown: tasks are stopped and recorded as interrupted so nothing is left orphaned. */
@@ -168,7 +188,9 @@ export class TaskService {
           log.append(data);
           this.events.emitOutput({ taskId: task.id, projectId: store.projectId, data });
         },
-        onExit: (exit) => void this.finish(store, task.id, exit),
+        onExit: (exit) => {
+          this.finish(store, task.id, exit).catch((error: unknown) => this.onBackgroundError(task.id, error));
+        },
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -197,16 +219,23 @@ export class TaskService {
   private async finish(store: ProjectStore, taskId: string, exit: TaskProcessExit): Promise<void> {
     const runner = this.running.get(taskId);
     if (!runner) return;
+    runner.exited = true;
     clearTimeout(runner.killTimer);
-    await runner.log.close();
-    this.running.delete(taskId);
-    const task = store.tasks.get(taskId);
-    if (task && this.stores.isOpen(store.projectId)) {
-      this.change(store, taskId, endState(task, exit, runner.log));
+    try {
+      await runner.log.close();
+      if (!this.stores.isOpen(store.projectId)) return;
+      const task = store.tasks.get(taskId);
+      if (task) this.change(store, taskId, endState(task, exit, runner.log));
+    } finally {
+      this.running.delete(taskId);
+      this.exitWaiters.get(taskId)?.();
+      this.exitWaiters.delete(taskId);
     }
-    this.exitWaiters.get(taskId)?.();
-    this.exitWaiters.delete(taskId);
-    if (this.stores.isOpen(store.projectId)) this.pump(store.projectId);
+    this.pump(store.projectId);
+  }
+
+  private onBackgroundError(taskId: string, error: unknown): void {
+    this.log(`task ${taskId}: ${error instanceof Error ? error.message : String(error)}`);
   }
 
   private change(store: ProjectStore, taskId: string, change: TaskChange): Task {
@@ -220,8 +249,7 @@ export class TaskService {
   }
 
   private locate(taskId: string): { store: ProjectStore; task: Task } {
-    for (const project of this.projects.list().projects) {
-      const store = this.stores.get(project.id);
+    for (const store of this.stores.usable(this.projects.list().projects.map((p) => p.id))) {
       const task = store.tasks.get(taskId);
       if (task) return { store, task };
     }
@@ -239,6 +267,16 @@ function endState(task: Task, exit: TaskProcessExit, log: TaskLog): TaskChange {
   if (exit.exitCode === 0 && exit.signal === null) return { ...common, state: 'succeeded', reason: logNote ? logNote.slice(2) : null };
   const why = exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.exitCode}`;
   return { ...common, state: 'failed', reason: `${why}${logNote}` };
+}
+
+/** A task's owner, named by agent id or name, must be an agent of the task's project. */
+function ownerOf(store: ProjectStore, agent: string): string {
+  const owner = store.agents.get(agent) ?? store.agents.byName(agent);
+  if (!owner) {
+    const names = store.agents.list().map((a) => a.name).join(', ') || 'none yet';
+    fail('not-found', `No agent ${agent} in this project (agents: ${names}); its task's result would have nowhere to go.`);
+  }
+  return owner.id;
 }
 
 /** The folder a task runs in: the project root by default, and never outside the project. */

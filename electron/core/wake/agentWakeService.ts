@@ -58,9 +58,8 @@ export class AgentWakeService {
   }
 
   startAll(): void {
-    for (const project of this.projects.list().projects) {
-      const store = this.stores.get(project.id);
-      for (const agentId of store.inbox.agentsWithPending()) this.schedule(project.id, agentId);
+    for (const store of this.stores.usable(this.projects.list().projects.map((p) => p.id))) {
+      for (const agentId of store.inbox.agentsWithPending()) this.schedule(store.projectId, agentId);
     }
   }
 
@@ -69,7 +68,7 @@ export class AgentWakeService {
     const store = this.stores.get(projectId);
     if (!store.agents.get(agentId) || store.inbox.pending(agentId).length === 0) return;
     this.ensureWake(store, agentId);
-    void this.deliver(store, agentId, false);
+    this.deliver(store, agentId, false).catch((error: unknown) => this.options.log(`waking ${agentId} failed: ${String(error)}`));
   }
 
   /** A person's wake: deliver now if the agent is ready, whatever holds or backoff say. */
@@ -78,7 +77,10 @@ export class AgentWakeService {
     if (store.inbox.pending(agentId).length === 0) return 0;
     this.ensureWake(store, agentId);
     const session = store.agents.latestSession(agentId);
-    if (session?.state !== 'ready') fail('invalid-state', `The agent is ${session?.state ?? 'not started'}; Drover types into a terminal only when its agent is ready.`);
+    if (session?.state !== 'ready' || session.needsInput) {
+      const why = session?.needsInput ? 'waiting for your answer to its question' : (session?.state ?? 'not started');
+      fail('invalid-state', `The agent is ${why}; Drover types into a terminal only when its agent is ready.`);
+    }
     return this.deliver(store, agentId, true);
   }
 
@@ -123,18 +125,20 @@ export class AgentWakeService {
       const senders = new Map(store.agents.list().map((a) => [a.id, a]));
       this.terminal.write(agentId, composeWakeText(messages, senders));
       await new Promise((resolve) => setTimeout(resolve, this.options.submitDelayMs));
+      if (this.stopped || !this.stores.isOpen(store.projectId)) return 0;
+      if (store.agents.latestSession(agentId)?.id !== session?.id) throw new Error('the session ended before Enter was pressed');
       this.terminal.write(agentId, '\r');
       this.inbox.markDelivered(store, attempt.messageIds);
       this.change(store, wake.id, { state: 'delivered', lastError: null, notBefore: null });
-      this.delivering.delete(agentId);
-      // Messages that arrived while this wake was typing go in the next one.
-      if (this.stores.isOpen(store.projectId)) this.schedule(store.projectId, agentId);
-      return messages.length;
     } catch (error) {
-      this.delivering.delete(agentId);
-      this.failAttempt(store, attempt, error instanceof Error ? error.message : String(error));
+      if (this.stores.isOpen(store.projectId)) this.failAttempt(store, attempt, error instanceof Error ? error.message : String(error));
       return 0;
+    } finally {
+      this.delivering.delete(agentId);
     }
+    // Messages that arrived while this wake was typing go in the next one.
+    this.schedule(store.projectId, agentId);
+    return messages.length;
   }
 
   /** True when Drover may type now; otherwise arranges to try again when that may change. */
@@ -146,7 +150,8 @@ export class AgentWakeService {
       if (resetsAt !== null) this.retryAt(store.projectId, wake.agentId, resetsAt);
       return false;
     }
-    if (session?.state !== 'ready') return false;
+    // An agent asking the person something is waiting for *them*: Enter would answer its prompt.
+    if (session?.state !== 'ready' || session.needsInput) return false;
     if (wake.notBefore !== null && wake.notBefore > now) {
       this.retryAt(store.projectId, wake.agentId, wake.notBefore);
       return false;

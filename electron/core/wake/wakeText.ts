@@ -2,8 +2,16 @@ import type { Agent, InboxMessage } from '../../../shared/entities';
 
 const MAX_PART = 600;
 
+/** C0/C1 controls and DEL: typed into a prompt they would act as keys (Ctrl-C, Esc, …). */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
+
 function oneLine(text: string): string {
-  const flat = text.replace(/\s*\n\s*/g, ' ⏎ ').replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/\s*\n\s*/g, ' ⏎ ')
+    .replace(CONTROL_CHARACTERS, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > MAX_PART ? `${flat.slice(0, MAX_PART - 1)}…` : flat;
 }
 
@@ -28,5 +36,5 @@ function describe(message: InboxMessage, senders: Map<string, Agent>): string {
 export function composeWakeText(messages: InboxMessage[], senders: Map<string, Agent>): string {
   const count = messages.length === 1 ? '1 new message' : `${messages.length} new messages`;
   const parts = messages.map((message, i) => (messages.length === 1 ? '' : `(${i + 1}) `) + describe(message, senders));
-  return `[Drover] ${count}: ${parts.join(' ')} — read_inbox has the full text.`;
+  return `[Drover] ${count}: ${parts.join(' ')} — read_inbox has the full text.`.replace(CONTROL_CHARACTERS, ' ');
 }
