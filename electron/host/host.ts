@@ -57,7 +57,13 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
     throw error;
   }
   resolveCore(core);
-  core.startWork();
+  try {
+    core.startWork();
+  } catch (error) {
+    await core.close();
+    await socketServer.close();
+    throw error;
+  }
 
   let closing: Promise<void> | undefined;
   return {
@@ -66,9 +72,10 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
     core,
     openConnection: (push) => openConnection(core, push),
     close: () => {
+      // The socket is the data dir's lock: it stays bound until the core has finished writing.
       closing ??= (async () => {
-        await socketServer.close();
         await core.close();
+        await socketServer.close();
       })();
       return closing;
     },

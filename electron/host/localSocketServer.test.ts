@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import { waitFor } from '../../test-support/waitFor';
 import { connectToDrover } from '../cli/socketClient';
 import { startHost, type DroverHost } from './host';
 
@@ -33,6 +34,17 @@ describe('local socket', () => {
     const client = await connectToDrover(host.socketPath);
     await expect(client.rpc.call('listProjects', {})).resolves.toMatchObject({ projects: [] });
     client.close();
+  });
+
+  it('keeps the data dir locked until the closing host has finished its work', async () => {
+    fs.mkdirSync(path.join(dir, 'repo'));
+    const project = host.core.api.addProject({ path: path.join(dir, 'repo') }) as { id: string };
+    const task = host.core.api.createTask({ projectId: project.id, command: "trap '' TERM; echo armed; sleep 30" }) as { id: string; logPath: string };
+    await waitFor(() => fs.existsSync(task.logPath) && fs.readFileSync(task.logPath, 'utf8').includes('armed'), 'the task to ignore SIGTERM');
+    const closing = host.close();
+    await expect(startHost({ dataDir: path.join(dir, 'data'), version: 'test' })).rejects.toThrow(/Another Drover is already running/);
+    await closing;
+    host = await startHost({ dataDir: path.join(dir, 'data'), version: 'test' });
   });
 
   it('reports that Drover is not running when nobody answers', async () => {

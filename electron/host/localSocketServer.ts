@@ -4,6 +4,9 @@ import type { PushFrame, ResponseFrame } from '../../shared/protocol';
 import type { Connection } from './connection';
 import { encodeLine, LineDecoder } from './lineFraming';
 
+/** How much unsent output a client may fall behind by before it is disconnected. */
+export const MAX_CLIENT_BACKLOG_BYTES = 32 * 1024 * 1024;
+
 export interface LocalSocketServer {
   close(): Promise<void>;
 }
@@ -43,7 +46,10 @@ export async function startLocalSocketServer(
     sockets.add(socket);
     socket.setEncoding('utf8');
     const send = (frame: ResponseFrame | PushFrame) => {
-      if (!socket.destroyed) socket.write(encodeLine(frame));
+      if (socket.destroyed) return;
+      // A client that stopped reading is cut off rather than buffered without bound.
+      if (socket.writableLength > MAX_CLIENT_BACKLOG_BYTES) socket.destroy();
+      else socket.write(encodeLine(frame));
     };
     const connection = connect(send);
     const decoder = new LineDecoder((raw) => {
@@ -55,7 +61,7 @@ export async function startLocalSocketServer(
     socket.on('data', (chunk: string) => {
       if (!decoder.push(chunk)) {
         send({ t: 'res', id: null, ok: false, error: { code: 'bad-request', message: 'Frame too large' } });
-        socket.end();
+        socket.destroySoon();
       }
     });
     socket.on('error', () => socket.destroy());
@@ -72,7 +78,7 @@ export async function startLocalSocketServer(
     if (await isSocketLive(socketPath)) {
       throw new Error(`Another Drover is already running on this data dir (its socket ${socketPath} answers).`, { cause: error });
     }
-    fs.unlinkSync(socketPath);
+    fs.rmSync(socketPath, { force: true });
     await listen(server, socketPath);
   }
   fs.chmodSync(socketPath, 0o600);

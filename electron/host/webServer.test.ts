@@ -50,6 +50,9 @@ describe('browser host web server', () => {
     expect(await page.text()).toContain('<title>Drover</title>');
     const escape = await fetch(`${new URL(web.url).origin}/..%2f..%2fdata%2fapp.sqlite`);
     expect([403, 404]).toContain(escape.status);
+    expect((await fetch(`${new URL(web.url).origin}/%00`)).status).toBe(403);
+    expect((await fetch(`${new URL(web.url).origin}/%E0%A4%A`)).status).toBe(400);
+    expect((await fetch(web.url)).status).toBe(200);
   });
 
   it('refuses a missing or wrong token and a foreign Origin', async () => {

@@ -8,6 +8,9 @@ import { CONTENT_SECURITY_POLICY } from '../../shared/contentSecurityPolicy';
 import type { PushFrame, ResponseFrame } from '../../shared/protocol';
 import type { DroverHost } from './host';
 import { parseJson } from './lineFraming';
+import { MAX_CLIENT_BACKLOG_BYTES } from './localSocketServer';
+
+const HEARTBEAT_MS = 30_000;
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -60,13 +63,17 @@ export async function startWebServer(host: DroverHost, options: WebServerOptions
   const server = http.createServer((request, response) => serveStatic(rendererRoot, request, response));
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
   let allowedOrigins = new Set<string>();
+  // Bound beyond loopback (--host 0.0.0.0 or a LAN address), pages reach it by names we can't list.
+  const servesNetwork = !['127.0.0.1', 'localhost', '::1'].includes(options.host);
 
   server.on('upgrade', (request, socket, head) => {
     const url = new URL(request.url ?? '/', 'http://placeholder');
     if (url.pathname !== '/api') return reject(socket, 404, 'Not Found');
     if (!sameToken(url.searchParams.get('token'), token)) return reject(socket, 401, 'Unauthorized');
     const origin = request.headers.origin;
-    if (origin !== undefined && !allowedOrigins.has(origin)) return reject(socket, 403, 'Forbidden');
+    if (origin !== undefined && !allowedOrigins.has(origin) && !(servesNetwork && origin === `http://${request.headers.host}`)) {
+      return reject(socket, 403, 'Forbidden');
+    }
     sockets.handleUpgrade(request, socket, head, (ws) => serveClient(host, ws));
   });
 
@@ -99,8 +106,21 @@ export async function startWebServer(host: DroverHost, options: WebServerOptions
 
 function serveClient(host: DroverHost, ws: WebSocket): void {
   const send = (frame: ResponseFrame | PushFrame) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+    if (ws.readyState !== ws.OPEN) return;
+    // A client that stopped reading is cut off (it resyncs from a snapshot when it reconnects).
+    if (ws.bufferedAmount > MAX_CLIENT_BACKLOG_BYTES) ws.terminate();
+    else ws.send(JSON.stringify(frame));
   };
+  // A peer that vanished without closing (a dropped network) must not hold a paused terminal.
+  let alive = true;
+  ws.on('pong', () => (alive = true));
+  const heartbeat = setInterval(() => {
+    if (!alive) ws.terminate();
+    alive = false;
+    ws.ping();
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  ws.on('close', () => clearInterval(heartbeat));
   const connection = host.openConnection(send);
   ws.on('message', (data, isBinary) => {
     const raw = isBinary ? new Error('binary frames are not accepted') : parseJson(data.toString());

@@ -16,8 +16,8 @@ export function readProcessStartTime(pid: number): string | null {
 
 /** True while the process that had `pid` and `startTime` is still the one alive under that pid. */
 export function isSameProcessAlive(pid: number, startTime: string | null): boolean {
-  const current = readProcessStartTime(pid);
-  return current !== null && (startTime === null || current === startTime);
+  // Without a recorded start time a live pid proves nothing: it may belong to anyone now.
+  return startTime !== null && readProcessStartTime(pid) === startTime;
 }
 
 /** True while any process is in the group led by `pgid`. */
