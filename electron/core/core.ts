@@ -36,7 +36,13 @@ export interface CoreOptions {
 }
 
 /** Methods that depend on the connection (live output watches) are served by the host, not the core. */
-export type ConnectionMethod = 'watchTaskOutput' | 'unwatchTaskOutput' | 'attachAgentTerminal' | 'detachAgentTerminal' | 'ackAgentOutput';
+export type ConnectionMethod =
+  | 'watchTaskOutput'
+  | 'unwatchTaskOutput'
+  | 'attachAgentTerminal'
+  | 'detachAgentTerminal'
+  | 'ackAgentOutput'
+  | 'awaitReply';
 export type CoreMethod = Exclude<MethodName, ConnectionMethod>;
 export type CoreApi = {
   [M in CoreMethod]: (params: z.output<(typeof METHODS)[M]['params']>) => MethodResult<M> | Promise<MethodResult<M>>;
@@ -192,7 +198,6 @@ export function createCore(options: CoreOptions): Core {
     markInboxRead: ({ agentId, messageIds }) => inbox.markRead(agentId, messageIds),
     sendMessage: ({ projectId, to, kind, body, fromAgentId }) => inbox.send({ projectId, to, kind, body, fromAgentId }),
     replyToMessage: ({ questionId, body, fromAgentId }) => inbox.reply({ questionId, body, fromAgentId }),
-    awaitReply: ({ questionId, timeoutMs }) => inbox.awaitReply(questionId, timeoutMs),
     wakeAgent: async ({ agentId }) => ({ agentId, delivered: await wakes.wakeNow(agentId) }),
     holdAgentWakes: ({ agentId, hold }) => ({ agentId, held: wakes.hold(agentId, hold).wakesHeld }),
   };

@@ -8,6 +8,7 @@ import type { Agent, AgentSession, InboxMessage, Project, Task, Wake } from '../
 import { CLI_PATH, REPO_ROOT } from '../../test-support/buildOnce';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
+import { connectToDrover } from '../cli/socketClient';
 import { startHost, type DroverHost } from './host';
 
 const FAKE_AGENT = path.join(REPO_ROOT, 'e2e', 'fixtures', 'fake-agent.mjs');
@@ -168,6 +169,21 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     expect(question).toMatchObject({ fromAgentId: asker.id, state: 'delivered' });
     expect(inbox(asker.id)).toEqual([expect.objectContaining({ kind: 'reply', replyTo: question?.id, state: 'delivered' })]);
     expect(state().wakes.filter((w) => w.agentId === asker.id)).toEqual([]);
+  });
+
+  it('keeps a reply pending for a wake when the asker went away before it came', async () => {
+    const asker = addAgent('Asker');
+    addAgent('Slow');
+    const question = host.core.api.sendMessage({ projectId: project.id, to: 'Slow', kind: 'question', body: 'later?', fromAgentId: asker.id }) as InboxMessage;
+    const client = await connectToDrover(host.socketPath);
+    const waiting = client.rpc.call('awaitReply', { questionId: question.id, timeoutMs: 60_000 }).catch(() => 'closed');
+    // The waits are internal; peeking at them is the only way to know the server saw the close.
+    await waitFor(() => host.core.inbox['replyWaiters'].size === 1, 'the asker to wait');
+    client.close();
+    await expect(waiting).resolves.toBe('closed');
+    await waitFor(() => host.core.inbox['replyWaiters'].size === 0, 'the wait to end with its connection');
+    host.core.api.replyToMessage({ questionId: question.id, body: 'now' });
+    expect(inbox(asker.id)).toEqual([expect.objectContaining({ kind: 'reply', state: 'pending' })]);
   });
 
   it('after a restart: an interrupted task still reports to its owner once, and a cut-off wake waits again', async () => {

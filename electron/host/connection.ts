@@ -33,6 +33,8 @@ function describe(error: z.ZodError): string {
 export function openConnection(core: Core, push: (frame: PushFrame) => void): Connection {
   const watched = new Set<string>();
   const terminals = new Map<string, { acknowledge(chars: number): void; detach(): void }>();
+  /** Aborted when the client goes: its pending ask_agent waits end, and their replies stay pending. */
+  const lifetime = new AbortController();
   const stopEvents = core.events.onEvent((event) => push({ t: 'evt', event }));
   const stopOutput = core.events.onOutput((chunk) => {
     if (watched.has(chunk.taskId)) push({ t: 'out', chunk });
@@ -46,7 +48,7 @@ export function openConnection(core: Core, push: (frame: PushFrame) => void): Co
     }
     try {
       const scoped = connectionMethod(method, params.data);
-      if (scoped) return { t: 'res', id, ok: true, result: scoped };
+      if (scoped !== undefined) return { t: 'res', id, ok: true, result: await scoped };
       const handler = core.api[method as CoreMethod] as (p: unknown) => unknown;
       return { t: 'res', id, ok: true, result: await handler(params.data) };
     } catch (error) {
@@ -56,7 +58,7 @@ export function openConnection(core: Core, push: (frame: PushFrame) => void): Co
   }
 
   /** Methods whose effect belongs to this connection: output watches and terminal attachments. */
-  function connectionMethod(method: MethodName, data: unknown): object | undefined {
+  function connectionMethod(method: MethodName, data: unknown): object | null | undefined | Promise<object | null> {
     switch (method) {
       case 'watchTaskOutput': {
         const { taskId } = data as Params<'watchTaskOutput'>;
@@ -82,6 +84,10 @@ export function openConnection(core: Core, push: (frame: PushFrame) => void): Co
         terminals.delete(agentId);
         return { agentId };
       }
+      case 'awaitReply': {
+        const { questionId, timeoutMs } = data as Params<'awaitReply'>;
+        return core.inbox.awaitReply(questionId, timeoutMs, lifetime.signal);
+      }
       case 'ackAgentOutput': {
         const { agentId, chars } = data as Params<'ackAgentOutput'>;
         terminals.get(agentId)?.acknowledge(chars);
@@ -101,6 +107,7 @@ export function openConnection(core: Core, push: (frame: PushFrame) => void): Co
       return dispatch(frame.data.method, frame.data.params, frame.data.id);
     },
     close: () => {
+      lifetime.abort();
       stopEvents();
       stopOutput();
       watched.clear();

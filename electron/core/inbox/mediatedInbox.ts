@@ -103,21 +103,30 @@ export class MediatedInbox {
     });
   }
 
-  /** Resolves with the reply to `questionId` (now or when it comes), or null after the timeout. */
-  awaitReply(questionId: string, timeoutMs: number): Promise<InboxMessage | null> {
+  /**
+   * Resolves with the reply to `questionId` (now or when it comes), or null after the timeout or
+   * when `signal` aborts (the asking client went away: the reply then stays pending for a wake).
+   */
+  awaitReply(questionId: string, timeoutMs: number, signal?: AbortSignal): Promise<InboxMessage | null> {
     const { store } = this.locateMessage(questionId);
     const existing = store.inbox.replyTo(questionId);
     if (existing) return Promise.resolve(this.handOver(store, existing));
     return new Promise((resolve) => {
       const waiters = this.replyWaiters.get(questionId) ?? new Set();
+      const stop = () => {
+        clearTimeout(timer);
+        waiters.delete(waiter);
+        if (waiters.size === 0) this.replyWaiters.delete(questionId);
+        signal?.removeEventListener('abort', stop);
+        resolve(null);
+      };
       const waiter = (reply: InboxMessage) => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', stop);
         resolve(reply);
       };
-      const timer = setTimeout(() => {
-        waiters.delete(waiter);
-        resolve(null);
-      }, timeoutMs);
+      const timer = setTimeout(stop, timeoutMs);
+      signal?.addEventListener('abort', stop);
       waiters.add(waiter);
       this.replyWaiters.set(questionId, waiters);
     });
