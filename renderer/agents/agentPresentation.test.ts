@@ -1,24 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentSession } from '../../shared/entities';
+import { makeSession } from '../testing/fixtures';
 import { agentStatus, endedHint, isSessionLive } from './agentPresentation';
 
-const session = (changes: Partial<AgentSession>): AgentSession => ({
-  id: 's-aaaaaa',
-  agentId: 'a-aaaaaa',
-  projectId: 'p-aaaaaa',
-  profileId: 'fake',
-  state: 'ready',
-  needsInput: false,
-  pid: 42,
-  limitResetsAt: null,
-  exitCode: null,
-  endReason: null,
-  externalSessionId: null,
-  startedAt: 1,
-  endedAt: null,
-  seq: 1,
-  ...changes,
-});
+const session = (changes: Partial<AgentSession>) => makeSession({ pid: 42, ...changes });
 
 const NOW = new Date(2025, 4, 6, 15, 0).getTime();
 

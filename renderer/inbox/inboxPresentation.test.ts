@@ -1,92 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import type { Agent, AgentSession, InboxMessage, Task, Wake } from '../../shared/entities';
+import type { AgentSession, InboxMessage, Task, Wake } from '../../shared/entities';
 import { formatClockTime } from '../agents/agentPresentation';
+import { makeAgent, makeMessage, makeSession, makeTask, makeWake } from '../testing/fixtures';
 import { agentWork, inboxesByAgent, senderName, wakeStatus, type WakeSubject } from './inboxPresentation';
 
 const NOW = new Date(2025, 4, 6, 15, 0).getTime();
 
-const agent = (id: string, name: string, wakesHeld = false): Agent => ({
-  id,
-  projectId: 'p-aaaaaa',
-  name,
-  role: '',
-  profileId: 'fake',
-  wakesHeld,
-  createdAt: 1,
-  seq: 1,
-});
-
-const message = (id: string, changes: Partial<InboxMessage>): InboxMessage => ({
-  id,
-  projectId: 'p-aaaaaa',
-  agentId: 'a-archit',
-  kind: 'note',
-  body: 'hello',
-  taskId: null,
-  fromAgentId: null,
-  replyTo: null,
-  state: 'pending',
-  createdAt: 1,
-  deliveredAt: null,
-  readAt: null,
-  seq: 1,
-  ...changes,
-});
-
-const task = (id: string, state: Task['state'], ownerAgentId: string | null): Task => ({
-  id,
-  projectId: 'p-aaaaaa',
-  ownerAgentId,
-  label: null,
-  command: 'make',
-  cwd: '/code',
-  state,
-  exitCode: null,
-  signal: null,
-  reason: null,
-  attempt: 1,
-  retryOf: null,
-  createdAt: 1,
-  startedAt: null,
-  endedAt: null,
-  pid: null,
-  pidStartTime: null,
-  logPath: '/logs/t',
-  outputBytes: 0,
-  seq: 1,
-});
-
-const wake = (changes: Partial<Wake>): Wake => ({
-  id: 'w-aaaaaa',
-  projectId: 'p-aaaaaa',
-  agentId: 'a-archit',
-  messageIds: ['m-1'],
-  state: 'waiting',
-  attempts: 0,
-  notBefore: null,
-  lastError: null,
-  createdAt: 1,
-  updatedAt: NOW - 60_000,
-  seq: 1,
-  ...changes,
-});
-
-const session = (state: AgentSession['state'], limitResetsAt: number | null = null): AgentSession => ({
-  id: 's-aaaaaa',
-  agentId: 'a-archit',
-  projectId: 'p-aaaaaa',
-  profileId: 'fake',
-  state,
-  needsInput: false,
-  pid: 1,
-  limitResetsAt,
-  exitCode: null,
-  endReason: null,
-  externalSessionId: null,
-  startedAt: 1,
-  endedAt: null,
-  seq: 1,
-});
+const agent = (id: string, name: string, wakesHeld = false) => makeAgent({ id, name, wakesHeld });
+const message = (id: string, changes: Partial<InboxMessage>) => makeMessage({ id, agentId: 'a-archit', ...changes });
+const task = (id: string, state: Task['state'], ownerAgentId: string | null) => makeTask({ id, state, ownerAgentId, command: 'make', cwd: '/code' });
+const wake = (changes: Partial<Wake>) => makeWake({ agentId: 'a-archit', messageIds: ['m-1'], updatedAt: NOW - 60_000, ...changes });
+const session = (state: AgentSession['state'], limitResetsAt: number | null = null) =>
+  makeSession({ agentId: 'a-archit', state, pid: 1, limitResetsAt });
 
 describe('inboxesByAgent', () => {
   it('groups messages by the agent that holds them, newest first', () => {

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
-import type { Agent, AgentSession, InboxMessage, Project, Task, Wake } from '../../shared/entities';
-import type { DroverEvent } from '../../shared/events';
-import type { Bridge, ConnectionState } from '../bridge';
-import { Listeners } from '../transport/listeners';
+import type { AgentSession, InboxMessage, Task, Wake } from '../../shared/entities';
+import { BaseFakeBridge, settle } from '../testing/fakeBridge';
+import { makeAgent, makeMessage, makeProject, makeSession, makeTask, makeWake } from '../testing/fixtures';
 import { createDroverStore, currentWake } from './droverStore';
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 interface PendingCall {
   method: MethodName;
@@ -16,40 +13,19 @@ interface PendingCall {
 }
 
 /** A bridge whose calls stay pending until the test answers them, to interleave events. */
-class FakeBridge implements Bridge {
+class FakeBridge extends BaseFakeBridge {
   readonly calls: PendingCall[] = [];
-  private readonly events = new Listeners<DroverEvent>();
-  private readonly connection = new Listeners<ConnectionState>();
-  private state: ConnectionState = 'connecting';
+
+  constructor() {
+    super('connecting');
+  }
 
   call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>> {
     return new Promise((resolve, reject) => {
       this.calls.push({ method, params, resolve: resolve as (result: unknown) => void, reject });
     });
   }
-  onEvent(listener: (event: DroverEvent) => void) {
-    return this.events.add(listener);
-  }
-  onOutput() {
-    return () => undefined;
-  }
-  onTerminal() {
-    return () => undefined;
-  }
-  onConnectionChange(listener: (state: ConnectionState) => void) {
-    return this.connection.add(listener);
-  }
-  connectionState() {
-    return this.state;
-  }
 
-  setConnection(state: ConnectionState): void {
-    this.state = state;
-    this.connection.emit(state);
-  }
-  push(event: DroverEvent): void {
-    this.events.emit(event);
-  }
   async answer(method: MethodName, result: unknown): Promise<void> {
     const index = this.calls.findIndex((call) => call.method === method);
     const [call] = this.calls.splice(index, 1);
@@ -59,94 +35,13 @@ class FakeBridge implements Bridge {
   }
 }
 
-const project = (id: string, name: string, seq: number): Project => ({
-  id,
-  name,
-  path: `/code/${name}`,
-  createdAt: 1,
-  seq,
-});
-
-const task = (id: string, state: Task['state'], seq: number): Task => ({
-  id,
-  projectId: 'p-aaaaaa',
-  ownerAgentId: null,
-  label: null,
-  command: 'make test',
-  cwd: '/code/a',
-  state,
-  exitCode: null,
-  signal: null,
-  reason: null,
-  attempt: 1,
-  retryOf: null,
-  createdAt: 1,
-  startedAt: null,
-  endedAt: null,
-  pid: null,
-  pidStartTime: null,
-  logPath: '/logs/t',
-  outputBytes: 0,
-  seq,
-});
-
-const agent = (id: string, name: string, seq: number): Agent => ({
-  id,
-  projectId: 'p-aaaaaa',
-  name,
-  role: '',
-  profileId: 'fake',
-  wakesHeld: false,
-  createdAt: 1,
-  seq,
-});
-
-const session = (agentId: string, state: AgentSession['state'], seq: number): AgentSession => ({
-  id: `s-${seq}`,
-  agentId,
-  projectId: 'p-aaaaaa',
-  profileId: 'fake',
-  state,
-  needsInput: false,
-  pid: null,
-  limitResetsAt: null,
-  exitCode: null,
-  endReason: null,
-  externalSessionId: null,
-  startedAt: 1,
-  endedAt: null,
-  seq,
-});
-
-const message = (id: string, state: InboxMessage['state'], seq: number): InboxMessage => ({
-  id,
-  projectId: 'p-aaaaaa',
-  agentId: 'a-aaaaaa',
-  kind: 'task-result',
-  body: 'Task t-aaaaaa "make" succeeded: exit code 0.',
-  taskId: 't-aaaaaa',
-  fromAgentId: null,
-  replyTo: null,
-  state,
-  createdAt: 1,
-  deliveredAt: null,
-  readAt: null,
-  seq,
-});
-
-const wake = (id: string, state: Wake['state'], createdAt: number, seq: number): Wake => ({
-  id,
-  projectId: 'p-aaaaaa',
-  agentId: 'a-aaaaaa',
-  messageIds: [],
-  state,
-  attempts: 0,
-  notBefore: null,
-  lastError: null,
-  createdAt,
-  updatedAt: createdAt,
-  seq,
-});
+const project = (id: string, name: string, seq: number) => makeProject({ id, name, path: `/code/${name}`, seq });
+const task = (id: string, state: Task['state'], seq: number) => makeTask({ id, state, seq });
+const agent = (id: string, name: string, seq: number) => makeAgent({ id, name, seq });
+const session = (agentId: string, state: AgentSession['state'], seq: number) => makeSession({ id: `s-${seq}`, agentId, state, seq });
+const message = (id: string, state: InboxMessage['state'], seq: number) =>
+  makeMessage({ id, kind: 'task-result', body: 'Task t-aaaaaa "make" succeeded: exit code 0.', taskId: 't-aaaaaa', state, seq });
+const wake = (id: string, state: Wake['state'], createdAt: number, seq: number) => makeWake({ id, state, createdAt, updatedAt: createdAt, seq });
 
 describe('currentWake', () => {
   it('keeps the newer version of the same wake, and a later wake over an earlier one', () => {

@@ -1,20 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
-import type { TerminalChunk } from '../../shared/events';
-import type { Bridge, ConnectionState } from '../bridge';
-import { Listeners } from '../transport/listeners';
+import type { Bridge } from '../bridge';
+import { BaseFakeBridge, settle } from '../testing/fakeBridge';
 import { AgentTerminalLink, type TerminalScreen } from './agentTerminalLink';
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 const AGENT = 'a-aaaaaa';
 
 /** A host holding one agent's scrollback; it records the calls and pushes chunks on demand. */
-class FakeTerminalHost implements Bridge {
+class FakeTerminalHost extends BaseFakeBridge {
   scrollback = '';
   readonly calls: { method: MethodName; params: unknown }[] = [];
-  private readonly terminal = new Listeners<TerminalChunk>();
-  private readonly connection = new Listeners<ConnectionState>();
-  private state: ConnectionState = 'open';
 
   async call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>> {
     this.calls.push({ method, params });
@@ -22,29 +17,10 @@ class FakeTerminalHost implements Bridge {
     const result = method === 'attachAgentTerminal' ? { agentId: AGENT, scrollback: this.scrollback } : { agentId: AGENT };
     return result as MethodResult<M>;
   }
-  onEvent() {
-    return () => undefined;
-  }
-  onOutput() {
-    return () => undefined;
-  }
-  onTerminal(listener: (chunk: TerminalChunk) => void) {
-    return this.terminal.add(listener);
-  }
-  onConnectionChange(listener: (state: ConnectionState) => void) {
-    return this.connection.add(listener);
-  }
-  connectionState() {
-    return this.state;
-  }
 
   output(data: string, agentId = AGENT): void {
     this.scrollback += data;
-    this.terminal.emit({ agentId, projectId: 'p-aaaaaa', data });
-  }
-  setConnection(state: ConnectionState): void {
-    this.state = state;
-    this.connection.emit(state);
+    this.pushTerminal({ agentId, projectId: 'p-aaaaaa', data });
   }
   acked(): number[] {
     return this.calls.filter((c) => c.method === 'ackAgentOutput').map((c) => (c.params as { chars: number }).chars);

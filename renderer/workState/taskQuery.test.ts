@@ -1,33 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import type { Task, TaskState } from '../../shared/entities';
+import { makeTask } from '../testing/fixtures';
 import { countFailuresSince, countTasks, filterTasks, sortNewestFirst } from './taskQuery';
 
 let nextId = 0;
 function task(state: TaskState, overrides: Partial<Task> = {}): Task {
   nextId++;
-  return {
+  return makeTask({
     id: `t-task${String(nextId).padStart(4, '0')}`,
     projectId: 'p-test00',
-    ownerAgentId: null,
-    label: null,
     command: `echo ${nextId}`,
     cwd: '/repo',
     state,
-    exitCode: null,
-    signal: null,
-    reason: null,
-    attempt: 1,
-    retryOf: null,
     createdAt: nextId * 1000,
-    startedAt: null,
-    endedAt: null,
-    pid: null,
-    pidStartTime: null,
     logPath: '/repo/log',
-    outputBytes: 0,
     seq: nextId,
     ...overrides,
-  };
+  });
 }
 
 describe('work state queries', () => {

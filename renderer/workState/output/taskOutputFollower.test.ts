@@ -1,19 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { MethodName, MethodParams, MethodResult } from '../../../shared/contract';
-import type { TaskOutputChunk } from '../../../shared/events';
-import type { Bridge, ConnectionState } from '../../bridge';
-import { Listeners } from '../../transport/listeners';
+import { BaseFakeBridge, settle } from '../../testing/fakeBridge';
 import { TaskOutputFollower, TAIL_BYTES, type FollowerStatus } from './taskOutputFollower';
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
-
 /** A host whose log (ASCII, so bytes = characters) and push stream the test controls. */
-class FakeLogHost implements Bridge {
+class FakeLogHost extends BaseFakeBridge {
   log = '';
   readonly watches: string[] = [];
-  private readonly output = new Listeners<TaskOutputChunk>();
-  private readonly connection = new Listeners<ConnectionState>();
-  private state: ConnectionState = 'open';
 
   async call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>> {
     await settle();
@@ -29,29 +22,10 @@ class FakeLogHost implements Bridge {
     }
     return { taskId: 't-aaaaaa' } as MethodResult<M>;
   }
-  onEvent() {
-    return () => undefined;
-  }
-  onOutput(listener: (chunk: TaskOutputChunk) => void) {
-    return this.output.add(listener);
-  }
-  onTerminal() {
-    return () => undefined;
-  }
-  onConnectionChange(listener: (state: ConnectionState) => void) {
-    return this.connection.add(listener);
-  }
-  connectionState() {
-    return this.state;
-  }
 
   write(data: string, push = true): void {
     this.log += data;
-    if (push) this.output.emit({ taskId: 't-aaaaaa', projectId: 'p-aaaaaa', data });
-  }
-  setConnection(state: ConnectionState): void {
-    this.state = state;
-    this.connection.emit(state);
+    if (push) this.pushOutput({ taskId: 't-aaaaaa', projectId: 'p-aaaaaa', data });
   }
 }
 

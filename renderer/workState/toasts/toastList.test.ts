@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Task } from '../../../shared/entities';
+import { makeTask } from '../../testing/fixtures';
 import { addToast, dismissToast, MAX_TOASTS } from './toastList';
 
-const task = (id: string, state: Task['state'] = 'failed') => ({ id, state }) as Task;
+const task = (id: string, state: Task['state'] = 'failed') => makeTask({ id, state });
 
 describe('toast list', () => {
   it('keeps one toast per task, newest last, capped', () => {

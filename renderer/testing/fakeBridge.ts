@@ -1,0 +1,52 @@
+import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
+import type { DroverEvent, TaskOutputChunk, TerminalChunk } from '../../shared/events';
+import type { Bridge, ConnectionState } from '../bridge';
+import { Listeners } from '../transport/listeners';
+
+/** Lets pending promise callbacks and zero-delay timers run. */
+export const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * A bridge whose push streams and connection the test drives. Subclasses answer `call` the way
+ * their test needs (pending until answered, a fake log, a fake terminal, ...).
+ */
+export abstract class BaseFakeBridge implements Bridge {
+  private readonly eventListeners = new Listeners<DroverEvent>();
+  private readonly outputListeners = new Listeners<TaskOutputChunk>();
+  private readonly terminalListeners = new Listeners<TerminalChunk>();
+  private readonly connectionListeners = new Listeners<ConnectionState>();
+
+  constructor(private state: ConnectionState = 'open') {}
+
+  abstract call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>>;
+
+  onEvent(listener: (event: DroverEvent) => void) {
+    return this.eventListeners.add(listener);
+  }
+  onOutput(listener: (chunk: TaskOutputChunk) => void) {
+    return this.outputListeners.add(listener);
+  }
+  onTerminal(listener: (chunk: TerminalChunk) => void) {
+    return this.terminalListeners.add(listener);
+  }
+  onConnectionChange(listener: (state: ConnectionState) => void) {
+    return this.connectionListeners.add(listener);
+  }
+  connectionState() {
+    return this.state;
+  }
+
+  setConnection(state: ConnectionState): void {
+    this.state = state;
+    this.connectionListeners.emit(state);
+  }
+  push(event: DroverEvent): void {
+    this.eventListeners.emit(event);
+  }
+  pushOutput(chunk: TaskOutputChunk): void {
+    this.outputListeners.emit(chunk);
+  }
+  pushTerminal(chunk: TerminalChunk): void {
+    this.terminalListeners.emit(chunk);
+  }
+}

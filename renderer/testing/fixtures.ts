@@ -1,0 +1,113 @@
+import type { Agent, AgentSession, InboxMessage, Project, Task, Wake } from '../../shared/entities';
+
+/**
+ * Complete, valid entities for renderer tests. Every factory fills each field with a plain default
+ * (project p-aaaaaa, agent a-aaaaaa, nothing started or ended) and takes the fields a test cares about.
+ */
+
+export function makeProject(overrides: Partial<Project> = {}): Project {
+  return {
+    id: 'p-aaaaaa',
+    name: 'a',
+    path: '/code/a',
+    createdAt: 1,
+    seq: 1,
+    ...overrides,
+  };
+}
+
+export function makeTask(overrides: Partial<Task> = {}): Task {
+  return {
+    id: 't-aaaaaa',
+    projectId: 'p-aaaaaa',
+    ownerAgentId: null,
+    label: null,
+    command: 'make test',
+    cwd: '/code/a',
+    state: 'queued',
+    exitCode: null,
+    signal: null,
+    reason: null,
+    attempt: 1,
+    retryOf: null,
+    createdAt: 1,
+    startedAt: null,
+    endedAt: null,
+    pid: null,
+    pidStartTime: null,
+    logPath: '/logs/t',
+    outputBytes: 0,
+    seq: 1,
+    ...overrides,
+  };
+}
+
+export function makeAgent(overrides: Partial<Agent> = {}): Agent {
+  return {
+    id: 'a-aaaaaa',
+    projectId: 'p-aaaaaa',
+    name: 'Ada',
+    role: '',
+    profileId: 'fake',
+    wakesHeld: false,
+    createdAt: 1,
+    seq: 1,
+    ...overrides,
+  };
+}
+
+export function makeSession(overrides: Partial<AgentSession> = {}): AgentSession {
+  return {
+    id: 's-aaaaaa',
+    agentId: 'a-aaaaaa',
+    projectId: 'p-aaaaaa',
+    profileId: 'fake',
+    state: 'ready',
+    needsInput: false,
+    pid: null,
+    limitResetsAt: null,
+    exitCode: null,
+    endReason: null,
+    externalSessionId: null,
+    startedAt: 1,
+    endedAt: null,
+    seq: 1,
+    ...overrides,
+  };
+}
+
+export function makeMessage(overrides: Partial<InboxMessage> = {}): InboxMessage {
+  return {
+    id: 'm-aaaaaa',
+    projectId: 'p-aaaaaa',
+    agentId: 'a-aaaaaa',
+    kind: 'note',
+    body: 'hello',
+    taskId: null,
+    fromAgentId: null,
+    replyTo: null,
+    state: 'pending',
+    createdAt: 1,
+    deliveredAt: null,
+    readAt: null,
+    seq: 1,
+    ...overrides,
+  };
+}
+
+export function makeWake(overrides: Partial<Wake> = {}): Wake {
+  return {
+    id: 'w-aaaaaa',
+    projectId: 'p-aaaaaa',
+    agentId: 'a-aaaaaa',
+    messageIds: [],
+    state: 'waiting',
+    attempts: 0,
+    notBefore: null,
+    lastError: null,
+    createdAt: 1,
+    updatedAt: 1,
+    seq: 1,
+    ...overrides,
+  };
+}
