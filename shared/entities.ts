@@ -104,6 +104,14 @@ export type TaskOutput = z.infer<typeof TaskOutputSchema>;
 export const AGENT_INTEGRATIONS = ['claude-hooks', 'codex-notify', 'none'] as const;
 export const AgentIntegrationSchema = z.enum(AGENT_INTEGRATIONS);
 
+/**
+ * How a wake is typed: as a prompt (agent CLIs), or as a shell note — a command that only shows
+ * the text (`true '…'`), so a plain shell runs nothing.
+ */
+export const WAKE_STYLES = ['prompt', 'shell-note'] as const;
+export const WakeStyleSchema = z.enum(WAKE_STYLES);
+export type WakeStyle = z.infer<typeof WakeStyleSchema>;
+
 const Pattern = z
   .string()
   .max(500)
@@ -134,6 +142,7 @@ export const AgentProfileInputSchema = z.object({
   /** Output must be quiet this long before the screen is read. */
   quietMs: z.number().int().min(50).max(60_000),
   integration: AgentIntegrationSchema,
+  wakeAs: WakeStyleSchema.default('prompt'),
 });
 export type AgentProfileInput = z.infer<typeof AgentProfileInputSchema>;
 

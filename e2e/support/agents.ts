@@ -22,6 +22,7 @@ export const FAKE_PROFILE: AgentProfileInput = {
   busyPattern: 'esc to interrupt',
   quietMs: 150,
   integration: 'claude-hooks',
+  wakeAs: 'prompt',
 };
 
 /** A plain POSIX shell, to ask the PTY its size with `stty size`. */
@@ -35,6 +36,7 @@ export const SHELL_PROFILE: AgentProfileInput = {
   promptPattern: '\\$ ?$',
   quietMs: 200,
   integration: 'none',
+  wakeAs: 'shell-note',
 };
 
 /** Saves profiles over the local socket, as a script would, and returns the folder's project id. */

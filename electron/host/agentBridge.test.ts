@@ -73,7 +73,7 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
         needsInputPattern: null,
         usageLimitPattern: 'hit your session limit',
         quietMs: 150,
-        integration: 'claude-hooks',
+        integration: 'claude-hooks', wakeAs: 'prompt',
       },
     });
   });
@@ -120,6 +120,19 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     expect(inbox(agent.id).find((m) => m.body === 'held note')?.state).toBe('pending');
     await expect(host.core.api.wakeAgent({ agentId: agent.id })).resolves.toEqual({ agentId: agent.id, delivered: 1 });
     expect(screen.text).toContain('held note');
+  });
+
+  it('wakes a plain shell with a note it shows and never runs', async () => {
+    host.core.api.saveAgentProfile({
+      profile: { id: 'sh', name: 'sh', command: '/bin/sh', args: [], env: { PS1: 'sh$ ' }, promptPattern: 'sh\\$ ?$', busyPattern: null, needsInputPattern: null, usageLimitPattern: null, quietMs: 200, integration: 'none', wakeAs: 'shell-note' },
+    });
+    const shell = host.core.api.createAgent({ projectId: project.id, name: 'Terminal', role: '', profileId: 'sh' }) as Agent;
+    await startReady(shell);
+    const screen = screenOf(shell.id);
+    host.core.api.sendMessage({ projectId: project.id, to: 'Terminal', kind: 'note', body: "deploy's done; $(touch pwned)" });
+    await waitFor(() => inbox(shell.id)[0]?.state === 'delivered', 'delivered');
+    await waitFor(() => /sh\$ true '\[Drover\] 1 new message: Note from a person: deploy’s done; \$\(touch pwned\)[^\n]*\r?\nsh\$/.test(screen.text), 'the note shown and the prompt back');
+    expect(fs.existsSync(path.join(dir, 'repo', 'pwned'))).toBe(false);
   });
 
   it('never types into an agent that is not running, and says why when woken by hand', async () => {

@@ -39,11 +39,12 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
         usageLimitPattern: 'hit your session limit',
         quietMs: 150,
         integration,
+        wakeAs: 'prompt',
       },
     });
   const saveShellProfile = () =>
     host.core.api.saveAgentProfile({
-      profile: { id: 'sh', name: 'sh', command: '/bin/sh', args: [], env: { PS1: 'sh$ ' }, promptPattern: 'sh\\$ ?$', busyPattern: null, needsInputPattern: null, usageLimitPattern: null, quietMs: 200, integration: 'none' },
+      profile: { id: 'sh', name: 'sh', command: '/bin/sh', args: [], env: { PS1: 'sh$ ' }, promptPattern: 'sh\\$ ?$', busyPattern: null, needsInputPattern: null, usageLimitPattern: null, quietMs: 200, integration: 'none', wakeAs: 'shell-note' },
     });
   const attach = (agentId: string) => {
     screen = '';
@@ -147,7 +148,7 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
 
   it('explains a profile whose command is not installed instead of opening a dead terminal', async () => {
     host.core.api.saveAgentProfile({
-      profile: { id: 'ghost', name: 'Ghost', command: 'no-such-agent-cli', args: [], env: {}, promptPattern: null, busyPattern: null, needsInputPattern: null, usageLimitPattern: null, quietMs: 500, integration: 'none' },
+      profile: { id: 'ghost', name: 'Ghost', command: 'no-such-agent-cli', args: [], env: {}, promptPattern: null, busyPattern: null, needsInputPattern: null, usageLimitPattern: null, quietMs: 500, integration: 'none', wakeAs: 'prompt' },
     });
     const agent = host.core.api.createAgent({ projectId: project.id, name: 'Ghost', role: '', profileId: 'ghost' }) as Agent;
     expect(() => host.core.api.startAgent({ agentId: agent.id, resume: false })).toThrow(/no-such-agent-cli is not installed or not on PATH/);

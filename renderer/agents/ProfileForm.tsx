@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { AGENT_INTEGRATIONS } from '../../shared/entities';
+import { AGENT_INTEGRATIONS, WAKE_STYLES } from '../../shared/entities';
 import { errorMessage } from '../store/errorMessage';
 import { useDroverActions } from '../store/StoreContext';
 import { profileFromDraft, type DraftProblems, type ProfileDraft } from './profileDraft';
@@ -8,6 +8,11 @@ const INTEGRATION_LABELS: Readonly<Record<ProfileDraft['integration'], string>> 
   'claude-hooks': 'Claude Code hooks',
   'codex-notify': 'Codex notify',
   none: 'None (screen patterns only)',
+};
+
+const WAKE_STYLE_LABELS: Readonly<Record<ProfileDraft['wakeAs'], string>> = {
+  prompt: 'As a prompt (agent CLIs)',
+  'shell-note': 'As a shell note (shown, never run)',
 };
 
 interface ProfileFormProps {
@@ -104,6 +109,22 @@ export function ProfileForm({ initial, isNew, onDone }: ProfileFormProps) {
                 {AGENT_INTEGRATIONS.map((integration) => (
                   <option key={integration} value={integration}>
                     {INTEGRATION_LABELS[integration]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </DraftField>
+          <DraftField label="Wake" hint="How Drover types inbox messages into this agent" problem={problems.wakeAs}>
+            {(describedBy) => (
+              <select
+                className="select select--field"
+                value={draft.wakeAs}
+                aria-describedby={describedBy}
+                onChange={(event) => change('wakeAs')(event.target.value)}
+              >
+                {WAKE_STYLES.map((style) => (
+                  <option key={style} value={style}>
+                    {WAKE_STYLE_LABELS[style]}
                   </option>
                 ))}
               </select>

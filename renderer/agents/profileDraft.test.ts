@@ -15,6 +15,7 @@ describe('profile drafts', () => {
       usageLimitPattern: 'hit your session limit',
       quietMs: 150,
       integration: 'claude-hooks' as const,
+      wakeAs: 'prompt' as const,
     };
     expect(profileFromDraft(draftFromProfile(profile))).toEqual({ profile });
   });

@@ -1,4 +1,4 @@
-import { AGENT_INTEGRATIONS, AgentProfileInputSchema, type AgentProfileInput } from '../../shared/entities';
+import { AGENT_INTEGRATIONS, AgentProfileInputSchema, type AgentProfileInput, type WakeStyle } from '../../shared/entities';
 
 /** A profile as the form edits it: every field text, lists one entry per line. */
 export interface ProfileDraft {
@@ -15,6 +15,7 @@ export interface ProfileDraft {
   usageLimitPattern: string;
   quietMs: string;
   integration: (typeof AGENT_INTEGRATIONS)[number];
+  wakeAs: WakeStyle;
 }
 
 export type DraftProblems = Partial<Record<keyof ProfileDraft, string>>;
@@ -31,6 +32,7 @@ export const EMPTY_DRAFT: ProfileDraft = {
   usageLimitPattern: '',
   quietMs: '800',
   integration: 'none',
+  wakeAs: 'prompt',
 };
 
 export function draftFromProfile(profile: AgentProfileInput): ProfileDraft {
@@ -48,6 +50,7 @@ export function draftFromProfile(profile: AgentProfileInput): ProfileDraft {
     usageLimitPattern: profile.usageLimitPattern ?? '',
     quietMs: String(profile.quietMs),
     integration: profile.integration,
+    wakeAs: profile.wakeAs,
   };
 }
 
@@ -85,6 +88,7 @@ export function profileFromDraft(draft: ProfileDraft): { profile: AgentProfileIn
     usageLimitPattern: orNull(draft.usageLimitPattern),
     quietMs: Number(draft.quietMs),
     integration: draft.integration,
+    wakeAs: draft.wakeAs,
   };
   const parsed = AgentProfileInputSchema.safeParse(candidate);
   const problems: DraftProblems = 'problem' in env ? { env: env.problem } : {};

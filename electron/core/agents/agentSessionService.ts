@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as pty from 'node-pty';
-import type { Agent, AgentProfile, AgentSession } from '../../../shared/entities';
+import type { Agent, AgentProfile, AgentSession, WakeStyle } from '../../../shared/entities';
 import type { TerminalChunk } from '../../../shared/events';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
@@ -173,6 +173,10 @@ export class AgentSessionService {
 
   write(agentId: string, data: string): void {
     this.requireLive(agentId).terminal.write(data);
+  }
+
+  wakeStyle(agentId: string): WakeStyle {
+    return this.requireLive(agentId).profile.wakeAs;
   }
 
   resize(agentId: string, cols: number, rows: number): void {

@@ -21,6 +21,7 @@ export const BUILT_IN_PROFILES: readonly AgentProfileInput[] = [
     usageLimitPattern: LIMIT_PATTERN,
     quietMs: 800,
     integration: 'claude-hooks',
+    wakeAs: 'prompt',
   },
   {
     id: 'codex',
@@ -34,6 +35,7 @@ export const BUILT_IN_PROFILES: readonly AgentProfileInput[] = [
     usageLimitPattern: LIMIT_PATTERN,
     quietMs: 800,
     integration: 'codex-notify',
+    wakeAs: 'prompt',
   },
   {
     id: 'aider',
@@ -47,6 +49,7 @@ export const BUILT_IN_PROFILES: readonly AgentProfileInput[] = [
     usageLimitPattern: 'rate limit|RateLimitError',
     quietMs: 1000,
     integration: 'none',
+    wakeAs: 'prompt',
   },
   {
     id: 'gemini',
@@ -60,6 +63,7 @@ export const BUILT_IN_PROFILES: readonly AgentProfileInput[] = [
     usageLimitPattern: 'quota exceeded|Quota exceeded|rate limit',
     quietMs: 800,
     integration: 'none',
+    wakeAs: 'prompt',
   },
   {
     id: 'shell',
@@ -73,5 +77,6 @@ export const BUILT_IN_PROFILES: readonly AgentProfileInput[] = [
     usageLimitPattern: null,
     quietMs: 400,
     integration: 'none',
+    wakeAs: 'shell-note',
   },
 ];

@@ -21,6 +21,7 @@ describe('AgentWakeService', () => {
   let agent: Agent;
   let typed: string[];
   let failWrites: number;
+  let style: 'prompt' | 'shell-note';
 
   const terminal: WakeTerminal = {
     write: (_agentId, data) => {
@@ -30,6 +31,7 @@ describe('AgentWakeService', () => {
       }
       typed.push(data);
     },
+    wakeStyle: () => style,
   };
   const wake = (): Wake | undefined => store.inbox.visibleWakes().find((w) => w.agentId === agent.id);
   const setSession = (state: 'ready' | 'busy' | 'limited', limitResetsAt: number | null = null) => {
@@ -49,6 +51,7 @@ describe('AgentWakeService', () => {
     inbox = new MediatedInbox(projects, stores, events);
     typed = [];
     failWrites = 0;
+    style = 'prompt';
     wakes = new AgentWakeService(projects, stores, events, inbox, terminal, { submitDelayMs: 1, retryBaseMs: 20, maxAttempts: 3, log: () => {} });
   });
   afterEach(() => {
@@ -72,6 +75,14 @@ describe('AgentWakeService', () => {
     expect(typed[0]).not.toContain('\n');
     expect(typed[1]).toBe('\r');
     expect(store.inbox.messages(agent.id).map((m) => m.state)).toEqual(['delivered', 'delivered']);
+  });
+
+  it('types a note a plain shell only shows, for shell profiles', async () => {
+    style = 'shell-note';
+    setSession('ready');
+    inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: "it's done; rm -rf / $(reboot)" });
+    await waitFor(() => wake()?.state === 'delivered', 'delivery');
+    expect(typed[0]).toBe("true '[Drover] 1 new message: Note from a person: it’s done; rm -rf / $(reboot) — read_inbox has the full text.'");
   });
 
   it('retries a failed write with backoff, then marks the wake failed and keeps the messages', async () => {

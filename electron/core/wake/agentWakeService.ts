@@ -1,4 +1,4 @@
-import type { Agent, AgentSession, Wake } from '../../../shared/entities';
+import type { Agent, AgentSession, Wake, WakeStyle } from '../../../shared/entities';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
@@ -12,6 +12,8 @@ import { composeWakeText } from './wakeText';
 export interface WakeTerminal {
   /** Types into the agent's terminal; throws when it cannot. */
   write(agentId: string, data: string): void;
+  /** How the running agent takes a wake (from its profile). */
+  wakeStyle(agentId: string): WakeStyle;
 }
 
 export interface WakeOptions {
@@ -123,7 +125,7 @@ export class AgentWakeService {
     const attempt = this.change(store, wake.id, { state: 'delivering', messageIds: messages.map((m) => m.id), attempts: wake.attempts + 1 });
     try {
       const senders = new Map(store.agents.list().map((a) => [a.id, a]));
-      this.terminal.write(agentId, composeWakeText(messages, senders));
+      this.terminal.write(agentId, composeWakeText(messages, senders, this.terminal.wakeStyle(agentId)));
       await new Promise((resolve) => setTimeout(resolve, this.options.submitDelayMs));
       if (this.stopped || !this.stores.isOpen(store.projectId)) return 0;
       if (store.agents.latestSession(agentId)?.id !== session?.id) throw new Error('the session ended before Enter was pressed');

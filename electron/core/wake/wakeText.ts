@@ -1,4 +1,4 @@
-import type { Agent, InboxMessage } from '../../../shared/entities';
+import type { Agent, InboxMessage, WakeStyle } from '../../../shared/entities';
 
 const MAX_PART = 600;
 
@@ -33,8 +33,10 @@ function describe(message: InboxMessage, senders: Map<string, Agent>): string {
  * What Drover types into an agent's prompt: one line (a newline would submit early in most agent
  * CLIs) naming each message, and where to read them in full.
  */
-export function composeWakeText(messages: InboxMessage[], senders: Map<string, Agent>): string {
+export function composeWakeText(messages: InboxMessage[], senders: Map<string, Agent>, style: WakeStyle = 'prompt'): string {
   const count = messages.length === 1 ? '1 new message' : `${messages.length} new messages`;
   const parts = messages.map((message, i) => (messages.length === 1 ? '' : `(${i + 1}) `) + describe(message, senders));
-  return `[Drover] ${count}: ${parts.join(' ')} — read_inbox has the full text.`.replace(CONTROL_CHARACTERS, ' ');
+  const text = `[Drover] ${count}: ${parts.join(' ')} — read_inbox has the full text.`.replace(CONTROL_CHARACTERS, ' ');
+  // `true` exists in every shell; the text is one single-quoted word, so nothing in it runs.
+  return style === 'shell-note' ? `true '${text.replace(/'/g, '’')}'` : text;
 }
