@@ -55,6 +55,11 @@ describe('TaskService (real PTYs)', () => {
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
   });
 
+  it('ends a task that leaves its terminal in raw mode', async () => {
+    const done = await ended(run('stty raw -echo; echo raw').id);
+    expect(done).toMatchObject({ state: 'succeeded', exitCode: 0 });
+  });
+
   it('records a failure with its exit code', async () => {
     const done = await ended(run('echo oops >&2; exit 7').id);
     expect(done).toMatchObject({ state: 'failed', exitCode: 7, reason: 'exit code 7' });
@@ -156,6 +161,21 @@ describe('TaskService (real PTYs)', () => {
     expect(head.data).toBe('1\r\n2\r');
     const rest = core.api.readTaskOutput({ taskId: done.id, offset: head.nextOffset, maxBytes: 3 }) as { data: string };
     expect(rest.data).toBe('\n3\r');
+  });
+
+  it('removing a project stops its tasks and starts none of the queued ones', async () => {
+    core.api.updateProjectSettings({ projectId: project.id, settings: { taskConcurrency: 1 } });
+    const blocker = run('sleep 30');
+    const queued = run('echo never');
+    const running = await waitFor(() => {
+      const task = core.api.getTask({ taskId: blocker.id }) as Task;
+      return task.state === 'running' && task;
+    }, 'the blocker to run');
+    await core.api.removeProject({ projectId: project.id });
+    expect(taskEvents(queued.id)).toEqual(['queued']);
+    expect(isProcessGroupAlive(running.pid as number)).toBe(false);
+    expect(() => core.api.getTask({ taskId: queued.id })).toThrow(/No task with id/);
+    project = core.api.addProject({ path: path.join(dir, 'repo') }) as Project;
   });
 
   it('stops running tasks on shutdown and records them as interrupted', async () => {

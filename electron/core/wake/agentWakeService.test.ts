@@ -85,6 +85,14 @@ describe('AgentWakeService', () => {
     expect(typed[0]).toBe("true '[Drover] 1 new message: Note from a person: it’s done; rm -rf / $(reboot) — read_inbox has the full text.'");
   });
 
+  it('never types control characters from a message (they would act as keys)', async () => {
+    setSession('ready');
+    inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'stop\u0003 now\u001b[201~\u0004 \u009b' });
+    await waitFor(() => wake()?.state === 'delivered', 'delivery');
+    expect(typed[0]).toMatch(/Note from a person: stop now \[201~ —/);
+    expect(typed[0]).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
+
   it('retries a failed write with backoff, then marks the wake failed and keeps the messages', async () => {
     setSession('ready');
     failWrites = 10;
