@@ -173,7 +173,7 @@ describe('TaskService (real PTYs)', () => {
     }, 'the blocker to run');
     await core.api.removeProject({ projectId: project.id });
     expect(taskEvents(queued.id)).toEqual(['queued']);
-    expect(isProcessGroupAlive(running.pid as number)).toBe(false);
+    await waitFor(() => !isProcessGroupAlive(running.pid as number), 'the blocker group to be gone');
     expect(() => core.api.getTask({ taskId: queued.id })).toThrow(/No task with id/);
     project = core.api.addProject({ path: path.join(dir, 'repo') }) as Project;
   });

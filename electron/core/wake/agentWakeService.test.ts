@@ -90,6 +90,7 @@ describe('AgentWakeService', () => {
     inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'stop\u0003 now\u001b[201~\u0004 \u009b' });
     await waitFor(() => wake()?.state === 'delivered', 'delivery');
     expect(typed[0]).toMatch(/Note from a person: stop now \[201~ —/);
+    // eslint-disable-next-line no-control-regex -- the very characters that must not be typed
     expect(typed[0]).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });
 
