@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { formatDuration, taskRunTime } from '../../shared/duration';
 import { ProjectIdSchema, isTaskFinished, type Project, type Task } from '../../shared/entities';
 import type { RpcClient } from '../../shared/rpcClient';
+import { isInside } from '../core/projects/projectRegistry';
 import { connectToDrover } from './socketClient';
 import { UsageError } from './usage';
 
@@ -13,15 +15,9 @@ export interface CliContext {
   out(text: string): void;
 }
 
-function formatDuration(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${seconds}s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
-  return `${Math.floor(seconds / 3600)}h${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}m`;
-}
-
 function taskLine(task: Task): string {
-  const elapsed = task.startedAt ? formatDuration((task.endedAt ?? Date.now()) - task.startedAt) : '-';
+  const runTime = taskRunTime(task, Date.now());
+  const elapsed = runTime === null ? '-' : formatDuration(runTime);
   const title = task.label ? `${task.label}: ${task.command}` : task.command;
   return [task.id.padEnd(24), task.state.padEnd(12), `#${task.attempt}`.padEnd(4), elapsed.padEnd(8), title].join(' ');
 }
@@ -206,6 +202,5 @@ export async function taskCommand(args: string[], context: CliContext): Promise<
 
 /** Runs where the caller stands when that is inside the project, else at the project root. */
 function insideOr(projectRoot: string, cwd: string): string {
-  const relative = path.relative(projectRoot, fs.realpathSync(cwd));
-  return relative.startsWith('..') || path.isAbsolute(relative) ? projectRoot : cwd;
+  return isInside(projectRoot, fs.realpathSync(cwd)) ? cwd : projectRoot;
 }

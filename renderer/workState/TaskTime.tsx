@@ -1,5 +1,5 @@
 import type { Task } from '../../shared/entities';
-import { formatDuration, taskRunTime } from './duration';
+import { formatDuration, taskRunTime } from '../../shared/duration';
 import { useNow } from './useNow';
 
 /** Run time: ticking while the task runs, the total once it ended, nothing before it starts. */

@@ -5,6 +5,7 @@ import { newId } from '../ids';
 import { locateAgent } from '../agents/locateAgent';
 import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
+import { registeredStores } from '../projects/registeredStores';
 
 export interface PostMessage {
   agentId: string;
@@ -155,7 +156,7 @@ export class MediatedInbox {
 
 
   private locateMessage(messageId: string): { store: ProjectStore; message: InboxMessage } {
-    for (const store of this.stores.usable(this.projects.list().projects.map((p) => p.id))) {
+    for (const store of registeredStores(this.projects, this.stores)) {
       const message = store.inbox.message(messageId);
       if (message) return { store, message };
     }

@@ -1,3 +1,4 @@
+import { formatDuration } from '../../../shared/duration';
 import { isTaskFinished, type Task } from '../../../shared/entities';
 import type { EventBus } from '../events/eventBus';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
@@ -16,11 +17,6 @@ const OUTCOME: Record<string, string> = {
   cancelled: 'was cancelled',
   interrupted: 'was interrupted',
 };
-
-function formatDuration(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
-}
 
 /** The last lines of a task's output as plain text. */
 export function outputTail(logPath: string): string {

@@ -10,6 +10,7 @@ import { readLogSlice } from './taskLogReader';
 import { TaskLog } from './taskLog';
 import { TaskProcess, type TaskProcessExit } from './taskProcess';
 import type { NewTask, TaskChange } from './taskStore';
+import { registeredStores } from '../projects/registeredStores';
 
 export interface CreateTaskInput {
   projectId: string;
@@ -249,7 +250,7 @@ export class TaskService {
   }
 
   private locate(taskId: string): { store: ProjectStore; task: Task } {
-    for (const store of this.stores.usable(this.projects.list().projects.map((p) => p.id))) {
+    for (const store of registeredStores(this.projects, this.stores)) {
       const task = store.tasks.get(taskId);
       if (task) return { store, task };
     }

@@ -8,6 +8,7 @@ import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import type { WakeChange } from '../inbox/inboxStore';
 import { composeWakeText } from './wakeText';
+import { registeredStores } from '../projects/registeredStores';
 
 export interface WakeTerminal {
   /** Types into the agent's terminal; throws when it cannot. */
@@ -60,7 +61,7 @@ export class AgentWakeService {
   }
 
   startAll(): void {
-    for (const store of this.stores.usable(this.projects.list().projects.map((p) => p.id))) {
+    for (const store of registeredStores(this.projects, this.stores)) {
       for (const agentId of store.inbox.agentsWithPending()) this.schedule(store.projectId, agentId);
     }
   }
