@@ -33,7 +33,9 @@ export function AgentsArea({ projectId }: { projectId: string }) {
   const { trackAgentProfiles, removeAgent } = useDroverActions();
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
   const [maximisedId, setMaximisedId] = useState<string | null>(null);
-  const [focusedId, setFocusedId] = useState<string | null>(null);
+  // A ref, not state: Alt+1 then Ctrl+Shift+Enter can come faster than the focus moves (it waits a
+  // frame) or a render, and the second key must act on the pane the first one chose.
+  const focusedId = useRef<string | null>(null);
   const paneHandles = useRef(new Map<string, AgentPaneHandle>());
   const gridRef = useRef<HTMLDivElement>(null);
   const size = useElementSize(gridRef);
@@ -51,7 +53,12 @@ export function AgentsArea({ projectId }: { projectId: string }) {
   const maximised = agents.find((agent) => agent.id === maximisedId) ?? null;
   const shape = maximised ? { columns: 1, rows: 1 } : gridShape(agents.length, size.width, size.height);
 
-  const focusPane = (agentId: string) => requestAnimationFrame(() => paneHandles.current.get(agentId)?.focus());
+  const focusPane = (agentId: string) => {
+    focusedId.current = agentId;
+    requestAnimationFrame(() => paneHandles.current.get(agentId)?.focus());
+  };
+
+  const focusedAgentId = () => agents.find((agent) => agent.id === focusedId.current)?.id ?? agents[0]?.id ?? null;
 
   useAgentShortcuts((command: AgentsCommand) => {
     if (command.kind === 'focusPane') {
@@ -62,13 +69,13 @@ export function AgentsArea({ projectId }: { projectId: string }) {
       return true;
     }
     if (command.kind === 'openInbox') {
-      const agentId = focusedId ?? agents[0]?.id;
+      const agentId = focusedAgentId();
       if (!agentId) return false;
       setDialog({ kind: 'inbox', agentId });
       return true;
     }
     if (command.kind === 'toggleMaximise') {
-      const target = maximised ? null : (focusedId ?? agents[0]?.id ?? null);
+      const target = maximised ? null : focusedAgentId();
       setMaximisedId(target);
       const keepFocusOn = maximised?.id ?? target;
       if (keepFocusOn) focusPane(keepFocusOn);
@@ -126,7 +133,9 @@ export function AgentsArea({ projectId }: { projectId: string }) {
             onEdit={() => setDialog({ kind: 'edit', agent })}
             onOpenInbox={() => setDialog({ kind: 'inbox', agentId: agent.id })}
             onRemove={() => setDialog({ kind: 'remove', agent })}
-            onFocusWithin={() => setFocusedId(agent.id)}
+            onFocusWithin={() => {
+              focusedId.current = agent.id;
+            }}
           />
         ))}
       </div>
