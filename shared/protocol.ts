@@ -33,7 +33,7 @@ export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 export const ErrorBodySchema = z.object({ code: ErrorCodeSchema, message: z.string() });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
-export const ResponseFrameSchema = z.union([
+export const ResponseFrameSchema = z.discriminatedUnion('ok', [
   z.object({ t: z.literal('res'), id: z.number().int().nonnegative(), ok: z.literal(true), result: z.unknown() }),
   z.object({
     t: z.literal('res'),
@@ -49,7 +49,9 @@ export const EventFrameSchema = z.object({ t: z.literal('evt'), event: DroverEve
 export const OutputFrameSchema = z.object({ t: z.literal('out'), chunk: TaskOutputChunkSchema });
 export const TerminalFrameSchema = z.object({ t: z.literal('term'), chunk: TerminalChunkSchema });
 
-export const ServerFrameSchema = z.union([ResponseFrameSchema, EventFrameSchema, OutputFrameSchema, TerminalFrameSchema]);
+// Discriminated by `t`, so a frame is checked against its own shape only: a flood of terminal
+// frames costs no failed attempts at the other shapes.
+export const ServerFrameSchema = z.discriminatedUnion('t', [ResponseFrameSchema, EventFrameSchema, OutputFrameSchema, TerminalFrameSchema]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;
 export type PushFrame = z.infer<typeof EventFrameSchema> | z.infer<typeof OutputFrameSchema> | z.infer<typeof TerminalFrameSchema>;
 

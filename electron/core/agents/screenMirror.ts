@@ -1,4 +1,5 @@
 import { Terminal } from '@xterm/headless';
+import { PendingOutput } from './pendingOutput';
 
 /**
  * Past this much unparsed output, only the newest part is parsed (after a reset): agent screens
@@ -12,8 +13,7 @@ const MAX_PENDING_CHARS = 1024 * 1024;
  */
 export class ScreenMirror {
   private readonly terminal: Terminal;
-  private pending: string[] = [];
-  private pendingChars = 0;
+  private readonly pending = new PendingOutput(MAX_PENDING_CHARS);
 
   constructor(cols: number, rows: number) {
     this.terminal = new Terminal({ cols, rows, scrollback: 0, allowProposedApi: true });
@@ -21,8 +21,6 @@ export class ScreenMirror {
 
   write(data: string): void {
     this.pending.push(data);
-    this.pendingChars += data.length;
-    if (this.pendingChars > 2 * MAX_PENDING_CHARS) this.compact();
   }
 
   resize(cols: number, rows: number): void {
@@ -31,12 +29,9 @@ export class ScreenMirror {
 
   /** The visible screen as text, one line per row, once all output so far is parsed. */
   async text(): Promise<string> {
-    const overflowed = this.pendingChars > MAX_PENDING_CHARS;
-    const data = this.pending.join('');
-    this.pending = [];
-    this.pendingChars = 0;
-    if (overflowed) this.terminal.reset();
-    await new Promise<void>((resolve) => this.terminal.write(overflowed ? data.slice(-MAX_PENDING_CHARS) : data, resolve));
+    const { data, dropped } = this.pending.take();
+    if (dropped) this.terminal.reset();
+    await new Promise<void>((resolve) => this.terminal.write(data, resolve));
     const buffer = this.terminal.buffer.active;
     const lines: string[] = [];
     for (let row = 0; row < this.terminal.rows; row++) {
@@ -47,11 +42,5 @@ export class ScreenMirror {
 
   dispose(): void {
     this.terminal.dispose();
-  }
-
-  private compact(): void {
-    const tail = this.pending.join('').slice(-MAX_PENDING_CHARS - 1);
-    this.pending = [tail];
-    this.pendingChars = tail.length;
   }
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { PendingOutput } from './pendingOutput';
 
 const FLUSH_MS = 200;
 
@@ -10,13 +11,14 @@ const FLUSH_MS = 200;
  */
 export class ScrollbackLog {
   private size: number;
-  private pending: string[] = [];
+  private readonly pending: PendingOutput;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly file: string,
     private readonly capBytes = 2 * 1024 * 1024,
   ) {
+    this.pending = new PendingOutput(capBytes);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     this.size = fs.existsSync(file) ? fs.statSync(file).size : 0;
   }
@@ -29,13 +31,17 @@ export class ScrollbackLog {
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.pending.length === 0) return;
-    let data = this.pending.join('');
-    this.pending = [];
-    if (data.length > this.capBytes) data = data.slice(-this.capBytes);
+    if (this.pending.isEmpty) return;
+    const { data, dropped } = this.pending.take();
     try {
-      fs.appendFileSync(this.file, data);
-      this.size += Buffer.byteLength(data);
+      if (dropped) {
+        // Past the cap in one batch: what the file holds is older than anything kept.
+        fs.writeFileSync(this.file, data);
+        this.size = Buffer.byteLength(data);
+      } else {
+        fs.appendFileSync(this.file, data);
+        this.size += Buffer.byteLength(data);
+      }
       if (this.size > this.capBytes) this.trim();
     } catch {
       // A full disk costs scrollback history, never the session itself.

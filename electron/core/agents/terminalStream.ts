@@ -27,7 +27,9 @@ interface Attachment {
 export class TerminalStream {
   private readonly attachments = new Map<number, Attachment>();
   private nextAttachmentId = 1;
-  private pending = '';
+  // Chunks joined once per batch: appending to a string builds a rope that costs twice as much to send.
+  private pending: string[] = [];
+  private pendingChars = 0;
   private timer: NodeJS.Timeout | undefined;
   private paused = false;
   private source: FlowSource | null = null;
@@ -42,8 +44,9 @@ export class TerminalStream {
   }
 
   push(data: string): void {
-    this.pending += data;
-    if (this.pending.length >= FLOW_CONTROL.maxBatchChars) this.flush();
+    this.pending.push(data);
+    this.pendingChars += data.length;
+    if (this.pendingChars >= FLOW_CONTROL.maxBatchChars) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), FLOW_CONTROL.batchMs);
   }
 
@@ -72,9 +75,10 @@ export class TerminalStream {
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.pending) return;
-    const data = this.pending;
-    this.pending = '';
+    if (this.pendingChars === 0) return;
+    const data = this.pending.join('');
+    this.pending = [];
+    this.pendingChars = 0;
     for (const attachment of this.attachments.values()) {
       attachment.unacknowledged += data.length;
       attachment.sink.send(data);
