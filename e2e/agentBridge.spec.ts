@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/droverHost';
 import { addAgent, openWorkspace, saveProfiles, screenshot, stateBadge, terminalOf, typeLine } from './support/agents';
@@ -22,21 +24,24 @@ test('an agent hands a command to Drover, is woken with its result, and asks ano
   const architectTerminal = terminalOf(architect, 'Architect');
   const backendTerminal = terminalOf(backend, 'Backend');
 
-  // The agent calls run_in_background over MCP and goes idle while the task runs.
-  await typeLine(page, architectTerminal, '/bg sleep 3; echo built-ok');
+  // The agent calls run_in_background over MCP and goes idle while the task runs. The task waits
+  // for a gate file rather than a timer, so it is surely still running while the page is checked.
+  const build = 'until [ -e built.gate ]; do sleep 0.1; done; echo built-ok';
+  await typeLine(page, architectTerminal, `/bg ${build}`);
   await expect(architectTerminal).toContainText('run_in_background: Started background task t-');
   const taskId = await lastStartedTaskId(architectTerminal);
-  await expect(taskRow(panel, 'sleep 3; echo built-ok').getByText('Running')).toBeVisible();
-  await expect(taskRow(panel, 'sleep 3; echo built-ok').getByRole('gridcell', { name: 'Architect', exact: true })).toBeVisible();
+  await expect(taskRow(panel, build).getByText('Running')).toBeVisible();
+  await expect(taskRow(panel, build).getByRole('gridcell', { name: 'Architect', exact: true })).toBeVisible();
   await expect(architect.getByRole('img', { name: 'Running: 1 task' })).toHaveText('Running 1');
   await expect(stateBadge(architect, 'Ready')).toBeVisible();
   await expect(inboxBadge(architect, 0)).toBeVisible();
   await screenshot(page, 'agent-bridge-task-running.png');
 
   // The task ends: a toast, a message in the owner's inbox, and a wake typed into its terminal.
-  await expect(taskEndToast(page, 'Task done', 'sleep 3; echo built-ok')).toBeVisible({ timeout: 15_000 });
+  fs.writeFileSync(path.join(folder, 'built.gate'), '');
+  await expect(taskEndToast(page, 'Task done', build)).toBeVisible();
   await expect(inboxBadge(architect, 1)).toBeVisible();
-  await expect(architectTerminal).toContainText(`[Drover] 1 new message: Task ${taskId} "sleep 3; echo built-ok" succeeded: exit code 0`);
+  await expect(architectTerminal).toContainText(`[Drover] 1 new message: Task ${taskId} "${build}" succeeded: exit code 0`);
   await expect(architectTerminal).toContainText('Done: [Drover]');
   await expect(architect.getByRole('img', { name: 'Task done: 1 result not read yet' })).toHaveText('Task done');
   await expect(architect.getByRole('img', { name: /^Running/ })).toHaveCount(0);
@@ -45,7 +50,7 @@ test('an agent hands a command to Drover, is woken with its result, and asks ano
   const inbox = await openInbox(page, architect, 'Architect');
   const result = inboxMessage(inbox, 'Task result from Drover');
   await expect(result).toContainText('Delivered');
-  await expect(result).toContainText(/succeeded: exit code 0, after \ds/);
+  await expect(result).toContainText(/succeeded: exit code 0, after \d+s/);
   await expect(result).toContainText('Output tail:\nbuilt-ok');
   await expect(wakeStatus(inbox)).toContainText('Delivered');
   await expect(wakeStatus(inbox)).toContainText('1 message at');
@@ -140,7 +145,9 @@ test('holds wakes, delivers a person\'s note, explains a refused wake, and repor
   await startFromPane(architect);
   await expect(terminal).toContainText(`Task ${gracefulId} "sleep 60" was interrupted`);
 
-  // The host killed outright: boot reconciliation interrupts the task and posts the result.
+  // The host killed outright: boot reconciliation interrupts the task and posts the result. The
+  // agent answers the wake first, so the next line typed is not joined to the wake's own.
+  await expect(terminal).toContainText(`Done: [Drover] 1 new message: Task ${gracefulId}`);
   await expect(stateBadge(architect, 'Ready')).toBeVisible();
   await typeLine(page, terminal, '/bg sleep 60');
   await expect.poll(() => lastStartedTaskId(terminal)).not.toBe(gracefulId);

@@ -84,10 +84,10 @@ test('adds an agent, talks to it in its terminal, follows resizes, and resumes i
   await backendTerminal.click();
   await page.keyboard.press('Control+Shift+F');
   const search = backend.getByRole('searchbox', { name: 'Search backend terminal' });
-  await search.fill('health');
-  await expect(backend.getByText('No matches')).toBeHidden();
   await search.fill('nothing like this');
   await expect(backend.getByText('No matches')).toBeVisible();
+  await search.fill('health');
+  await expect(backend.getByText('No matches')).toBeHidden();
   await page.keyboard.press('Escape');
   await expect(search).toBeHidden();
 

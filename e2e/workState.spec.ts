@@ -60,7 +60,7 @@ test('queues with concurrency 1, cancels and retries from the keyboard, and toas
   await page.keyboard.press('r');
   const retried = panel.getByRole('row').filter({ hasText: 'lint' }).filter({ hasText: '#2' });
   await expect(retried.getByText('Failed')).toBeVisible();
-  await expect(toast(page, 'Failed', 'lint')).toHaveCount(1);
+  await expect(toast(page, 'Failed', 'lint').filter({ hasText: 'Attempt 2' })).toBeVisible();
 
   // The output keeps its colours and closes back onto the row.
   await expect(retried).toHaveAttribute('aria-selected', 'true');
@@ -137,6 +137,7 @@ test('a busy project reads calmly: mixed states, agents, a long command, project
     ['true', 'format'],
   ] as const;
   for (const [command, label] of finished) await runTask(drover, folder, command, label);
+  await expect(taskRow(panel, 'format').getByText('Task done')).toBeVisible();
   await expect(panel.getByRole('img', { name: '0 tasks running' })).toBeVisible();
   await runTask(drover, folder, 'sleep 60', 'bench');
   await expect(taskRow(panel, 'bench').getByText('Running')).toBeVisible();
@@ -157,7 +158,7 @@ test('a busy project reads calmly: mixed states, agents, a long command, project
   await expect(panel.getByRole('img', { name: '3 tasks running' })).toBeVisible();
 
   await page.getByRole('searchbox', { name: 'Search tasks' }).fill('test');
-  await expect(panel.getByText('5 tasks')).toBeVisible();
+  await expect(panel.getByText('5 tasks', { exact: true })).toBeVisible();
   await page.getByRole('searchbox', { name: 'Search tasks' }).fill('');
   const filters = panel.getByRole('radiogroup', { name: 'Show tasks' });
   await filters.getByText('Failed').click();

@@ -110,7 +110,7 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     expect(inbox(agent.id)[0]?.state).toBe('pending');
     expect(screen.text).not.toContain('[Drover]');
     await waitFor(() => inbox(agent.id)[0]?.state === 'delivered', 'delivered once ready');
-    expect(screen.text).toMatch(/\[Drover\] 1 new message: Note from a person: the build is green/);
+    await waitFor(() => /\[Drover\] 1 new message: Note from a person: the build is green/.test(screen.text), 'the wake on screen');
     await waitFor(() => screen.text.includes('Done: [Drover]'), 'the agent took it as its prompt');
     expect(state().wakes.find((w) => w.agentId === agent.id)).toMatchObject({ state: 'delivered', attempts: 1 });
 
@@ -119,7 +119,7 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     host.core.api.sendMessage({ projectId: project.id, to: agent.id, kind: 'note', body: 'held note' });
     expect(inbox(agent.id).find((m) => m.body === 'held note')?.state).toBe('pending');
     await expect(host.core.api.wakeAgent({ agentId: agent.id })).resolves.toEqual({ agentId: agent.id, delivered: 1 });
-    expect(screen.text).toContain('held note');
+    await waitFor(() => screen.text.includes('held note'), 'the held note typed');
   });
 
   it('wakes a plain shell with a note it shows and never runs', async () => {

@@ -19,6 +19,8 @@ export function TaskEndToast({ task, projectName, onRetry, onViewOutput, onDismi
   const [focused, setFocused] = useState(false);
   useDismissTimer(VISIBLE_MS, hovered || focused, onDismiss);
   const { label, tone } = TASK_STATUS[task.state];
+  // A retried task's toast says which attempt ended, so two toasts of one task read apart.
+  const context = [projectName, task.attempt > 1 ? `Attempt ${task.attempt}` : null].filter(Boolean).join(' · ');
 
   return (
     <div
@@ -37,7 +39,7 @@ export function TaskEndToast({ task, projectName, onRetry, onViewOutput, onDismi
         <p className="toast__task" title={task.command}>
           {taskTitle(task)}
         </p>
-        {projectName && <p className="toast__project">{projectName}</p>}
+        {context && <p className="toast__project">{context}</p>}
       </div>
       <div className="toast__actions">
         {canRetry(task) && (
