@@ -3,39 +3,37 @@ import type { SeqCounter } from '../storage/seqCounter';
 import { PartialUpdate } from '../storage/partialUpdate';
 import type { SqliteDatabase } from '../storage/sqlite';
 
-interface TaskRow {
-  id: string;
-  owner_agent_id: string | null;
-  label: string | null;
-  command: string;
-  cwd: string;
-  state: TaskState;
-  exit_code: number | null;
-  signal: string | null;
-  reason: string | null;
-  attempt: number;
-  retry_of: string | null;
-  created_at: number;
-  started_at: number | null;
-  ended_at: number | null;
-  pid: number | null;
-  pid_start_time: string | null;
-  log_path: string;
-  output_bytes: number;
-  seq: number;
-}
+/** A task row as read in raw mode, in TASK_COLUMNS order. */
+type TaskValues = [
+  id: string,
+  ownerAgentId: string | null,
+  label: string | null,
+  command: string,
+  cwd: string,
+  state: TaskState,
+  exitCode: number | null,
+  signal: string | null,
+  reason: string | null,
+  attempt: number,
+  retryOf: string | null,
+  createdAt: number,
+  startedAt: number | null,
+  endedAt: number | null,
+  pid: number | null,
+  pidStartTime: string | null,
+  logPath: string,
+  outputBytes: number,
+  seq: number,
+];
 
 const TASK_COLUMNS = [
   'id', 'owner_agent_id', 'label', 'command', 'cwd', 'state', 'exit_code', 'signal', 'reason', 'attempt', 'retry_of',
   'created_at', 'started_at', 'ended_at', 'pid', 'pid_start_time', 'log_path', 'output_bytes', 'seq',
-] as const satisfies readonly (keyof TaskRow)[];
+] as const satisfies { length: TaskValues['length'] };
+type TaskColumn = (typeof TASK_COLUMNS)[number];
 
-/** Raw mode skips better-sqlite3's per-row object building, which dominates bulk reads. */
-function rowFromColumns(values: unknown[]): TaskRow {
-  const row: Record<string, unknown> = {};
-  TASK_COLUMNS.forEach((column, i) => (row[column] = values[i]));
-  return row as unknown as TaskRow;
-}
+/** Every read is raw: better-sqlite3's per-row objects dominate bulk reads (snapshots, reconcile). */
+const SELECT_TASKS = `SELECT ${TASK_COLUMNS.join(', ')} FROM tasks`;
 
 export type NewTask = Pick<Task, 'id' | 'ownerAgentId' | 'label' | 'command' | 'cwd' | 'attempt' | 'retryOf' | 'createdAt' | 'logPath'>;
 
@@ -44,7 +42,7 @@ export type TaskChange = Partial<
   Pick<Task, 'state' | 'exitCode' | 'signal' | 'reason' | 'startedAt' | 'endedAt' | 'pid' | 'pidStartTime' | 'outputBytes'>
 >;
 
-const CHANGE_COLUMNS: Record<keyof TaskChange, keyof TaskRow> = {
+const CHANGE_COLUMNS: Record<keyof TaskChange, TaskColumn> = {
   state: 'state',
   exitCode: 'exit_code',
   signal: 'signal',
@@ -71,22 +69,21 @@ export class TaskStore {
   ) {
     this.partialUpdate = new PartialUpdate(db, 'tasks', CHANGE_COLUMNS);
     this.statements = {
-      byId: db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE id = ?'),
-      all: db.prepare<[], TaskRow>('SELECT * FROM tasks ORDER BY created_at DESC, rowid DESC'),
-      inState: db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE state = ? ORDER BY created_at, rowid'),
-      oldestQueued: db.prepare<[], TaskRow>("SELECT * FROM tasks WHERE state = 'queued' ORDER BY created_at, rowid LIMIT 1"),
+      byId: db.prepare<[string], TaskValues>(`${SELECT_TASKS} WHERE id = ?`).raw(),
+      all: db.prepare<[], TaskValues>(`${SELECT_TASKS} ORDER BY created_at DESC, rowid DESC`).raw(),
+      inState: db.prepare<[string], TaskValues>(`${SELECT_TASKS} WHERE state = ? ORDER BY created_at, rowid`).raw(),
+      oldestQueued: db.prepare<[], TaskValues>(`${SELECT_TASKS} WHERE state = 'queued' ORDER BY created_at, rowid LIMIT 1`).raw(),
       // seq = base + rowid: unique and increasing without ranking rows; gaps in seq are harmless.
-      endStranded: db
-        .prepare(
-          `UPDATE tasks SET
-             state = CASE state WHEN 'running' THEN 'interrupted' ELSE 'cancelled' END,
-             reason = CASE state WHEN 'running' THEN 'app-restart' ELSE coalesce(reason, 'cancelled; finished at restart') END,
-             ended_at = @endedAt,
-             seq = @base + rowid
-           WHERE state IN ('running', 'cancelling')
-           RETURNING ${TASK_COLUMNS.join(', ')}`,
-        )
-        .raw(),
+      endStranded: db.prepare(
+        `UPDATE tasks SET
+           state = CASE state WHEN 'running' THEN 'interrupted' ELSE 'cancelled' END,
+           reason = CASE state WHEN 'running' THEN 'app-restart' ELSE coalesce(reason, 'cancelled; finished at restart') END,
+           ended_at = @endedAt,
+           seq = @base + rowid
+         WHERE state IN ('running', 'cancelling')`,
+      ),
+      // Rows written after `seq` in rowid order, which is seq order for rows stamped base + rowid.
+      changedAfter: db.prepare<[number], TaskValues>(`${SELECT_TASKS} WHERE seq > ? ORDER BY rowid`).raw(),
       countInState: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM tasks WHERE state = ?'),
       insert: db.prepare(
         `INSERT INTO tasks (id, owner_agent_id, label, command, cwd, state, attempt, retry_of, created_at, log_path, seq)
@@ -101,9 +98,9 @@ export class TaskStore {
   }
 
   list(states?: readonly TaskState[]): Task[] {
-    const rows = this.statements.all.all();
+    const tasks = this.statements.all.all().map((values) => this.toTask(values));
     const wanted = states && new Set(states);
-    return rows.filter((row) => !wanted || wanted.has(row.state)).map((row) => this.toTask(row));
+    return wanted ? tasks.filter((task) => wanted.has(task.state)) : tasks;
   }
 
   inState(state: TaskState): Task[] {
@@ -112,14 +109,15 @@ export class TaskStore {
 
   /**
    * Ends every stranded task in one statement, so reconciling a large store stays fast; returns
-   * them as now stored, in seq order.
+   * them as now stored, in seq order. (Reading them back beats RETURNING, which SQLite buffers.)
    */
   endStranded(endedAt: number): Task[] {
-    const tasks = (this.statements.endStranded.all({ base: this.seq.current, endedAt }) as unknown[][]).map((values) =>
-      this.toTask(rowFromColumns(values)),
-    );
-    tasks.sort((a, b) => a.seq - b.seq);
-    this.seq.advanceTo(tasks.at(-1)?.seq ?? 0);
+    const base = this.seq.current;
+    const tasks = this.db.transaction(() => {
+      this.statements.endStranded.run({ base, endedAt });
+      return this.statements.changedAfter.all(base).map((values) => this.toTask(values));
+    })();
+    this.seq.advanceTo(tasks.at(-1)?.seq ?? base);
     return tasks;
   }
 
@@ -150,28 +148,30 @@ export class TaskStore {
     return { ...current, ...change, seq };
   }
 
-  private toTask(row: TaskRow): Task {
+  private toTask(values: TaskValues): Task {
+    const [id, ownerAgentId, label, command, cwd, state, exitCode, signal, reason, attempt, retryOf, createdAt, startedAt, endedAt, pid, pidStartTime, logPath, outputBytes, seq] =
+      values;
     return {
-      id: row.id,
+      id,
       projectId: this.projectId,
-      ownerAgentId: row.owner_agent_id,
-      label: row.label,
-      command: row.command,
-      cwd: row.cwd,
-      state: row.state,
-      exitCode: row.exit_code,
-      signal: row.signal,
-      reason: row.reason,
-      attempt: row.attempt,
-      retryOf: row.retry_of,
-      createdAt: row.created_at,
-      startedAt: row.started_at,
-      endedAt: row.ended_at,
-      pid: row.pid,
-      pidStartTime: row.pid_start_time,
-      logPath: row.log_path,
-      outputBytes: row.output_bytes,
-      seq: row.seq,
+      ownerAgentId,
+      label,
+      command,
+      cwd,
+      state,
+      exitCode,
+      signal,
+      reason,
+      attempt,
+      retryOf,
+      createdAt,
+      startedAt,
+      endedAt,
+      pid,
+      pidStartTime,
+      logPath,
+      outputBytes,
+      seq,
     };
   }
 }
