@@ -44,10 +44,11 @@ describe('reconcileTasks', () => {
   });
 
   it('interrupts running tasks, finishes cancelling ones, keeps queued and finished ones', () => {
+    // Tasks that stay as they are lie between the stranded ones, as they do in a real store.
     const running = add('running', { pid: 101, pidStartTime: '5' });
-    const cancelling = add('cancelling', { pid: 102, pidStartTime: '6', reason: 'cancelled by request' });
     const queued = add('queued');
     const done = add('succeeded', { exitCode: 0 });
+    const cancelling = add('cancelling', { pid: 102, pidStartTime: '6', reason: 'cancelled by request' });
     const processes = fakeProcesses({});
     const { report, changed } = reconcileTasks(store, processes, 1234);
     expect(report).toEqual({ projectId: 'p-test00', interrupted: 1, cancelled: 1, killed: 0, queued: 1 });
@@ -55,7 +56,8 @@ describe('reconcileTasks', () => {
     expect(store.get(cancelling)).toMatchObject({ state: 'cancelled', reason: 'cancelled by request' });
     expect(store.get(queued)?.state).toBe('queued');
     expect(store.get(done)?.state).toBe('succeeded');
-    expect(changed.map((task) => task.id).sort()).toEqual([running, cancelling].sort());
+    expect(changed.map((task) => task.id)).toEqual([running, cancelling]);
+    expect(changed).toEqual([store.get(running), store.get(cancelling)]);
   });
 
   it('kills a surviving group only when pid and start time still match', () => {

@@ -82,8 +82,14 @@ export class TaskStore {
            seq = @base + rowid
          WHERE state IN ('running', 'cancelling')`,
       ),
-      // Rows written after `seq` in rowid order, which is seq order for rows stamped base + rowid.
-      changedAfter: db.prepare<[number], TaskValues>(`${SELECT_TASKS} WHERE seq > ? ORDER BY rowid`).raw(),
+      // Through the state index: where the stranded rows lie, so reading them back scans only that span.
+      strandedSpan: db.prepare<[], { first: number | null; last: number | null }>(
+        "SELECT min(rowid) AS first, max(rowid) AS last FROM tasks WHERE state IN ('running', 'cancelling')",
+      ),
+      // Rowid order is seq order for rows stamped base + rowid.
+      changedInSpan: db
+        .prepare<[{ first: number; last: number; base: number }], TaskValues>(`${SELECT_TASKS} WHERE rowid BETWEEN @first AND @last AND seq > @base ORDER BY rowid`)
+        .raw(),
       countInState: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM tasks WHERE state = ?'),
       insert: db.prepare(
         `INSERT INTO tasks (id, owner_agent_id, label, command, cwd, state, attempt, retry_of, created_at, log_path, seq)
@@ -114,8 +120,10 @@ export class TaskStore {
   endStranded(endedAt: number): Task[] {
     const base = this.seq.current;
     const tasks = this.db.transaction(() => {
+      const { first, last } = this.statements.strandedSpan.get() ?? { first: null, last: null };
+      if (first === null || last === null) return [];
       this.statements.endStranded.run({ base, endedAt });
-      return this.statements.changedAfter.all(base).map((values) => this.toTask(values));
+      return this.statements.changedInSpan.all({ first, last, base }).map((values) => this.toTask(values));
     })();
     this.seq.advanceTo(tasks.at(-1)?.seq ?? base);
     return tasks;
