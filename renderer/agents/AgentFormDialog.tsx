@@ -4,6 +4,7 @@ import { ModalDialog } from '../components/ModalDialog';
 import { errorMessage } from '../store/errorMessage';
 import { useDrover, useDroverActions } from '../store/StoreContext';
 import { agentNameProblem } from './agentName';
+import { FormError } from '../components/FormError';
 
 interface AgentFormDialogProps {
   projectId: string;
@@ -112,11 +113,7 @@ export function AgentFormDialog({ projectId, agent, takenNames, onClose }: Agent
             </span>
           )}
         </label>
-        {error && (
-          <p role="alert" className="form-error">
-            {error}
-          </p>
-        )}
+        <FormError message={error} />
         <div className="dialog__actions">
           <button type="button" className="button" onClick={onClose}>
             Cancel

@@ -1,6 +1,8 @@
+import { countOf } from '../../shared/plural';
+
 /** Unread messages for the agent (task results, questions, replies, notes). */
 export function InboxBadge({ count }: { count: number }) {
-  const name = `${count} ${count === 1 ? 'message' : 'messages'} in inbox`;
+  const name = `${countOf(count, 'message')} in inbox`;
   return (
     <span role="img" aria-label={name} title={name} className={`count-pill inbox-badge ${count > 0 ? 'inbox-badge--unread' : ''}`}>
       <svg viewBox="0 0 16 16" width="11" height="11" aria-hidden="true" className="inbox-badge__icon">

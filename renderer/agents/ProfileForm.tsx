@@ -3,6 +3,7 @@ import { AGENT_INTEGRATIONS, WAKE_STYLES } from '../../shared/entities';
 import { errorMessage } from '../store/errorMessage';
 import { useDroverActions } from '../store/StoreContext';
 import { profileFromDraft, type DraftProblems, type ProfileDraft } from './profileDraft';
+import { FormError } from '../components/FormError';
 
 const INTEGRATION_LABELS: Readonly<Record<ProfileDraft['integration'], string>> = {
   'claude-hooks': 'Claude Code hooks',
@@ -132,11 +133,7 @@ export function ProfileForm({ initial, isNew, onDone }: ProfileFormProps) {
           </DraftField>
         </fieldset>
       </div>
-      {error && (
-        <p role="alert" className="form-error">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
       <div className="dialog__actions">
         <button type="button" className="button" onClick={onDone}>
           Cancel

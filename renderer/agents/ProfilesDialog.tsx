@@ -5,6 +5,7 @@ import { ModalDialog } from '../components/ModalDialog';
 import { useDrover, useDroverActions } from '../store/StoreContext';
 import { draftFromProfile, EMPTY_DRAFT, type ProfileDraft } from './profileDraft';
 import { ProfileForm } from './ProfileForm';
+import { FormError } from '../components/FormError';
 
 type Editing = { draft: ProfileDraft; isNew: boolean; title: string };
 
@@ -36,11 +37,7 @@ export function ProfilesDialog({ onClose }: { onClose(): void }) {
               New profile
             </button>
           </div>
-          {profiles.error && (
-            <p role="alert" className="form-error">
-              Could not load the profiles: {profiles.error}
-            </p>
-          )}
+          <FormError message={profiles.error && `Could not load the profiles: ${profiles.error}`} />
           <ul className="profile-list" aria-label="Profiles">
             {profiles.list.map((profile) => (
               <li key={profile.id} className="profile-list__row">

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { errorMessage } from '../store/errorMessage';
+import { FormError } from './FormError';
 
 interface ConfirmDialogProps {
   title: string;
@@ -55,11 +56,7 @@ export function ConfirmDialog({ title, children, confirmLabel, dismissLabel = 'C
       <div id={bodyId} className="dialog__body">
         {children}
       </div>
-      {error && (
-        <p role="alert" className="form-error">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
       <div className="dialog__actions">
         <button type="button" className="button" autoFocus onClick={() => dialogRef.current?.close()}>
           {dismissLabel}

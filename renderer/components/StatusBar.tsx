@@ -1,5 +1,6 @@
 import type { ConnectionState } from '../bridge';
 import { useDrover } from '../store/StoreContext';
+import { countOf } from '../../shared/plural';
 
 const CONNECTION_LABELS: Record<ConnectionState, string> = {
   connecting: 'Connecting…',
@@ -16,7 +17,7 @@ export function StatusBar() {
         <span className="status-dot" aria-hidden="true" />
         {CONNECTION_LABELS[connection]}
       </span>
-      <span>{projectCount === 1 ? '1 project' : `${projectCount} projects`}</span>
+      <span>{countOf(projectCount, 'project')}</span>
     </footer>
   );
 }

@@ -9,6 +9,8 @@ import { inboxesByAgent, isUnread, senderName } from './inboxPresentation';
 import { InboxMessageItem } from './InboxMessageItem';
 import { NoteForm } from './NoteForm';
 import { WakeControls } from './WakeControls';
+import { FormError } from '../components/FormError';
+import { countOf } from '../../shared/plural';
 
 const NO_MESSAGES: Readonly<Record<string, InboxMessage>> = {};
 const NO_AGENTS: Readonly<Record<string, Agent>> = {};
@@ -43,13 +45,9 @@ export function InboxDialog({ agent, onClose }: { agent: Agent; onClose(): void 
   return (
     <ModalDialog title={`${agent.name} inbox`} headerExtras={markAllRead} className="inbox-dialog" onClose={onClose}>
       <p className="inbox-dialog__summary">
-        {inbox.length === 0 ? 'No messages yet.' : `${inbox.length} ${inbox.length === 1 ? 'message' : 'messages'}, ${unread} unread.`}
+        {inbox.length === 0 ? 'No messages yet.' : `${countOf(inbox.length, 'message')}, ${unread} unread.`}
       </p>
-      {markRead.error && (
-        <p role="alert" className="form-error">
-          {markRead.error}
-        </p>
-      )}
+      <FormError message={markRead.error} />
       <WakeControls agent={agent} session={session} wake={wake} pending={pending} />
       <NoteForm agent={agent} />
       {inbox.length === 0 ? (

@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { Agent } from '../../shared/entities';
 import { usePendingAction } from '../components/usePendingAction';
 import { useDroverActions } from '../store/StoreContext';
+import { FormError } from '../components/FormError';
 
 /** A person's note to the agent; it waits in the inbox like any message until a wake delivers it. */
 export function NoteForm({ agent }: { agent: Agent }) {
@@ -48,11 +49,7 @@ export function NoteForm({ agent }: { agent: Agent }) {
           Send note
         </button>
       </div>
-      {action.error && (
-        <p role="alert" className="form-error">
-          {action.error}
-        </p>
-      )}
+      <FormError message={action.error} />
     </form>
   );
 }

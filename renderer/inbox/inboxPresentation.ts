@@ -1,5 +1,6 @@
 import { isTaskFinished, type Agent, type AgentSession, type InboxMessage, type Task, type Wake } from '../../shared/entities';
 import { agentStatus, formatClockTime } from '../agents/agentPresentation';
+import { countOf } from '../../shared/plural';
 
 export const INBOX_KIND_LABEL: Readonly<Record<InboxMessage['kind'], string>> = {
   'task-result': 'Task result',
@@ -92,10 +93,6 @@ export interface WakeSubject {
   pending: number;
 }
 
-function messages(count: number): string {
-  return `${count} ${count === 1 ? 'message' : 'messages'}`;
-}
-
 function waitingDetail({ agent, session, wake }: WakeSubject & { wake: Wake }, now: number): string {
   if (wake.notBefore !== null && wake.notBefore > now) {
     const at = formatClockTime(wake.notBefore, now);
@@ -120,14 +117,14 @@ export function wakeStatus(subject: WakeSubject, now: number): WakeStatus {
     case 'waiting':
       // A reply handed straight to the asker's ask_agent call leaves its wake with nothing to type.
       if (pending === 0) return { label: 'Nothing to deliver', tone: 'idle', detail: null };
-      return { label: `Waiting to deliver ${messages(pending)}`, tone: 'waiting', detail: waitingDetail({ ...subject, wake }, now) };
+      return { label: `Waiting to deliver ${countOf(pending, 'message')}`, tone: 'waiting', detail: waitingDetail({ ...subject, wake }, now) };
     case 'delivering':
-      return { label: 'Delivering', tone: 'delivering', detail: `Typing ${messages(wake.messageIds.length)} into the terminal (attempt ${wake.attempts}).` };
+      return { label: 'Delivering', tone: 'delivering', detail: `Typing ${countOf(wake.messageIds.length, 'message')} into the terminal (attempt ${wake.attempts}).` };
     case 'delivered':
       return {
         label: 'Delivered',
         tone: 'delivered',
-        detail: wake.messageIds.length === 0 ? null : `${messages(wake.messageIds.length)} at ${formatClockTime(wake.updatedAt, now)}.`,
+        detail: wake.messageIds.length === 0 ? null : `${countOf(wake.messageIds.length, 'message')} at ${formatClockTime(wake.updatedAt, now)}.`,
       };
     case 'failed':
       return { label: 'Failed', tone: 'failed', detail: `Gave up after ${wake.attempts} attempts: ${wake.lastError ?? 'unknown error'}.` };

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '../store/errorMessage';
 import { useDroverActions } from '../store/StoreContext';
+import { FormError } from '../components/FormError';
 
 export function AddProjectForm() {
   const { addProject } = useDroverActions();
@@ -52,11 +53,7 @@ export function AddProjectForm() {
           Add project
         </button>
       </div>
-      {error && (
-        <p id={errorId} role="alert" className="form-error">
-          {error}
-        </p>
-      )}
+      <FormError message={error} id={errorId} />
       <p id={hintId} className="field-hint">
         The absolute path of a folder on the machine running Drover. Adding it changes nothing in the folder.
       </p>

@@ -2,6 +2,7 @@ import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { Project } from '../../shared/entities';
 import { errorMessage } from '../store/errorMessage';
 import { useDroverActions } from '../store/StoreContext';
+import { FormError } from '../components/FormError';
 
 interface RenameProjectFormProps {
   project: Project;
@@ -63,11 +64,7 @@ export function RenameProjectForm({ project, onDone }: RenameProjectFormProps) {
           Cancel
         </button>
       </div>
-      {error && (
-        <p role="alert" className="form-error">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
     </form>
   );
 }

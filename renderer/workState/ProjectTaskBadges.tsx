@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import type { Task } from '../../shared/entities';
 import { useDrover } from '../store/StoreContext';
 import { readLastViewed } from './lastViewed';
-import { StatusIcon } from './StatusBadge';
+import { CountBadges } from './CountBadges';
 import { countFailuresSince, countTasks } from './taskQuery';
 
 const NO_TASKS: Readonly<Record<string, Task>> = {};
@@ -15,26 +15,14 @@ export function ProjectTaskBadges({ projectId }: { projectId: string }) {
     return { counts: countTasks(tasks), newFailures: countFailuresSince(tasks, readLastViewed(projectId)) };
   }, [tasksById, projectId]);
 
-  const badges = [
-    { tone: 'running', count: counts.running, text: `${counts.running} running`, name: `${counts.running} running` },
-    { tone: 'queued', count: counts.queued, text: `${counts.queued} queued`, name: `${counts.queued} queued` },
-    {
-      tone: 'failed',
-      count: newFailures,
-      text: `${newFailures} failed`,
-      name: `${newFailures} failed since you last looked`,
-    },
-  ] as const;
-  const shown = badges.filter((badge) => badge.count > 0);
-  if (shown.length === 0) return null;
   return (
-    <span className="project-badges">
-      {shown.map((badge) => (
-        <span key={badge.tone} role="img" aria-label={badge.name} className={`project-badge project-badge--${badge.tone}`}>
-          <StatusIcon tone={badge.tone} />
-          {badge.text}
-        </span>
-      ))}
-    </span>
+    <CountBadges
+      className="project-badges"
+      badges={[
+        { tone: 'running', count: counts.running, text: `${counts.running} running`, name: `${counts.running} running` },
+        { tone: 'queued', count: counts.queued, text: `${counts.queued} queued`, name: `${counts.queued} queued` },
+        { tone: 'failed', count: newFailures, text: `${newFailures} failed`, name: `${newFailures} failed since you last looked` },
+      ]}
+    />
   );
 }

@@ -1,5 +1,6 @@
 import type { Ref } from 'react';
 import { TASK_FILTER_LABELS, TASK_FILTERS, type TaskFilter } from './taskQuery';
+import { countOf } from '../../shared/plural';
 
 interface TaskFilterBarProps {
   filter: TaskFilter;
@@ -39,7 +40,7 @@ export function TaskFilterBar({ filter, onFilterChange, query, onQueryChange, se
         autoComplete="off"
       />
       <span className="task-filter-bar__count" aria-live="polite">
-        {shownCount === 1 ? '1 task' : `${shownCount} tasks`}
+        {countOf(shownCount, 'task')}
       </span>
     </div>
   );

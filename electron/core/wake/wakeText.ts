@@ -1,4 +1,5 @@
 import type { Agent, InboxMessage, WakeStyle } from '../../../shared/entities';
+import { countOf } from '../../../shared/plural';
 
 const MAX_PART = 600;
 
@@ -34,7 +35,7 @@ function describe(message: InboxMessage, senders: Map<string, Agent>): string {
  * CLIs) naming each message, and where to read them in full.
  */
 export function composeWakeText(messages: InboxMessage[], senders: Map<string, Agent>, style: WakeStyle = 'prompt'): string {
-  const count = messages.length === 1 ? '1 new message' : `${messages.length} new messages`;
+  const count = countOf(messages.length, 'new message');
   const parts = messages.map((message, i) => (messages.length === 1 ? '' : `(${i + 1}) `) + describe(message, senders));
   const text = `[Drover] ${count}: ${parts.join(' ')} — read_inbox has the full text.`.replace(CONTROL_CHARACTERS, ' ');
   // `true` exists in every shell; the text is one single-quoted word, so nothing in it runs.

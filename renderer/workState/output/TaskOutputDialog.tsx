@@ -7,6 +7,7 @@ import { taskOutcome, taskTitle } from '../taskPresentation';
 import { TaskTime } from '../TaskTime';
 import { TaskOutputFollower, type FollowerStatus, type OutputSink } from './taskOutputFollower';
 import { TerminalView } from './TerminalView';
+import { FormError } from '../../components/FormError';
 
 function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -71,11 +72,7 @@ export function TaskOutputDialog({ task, onClose }: { task: Task; onClose(): voi
           </button>
         </div>
       )}
-      {status.error && (
-        <p role="alert" className="form-error">
-          Could not read the output: {status.error}
-        </p>
-      )}
+      <FormError message={status.error && `Could not read the output: ${status.error}`} />
       <TerminalView onReady={follow} label={`Output of ${title}`} />
     </ModalDialog>
   );

@@ -1,0 +1,9 @@
+/** A form's or dialog's error, announced when it appears; nothing when there is none. */
+export function FormError({ message, id }: { message: string | null | undefined; id?: string }) {
+  if (!message) return null;
+  return (
+    <p id={id} role="alert" className="form-error">
+      {message}
+    </p>
+  );
+}
