@@ -17,11 +17,12 @@ module.exports = {
     },
     {
       name: 'renderer-no-node-builtins',
-      comment: 'The renderer runs in a sandboxed page.',
+      comment: 'The renderer runs in a sandboxed page (its tests run under Node).',
       severity: 'error',
-      from: { path: '^renderer/' },
+      from: { path: '^renderer/', pathNot: '\\.test\\.tsx?$' },
       to: { dependencyTypes: ['core'] },
     },
+    ...rendererLayerRules(),
     {
       name: 'only-main-and-preload-import-electron',
       severity: 'error',
@@ -57,3 +58,62 @@ module.exports = {
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
   },
 };
+
+/**
+ * The renderer's layers, top to bottom. A module imports its own layer and the layers below it,
+ * never one above: pages compose features, features are built from the shared pieces, and the
+ * shared pieces know no feature.
+ */
+function rendererLayerRules() {
+  const layers = [
+    ['entry', '^renderer/main\\.tsx$'], // creates the bridge and the store, renders <App>
+    ['pages', '^renderer/(App\\.tsx$|views/)'], // App and its pages
+    ['agents', '^renderer/agents/'], // the agents workspace: embeds each agent's terminal, opens its inbox
+    ['features', '^renderer/(inbox|workState)/'],
+    ['terminal', '^renderer/terminal/'], // xterm: agent terminals and the read-only output view
+    ['components', '^renderer/components/'], // shared UI pieces
+    ['store', '^renderer/store/'], // client state: slices, selector hooks, StoreContext
+    ['base', '^renderer/((transport|format|keyboard)/|(bridge|routing|zodConfig)\\.ts$)'],
+  ];
+  const upward = layers.slice(1).map(([name, path], index) => ({
+    name: `renderer-${name}-imports-no-layer-above`,
+    comment: `renderer layers, top to bottom: ${layers.map(([layer]) => layer).join(' > ')}.`,
+    severity: 'error',
+    from: { path },
+    to: { path: layers.slice(0, index + 1).map(([, above]) => above) },
+  }));
+  // What a feature offers the features above it (agents opens an inbox and shows terminals, the
+  // work state shows task output); everything else in a feature's folder is its own.
+  const featureEntryPoints = ['^renderer/inbox/InboxDialog\\.tsx$', '^renderer/terminal/(AgentTerminal|TerminalView)\\.tsx$'];
+  return [
+    ...upward,
+    {
+      name: 'renderer-features-share-entry-points-only',
+      comment: 'A feature uses another only through its entry points; shared pieces live in components/, format/, keyboard/ or store/.',
+      severity: 'error',
+      from: { path: '^renderer/(agents|inbox|workState|terminal)/' },
+      to: { path: '^renderer/(agents|inbox|workState|terminal)/', pathNot: ['^renderer/$1/', ...featureEntryPoints] },
+    },
+    {
+      name: 'renderer-features-independent',
+      comment: 'inbox/ and workState/ use no piece of each other; what both need lives in components/, format/, keyboard/ or store/.',
+      severity: 'error',
+      from: { path: '^renderer/(inbox|workState)/' },
+      to: { path: '^renderer/(inbox|workState)/', pathNot: '^renderer/$1/' },
+    },
+    {
+      name: 'renderer-base-modules-stand-alone',
+      comment: 'format/, keyboard/ and transport/ import nothing else of the renderer (only shared/).',
+      severity: 'error',
+      from: { path: '^renderer/(format|keyboard|transport)/', pathNot: '\\.test\\.tsx?$' },
+      to: { path: '^renderer/', pathNot: '^renderer/$1/' },
+    },
+    {
+      name: 'renderer-testing-only-in-tests',
+      comment: 'renderer/testing/ holds fakes and fixtures for tests; the app never imports them.',
+      severity: 'error',
+      from: { path: '^renderer/', pathNot: ['\\.test\\.tsx?$', '^renderer/testing/'] },
+      to: { path: '^renderer/testing/' },
+    },
+  ];
+}

@@ -2,16 +2,14 @@ import { useEffect } from 'react';
 import { ConnectionBanner } from './components/ConnectionBanner';
 import { StatusBar } from './components/StatusBar';
 import { routeHref, useRoute, type Route } from './routing';
-import { useDrover } from './store/StoreContext';
+import { useProject } from './store/hooks';
 import { ProjectPage } from './views/ProjectPage';
 import { ProjectsView } from './views/ProjectsView';
 import { TaskToasts } from './workState/toasts/TaskToasts';
 
 export function App() {
   const route = useRoute();
-  const projectName = useDrover((state) =>
-    route.page === 'project' ? (state.projects.byId[route.projectId]?.name ?? null) : null,
-  );
+  const projectName = useProject(route.page === 'project' ? route.projectId : null)?.name ?? null;
 
   useEffect(() => {
     document.title = projectName ? `${projectName} — Drover` : 'Drover';

@@ -1,10 +1,10 @@
 import { lazy, Suspense, useId, useImperativeHandle, useRef, type Ref } from 'react';
 import type { Agent, AgentProfile, AgentSession } from '../../shared/entities';
 import { usePendingAction } from '../components/usePendingAction';
+import { endedHint, isSessionLive } from '../format/agentPresentation';
+import type { AgentWork } from '../store/selectors';
 import { useDroverActions } from '../store/StoreContext';
-import type { AgentWork } from '../inbox/inboxPresentation';
 import type { AgentTerminalHandle } from '../terminal/AgentTerminal';
-import { endedHint, isSessionLive } from './agentPresentation';
 import { AgentStateBadge } from './AgentStateBadge';
 import { AgentTaskBadges } from './AgentTaskBadges';
 import { InboxButton } from './InboxBadge';

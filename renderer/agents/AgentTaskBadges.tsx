@@ -1,7 +1,7 @@
 import { countOf } from '../../shared/plural';
-import type { AgentWork } from '../inbox/inboxPresentation';
-import { CountBadges } from '../workState/CountBadges';
-import { taskTitle } from '../workState/taskPresentation';
+import { CountBadges } from '../components/CountBadges';
+import { taskTitle } from '../format/taskPresentation';
+import type { AgentWork } from '../store/selectors';
 
 /** The agent's own background tasks: how many wait and run, and finished ones it has not read about. */
 export function AgentTaskBadges({ work }: { work: AgentWork }) {

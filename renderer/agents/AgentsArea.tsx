@@ -1,20 +1,16 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { Agent, AgentProfile, AgentSession, InboxMessage, Task } from '../../shared/entities';
+import type { Agent, AgentProfile } from '../../shared/entities';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { InboxDialog } from '../inbox/InboxDialog';
-import { agentWork, inboxesByAgent, NO_WORK } from '../inbox/inboxPresentation';
-import { useDrover, useDroverActions } from '../store/StoreContext';
+import { useAgents, useAgentWork, useProfiles, useWorkState } from '../store/hooks';
+import { NO_WORK } from '../store/selectors';
+import { useDroverActions } from '../store/StoreContext';
 import { AgentFormDialog } from './AgentFormDialog';
 import { AgentPane, type AgentPaneHandle } from './AgentPane';
 import { gridShape } from './paneLayout';
 import { ProfilesDialog } from './ProfilesDialog';
 import { useAgentShortcuts, type AgentsCommand } from './useAgentShortcuts';
 import { useElementSize } from './useElementSize';
-
-const NO_AGENTS: Readonly<Record<string, Agent>> = {};
-const NO_SESSIONS: Readonly<Record<string, AgentSession>> = {};
-const NO_TASKS: Readonly<Record<string, Task>> = {};
-const NO_MESSAGES: Readonly<Record<string, InboxMessage>> = {};
 
 type OpenDialog =
   | { kind: 'add' }
@@ -25,11 +21,11 @@ type OpenDialog =
 
 /** The project's agents as a grid of live terminals, with adding, editing and removing agents. */
 export function AgentsArea({ projectId }: { projectId: string }) {
-  const agentsById = useDrover((state) => state.workStates[projectId]?.agentsById ?? NO_AGENTS);
-  const sessions = useDrover((state) => state.workStates[projectId]?.sessionsByAgentId ?? NO_SESSIONS);
-  const tasksById = useDrover((state) => state.workStates[projectId]?.tasksById ?? NO_TASKS);
-  const messagesById = useDrover((state) => state.workStates[projectId]?.messagesById ?? NO_MESSAGES);
-  const profiles = useDrover((state) => state.profiles.list);
+  const agentsById = useWorkState(projectId, 'agentsById');
+  const agents = useAgents(projectId);
+  const sessions = useWorkState(projectId, 'sessionsByAgentId');
+  const workByAgentId = useAgentWork(projectId);
+  const profiles = useProfiles().list;
   const { trackAgentProfiles, removeAgent } = useDroverActions();
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
   const [maximisedId, setMaximisedId] = useState<string | null>(null);
@@ -43,13 +39,7 @@ export function AgentsArea({ projectId }: { projectId: string }) {
 
   useEffect(trackAgentProfiles, [trackAgentProfiles]);
 
-  const agents = useMemo(() => Object.values(agentsById).sort((a, b) => a.createdAt - b.createdAt), [agentsById]);
   const profilesById = useMemo(() => new Map<string, AgentProfile>(profiles.map((profile) => [profile.id, profile])), [profiles]);
-  const workByAgentId = useMemo(() => {
-    const inboxes = inboxesByAgent(Object.values(messagesById));
-    const tasks = Object.values(tasksById);
-    return new Map(agents.map((agent) => [agent.id, agentWork(agent, tasks, inboxes.get(agent.id), tasksById)]));
-  }, [agents, tasksById, messagesById]);
   const maximised = agents.find((agent) => agent.id === maximisedId) ?? null;
   const shape = maximised ? { columns: 1, rows: 1 } : gridShape(agents.length, size.width, size.height);
 
@@ -95,7 +85,7 @@ export function AgentsArea({ projectId }: { projectId: string }) {
         <h2 id={headingId} className="agents__title">
           Agents
         </h2>
-        <span className="count-pill">{agents.length}</span>
+        <span className="pill">{agents.length}</span>
         <span className="agents__spacer" />
         <button type="button" className="button button--ghost" onClick={() => setDialog({ kind: 'profiles' })}>
           Profiles

@@ -4,7 +4,7 @@ import { countOf } from '../../shared/plural';
 export function InboxBadge({ count }: { count: number }) {
   const name = `${countOf(count, 'message')} in inbox`;
   return (
-    <span role="img" aria-label={name} title={name} className={`count-pill inbox-badge ${count > 0 ? 'inbox-badge--unread' : ''}`}>
+    <span role="img" aria-label={name} title={name} className={`pill pill--icon inbox-badge ${count > 0 ? 'inbox-badge--unread' : ''}`}>
       <svg viewBox="0 0 16 16" width="11" height="11" aria-hidden="true" className="inbox-badge__icon">
         <path d="M2.5 9.5h3l1 1.5h3l1-1.5h3M2.5 9.5l1.7-5h7.6l1.7 5v3.5h-11z" />
       </svg>

@@ -1,9 +1,11 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { AGENT_INTEGRATIONS, WAKE_STYLES } from '../../shared/entities';
-import { errorMessage } from '../store/errorMessage';
+import { Field, type FieldNote } from '../components/Field';
+import { FormActions } from '../components/FormActions';
+import { FormError } from '../components/FormError';
+import { usePendingAction } from '../components/usePendingAction';
 import { useDroverActions } from '../store/StoreContext';
 import { profileFromDraft, type DraftProblems, type ProfileDraft } from './profileDraft';
-import { FormError } from '../components/FormError';
 
 const INTEGRATION_LABELS: Readonly<Record<ProfileDraft['integration'], string>> = {
   'claude-hooks': 'Claude Code hooks',
@@ -28,8 +30,7 @@ export function ProfileForm({ initial, isNew, onDone }: ProfileFormProps) {
   const { saveAgentProfile } = useDroverActions();
   const [draft, setDraft] = useState(initial);
   const [problems, setProblems] = useState<DraftProblems>({});
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const save = usePendingAction({ clearErrorOnStart: true });
 
   const change = (field: keyof ProfileDraft) => (value: string) => setDraft((current) => ({ ...current, [field]: value }));
 
@@ -41,19 +42,21 @@ export function ProfileForm({ initial, isNew, onDone }: ProfileFormProps) {
       return;
     }
     setProblems({});
-    setSaving(true);
-    setError(null);
-    try {
+    await save.run(async () => {
       await saveAgentProfile(result.profile);
       onDone();
-    } catch (failure) {
-      setError(errorMessage(failure));
-      setSaving(false);
-    }
+    });
   }
 
+  /** What is wrong with the field, else what it is for. */
+  const noteFor = (field: keyof ProfileDraft, hint?: string): FieldNote | null => {
+    const problem = problems[field];
+    if (problem) return { text: problem, kind: 'error' };
+    return hint ? { text: hint, kind: 'hint' } : null;
+  };
+
   const text = (field: keyof ProfileDraft, label: string, hint?: string, mono = true) => (
-    <DraftField label={label} hint={hint} problem={problems[field]}>
+    <Field label={label} note={noteFor(field, hint)}>
       {(describedBy) => (
         <input
           className={`text-input ${mono ? 'text-input--mono' : ''}`}
@@ -64,10 +67,10 @@ export function ProfileForm({ initial, isNew, onDone }: ProfileFormProps) {
           onChange={(event) => change(field)(event.target.value)}
         />
       )}
-    </DraftField>
+    </Field>
   );
   const lines = (field: 'args' | 'env', label: string, hint: string) => (
-    <DraftField label={label} hint={hint} problem={problems[field]}>
+    <Field label={label} note={noteFor(field, hint)}>
       {(describedBy) => (
         <textarea
           className="text-input text-input--mono text-area"
@@ -78,7 +81,27 @@ export function ProfileForm({ initial, isNew, onDone }: ProfileFormProps) {
           onChange={(event) => change(field)(event.target.value)}
         />
       )}
-    </DraftField>
+    </Field>
+  );
+
+  const choice = <F extends 'integration' | 'wakeAs'>(
+    field: F,
+    label: string,
+    hint: string,
+    options: readonly ProfileDraft[F][],
+    optionLabels: Readonly<Record<ProfileDraft[F], string>>,
+  ) => (
+    <Field label={label} note={noteFor(field, hint)}>
+      {(describedBy) => (
+        <select className="select select--field" value={draft[field]} aria-describedby={describedBy} onChange={(event) => change(field)(event.target.value)}>
+          {options.map((option) => (
+            <option key={option} value={option}>
+              {optionLabels[option]}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 
   return (
@@ -99,75 +122,12 @@ export function ProfileForm({ initial, isNew, onDone }: ProfileFormProps) {
           {text('needsInputPattern', 'Needs-input pattern', 'The agent asks you something')}
           {text('usageLimitPattern', 'Usage-limit pattern', 'The account hit its usage limit')}
           {text('quietMs', 'Quiet period (ms)', 'Output must pause this long before the screen is read')}
-          <DraftField label="Integration" hint="The agent's own hooks beat screen patterns" problem={problems.integration}>
-            {(describedBy) => (
-              <select
-                className="select select--field"
-                value={draft.integration}
-                aria-describedby={describedBy}
-                onChange={(event) => change('integration')(event.target.value)}
-              >
-                {AGENT_INTEGRATIONS.map((integration) => (
-                  <option key={integration} value={integration}>
-                    {INTEGRATION_LABELS[integration]}
-                  </option>
-                ))}
-              </select>
-            )}
-          </DraftField>
-          <DraftField label="Wake" hint="How Drover types inbox messages into this agent" problem={problems.wakeAs}>
-            {(describedBy) => (
-              <select
-                className="select select--field"
-                value={draft.wakeAs}
-                aria-describedby={describedBy}
-                onChange={(event) => change('wakeAs')(event.target.value)}
-              >
-                {WAKE_STYLES.map((style) => (
-                  <option key={style} value={style}>
-                    {WAKE_STYLE_LABELS[style]}
-                  </option>
-                ))}
-              </select>
-            )}
-          </DraftField>
+          {choice('integration', 'Integration', "The agent's own hooks beat screen patterns", AGENT_INTEGRATIONS, INTEGRATION_LABELS)}
+          {choice('wakeAs', 'Wake', 'How Drover types inbox messages into this agent', WAKE_STYLES, WAKE_STYLE_LABELS)}
         </fieldset>
       </div>
-      <FormError message={error} />
-      <div className="dialog__actions">
-        <button type="button" className="button" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="button button--primary" disabled={saving}>
-          Save profile
-        </button>
-      </div>
+      <FormError message={save.error} />
+      <FormActions submitLabel="Save profile" pending={save.pending} onCancel={onDone} />
     </form>
-  );
-}
-
-function DraftField({
-  label,
-  hint,
-  problem,
-  children,
-}: {
-  label: string;
-  hint?: string;
-  problem?: string;
-  children(describedBy: string | undefined): ReactNode;
-}) {
-  const noteId = useId();
-  const note = problem ?? hint;
-  return (
-    <label className="field">
-      <span className="field-label">{label}</span>
-      {children(note ? noteId : undefined)}
-      {note && (
-        <span id={noteId} className={problem ? 'field-error' : 'field-hint'}>
-          {note}
-        </span>
-      )}
-    </label>
   );
 }

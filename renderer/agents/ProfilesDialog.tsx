@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import type { AgentProfile } from '../../shared/entities';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { FormError } from '../components/FormError';
 import { ModalDialog } from '../components/ModalDialog';
-import { useDrover, useDroverActions } from '../store/StoreContext';
+import { useProfiles } from '../store/hooks';
+import { useDroverActions } from '../store/StoreContext';
 import { draftFromProfile, EMPTY_DRAFT, type ProfileDraft } from './profileDraft';
 import { ProfileForm } from './ProfileForm';
-import { FormError } from '../components/FormError';
 
 type Editing = { draft: ProfileDraft; isNew: boolean; title: string };
 
@@ -17,13 +18,22 @@ function copyOf(profile: AgentProfile): Editing {
 /** The agent profiles: built-ins to copy, custom ones to add, edit and delete. */
 export function ProfilesDialog({ onClose }: { onClose(): void }) {
   const { reloadAgentProfiles, deleteAgentProfile } = useDroverActions();
-  const profiles = useDrover((state) => state.profiles);
+  const profiles = useProfiles();
   const [editing, setEditing] = useState<Editing | null>(null);
   const [deleting, setDeleting] = useState<AgentProfile | null>(null);
 
   useEffect(() => {
     void reloadAgentProfiles();
   }, [reloadAgentProfiles]);
+
+  /** Built-in profiles can only be copied; custom ones edited and deleted. */
+  const rowActions = (profile: AgentProfile): { label: string; danger?: boolean; run(): void }[] =>
+    profile.builtIn
+      ? [{ label: 'Copy', run: () => setEditing(copyOf(profile)) }]
+      : [
+          { label: 'Edit', run: () => setEditing({ draft: draftFromProfile(profile), isNew: false, title: `Edit ${profile.name}` }) },
+          { label: 'Delete', danger: true, run: () => setDeleting(profile) },
+        ];
 
   return (
     <ModalDialog title={editing?.title ?? 'Agent profiles'} className="profiles-dialog" onClose={onClose}>
@@ -54,30 +64,17 @@ export function ProfilesDialog({ onClose }: { onClose(): void }) {
                   )}
                 </div>
                 <span className="profile-list__actions">
-                  {profile.builtIn ? (
-                    <button type="button" className="button button--ghost button--row" aria-label={`Copy ${profile.name}`} onClick={() => setEditing(copyOf(profile))}>
-                      Copy
+                  {rowActions(profile).map(({ label, danger, run }) => (
+                    <button
+                      key={label}
+                      type="button"
+                      className={danger ? 'button button--ghost button--row button--ghost-danger' : 'button button--ghost button--row'}
+                      aria-label={`${label} ${profile.name}`}
+                      onClick={run}
+                    >
+                      {label}
                     </button>
-                  ) : (
-                    <>
-                      <button
-                        type="button"
-                        className="button button--ghost button--row"
-                        aria-label={`Edit ${profile.name}`}
-                        onClick={() => setEditing({ draft: draftFromProfile(profile), isNew: false, title: `Edit ${profile.name}` })}
-                      >
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className="button button--ghost button--row button--ghost-danger"
-                        aria-label={`Delete ${profile.name}`}
-                        onClick={() => setDeleting(profile)}
-                      >
-                        Delete
-                      </button>
-                    </>
-                  )}
+                  ))}
                 </span>
               </li>
             ))}

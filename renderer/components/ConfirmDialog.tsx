@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { errorMessage } from '../store/errorMessage';
+import { useId, type ReactNode } from 'react';
 import { FormError } from './FormError';
+import { useModal } from './useModal';
+import { usePendingAction } from './usePendingAction';
 
 interface ConfirmDialogProps {
   title: string;
@@ -17,46 +18,27 @@ interface ConfirmDialogProps {
  * Escape; the safe choice has focus first so a stray Enter does no harm.
  */
 export function ConfirmDialog({ title, children, confirmLabel, dismissLabel = 'Cancel', onConfirm, onClose }: ConfirmDialogProps) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const dialogRef = useModal();
+  const confirming = usePendingAction({ clearErrorOnStart: true });
   const titleId = useId();
   const bodyId = useId();
 
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
-
   async function confirm(): Promise<void> {
-    if (pending) return;
-    setPending(true);
-    setError(null);
-    try {
+    await confirming.run(async () => {
       await onConfirm();
       dialogRef.current?.close();
-    } catch (failure) {
-      setError(errorMessage(failure));
-      setPending(false);
-    }
+    });
   }
 
   return (
-    <dialog
-      ref={dialogRef}
-      role="alertdialog"
-      aria-labelledby={titleId}
-      aria-describedby={bodyId}
-      className="dialog"
-      onClose={onClose}
-    >
+    <dialog ref={dialogRef} role="alertdialog" aria-labelledby={titleId} aria-describedby={bodyId} className="dialog" onClose={onClose}>
       <h2 id={titleId} className="dialog__title">
         {title}
       </h2>
       <div id={bodyId} className="dialog__body">
         {children}
       </div>
-      <FormError message={error} />
+      <FormError message={confirming.error} />
       <div className="dialog__actions">
         <button type="button" className="button" autoFocus onClick={() => dialogRef.current?.close()}>
           {dismissLabel}

@@ -1,7 +1,7 @@
-import { useDrover } from '../store/StoreContext';
+import { useConnection } from '../store/hooks';
 
 export function ConnectionBanner() {
-  const connection = useDrover((state) => state.connection);
+  const connection = useConnection();
   if (connection !== 'lost') return null;
   return (
     <div role="alert" className="connection-banner">

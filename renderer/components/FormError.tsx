@@ -1,8 +1,8 @@
 /** A form's or dialog's error, announced when it appears; nothing when there is none. */
-export function FormError({ message, id }: { message: string | null | undefined; id?: string }) {
+export function FormError({ message, id, className }: { message: string | null | undefined; id?: string; className?: string }) {
   if (!message) return null;
   return (
-    <p id={id} role="alert" className="form-error">
+    <p id={id} role="alert" className={className ? `form-error ${className}` : 'form-error'}>
       {message}
     </p>
   );

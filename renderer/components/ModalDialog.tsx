@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
+import { useModal } from './useModal';
 
 interface ModalDialogProps {
   title: ReactNode;
@@ -11,13 +12,8 @@ interface ModalDialogProps {
 
 /** A native modal <dialog>: it traps focus and closes on Escape; the caller decides where focus goes after. */
 export function ModalDialog({ title, headerExtras, className, children, onClose }: ModalDialogProps) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
+  const dialogRef = useModal();
   const titleId = useId();
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
 
   return (
     <dialog ref={dialogRef} aria-labelledby={titleId} className={`dialog ${className ?? ''}`} onClose={onClose}>

@@ -1,6 +1,6 @@
-import type { ConnectionState } from '../bridge';
-import { useDrover } from '../store/StoreContext';
 import { countOf } from '../../shared/plural';
+import type { ConnectionState } from '../bridge';
+import { useConnection, useProjects } from '../store/hooks';
 
 const CONNECTION_LABELS: Record<ConnectionState, string> = {
   connecting: 'Connecting…',
@@ -9,8 +9,8 @@ const CONNECTION_LABELS: Record<ConnectionState, string> = {
 };
 
 export function StatusBar() {
-  const connection = useDrover((state) => state.connection);
-  const projectCount = useDrover((state) => Object.keys(state.projects.byId).length);
+  const connection = useConnection();
+  const projectCount = Object.keys(useProjects().byId).length;
   return (
     <footer className="status-bar">
       <span className={`status-bar__connection status-bar__connection--${connection}`}>

@@ -1,33 +1,28 @@
-import { useMemo } from 'react';
-import type { Agent, InboxMessage } from '../../shared/entities';
+import type { Agent } from '../../shared/entities';
+import { countOf } from '../../shared/plural';
+import { FormError } from '../components/FormError';
 import { ModalDialog } from '../components/ModalDialog';
+import { useNow } from '../components/useNow';
 import { usePendingAction } from '../components/usePendingAction';
-import type { DroverState } from '../store/droverStore';
-import { useDrover, useDroverActions } from '../store/StoreContext';
-import { useNow } from '../workState/useNow';
-import { inboxesByAgent, isUnread, senderName } from './inboxPresentation';
+import { useAgentInbox, useAgentSession, useAgentWake, useWorkState } from '../store/hooks';
+import { isUnread } from '../store/selectors';
+import { useDroverActions } from '../store/StoreContext';
+import { senderName } from './inboxPresentation';
 import { InboxMessageItem } from './InboxMessageItem';
 import { NoteForm } from './NoteForm';
 import { WakeControls } from './WakeControls';
-import { FormError } from '../components/FormError';
-import { countOf } from '../../shared/plural';
-
-const NO_MESSAGES: Readonly<Record<string, InboxMessage>> = {};
-const NO_AGENTS: Readonly<Record<string, Agent>> = {};
-const EMPTY_INBOX: readonly InboxMessage[] = [];
 
 /** One agent's inbox: its messages newest first, how they get delivered, and a note to send it. */
 export function InboxDialog({ agent, onClose }: { agent: Agent; onClose(): void }) {
-  const slice = (state: DroverState) => state.workStates[agent.projectId];
-  const messagesById = useDrover((state) => slice(state)?.messagesById ?? NO_MESSAGES);
-  const agentsById = useDrover((state) => slice(state)?.agentsById ?? NO_AGENTS);
-  const session = useDrover((state) => slice(state)?.sessionsByAgentId[agent.id]);
-  const wake = useDrover((state) => slice(state)?.wakesByAgentId[agent.id]);
+  const messagesById = useWorkState(agent.projectId, 'messagesById');
+  const agentsById = useWorkState(agent.projectId, 'agentsById');
+  const session = useAgentSession(agent);
+  const wake = useAgentWake(agent);
+  const inbox = useAgentInbox(agent);
   const { markInboxRead } = useDroverActions();
   const markRead = usePendingAction();
   const now = useNow(false);
 
-  const inbox = useMemo(() => inboxesByAgent(Object.values(messagesById)).get(agent.id) ?? EMPTY_INBOX, [messagesById, agent.id]);
   const unread = inbox.filter(isUnread).length;
   const pending = inbox.filter((message) => message.state === 'pending').length;
 

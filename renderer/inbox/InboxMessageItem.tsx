@@ -1,5 +1,5 @@
 import type { InboxMessage } from '../../shared/entities';
-import { formatClockTime } from '../agents/agentPresentation';
+import { formatClockTime } from '../format/clockTime';
 import { INBOX_KIND_LABEL, MESSAGE_STATE_LABEL } from './inboxPresentation';
 
 interface InboxMessageItemProps {
@@ -16,7 +16,7 @@ export function InboxMessageItem({ message, sender, question, now }: InboxMessag
     <li className={`inbox-message inbox-message--${message.state}`}>
       <article aria-label={`${kind} from ${sender}`}>
         <header className="inbox-message__meta">
-          <span className={`inbox-kind inbox-kind--${message.kind}`}>{kind}</span>
+          <span className={`pill inbox-kind inbox-kind--${message.kind}`}>{kind}</span>
           <span className="inbox-message__from">from {sender}</span>
           <time className="inbox-message__time" dateTime={new Date(message.createdAt).toISOString()} title={new Date(message.createdAt).toLocaleString()}>
             {formatClockTime(message.createdAt, now)}

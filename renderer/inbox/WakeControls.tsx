@@ -1,12 +1,14 @@
 import type { Agent, AgentSession, Wake } from '../../shared/entities';
+import { FormError } from '../components/FormError';
+import { StatusIcon } from '../components/StatusIcon';
+import { useNow } from '../components/useNow';
 import { usePendingAction } from '../components/usePendingAction';
+import type { TaskTone } from '../format/tone';
 import { useDroverActions } from '../store/StoreContext';
-import { StatusIcon } from '../workState/StatusBadge';
-import type { StatusTone } from '../workState/taskPresentation';
-import { useNow } from '../workState/useNow';
 import { wakeStatus, type WakeTone } from './inboxPresentation';
 
-const WAKE_ICON: Readonly<Record<WakeTone, StatusTone>> = {
+/** A wake borrows the task tone that means the same (waiting is queued, delivering is running, ...). */
+const WAKE_ICON: Readonly<Record<WakeTone, TaskTone>> = {
   idle: 'cancelled',
   held: 'interrupted',
   waiting: 'queued',
@@ -28,10 +30,13 @@ export function WakeControls({ agent, session, wake, pending }: WakeControlsProp
   const action = usePendingAction();
   const now = useNow((wake?.notBefore ?? null) !== null);
   const status = wakeStatus({ agent, session, wake, pending }, now);
+  const tone = WAKE_ICON[status.tone];
+  // An idle wake has nothing to flag, so its line keeps a plain edge.
+  const edge = status.tone === 'idle' ? undefined : tone;
 
   return (
-    <section className={`wake-status wake-status--${status.tone}`} aria-label="Wake">
-      <StatusIcon tone={WAKE_ICON[status.tone]} />
+    <section className="wake-status" data-tone={edge} aria-label="Wake">
+      <StatusIcon tone={tone} />
       <div className="wake-status__text">
         <p className="wake-status__label">{status.label}</p>
         {status.detail && <p className="wake-status__detail">{status.detail}</p>}
@@ -55,11 +60,7 @@ export function WakeControls({ agent, session, wake, pending }: WakeControlsProp
           {agent.wakesHeld ? 'Resume wakes' : 'Hold wakes'}
         </button>
       </div>
-      {action.error && (
-        <p role="alert" className="form-error wake-status__error">
-          {action.error}
-        </p>
-      )}
+      <FormError message={action.error} className="wake-status__error" />
     </section>
   );
 }

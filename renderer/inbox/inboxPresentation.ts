@@ -1,6 +1,7 @@
-import { isTaskFinished, type Agent, type AgentSession, type InboxMessage, type Task, type Wake } from '../../shared/entities';
-import { agentStatus, formatClockTime } from '../agents/agentPresentation';
+import type { Agent, AgentSession, InboxMessage, Wake } from '../../shared/entities';
 import { countOf } from '../../shared/plural';
+import { agentStatus } from '../format/agentPresentation';
+import { formatClockTime } from '../format/clockTime';
 
 export const INBOX_KIND_LABEL: Readonly<Record<InboxMessage['kind'], string>> = {
   'task-result': 'Task result',
@@ -16,65 +17,11 @@ export const MESSAGE_STATE_LABEL: Readonly<Record<InboxMessage['state'], string>
   read: 'Read',
 };
 
-export function isUnread(message: Pick<InboxMessage, 'state'>): boolean {
-  return message.state !== 'read';
-}
-
-function newestFirst(a: InboxMessage, b: InboxMessage): number {
-  return b.createdAt - a.createdAt || b.seq - a.seq;
-}
-
-/** Each agent's messages, newest first. */
-export function inboxesByAgent(messages: Iterable<InboxMessage>): ReadonlyMap<string, readonly InboxMessage[]> {
-  const byAgent = new Map<string, InboxMessage[]>();
-  for (const message of messages) {
-    const inbox = byAgent.get(message.agentId);
-    if (inbox) inbox.push(message);
-    else byAgent.set(message.agentId, [message]);
-  }
-  for (const inbox of byAgent.values()) inbox.sort(newestFirst);
-  return byAgent;
-}
-
 /** Who a message is from, as the inbox shows it. */
 export function senderName(message: InboxMessage, agentsById: Readonly<Record<string, Agent>>): string {
   if (message.kind === 'task-result') return 'Drover';
   if (message.fromAgentId === null) return 'You';
   return agentsById[message.fromAgentId]?.name ?? message.fromAgentId;
-}
-
-export interface AgentWork {
-  unread: number;
-  queued: number;
-  running: number;
-  /** Finished tasks whose result the agent has not read yet. */
-  unreadResults: readonly Task[];
-}
-
-export const NO_WORK: AgentWork = { unread: 0, queued: 0, running: 0, unreadResults: [] };
-
-/**
- * What each agent's pane header counts. A task names its owner by agent id or by name; its result
- * message points back at it through `taskId`.
- */
-export function agentWork(
-  agent: Agent,
-  tasks: readonly Task[],
-  inbox: readonly InboxMessage[] | undefined,
-  tasksById: Readonly<Record<string, Task>>,
-): AgentWork {
-  const owned = tasks.filter((task) => task.ownerAgentId === agent.id || task.ownerAgentId === agent.name);
-  const unread = (inbox ?? []).filter(isUnread);
-  const unreadResults = unread
-    .map((message) => (message.kind === 'task-result' && message.taskId ? tasksById[message.taskId] : undefined))
-    .filter((task): task is Task => task !== undefined && isTaskFinished(task.state));
-  const work = {
-    unread: unread.length,
-    queued: owned.filter((task) => task.state === 'queued').length,
-    running: owned.filter((task) => task.state === 'running' || task.state === 'cancelling').length,
-    unreadResults,
-  };
-  return work.unread + work.queued + work.running === 0 ? NO_WORK : work;
 }
 
 export type WakeTone = 'idle' | 'held' | 'waiting' | 'delivering' | 'delivered' | 'failed';

@@ -27,7 +27,10 @@ function useDroverStoreApi(): DroverStore {
   return store;
 }
 
-/** Selects a slice of the store; return existing references (or primitives) to avoid re-renders. */
+/**
+ * Selects a part of the store; return existing references (or primitives) to avoid re-renders.
+ * Components read through the named hooks of hooks.ts, which are built on this.
+ */
 export function useDrover<T>(selector: (state: DroverState) => T): T {
   return useStore(useDroverStoreApi(), selector);
 }

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
-import type { AgentSession, InboxMessage, Task, Wake } from '../../shared/entities';
+import type { AgentSession, InboxMessage, ProjectWorkState, Task, Wake } from '../../shared/entities';
 import { BaseFakeBridge, settle } from '../testing/fakeBridge';
 import { makeAgent, makeMessage, makeProject, makeSession, makeTask, makeWake } from '../testing/fixtures';
-import { createDroverStore, currentWake } from './droverStore';
+import { createDroverStore } from './droverStore';
+import { currentWake } from './projectWorkState';
 
 interface PendingCall {
   method: MethodName;
@@ -42,6 +43,17 @@ const session = (agentId: string, state: AgentSession['state'], seq: number) => 
 const message = (id: string, state: InboxMessage['state'], seq: number) =>
   makeMessage({ id, kind: 'task-result', body: 'Task t-aaaaaa "make" succeeded: exit code 0.', taskId: 't-aaaaaa', state, seq });
 const wake = (id: string, state: Wake['state'], createdAt: number, seq: number) => makeWake({ id, state, createdAt, updatedAt: createdAt, seq });
+/** A `getWorkState` answer for project p-aaaaaa: the entities a test names, none of the others. */
+const snapshot = (seq: number, entities: Partial<Omit<ProjectWorkState, 'projectId' | 'seq'>> = {}): ProjectWorkState => ({
+  projectId: 'p-aaaaaa',
+  seq,
+  tasks: [],
+  agents: [],
+  sessions: [],
+  messages: [],
+  wakes: [],
+  ...entities,
+});
 
 describe('currentWake', () => {
   it('keeps the newer version of the same wake, and a later wake over an earlier one', () => {
@@ -80,13 +92,13 @@ describe('createDroverStore', () => {
     bridge.setConnection('open');
     await bridge.answer('listProjects', { seq: 1, projects: [project('p-aaaaaa', 'a', 1)] });
     store.getState().actions.trackWorkState('p-aaaaaa');
-    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 1, tasks: [task('t-aaaaaa', 'running', 1)], agents: [], sessions: [], messages: [], wakes: [] });
+    await bridge.answer('getWorkState', snapshot(1, { tasks: [task('t-aaaaaa', 'running', 1)] }));
 
     bridge.setConnection('lost');
     expect(store.getState().connection).toBe('lost');
     bridge.setConnection('open');
     await bridge.answer('listProjects', { seq: 5, projects: [] });
-    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 9, tasks: [task('t-aaaaaa', 'interrupted', 9)], agents: [], sessions: [], messages: [], wakes: [] });
+    await bridge.answer('getWorkState', snapshot(9, { tasks: [task('t-aaaaaa', 'interrupted', 9)] }));
 
     const state = store.getState();
     expect(state.projects.byId).toEqual({});
@@ -99,7 +111,7 @@ describe('createDroverStore', () => {
     bridge.setConnection('open');
     store.getState().actions.trackWorkState('p-aaaaaa');
     bridge.push({ name: 'backgroundTaskChanged', seq: 2, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'running', 2) });
-    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 2, tasks: [task('t-aaaaaa', 'running', 2)], agents: [], sessions: [], messages: [], wakes: [] });
+    await bridge.answer('getWorkState', snapshot(2, { tasks: [task('t-aaaaaa', 'running', 2)] }));
     bridge.push({ name: 'backgroundTaskChanged', seq: 1, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'queued', 1) });
     bridge.push({ name: 'backgroundTaskChanged', seq: 3, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'succeeded', 3) });
     bridge.push({ name: 'backgroundTaskChanged', seq: 4, projectId: 'p-untracked', task: task('t-bbbbbb', 'queued', 4) });
@@ -116,7 +128,7 @@ describe('createDroverStore', () => {
     store.getState().actions.onTaskEnded((t) => ended.push(t.state));
     bridge.setConnection('open');
     store.getState().actions.trackWorkState('p-aaaaaa');
-    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 2, tasks: [task('t-aaaaaa', 'running', 2)], agents: [], sessions: [], messages: [], wakes: [] });
+    await bridge.answer('getWorkState', snapshot(2, { tasks: [task('t-aaaaaa', 'running', 2)] }));
     bridge.push({ name: 'agentInboxChanged', seq: 4, projectId: 'p-aaaaaa', message: message('m-aaaaaa', 'pending', 4) });
     bridge.push({ name: 'backgroundTaskChanged', seq: 3, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'succeeded', 3) });
     bridge.push({ name: 'backgroundTaskChanged', seq: 3, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'succeeded', 3) });
@@ -134,22 +146,16 @@ describe('createDroverStore', () => {
     store.getState().actions.onTaskEnded((t) => ended.push(`${t.id} ${t.state}`));
     bridge.setConnection('open');
     store.getState().actions.trackWorkState('p-aaaaaa');
-    await bridge.answer('getWorkState', {
-      projectId: 'p-aaaaaa',
-      seq: 2,
+    await bridge.answer('getWorkState', snapshot(2, {
       tasks: [task('t-aaaaaa', 'running', 1), task('t-bbbbbb', 'failed', 2)],
-      agents: [],
-      sessions: [],
-      messages: [],
-      wakes: [],
-    });
+    }));
     bridge.push({ name: 'backgroundTaskChanged', seq: 3, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'succeeded', 3) });
     bridge.push({ name: 'backgroundTaskChanged', seq: 4, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'succeeded', 4) });
 
     bridge.setConnection('lost');
     bridge.setConnection('open');
     await bridge.answer('listProjects', { seq: 0, projects: [] });
-    await bridge.answer('getWorkState', { projectId: 'p-aaaaaa', seq: 9, tasks: [task('t-cccccc', 'interrupted', 9)], agents: [], sessions: [], messages: [], wakes: [] });
+    await bridge.answer('getWorkState', snapshot(9, { tasks: [task('t-cccccc', 'interrupted', 9)] }));
 
     expect(ended).toEqual(['t-aaaaaa succeeded']);
   });
@@ -159,15 +165,10 @@ describe('createDroverStore', () => {
     const store = createDroverStore(bridge);
     bridge.setConnection('open');
     store.getState().actions.trackWorkState('p-aaaaaa');
-    await bridge.answer('getWorkState', {
-      projectId: 'p-aaaaaa',
-      seq: 3,
-      tasks: [],
+    await bridge.answer('getWorkState', snapshot(3, {
       agents: [agent('a-aaaaaa', 'Ada', 2)],
       sessions: [session('a-aaaaaa', 'ready', 3)],
-      messages: [],
-      wakes: [],
-    });
+    }));
     bridge.push({ name: 'agentSessionChanged', seq: 2, projectId: 'p-aaaaaa', session: session('a-aaaaaa', 'starting', 2) });
     bridge.push({ name: 'agentSessionChanged', seq: 4, projectId: 'p-aaaaaa', session: session('a-aaaaaa', 'busy', 4) });
     bridge.push({ name: 'agentChanged', seq: 5, projectId: 'p-aaaaaa', agentId: 'a-bbbbbb', agent: agent('a-bbbbbb', 'Bo', 5) });
@@ -195,15 +196,11 @@ describe('createDroverStore', () => {
     const store = createDroverStore(bridge);
     bridge.setConnection('open');
     store.getState().actions.trackWorkState('p-aaaaaa');
-    await bridge.answer('getWorkState', {
-      projectId: 'p-aaaaaa',
-      seq: 4,
-      tasks: [],
+    await bridge.answer('getWorkState', snapshot(4, {
       agents: [agent('a-aaaaaa', 'Ada', 1)],
-      sessions: [],
       messages: [message('m-aaaaaa', 'pending', 3)],
       wakes: [wake('w-old', 'delivered', 1, 2), wake('w-new', 'waiting', 2, 4)],
-    });
+    }));
     const slice = () => store.getState().workStates['p-aaaaaa'];
     expect(slice()?.wakesByAgentId['a-aaaaaa']?.id).toBe('w-new');
 

@@ -1,3 +1,5 @@
+import { errorMessage } from '../format/errorMessage';
+
 /**
  * Decides, for one snapshot-plus-events stream, which events to apply: only those newer than the
  * snapshot. Events that arrive while a snapshot is in flight wait for it, then the newer ones apply.
@@ -46,5 +48,43 @@ export class SnapshotGate<E extends { seq: number }> {
     this.buffered = [];
     this.pendingSnapshot = 0;
     return buffered.filter((event) => this.admit(event));
+  }
+}
+
+/** Where `loadThroughGate` puts what it learns. */
+export interface SnapshotTarget<S, E> {
+  /** The fetch starts. */
+  loading(): void;
+  /** False once nobody follows the stream any more (its answers are then dropped). */
+  followed(): boolean;
+  loaded(snapshot: S): void;
+  failed(message: string): void;
+  /** Applies one event newer than the snapshot. */
+  apply(event: E): void;
+}
+
+/**
+ * Fetches one snapshot through the gate: the snapshot, then the buffered events newer than it.
+ * A failed fetch keeps what was held and still applies the buffered events; a snapshot overtaken
+ * by a later request is dropped.
+ */
+export async function loadThroughGate<S extends { seq: number }, E extends { seq: number }>(
+  gate: SnapshotGate<E>,
+  fetch: () => Promise<S>,
+  target: SnapshotTarget<S, E>,
+): Promise<void> {
+  const ticket = gate.beginSnapshot();
+  target.loading();
+  try {
+    const snapshot = await fetch();
+    const newer = gate.completeSnapshot(ticket, snapshot.seq);
+    if (newer === null || !target.followed()) return;
+    target.loaded(snapshot);
+    newer.forEach(target.apply);
+  } catch (error) {
+    const newer = gate.failSnapshot(ticket);
+    if (newer === null || !target.followed()) return;
+    target.failed(errorMessage(error));
+    newer.forEach(target.apply);
   }
 }

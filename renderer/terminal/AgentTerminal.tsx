@@ -1,5 +1,5 @@
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
-import { terminalCommandFor, workspaceCommandFor } from '../agents/agentShortcuts';
+import { terminalCommandFor, workspaceCommandFor } from '../keyboard/agentShortcuts';
 import { useBridge } from '../store/StoreContext';
 import { AgentTerminalLink } from './agentTerminalLink';
 import { copySelection } from './clipboard';

@@ -1,6 +1,6 @@
 import type { TerminalChunk } from '../../shared/events';
 import type { Bridge, Unsubscribe } from '../bridge';
-import { errorMessage } from '../store/errorMessage';
+import { errorMessage } from '../format/errorMessage';
 import { AckCounter } from './ackCounter';
 
 /** The part of an xterm the link drives. */

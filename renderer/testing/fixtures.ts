@@ -1,4 +1,5 @@
 import type { Agent, AgentSession, InboxMessage, Project, Task, Wake } from '../../shared/entities';
+import type { KeyPress } from '../keyboard/keyPress';
 
 /**
  * Complete, valid entities for renderer tests. Every factory fills each field with a plain default
@@ -110,4 +111,9 @@ export function makeWake(overrides: Partial<Wake> = {}): Wake {
     seq: 1,
     ...overrides,
   };
+}
+
+/** A key press with no modifiers; a test names the key (`key`, or `code` for the physical key). */
+export function makeKeyPress(overrides: Partial<KeyPress> = {}): KeyPress {
+  return { key: '', code: '', altKey: false, ctrlKey: false, shiftKey: false, metaKey: false, ...overrides };
 }

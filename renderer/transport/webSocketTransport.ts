@@ -1,31 +1,27 @@
-import type { DroverEvent, TaskOutputChunk, TerminalChunk } from '../../shared/events';
 import { DroverRequestError } from '../../shared/protocol';
-import { RpcClient } from '../../shared/rpcClient';
 import type { Bridge, ConnectionState } from './bridgeTypes';
 import { Listeners } from './listeners';
 import { reconnectDelay } from './reconnectDelay';
+import { createRpcBridge } from './rpcBridge';
 
 /**
  * Browser host: one WebSocket carrying JSON text frames. When it drops, pending calls fail, the
  * state turns 'lost', and it reconnects with backoff; listeners of 'open' re-fetch their snapshots.
  */
 export function createWebSocketBridge(url: string): Bridge {
-  const events = new Listeners<DroverEvent>();
-  const output = new Listeners<TaskOutputChunk>();
-  const terminal = new Listeners<TerminalChunk>();
   const connection = new Listeners<ConnectionState>();
   let state: ConnectionState = 'connecting';
   let socket: WebSocket | null = null;
   let failedAttempts = 0;
 
-  const rpc = new RpcClient(
+  const { rpc, bridge } = createRpcBridge(
     (frame) => {
       if (!socket || socket.readyState !== WebSocket.OPEN) {
         throw new DroverRequestError('internal', 'Not connected to Drover');
       }
       socket.send(JSON.stringify(frame));
     },
-    { onEvent: (event) => events.emit(event), onOutput: (chunk) => output.emit(chunk), onTerminal: (chunk) => terminal.emit(chunk) },
+    { onConnectionChange: (listener) => connection.add(listener), connectionState: () => state },
   );
 
   function setState(next: ConnectionState): void {
@@ -60,13 +56,5 @@ export function createWebSocketBridge(url: string): Bridge {
   }
 
   connect();
-
-  return {
-    call: (method, params) => rpc.call(method, params),
-    onEvent: (listener) => events.add(listener),
-    onOutput: (listener) => output.add(listener),
-    onTerminal: (listener) => terminal.add(listener),
-    onConnectionChange: (listener) => connection.add(listener),
-    connectionState: () => state,
-  };
+  return bridge;
 }

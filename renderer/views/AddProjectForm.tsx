@@ -1,13 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
-import { errorMessage } from '../store/errorMessage';
-import { useDroverActions } from '../store/StoreContext';
 import { FormError } from '../components/FormError';
+import { usePendingAction } from '../components/usePendingAction';
+import { useDroverActions } from '../store/StoreContext';
 
 export function AddProjectForm() {
   const { addProject } = useDroverActions();
   const [path, setPath] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { pending, error, setError, run } = usePendingAction({ clearErrorOnStart: true });
   const inputId = useId();
   const hintId = useId();
   const errorId = useId();
@@ -20,16 +19,10 @@ export function AddProjectForm() {
       setError('Enter the path of a project folder.');
       return;
     }
-    setPending(true);
-    setError(null);
-    try {
+    await run(async () => {
       await addProject(trimmed);
       setPath('');
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setPending(false);
-    }
+    });
   }
 
   return (

@@ -1,16 +1,17 @@
 import { useEffect, useId } from 'react';
-import { AgentsArea } from '../agents/AgentsArea';
 import type { Project } from '../../shared/entities';
+import { AgentsArea } from '../agents/AgentsArea';
 import { PageHeading } from '../components/PageHeading';
 import { useStoredFlag } from '../components/useStoredFlag';
 import { routeHref } from '../routing';
-import { useDrover, useDroverActions } from '../store/StoreContext';
+import { useProject, useProjects, useWorkState } from '../store/hooks';
+import { useDroverActions } from '../store/StoreContext';
 import { markViewed } from '../workState/lastViewed';
 import { ProjectWorkStatePanel } from '../workState/ProjectWorkStatePanel';
 
 export function ProjectPage({ projectId }: { projectId: string }) {
-  const project = useDrover((state) => state.projects.byId[projectId]);
-  const projectsStatus = useDrover((state) => state.projects.status);
+  const project = useProject(projectId);
+  const projectsStatus = useProjects().status;
 
   if (project) return <ProjectDetails project={project} />;
   return (
@@ -34,7 +35,7 @@ function ProjectDetails({ project }: { project: Project }) {
     trackWorkState(project.id);
   }, [trackWorkState, project.id]);
   // Whatever changes while the page is open counts as seen (a reload never runs cleanups).
-  const tasksById = useDrover((state) => state.workStates[project.id]?.tasksById);
+  const tasksById = useWorkState(project.id, 'tasksById');
   const [workStateShown, setWorkStateShown] = useStoredFlag('drover.workStateShown', true);
   const sidePanelId = useId();
   useEffect(() => {

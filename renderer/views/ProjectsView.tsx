@@ -1,8 +1,9 @@
 import { useEffect, useId, useMemo, useRef } from 'react';
 import type { Project } from '../../shared/entities';
 import { PageHeading } from '../components/PageHeading';
-import type { LoadStatus } from '../store/droverStore';
-import { useDrover, useDroverActions } from '../store/StoreContext';
+import { useProjects } from '../store/hooks';
+import type { LoadStatus } from '../store/slice';
+import { useDroverActions } from '../store/StoreContext';
 import { AddProjectForm } from './AddProjectForm';
 import { ProjectRow } from './ProjectRow';
 
@@ -11,7 +12,7 @@ function byName(a: Project, b: Project): number {
 }
 
 export function ProjectsView() {
-  const projects = useDrover((state) => state.projects);
+  const projects = useProjects();
   const sorted = useMemo(() => Object.values(projects.byId).sort(byName), [projects.byId]);
   const { trackWorkState } = useDroverActions();
   // The per-project badges need every project's tasks (no summary call exists yet).

@@ -1,8 +1,8 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { Project } from '../../shared/entities';
-import { errorMessage } from '../store/errorMessage';
-import { useDroverActions } from '../store/StoreContext';
 import { FormError } from '../components/FormError';
+import { usePendingAction } from '../components/usePendingAction';
+import { useDroverActions } from '../store/StoreContext';
 
 interface RenameProjectFormProps {
   project: Project;
@@ -12,8 +12,7 @@ interface RenameProjectFormProps {
 export function RenameProjectForm({ project, onDone }: RenameProjectFormProps) {
   const { renameProject } = useDroverActions();
   const [name, setName] = useState(project.name);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { pending, error, setError, run } = usePendingAction({ clearErrorOnStart: true });
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
@@ -27,15 +26,10 @@ export function RenameProjectForm({ project, onDone }: RenameProjectFormProps) {
       onDone();
       return;
     }
-    setPending(true);
-    setError(null);
-    try {
+    await run(async () => {
       await renameProject(project.id, trimmed);
       onDone();
-    } catch (failure) {
-      setError(errorMessage(failure));
-      setPending(false);
-    }
+    });
   }
 
   function cancelOnEscape(event: KeyboardEvent<HTMLFormElement>): void {

@@ -1,13 +1,14 @@
 import { useEffect, useId, useState } from 'react';
-import { errorMessage } from '../store/errorMessage';
-import { useDrover, useDroverActions } from '../store/StoreContext';
+import { errorMessage } from '../format/errorMessage';
+import { useConnection } from '../store/hooks';
+import { useDroverActions } from '../store/StoreContext';
 
 const CHOICES = [1, 2, 3, 4, 6, 8, 12, 16];
 
 /** How many of the project's tasks may run at once; read again after every reconnect. */
 export function ConcurrencyControl({ projectId }: { projectId: string }) {
   const { getProjectSettings, updateProjectSettings } = useDroverActions();
-  const connection = useDrover((state) => state.connection);
+  const connection = useConnection();
   const [value, setValue] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const selectId = useId();

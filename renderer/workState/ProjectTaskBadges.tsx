@@ -1,15 +1,12 @@
 import { useMemo } from 'react';
-import type { Task } from '../../shared/entities';
-import { useDrover } from '../store/StoreContext';
+import { CountBadges } from '../components/CountBadges';
+import { useWorkState } from '../store/hooks';
 import { readLastViewed } from './lastViewed';
-import { CountBadges } from './CountBadges';
 import { countFailuresSince, countTasks } from './taskQuery';
-
-const NO_TASKS: Readonly<Record<string, Task>> = {};
 
 /** Running and queued counts, and failures since the project page was last opened here. */
 export function ProjectTaskBadges({ projectId }: { projectId: string }) {
-  const tasksById = useDrover((state) => state.workStates[projectId]?.tasksById ?? NO_TASKS);
+  const tasksById = useWorkState(projectId, 'tasksById');
   const { counts, newFailures } = useMemo(() => {
     const tasks = Object.values(tasksById);
     return { counts: countTasks(tasks), newFailures: countFailuresSince(tasks, readLastViewed(projectId)) };

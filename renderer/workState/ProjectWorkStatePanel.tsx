@@ -1,30 +1,28 @@
 import { lazy, Suspense, useCallback, useDeferredValue, useId, useMemo, useRef, useState } from 'react';
-import type { Agent, Task } from '../../shared/entities';
+import type { Task } from '../../shared/entities';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { useDrover } from '../store/StoreContext';
+import { FormError } from '../components/FormError';
+import { taskTitle } from '../format/taskPresentation';
+import { useWorkState } from '../store/hooks';
 import { ConcurrencyControl } from './ConcurrencyControl';
 import { useOutputViewer } from './outputViewerStore';
 import { QueueBadges } from './QueueBadges';
 import { ShortcutSheet } from './ShortcutSheet';
 import { TaskFilterBar } from './TaskFilterBar';
 import { TaskGrid } from './TaskGrid';
-import { taskTitle } from './taskPresentation';
 import { countTasks, filterTasks, sortNewestFirst, type TaskFilter } from './taskQuery';
 import { useGlobalShortcuts } from './useGlobalShortcuts';
 import { useTaskActions } from './useTaskActions';
-
-const NO_TASKS: Readonly<Record<string, Task>> = {};
-const NO_AGENTS: Readonly<Record<string, Agent>> = {};
 
 // xterm is most of the bundle and only the output viewer needs it.
 const TaskOutputDialog = lazy(() => import('./output/TaskOutputDialog').then((module) => ({ default: module.TaskOutputDialog })));
 
 /** The open project's background tasks: what waits, runs and ended, with cancel, retry and output. */
 export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
-  const status = useDrover((state) => state.workStates[projectId]?.status ?? 'loading');
-  const loadError = useDrover((state) => state.workStates[projectId]?.error ?? null);
-  const tasksById = useDrover((state) => state.workStates[projectId]?.tasksById ?? NO_TASKS);
-  const agentsById = useDrover((state) => state.workStates[projectId]?.agentsById ?? NO_AGENTS);
+  const status = useWorkState(projectId, 'status');
+  const loadError = useWorkState(projectId, 'error');
+  const tasksById = useWorkState(projectId, 'tasksById');
+  const agentsById = useWorkState(projectId, 'agentsById');
   const [filter, setFilter] = useState<TaskFilter>('all');
   const [query, setQuery] = useState('');
   const deferredQuery = useDeferredValue(query);
@@ -45,6 +43,11 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
   const outputTask = outputTarget?.projectId === projectId ? tasksById[outputTarget.taskId] : undefined;
 
   const focusGrid = useCallback(() => gridRef.current?.focus(), []);
+  /** Every dialog of the panel hands focus back to the task grid when it closes. */
+  const thenFocusGrid = (close: () => void) => () => {
+    close();
+    focusGrid();
+  };
   const select = useCallback((task: Task) => setSelectedId(task.id), []);
   const open = useCallback(
     (task: Task) => {
@@ -87,11 +90,7 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
         searchRef={searchRef}
         shownCount={visible.length}
       />
-      {error && (
-        <p role="alert" className="form-error work-state__error">
-          {error}
-        </p>
-      )}
+      <FormError message={error} className="work-state__error" />
       {status !== 'ready' && sorted.length === 0 ? (
         <p className={status === 'error' ? 'empty-state empty-state--error' : 'empty-state'}>
           {status === 'error' ? `Could not load the work state: ${loadError ?? 'unknown error'}` : 'Loading work state…'}
@@ -119,10 +118,7 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
           confirmLabel="Cancel task"
           dismissLabel="Keep running"
           onConfirm={() => confirmCancel(confirming)}
-          onClose={() => {
-            stopConfirming();
-            focusGrid();
-          }}
+          onClose={thenFocusGrid(stopConfirming)}
         >
           <p>Drover stops the command (SIGTERM to its process group, then SIGKILL after the grace period).</p>
           <p>
@@ -132,10 +128,7 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
       )}
       {showingShortcuts && (
         <ShortcutSheet
-          onClose={() => {
-            setShowingShortcuts(false);
-            focusGrid();
-          }}
+          onClose={thenFocusGrid(() => setShowingShortcuts(false))}
         />
       )}
       {outputTask && (
@@ -143,11 +136,10 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
           <TaskOutputDialog
             key={outputTask.id}
             task={outputTask}
-            onClose={() => {
+            onClose={thenFocusGrid(() => {
               closeOutput();
               setSelectedId(outputTask.id);
-              focusGrid();
-            }}
+            })}
           />
         </Suspense>
       )}

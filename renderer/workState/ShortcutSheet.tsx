@@ -1,6 +1,6 @@
-import { AGENT_SHORTCUTS } from '../agents/agentShortcuts';
 import { ModalDialog } from '../components/ModalDialog';
-import { DIALOG_SHORTCUTS, GLOBAL_SHORTCUTS, LIST_SHORTCUTS } from './shortcuts';
+import { AGENT_SHORTCUTS } from '../keyboard/agentShortcuts';
+import { DIALOG_SHORTCUTS, GLOBAL_SHORTCUTS, LIST_SHORTCUTS } from '../keyboard/shortcuts';
 
 const SECTIONS = [
   { title: 'Task list', shortcuts: LIST_SHORTCUTS },

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useId, useRef, type KeyboardEvent, type Ref } from 'react';
 import type { Agent, Task } from '../../shared/entities';
-import { listCommandFor, type ListCommand } from './shortcuts';
+import { listCommandFor, type ListCommand } from '../keyboard/shortcuts';
 import { TaskRow, type TaskRowActions } from './TaskRow';
 
 const ROW_HEIGHT = 34;

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import type { Task } from '../../shared/entities';
-import { StatusBadge } from './StatusBadge';
-import { canCancel, canRetry } from './taskPresentation';
+import { StatusBadge } from '../components/StatusBadge';
+import { canCancel, canRetry, TASK_STATUS } from '../format/taskPresentation';
 import { TaskTime } from './TaskTime';
 
 export interface TaskRowActions {
@@ -39,7 +39,7 @@ export const TaskRow = memo(function TaskRow({ task, ownerName, rowId, rowIndex,
       onMouseDown={() => actions.onSelect(task)}
     >
       <div role="gridcell" className="task-row__status">
-        <StatusBadge state={task.state} />
+        <StatusBadge status={TASK_STATUS[task.state]} />
       </div>
       <div role="gridcell" className="task-row__title" title={task.command}>
         {task.label && <span className="task-row__label">{task.label}</span>}

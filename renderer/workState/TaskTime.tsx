@@ -1,6 +1,6 @@
 import type { Task } from '../../shared/entities';
 import { formatDuration, taskRunTime } from '../../shared/duration';
-import { useNow } from './useNow';
+import { useNow } from '../components/useNow';
 
 /** Run time: ticking while the task runs, the total once it ended, nothing before it starts. */
 export function TaskTime({ task }: { task: Task }) {

@@ -1,8 +1,8 @@
 import { useCallback, useState } from 'react';
 import type { Task } from '../../shared/entities';
-import { errorMessage } from '../store/errorMessage';
+import { errorMessage } from '../format/errorMessage';
+import { canCancel, canRetry, taskTitle } from '../format/taskPresentation';
 import { useDroverActions } from '../store/StoreContext';
-import { canCancel, canRetry, taskTitle } from './taskPresentation';
 
 /**
  * Cancel and retry with the rules the UI promises: queued tasks cancel at once, running ones ask

@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isTaskFinished, type Task } from '../../../shared/entities';
-import { ModalDialog } from '../../components/ModalDialog';
-import { useBridge } from '../../store/StoreContext';
-import { StatusBadge } from '../StatusBadge';
-import { taskOutcome, taskTitle } from '../taskPresentation';
-import { TaskTime } from '../TaskTime';
-import { TaskOutputFollower, type FollowerStatus, type OutputSink } from './taskOutputFollower';
-import { TerminalView } from './TerminalView';
 import { FormError } from '../../components/FormError';
+import { ModalDialog } from '../../components/ModalDialog';
+import { StatusBadge } from '../../components/StatusBadge';
+import { TASK_STATUS, taskOutcome, taskTitle } from '../../format/taskPresentation';
+import { useBridge } from '../../store/StoreContext';
+import { TerminalView, type OutputSink } from '../../terminal/TerminalView';
+import { TaskTime } from '../TaskTime';
+import { TaskOutputFollower, type FollowerStatus } from './taskOutputFollower';
 
 function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -49,7 +49,7 @@ export function TaskOutputDialog({ task, onClose }: { task: Task; onClose(): voi
       onClose={onClose}
       headerExtras={
         <span className="output-dialog__meta">
-          <StatusBadge state={task.state} />
+          <StatusBadge status={TASK_STATUS[task.state]} />
           {outcome && <span>{outcome}</span>}
           <TaskTime task={task} />
           <span>#{task.attempt}</span>

@@ -1,11 +1,6 @@
 import type { Bridge, Unsubscribe } from '../../bridge';
-import { errorMessage } from '../../store/errorMessage';
-
-/** Where the follower puts text: replaced whole (first load, earlier output) or appended live. */
-export interface OutputSink {
-  reset(text: string): void;
-  append(text: string): void;
-}
+import { errorMessage } from '../../format/errorMessage';
+import type { OutputSink } from '../../terminal/TerminalView';
 
 export interface FollowerStatus {
   loading: boolean;

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Task } from '../../../shared/entities';
-import { StatusIcon } from '../StatusBadge';
-import { canRetry, TASK_STATUS, taskTitle } from '../taskPresentation';
+import { StatusIcon } from '../../components/StatusIcon';
+import { canRetry, TASK_STATUS, taskTitle } from '../../format/taskPresentation';
 import { useDismissTimer } from './useDismissTimer';
 
 const VISIBLE_MS = 8_000;
@@ -25,7 +25,8 @@ export function TaskEndToast({ task, projectName, onRetry, onViewOutput, onDismi
   return (
     <div
       role="status"
-      className={`toast toast--${tone}`}
+      className="toast"
+      data-tone={tone}
       onMouseEnter={() => setHovered(true)}
       onMouseLeave={() => setHovered(false)}
       onFocus={() => setFocused(true)}

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Task } from '../../../shared/entities';
 import { routeHref } from '../../routing';
-import { useDrover, useDroverActions } from '../../store/StoreContext';
+import { useProjects } from '../../store/hooks';
+import { useDroverActions } from '../../store/StoreContext';
 import { useOutputViewer } from '../outputViewerStore';
 import { TaskEndToast } from './TaskEndToast';
 import { addToast, dismissToast, type TaskToast } from './toastList';
@@ -12,7 +13,7 @@ import { addToast, dismissToast, type TaskToast } from './toastList';
  */
 export function TaskToasts() {
   const { onTaskEnded, retryTask } = useDroverActions();
-  const projects = useDrover((state) => state.projects.byId);
+  const projects = useProjects().byId;
   const openOutput = useOutputViewer((state) => state.open);
   const [toasts, setToasts] = useState<TaskToast[]>([]);
 

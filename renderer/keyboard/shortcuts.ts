@@ -1,13 +1,8 @@
+import type { KeyPress } from './keyPress';
+
 /** One table drives both the key handling and the shortcut sheet, so the two cannot disagree. */
 export type ListCommand = 'next' | 'previous' | 'first' | 'last' | 'open' | 'cancel' | 'retry';
 export type GlobalCommand = 'focusPanel' | 'focusSearch' | 'showShortcuts';
-
-export interface KeyPress {
-  key: string;
-  altKey: boolean;
-  ctrlKey: boolean;
-  metaKey: boolean;
-}
 
 interface Shortcut<C> {
   command: C;

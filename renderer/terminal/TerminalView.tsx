@@ -2,8 +2,13 @@ import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef } from 'react';
-import { TERMINAL_FONT, TERMINAL_THEME } from '../../terminal/terminalTheme';
-import type { OutputSink } from './taskOutputFollower';
+import { TERMINAL_FONT, TERMINAL_THEME } from './terminalTheme';
+
+/** How whoever feeds the view writes to it: replace the whole text (first load, earlier output), or append. */
+export interface OutputSink {
+  reset(text: string): void;
+  append(text: string): void;
+}
 
 // Read-only: the cursor would only be noise.
 const THEME = { ...TERMINAL_THEME, cursor: TERMINAL_THEME.background };

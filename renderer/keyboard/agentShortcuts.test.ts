@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { terminalCommandFor, workspaceCommandFor, type ChordPress } from './agentShortcuts';
+import { makeKeyPress } from '../testing/fixtures';
+import { terminalCommandFor, workspaceCommandFor } from './agentShortcuts';
+import type { KeyPress } from './keyPress';
 
-const press = (code: string, modifiers: Partial<Omit<ChordPress, 'code'>> = {}): ChordPress => ({
-  code,
-  altKey: false,
-  ctrlKey: false,
-  shiftKey: false,
-  metaKey: false,
-  ...modifiers,
-});
+const press = (code: string, modifiers: Partial<KeyPress> = {}) => makeKeyPress({ code, ...modifiers });
 
 describe('workspaceCommandFor', () => {
   it('focuses pane n with Alt+n, counting from zero', () => {

@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { GlobalShortcutReader, listCommandFor, type KeyPress } from './shortcuts';
+import { makeKeyPress } from '../testing/fixtures';
+import type { KeyPress } from './keyPress';
+import { GlobalShortcutReader, listCommandFor } from './shortcuts';
 
-const press = (key: string, modifiers: Partial<KeyPress> = {}): KeyPress => ({
-  key,
-  altKey: false,
-  ctrlKey: false,
-  metaKey: false,
-  ...modifiers,
-});
+const press = (key: string, modifiers: Partial<KeyPress> = {}) => makeKeyPress({ key, ...modifiers });
 
 describe('listCommandFor', () => {
   it('maps vim keys and arrows to the same moves', () => {

@@ -1,8 +1,8 @@
-import { StatusIcon } from './StatusBadge';
-import type { StatusTone } from './taskPresentation';
+import type { Tone } from '../format/tone';
+import { StatusIcon } from './StatusIcon';
 
 export interface CountBadge {
-  tone: StatusTone;
+  tone: Tone;
   count: number;
   /** What the badge shows. */
   text: string;
@@ -18,7 +18,7 @@ export function CountBadges({ badges, className }: { badges: readonly CountBadge
   return (
     <span className={className}>
       {shown.map((badge) => (
-        <span key={badge.tone} role="img" aria-label={badge.name} title={badge.title} className={`project-badge project-badge--${badge.tone}`}>
+        <span key={badge.tone} role="img" aria-label={badge.name} title={badge.title} className="pill pill--icon" data-tone={badge.tone}>
           <StatusIcon tone={badge.tone} />
           {badge.text}
         </span>

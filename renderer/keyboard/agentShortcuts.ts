@@ -1,22 +1,18 @@
-/** Keys of the agents' terminal grid. One table drives the handling and the shortcut sheet. */
+import type { KeyPress } from './keyPress';
+
+/**
+ * Keys of the agents' terminal grid. One table drives the handling and the shortcut sheet. They
+ * read `code`, the physical key, so Alt+digit works on any layout.
+ */
 export type WorkspaceCommand = { kind: 'focusPane'; index: number } | { kind: 'toggleMaximise' } | { kind: 'openInbox' };
 export type TerminalCommand = 'copy' | 'paste' | 'search';
 
-export interface ChordPress {
-  /** KeyboardEvent.code: the physical key, so Alt+digit works on any layout. */
-  code: string;
-  altKey: boolean;
-  ctrlKey: boolean;
-  shiftKey: boolean;
-  metaKey: boolean;
-}
-
-function isCtrlShift(press: ChordPress): boolean {
+function isCtrlShift(press: KeyPress): boolean {
   return press.ctrlKey && press.shiftKey && !press.altKey && !press.metaKey;
 }
 
 /** Keys that work anywhere on the project page, including inside a terminal. */
-export function workspaceCommandFor(press: ChordPress): WorkspaceCommand | null {
+export function workspaceCommandFor(press: KeyPress): WorkspaceCommand | null {
   const digit = /^Digit([1-9])$/.exec(press.code);
   if (digit && press.altKey && !press.ctrlKey && !press.metaKey && !press.shiftKey) {
     return { kind: 'focusPane', index: Number(digit[1]) - 1 };
@@ -29,7 +25,7 @@ export function workspaceCommandFor(press: ChordPress): WorkspaceCommand | null 
 const TERMINAL_KEYS: Readonly<Record<string, TerminalCommand>> = { KeyC: 'copy', KeyV: 'paste', KeyF: 'search' };
 
 /** Keys a focused terminal keeps for itself instead of sending them to the agent. */
-export function terminalCommandFor(press: ChordPress): TerminalCommand | null {
+export function terminalCommandFor(press: KeyPress): TerminalCommand | null {
   return isCtrlShift(press) ? (TERMINAL_KEYS[press.code] ?? null) : null;
 }
 

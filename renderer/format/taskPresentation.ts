@@ -1,9 +1,8 @@
 import type { Task, TaskState } from '../../shared/entities';
-
-export type StatusTone = 'queued' | 'running' | 'done' | 'failed' | 'cancelled' | 'interrupted';
+import type { Status, TaskTone } from './tone';
 
 /** The words people and tests read on a badge; the tone picks both colour and icon. */
-export const TASK_STATUS: Readonly<Record<TaskState, { label: string; tone: StatusTone }>> = {
+export const TASK_STATUS: Readonly<Record<TaskState, Status<TaskTone>>> = {
   queued: { label: 'Queued', tone: 'queued' },
   running: { label: 'Running', tone: 'running' },
   cancelling: { label: 'Cancelling…', tone: 'running' },

@@ -1,21 +1,10 @@
 import type { AgentSession } from '../../shared/entities';
+import { formatClockTime } from './clockTime';
+import type { AgentTone, Status } from './tone';
 
-export type AgentTone = 'starting' | 'busy' | 'ready' | 'needs-input' | 'limited' | 'exited';
-
-export interface AgentStatus {
-  /** The words on the badge. */
-  label: string;
-  tone: AgentTone;
+export interface AgentStatus extends Status<AgentTone> {
   /** Extra words after the badge (a usage limit's reset time). */
   detail: string | null;
-}
-
-/** A time of day, with the weekday when it is not today. */
-export function formatClockTime(at: number, now: number): string {
-  const date = new Date(at);
-  const time = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-  const sameDay = new Date(now).toDateString() === date.toDateString();
-  return sameDay ? time : `${date.toLocaleDateString(undefined, { weekday: 'short' })} ${time}`;
 }
 
 /** What a pane's badge says about an agent's latest session (none yet reads as not started). */

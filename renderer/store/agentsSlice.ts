@@ -1,0 +1,101 @@
+import type { MethodParams } from '../../shared/contract';
+import type { Agent, AgentSession, InboxMessage, Wake } from '../../shared/entities';
+import type { DroverEvent } from '../../shared/events';
+import type { SliceContext, StateCell } from './slice';
+import { applyNewer, without } from './versioned';
+import { currentWake, updateWorkState, type WorkStates } from './projectWorkState';
+
+export const AGENT_EVENTS = ['agentChanged', 'agentSessionChanged', 'agentInboxChanged', 'agentWakeChanged'] as const;
+export type AgentEvent = Extract<DroverEvent, { name: (typeof AGENT_EVENTS)[number] }>;
+
+export interface AgentsActions {
+  createAgent(params: MethodParams<'createAgent'>): Promise<Agent>;
+  updateAgent(params: MethodParams<'updateAgent'>): Promise<Agent>;
+  removeAgent(agentId: string): Promise<void>;
+  startAgent(agentId: string, resume: boolean): Promise<AgentSession>;
+  stopAgent(agentId: string): Promise<AgentSession>;
+  restartAgent(agentId: string): Promise<AgentSession>;
+  markInboxRead(agentId: string): Promise<void>;
+  /** A person's note to an agent, delivered by a wake like any message. */
+  sendNote(projectId: string, agentId: string, body: string): Promise<InboxMessage>;
+  /** Resolves with how many messages were typed in; rejects when the agent is not ready. */
+  wakeAgent(agentId: string): Promise<number>;
+  holdAgentWakes(agentId: string, hold: boolean): Promise<void>;
+}
+
+/**
+ * Agents, their sessions, inboxes and wakes. They live in each project's work state (one snapshot
+ * covers them with the tasks), so this slice writes into the work-state cell and applies the agent
+ * events that the work-state slice admits.
+ */
+export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: SliceContext) {
+  function putAgent(agent: Agent): Agent {
+    updateWorkState(cell, agent.projectId, (slice) => ({ ...slice, agentsById: applyNewer(slice.agentsById, agent.id, agent) }));
+    return agent;
+  }
+
+  function dropAgent(projectId: string, agentId: string): void {
+    updateWorkState(cell, projectId, (slice) => ({
+      ...slice,
+      agentsById: without(slice.agentsById, agentId),
+      sessionsByAgentId: without(slice.sessionsByAgentId, agentId),
+      wakesByAgentId: without(slice.wakesByAgentId, agentId),
+    }));
+  }
+
+  function putSession(session: AgentSession): AgentSession {
+    updateWorkState(cell, session.projectId, (slice) => ({
+      ...slice,
+      sessionsByAgentId: applyNewer(slice.sessionsByAgentId, session.agentId, session),
+    }));
+    return session;
+  }
+
+  function putMessage(message: InboxMessage): InboxMessage {
+    updateWorkState(cell, message.projectId, (slice) => ({ ...slice, messagesById: applyNewer(slice.messagesById, message.id, message) }));
+    return message;
+  }
+
+  function putWake(wake: Wake): void {
+    updateWorkState(cell, wake.projectId, (slice) => ({
+      ...slice,
+      wakesByAgentId: { ...slice.wakesByAgentId, [wake.agentId]: currentWake(slice.wakesByAgentId[wake.agentId], wake) },
+    }));
+  }
+
+  function findAgent(agentId: string): Agent | undefined {
+    return Object.values(cell.get())
+      .map((slice) => slice.agentsById[agentId])
+      .find((found) => found !== undefined);
+  }
+
+  const actions: AgentsActions = {
+    createAgent: async (params) => putAgent(await bridge.call('createAgent', params)),
+    updateAgent: async (params) => putAgent(await bridge.call('updateAgent', params)),
+    removeAgent: async (agentId) => {
+      const agent = findAgent(agentId);
+      await bridge.call('removeAgent', { agentId });
+      if (agent) dropAgent(agent.projectId, agentId);
+    },
+    startAgent: (agentId, resume) => bridge.call('startAgent', { agentId, resume }).then(putSession),
+    stopAgent: (agentId) => bridge.call('stopAgent', { agentId }).then(putSession),
+    restartAgent: (agentId) => bridge.call('restartAgent', { agentId, resume: true }).then(putSession),
+    markInboxRead: (agentId) => bridge.call('markInboxRead', { agentId }).then((read) => read.forEach(putMessage)),
+    sendNote: (projectId, agentId, body) => bridge.call('sendMessage', { projectId, to: agentId, kind: 'note', body }).then(putMessage),
+    wakeAgent: (agentId) => bridge.call('wakeAgent', { agentId }).then((result) => result.delivered),
+    holdAgentWakes: (agentId, hold) => bridge.call('holdAgentWakes', { agentId, hold }).then(() => undefined),
+  };
+
+  return {
+    actions,
+    /** Applies an agent event the work-state slice admitted. */
+    apply(event: AgentEvent): void {
+      if (event.name === 'agentChanged') {
+        if (event.agent) putAgent(event.agent);
+        else dropAgent(event.projectId, event.agentId);
+      } else if (event.name === 'agentSessionChanged') putSession(event.session);
+      else if (event.name === 'agentInboxChanged') putMessage(event.message);
+      else putWake(event.wake);
+    },
+  };
+}

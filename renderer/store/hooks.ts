@@ -1,0 +1,70 @@
+import { useMemo } from 'react';
+import type { Agent, AgentSession, InboxMessage, Project, Wake } from '../../shared/entities';
+import type { ConnectionState } from '../bridge';
+import type { ProfilesSlice } from './profilesSlice';
+import type { ProjectsSlice } from './projectsSlice';
+import { agentsInOrder, agentWork, inboxesByAgent, type AgentWork } from './selectors';
+import { useDrover } from './StoreContext';
+import { EMPTY_WORK_STATE, type WorkStateSlice } from './projectWorkState';
+
+// What components read from the store. Each hook selects existing references (or derives with
+// memoisation), so a component re-renders only when what it shows changed.
+
+const NO_MESSAGES: readonly InboxMessage[] = [];
+
+type AgentRef = Pick<Agent, 'id' | 'projectId'>;
+
+export function useConnection(): ConnectionState {
+  return useDrover((state) => state.connection);
+}
+
+export function useProjects(): ProjectsSlice {
+  return useDrover((state) => state.projects);
+}
+
+export function useProject(projectId: string | null): Project | undefined {
+  return useDrover((state) => (projectId === null ? undefined : state.projects.byId[projectId]));
+}
+
+export function useProfiles(): ProfilesSlice {
+  return useDrover((state) => state.profiles);
+}
+
+/** One part of a project's work state; an untracked (or not yet loaded) project reads as empty and loading. */
+export function useWorkState<F extends keyof WorkStateSlice>(projectId: string, field: F): WorkStateSlice[F] {
+  return useDrover((state) => (state.workStates[projectId] ?? EMPTY_WORK_STATE)[field]);
+}
+
+/** The project's agents in the order they were added. */
+export function useAgents(projectId: string): readonly Agent[] {
+  const agentsById = useWorkState(projectId, 'agentsById');
+  return useMemo(() => agentsInOrder(agentsById), [agentsById]);
+}
+
+/** The agent's latest session, if it ever had one. */
+export function useAgentSession(agent: AgentRef): AgentSession | undefined {
+  return useDrover((state) => state.workStates[agent.projectId]?.sessionsByAgentId[agent.id]);
+}
+
+/** The agent's current wake: the open one, else the latest. */
+export function useAgentWake(agent: AgentRef): Wake | undefined {
+  return useDrover((state) => state.workStates[agent.projectId]?.wakesByAgentId[agent.id]);
+}
+
+/** The agent's messages, newest first. */
+export function useAgentInbox(agent: AgentRef): readonly InboxMessage[] {
+  const messagesById = useWorkState(agent.projectId, 'messagesById');
+  return useMemo(() => inboxesByAgent(Object.values(messagesById)).get(agent.id) ?? NO_MESSAGES, [messagesById, agent.id]);
+}
+
+/** What each agent of the project has going on (unread messages, its tasks), by agent id. */
+export function useAgentWork(projectId: string): ReadonlyMap<string, AgentWork> {
+  const agents = useAgents(projectId);
+  const tasksById = useWorkState(projectId, 'tasksById');
+  const messagesById = useWorkState(projectId, 'messagesById');
+  return useMemo(() => {
+    const inboxes = inboxesByAgent(Object.values(messagesById));
+    const tasks = Object.values(tasksById);
+    return new Map(agents.map((agent) => [agent.id, agentWork(agent, tasks, inboxes.get(agent.id), tasksById)]));
+  }, [agents, tasksById, messagesById]);
+}

@@ -1,0 +1,58 @@
+import type { Agent, AgentSession, InboxMessage, ProjectWorkState, Task, Wake } from '../../shared/entities';
+import type { Loadable, StateCell } from './slice';
+import { byKey, type EntityMap } from './versioned';
+
+/** One tracked project's work state, as one `getWorkState` snapshot (one seq) and its events fill it. */
+export interface WorkStateSlice extends Loadable {
+  tasksById: EntityMap<Task>;
+  agentsById: EntityMap<Agent>;
+  /** The latest session of each agent that has one, keyed by agent id. */
+  sessionsByAgentId: EntityMap<AgentSession>;
+  messagesById: EntityMap<InboxMessage>;
+  /** Each agent's current wake: the open one, else the latest. */
+  wakesByAgentId: EntityMap<Wake>;
+}
+
+/** Only for projects someone asked to track, keyed by project id. */
+export type WorkStates = Readonly<Record<string, WorkStateSlice>>;
+
+export const EMPTY_WORK_STATE: WorkStateSlice = {
+  status: 'loading',
+  error: null,
+  tasksById: {},
+  agentsById: {},
+  sessionsByAgentId: {},
+  messagesById: {},
+  wakesByAgentId: {},
+};
+
+/** Applies `update` to one project's work state (an untracked project starts empty). */
+export function updateWorkState(cell: StateCell<WorkStates>, projectId: string, update: (slice: WorkStateSlice) => WorkStateSlice): void {
+  cell.set((workStates) => {
+    const slice = workStates[projectId] ?? EMPTY_WORK_STATE;
+    const next = update(slice);
+    return next === slice && workStates[projectId] ? workStates : { ...workStates, [projectId]: next };
+  });
+}
+
+/** Wakes of one agent follow each other (a new one opens only once the last closed). */
+export function currentWake(known: Wake | undefined, incoming: Wake): Wake {
+  if (!known) return incoming;
+  if (known.id === incoming.id) return known.seq > incoming.seq ? known : incoming;
+  return incoming.createdAt >= known.createdAt ? incoming : known;
+}
+
+export function workStateFromSnapshot(snapshot: ProjectWorkState): WorkStateSlice {
+  return {
+    status: 'ready',
+    error: null,
+    tasksById: byKey(snapshot.tasks, (task) => task.id),
+    agentsById: byKey(snapshot.agents, (agent) => agent.id),
+    sessionsByAgentId: byKey(snapshot.sessions, (session) => session.agentId),
+    messagesById: byKey(snapshot.messages, (message) => message.id),
+    wakesByAgentId: snapshot.wakes.reduce<Record<string, Wake>>((byAgent, wake) => {
+      byAgent[wake.agentId] = currentWake(byAgent[wake.agentId], wake);
+      return byAgent;
+    }, {}),
+  };
+}

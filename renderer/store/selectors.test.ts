@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { InboxMessage, Task } from '../../shared/entities';
+import { makeAgent, makeMessage, makeTask } from '../testing/fixtures';
+import { agentWork, inboxesByAgent } from './selectors';
+
+const agent = (id: string, name: string) => makeAgent({ id, name });
+const message = (id: string, changes: Partial<InboxMessage>) => makeMessage({ id, agentId: 'a-archit', ...changes });
+const task = (id: string, state: Task['state'], ownerAgentId: string | null) => makeTask({ id, state, ownerAgentId, command: 'make', cwd: '/code' });
+
+describe('inboxesByAgent', () => {
+  it('groups messages by the agent that holds them, newest first', () => {
+    const grouped = inboxesByAgent([
+      message('m-1', { createdAt: 10 }),
+      message('m-2', { agentId: 'a-backnd', createdAt: 20 }),
+      message('m-3', { createdAt: 30 }),
+      message('m-4', { createdAt: 30, seq: 2 }),
+    ]);
+    expect(grouped.get('a-archit')?.map((m) => m.id)).toEqual(['m-4', 'm-3', 'm-1']);
+    expect(grouped.get('a-backnd')?.map((m) => m.id)).toEqual(['m-2']);
+  });
+});
+
+describe('agentWork', () => {
+  const architect = agent('a-archit', 'Architect');
+  it('counts unread messages and the queued and running tasks the agent owns by id or by name', () => {
+    const tasks = [
+      task('t-1', 'queued', 'a-archit'),
+      task('t-2', 'running', 'Architect'),
+      task('t-3', 'cancelling', 'a-archit'),
+      task('t-4', 'running', 'Backend'),
+      task('t-5', 'queued', null),
+    ];
+    const inbox = [message('m-1', { state: 'pending' }), message('m-2', { state: 'delivered' }), message('m-3', { state: 'read' })];
+    expect(agentWork(architect, tasks, inbox, {})).toEqual({ unread: 2, queued: 1, running: 2, unreadResults: [] });
+  });
+
+  it('links unread task results to their finished tasks through taskId', () => {
+    const done = task('t-done', 'succeeded', 'a-archit');
+    const tasksById = { 't-done': done, 't-read': task('t-read', 'failed', 'a-archit') };
+    const inbox = [
+      message('m-1', { kind: 'task-result', taskId: 't-done', state: 'delivered' }),
+      message('m-2', { kind: 'task-result', taskId: 't-read', state: 'read' }),
+    ];
+    expect(agentWork(architect, Object.values(tasksById), inbox, tasksById).unreadResults).toEqual([done]);
+  });
+
+  it('is all zeros for an agent with nothing going on', () => {
+    expect(agentWork(architect, [], undefined, {})).toEqual({ unread: 0, queued: 0, running: 0, unreadResults: [] });
+  });
+});

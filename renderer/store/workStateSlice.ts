@@ -1,0 +1,101 @@
+import { isTaskFinished, type ProjectSettings, type Task } from '../../shared/entities';
+import type { BackgroundTaskChanged, DroverEvent } from '../../shared/events';
+import type { Unsubscribe } from '../bridge';
+import { Listeners } from '../transport/listeners';
+import { AGENT_EVENTS, type AgentEvent } from './agentsSlice';
+import { loadFailed, reloading, type Slice, type SliceContext, type StateCell } from './slice';
+import { loadThroughGate, SnapshotGate } from './snapshotGate';
+import { applyNewer, without } from './versioned';
+import { EMPTY_WORK_STATE, updateWorkState, workStateFromSnapshot, type WorkStates, type WorkStateSlice } from './projectWorkState';
+
+const WORK_STATE_EVENTS: readonly string[] = ['backgroundTaskChanged', ...AGENT_EVENTS];
+type WorkStateEvent = BackgroundTaskChanged | AgentEvent;
+
+function isWorkStateEvent(event: DroverEvent): event is WorkStateEvent {
+  return WORK_STATE_EVENTS.includes(event.name);
+}
+
+export interface WorkStateActions {
+  /** Starts following a project's work state (snapshot, then events); idempotent. */
+  trackWorkState(projectId: string): void;
+  cancelTask(taskId: string): Promise<Task>;
+  retryTask(taskId: string): Promise<Task>;
+  getProjectSettings(projectId: string): Promise<ProjectSettings>;
+  updateProjectSettings(projectId: string, settings: Partial<ProjectSettings>): Promise<ProjectSettings>;
+  /**
+   * Tasks seen ending live (an event moved them into a finished state); never fired for what a
+   * snapshot reveals after a reload or reconnect. Toasts listen here, and so can a native notifier.
+   */
+  onTaskEnded(listener: (task: Task) => void): Unsubscribe;
+}
+
+interface WorkStatesSlice extends Slice<WorkStates, WorkStateActions> {
+  /** Stops following a project (it was removed) and forgets its work state. */
+  forget(projectId: string): void;
+}
+
+/**
+ * The work state of each tracked project: one `getWorkState` snapshot, then the events newer than
+ * it. Tasks are applied here; agent events go to `applyAgentEvent` (the agents slice).
+ */
+export function createWorkStateSlice(
+  cell: StateCell<WorkStates>,
+  { bridge, isOpen }: SliceContext,
+  applyAgentEvent: (event: AgentEvent) => void,
+): WorkStatesSlice {
+  const gates = new Map<string, SnapshotGate<WorkStateEvent>>();
+  const taskEndings = new Listeners<Task>();
+
+  function applyTaskChanged({ projectId, task }: BackgroundTaskChanged): void {
+    const previous = cell.get()[projectId]?.tasksById[task.id];
+    updateWorkState(cell, projectId, (slice) => ({ ...slice, tasksById: applyNewer(slice.tasksById, task.id, task) }));
+    const applied = cell.get()[projectId]?.tasksById[task.id] === task;
+    if (applied && isTaskFinished(task.state) && !(previous && isTaskFinished(previous.state))) taskEndings.emit(task);
+  }
+
+  function apply(event: WorkStateEvent): void {
+    if (event.name === 'backgroundTaskChanged') applyTaskChanged(event);
+    else applyAgentEvent(event);
+  }
+
+  function load(projectId: string, gate: SnapshotGate<WorkStateEvent>): void {
+    const update = (change: (slice: WorkStateSlice) => WorkStateSlice) => updateWorkState(cell, projectId, change);
+    void loadThroughGate(gate, () => bridge.call('getWorkState', { projectId }), {
+      loading: () => update(reloading),
+      followed: () => gates.get(projectId) === gate,
+      loaded: (snapshot) => update(() => workStateFromSnapshot(snapshot)),
+      failed: (message) => update((slice) => loadFailed(slice, message)),
+      apply,
+    });
+  }
+
+  const actions: WorkStateActions = {
+    trackWorkState(projectId) {
+      if (gates.has(projectId)) return;
+      const gate = new SnapshotGate<WorkStateEvent>();
+      gates.set(projectId, gate);
+      updateWorkState(cell, projectId, () => EMPTY_WORK_STATE);
+      if (isOpen()) load(projectId, gate);
+    },
+    cancelTask: (taskId) => bridge.call('cancelTask', { taskId }),
+    retryTask: (taskId) => bridge.call('retryTask', { taskId }),
+    getProjectSettings: (projectId) => bridge.call('getProjectSettings', { projectId }),
+    updateProjectSettings: (projectId, settings) => bridge.call('updateProjectSettings', { projectId, settings }),
+    onTaskEnded: (listener) => taskEndings.add(listener),
+  };
+
+  return {
+    initial: {},
+    actions,
+    refetch() {
+      for (const [projectId, gate] of gates) load(projectId, gate);
+    },
+    onEvent(event) {
+      if (isWorkStateEvent(event) && gates.get(event.projectId)?.admit(event)) apply(event);
+    },
+    forget(projectId) {
+      gates.delete(projectId);
+      cell.set((workStates) => without(workStates, projectId));
+    },
+  };
+}

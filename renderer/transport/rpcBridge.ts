@@ -1,0 +1,33 @@
+import type { DroverEvent, TaskOutputChunk, TerminalChunk } from '../../shared/events';
+import type { RequestFrame } from '../../shared/protocol';
+import { RpcClient } from '../../shared/rpcClient';
+import type { Bridge } from './bridgeTypes';
+import { Listeners } from './listeners';
+
+/**
+ * A Bridge over an RpcClient, for any transport: calls go out through `sendFrame`, pushed frames
+ * fan out to the UI's listeners, and the transport says how its connection stands. The transport
+ * feeds every frame it receives to the returned `rpc`.
+ */
+export function createRpcBridge(
+  sendFrame: (frame: RequestFrame) => void,
+  connection: Pick<Bridge, 'onConnectionChange' | 'connectionState'>,
+): { rpc: RpcClient; bridge: Bridge } {
+  const events = new Listeners<DroverEvent>();
+  const output = new Listeners<TaskOutputChunk>();
+  const terminal = new Listeners<TerminalChunk>();
+  const rpc = new RpcClient(sendFrame, {
+    onEvent: (event) => events.emit(event),
+    onOutput: (chunk) => output.emit(chunk),
+    onTerminal: (chunk) => terminal.emit(chunk),
+  });
+  const bridge: Bridge = {
+    call: (method, params) => rpc.call(method, params),
+    onEvent: (listener) => events.add(listener),
+    onOutput: (listener) => output.add(listener),
+    onTerminal: (listener) => terminal.add(listener),
+    onConnectionChange: connection.onConnectionChange,
+    connectionState: connection.connectionState,
+  };
+  return { rpc, bridge };
+}
