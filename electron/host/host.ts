@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { ProjectSettings } from '../../shared/entities';
 import type { PushFrame } from '../../shared/protocol';
-import { createCore, type Core } from '../core/core';
+import { createCore, type Core } from '../core/compose';
 import { openConnection, type Connection } from './connection';
 import { startLocalSocketServer } from './localSocketServer';
 import { socketPathFor } from './paths';

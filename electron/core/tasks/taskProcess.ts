@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import * as pty from 'node-pty';
 import { ExitMarkerScanner } from './exitMarker';
-import { readProcessStartTime, signalProcessGroup } from './processControl';
+import { readProcessStartTime, terminateProcessGroup } from '../process/processGroup';
 
 export interface TaskProcessExit {
   exitCode: number | null;
@@ -72,8 +72,9 @@ export class TaskProcess {
     });
   }
 
-  signal(signal: NodeJS.Signals): void {
-    signalProcessGroup(this.pid, signal);
+  /** SIGTERM now, SIGKILL after the grace period; returns what cancels the kill. */
+  terminate(graceMs: number): () => void {
+    return terminateProcessGroup(this.pid, graceMs);
   }
 
   private acknowledged = false;
