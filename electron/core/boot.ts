@@ -4,7 +4,7 @@ import { postMissingResults } from './inbox/taskCompletionSink';
 import type { ProjectRegistry } from './projects/projectRegistry';
 import type { SessionService } from './sessions/sessionService';
 import type { ProjectStores } from './storage/projectStores';
-import { reconcileTasks, type ProcessTable, type ReconcileReport } from './tasks/reconcile';
+import { reconcileTasks, type ReconcileReport } from './tasks/reconcile';
 import type { AgentWakeService } from './wake/agentWakeService';
 
 export interface BootParts {
@@ -14,7 +14,6 @@ export interface BootParts {
   wakes: AgentWakeService;
   inbox: MediatedInbox;
   events: EventBus;
-  processTable?: ProcessTable | undefined;
   log(line: string): void;
 }
 
@@ -31,7 +30,7 @@ export function reconcileProjects(parts: BootParts): ReconcileReport[] {
       // Sessions first: results of interrupted tasks must not find an agent that still looks ready.
       const endedSessions = parts.sessions.reconcile(store);
       const resumedWakes = parts.wakes.reconcile(store);
-      const { report, changed } = reconcileTasks(store.tasks, parts.processTable);
+      const { report, changed } = reconcileTasks(store.tasks);
       for (const task of changed) parts.events.emit({ name: 'backgroundTaskChanged', seq: task.seq, projectId: task.projectId, task });
       postMissingResults(store, parts.inbox);
       reports.push(report);

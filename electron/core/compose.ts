@@ -21,7 +21,7 @@ import { ProfileTable } from './storage/profileTable';
 import { ProjectStores } from './storage/projectStores';
 import { ProjectTable } from './storage/projectTable';
 import { openDatabase } from './storage/sqlite';
-import type { ProcessTable, ReconcileReport } from './tasks/reconcile';
+import type { ReconcileReport } from './tasks/reconcile';
 import { taskMethods } from './tasks/taskMethods';
 import { TaskService } from './tasks/taskService';
 import { AgentWakeService, DEFAULT_WAKE_OPTIONS, type WakeOptions } from './wake/agentWakeService';
@@ -34,10 +34,9 @@ export interface CoreOptions {
   socketPath: string;
   nativeBinding?: string;
   settingsDefaults?: Partial<ProjectSettings>;
-  /** Environment given to task processes. */
-  taskEnv?: Record<string, string>;
+  /** The environment agents and tasks start from, and where agent CLIs are looked up (PATH). */
+  env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
-  processTable?: ProcessTable;
   /** argv that runs this Drover's CLI (e.g. node + cli.js); agent terminals get it as `drover`. */
   cliCommand?: readonly string[];
   /** Extra env for that command (Electron needs ELECTRON_RUN_AS_NODE=1). */
@@ -58,10 +57,10 @@ export interface Core {
   close(): Promise<void>;
 }
 
-function inheritedEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-  return env;
+function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
+  const defined: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) defined[key] = value;
+  return defined;
 }
 
 /**
@@ -70,6 +69,7 @@ function inheritedEnv(): Record<string, string> {
  */
 export function createCore(options: CoreOptions): Core {
   const log = options.log ?? (() => {});
+  const env = options.env ?? process.env;
   const events = new EventBus((error) => log(`event listener failed: ${String(error)}`));
   const appDb = openDatabase(path.join(options.dataDir, 'app.sqlite'), {
     migrations: APP_MIGRATIONS,
@@ -83,12 +83,12 @@ export function createCore(options: CoreOptions): Core {
     settingsDefaults: { ...DEFAULT_PROJECT_SETTINGS, ...options.settingsDefaults },
   });
   const locator = new Locator(projects, stores);
-  const tasks = new TaskService(locator, projects, stores, events, { TERM: 'xterm-256color', ...(options.taskEnv ?? inheritedEnv()) }, log);
-  const profiles = new ProfileRegistry(new ProfileTable(appDb));
+  const tasks = new TaskService(locator, projects, stores, events, { TERM: 'xterm-256color', ...definedOnly(env) }, log);
+  const profiles = new ProfileRegistry(new ProfileTable(appDb), env);
   const sessions = new SessionService(locator, projects, stores, profiles, events, {
     socketPath: options.socketPath,
     shimDir: writeCliShim(path.join(options.dataDir, 'bin'), options.cliCommand ?? [process.execPath, process.argv[1] ?? 'drover'], options.cliEnv),
-    baseEnv: process.env,
+    baseEnv: env,
     ...(options.agentStopGraceMs !== undefined ? { stopGraceMs: options.agentStopGraceMs } : {}),
     log,
   });
@@ -97,7 +97,7 @@ export function createCore(options: CoreOptions): Core {
   connectTaskCompletionSink(events, stores, inbox);
   const wakes = new AgentWakeService(locator, stores, events, inbox, sessions, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
 
-  const reconcileReports = reconcileProjects({ projects, stores, sessions, wakes, inbox, events, processTable: options.processTable, log });
+  const reconcileReports = reconcileProjects({ projects, stores, sessions, wakes, inbox, events, log });
 
   const api = toCoreApi({
     ...projectMethods(projects, stores, [tasks, sessions], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
