@@ -1,4 +1,4 @@
-/** Architecture rules (see ../shared/DESIGN.md "Layout"); `npm run lint` fails when one is broken. */
+/** Architecture rules (see docs/architecture.md); `npm run lint` fails when one is broken. */
 module.exports = {
   forbidden: [
     {
@@ -42,6 +42,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^electron/host/', pathNot: '\\.test\\.ts$' },
       to: { path: ['^electron/cli/', '^electron/(main|preload)\\.ts$'] },
+    },
+    {
+      name: 'storage-knows-no-domain',
+      comment: 'storage/ holds every table and query; the domains build on it, never the other way round.',
+      severity: 'error',
+      from: { path: '^electron/core/storage/' },
+      to: { path: '^electron/core/', pathNot: '^electron/core/(storage/|errors\\.ts$)' },
+    },
+    {
+      name: 'sql-only-in-storage',
+      comment: 'Only storage/ (and the composition root that opens the app database) touches SQLite.',
+      severity: 'error',
+      from: { path: '^electron/', pathNot: ['^electron/core/storage/', '^electron/core/compose\\.ts$', '\\.test\\.ts$'] },
+      to: { path: ['(^|/)node_modules/better-sqlite3/', '^electron/core/storage/sqlite\\.ts$'] },
     },
     {
       name: 'no-circular',

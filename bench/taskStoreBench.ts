@@ -5,7 +5,7 @@ import { openDatabase } from '../electron/core/storage/sqlite';
 import { PROJECT_MIGRATIONS } from '../electron/core/storage/projectSchema';
 import { reconcileTasks } from '../electron/core/tasks/reconcile';
 import { SeqCounter } from '../electron/core/storage/seqCounter';
-import { TaskStore, type NewTask } from '../electron/core/tasks/taskStore';
+import { TaskStore, type NewTask } from '../electron/core/storage/taskStore';
 import { timeIt, type BenchRow } from './table';
 
 function freshStore(dir: string, name: string): TaskStore {

@@ -27,6 +27,10 @@ describe('architecture rules (npm run lint)', () => {
     write('renderer/usesCore.ts', "import { h } from '../electron/core/usesHost';\nexport const x = h;\n");
     write('renderer/usesNode.ts', "import fs from 'node:fs';\nexport const f = fs;\n");
     write('shared/usesRenderer.ts', "import { x } from '../renderer/usesCore';\nexport const y = x;\n");
+    write('electron/core/storage/sqlite.ts', 'export const openDatabase = 1;\n');
+    write('electron/core/tasks/taskService.ts', 'export const tasks = 1;\n');
+    write('electron/core/storage/usesDomain.ts', "import { tasks } from '../tasks/taskService';\nexport const t = tasks;\n");
+    write('electron/core/tasks/usesSql.ts', "import { openDatabase } from '../storage/sqlite';\nexport const o = openDatabase;\n");
     const depcruise = path.join(REPO_ROOT, 'node_modules', '.bin', 'depcruise');
     const result = spawnSync(depcruise, ['--config', path.join(REPO_ROOT, '.dependency-cruiser.cjs'), 'electron', 'renderer', 'shared'], {
       cwd: tree,
@@ -49,6 +53,8 @@ describe('architecture rules (npm run lint)', () => {
     ['renderer-only-renderer-and-shared', 'renderer/usesCore.ts'],
     ['renderer-no-node-builtins', 'renderer/usesNode.ts'],
     ['shared-is-the-contract-only', 'shared/usesRenderer.ts'],
+    ['storage-knows-no-domain', 'electron/core/storage/usesDomain.ts'],
+    ['sql-only-in-storage', 'electron/core/tasks/usesSql.ts'],
   ])('reports %s for %s', (rule, file) => {
     expect(output).toMatch(new RegExp(`${rule}: ${file.replace(/\./g, '\\.')}`));
   });

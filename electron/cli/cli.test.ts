@@ -17,8 +17,8 @@ describe('drover CLI over the local socket', () => {
   const cli = (args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) =>
     runCli(['--data-dir', dataDir, ...args], { cwd: options.cwd ?? repo, env: { ...process.env, DROVER_SOCKET: '', DROVER_PROJECT_ID: '', DROVER_AGENT_ID: '', ...options.env } });
   const finished = (taskId: string) =>
-    waitFor(() => {
-      const task = host.core.api.getTask({ taskId }) as Task;
+    waitFor(async () => {
+      const task = (await host.core.api.getTask({ taskId }));
       return ['succeeded', 'failed', 'cancelled', 'interrupted'].includes(task.state) && task;
     }, `task ${taskId} to end`);
 
@@ -28,7 +28,7 @@ describe('drover CLI over the local socket', () => {
     repo = path.join(dir, 'repo');
     fs.mkdirSync(path.join(repo, 'src'), { recursive: true });
     host = await startHost({ dataDir, version: 'test', settingsDefaults: { cancelGraceMs: 500 } });
-    project = host.core.api.addProject({ path: repo }) as Project;
+    project = (await host.core.api.addProject({ path: repo }));
   });
   afterEach(async () => {
     await host.close();
@@ -65,11 +65,11 @@ describe('drover CLI over the local socket', () => {
     const follow = await cli(['task', 'logs', '--follow', taskId]);
     expect(follow.code).toBe(0);
     expect(follow.stdout).toMatch(/tick-1\r?\ntick-2\r?\ntick-3/);
-    expect(host.core.api.getTask({ taskId })).toMatchObject({ state: 'succeeded' });
+    expect(await host.core.api.getTask({ taskId })).toMatchObject({ state: 'succeeded' });
   });
 
   it('takes the project and agent from an agent terminal env', async () => {
-    const agent = host.core.api.createAgent({ projectId: project.id, name: 'Backend', role: '', profileId: 'shell' }) as { id: string };
+    const agent = (await host.core.api.createAgent({ projectId: project.id, name: 'Backend', role: '', profileId: 'shell' }));
     const env = { DROVER_SOCKET: host.socketPath, DROVER_PROJECT_ID: project.id, DROVER_AGENT_ID: agent.id };
     const result = await runCli(['task', 'run', '--json', '--', 'true'], { cwd: dir, env: { ...process.env, ...env } });
     expect(result.code, result.stderr).toBe(0);
@@ -83,7 +83,7 @@ describe('drover CLI over the local socket', () => {
 
   it('cancels and retries by id', async () => {
     const taskId = (await cli(['task', 'run', '--', 'sleep', '30'])).stdout.trim();
-    await waitFor(() => (host.core.api.getTask({ taskId }) as Task).state === 'running', 'task to run');
+    await waitFor(async () => (await host.core.api.getTask({ taskId })).state === 'running', 'task to run');
     const cancel = await cli(['task', 'cancel', taskId]);
     expect(cancel.code).toBe(0);
     expect((await finished(taskId)).state).toBe('cancelled');

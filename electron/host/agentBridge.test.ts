@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Agent, AgentSession, InboxMessage, Project, Task, Wake } from '../../shared/entities';
+import type { Agent, Project } from '../../shared/entities';
 import { CLI_PATH, REPO_ROOT } from '../../test-support/buildOnce';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
@@ -27,19 +27,18 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
       agentStopGraceMs: 500,
     });
   };
-  const state = () =>
-    host.core.api.getWorkState({ projectId: project.id }) as { sessions: AgentSession[]; messages: InboxMessage[]; wakes: Wake[]; tasks: Task[] };
-  const session = (agentId: string) => state().sessions.find((s) => s.agentId === agentId);
-  const inbox = (agentId: string) => state().messages.filter((m) => m.agentId === agentId);
-  const addAgent = (name: string) => host.core.api.createAgent({ projectId: project.id, name, role: '', profileId: 'fake' }) as Agent;
+  const state = () => host.core.api.getWorkState({ projectId: project.id });
+  const session = async (agentId: string) => (await state()).sessions.find((s) => s.agentId === agentId);
+  const inbox = async (agentId: string) => (await state()).messages.filter((m) => m.agentId === agentId);
+  const addAgent = (name: string) => host.core.api.createAgent({ projectId: project.id, name, role: '', profileId: 'fake' });
   const screenOf = (agentId: string) => {
     const seen = { text: '' };
-    seen.text = host.core.agents.attach(agentId, (chunk) => (seen.text += chunk.data)).scrollback;
+    seen.text = host.core.sessions.attach(agentId, (chunk) => (seen.text += chunk.data)).scrollback;
     return seen;
   };
   const startReady = async (agent: Agent) => {
-    host.core.api.startAgent({ agentId: agent.id, resume: false });
-    await waitFor(() => session(agent.id)?.state === 'ready', `${agent.name} ready`);
+    await host.core.api.startAgent({ agentId: agent.id, resume: false });
+    await waitFor(async () => (await session(agent.id))?.state === 'ready', `${agent.name} ready`);
   };
   const mcpFor = async (agent: Agent) => {
     const client = new Client({ name: 'test', version: '1.0.0' });
@@ -60,8 +59,8 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     dir = makeTempDir();
     fs.mkdirSync(path.join(dir, 'repo'));
     await boot();
-    project = host.core.api.addProject({ path: path.join(dir, 'repo') }) as Project;
-    host.core.api.saveAgentProfile({
+    project = (await host.core.api.addProject({ path: path.join(dir, 'repo') }));
+    await host.core.api.saveAgentProfile({
       profile: {
         id: 'fake',
         name: 'Fake agent',
@@ -84,68 +83,68 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
   });
 
   it('posts exactly one task-result to the owner (by id or by name), with exit code, duration and output tail', async () => {
-    const agent = addAgent('Builder');
-    const byId = host.core.api.createTask({ projectId: project.id, command: 'echo compiled 12 files; exit 3', ownerAgentId: agent.id }) as Task;
-    const byName = host.core.api.createTask({ projectId: project.id, command: 'echo fine', ownerAgentId: 'Builder', label: 'lint' }) as Task;
-    expect(() => host.core.api.createTask({ projectId: project.id, command: 'true', ownerAgentId: 'Nobody' })).toThrow(/No agent Nobody in this project \(agents: Builder\)/);
+    const agent = await addAgent('Builder');
+    const byId = (await host.core.api.createTask({ projectId: project.id, command: 'echo compiled 12 files; exit 3', ownerAgentId: agent.id }));
+    const byName = (await host.core.api.createTask({ projectId: project.id, command: 'echo fine', ownerAgentId: 'Builder', label: 'lint' }));
+    await expect(host.core.api.createTask({ projectId: project.id, command: 'true', ownerAgentId: 'Nobody' })).rejects.toThrow(/No agent Nobody in this project \(agents: Builder\)/);
     expect(byName.ownerAgentId).toBe(agent.id);
-    await waitFor(() => inbox(agent.id).length === 2, 'two results');
-    const failed = inbox(agent.id).find((m) => m.taskId === byId.id);
+    await waitFor(async () => (await inbox(agent.id)).length === 2, 'two results');
+    const failed = (await inbox(agent.id)).find((m) => m.taskId === byId.id);
     expect(failed).toMatchObject({ kind: 'task-result', state: 'pending' });
     expect(failed?.body).toMatch(new RegExp(`Task ${byId.id} .* failed: exit code 3, after \\d+s`));
     expect(failed?.body).toContain('compiled 12 files');
-    expect(inbox(agent.id).find((m) => m.taskId === byName.id)?.body).toMatch(/"lint" \(echo fine\) succeeded: exit code 0/);
-    host.core.api.retryTask({ taskId: byId.id });
-    await waitFor(() => inbox(agent.id).length === 3, 'the retry posts its own result');
-    expect(state().messages).toHaveLength(3);
+    expect((await inbox(agent.id)).find((m) => m.taskId === byName.id)?.body).toMatch(/"lint" \(echo fine\) succeeded: exit code 0/);
+    await host.core.api.retryTask({ taskId: byId.id });
+    await waitFor(async () => (await inbox(agent.id)).length === 3, 'the retry posts its own result');
+    expect((await state()).messages).toHaveLength(3);
   });
 
   it('wakes a ready agent by typing its messages, never while it is busy, and holds on request', async () => {
-    const agent = addAgent('Sleeper');
+    const agent = await addAgent('Sleeper');
     await startReady(agent);
     const screen = screenOf(agent.id);
-    host.core.api.writeAgentInput({ agentId: agent.id, data: 'long job\r' });
-    await waitFor(() => session(agent.id)?.state === 'busy', 'busy');
-    host.core.api.sendMessage({ projectId: project.id, to: 'Sleeper', kind: 'note', body: 'the build is green' });
-    expect(inbox(agent.id)[0]?.state).toBe('pending');
+    await host.core.api.writeAgentInput({ agentId: agent.id, data: 'long job\r' });
+    await waitFor(async () => (await session(agent.id))?.state === 'busy', 'busy');
+    await host.core.api.sendMessage({ projectId: project.id, to: 'Sleeper', kind: 'note', body: 'the build is green' });
+    expect((await inbox(agent.id))[0]?.state).toBe('pending');
     expect(screen.text).not.toContain('[Drover]');
-    await waitFor(() => inbox(agent.id)[0]?.state === 'delivered', 'delivered once ready');
+    await waitFor(async () => (await inbox(agent.id))[0]?.state === 'delivered', 'delivered once ready');
     await waitFor(() => /\[Drover\] 1 new message: Note from a person: the build is green/.test(screen.text), 'the wake on screen');
     await waitFor(() => screen.text.includes('Done: [Drover]'), 'the agent took it as its prompt');
-    expect(state().wakes.find((w) => w.agentId === agent.id)).toMatchObject({ state: 'delivered', attempts: 1 });
+    expect((await state()).wakes.find((w) => w.agentId === agent.id)).toMatchObject({ state: 'delivered', attempts: 1 });
 
-    await waitFor(() => session(agent.id)?.state === 'ready', 'ready again');
-    host.core.api.holdAgentWakes({ agentId: agent.id, hold: true });
-    host.core.api.sendMessage({ projectId: project.id, to: agent.id, kind: 'note', body: 'held note' });
-    expect(inbox(agent.id).find((m) => m.body === 'held note')?.state).toBe('pending');
+    await waitFor(async () => (await session(agent.id))?.state === 'ready', 'ready again');
+    await host.core.api.holdAgentWakes({ agentId: agent.id, hold: true });
+    await host.core.api.sendMessage({ projectId: project.id, to: agent.id, kind: 'note', body: 'held note' });
+    expect((await inbox(agent.id)).find((m) => m.body === 'held note')?.state).toBe('pending');
     await expect(host.core.api.wakeAgent({ agentId: agent.id })).resolves.toEqual({ agentId: agent.id, delivered: 1 });
     await waitFor(() => screen.text.includes('held note'), 'the held note typed');
   });
 
   it('wakes a plain shell with a note it shows and never runs', async () => {
-    host.core.api.saveAgentProfile({
+    await host.core.api.saveAgentProfile({
       profile: { id: 'sh', name: 'sh', command: '/bin/sh', args: [], env: { PS1: 'sh$ ' }, promptPattern: 'sh\\$ ?$', busyPattern: null, needsInputPattern: null, usageLimitPattern: null, quietMs: 200, integration: 'none', wakeAs: 'shell-note' },
     });
-    const shell = host.core.api.createAgent({ projectId: project.id, name: 'Terminal', role: '', profileId: 'sh' }) as Agent;
+    const shell = (await host.core.api.createAgent({ projectId: project.id, name: 'Terminal', role: '', profileId: 'sh' }));
     await startReady(shell);
     const screen = screenOf(shell.id);
-    host.core.api.sendMessage({ projectId: project.id, to: 'Terminal', kind: 'note', body: "deploy's done; $(touch pwned)" });
-    await waitFor(() => inbox(shell.id)[0]?.state === 'delivered', 'delivered');
+    await host.core.api.sendMessage({ projectId: project.id, to: 'Terminal', kind: 'note', body: "deploy's done; $(touch pwned)" });
+    await waitFor(async () => (await inbox(shell.id))[0]?.state === 'delivered', 'delivered');
     await waitFor(() => /sh\$ true '\[Drover\] 1 new message: Note from a person: deploy’s done; \$\(touch pwned\)[^\n]*\r?\nsh\$/.test(screen.text), 'the note shown and the prompt back');
     expect(fs.existsSync(path.join(dir, 'repo', 'pwned'))).toBe(false);
   });
 
   it('never types into an agent that is not running, and says why when woken by hand', async () => {
-    const agent = addAgent('Offline');
-    host.core.api.sendMessage({ projectId: project.id, to: 'Offline', kind: 'note', body: 'hello?' });
-    expect(state().wakes.find((w) => w.agentId === agent.id)?.state).toBe('waiting');
+    const agent = await addAgent('Offline');
+    await host.core.api.sendMessage({ projectId: project.id, to: 'Offline', kind: 'note', body: 'hello?' });
+    expect((await state()).wakes.find((w) => w.agentId === agent.id)?.state).toBe('waiting');
     await expect(host.core.api.wakeAgent({ agentId: agent.id })).rejects.toThrow(/only when its agent is ready/);
     await startReady(agent);
-    await waitFor(() => inbox(agent.id)[0]?.state === 'delivered', 'delivered once started and ready');
+    await waitFor(async () => (await inbox(agent.id))[0]?.state === 'delivered', 'delivered once started and ready');
   });
 
   it('serves the MCP tools with JSON schemas; run_in_background starts a task owned by the calling agent', async () => {
-    const agent = addAgent('Caller');
+    const agent = await addAgent('Caller');
     const client = await mcpFor(agent);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
@@ -154,11 +153,11 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     expect(tools.find((t) => t.name === 'run_in_background')?.inputSchema).toMatchObject({ type: 'object', required: ['command'] });
     const started = text(await client.callTool({ name: 'run_in_background', arguments: { command: 'echo from-mcp', label: 'mcp job' } }));
     const taskId = /task (t-[a-z0-9]+)/.exec(started)?.[1] as string;
-    expect(host.core.api.getTask({ taskId })).toMatchObject({ ownerAgentId: agent.id, label: 'mcp job' });
-    await waitFor(() => inbox(agent.id).some((m) => m.taskId === taskId), 'the result in the caller inbox');
+    expect(await host.core.api.getTask({ taskId })).toMatchObject({ ownerAgentId: agent.id, label: 'mcp job' });
+    await waitFor(async () => (await inbox(agent.id)).some((m) => m.taskId === taskId), 'the result in the caller inbox');
     expect(text(await client.callTool({ name: 'get_task', arguments: { task_id: taskId } }))).toContain('from-mcp');
     expect(text(await client.callTool({ name: 'read_inbox', arguments: {} }))).toContain(`Task ${taskId}`);
-    expect(inbox(agent.id).every((m) => m.state === 'read')).toBe(true);
+    expect((await inbox(agent.id)).every((m) => m.state === 'read')).toBe(true);
 
     const unknown = await client.callTool({ name: 'launch_rockets', arguments: {} }).catch((error: unknown) => error);
     expect(unknown).toBeInstanceOf(McpError);
@@ -172,22 +171,22 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
   });
 
   it('ask_agent reaches the other agent through its inbox and a wake, and returns its reply', async () => {
-    const asker = addAgent('Architect');
-    const answerer = addAgent('Backend');
+    const asker = await addAgent('Architect');
+    const answerer = await addAgent('Backend');
     await startReady(answerer);
     const client = await mcpFor(asker);
     const answer = client.callTool({ name: 'ask_agent', arguments: { to: 'Backend', question: 'What is the answer?', timeout_seconds: 30 } });
     expect(text(await answer)).toBe('Backend says 42');
-    const question = inbox(answerer.id).find((m) => m.kind === 'question');
+    const question = (await inbox(answerer.id)).find((m) => m.kind === 'question');
     expect(question).toMatchObject({ fromAgentId: asker.id, state: 'delivered' });
-    expect(inbox(asker.id)).toEqual([expect.objectContaining({ kind: 'reply', replyTo: question?.id, state: 'delivered' })]);
-    expect(state().wakes.filter((w) => w.agentId === asker.id)).toEqual([]);
+    expect((await inbox(asker.id))).toEqual([expect.objectContaining({ kind: 'reply', replyTo: question?.id, state: 'delivered' })]);
+    expect((await state()).wakes.filter((w) => w.agentId === asker.id)).toEqual([]);
   });
 
   it('keeps a reply pending for a wake when the asker went away before it came', async () => {
-    const asker = addAgent('Asker');
-    addAgent('Slow');
-    const question = host.core.api.sendMessage({ projectId: project.id, to: 'Slow', kind: 'question', body: 'later?', fromAgentId: asker.id }) as InboxMessage;
+    const asker = await addAgent('Asker');
+    await addAgent('Slow');
+    const question = (await host.core.api.sendMessage({ projectId: project.id, to: 'Slow', kind: 'question', body: 'later?', fromAgentId: asker.id }));
     const client = await connectToDrover(host.socketPath);
     const waiting = client.rpc.call('awaitReply', { questionId: question.id, timeoutMs: 60_000 }).catch(() => 'closed');
     // The waits are internal; peeking at them is the only way to know the server saw the close.
@@ -195,14 +194,14 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     client.close();
     await expect(waiting).resolves.toBe('closed');
     await waitFor(() => host.core.inbox['replyWaiters'].size === 0, 'the wait to end with its connection');
-    host.core.api.replyToMessage({ questionId: question.id, body: 'now' });
-    expect(inbox(asker.id)).toEqual([expect.objectContaining({ kind: 'reply', state: 'pending' })]);
+    await host.core.api.replyToMessage({ questionId: question.id, body: 'now' });
+    expect((await inbox(asker.id))).toEqual([expect.objectContaining({ kind: 'reply', state: 'pending' })]);
   });
 
   it('after a restart: an interrupted task still reports to its owner once, and a cut-off wake waits again', async () => {
-    const agent = addAgent('Owner');
-    const task = host.core.api.createTask({ projectId: project.id, command: 'sleep 60', ownerAgentId: agent.id }) as Task;
-    await waitFor(() => (host.core.api.getTask({ taskId: task.id }) as Task).state === 'running', 'running');
+    const agent = await addAgent('Owner');
+    const task = (await host.core.api.createTask({ projectId: project.id, command: 'sleep 60', ownerAgentId: agent.id }));
+    await waitFor(async () => (await host.core.api.getTask({ taskId: task.id })).state === 'running', 'running');
     const dataDir = path.join(dir, 'data');
     const projectDb = path.join(dataDir, 'projects', project.id, 'state.sqlite');
     await host.close();
@@ -214,25 +213,25 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     db.prepare("UPDATE wakes SET state = 'delivering'").run();
     db.close();
     await boot();
-    expect(state().wakes.filter((w) => w.agentId === agent.id).map((w) => w.state)).toEqual(['waiting']);
-    const results = inbox(agent.id).filter((m) => m.taskId === task.id);
+    expect((await state()).wakes.filter((w) => w.agentId === agent.id).map((w) => w.state)).toEqual(['waiting']);
+    const results = (await inbox(agent.id)).filter((m) => m.taskId === task.id);
     expect(results).toEqual([expect.objectContaining({ kind: 'task-result' })]);
     expect(results[0]?.body).toMatch(/was interrupted/);
     await host.close();
     await boot();
-    expect(inbox(agent.id).filter((m) => m.taskId === task.id)).toHaveLength(1);
+    expect((await inbox(agent.id)).filter((m) => m.taskId === task.id)).toHaveLength(1);
   });
 
   it('posts at boot a result lost between a task end and its message', async () => {
-    const agent = addAgent('Owner');
-    const task = host.core.api.createTask({ projectId: project.id, command: 'echo done', ownerAgentId: agent.id }) as Task;
-    await waitFor(() => inbox(agent.id).length === 1, 'the result');
+    const agent = await addAgent('Owner');
+    const task = (await host.core.api.createTask({ projectId: project.id, command: 'echo done', ownerAgentId: agent.id }));
+    await waitFor(async () => (await inbox(agent.id)).length === 1, 'the result');
     await host.close();
     const Database = (await import('better-sqlite3')).default;
     const db = new Database(path.join(dir, 'data', 'projects', project.id, 'state.sqlite'));
     db.prepare('DELETE FROM inbox_messages WHERE task_id = ?').run(task.id);
     db.close();
     await boot();
-    expect(inbox(agent.id)).toEqual([expect.objectContaining({ kind: 'task-result', taskId: task.id })]);
+    expect((await inbox(agent.id))).toEqual([expect.objectContaining({ kind: 'task-result', taskId: task.id })]);
   });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Agent, AgentSession, Project } from '../../shared/entities';
+import type { Project } from '../../shared/entities';
 import type { DroverEvent } from '../../shared/events';
 import { CLI_PATH, REPO_ROOT } from '../../test-support/buildOnce';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
@@ -21,8 +21,7 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
     host = await startHost({ dataDir: path.join(dir, 'data'), version: 'test', cliCommand: [process.execPath, CLI_PATH], agentStopGraceMs: 500 });
     host.core.events.onEvent((event) => events.push(event));
   };
-  const session = (agentId: string) =>
-    (host.core.api.getWorkState({ projectId: project.id }) as { sessions: AgentSession[] }).sessions.find((s) => s.agentId === agentId);
+  const session = async (agentId: string) => (await host.core.api.getWorkState({ projectId: project.id })).sessions.find((s) => s.agentId === agentId);
   const states = (agentId: string) =>
     events.flatMap((e) => (e.name === 'agentSessionChanged' && e.session.agentId === agentId ? [e.session.state] : []));
   const saveFakeProfile = (integration: 'claude-hooks' | 'none', id = 'fake') =>
@@ -48,7 +47,7 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
     });
   const attach = (agentId: string) => {
     screen = '';
-    const attachment = host.core.agents.attach(agentId, (chunk) => {
+    const attachment = host.core.sessions.attach(agentId, (chunk) => {
       screen += chunk.data;
       attachment.acknowledge(chunk.data.length);
     });
@@ -61,7 +60,7 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
     fs.mkdirSync(path.join(dir, 'repo'));
     events = [];
     await boot();
-    project = host.core.api.addProject({ path: path.join(dir, 'repo') }) as Project;
+    project = (await host.core.api.addProject({ path: path.join(dir, 'repo') }));
   });
   afterEach(async () => {
     await host.close();
@@ -69,77 +68,77 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
   });
 
   it('runs an agent in the project with Drover env, follows its hooks and records its conversation id', async () => {
-    saveFakeProfile('claude-hooks');
-    const agent = host.core.api.createAgent({ projectId: project.id, name: 'Backend', role: 'API work', profileId: 'fake' }) as Agent;
-    expect(() => host.core.api.createAgent({ projectId: project.id, name: 'backend', role: '', profileId: 'fake' })).toThrow(/already exists/);
+    await saveFakeProfile('claude-hooks');
+    const agent = (await host.core.api.createAgent({ projectId: project.id, name: 'Backend', role: 'API work', profileId: 'fake' }));
+    await expect(host.core.api.createAgent({ projectId: project.id, name: 'backend', role: '', profileId: 'fake' })).rejects.toThrow(/already exists/);
     attach(agent.id);
-    host.core.api.startAgent({ agentId: agent.id, resume: false });
-    await waitFor(() => session(agent.id)?.state === 'ready', 'ready after the SessionStart hook');
-    expect(session(agent.id)?.externalSessionId).toMatch(/^[0-9a-f-]{36}$/);
+    await host.core.api.startAgent({ agentId: agent.id, resume: false });
+    await waitFor(async () => (await session(agent.id))?.state === 'ready', 'ready after the SessionStart hook');
+    expect((await session(agent.id))?.externalSessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(screen).toContain(`agent ${agent.id} of project ${project.id} in ${path.join(dir, 'repo')}`);
-    host.core.api.writeAgentInput({ agentId: agent.id, data: 'echo $DROVER_AGENT_ID\r' });
+    await host.core.api.writeAgentInput({ agentId: agent.id, data: 'echo $DROVER_AGENT_ID\r' });
     await waitFor(() => states(agent.id).includes('busy'), 'busy from the UserPromptSubmit hook');
     await waitFor(() => screen.includes('Done: echo'), 'the answer on screen');
-    await waitFor(() => session(agent.id)?.state === 'ready', 'ready from the Stop hook');
+    await waitFor(async () => (await session(agent.id))?.state === 'ready', 'ready from the Stop hook');
     expect(states(agent.id)).toEqual(expect.arrayContaining(['starting', 'ready', 'busy']));
   });
 
   it('falls back to screen patterns for agents without hooks, and resizes', async () => {
-    saveFakeProfile('none');
-    const agent = host.core.api.createAgent({ projectId: project.id, name: 'Screen', role: '', profileId: 'fake' }) as Agent;
+    await saveFakeProfile('none');
+    const agent = (await host.core.api.createAgent({ projectId: project.id, name: 'Screen', role: '', profileId: 'fake' }));
     attach(agent.id);
-    host.core.api.startAgent({ agentId: agent.id, resume: false });
-    await waitFor(() => session(agent.id)?.state === 'ready', 'ready from the prompt on screen');
-    host.core.api.resizeAgent({ agentId: agent.id, cols: 80, rows: 20 });
-    host.core.api.writeAgentInput({ agentId: agent.id, data: 'build it\r' });
+    await host.core.api.startAgent({ agentId: agent.id, resume: false });
+    await waitFor(async () => (await session(agent.id))?.state === 'ready', 'ready from the prompt on screen');
+    await host.core.api.resizeAgent({ agentId: agent.id, cols: 80, rows: 20 });
+    await host.core.api.writeAgentInput({ agentId: agent.id, data: 'build it\r' });
     await waitFor(() => states(agent.id).includes('busy'), 'busy from the spinner line');
-    await waitFor(() => session(agent.id)?.state === 'ready', 'ready again at the prompt');
+    await waitFor(async () => (await session(agent.id))?.state === 'ready', 'ready again at the prompt');
   });
 
   it('marks every agent on the same profile limited when one hits the usage limit', async () => {
-    saveFakeProfile('none');
-    const first = host.core.api.createAgent({ projectId: project.id, name: 'One', role: '', profileId: 'fake' }) as Agent;
-    const second = host.core.api.createAgent({ projectId: project.id, name: 'Two', role: '', profileId: 'fake' }) as Agent;
-    host.core.api.startAgent({ agentId: first.id, resume: false });
-    host.core.api.startAgent({ agentId: second.id, resume: false });
-    await waitFor(() => session(first.id)?.state === 'ready' && session(second.id)?.state === 'ready', 'both ready');
-    host.core.api.writeAgentInput({ agentId: first.id, data: 'limit\r' });
-    await waitFor(() => session(second.id)?.state === 'limited', 'the other agent on the profile limited');
-    expect(session(first.id)).toMatchObject({ state: 'limited' });
-    expect(session(first.id)?.limitResetsAt).toBeGreaterThan(Date.now());
+    await saveFakeProfile('none');
+    const first = (await host.core.api.createAgent({ projectId: project.id, name: 'One', role: '', profileId: 'fake' }));
+    const second = (await host.core.api.createAgent({ projectId: project.id, name: 'Two', role: '', profileId: 'fake' }));
+    await host.core.api.startAgent({ agentId: first.id, resume: false });
+    await host.core.api.startAgent({ agentId: second.id, resume: false });
+    await waitFor(async () => (await session(first.id))?.state === 'ready' && (await session(second.id))?.state === 'ready', 'both ready');
+    await host.core.api.writeAgentInput({ agentId: first.id, data: 'limit\r' });
+    await waitFor(async () => (await session(second.id))?.state === 'limited', 'the other agent on the profile limited');
+    expect((await session(first.id))).toMatchObject({ state: 'limited' });
+    expect((await session(first.id))?.limitResetsAt).toBeGreaterThan(Date.now());
   });
 
   it('keeps a flood flowing under flow control, and Ctrl-C stops it at once', async () => {
-    saveShellProfile();
-    const agent = host.core.api.createAgent({ projectId: project.id, name: 'Flooder', role: '', profileId: 'sh' }) as Agent;
+    await saveShellProfile();
+    const agent = (await host.core.api.createAgent({ projectId: project.id, name: 'Flooder', role: '', profileId: 'sh' }));
     let received = 0;
     let tail = '';
-    const attachment = host.core.agents.attach(agent.id, (chunk) => {
+    const attachment = host.core.sessions.attach(agent.id, (chunk) => {
       received += chunk.data.length;
       tail = (tail + chunk.data).slice(-2000);
       attachment.acknowledge(chunk.data.length);
     });
-    host.core.api.startAgent({ agentId: agent.id, resume: false });
-    await waitFor(() => session(agent.id)?.state === 'ready', 'the shell prompt');
-    host.core.api.writeAgentInput({ agentId: agent.id, data: 'yes flooding\r' });
+    await host.core.api.startAgent({ agentId: agent.id, resume: false });
+    await waitFor(async () => (await session(agent.id))?.state === 'ready', 'the shell prompt');
+    await host.core.api.writeAgentInput({ agentId: agent.id, data: 'yes flooding\r' });
     await waitFor(() => received > 2_000_000, 'two million characters of flood');
-    host.core.api.writeAgentInput({ agentId: agent.id, data: '\u0003' });
-    host.core.api.writeAgentInput({ agentId: agent.id, data: 'echo flood-$((40+2))\r' });
+    await host.core.api.writeAgentInput({ agentId: agent.id, data: '\u0003' });
+    await host.core.api.writeAgentInput({ agentId: agent.id, data: 'echo flood-$((40+2))\r' });
     await waitFor(() => tail.includes('flood-42'), 'the shell back at its prompt after Ctrl-C');
   });
 
   it('decodes UTF-8 split across PTY reads', async () => {
-    saveShellProfile();
-    const agent = host.core.api.createAgent({ projectId: project.id, name: 'Unicode', role: '', profileId: 'sh' }) as Agent;
+    await saveShellProfile();
+    const agent = (await host.core.api.createAgent({ projectId: project.id, name: 'Unicode', role: '', profileId: 'sh' }));
     const seen = { text: '' };
-    const attachment = host.core.agents.attach(agent.id, (chunk) => {
+    const attachment = host.core.sessions.attach(agent.id, (chunk) => {
       seen.text += chunk.data;
       attachment.acknowledge(chunk.data.length);
     });
-    host.core.api.startAgent({ agentId: agent.id, resume: false });
-    await waitFor(() => session(agent.id)?.state === 'ready', 'the shell prompt');
+    await host.core.api.startAgent({ agentId: agent.id, resume: false });
+    await waitFor(async () => (await session(agent.id))?.state === 'ready', 'the shell prompt');
     const script = "process.stdout.write('é€😀'.repeat(40000) + 'END')";
-    host.core.api.writeAgentInput({ agentId: agent.id, data: `'${process.execPath}' -e "${script}"\r` });
+    await host.core.api.writeAgentInput({ agentId: agent.id, data: `'${process.execPath}' -e "${script}"\r` });
     await waitFor(() => seen.text.includes('😀END'), 'the whole multibyte output');
     const output = seen.text.slice(seen.text.lastIndexOf('\n') + 1);
     expect(output).not.toContain('\uFFFD');
@@ -147,33 +146,33 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
   });
 
   it('explains a profile whose command is not installed instead of opening a dead terminal', async () => {
-    host.core.api.saveAgentProfile({
+    await host.core.api.saveAgentProfile({
       profile: { id: 'ghost', name: 'Ghost', command: 'no-such-agent-cli', args: [], env: {}, promptPattern: null, busyPattern: null, needsInputPattern: null, usageLimitPattern: null, quietMs: 500, integration: 'none', wakeAs: 'prompt' },
     });
-    const agent = host.core.api.createAgent({ projectId: project.id, name: 'Ghost', role: '', profileId: 'ghost' }) as Agent;
-    expect(() => host.core.api.startAgent({ agentId: agent.id, resume: false })).toThrow(/no-such-agent-cli is not installed or not on PATH/);
+    const agent = (await host.core.api.createAgent({ projectId: project.id, name: 'Ghost', role: '', profileId: 'ghost' }));
+    await expect(host.core.api.startAgent({ agentId: agent.id, resume: false })).rejects.toThrow(/no-such-agent-cli is not installed or not on PATH/);
   });
 
   it('stops with SIGTERM, restarts, and after a host restart shows the last screen and resumes the conversation', async () => {
-    saveFakeProfile('claude-hooks');
-    const agent = host.core.api.createAgent({ projectId: project.id, name: 'Keeper', role: '', profileId: 'fake' }) as Agent;
-    host.core.api.startAgent({ agentId: agent.id, resume: false });
-    await waitFor(() => session(agent.id)?.state === 'ready', 'ready');
-    host.core.api.writeAgentInput({ agentId: agent.id, data: 'remember me\r' });
-    await waitFor(() => session(agent.id)?.state === 'ready' && states(agent.id).includes('busy'), 'the answer');
-    const conversation = session(agent.id)?.externalSessionId as string;
+    await saveFakeProfile('claude-hooks');
+    const agent = (await host.core.api.createAgent({ projectId: project.id, name: 'Keeper', role: '', profileId: 'fake' }));
+    await host.core.api.startAgent({ agentId: agent.id, resume: false });
+    await waitFor(async () => (await session(agent.id))?.state === 'ready', 'ready');
+    await host.core.api.writeAgentInput({ agentId: agent.id, data: 'remember me\r' });
+    await waitFor(async () => (await session(agent.id))?.state === 'ready' && states(agent.id).includes('busy'), 'the answer');
+    const conversation = (await session(agent.id))?.externalSessionId as string;
     await host.close();
     events = [];
     await boot();
-    expect(session(agent.id)).toMatchObject({ state: 'exited', endReason: 'app-restart' });
+    expect((await session(agent.id))).toMatchObject({ state: 'exited', endReason: 'app-restart' });
     const restored = attach(agent.id);
     expect(screen).toContain('Done: remember me');
     expect(screen).toContain('Session ended when Drover stopped');
     restored.detach();
     attach(agent.id);
-    host.core.api.startAgent({ agentId: agent.id, resume: true });
+    await host.core.api.startAgent({ agentId: agent.id, resume: true });
     await waitFor(() => screen.includes(`resumed conversation ${conversation}`), 'the resumed conversation');
     await host.core.api.stopAgent({ agentId: agent.id });
-    expect(session(agent.id)).toMatchObject({ state: 'exited', endReason: 'stopped' });
+    expect((await session(agent.id))).toMatchObject({ state: 'exited', endReason: 'stopped' });
   });
 });

@@ -1,7 +1,8 @@
-import { z } from 'zod';
-import { METHODS, isMethodName, type MethodName } from '../../shared/contract';
+import { METHODS, isMethodName } from '../../shared/contract';
 import { RequestFrameSchema, type ErrorBody, type PushFrame, type ResponseFrame } from '../../shared/protocol';
-import type { Core, CoreMethod } from '../core/core';
+import { describeIssues } from '../../shared/validationIssues';
+import type { Client } from '../core/api';
+import type { Core } from '../core/compose';
 import { toRequestError } from '../core/errors';
 
 /** One client of any transport: it sends raw frames in and gets responses and pushes back. */
@@ -9,9 +10,6 @@ export interface Connection {
   handle(raw: unknown): Promise<ResponseFrame>;
   close(): void;
 }
-
-/** Params as validated by the method's schema. */
-type Params<M extends MethodName> = z.output<(typeof METHODS)[M]['params']>;
 
 function errorFrame(id: number | null, error: ErrorBody): ResponseFrame {
   return { t: 'res', id, ok: false, error };
@@ -22,79 +20,32 @@ function idOf(raw: unknown): number | null {
   return typeof id === 'number' && Number.isInteger(id) && id >= 0 ? id : null;
 }
 
-function describe(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'params'}: ${issue.message}`).join('; ');
-}
-
 /**
- * Validates every frame against the shared contract, dispatches it to the core, and turns every
- * failure into an error reply, so a bad client never takes the transport down.
+ * Validates every frame against the shared contract, dispatches it to the core on behalf of this
+ * client, and turns every failure into an error reply, so a bad client never takes the transport down.
  */
 export function openConnection(core: Core, push: (frame: PushFrame) => void): Connection {
-  const watched = new Set<string>();
-  const terminals = new Map<string, { acknowledge(chars: number): void; detach(): void }>();
-  /** Aborted when the client goes: its pending ask_agent waits end, and their replies stay pending. */
   const lifetime = new AbortController();
+  const client: Client = {
+    signal: lifetime.signal,
+    sendTaskOutput: (chunk) => push({ t: 'out', chunk }),
+    sendTerminal: (chunk) => push({ t: 'term', chunk }),
+  };
   const stopEvents = core.events.onEvent((event) => push({ t: 'evt', event }));
-  const stopOutput = core.events.onOutput((chunk) => {
-    if (watched.has(chunk.taskId)) push({ t: 'out', chunk });
-  });
 
   async function dispatch(method: string, rawParams: unknown, id: number): Promise<ResponseFrame> {
     if (!isMethodName(method)) return errorFrame(id, { code: 'unknown-method', message: `Unknown method: ${method}` });
     const params = METHODS[method].params.safeParse(rawParams ?? {});
     if (!params.success) {
-      return errorFrame(id, { code: 'bad-request', message: `Invalid ${method} params: ${describe(params.error)}` });
+      return errorFrame(id, { code: 'bad-request', message: `Invalid ${method} params: ${describeIssues(params.error, 'params')}` });
     }
     try {
-      const scoped = connectionMethod(method, params.data);
-      if (scoped !== undefined) return { t: 'res', id, ok: true, result: await scoped };
-      const handler = core.api[method as CoreMethod] as (p: unknown) => unknown;
-      return { t: 'res', id, ok: true, result: await handler(params.data) };
+      // The params were just validated by this method's own schema.
+      const handler = core.api[method] as (params: unknown, client: Client) => Promise<unknown>;
+      return { t: 'res', id, ok: true, result: await handler(params.data, client) };
     } catch (error) {
       const { code, message } = toRequestError(error);
       return errorFrame(id, { code, message });
-    }
-  }
-
-  /** Methods whose effect belongs to this connection: output watches and terminal attachments. */
-  function connectionMethod(method: MethodName, data: unknown): object | null | undefined | Promise<object | null> {
-    switch (method) {
-      case 'watchTaskOutput': {
-        const { taskId } = data as Params<'watchTaskOutput'>;
-        core.api.getTask({ taskId });
-        watched.add(taskId);
-        return { taskId };
-      }
-      case 'unwatchTaskOutput': {
-        const { taskId } = data as Params<'unwatchTaskOutput'>;
-        watched.delete(taskId);
-        return { taskId };
-      }
-      case 'attachAgentTerminal': {
-        const { agentId } = data as Params<'attachAgentTerminal'>;
-        terminals.get(agentId)?.detach();
-        const attachment = core.agents.attach(agentId, (chunk) => push({ t: 'term', chunk }));
-        terminals.set(agentId, attachment);
-        return { agentId, scrollback: attachment.scrollback };
-      }
-      case 'detachAgentTerminal': {
-        const { agentId } = data as Params<'detachAgentTerminal'>;
-        terminals.get(agentId)?.detach();
-        terminals.delete(agentId);
-        return { agentId };
-      }
-      case 'awaitReply': {
-        const { questionId, timeoutMs } = data as Params<'awaitReply'>;
-        return core.inbox.awaitReply(questionId, timeoutMs, lifetime.signal);
-      }
-      case 'ackAgentOutput': {
-        const { agentId, chars } = data as Params<'ackAgentOutput'>;
-        terminals.get(agentId)?.acknowledge(chars);
-        return { agentId };
-      }
-      default:
-        return undefined;
     }
   }
 
@@ -102,17 +53,13 @@ export function openConnection(core: Core, push: (frame: PushFrame) => void): Co
     handle: async (raw) => {
       const frame = RequestFrameSchema.safeParse(raw);
       if (!frame.success) {
-        return errorFrame(idOf(raw), { code: 'bad-request', message: `Malformed request frame: ${describe(frame.error)}` });
+        return errorFrame(idOf(raw), { code: 'bad-request', message: `Malformed request frame: ${describeIssues(frame.error, 'params')}` });
       }
       return dispatch(frame.data.method, frame.data.params, frame.data.id);
     },
     close: () => {
       lifetime.abort();
       stopEvents();
-      stopOutput();
-      watched.clear();
-      for (const attachment of terminals.values()) attachment.detach();
-      terminals.clear();
     },
   };
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { ProjectSettings } from '../../shared/entities';
 import type { PushFrame } from '../../shared/protocol';
-import { createCore, type Core } from '../core/core';
+import { createCore, type Core } from '../core/compose';
 import { openConnection, type Connection } from './connection';
 import { startLocalSocketServer } from './localSocketServer';
 import { socketPathFor } from './paths';
@@ -18,6 +18,8 @@ export interface HostOptions {
   cliCommand?: readonly string[];
   cliEnv?: Record<string, string>;
   agentStopGraceMs?: number;
+  /** The environment agents and tasks start from (default: this process's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface DroverHost {
@@ -51,6 +53,7 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
       ...(options.cliCommand ? { cliCommand: options.cliCommand } : {}),
       ...(options.cliEnv ? { cliEnv: options.cliEnv } : {}),
       ...(options.agentStopGraceMs !== undefined ? { agentStopGraceMs: options.agentStopGraceMs } : {}),
+      ...(options.env ? { env: options.env } : {}),
     });
   } catch (error) {
     await socketServer.close();

@@ -38,8 +38,8 @@ describe('local socket', () => {
 
   it('keeps the data dir locked until the closing host has finished its work', async () => {
     fs.mkdirSync(path.join(dir, 'repo'));
-    const project = host.core.api.addProject({ path: path.join(dir, 'repo') }) as { id: string };
-    const task = host.core.api.createTask({ projectId: project.id, command: "trap '' TERM; echo armed; sleep 30" }) as { id: string; logPath: string };
+    const project = (await host.core.api.addProject({ path: path.join(dir, 'repo') }));
+    const task = await host.core.api.createTask({ projectId: project.id, command: "trap '' TERM; echo armed; sleep 30" }) as { id: string; logPath: string };
     await waitFor(() => fs.existsSync(task.logPath) && fs.readFileSync(task.logPath, 'utf8').includes('armed'), 'the task to ignore SIGTERM');
     const closing = host.close();
     await expect(startHost({ dataDir: path.join(dir, 'data'), version: 'test' })).rejects.toThrow(/Another Drover is already running/);

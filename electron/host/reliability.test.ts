@@ -6,7 +6,7 @@ import type { Task } from '../../shared/entities';
 import { runCli, startServe, type ServeProcess } from '../../test-support/droverProcess';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
-import { isProcessGroupAlive } from '../core/tasks/processControl';
+import { isProcessGroupAlive } from '../core/process/processGroup';
 import { connectToDrover } from '../cli/socketClient';
 import { socketPathFor } from './paths';
 

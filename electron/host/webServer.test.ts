@@ -93,10 +93,10 @@ describe('browser host web server', () => {
   it('streams output only to connections that watch the task', async () => {
     const watcher = await connect();
     const bystander = await connect();
-    const project = host.core.api.addProject({ path: path.join(dir, 'repo') }) as { id: string };
-    host.core.api.updateProjectSettings({ projectId: project.id, settings: { taskConcurrency: 1 } });
-    const blocker = host.core.api.createTask({ projectId: project.id, command: 'sleep 0.3' }) as { id: string };
-    const task = host.core.api.createTask({ projectId: project.id, command: 'echo streamed-output' }) as { id: string };
+    const project = (await host.core.api.addProject({ path: path.join(dir, 'repo') }));
+    await host.core.api.updateProjectSettings({ projectId: project.id, settings: { taskConcurrency: 1 } });
+    const blocker = (await host.core.api.createTask({ projectId: project.id, command: 'sleep 0.3' }));
+    const task = (await host.core.api.createTask({ projectId: project.id, command: 'echo streamed-output' }));
     watcher.ws.send(JSON.stringify({ t: 'req', id: 1, method: 'watchTaskOutput', params: { taskId: task.id } }));
     await reply(watcher.frames, 1);
     await waitFor(

@@ -2,12 +2,9 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { describeIssues } from '../../../shared/validationIssues';
 import { connectToDrover } from '../socketClient';
 import { MCP_TOOLS, type AgentIdentity } from './mcpTools';
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
-}
 
 /**
  * `drover mcp`: the stdio MCP server agent CLIs launch. It knows its agent and project from the env
@@ -35,7 +32,7 @@ export async function runMcpServer(env: NodeJS.ProcessEnv, version: string): Pro
     const tool = MCP_TOOLS.find((candidate) => candidate.name === request.params.name);
     if (!tool) throw new McpError(ErrorCode.MethodNotFound, `Unknown tool: ${request.params.name}. Tools: ${MCP_TOOLS.map((t) => t.name).join(', ')}`);
     const args = tool.input.safeParse(request.params.arguments ?? {});
-    if (!args.success) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: ${describeIssues(args.error)}`);
+    if (!args.success) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: ${describeIssues(args.error, 'arguments')}`);
     try {
       return { content: [{ type: 'text' as const, text: await tool.run(args.data, client.rpc, me) }] };
     } catch (error) {

@@ -1,11 +1,10 @@
-import type { Agent, InboxMessage } from '../../../shared/entities';
+import type { InboxMessage } from '../../../shared/entities';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
-import { locateAgent } from '../agents/locateAgent';
+import type { Locator } from '../locate';
 import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
-import { registeredStores } from '../projects/registeredStores';
 
 export interface PostMessage {
   agentId: string;
@@ -17,23 +16,18 @@ export interface PostMessage {
 }
 
 /**
- * Each agent's inbox. Drover mediates every message: it is stored first, announced, and handed to
- * the wake service, which types it into the agent's terminal once the agent is ready.
+ * Each agent's inbox. Drover mediates every message: it is stored first, then announced; the wake
+ * service hears of a pending message through that event and types it in once the agent is ready.
  */
 export class MediatedInbox {
-  private readonly postedListeners = new Set<(message: InboxMessage) => void>();
   private readonly replyWaiters = new Map<string, Set<(reply: InboxMessage) => void>>();
 
   constructor(
+    private readonly locator: Locator,
     private readonly projects: ProjectRegistry,
     private readonly stores: ProjectStores,
     private readonly events: EventBus,
   ) {}
-
-  onPosted(listener: (message: InboxMessage) => void): () => void {
-    this.postedListeners.add(listener);
-    return () => this.postedListeners.delete(listener);
-  }
 
   post(projectId: string, input: PostMessage): InboxMessage {
     const store = this.stores.get(projectId);
@@ -47,21 +41,24 @@ export class MediatedInbox {
       replyTo: input.replyTo ?? null,
       createdAt: Date.now(),
     });
+    // A reply a waiting ask_agent call takes is delivered by that call, so it needs no wake: it is
+    // handed over before anything is announced, so no wake is ever scheduled for it.
+    const waiters = message.kind === 'reply' && message.replyTo ? this.takeWaiters(message.replyTo) : undefined;
+    const delivered = waiters ? store.inbox.setMessageState(message.id, 'delivered', Date.now()) : message;
     this.announce(message);
-    // A reply a waiting ask_agent call takes is delivered by that call, so it needs no wake.
-    const delivered = message.kind === 'reply' && message.replyTo ? this.answerWaiters(store, message) : message;
-    for (const listener of this.postedListeners) listener(delivered);
+    if (delivered !== message) this.announce(delivered);
+    for (const waiter of waiters ?? []) waiter(delivered);
     return delivered;
   }
 
   list(agentId: string, unreadOnly: boolean): InboxMessage[] {
-    const { store } = this.agent(agentId);
+    const { store } = this.locator.agent(agentId);
     return store.inbox.messages(agentId).filter((message) => !unreadOnly || message.state !== 'read');
   }
 
   /** Marks the given messages (default: all unread) of an agent as read. */
   markRead(agentId: string, messageIds?: string[]): InboxMessage[] {
-    const { store } = this.agent(agentId);
+    const { store } = this.locator.agent(agentId);
     const wanted = messageIds && new Set(messageIds);
     const unread = store.inbox.messages(agentId).filter((m) => m.state !== 'read' && (!wanted || wanted.has(m.id)));
     const read = store.transaction(() => unread.map((m) => store.inbox.setMessageState(m.id, 'read', Date.now())));
@@ -80,7 +77,7 @@ export class MediatedInbox {
   send(input: { projectId: string; to: string; kind: 'question' | 'note'; body: string; fromAgentId?: string | undefined }): InboxMessage {
     this.projects.get(input.projectId);
     const store = this.stores.get(input.projectId);
-    const to = store.agents.get(input.to) ?? store.agents.byName(input.to);
+    const to = store.agents.byIdOrName(input.to);
     if (!to) {
       const names = store.agents.list().map((a) => a.name).join(', ') || 'none yet';
       fail('not-found', `No agent ${input.to} in this project (agents: ${names}).`);
@@ -91,7 +88,7 @@ export class MediatedInbox {
 
   /** Answers a question: the reply goes to the asker's inbox and to its waiting ask_agent call. */
   reply(input: { questionId: string; body: string; fromAgentId?: string | undefined }): InboxMessage {
-    const { store, message: question } = this.locateMessage(input.questionId);
+    const { store, message: question } = this.locator.message(input.questionId);
     if (question.kind !== 'question') fail('invalid-state', `Message ${input.questionId} is a ${question.kind}, not a question.`);
     if (!question.fromAgentId) fail('invalid-state', 'That question came from a person, not an agent; there is no one to reply to.');
     if (store.inbox.replyTo(question.id)) fail('conflict', `Question ${question.id} has already been answered.`);
@@ -109,7 +106,7 @@ export class MediatedInbox {
    * when `signal` aborts (the asking client went away: the reply then stays pending for a wake).
    */
   awaitReply(questionId: string, timeoutMs: number, signal?: AbortSignal): Promise<InboxMessage | null> {
-    const { store } = this.locateMessage(questionId);
+    const { store } = this.locator.message(questionId);
     const existing = store.inbox.replyTo(questionId);
     if (existing) return Promise.resolve(this.handOver(store, existing));
     return new Promise((resolve) => {
@@ -133,13 +130,11 @@ export class MediatedInbox {
     });
   }
 
-  private answerWaiters(store: ProjectStore, reply: InboxMessage): InboxMessage {
-    const waiters = this.replyWaiters.get(reply.replyTo as string);
-    if (!waiters || waiters.size === 0) return reply;
-    this.replyWaiters.delete(reply.replyTo as string);
-    const handed = this.handOver(store, reply);
-    for (const waiter of waiters) waiter(handed);
-    return handed;
+  private takeWaiters(questionId: string): Set<(reply: InboxMessage) => void> | undefined {
+    const waiters = this.replyWaiters.get(questionId);
+    if (!waiters || waiters.size === 0) return undefined;
+    this.replyWaiters.delete(questionId);
+    return waiters;
   }
 
   /** A reply the asker receives as its call's result needs no wake: it counts as delivered. */
@@ -150,18 +145,6 @@ export class MediatedInbox {
     return delivered;
   }
 
-  private agent(agentId: string): { store: ProjectStore; agent: Agent } {
-    return locateAgent(this.projects, this.stores, agentId);
-  }
-
-
-  private locateMessage(messageId: string): { store: ProjectStore; message: InboxMessage } {
-    for (const store of registeredStores(this.projects, this.stores)) {
-      const message = store.inbox.message(messageId);
-      if (message) return { store, message };
-    }
-    fail('not-found', `No message with id ${messageId}`);
-  }
 
   private announce(message: InboxMessage): void {
     this.events.emit({ name: 'agentInboxChanged', seq: message.seq, projectId: message.projectId, message });

@@ -43,7 +43,7 @@ export function describeTaskResult(task: Task): string {
 
 function postResult(store: ProjectStore, inbox: MediatedInbox, task: Task): void {
   if (!task.ownerAgentId || !isTaskFinished(task.state)) return;
-  const owner = store.agents.get(task.ownerAgentId) ?? store.agents.byName(task.ownerAgentId);
+  const owner = store.agents.byIdOrName(task.ownerAgentId);
   if (!owner || store.inbox.resultOfTask(task.id)) return;
   inbox.post(task.projectId, { agentId: owner.id, kind: 'task-result', body: describeTaskResult(task), taskId: task.id });
 }

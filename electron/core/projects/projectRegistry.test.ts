@@ -7,6 +7,7 @@ import { EventBus } from '../events/eventBus';
 import { APP_MIGRATIONS } from '../storage/appSchema';
 import { openDatabase, type SqliteDatabase } from '../storage/sqlite';
 import { ProjectRegistry } from './projectRegistry';
+import { ProjectTable } from '../storage/projectTable';
 
 describe('ProjectRegistry', () => {
   let dir: string;
@@ -18,7 +19,7 @@ describe('ProjectRegistry', () => {
     db = openDatabase(path.join(dir, 'data', 'app.sqlite'), { migrations: APP_MIGRATIONS, description: 'app database' });
     const bus = new EventBus();
     bus.onEvent((event) => events.push(event));
-    registry = new ProjectRegistry(db, bus);
+    registry = new ProjectRegistry(new ProjectTable(db), bus);
   };
 
   beforeEach(() => {

@@ -1,12 +1,14 @@
 import path from 'node:path';
 import type { ProjectSettings } from '../../../shared/entities';
-import { ProjectSettingsStore } from '../settings/projectSettingsStore';
-import { TaskStore } from '../tasks/taskStore';
-import { AgentStore } from '../agents/agentStore';
-import { InboxStore } from '../inbox/inboxStore';
+import { AgentStore } from './agentStore';
+import { InboxStore } from './inboxStore';
 import { PROJECT_MIGRATIONS, SEQ_TABLES } from './projectSchema';
 import { SeqCounter } from './seqCounter';
+import { SessionStore } from './sessionStore';
+import { SettingsStore } from './settingsStore';
 import { openDatabase, type SqliteDatabase } from './sqlite';
+import { TaskStore } from './taskStore';
+import { WakeStore } from './wakeStore';
 
 export interface ProjectStore {
   projectId: string;
@@ -16,8 +18,10 @@ export interface ProjectStore {
   transaction<T>(work: () => T): T;
   tasks: TaskStore;
   agents: AgentStore;
+  sessions: SessionStore;
   inbox: InboxStore;
-  settings: ProjectSettingsStore;
+  wakes: WakeStore;
+  settings: SettingsStore;
   logsDir: string;
 }
 
@@ -65,8 +69,10 @@ export class ProjectStores {
       },
       tasks: new TaskStore(db, projectId, seq),
       agents: new AgentStore(db, projectId, seq),
+      sessions: new SessionStore(db, projectId, seq),
       inbox: new InboxStore(db, projectId, seq),
-      settings: new ProjectSettingsStore(db, this.options.settingsDefaults),
+      wakes: new WakeStore(db, projectId, seq),
+      settings: new SettingsStore(db, this.options.settingsDefaults),
       logsDir: path.join(dir, 'logs'),
     };
     this.open.set(projectId, store);
@@ -89,10 +95,6 @@ export class ProjectStores {
 
   isOpen(projectId: string): boolean {
     return this.open.has(projectId);
-  }
-
-  openStores(): ProjectStore[] {
-    return [...this.open.values()];
   }
 
   close(projectId: string): void {

@@ -6,9 +6,9 @@ import { waitFor } from '../../../test-support/waitFor';
 import { PROJECT_MIGRATIONS } from '../storage/projectSchema';
 import { SeqCounter } from '../storage/seqCounter';
 import { openDatabase, type SqliteDatabase } from '../storage/sqlite';
-import { isProcessGroupAlive, readProcessStartTime } from './processControl';
+import { isProcessGroupAlive, readProcessStartTime } from '../process/processGroup';
 import { reconcileTasks, liveProcessTable, type ProcessTable } from './reconcile';
-import { TaskStore } from './taskStore';
+import { TaskStore } from '../storage/taskStore';
 
 describe('reconcileTasks', () => {
   let dir: string;

@@ -1,6 +1,6 @@
 import type { Task } from '../../../shared/entities';
-import { isSameProcessAlive, listLivePids, signalProcessGroup } from './processControl';
-import type { TaskStore } from './taskStore';
+import { isSameProcessAlive, listLivePids, signalProcessGroup } from '../process/processGroup';
+import type { TaskStore } from '../storage/taskStore';
 
 export interface ReconcileReport {
   projectId: string;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import * as pty from 'node-pty';
 import { ExitMarkerScanner } from './exitMarker';
-import { readProcessStartTime, signalProcessGroup } from './processControl';
+import { readProcessStartTime, terminateProcessGroup } from '../process/processGroup';
 
 export interface TaskProcessExit {
   exitCode: number | null;
@@ -27,8 +27,8 @@ const SIGNAL_NAMES = new Map<number, string>(Object.entries(os.constants.signals
  */
 const WRAPPER = `trap : TERM HUP; "$1" -c "$2"; s=$?; printf '\\033]777;drover-exit;%s;%d\\007' "$3" "$s"; read -r _; exit "$s"`;
 
-function userShell(): string {
-  return process.env.SHELL && process.env.SHELL.length > 0 ? process.env.SHELL : '/bin/sh';
+function userShell(env: Record<string, string>): string {
+  return env.SHELL && env.SHELL.length > 0 ? env.SHELL : '/bin/sh';
 }
 
 /** A shell status above 128 means the command died of signal (status - 128). */
@@ -48,7 +48,7 @@ export class TaskProcess {
   private readonly marker = new ExitMarkerScanner(randomBytes(9).toString('base64url'));
 
   constructor(options: TaskProcessOptions) {
-    this.terminal = pty.spawn('/bin/sh', ['-c', WRAPPER, 'drover-task', userShell(), options.command, this.marker.nonce], {
+    this.terminal = pty.spawn('/bin/sh', ['-c', WRAPPER, 'drover-task', userShell(options.env), options.command, this.marker.nonce], {
       name: 'xterm-256color',
       cols: 160,
       rows: 40,
@@ -72,8 +72,9 @@ export class TaskProcess {
     });
   }
 
-  signal(signal: NodeJS.Signals): void {
-    signalProcessGroup(this.pid, signal);
+  /** SIGTERM now, SIGKILL after the grace period; returns what cancels the kill. */
+  terminate(graceMs: number): () => void {
+    return terminateProcessGroup(this.pid, graceMs);
   }
 
   private acknowledged = false;

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Project, Task } from '../../../shared/entities';
+import type { Project } from '../../../shared/entities';
 import type { DroverEvent } from '../../../shared/events';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';
-import { createCore, type Core } from '../core';
-import { isProcessGroupAlive } from './processControl';
+import { createCore, type Core } from '../compose';
+import { isProcessGroupAlive } from '../process/processGroup';
 
 describe('TaskService (real PTYs)', () => {
   let dir: string;
@@ -21,19 +21,18 @@ describe('TaskService (real PTYs)', () => {
   const taskEvents = (taskId: string) =>
     events.flatMap((event) => (event.name === 'backgroundTaskChanged' && event.task.id === taskId ? [event.task.state] : []));
   const ended = (taskId: string) =>
-    waitFor(() => {
-      const task = core.api.getTask({ taskId }) as Task;
+    waitFor(async () => {
+      const task = (await core.api.getTask({ taskId }));
       return ['succeeded', 'failed', 'cancelled', 'interrupted'].includes(task.state) && task;
     }, `task ${taskId} to end`);
-  const run = (command: string, extra: { label?: string; cwd?: string } = {}) =>
-    core.api.createTask({ projectId: project.id, command, ...extra }) as Task;
+  const run = (command: string, extra: { label?: string; cwd?: string } = {}) => core.api.createTask({ projectId: project.id, command, ...extra });
 
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = makeTempDir();
     fs.mkdirSync(path.join(dir, 'repo', 'src'), { recursive: true });
     events = [];
     start({ cancelGraceMs: 300 });
-    project = core.api.addProject({ path: path.join(dir, 'repo') }) as Project;
+    project = (await core.api.addProject({ path: path.join(dir, 'repo') }));
   });
   afterEach(async () => {
     await core.close();
@@ -41,7 +40,7 @@ describe('TaskService (real PTYs)', () => {
   });
 
   it('runs a command in the project, logs its output and records success', async () => {
-    const task = run('echo "hello from $PWD"; printf "\\033[32mgreen\\033[0m\\n"', { label: 'greet' });
+    const task = await run('echo "hello from $PWD"; printf "\\033[32mgreen\\033[0m\\n"', { label: 'greet' });
     const done = await ended(task.id);
     expect(done).toMatchObject({ state: 'succeeded', exitCode: 0, signal: null, label: 'greet', attempt: 1, cwd: path.join(dir, 'repo') });
     expect(done.pid).toBeGreaterThan(0);
@@ -56,41 +55,41 @@ describe('TaskService (real PTYs)', () => {
   });
 
   it('ends a task that leaves its terminal in raw mode', async () => {
-    const done = await ended(run('stty raw -echo; echo raw').id);
+    const done = await ended((await run('stty raw -echo; echo raw')).id);
     expect(done).toMatchObject({ state: 'succeeded', exitCode: 0 });
   });
 
   it('records a failure with its exit code', async () => {
-    const done = await ended(run('echo oops >&2; exit 7').id);
+    const done = await ended((await run('echo oops >&2; exit 7')).id);
     expect(done).toMatchObject({ state: 'failed', exitCode: 7, reason: 'exit code 7' });
   });
 
   it('runs in a subfolder and refuses a cwd outside the project', async () => {
-    const done = await ended(run('pwd', { cwd: 'src' }).id);
+    const done = await ended((await run('pwd', { cwd: 'src' })).id);
     expect(fs.readFileSync(done.logPath, 'utf8')).toContain(path.join(dir, 'repo', 'src'));
-    expect(() => run('pwd', { cwd: dir })).toThrow(/outside the project/);
-    expect(() => run('pwd', { cwd: '../..' })).toThrow(/outside the project/);
-    expect(() => run('pwd', { cwd: 'nope' })).toThrow(/No such folder/);
+    await expect(run('pwd', { cwd: dir })).rejects.toThrow(/outside the project/);
+    await expect(run('pwd', { cwd: '../..' })).rejects.toThrow(/outside the project/);
+    await expect(run('pwd', { cwd: 'nope' })).rejects.toThrow(/No such folder/);
   });
 
   it('queues beyond the concurrency limit and starts in FIFO order', async () => {
-    core.api.updateProjectSettings({ projectId: project.id, settings: { taskConcurrency: 1 } });
+    await core.api.updateProjectSettings({ projectId: project.id, settings: { taskConcurrency: 1 } });
     const marker = path.join(dir, 'order.txt');
-    const first = run(`sleep 0.3; echo first >> ${marker}`);
-    const second = run(`echo second >> ${marker}`);
-    const third = run(`echo third >> ${marker}`);
-    expect(core.api.getTask({ taskId: second.id })).toMatchObject({ state: 'queued' });
-    expect(core.api.getTask({ taskId: third.id })).toMatchObject({ state: 'queued' });
+    const first = await run(`sleep 0.3; echo first >> ${marker}`);
+    const second = await run(`echo second >> ${marker}`);
+    const third = await run(`echo third >> ${marker}`);
+    expect(await core.api.getTask({ taskId: second.id })).toMatchObject({ state: 'queued' });
+    expect(await core.api.getTask({ taskId: third.id })).toMatchObject({ state: 'queued' });
     await ended(third.id);
     await ended(first.id);
     expect(fs.readFileSync(marker, 'utf8').trim().split('\n')).toEqual(['first', 'second', 'third']);
   });
 
   it('cancels a queued task without running it', async () => {
-    core.api.updateProjectSettings({ projectId: project.id, settings: { taskConcurrency: 1 } });
-    const blocker = run('sleep 30');
-    const waiting = run(`touch ${path.join(dir, 'ran')}`);
-    expect(core.api.cancelTask({ taskId: waiting.id })).toMatchObject({ state: 'cancelled' });
+    await core.api.updateProjectSettings({ projectId: project.id, settings: { taskConcurrency: 1 } });
+    const blocker = await run('sleep 30');
+    const waiting = await run(`touch ${path.join(dir, 'ran')}`);
+    expect(await core.api.cancelTask({ taskId: waiting.id })).toMatchObject({ state: 'cancelled' });
     await core.api.cancelTask({ taskId: blocker.id });
     await ended(blocker.id);
     expect(fs.existsSync(path.join(dir, 'ran'))).toBe(false);
@@ -98,12 +97,12 @@ describe('TaskService (real PTYs)', () => {
   });
 
   it('cancels a running task by signalling its whole process group', async () => {
-    const task = run('sleep 60 & sleep 60; wait');
-    const running = await waitFor(() => {
-      const t = core.api.getTask({ taskId: task.id }) as Task;
+    const task = await run('sleep 60 & sleep 60; wait');
+    const running = await waitFor(async () => {
+      const t = (await core.api.getTask({ taskId: task.id }));
       return t.state === 'running' && t;
     }, 'task to run');
-    expect(core.api.cancelTask({ taskId: task.id })).toMatchObject({ state: 'cancelling' });
+    expect(await core.api.cancelTask({ taskId: task.id })).toMatchObject({ state: 'cancelling' });
     const done = await ended(task.id);
     expect(done.state).toBe('cancelled');
     await waitFor(() => !isProcessGroupAlive(running.pid as number), 'process group to be gone');
@@ -111,29 +110,29 @@ describe('TaskService (real PTYs)', () => {
   });
 
   it('kills a task that ignores SIGTERM after the grace period', async () => {
-    const task = run(`trap '' TERM; echo ready; while true; do sleep 0.05; done`);
+    const task = await run(`trap '' TERM; echo ready; while true; do sleep 0.05; done`);
     await waitFor(() => fs.existsSync(task.logPath) && fs.readFileSync(task.logPath, 'utf8').includes('ready'), 'trap to be set');
-    core.api.cancelTask({ taskId: task.id });
+    await core.api.cancelTask({ taskId: task.id });
     const done = await ended(task.id);
     expect(done).toMatchObject({ state: 'cancelled', signal: 'SIGKILL' });
   });
 
   it('retries a finished task as a new attempt and refuses to retry an active one', async () => {
-    const failed = await ended(run('exit 1', { label: 'flaky' }).id);
-    const retried = core.api.retryTask({ taskId: failed.id }) as Task;
+    const failed = await ended((await run('exit 1', { label: 'flaky' })).id);
+    const retried = (await core.api.retryTask({ taskId: failed.id }));
     expect(retried).toMatchObject({ retryOf: failed.id, attempt: 2, command: 'exit 1', label: 'flaky' });
     expect(retried.id).not.toBe(failed.id);
-    const again = core.api.retryTask({ taskId: (await ended(retried.id)).id }) as Task;
+    const again = (await core.api.retryTask({ taskId: (await ended(retried.id)).id }));
     expect(again.attempt).toBe(3);
-    const active = run('sleep 30');
-    expect(() => core.api.retryTask({ taskId: active.id })).toThrow(/only a finished task can be retried/);
-    expect(() => core.api.cancelTask({ taskId: failed.id })).toThrow(/already ended/);
-    expect(() => core.api.getTask({ taskId: 't-doesnotexist' })).toThrow(/No task with id/);
+    const active = await run('sleep 30');
+    await expect(core.api.retryTask({ taskId: active.id })).rejects.toThrow(/only a finished task can be retried/);
+    await expect(core.api.cancelTask({ taskId: failed.id })).rejects.toThrow(/already ended/);
+    await expect(core.api.getTask({ taskId: 't-doesnotexist' })).rejects.toThrow(/No task with id/);
   });
 
   it('cuts the log at the output cap and says so in the log', async () => {
-    core.api.updateProjectSettings({ projectId: project.id, settings: { taskOutputCapBytes: 4096 } });
-    const done = await ended(run('head -c 20000 /dev/zero | tr "\\0" x; echo; echo after').id);
+    await core.api.updateProjectSettings({ projectId: project.id, settings: { taskOutputCapBytes: 4096 } });
+    const done = await ended((await run('head -c 20000 /dev/zero | tr "\\0" x; echo; echo after')).id);
     const log = fs.readFileSync(done.logPath, 'utf8');
     expect(done.state).toBe('succeeded');
     expect(log.startsWith('x'.repeat(4096))).toBe(true);
@@ -142,9 +141,9 @@ describe('TaskService (real PTYs)', () => {
   });
 
   it('fails clearly when the working folder vanished before the task started', async () => {
-    core.api.updateProjectSettings({ projectId: project.id, settings: { taskConcurrency: 1 } });
-    const blocker = run('sleep 0.3');
-    const doomed = run('echo never', { cwd: 'src' });
+    await core.api.updateProjectSettings({ projectId: project.id, settings: { taskConcurrency: 1 } });
+    const blocker = await run('sleep 0.3');
+    const doomed = await run('echo never', { cwd: 'src' });
     fs.rmSync(path.join(dir, 'repo', 'src'), { recursive: true });
     await ended(blocker.id);
     const done = await ended(doomed.id);
@@ -153,47 +152,47 @@ describe('TaskService (real PTYs)', () => {
   });
 
   it('reads the tail of a log and continues from an offset', async () => {
-    const done = await ended(run('seq 1 2000').id);
-    const tail = core.api.readTaskOutput({ taskId: done.id, tailBytes: 10 }) as { data: string; nextOffset: number; size: number };
+    const done = await ended((await run('seq 1 2000')).id);
+    const tail = await core.api.readTaskOutput({ taskId: done.id, tailBytes: 10 }) as { data: string; nextOffset: number; size: number };
     expect(tail.data.trim().split(/\r?\n/).at(-1)).toBe('2000');
     expect(tail.nextOffset).toBe(tail.size);
-    const head = core.api.readTaskOutput({ taskId: done.id, maxBytes: 5 }) as { data: string; nextOffset: number };
+    const head = await core.api.readTaskOutput({ taskId: done.id, maxBytes: 5 }) as { data: string; nextOffset: number };
     expect(head.data).toBe('1\r\n2\r');
-    const rest = core.api.readTaskOutput({ taskId: done.id, offset: head.nextOffset, maxBytes: 3 }) as { data: string };
+    const rest = (await core.api.readTaskOutput({ taskId: done.id, offset: head.nextOffset, maxBytes: 3 }));
     expect(rest.data).toBe('\n3\r');
   });
 
   it('removing a project stops its tasks and starts none of the queued ones', async () => {
-    core.api.updateProjectSettings({ projectId: project.id, settings: { taskConcurrency: 1 } });
-    const blocker = run('sleep 30');
-    const queued = run('echo never');
-    const running = await waitFor(() => {
-      const task = core.api.getTask({ taskId: blocker.id }) as Task;
+    await core.api.updateProjectSettings({ projectId: project.id, settings: { taskConcurrency: 1 } });
+    const blocker = await run('sleep 30');
+    const queued = await run('echo never');
+    const running = await waitFor(async () => {
+      const task = (await core.api.getTask({ taskId: blocker.id }));
       return task.state === 'running' && task;
     }, 'the blocker to run');
     await core.api.removeProject({ projectId: project.id });
     expect(taskEvents(queued.id)).toEqual(['queued']);
     await waitFor(() => !isProcessGroupAlive(running.pid as number), 'the blocker group to be gone');
-    expect(() => core.api.getTask({ taskId: queued.id })).toThrow(/No task with id/);
-    project = core.api.addProject({ path: path.join(dir, 'repo') }) as Project;
+    await expect(core.api.getTask({ taskId: queued.id })).rejects.toThrow(/No task with id/);
+    project = (await core.api.addProject({ path: path.join(dir, 'repo') }));
   });
 
   it('stops running tasks on shutdown and records them as interrupted', async () => {
-    const task = run('sleep 60');
-    await waitFor(() => (core.api.getTask({ taskId: task.id }) as Task).state === 'running', 'task to run');
+    const task = await run('sleep 60');
+    await waitFor(async () => (await core.api.getTask({ taskId: task.id })).state === 'running', 'task to run');
     await core.close();
     start();
-    expect(core.api.getTask({ taskId: task.id })).toMatchObject({ state: 'interrupted', reason: 'app-quit' });
+    expect(await core.api.getTask({ taskId: task.id })).toMatchObject({ state: 'interrupted', reason: 'app-quit' });
   });
 
   it('keeps queued tasks queued across a restart and starts them', async () => {
-    core.api.updateProjectSettings({ projectId: project.id, settings: { taskConcurrency: 1 } });
-    const first = run('sleep 60');
-    const queued = run('echo later');
+    await core.api.updateProjectSettings({ projectId: project.id, settings: { taskConcurrency: 1 } });
+    const first = await run('sleep 60');
+    const queued = await run('echo later');
     await core.close();
     start();
-    expect(core.api.getTask({ taskId: queued.id })).toMatchObject({ state: 'queued' });
-    expect(core.api.getTask({ taskId: first.id })).toMatchObject({ state: 'interrupted' });
+    expect(await core.api.getTask({ taskId: queued.id })).toMatchObject({ state: 'queued' });
+    expect(await core.api.getTask({ taskId: first.id })).toMatchObject({ state: 'interrupted' });
     core.startWork();
     expect((await ended(queued.id)).state).toBe('succeeded');
   });

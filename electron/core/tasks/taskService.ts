@@ -4,13 +4,14 @@ import { isTaskFinished, type Task, type TaskOutput, type TaskState } from '../.
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
+import type { Locator } from '../locate';
+import type { ProjectWork } from '../projects/projectMethods';
 import { isInside, type ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
-import { readLogSlice } from './taskLogReader';
+import type { NewTask, TaskChange } from '../storage/taskStore';
 import { TaskLog } from './taskLog';
+import { readLogSlice } from './taskLogReader';
 import { TaskProcess, type TaskProcessExit } from './taskProcess';
-import type { NewTask, TaskChange } from './taskStore';
-import { registeredStores } from '../projects/registeredStores';
 
 export interface CreateTaskInput {
   projectId: string;
@@ -24,7 +25,7 @@ interface RunningTask {
   projectId: string;
   process: TaskProcess;
   log: TaskLog;
-  killTimer?: NodeJS.Timeout;
+  cancelKill?: () => void;
   /** The process has exited and its end is being recorded. */
   exited?: boolean;
 }
@@ -34,7 +35,7 @@ interface RunningTask {
  * per task in its own process group, output to a capped log and to watchers, and every state change
  * written first and then announced.
  */
-export class TaskService {
+export class TaskService implements ProjectWork {
   private readonly running = new Map<string, RunningTask>();
   private readonly exitWaiters = new Map<string, () => void>();
   /** Projects being removed: nothing new starts in them. */
@@ -42,6 +43,7 @@ export class TaskService {
   private stopping = false;
 
   constructor(
+    private readonly locator: Locator,
     private readonly projects: ProjectRegistry,
     private readonly stores: ProjectStores,
     private readonly events: EventBus,
@@ -119,6 +121,11 @@ export class TaskService {
     return store.tasks.get(id) as Task;
   }
 
+  /** The concurrency limit may have risen: start what now fits. */
+  settingsChanged(projectId: string): void {
+    this.pump(projectId);
+  }
+
   /** Starts queued tasks while the project is under its concurrency limit. */
   pump(projectId: string): void {
     if (this.stopping || this.closing.has(projectId)) return;
@@ -132,10 +139,10 @@ export class TaskService {
   }
 
   /** Stops every task of a project that is being removed (rows end interrupted); nothing new starts. */
-  async stopProject(projectId: string, reason: string): Promise<void> {
+  async stopProject(projectId: string): Promise<void> {
     this.closing.add(projectId);
     const runners = [...this.running.entries()].filter(([, runner]) => runner.projectId === projectId);
-    await this.stopRunners(runners, reason);
+    await this.stopRunners(runners, 'project-removed');
   }
 
   /** The project is gone (or its removal failed): forget that it was closing. */
@@ -211,17 +218,15 @@ export class TaskService {
   }
 
   private terminate(runner: RunningTask, graceMs: number): void {
-    runner.process.signal('SIGTERM');
-    clearTimeout(runner.killTimer);
-    runner.killTimer = setTimeout(() => runner.process.signal('SIGKILL'), graceMs);
-    runner.killTimer.unref();
+    runner.cancelKill?.();
+    runner.cancelKill = runner.process.terminate(graceMs);
   }
 
   private async finish(store: ProjectStore, taskId: string, exit: TaskProcessExit): Promise<void> {
     const runner = this.running.get(taskId);
     if (!runner) return;
     runner.exited = true;
-    clearTimeout(runner.killTimer);
+    runner.cancelKill?.();
     try {
       await runner.log.close();
       if (!this.stores.isOpen(store.projectId)) return;
@@ -250,11 +255,7 @@ export class TaskService {
   }
 
   private locate(taskId: string): { store: ProjectStore; task: Task } {
-    for (const store of registeredStores(this.projects, this.stores)) {
-      const task = store.tasks.get(taskId);
-      if (task) return { store, task };
-    }
-    fail('not-found', `No task with id ${taskId}`);
+    return this.locator.task(taskId);
   }
 }
 
@@ -272,7 +273,7 @@ function endState(task: Task, exit: TaskProcessExit, log: TaskLog): TaskChange {
 
 /** A task's owner, named by agent id or name, must be an agent of the task's project. */
 function ownerOf(store: ProjectStore, agent: string): string {
-  const owner = store.agents.get(agent) ?? store.agents.byName(agent);
+  const owner = store.agents.byIdOrName(agent);
   if (!owner) {
     const names = store.agents.list().map((a) => a.name).join(', ') || 'none yet';
     fail('not-found', `No agent ${agent} in this project (agents: ${names}); its task's result would have nowhere to go.`);

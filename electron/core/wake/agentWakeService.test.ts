@@ -5,9 +5,11 @@ import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';
 import { EventBus } from '../events/eventBus';
 import { MediatedInbox } from '../inbox/mediatedInbox';
+import { Locator } from '../locate';
 import { ProjectRegistry } from '../projects/projectRegistry';
 import { APP_MIGRATIONS } from '../storage/appSchema';
 import { ProjectStores, type ProjectStore } from '../storage/projectStores';
+import { ProjectTable } from '../storage/projectTable';
 import { openDatabase, type SqliteDatabase } from '../storage/sqlite';
 import { AgentWakeService, type WakeTerminal } from './agentWakeService';
 
@@ -33,26 +35,27 @@ describe('AgentWakeService', () => {
     },
     wakeStyle: () => style,
   };
-  const wake = (): Wake | undefined => store.inbox.visibleWakes().find((w) => w.agentId === agent.id);
+  const wake = (): Wake | undefined => store.wakes.visible().find((w) => w.agentId === agent.id);
   const setSession = (state: 'ready' | 'busy' | 'limited', limitResetsAt: number | null = null) => {
-    const session = store.agents.latestSession(agent.id) ?? store.agents.insertSession({ id: `s-${Date.now()}`, agentId: agent.id, profileId: 'shell', startedAt: Date.now() });
-    store.agents.updateSession(session.id, { state, limitResetsAt });
+    const session = store.sessions.latest(agent.id) ?? store.sessions.insert({ id: `s-${Date.now()}`, agentId: agent.id, profileId: 'shell', startedAt: Date.now() });
+    store.sessions.update(session.id, { state, limitResetsAt });
   };
 
   beforeEach(() => {
     dir = makeTempDir();
     appDb = openDatabase(path.join(dir, 'app.sqlite'), { migrations: APP_MIGRATIONS, description: 'app database' });
     const events = new EventBus();
-    const projects = new ProjectRegistry(appDb, events);
+    const projects = new ProjectRegistry(new ProjectTable(appDb), events);
     stores = new ProjectStores({ dataDir: dir, settingsDefaults: DEFAULT_PROJECT_SETTINGS });
     const project = projects.add(dir);
     store = stores.get(project.id);
     agent = store.agents.insert({ id: 'a-agent1', name: 'Agent', role: '', profileId: 'shell', createdAt: 1 });
-    inbox = new MediatedInbox(projects, stores, events);
+    const locator = new Locator(projects, stores);
+    inbox = new MediatedInbox(locator, projects, stores, events);
     typed = [];
     failWrites = 0;
     style = 'prompt';
-    wakes = new AgentWakeService(projects, stores, events, inbox, terminal, { submitDelayMs: 1, retryBaseMs: 20, maxAttempts: 3, log: () => {} });
+    wakes = new AgentWakeService(locator, stores, events, inbox, terminal, { submitDelayMs: 1, retryBaseMs: 20, maxAttempts: 3, log: () => {} });
   });
   afterEach(() => {
     wakes.stop();
@@ -123,7 +126,7 @@ describe('AgentWakeService', () => {
   it('puts a wake cut off mid-delivery back to waiting at boot', () => {
     setSession('busy');
     inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'cut off' });
-    store.inbox.updateWake(wake()?.id as string, { state: 'delivering' }, Date.now());
+    store.wakes.update(wake()?.id as string, { state: 'delivering' }, Date.now());
     expect(wakes.reconcile(store)).toBe(1);
     expect(wake()?.state).toBe('waiting');
     expect(wakes.reconcile(store)).toBe(0);

@@ -1,14 +1,12 @@
-import type { Agent, AgentSession, Wake, WakeStyle } from '../../../shared/entities';
+import type { AgentSession, Wake, WakeStyle } from '../../../shared/entities';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
 import type { MediatedInbox } from '../inbox/mediatedInbox';
-import { locateAgent } from '../agents/locateAgent';
-import type { ProjectRegistry } from '../projects/projectRegistry';
+import type { Locator } from '../locate';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
-import type { WakeChange } from '../inbox/inboxStore';
+import type { WakeChange } from '../storage/wakeStore';
 import { composeWakeText } from './wakeText';
-import { registeredStores } from '../projects/registeredStores';
 
 export interface WakeTerminal {
   /** Types into the agent's terminal; throws when it cannot. */
@@ -38,15 +36,15 @@ export class AgentWakeService {
   private stopped = false;
 
   constructor(
-    private readonly projects: ProjectRegistry,
+    private readonly locator: Locator,
     private readonly stores: ProjectStores,
     private readonly events: EventBus,
     private readonly inbox: MediatedInbox,
     private readonly terminal: WakeTerminal,
     private readonly options: WakeOptions,
   ) {
-    inbox.onPosted((message) => this.schedule(message.projectId, message.agentId));
     events.onEvent((event) => {
+      if (event.name === 'agentInboxChanged' && event.message.state === 'pending') this.schedule(event.projectId, event.message.agentId);
       if (event.name === 'agentSessionChanged' && event.session.state === 'ready') this.schedule(event.projectId, event.session.agentId);
       if (event.name === 'agentChanged' && event.agent && !event.agent.wakesHeld) this.schedule(event.projectId, event.agentId);
     });
@@ -54,14 +52,14 @@ export class AgentWakeService {
 
   /** Boot: a wake cut off mid-delivery goes back to waiting; every agent with mail is scheduled. */
   reconcile(store: ProjectStore): number {
-    const cut = store.inbox.deliveringWakes();
+    const cut = store.wakes.delivering();
     for (const wake of cut) this.change(store, wake.id, { state: 'waiting', lastError: 'delivery cut off by a restart' });
     for (const agentId of store.inbox.agentsWithPending()) this.ensureWake(store, agentId);
     return cut.length;
   }
 
   startAll(): void {
-    for (const store of registeredStores(this.projects, this.stores)) {
+    for (const store of this.locator.registeredStores()) {
       for (const agentId of store.inbox.agentsWithPending()) this.schedule(store.projectId, agentId);
     }
   }
@@ -76,22 +74,15 @@ export class AgentWakeService {
 
   /** A person's wake: deliver now if the agent is ready, whatever holds or backoff say. */
   async wakeNow(agentId: string): Promise<number> {
-    const { store } = this.locate(agentId);
+    const { store } = this.locator.agent(agentId);
     if (store.inbox.pending(agentId).length === 0) return 0;
     this.ensureWake(store, agentId);
-    const session = store.agents.latestSession(agentId);
+    const session = store.sessions.latest(agentId);
     if (session?.state !== 'ready' || session.needsInput) {
       const why = session?.needsInput ? 'waiting for your answer to its question' : (session?.state ?? 'not started');
       fail('invalid-state', `The agent is ${why}; Drover types into a terminal only when its agent is ready.`);
     }
     return this.deliver(store, agentId, true);
-  }
-
-  hold(agentId: string, hold: boolean): Agent {
-    const { store, agent } = this.locate(agentId);
-    const updated = store.agents.update({ ...agent, wakesHeld: hold });
-    this.events.emit({ name: 'agentChanged', seq: updated.seq, projectId: updated.projectId, agentId, agent: updated });
-    return updated;
   }
 
   stop(): void {
@@ -101,9 +92,9 @@ export class AgentWakeService {
   }
 
   private ensureWake(store: ProjectStore, agentId: string): Wake {
-    const open = store.inbox.openWake(agentId);
+    const open = store.wakes.open(agentId);
     if (open) return open;
-    const wake = store.inbox.insertWake(newId('w'), agentId, Date.now());
+    const wake = store.wakes.insert(newId('w'), agentId, Date.now());
     this.announce(wake);
     return wake;
   }
@@ -111,11 +102,11 @@ export class AgentWakeService {
   /** Returns how many messages were delivered. */
   private async deliver(store: ProjectStore, agentId: string, byHand: boolean): Promise<number> {
     if (this.delivering.has(agentId)) return 0;
-    const wake = store.inbox.openWake(agentId);
+    const wake = store.wakes.open(agentId);
     const agent = store.agents.get(agentId);
     if (!wake || !agent || wake.state !== 'waiting') return 0;
     if (!byHand && agent.wakesHeld) return 0;
-    const session = store.agents.latestSession(agentId);
+    const session = store.sessions.latest(agentId);
     if (!byHand && !this.readyNow(store, wake, session)) return 0;
     const messages = store.inbox.pending(agentId);
     if (messages.length === 0) {
@@ -129,7 +120,7 @@ export class AgentWakeService {
       this.terminal.write(agentId, composeWakeText(messages, senders, this.terminal.wakeStyle(agentId)));
       await new Promise((resolve) => setTimeout(resolve, this.options.submitDelayMs));
       if (this.stopped || !this.stores.isOpen(store.projectId)) return 0;
-      if (store.agents.latestSession(agentId)?.id !== session?.id) throw new Error('the session ended before Enter was pressed');
+      if (store.sessions.latest(agentId)?.id !== session?.id) throw new Error('the session ended before Enter was pressed');
       this.terminal.write(agentId, '\r');
       this.inbox.markDelivered(store, attempt.messageIds);
       this.change(store, wake.id, { state: 'delivered', lastError: null, notBefore: null });
@@ -184,7 +175,7 @@ export class AgentWakeService {
   }
 
   private change(store: ProjectStore, wakeId: string, change: WakeChange): Wake {
-    const wake = store.inbox.updateWake(wakeId, change, Date.now());
+    const wake = store.wakes.update(wakeId, change, Date.now());
     this.announce(wake);
     return wake;
   }
@@ -192,9 +183,4 @@ export class AgentWakeService {
   private announce(wake: Wake): void {
     this.events.emit({ name: 'agentWakeChanged', seq: wake.seq, projectId: wake.projectId, wake });
   }
-
-  private locate(agentId: string): { store: ProjectStore; agent: Agent } {
-    return locateAgent(this.projects, this.stores, agentId);
-  }
-
 }

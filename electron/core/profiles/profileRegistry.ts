@@ -1,35 +1,26 @@
 import { AgentProfileInputSchema, type AgentProfile, type AgentProfileInput } from '../../../shared/entities';
 import { fail } from '../errors';
-import type { SqliteDatabase } from '../storage/sqlite';
+import type { ProfileTable } from '../storage/profileTable';
 import { BUILT_IN_PROFILES } from './builtInProfiles';
 import { expandCommand, findExecutable } from './commandLookup';
 
 /** Built-in profiles plus the custom ones stored in the app database. */
 export class ProfileRegistry {
-  private readonly statements;
-
   constructor(
-    db: SqliteDatabase,
+    private readonly table: ProfileTable,
     private readonly env: NodeJS.ProcessEnv = process.env,
-  ) {
-    this.statements = {
-      all: db.prepare<[], { definition: string }>('SELECT definition FROM agent_profiles ORDER BY id'),
-      byId: db.prepare<[string], { definition: string }>('SELECT definition FROM agent_profiles WHERE id = ?'),
-      upsert: db.prepare('INSERT INTO agent_profiles (id, definition) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET definition = excluded.definition'),
-      remove: db.prepare('DELETE FROM agent_profiles WHERE id = ?'),
-    };
-  }
+  ) {}
 
   list(): AgentProfile[] {
-    const custom = this.statements.all.all().flatMap((row) => this.parse(row.definition));
+    const custom = this.table.definitions().flatMap((definition) => this.parse(definition));
     return [...BUILT_IN_PROFILES.map((p) => this.describe(p, true)), ...custom.map((p) => this.describe(p, false))];
   }
 
   get(profileId: string): AgentProfile {
     const builtIn = BUILT_IN_PROFILES.find((p) => p.id === profileId);
     if (builtIn) return this.describe(builtIn, true);
-    const row = this.statements.byId.get(profileId);
-    const custom = row && this.parse(row.definition)[0];
+    const definition = this.table.definition(profileId);
+    const custom = definition && this.parse(definition)[0];
     if (!custom) fail('not-found', `No agent profile with id ${profileId}`);
     return this.describe(custom, false);
   }
@@ -38,13 +29,13 @@ export class ProfileRegistry {
     if (BUILT_IN_PROFILES.some((p) => p.id === profile.id)) {
       fail('conflict', `${profile.id} is a built-in profile; save your changes under another id.`);
     }
-    this.statements.upsert.run(profile.id, JSON.stringify(profile));
+    this.table.save(profile.id, JSON.stringify(profile));
     return this.describe(profile, false);
   }
 
   remove(profileId: string): void {
     if (BUILT_IN_PROFILES.some((p) => p.id === profileId)) fail('conflict', `${profileId} is a built-in profile and cannot be deleted.`);
-    if (this.statements.remove.run(profileId).changes === 0) fail('not-found', `No agent profile with id ${profileId}`);
+    if (!this.table.remove(profileId)) fail('not-found', `No agent profile with id ${profileId}`);
   }
 
   private parse(definition: string): AgentProfileInput[] {

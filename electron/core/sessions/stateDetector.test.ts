@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_PROFILES } from './builtInProfiles';
+import { BUILT_IN_PROFILES } from '../profiles/builtInProfiles';
 import { detectState, type DetectedState } from './stateDetector';
 
 const profile = (id: string) => {

@@ -1,9 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
+import { shellQuote } from '../../../shared/shellQuote';
 
 /**
  * Writes `<dir>/drover`, a tiny script that runs this Drover's CLI, so agent terminals (and the

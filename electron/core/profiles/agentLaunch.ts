@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Agent, AgentProfile } from '../../../shared/entities';
 import { expandCommand, findExecutable } from './commandLookup';
+import { shellQuote } from '../../../shared/shellQuote';
 
 export interface LaunchInput {
   profile: AgentProfile;
@@ -21,10 +22,6 @@ export interface LaunchPlan {
   env: Record<string, string>;
   /** Config files the agent CLI is pointed at (hooks, Drover's MCP server); the user's own config is never touched. */
   files: { path: string; content: string }[];
-}
-
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Claude Code's per-session settings: its hooks report prompt / stop / notification to Drover. */

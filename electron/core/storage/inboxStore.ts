@@ -1,6 +1,6 @@
-import type { InboxMessage, Wake } from '../../../shared/entities';
-import type { SeqCounter } from '../storage/seqCounter';
-import type { SqliteDatabase } from '../storage/sqlite';
+import type { InboxMessage } from '../../../shared/entities';
+import type { SeqCounter } from './seqCounter';
+import type { SqliteDatabase } from './sqlite';
 
 interface MessageRow {
   id: string;
@@ -17,23 +17,9 @@ interface MessageRow {
   seq: number;
 }
 
-interface WakeRow {
-  id: string;
-  agent_id: string;
-  message_ids: string;
-  state: Wake['state'];
-  attempts: number;
-  not_before: number | null;
-  last_error: string | null;
-  created_at: number;
-  updated_at: number;
-  seq: number;
-}
-
 export type NewMessage = Pick<InboxMessage, 'id' | 'agentId' | 'kind' | 'body' | 'taskId' | 'fromAgentId' | 'replyTo' | 'createdAt'>;
-export type WakeChange = Partial<Pick<Wake, 'state' | 'messageIds' | 'attempts' | 'notBefore' | 'lastError'>>;
 
-/** Inbox messages and wakes of one project's agents. */
+/** The inbox messages of one project's agents. */
 export class InboxStore {
   private readonly statements;
 
@@ -66,21 +52,6 @@ export class InboxStore {
            read_at = CASE WHEN @state = 'read' THEN @at ELSE read_at END,
            seq = @seq
          WHERE id = @id`,
-      ),
-      wake: db.prepare<[string], WakeRow>('SELECT * FROM wakes WHERE id = ?'),
-      openWake: db.prepare<[string], WakeRow>("SELECT * FROM wakes WHERE agent_id = ? AND state IN ('waiting','delivering') ORDER BY rowid LIMIT 1"),
-      visibleWakes: db.prepare<[], WakeRow>(
-        `SELECT * FROM wakes w WHERE w.state IN ('waiting','delivering')
-           OR w.rowid = (SELECT max(rowid) FROM wakes WHERE agent_id = w.agent_id)`,
-      ),
-      delivering: db.prepare<[], WakeRow>("SELECT * FROM wakes WHERE state = 'delivering'"),
-      updateWake: db.prepare(
-        `UPDATE wakes SET state = @state, message_ids = @messageIds, attempts = @attempts, not_before = @notBefore,
-           last_error = @lastError, updated_at = @at, seq = @seq WHERE id = @id`,
-      ),
-      insertWake: db.prepare(
-        `INSERT INTO wakes (id, agent_id, message_ids, state, attempts, created_at, updated_at, seq)
-         VALUES (@id, @agentId, '[]', 'waiting', 0, @at, @at, @seq)`,
       ),
     };
   }
@@ -128,46 +99,6 @@ export class InboxStore {
     return this.message(id) as InboxMessage;
   }
 
-  wake(id: string): Wake | undefined {
-    const row = this.statements.wake.get(id);
-    return row && this.toWake(row);
-  }
-
-  openWake(agentId: string): Wake | undefined {
-    const row = this.statements.openWake.get(agentId);
-    return row && this.toWake(row);
-  }
-
-  visibleWakes(): Wake[] {
-    return this.statements.visibleWakes.all().map((row) => this.toWake(row));
-  }
-
-  deliveringWakes(): Wake[] {
-    return this.statements.delivering.all().map((row) => this.toWake(row));
-  }
-
-  insertWake(id: string, agentId: string, at: number): Wake {
-    this.statements.insertWake.run({ id, agentId, at, seq: this.seq.next() });
-    return this.wake(id) as Wake;
-  }
-
-  updateWake(id: string, change: WakeChange, at: number): Wake {
-    const current = this.wake(id);
-    if (!current) throw new Error(`No wake ${id}`);
-    const next = { ...current, ...change };
-    this.statements.updateWake.run({
-      id,
-      state: next.state,
-      messageIds: JSON.stringify(next.messageIds),
-      attempts: next.attempts,
-      notBefore: next.notBefore,
-      lastError: next.lastError,
-      at,
-      seq: this.seq.next(),
-    });
-    return this.wake(id) as Wake;
-  }
-
   private toMessage(row: MessageRow): InboxMessage {
     return {
       id: row.id,
@@ -182,22 +113,6 @@ export class InboxStore {
       createdAt: row.created_at,
       deliveredAt: row.delivered_at,
       readAt: row.read_at,
-      seq: row.seq,
-    };
-  }
-
-  private toWake(row: WakeRow): Wake {
-    return {
-      id: row.id,
-      projectId: this.projectId,
-      agentId: row.agent_id,
-      messageIds: JSON.parse(row.message_ids) as string[],
-      state: row.state,
-      attempts: row.attempts,
-      notBefore: row.not_before,
-      lastError: row.last_error,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
       seq: row.seq,
     };
   }

@@ -1,8 +1,8 @@
 import { ProjectSettingsSchema, type ProjectSettings } from '../../../shared/entities';
-import type { SqliteDatabase } from '../storage/sqlite';
+import type { SqliteDatabase } from './sqlite';
 
 /** A project's settings: what the project stored over the host's defaults. */
-export class ProjectSettingsStore {
+export class SettingsStore {
   private readonly statements;
 
   constructor(

@@ -1,7 +1,7 @@
 import type { Task, TaskState } from '../../../shared/entities';
-import type { SeqCounter } from '../storage/seqCounter';
-import { PartialUpdate } from '../storage/partialUpdate';
-import type { SqliteDatabase } from '../storage/sqlite';
+import type { SeqCounter } from './seqCounter';
+import { PartialUpdate } from './partialUpdate';
+import type { SqliteDatabase } from './sqlite';
 
 /** A task row as read in raw mode, in TASK_COLUMNS order. */
 type TaskValues = [

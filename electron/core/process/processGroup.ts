@@ -47,3 +47,14 @@ export function listLivePids(): Set<number> {
   }
   return pids;
 }
+
+/**
+ * Asks a process group to end (SIGTERM) and kills it (SIGKILL) if it is still there after the grace
+ * period. Returns a function that cancels the pending kill (the group ended on its own).
+ */
+export function terminateProcessGroup(pgid: number, graceMs: number): () => void {
+  signalProcessGroup(pgid, 'SIGTERM');
+  const timer = setTimeout(() => signalProcessGroup(pgid, 'SIGKILL'), graceMs);
+  timer.unref();
+  return () => clearTimeout(timer);
+}

@@ -1,0 +1,61 @@
+import type { z } from 'zod';
+import type { METHODS, MethodName, MethodResult } from '../../shared/contract';
+import type { TaskOutputChunk, TerminalChunk } from '../../shared/events';
+
+/** A method's params as its schema produced them (defaults filled in). */
+export type MethodInput<M extends MethodName> = z.output<(typeof METHODS)[M]['params']>;
+
+/**
+ * Whoever sent a request: a window, a browser tab, the CLI, an MCP server. Methods whose effect
+ * belongs to one client (watching a task's output, attaching a terminal, waiting for a reply) send
+ * to it, and end what they set up for it when `signal` aborts (the client went away).
+ */
+export interface Client {
+  readonly signal: AbortSignal;
+  sendTaskOutput(chunk: TaskOutputChunk): void;
+  sendTerminal(chunk: TerminalChunk): void;
+}
+
+type Handler<M extends MethodName> = (params: MethodInput<M>, client: Client) => MethodResult<M> | Promise<MethodResult<M>>;
+
+/** A domain's part of the contract: one handler per method it owns. */
+export type Methods<M extends MethodName> = { [K in M]: Handler<K> };
+
+/** The whole contract, as every door calls it. */
+export type CoreApi = { [M in MethodName]: (params: MethodInput<M>, client?: Client) => Promise<MethodResult<M>> };
+
+/** For in-process callers (tests, the host itself): nothing is pushed to it and it never goes away. */
+const IN_PROCESS_CLIENT: Client = { signal: new AbortController().signal, sendTaskOutput: () => {}, sendTerminal: () => {} };
+
+/** Every handler answers with a promise, whether its domain works synchronously or not. */
+export function toCoreApi(handlers: Methods<MethodName>): CoreApi {
+  const api: Record<string, (params: unknown, client?: Client) => Promise<unknown>> = {};
+  for (const [method, handler] of Object.entries(handlers) as [MethodName, (params: unknown, client: Client) => unknown][]) {
+    api[method] = async (params, client = IN_PROCESS_CLIENT) => handler(params, client);
+  }
+  return api as CoreApi;
+}
+
+/**
+ * What a domain keeps per client (output watches, terminal attachments), created on first use and
+ * released by `dispose` when the client goes away.
+ */
+export class PerClient<T> {
+  private readonly byClient = new WeakMap<Client, T>();
+
+  constructor(
+    private readonly create: (client: Client) => T,
+    private readonly dispose: (value: T) => void,
+  ) {}
+
+  of(client: Client): T {
+    let value = this.byClient.get(client);
+    if (value === undefined) {
+      const created = this.create(client);
+      this.byClient.set(client, created);
+      client.signal.addEventListener('abort', () => this.dispose(created), { once: true });
+      value = created;
+    }
+    return value;
+  }
+}

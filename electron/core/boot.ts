@@ -1,0 +1,47 @@
+import type { EventBus } from './events/eventBus';
+import type { MediatedInbox } from './inbox/mediatedInbox';
+import { postMissingResults } from './inbox/taskCompletionSink';
+import type { ProjectRegistry } from './projects/projectRegistry';
+import type { SessionService } from './sessions/sessionService';
+import type { ProjectStores } from './storage/projectStores';
+import { reconcileTasks, type ReconcileReport } from './tasks/reconcile';
+import type { AgentWakeService } from './wake/agentWakeService';
+
+export interface BootParts {
+  projects: ProjectRegistry;
+  stores: ProjectStores;
+  sessions: SessionService;
+  wakes: AgentWakeService;
+  inbox: MediatedInbox;
+  events: EventBus;
+  log(line: string): void;
+}
+
+/**
+ * Boot reconciliation, before anything is served: each project's work state is brought in line with
+ * a world in which nothing Drover ran survived. A project whose store cannot be opened is reported
+ * and skipped; the others boot.
+ */
+export function reconcileProjects(parts: BootParts): ReconcileReport[] {
+  const reports: ReconcileReport[] = [];
+  for (const project of parts.projects.list().projects) {
+    try {
+      const store = parts.stores.get(project.id);
+      // Sessions first: results of interrupted tasks must not find an agent that still looks ready.
+      const endedSessions = parts.sessions.reconcile(store);
+      const resumedWakes = parts.wakes.reconcile(store);
+      const { report, changed } = reconcileTasks(store.tasks);
+      for (const task of changed) parts.events.emit({ name: 'backgroundTaskChanged', seq: task.seq, projectId: task.projectId, task });
+      postMissingResults(store, parts.inbox);
+      reports.push(report);
+      parts.log(
+        `reconciled project ${project.name} (${project.id}): ${report.interrupted} interrupted, ${report.cancelled} cancelled, ` +
+          `${report.killed} leftover process groups killed, ${report.queued} queued to start, ` +
+          `${endedSessions} agent sessions ended by the restart, ${resumedWakes} wakes back to waiting`,
+      );
+    } catch (error) {
+      parts.log(`could not reconcile project ${project.name} (${project.id}): ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return reports;
+}

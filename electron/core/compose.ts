@@ -1,0 +1,139 @@
+import path from 'node:path';
+import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../shared/entities';
+import { agentMethods } from './agents/agentMethods';
+import { AgentService } from './agents/agentService';
+import { toCoreApi, type CoreApi } from './api';
+import { reconcileProjects } from './boot';
+import { EventBus } from './events/eventBus';
+import { inboxMethods } from './inbox/inboxMethods';
+import { MediatedInbox } from './inbox/mediatedInbox';
+import { connectTaskCompletionSink } from './inbox/taskCompletionSink';
+import { Locator } from './locate';
+import { writeCliShim } from './profiles/cliShim';
+import { profileMethods } from './profiles/profileMethods';
+import { ProfileRegistry } from './profiles/profileRegistry';
+import { projectMethods } from './projects/projectMethods';
+import { ProjectRegistry } from './projects/projectRegistry';
+import { sessionMethods } from './sessions/sessionMethods';
+import { SessionService } from './sessions/sessionService';
+import { APP_MIGRATIONS } from './storage/appSchema';
+import { ProfileTable } from './storage/profileTable';
+import { ProjectStores } from './storage/projectStores';
+import { ProjectTable } from './storage/projectTable';
+import { openDatabase } from './storage/sqlite';
+import type { ReconcileReport } from './tasks/reconcile';
+import { taskMethods } from './tasks/taskMethods';
+import { TaskService } from './tasks/taskService';
+import { AgentWakeService, DEFAULT_WAKE_OPTIONS, type WakeOptions } from './wake/agentWakeService';
+import { wakeMethods } from './wake/wakeMethods';
+
+export interface CoreOptions {
+  dataDir: string;
+  version: string;
+  /** Where the host's local socket listens; reported by getStatus. */
+  socketPath: string;
+  nativeBinding?: string;
+  settingsDefaults?: Partial<ProjectSettings>;
+  /** The environment agents and tasks start from, and where agent CLIs are looked up (PATH). */
+  env?: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+  /** argv that runs this Drover's CLI (e.g. node + cli.js); agent terminals get it as `drover`. */
+  cliCommand?: readonly string[];
+  /** Extra env for that command (Electron needs ELECTRON_RUN_AS_NODE=1). */
+  cliEnv?: Record<string, string>;
+  agentStopGraceMs?: number;
+  wake?: Partial<Omit<WakeOptions, 'log'>>;
+}
+
+export interface Core {
+  api: CoreApi;
+  events: EventBus;
+  tasks: TaskService;
+  sessions: SessionService;
+  inbox: MediatedInbox;
+  reconcileReports: ReconcileReport[];
+  /** Starts queued tasks and pending wakes; hosts call it once they serve clients. */
+  startWork(): void;
+  close(): Promise<void>;
+}
+
+function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
+  const defined: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) defined[key] = value;
+  return defined;
+}
+
+/**
+ * Builds the domain for one data dir: opens the app database, wires the services, reconciles every
+ * project's work state (before anything is served), and returns the API every door adapts.
+ */
+export function createCore(options: CoreOptions): Core {
+  const log = options.log ?? (() => {});
+  const env = options.env ?? process.env;
+  const events = new EventBus((error) => log(`event listener failed: ${String(error)}`));
+  const appDb = openDatabase(path.join(options.dataDir, 'app.sqlite'), {
+    migrations: APP_MIGRATIONS,
+    description: 'app database',
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  });
+  const projects = new ProjectRegistry(new ProjectTable(appDb), events);
+  const stores = new ProjectStores({
+    dataDir: options.dataDir,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    settingsDefaults: { ...DEFAULT_PROJECT_SETTINGS, ...options.settingsDefaults },
+  });
+  const locator = new Locator(projects, stores);
+  const tasks = new TaskService(locator, projects, stores, events, { TERM: 'xterm-256color', ...definedOnly(env) }, log);
+  const profiles = new ProfileRegistry(new ProfileTable(appDb), env);
+  const sessions = new SessionService(locator, projects, stores, profiles, events, {
+    socketPath: options.socketPath,
+    shimDir: writeCliShim(path.join(options.dataDir, 'bin'), options.cliCommand ?? [process.execPath, process.argv[1] ?? 'drover'], options.cliEnv),
+    baseEnv: env,
+    ...(options.agentStopGraceMs !== undefined ? { stopGraceMs: options.agentStopGraceMs } : {}),
+    log,
+  });
+  const agents = new AgentService(locator, projects, stores, profiles, sessions, events);
+  const inbox = new MediatedInbox(locator, projects, stores, events);
+  connectTaskCompletionSink(events, stores, inbox);
+  const wakes = new AgentWakeService(locator, stores, events, inbox, sessions, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
+
+  const reconcileReports = reconcileProjects({ projects, stores, sessions, wakes, inbox, events, log });
+
+  const api = toCoreApi({
+    ...projectMethods(projects, stores, [tasks, sessions], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
+    ...taskMethods(tasks, events),
+    ...profileMethods(profiles),
+    ...agentMethods(agents),
+    ...sessionMethods(sessions),
+    ...inboxMethods(inbox),
+    ...wakeMethods(wakes),
+  });
+
+  let closed = false;
+  return {
+    api,
+    events,
+    tasks,
+    sessions,
+    inbox,
+    reconcileReports,
+    startWork: () => {
+      for (const project of projects.list().projects) {
+        try {
+          tasks.pump(project.id);
+        } catch (error) {
+          log(`could not start queued tasks of ${project.id}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+      wakes.startAll();
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      wakes.stop();
+      await Promise.all([tasks.shutdown(), sessions.shutdown()]);
+      stores.closeAll();
+      appDb.close();
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import type { Methods } from '../api';
+import type { MediatedInbox } from './mediatedInbox';
+
+type InboxMethod = 'listInbox' | 'markInboxRead' | 'sendMessage' | 'replyToMessage' | 'awaitReply';
+
+/** Agents' inboxes: messages between agents and from people, and questions with their replies. */
+export function inboxMethods(inbox: MediatedInbox): Methods<InboxMethod> {
+  return {
+    listInbox: ({ agentId, unreadOnly }) => inbox.list(agentId, unreadOnly),
+    markInboxRead: ({ agentId, messageIds }) => inbox.markRead(agentId, messageIds),
+    sendMessage: ({ projectId, to, kind, body, fromAgentId }) => inbox.send({ projectId, to, kind, body, fromAgentId }),
+    replyToMessage: ({ questionId, body, fromAgentId }) => inbox.reply({ questionId, body, fromAgentId }),
+    // The wait ends with its client: a reply nobody received then stays pending, for a wake.
+    awaitReply: ({ questionId, timeoutMs }, client) => inbox.awaitReply(questionId, timeoutMs, client.signal),
+  };
+}

@@ -1,0 +1,56 @@
+import type { Methods } from '../api';
+import { PerClient } from '../api';
+import type { SessionService, TerminalAttachment } from './sessionService';
+
+type SessionMethod =
+  | 'startAgent'
+  | 'stopAgent'
+  | 'restartAgent'
+  | 'writeAgentInput'
+  | 'resizeAgent'
+  | 'attachAgentTerminal'
+  | 'detachAgentTerminal'
+  | 'ackAgentOutput'
+  | 'reportAgentHook';
+
+/** Agent sessions: start, stop, type into and watch an agent's terminal; hooks report its state. */
+export function sessionMethods(sessions: SessionService): Methods<SessionMethod> {
+  const attachments = new PerClient(
+    () => new Map<string, TerminalAttachment>(),
+    (byAgent) => {
+      for (const attachment of byAgent.values()) attachment.detach();
+      byAgent.clear();
+    },
+  );
+  return {
+    startAgent: ({ agentId, resume }) => sessions.start(agentId, resume),
+    stopAgent: ({ agentId }) => sessions.stop(agentId),
+    restartAgent: ({ agentId, resume }) => sessions.restart(agentId, resume),
+    writeAgentInput: ({ agentId, data }) => {
+      sessions.write(agentId, data);
+      return { agentId };
+    },
+    resizeAgent: ({ agentId, cols, rows }) => {
+      sessions.resize(agentId, cols, rows);
+      return { agentId };
+    },
+    attachAgentTerminal: ({ agentId }, client) => {
+      const byAgent = attachments.of(client);
+      byAgent.get(agentId)?.detach();
+      const { scrollback, ...attachment } = sessions.attach(agentId, (chunk) => client.sendTerminal(chunk));
+      byAgent.set(agentId, attachment);
+      return { agentId, scrollback };
+    },
+    detachAgentTerminal: ({ agentId }, client) => {
+      const byAgent = attachments.of(client);
+      byAgent.get(agentId)?.detach();
+      byAgent.delete(agentId);
+      return { agentId };
+    },
+    ackAgentOutput: ({ agentId, chars }, client) => {
+      attachments.of(client).get(agentId)?.acknowledge(chars);
+      return { agentId };
+    },
+    reportAgentHook: ({ agentId, event, externalSessionId }) => sessions.hook(agentId, event, externalSessionId),
+  };
+}
