@@ -41,7 +41,7 @@ test('an agent hands a command to Drover, is woken with its result, and asks ano
   fs.writeFileSync(path.join(folder, 'built.gate'), '');
   await expect(taskEndToast(page, 'Task done', build)).toBeVisible();
   await expect(inboxBadge(architect, 1)).toBeVisible();
-  await expect(architectTerminal).toContainText(`[Drover] 1 new message: Task ${taskId} "${build}" succeeded: exit code 0`);
+  await expect(architectTerminal).toContainText(`[Drover] New message: Task ${taskId} "${build}" succeeded: exit code 0`);
   await expect(architectTerminal).toContainText('Done: [Drover]');
   await expect(architect.getByRole('img', { name: 'Task done: 1 result not read yet' })).toHaveText('Task done');
   await expect(architect.getByRole('img', { name: /^Running/ })).toHaveCount(0);
@@ -120,7 +120,7 @@ test('holds wakes, delivers a person\'s note, explains a refused wake, and repor
 
   // Once the agent is ready again, the waiting wake delivers the note.
   await startFromPane(architect);
-  await expect(terminal).toContainText('[Drover] 1 new message: Note from a person: Please rebase on main');
+  await expect(terminal).toContainText('[Drover] New message: Note from a person: Please rebase on main');
   await expect(terminal).toContainText('Done: [Drover]');
   inbox = await openInbox(page, architect, 'Architect');
   await expect(note).toContainText('Delivered');
@@ -147,7 +147,7 @@ test('holds wakes, delivers a person\'s note, explains a refused wake, and repor
 
   // The host killed outright: boot reconciliation interrupts the task and posts the result. The
   // agent answers the wake first, so the next line typed is not joined to the wake's own.
-  await expect(terminal).toContainText(`Done: [Drover] 1 new message: Task ${gracefulId}`);
+  await expect(terminal).toContainText(`Done: [Drover] New message: Task ${gracefulId}`);
   await expect(stateBadge(architect, 'Ready')).toBeVisible();
   await typeLine(page, terminal, '/bg sleep 60');
   await expect.poll(() => lastStartedTaskId(terminal)).not.toBe(gracefulId);

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 const reportsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-test-reports-'));
-const vitestReport = path.join(reportsDir, 'vitest.json');
+const REAL_CLI_SUITE = 'e2e/realCli';
 const playwrightReport = path.join(reportsDir, 'playwright.json');
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSteps = [];
@@ -35,14 +35,24 @@ for (const ok of [step('typecheck', npx, ['tsc', '-p', 'tsconfig.json', '--noEmi
   else totals.failed++;
 }
 
-step('unit', npx, ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
-const vitest = readJson(vitestReport);
-if (vitest) {
+/** A vitest run, counted into the totals from its JSON report. */
+function vitestStep(name, args) {
+  const report = path.join(reportsDir, `${name}.json`);
+  step(name, npx, ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  const vitest = readJson(report);
+  if (!vitest) {
+    totals.failed++;
+    return;
+  }
   totals.passed += vitest.numPassedTests;
   // A suite that fails to load has no failed test but must still count.
   totals.failed += vitest.numFailedTests + vitest.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
   totals.skipped += vitest.numPendingTests + vitest.numTodoTests;
-} else totals.failed++;
+}
+
+vitestStep('unit', ['--exclude', `${REAL_CLI_SUITE}/**`]);
+// The real agent CLIs (installed into a cache on first use), one at a time: their screens are timed.
+vitestStep('real-cli', [REAL_CLI_SUITE, '--no-file-parallelism']);
 
 if (built) {
   step('e2e', npx, ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport });

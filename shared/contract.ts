@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import {
+  AgentHookEventSchema,
   AgentIdSchema,
   AgentProfileInputSchema,
   AgentProfileSchema,
+  AgentQuotaSchema,
   AgentSchema,
   AgentSessionSchema,
   InboxKindSchema,
@@ -184,13 +186,23 @@ export const METHODS = {
     params: z.object({ agentId: AgentIdSchema, chars: z.number().int().positive() }).strict(),
     result: z.object({ agentId: AgentIdSchema }),
   },
-  /** From `drover hook EVENT`, run by an agent CLI's own hooks inside an agent terminal. */
+  /**
+   * From `drover hook CLI`, run by an agent CLI's own hooks inside an agent terminal: what the CLI
+   * said of itself, already read out of its payload.
+   */
   reportAgentHook: {
     params: z
       .object({
         agentId: AgentIdSchema,
-        event: z.enum(['prompt-submitted', 'stopped', 'needs-input', 'session-start']),
+        event: AgentHookEventSchema,
+        /** The CLI's conversation id, once a prompt was submitted in it (so it can be resumed). */
         externalSessionId: z.string().max(200).optional(),
+        /** stop-failed: the CLI's error kind (e.g. `rate_limit`, `server_error`). */
+        error: z.string().max(100).optional(),
+        /** stop-failed: what the CLI printed (a limit line names its reset time). */
+        message: z.string().max(4000).optional(),
+        /** quota: the plan quota the CLI reported. */
+        quota: AgentQuotaSchema.optional(),
       })
       .strict(),
     result: AgentSessionSchema,

@@ -100,9 +100,13 @@ export const TaskOutputSchema = z.object({
 });
 export type TaskOutput = z.infer<typeof TaskOutputSchema>;
 
-/** How Drover learns an agent's state beyond its screen. */
-export const AGENT_INTEGRATIONS = ['claude-hooks', 'codex-notify', 'none'] as const;
+/**
+ * Which agent CLI's own signals Drover uses beyond the screen: its hooks, the per-session settings
+ * that register them and Drover's MCP server, its status reports. `none`: the screen only.
+ */
+export const AGENT_INTEGRATIONS = ['claude', 'codex', 'gemini', 'none'] as const;
 export const AgentIntegrationSchema = z.enum(AGENT_INTEGRATIONS);
+export type AgentIntegration = z.infer<typeof AgentIntegrationSchema>;
 
 /**
  * How a wake is typed: as a prompt (agent CLIs), or as a shell note — a command that only shows
@@ -170,6 +174,29 @@ export const AGENT_SESSION_STATES = ['starting', 'busy', 'ready', 'limited', 'ex
 export const AgentSessionStateSchema = z.enum(AGENT_SESSION_STATES);
 export type AgentSessionState = z.infer<typeof AgentSessionStateSchema>;
 
+/** One window of an agent CLI's own plan quota (Claude's five-hour and weekly limits). */
+export const QuotaWindowSchema = z.object({
+  usedPercent: z.number().min(0).max(1000),
+  resetsAt: Timestamp.nullable(),
+});
+export type QuotaWindow = z.infer<typeof QuotaWindowSchema>;
+
+/** What the agent CLI says of its account's quota; null where it says nothing (API keys, other CLIs). */
+export const AgentQuotaSchema = z.object({
+  fiveHour: QuotaWindowSchema.nullable(),
+  weekly: QuotaWindowSchema.nullable(),
+});
+export type AgentQuota = z.infer<typeof AgentQuotaSchema>;
+
+/**
+ * What an agent CLI's hooks report, in Drover's words: a session began, a prompt was submitted (a
+ * turn starts), the turn ended, the turn failed (an API error or a rate limit), the CLI waits for
+ * the person (a permission or question dialog), or its plan quota changed.
+ */
+export const AGENT_HOOK_EVENTS = ['session-start', 'prompt-submitted', 'stopped', 'stop-failed', 'needs-input', 'quota'] as const;
+export const AgentHookEventSchema = z.enum(AGENT_HOOK_EVENTS);
+export type AgentHookEvent = z.infer<typeof AgentHookEventSchema>;
+
 export const AgentSessionSchema = z.object({
   id: z.string(),
   agentId: AgentIdSchema,
@@ -185,6 +212,8 @@ export const AgentSessionSchema = z.object({
   endReason: z.string().nullable(),
   /** The agent CLI's own conversation id, from its hooks, so a restart can resume it. */
   externalSessionId: z.string().nullable(),
+  /** The CLI's own plan quota, where it reports one (Claude's status line, for subscribers). */
+  quota: AgentQuotaSchema.nullable(),
   startedAt: Timestamp,
   endedAt: Timestamp.nullable(),
   seq: z.number().int().nonnegative(),

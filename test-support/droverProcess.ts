@@ -45,11 +45,12 @@ export interface CliResult {
 }
 
 /** Runs the real `drover` CLI and collects what it printed and its exit code. */
-export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI_PATH, ...args], { cwd: options.cwd, env: options.env ?? process.env, timeout: 30_000 }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [CLI_PATH, ...args], { cwd: options.cwd, env: options.env ?? process.env, timeout: 30_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
+    child.stdin?.end(options.input ?? '');
   });
 }

@@ -21,7 +21,7 @@ export const FAKE_PROFILE: AgentProfileInput = {
   promptPattern: '^fake> ?$',
   busyPattern: 'esc to interrupt',
   quietMs: 150,
-  integration: 'claude-hooks',
+  integration: 'claude',
   wakeAs: 'prompt',
 };
 

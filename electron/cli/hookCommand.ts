@@ -1,13 +1,9 @@
+import type { MethodParams } from '../../shared/contract';
+import type { AgentQuota, QuotaWindow } from '../../shared/entities';
 import { connectToDrover } from './socketClient';
 
-type HookEvent = 'prompt-submitted' | 'stopped' | 'needs-input' | 'session-start';
-
-const EVENTS: Record<string, HookEvent> = {
-  'prompt-submitted': 'prompt-submitted',
-  stopped: 'stopped',
-  'needs-input': 'needs-input',
-  'session-start': 'session-start',
-};
+export type HookReport = Omit<MethodParams<'reportAgentHook'>, 'agentId'>;
+type Payload = Record<string, unknown>;
 
 function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return Promise.resolve('');
@@ -20,45 +16,127 @@ function readStdin(): Promise<string> {
   });
 }
 
-function parseObject(text: string | undefined): Record<string, unknown> {
+function parseObject(text: string): Payload {
   try {
-    const value: unknown = JSON.parse(text ?? '');
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? (value as Payload) : {};
   } catch {
     return {};
   }
 }
 
-export interface HookReport {
-  event: HookEvent;
-  externalSessionId?: string;
-}
+const text = (value: unknown, max: number): string | undefined => (typeof value === 'string' && value.length > 0 ? value.slice(0, max) : undefined);
+const conversation = (payload: Payload) => text(payload.session_id, 200);
 
 /**
- * What a hook invocation reports: Claude Code's hooks pass JSON on stdin (with `session_id`);
- * Codex's notify program gets JSON as its last argument (`type`, `thread-id`). Null when there is
- * nothing to report.
+ * Claude Code 2.1.197's hooks (JSON on stdin, `hook_event_name`). A subagent's events carry
+ * `agent_id` and say nothing of the main session, except its permission dialog, which shows on the
+ * main screen. Only permission and MCP elicitation notifications wait for the person.
  */
-export function parseHook(name: string, stdin: string, payloadArg: string | undefined): HookReport | null {
-  const payload = parseObject(name === 'codex-notify' ? payloadArg : stdin);
-  const event = name === 'codex-notify' ? (payload.type === 'agent-turn-complete' ? 'stopped' : undefined) : EVENTS[name];
-  if (!event) return null;
-  const sessionId = payload.session_id ?? payload['thread-id'];
-  return typeof sessionId === 'string' && sessionId.length > 0 ? { event, externalSessionId: sessionId.slice(0, 200) } : { event };
+function fromClaude(payload: Payload): HookReport | null {
+  if (payload.agent_id !== undefined && payload.hook_event_name !== 'PermissionRequest') return null;
+  switch (payload.hook_event_name) {
+    case 'SessionStart':
+      return { event: 'session-start' };
+    case 'UserPromptSubmit':
+      return { event: 'prompt-submitted', externalSessionId: conversation(payload) };
+    case 'Stop':
+      return { event: 'stopped', externalSessionId: conversation(payload) };
+    case 'StopFailure':
+      return { event: 'stop-failed', externalSessionId: conversation(payload), error: text(payload.error, 100), message: text(payload.last_assistant_message, 4000) };
+    case 'PermissionRequest':
+      return { event: 'needs-input' };
+    case 'Notification':
+      return ['permission_prompt', 'elicitation_dialog', 'elicitation_url_dialog'].includes(String(payload.notification_type)) ? { event: 'needs-input' } : null;
+    default:
+      return null;
+  }
+}
+
+/** Codex 0.171.0's hooks (Claude-compatible payloads); its other states come from the terminal. */
+function fromCodex(payload: Payload): HookReport | null {
+  switch (payload.hook_event_name) {
+    case 'UserPromptSubmit':
+      return { event: 'prompt-submitted', externalSessionId: conversation(payload) };
+    case 'Stop':
+      return { event: 'stopped', externalSessionId: conversation(payload) };
+    case 'PermissionRequest':
+      return { event: 'needs-input' };
+    default:
+      return null;
+  }
 }
 
 /**
- * `drover hook EVENT [PAYLOAD]`: run by an agent CLI's own hooks. It reports to Drover and always
- * exits 0 without output, so an agent run outside Drover, or a Drover that went away, is never
- * disturbed.
+ * Gemini CLI 0.61.0's hooks: BeforeAgent when a prompt goes in, AfterAgent when a turn completed,
+ * Notification (only ever `ToolPermission`) when an approval dialog opens.
+ */
+function fromGemini(payload: Payload): HookReport | null {
+  switch (payload.hook_event_name) {
+    case 'BeforeAgent':
+      return { event: 'prompt-submitted', externalSessionId: conversation(payload) };
+    case 'AfterAgent':
+      return { event: 'stopped', externalSessionId: conversation(payload) };
+    case 'Notification':
+      return payload.notification_type === 'ToolPermission' ? { event: 'needs-input' } : null;
+    default:
+      return null;
+  }
+}
+
+function quotaWindow(value: unknown): QuotaWindow | null {
+  const window = value as { used_percentage?: unknown; resets_at?: unknown } | undefined;
+  if (typeof window?.used_percentage !== 'number' || !Number.isFinite(window.used_percentage)) return null;
+  const resetsAt = typeof window.resets_at === 'number' && Number.isFinite(window.resets_at) ? Math.round(window.resets_at * 1000) : null;
+  return { usedPercent: Math.min(1000, Math.max(0, window.used_percentage)), resetsAt: resetsAt !== null && resetsAt > 0 ? resetsAt : null };
+}
+
+/** Claude Code's status line input carries `rate_limits` for subscribers (five-hour and weekly windows). */
+export function quotaOf(payload: Payload): AgentQuota | null {
+  const limits = payload.rate_limits as { five_hour?: unknown; seven_day?: unknown } | undefined;
+  if (typeof limits !== 'object' || limits === null) return null;
+  const quota = { fiveHour: quotaWindow(limits.five_hour), weekly: quotaWindow(limits.seven_day) };
+  return quota.fiveHour || quota.weekly ? quota : null;
+}
+
+/** What Claude Code shows as its status line: whose agent this is, and the quota where known. */
+export function statusLine(agentName: string | undefined, quota: AgentQuota | null): string {
+  const parts = [`Drover agent ${agentName ?? ''}`.trim()];
+  if (quota?.fiveHour) parts.push(`5h ${Math.round(quota.fiveHour.usedPercent)}%`);
+  if (quota?.weekly) parts.push(`week ${Math.round(quota.weekly.usedPercent)}%`);
+  return parts.join(' · ');
+}
+
+const PARSERS: Record<string, (payload: Payload) => HookReport | null> = {
+  claude: fromClaude,
+  codex: fromCodex,
+  gemini: fromGemini,
+  'claude-status-line': (payload) => {
+    const quota = quotaOf(payload);
+    return quota ? { event: 'quota', quota } : null;
+  },
+};
+
+/** What a hook invocation reports, or null when there is nothing to report. */
+export function parseHook(cli: string, stdin: string): HookReport | null {
+  return PARSERS[cli]?.(parseObject(stdin)) ?? null;
+}
+
+/**
+ * `drover hook CLI`: run by an agent CLI's own hooks (JSON on stdin). It reports to Drover and exits
+ * 0 without output (the status line prints its line), so an agent run outside Drover, or a Drover
+ * that went away, is never disturbed.
  */
 export async function hookCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const [name, payloadArg] = args;
+  const [cli] = args;
   const socketPath = env.DROVER_SOCKET;
   const agentId = env.DROVER_AGENT_ID;
-  if (!name || !socketPath || !agentId) return 0;
-  const report = parseHook(name, name === 'codex-notify' ? '' : await readStdin(), payloadArg);
-  if (!report) return 0;
+  const statusLineWanted = cli === 'claude-status-line';
+  if (!cli || (!statusLineWanted && (!socketPath || !agentId))) return 0;
+  const stdin = await readStdin();
+  if (statusLineWanted) process.stdout.write(`${statusLine(env.DROVER_AGENT_NAME, quotaOf(parseObject(stdin)))}\n`);
+  const report = parseHook(cli, stdin);
+  if (!report || !socketPath || !agentId) return 0;
   try {
     const client = await connectToDrover(socketPath);
     try {

@@ -72,7 +72,7 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
         needsInputPattern: null,
         usageLimitPattern: 'hit your session limit',
         quietMs: 150,
-        integration: 'claude-hooks', wakeAs: 'prompt',
+        integration: 'claude', wakeAs: 'prompt',
       },
     });
   });
@@ -109,7 +109,7 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     expect((await inbox(agent.id))[0]?.state).toBe('pending');
     expect(screen.text).not.toContain('[Drover]');
     await waitFor(async () => (await inbox(agent.id))[0]?.state === 'delivered', 'delivered once ready');
-    await waitFor(() => /\[Drover\] 1 new message: Note from a person: the build is green/.test(screen.text), 'the wake on screen');
+    await waitFor(() => /\[Drover\] New message: Note from a person: the build is green/.test(screen.text), 'the wake on screen');
     await waitFor(() => screen.text.includes('Done: [Drover]'), 'the agent took it as its prompt');
     expect((await state()).wakes.find((w) => w.agentId === agent.id)).toMatchObject({ state: 'delivered', attempts: 1 });
 
@@ -130,7 +130,7 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     const screen = screenOf(shell.id);
     await host.core.api.sendMessage({ projectId: project.id, to: 'Terminal', kind: 'note', body: "deploy's done; $(touch pwned)" });
     await waitFor(async () => (await inbox(shell.id))[0]?.state === 'delivered', 'delivered');
-    await waitFor(() => /sh\$ true '\[Drover\] 1 new message: Note from a person: deploy’s done; \$\(touch pwned\)[^\n]*\r?\nsh\$/.test(screen.text), 'the note shown and the prompt back');
+    await waitFor(() => /sh\$ true '\[Drover\] New message: Note from a person: deploy’s done; \$\(touch pwned\)[^\n]*\r?\nsh\$/.test(screen.text), 'the note shown and the prompt back');
     expect(fs.existsSync(path.join(dir, 'repo', 'pwned'))).toBe(false);
   });
 

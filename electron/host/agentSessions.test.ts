@@ -24,7 +24,7 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
   const session = async (agentId: string) => (await host.core.api.getWorkState({ projectId: project.id })).sessions.find((s) => s.agentId === agentId);
   const states = (agentId: string) =>
     events.flatMap((e) => (e.name === 'agentSessionChanged' && e.session.agentId === agentId ? [e.session.state] : []));
-  const saveFakeProfile = (integration: 'claude-hooks' | 'none', id = 'fake') =>
+  const saveFakeProfile = (integration: 'claude' | 'none', id = 'fake') =>
     host.core.api.saveAgentProfile({
       profile: {
         id,
@@ -68,7 +68,7 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
   });
 
   it('runs an agent in the project with Drover env, follows its hooks and records its conversation id', async () => {
-    await saveFakeProfile('claude-hooks');
+    await saveFakeProfile('claude');
     const agent = (await host.core.api.createAgent({ projectId: project.id, name: 'Backend', role: 'API work', profileId: 'fake' }));
     await expect(host.core.api.createAgent({ projectId: project.id, name: 'backend', role: '', profileId: 'fake' })).rejects.toThrow(/already exists/);
     attach(agent.id);
@@ -154,7 +154,7 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
   });
 
   it('stops with SIGTERM, restarts, and after a host restart shows the last screen and resumes the conversation', async () => {
-    await saveFakeProfile('claude-hooks');
+    await saveFakeProfile('claude');
     const agent = (await host.core.api.createAgent({ projectId: project.id, name: 'Keeper', role: '', profileId: 'fake' }));
     await host.core.api.startAgent({ agentId: agent.id, resume: false });
     await waitFor(async () => (await session(agent.id))?.state === 'ready', 'ready');

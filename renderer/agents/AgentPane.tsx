@@ -6,6 +6,7 @@ import type { AgentWork } from '../store/selectors';
 import { useDroverActions } from '../store/StoreContext';
 import type { AgentTerminalHandle } from '../terminal/AgentTerminal';
 import { AgentStateBadge } from './AgentStateBadge';
+import { QuotaChip } from './QuotaChip';
 import { AgentTaskBadges } from './AgentTaskBadges';
 import { InboxButton } from './InboxBadge';
 import { PaneIcon } from './PaneIcon';
@@ -69,6 +70,7 @@ export function AgentPane(props: AgentPaneProps) {
           {agent.name}
         </h3>
         <AgentStateBadge session={session} />
+        <QuotaChip session={session} />
         <InboxButton count={work.unread} onOpen={props.onOpenInbox} />
         <AgentTaskBadges work={work} />
         <span className="agent-pane__role" title={agent.role}>

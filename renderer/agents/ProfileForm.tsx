@@ -8,8 +8,9 @@ import { useDroverActions } from '../store/StoreContext';
 import { profileFromDraft, type DraftProblems, type ProfileDraft } from './profileDraft';
 
 const INTEGRATION_LABELS: Readonly<Record<ProfileDraft['integration'], string>> = {
-  'claude-hooks': 'Claude Code hooks',
-  'codex-notify': 'Codex notify',
+  claude: 'Claude Code hooks',
+  codex: 'Codex hooks and status',
+  gemini: 'Gemini CLI hooks',
   none: 'None (screen patterns only)',
 };
 

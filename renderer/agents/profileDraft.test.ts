@@ -14,7 +14,7 @@ describe('profile drafts', () => {
       needsInputPattern: null,
       usageLimitPattern: 'hit your session limit',
       quietMs: 150,
-      integration: 'claude-hooks' as const,
+      integration: 'claude' as const,
       wakeAs: 'prompt' as const,
     };
     expect(profileFromDraft(draftFromProfile(profile))).toEqual({ profile });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentSession } from '../../shared/entities';
 import { makeSession } from '../testing/fixtures';
-import { agentStatus, endedHint, isSessionLive } from './agentPresentation';
+import { agentStatus, endedHint, isSessionLive, quotaSummary } from './agentPresentation';
 
 const session = (changes: Partial<AgentSession>) => makeSession({ pid: 42, ...changes });
 
@@ -40,5 +40,17 @@ describe('session helpers', () => {
     expect(endedHint(session({ state: 'exited', endReason: 'app-restart' }))).toBe('Session ended when Drover stopped.');
     expect(endedHint(session({ state: 'exited', endReason: 'exited', exitCode: 2 }))).toBe('Session exited with code 2.');
     expect(endedHint(session({ state: 'exited', endReason: 'spawn-failed: ENOENT' }))).toBe('Could not start: ENOENT');
+  });
+});
+
+describe('quotaSummary', () => {
+  const now = Date.UTC(2026, 10, 29, 15, 0);
+  it('shows each window the CLI reports, and marks a spent one', () => {
+    expect(quotaSummary(null, now)).toBeNull();
+    expect(quotaSummary({ fiveHour: { usedPercent: 42.4, resetsAt: now + 3_600_000 }, weekly: { usedPercent: 17, resetsAt: null } }, now)).toMatchObject({
+      text: '5h 42% · week 17%',
+      spent: false,
+    });
+    expect(quotaSummary({ fiveHour: { usedPercent: 100, resetsAt: now + 3_600_000 }, weekly: null }, now)).toMatchObject({ text: '5h 100%', spent: true });
   });
 });

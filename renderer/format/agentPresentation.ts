@@ -1,4 +1,4 @@
-import type { AgentSession } from '../../shared/entities';
+import type { AgentQuota, AgentSession } from '../../shared/entities';
 import { formatClockTime } from './clockTime';
 import type { AgentTone, Status } from './tone';
 
@@ -42,4 +42,25 @@ export function endedHint(session: AgentSession | undefined): string {
   if (session.endReason === 'stopped') return 'Session stopped.';
   if (session.endReason?.startsWith('spawn-failed')) return `Could not start: ${session.endReason.slice('spawn-failed: '.length)}`;
   return session.exitCode === null ? 'Session ended.' : `Session exited with code ${session.exitCode}.`;
+}
+
+/**
+ * The agent CLI's own plan quota, as a short line for the pane header ("5h 42% · week 17%"), with
+ * when each window resets for its tooltip; null when the CLI reports none.
+ */
+export function quotaSummary(quota: AgentQuota | null, now: number): { text: string; detail: string; spent: boolean } | null {
+  if (!quota) return null;
+  const windows = [
+    ['5h', 'Five-hour window', quota.fiveHour],
+    ['week', 'Weekly window', quota.weekly],
+  ] as const;
+  const shown = windows.filter(([, , window]) => window !== null);
+  if (shown.length === 0) return null;
+  return {
+    text: shown.map(([short, , window]) => `${short} ${Math.round(window?.usedPercent ?? 0)}%`).join(' · '),
+    detail: shown
+      .map(([, long, window]) => `${long}: ${Math.round(window?.usedPercent ?? 0)}% used${window?.resetsAt ? `, resets ${formatClockTime(window.resetsAt, now)}` : ''}`)
+      .join('\n'),
+    spent: shown.some(([, , window]) => (window?.usedPercent ?? 0) >= 100 && (window?.resetsAt ?? 0) > now),
+  };
 }

@@ -70,6 +70,7 @@ export function makeSession(overrides: Partial<AgentSession> = {}): AgentSession
     exitCode: null,
     endReason: null,
     externalSessionId: null,
+    quota: null,
     startedAt: 1,
     endedAt: null,
     seq: 1,

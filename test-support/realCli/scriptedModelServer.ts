@@ -65,6 +65,11 @@ export class ScriptedModelServer {
     this.script.push(...turns);
   }
 
+  /** Forgets turns queued but not taken (a scenario that ended before the CLI asked for them). */
+  clear(): void {
+    this.script.length = 0;
+  }
+
   get pendingTurns(): number {
     return this.script.length;
   }

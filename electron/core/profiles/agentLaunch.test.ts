@@ -1,7 +1,11 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Agent, AgentProfile } from '../../../shared/entities';
+import { makeTempDir, removeDir } from '../../../test-support/tempDir';
+import { planLaunch, type LaunchPlan } from './agentLaunch';
 import { BUILT_IN_PROFILES } from './builtInProfiles';
-import { planLaunch } from './agentLaunch';
+import { codexHookHash } from './codexLaunch';
 
 const agent: Agent = { id: 'a-abc123', projectId: 'p-abc123', name: 'Backend', role: '', profileId: 'claude', wakesHeld: false, createdAt: 0, seq: 1 };
 const env = { PATH: '/bin:/usr/bin', HOME: '/home/me', SHELL: '/bin/sh' };
@@ -14,6 +18,12 @@ const profile = (id: string, command = '/bin/sh'): AgentProfile => ({
 const plan = (id: string, resumeId: string | null = null) =>
   planLaunch({ profile: profile(id), agent, socketPath: '/data/drover.sock', shimDir: '/data/bin', agentDir: '/data/agent', resumeId, baseEnv: env });
 
+const contentOf = (launch: LaunchPlan, name: string): string => {
+  const file = launch.files.find((f) => f.path.endsWith(name));
+  if (!file || !('content' in file)) throw new Error(`no ${name}`);
+  return file.content;
+};
+
 describe('planLaunch', () => {
   it('gives every agent terminal the Drover env and the drover shim first on PATH', () => {
     const { env: launched } = plan('shell');
@@ -21,28 +31,60 @@ describe('planLaunch', () => {
     expect(launched.PATH).toBe('/data/bin:/bin:/usr/bin');
   });
 
-  it('points Claude Code at per-session hooks and the MCP server, and resumes its conversation', () => {
-    const launch = plan('claude', 'conv-1');
-    expect(launch.args).toEqual(['--settings', '/data/agent/claude-settings.json', '--mcp-config', '/data/agent/mcp.json', '--resume', 'conv-1']);
-    const settings = JSON.parse(launch.files.find((f) => f.path.endsWith('claude-settings.json'))?.content ?? '{}');
-    expect(settings.hooks.UserPromptSubmit[0].hooks[0].command).toBe("'/data/bin/drover' hook prompt-submitted");
-    expect(Object.keys(settings.hooks).sort()).toEqual(['Notification', 'SessionStart', 'Stop', 'UserPromptSubmit']);
-    expect(JSON.parse(launch.files.find((f) => f.path.endsWith('mcp.json'))?.content ?? '{}')).toEqual({
-      mcpServers: { drover: { command: '/data/bin/drover', args: ['mcp'] } },
-    });
+  it('points Claude Code at per-session hooks, status line and MCP server, with a conversation id it chose or the one to resume', () => {
+    const fresh = plan('claude');
+    expect(fresh.args.slice(0, 4)).toEqual(['--settings', '/data/agent/claude-settings.json', '--mcp-config', '/data/agent/mcp.json']);
+    expect(fresh.args[4]).toBe('--session-id');
+    expect(fresh.args[5]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(plan('claude', 'conv-1').args.slice(4)).toEqual(['--resume', 'conv-1']);
+    const settings = JSON.parse(contentOf(fresh, 'claude-settings.json'));
+    expect(Object.keys(settings.hooks).sort()).toEqual(['Notification', 'PermissionRequest', 'SessionStart', 'Stop', 'StopFailure', 'UserPromptSubmit']);
+    expect(settings.hooks.Stop[0].hooks[0].command).toBe("'/data/bin/drover' hook claude");
+    // The 60 s idle notification and the login notice are not the person being asked something.
+    expect(settings.hooks.Notification[0].matcher).toBe('permission_prompt|elicitation_dialog');
+    expect(settings.statusLine).toEqual({ type: 'command', command: "'/data/bin/drover' hook claude-status-line" });
+    expect(settings.permissions).toEqual({ allow: ['mcp__drover__*'] });
+    expect(JSON.parse(contentOf(fresh, 'mcp.json'))).toEqual({ mcpServers: { drover: { type: 'stdio', command: '/data/bin/drover', args: ['mcp'] } } });
   });
 
-  it('gives Codex its notify program and MCP server through -c overrides, and resumes', () => {
-    expect(plan('codex', 'thread-9').args).toEqual([
-      '-c',
-      'notify=["/data/bin/drover","hook","codex-notify"]',
+  it('runs Codex without its daemon, gives its MCP server the Drover env, and trusts Drover’s hooks by the hash Codex computes', () => {
+    const args = plan('codex', 'thread-9').args;
+    expect(args.slice(0, 9)).toEqual([
+      '--no-daemon',
       '-c',
       'mcp_servers.drover.command="/data/bin/drover"',
       '-c',
       'mcp_servers.drover.args=["mcp"]',
-      'resume',
-      'thread-9',
+      '-c',
+      'mcp_servers.drover.env_vars=["DROVER_SOCKET","DROVER_PROJECT_ID","DROVER_AGENT_ID"]',
+      '-c',
+      'mcp_servers.drover.default_tools_approval_mode="approve"',
     ]);
+    expect(args).toContain(`hooks.Stop=[{hooks=[{type="command",command="'/data/bin/drover' hook codex",timeout=10}]}]`);
+    expect(args.find((arg) => arg.startsWith('hooks.state='))).toContain(`"/<session-flags>/config.toml:stop:0:0"={trusted_hash="${codexHookHash('stop', "'/data/bin/drover' hook codex", 10)}"}`);
+    expect(args.slice(-2)).toEqual(['resume', 'thread-9']);
+  });
+
+  it('computes the hook trust hash Codex 0.171.0 wrote for a hook it trusted', () => {
+    expect(codexHookHash('stop', '/tmp/research/codex/hooklog.sh Stop', 600)).toBe('sha256:bf3567fdfab8a46cad4ab608d4adff6a8a18ffdd4c2caaca1f13c98a66a4ed12');
+  });
+
+  it('gives Gemini CLI its own home: the person’s settings plus Drover’s MCP server and hooks, the rest linked back', () => {
+    const home = makeTempDir();
+    try {
+      fs.mkdirSync(path.join(home, '.gemini', 'tmp'), { recursive: true });
+      fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify({ ui: { theme: 'Dracula' }, hooks: { AfterAgent: [{ hooks: [{ type: 'command', command: 'mine' }] }] } }));
+      const launch = planLaunch({ profile: profile('gemini'), agent, socketPath: '/s', shimDir: '/data/bin', agentDir: '/data/agent', resumeId: null, baseEnv: { ...env, HOME: home } });
+      expect(launch.env).toMatchObject({ GEMINI_CLI_HOME: '/data/agent/gemini-home', GEMINI_CLI_TRUSTED_FOLDERS_PATH: path.join(home, '.gemini', 'trustedFolders.json') });
+      const settings = JSON.parse(contentOf(launch, 'settings.json'));
+      expect(settings.ui).toEqual({ theme: 'Dracula' });
+      expect(settings.mcpServers.drover).toEqual({ command: '/data/bin/drover', args: ['mcp'], trust: true });
+      expect(settings.hooks.AfterAgent.map((group: { hooks: { command: string }[] }) => group.hooks[0]?.command)).toEqual(['mine', "'/data/bin/drover' hook gemini"]);
+      expect(launch.files).toContainEqual({ path: '/data/agent/gemini-home/.gemini/tmp', linkTo: path.join(home, '.gemini', 'tmp') });
+      expect(launch.args[0]).toBe('--session-id');
+    } finally {
+      removeDir(home);
+    }
   });
 
   it('refuses a command that is not installed', () => {

@@ -1,77 +1,150 @@
 import type { AgentProfileInput } from '../../../shared/entities';
 
-/** The usage-limit wording the Anthropic and OpenAI CLIs print; the reset time follows "resets". */
-const LIMIT_PATTERN =
-  "(hit your (session|usage|weekly) limit|limit reached|out of extra usage|usage limit)[^\\n]*?(resets?|try again at)";
+/** Joins alternatives into one pattern. */
+const anyOf = (...patterns: string[]) => patterns.join('|');
+/** Matches only on the last non-blank line of the screen (where a shell's cursor waits). */
+const ON_LAST_LINE = String.raw`(?![\s\S]*\S)`;
 
 /**
- * Profiles shipped with Drover. Hooks are the primary signal where the CLI offers them; the screen
- * patterns are the fallback, and people can copy a profile to adjust them when a CLI's screen changes.
+ * Claude Code, from its screens as 2.1.197 draws them (test-support/realCli/screens/claude-*):
+ * the input line is `❯` and a no-break space between two full-width rules (past prompts above use a
+ * plain space, menu cursors are indented); the busy line is a spinner glyph and a verb ending in
+ * `…` ("✽ Wandering…", "✻ Deciphering… (16s)"), or an API retry; every dialog has one of the texts
+ * below. A limit line names its reset ("You've hit your session limit · resets 2:48pm (Europe/Paris)");
+ * "Approaching …" and "You've used 91% …" are warnings, not limits.
+ */
+const CLAUDE: AgentProfileInput = {
+  id: 'claude',
+  name: 'Claude Code',
+  command: 'claude',
+  args: [],
+  env: {},
+  promptPattern: String.raw`^─{20,}\n❯\u00a0[ \u00a0]*\n─{20,}$`,
+  busyPattern: anyOf(String.raw`^[·✢*✶✻✽✳] \S[^\n]*…`, String.raw`^[·✢*✶✻✽✳] API error · Retrying in`),
+  needsInputPattern: anyOf(
+    String.raw`Do you want to proceed\?`,
+    String.raw`Esc to cancel · Tab to amend`,
+    String.raw`Enter to confirm · Esc to cancel`,
+    String.raw`Do you want to use this API key\?`,
+    String.raw`Is this a project you created or one you trust\?`,
+    String.raw`Press Enter to continue…`,
+    String.raw`Choose the text style that looks best with your terminal`,
+    String.raw`What do you want to do\?`,
+    String.raw`^ +❯ \d+\. `,
+  ),
+  usageLimitPattern: anyOf(
+    String.raw`You've hit your [^\n]*limit`,
+    String.raw`You've reached your [^\n]*limit`,
+    String.raw`You're out of usage credits`,
+    String.raw`Your org is out of usage`,
+    String.raw`API Error: Request rejected \(429\)`,
+  ),
+  quietMs: 800,
+  integration: 'claude',
+  wakeAs: 'prompt',
+};
+
+/**
+ * Codex CLI, from its screens as 0.171.0 draws them (test-support/realCli/screens/codex-*): the
+ * composer `› Ask Codex to do anything` (empty) with the model and folder two rows below (the
+ * start-up splash and every dialog lack that footer); `› 1. …` is a dialog option, never the
+ * prompt. Its own status reports (OSC 7501) say busy and ready; the screen shows dialogs and
+ * limits ("■ You’ve hit your usage limit. Try again at 1:46 PM.").
+ */
+const CODEX: AgentProfileInput = {
+  id: 'codex',
+  name: 'Codex CLI',
+  command: 'codex',
+  args: [],
+  env: {},
+  promptPattern: String.raw`^› Ask Codex to do anything\s*\n\s*\n  \S[^\n]* · [/~]`,
+  busyPattern: String.raw`^[•◦] (Working|Reconnecting\.\.\. \d+/\d+) \([^\n]*esc to interrupt\)`,
+  needsInputPattern: anyOf(
+    String.raw`Would you like to run the following command\?`,
+    String.raw`Allow the \S+ MCP server to run tool`,
+    String.raw`Press enter to confirm or esc to cancel`,
+    String.raw`enter to submit \| esc to cancel`,
+    String.raw`Trust this folder\?`,
+    String.raw`enter continue · esc back`,
+    String.raw`Meet GPT-`,
+    String.raw`enter/esc confirm`,
+    String.raw`Approaching rate limits`,
+    String.raw`enter select · esc back`,
+    String.raw`Hooks need review`,
+    String.raw`enter confirm · esc skip`,
+    String.raw`Agent command center`,
+    String.raw`Sign in with ChatGPT`,
+    String.raw`\? / esc close`,
+  ),
+  usageLimitPattern: anyOf(String.raw`^■ You[’']ve hit your usage limit`, String.raw`^■ Your workspace is out of credits`, String.raw`^■ You hit your spend cap`),
+  quietMs: 800,
+  integration: 'codex',
+  wakeAs: 'prompt',
+};
+
+/**
+ * Gemini CLI, from its screens as 0.61.0 draws them (test-support/realCli/screens/gemini-*): the
+ * empty input box ` >   Type your message or @path/to/file` stays on screen while busy, under
+ * "⠸ Thinking... (esc to cancel, 19s)"; every dialog replaces it and offers numbered options
+ * (`● 1. Allow once`). A usage limit is a dialog too: "Usage limit reached for all Pro models."
+ * with "Access resets at 1:01 PM UTC." on the next line when the quota says when.
+ */
+const GEMINI: AgentProfileInput = {
+  id: 'gemini',
+  name: 'Gemini CLI',
+  command: 'gemini',
+  args: [],
+  env: {},
+  promptPattern: String.raw`^ > {3}Type your message or @path/to/file *$`,
+  busyPattern: anyOf(String.raw`\(esc to cancel, [0-9hms ]+\)`, String.raw`Resuming session\.\.\.`),
+  needsInputPattern: anyOf(
+    String.raw`Do you trust the files in this folder\?`,
+    String.raw`How would you like to authenticate`,
+    String.raw`Enter Gemini API Key`,
+    String.raw`Allow execution of `,
+    String.raw`Action Required`,
+    String.raw`Usage limit reached for `,
+    String.raw`We are currently experiencing high demand\.`,
+    String.raw`^\s*│ ● \d+\. `,
+    String.raw`Press Ctrl\+C again to exit\.`,
+  ),
+  usageLimitPattern: String.raw`Usage limit reached for [^
+│]*`,
+  quietMs: 800,
+  integration: 'gemini',
+  wakeAs: 'prompt',
+};
+
+/**
+ * Profiles shipped with Drover. The CLI's own signals come first where it offers them; the screen
+ * patterns (each tested against the whole visible screen) say what those do not, and people can
+ * copy a profile to adjust them when a CLI's screen changes.
  */
 export const BUILT_IN_PROFILES: readonly AgentProfileInput[] = [
-  {
-    id: 'claude',
-    name: 'Claude Code',
-    command: 'claude',
-    args: [],
-    env: {},
-    promptPattern: '^[\\s│|]*>\\s',
-    busyPattern: 'esc to interrupt',
-    needsInputPattern: 'Do you want to (proceed|make this edit|create)|❯\\s*1\\.\\s*Yes',
-    usageLimitPattern: LIMIT_PATTERN,
-    quietMs: 800,
-    integration: 'claude-hooks',
-    wakeAs: 'prompt',
-  },
-  {
-    id: 'codex',
-    name: 'Codex CLI',
-    command: 'codex',
-    args: [],
-    env: {},
-    promptPattern: '^[\\s▌›]*›\\s|^▌\\s',
-    busyPattern: 'esc to interrupt|Working \\(',
-    needsInputPattern: 'Allow command\\?|Approve|\\[y/n\\]',
-    usageLimitPattern: LIMIT_PATTERN,
-    quietMs: 800,
-    integration: 'codex-notify',
-    wakeAs: 'prompt',
-  },
+  CLAUDE,
+  CODEX,
   {
     id: 'aider',
     name: 'Aider',
     command: 'aider',
     args: [],
     env: {},
-    promptPattern: '^[\\w./-]*> ?$',
-    busyPattern: 'Waiting for|Thinking|Tokens: .* sent',
-    needsInputPattern: '\\(Y\\)es/\\(N\\)o',
-    usageLimitPattern: 'rate limit|RateLimitError',
+    promptPattern: String.raw`^[\w./-]*> ?$` + ON_LAST_LINE,
+    busyPattern: 'Waiting for|Thinking',
+    needsInputPattern: String.raw`\(Y\)es/\(N\)o`,
+    usageLimitPattern: 'RateLimitError',
     quietMs: 1000,
     integration: 'none',
     wakeAs: 'prompt',
   },
-  {
-    id: 'gemini',
-    name: 'Gemini CLI',
-    command: 'gemini',
-    args: [],
-    env: {},
-    promptPattern: 'Type your message',
-    busyPattern: 'esc to cancel',
-    needsInputPattern: 'Allow execution|Apply this change\\?',
-    usageLimitPattern: 'quota exceeded|Quota exceeded|rate limit',
-    quietMs: 800,
-    integration: 'none',
-    wakeAs: 'prompt',
-  },
+  GEMINI,
   {
     id: 'shell',
     name: 'Shell',
     command: '$SHELL',
     args: [],
     env: {},
-    promptPattern: '[$#%>] ?$',
+    promptPattern: '[$#%>] ?$' + ON_LAST_LINE,
     busyPattern: null,
     needsInputPattern: null,
     usageLimitPattern: null,

@@ -39,7 +39,7 @@ export class ProfileRegistry {
   }
 
   private parse(definition: string): AgentProfileInput[] {
-    const parsed = AgentProfileInputSchema.safeParse(JSON.parse(definition));
+    const parsed = AgentProfileInputSchema.safeParse(withCurrentIntegrationName(JSON.parse(definition)));
     return parsed.success ? [parsed.data] : [];
   }
 
@@ -52,4 +52,14 @@ export class ProfileRegistry {
       unavailableReason: found ? null : `${command} is not installed or not on PATH (${this.env.PATH ?? 'PATH is empty'}).`,
     };
   }
+}
+
+/** Profiles saved before the integrations were named after their CLI keep working. */
+const RENAMED_INTEGRATIONS: Record<string, string> = { 'claude-hooks': 'claude', 'codex-notify': 'codex' };
+
+function withCurrentIntegrationName(stored: unknown): unknown {
+  if (typeof stored !== 'object' || stored === null) return stored;
+  const { integration } = stored as { integration?: unknown };
+  const renamed = typeof integration === 'string' ? RENAMED_INTEGRATIONS[integration] : undefined;
+  return renamed ? { ...stored, integration: renamed } : stored;
 }

@@ -1,5 +1,6 @@
 import * as pty from 'node-pty';
 import { readProcessStartTime, terminateProcessGroup } from '../process/processGroup';
+import { ProgramStatusScanner, type ProgramState } from './programStatus';
 import { ScreenMirror } from './screenMirror';
 import type { ScrollbackLog } from './scrollbackLog';
 import type { TerminalStream } from './terminalStream';
@@ -19,6 +20,8 @@ export interface AgentProcessOptions {
   /** Output has been quiet for `quietMs`: the screen settled. */
   onQuiet(): void;
   onExit(exitCode: number | null): void;
+  /** The CLI reported its own state on the terminal (see ProgramStatusScanner). */
+  onProgramState(state: ProgramState): void;
 }
 
 /**
@@ -32,6 +35,7 @@ export class AgentProcess {
   readonly exited: Promise<void>;
   private readonly terminal: pty.IPty;
   private readonly mirror: ScreenMirror;
+  private readonly status = new ProgramStatusScanner();
   private quietTimer: NodeJS.Timeout | undefined;
   private cancelKill: (() => void) | undefined;
   private stopReason: string | undefined;
@@ -82,6 +86,11 @@ export class AgentProcess {
     return this.mirror.text();
   }
 
+  /** Whether the CLI asked for bracketed paste, once all output so far is parsed. */
+  bracketedPaste(): Promise<boolean> {
+    return this.mirror.bracketedPaste();
+  }
+
   /** SIGTERM to the group, SIGKILL after the grace period; resolves once it exited. */
   stop(reason: string, graceMs: number): Promise<void> {
     if (this.stopReason === undefined) {
@@ -96,6 +105,7 @@ export class AgentProcess {
     this.options.scrollback.append(data);
     this.mirror.write(data);
     this.options.stream.push(data);
+    for (const state of this.status.feed(data)) this.options.onProgramState(state);
     clearTimeout(this.quietTimer);
     this.quietTimer = setTimeout(() => this.options.onQuiet(), this.options.quietMs);
   }

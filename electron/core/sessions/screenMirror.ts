@@ -27,17 +27,35 @@ export class ScreenMirror {
     this.terminal.resize(cols, rows);
   }
 
-  /** The visible screen as text, one line per row, once all output so far is parsed. */
+  /**
+   * The visible screen as text, once all output so far is parsed: one line per row, except that a
+   * row the terminal wrapped is joined to the row it continues (so a long line reads as one).
+   */
   async text(): Promise<string> {
-    const { data, dropped } = this.pending.take();
-    if (dropped) this.terminal.reset();
-    await new Promise<void>((resolve) => this.terminal.write(data, resolve));
+    await this.catchUp();
     const buffer = this.terminal.buffer.active;
     const lines: string[] = [];
     for (let row = 0; row < this.terminal.rows; row++) {
-      lines.push(buffer.getLine(buffer.viewportY + row)?.translateToString(true) ?? '');
+      const line = buffer.getLine(buffer.viewportY + row);
+      // A row continued on the next one keeps its trailing blanks: they may be a word's space.
+      const continued = buffer.getLine(buffer.viewportY + row + 1)?.isWrapped === true && row + 1 < this.terminal.rows;
+      const text = line?.translateToString(!continued) ?? '';
+      if (line?.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
+      else lines.push(text);
     }
     return lines.join('\n');
+  }
+
+  /** Whether the program asked for bracketed paste (DECSET 2004), once all output so far is parsed. */
+  async bracketedPaste(): Promise<boolean> {
+    await this.catchUp();
+    return this.terminal.modes.bracketedPasteMode;
+  }
+
+  private async catchUp(): Promise<void> {
+    const { data, dropped } = this.pending.take();
+    if (dropped) this.terminal.reset();
+    await new Promise<void>((resolve) => this.terminal.write(data, resolve));
   }
 
   dispose(): void {

@@ -51,6 +51,6 @@ export function sessionMethods(sessions: SessionService): Methods<SessionMethod>
       attachments.of(client).get(agentId)?.acknowledge(chars);
       return { agentId };
     },
-    reportAgentHook: ({ agentId, event, externalSessionId }) => sessions.hook(agentId, event, externalSessionId),
+    reportAgentHook: ({ agentId, ...report }) => sessions.hook(agentId, report),
   };
 }

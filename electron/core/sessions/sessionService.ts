@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgentProfile, AgentSession, WakeStyle } from '../../../shared/entities';
+import type { AgentHookEvent, AgentProfile, AgentQuota, AgentSession, WakeStyle } from '../../../shared/entities';
 import type { TerminalChunk } from '../../../shared/events';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
@@ -8,14 +8,17 @@ import { newId } from '../ids';
 import type { Locator } from '../locate';
 import { isSameProcessAlive, signalProcessGroup } from '../process/processGroup';
 import { planLaunch } from '../profiles/agentLaunch';
+import type { LaunchFile } from '../profiles/cliLaunch';
 import type { ProfileRegistry } from '../profiles/profileRegistry';
 import type { ProjectWork } from '../projects/projectMethods';
 import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import { publicSession, type SessionChange, type SessionRecord } from '../storage/sessionStore';
 import { AgentProcess } from './agentProcess';
+import { LimitLineTracker } from './limitLines';
 import { ScrollbackLog } from './scrollbackLog';
-import { detectState, type DetectedState, type HookEvent } from './stateDetector';
+import type { ProgramState } from './programStatus';
+import { detectState, readScreen, showsEmptyPrompt, type DetectedState, type ScreenReading, type StateSignal } from './stateDetector';
 import { TerminalStream, type TerminalSink } from './terminalStream';
 
 export interface SessionOptions {
@@ -24,7 +27,35 @@ export interface SessionOptions {
   shimDir: string;
   baseEnv: NodeJS.ProcessEnv;
   stopGraceMs?: number;
+  /** A usage limit whose reset time is unknown is lifted after this long, to be seen again if it holds. */
+  limitRecheckMs?: number;
   log(line: string): void;
+}
+
+/** What the agent CLI reported through a hook, read out of its payload by `drover hook`. */
+export interface HookReport {
+  event: AgentHookEvent;
+  externalSessionId?: string | undefined;
+  error?: string | undefined;
+  message?: string | undefined;
+  quota?: AgentQuota | undefined;
+}
+
+/** How typing a prompt into an agent went. */
+export type PromptTyping =
+  | { outcome: 'submitted' }
+  /** Nothing was typed: the agent is not positively at an empty prompt. */
+  | { outcome: 'not-ready'; why: string }
+  /** The text was typed but never showed in the agent's input, so Enter was not pressed. */
+  | { outcome: 'not-taken'; why: string }
+  /** Submitted, but the agent showed no sign of starting a turn: the text may sit in its input. */
+  | { outcome: 'unconfirmed'; why: string };
+
+export interface PromptTimings {
+  /** Pause between the text and Enter, so agent CLIs do not take Enter as part of a paste. */
+  submitDelayMs: number;
+  /** How long the text may take to show in the agent's input, and the turn to start. */
+  confirmMs: number;
 }
 
 interface LiveSession {
@@ -34,7 +65,11 @@ interface LiveSession {
   profile: AgentProfile;
   process: AgentProcess;
   scrollback: ScrollbackLog;
-  hooksSeen: boolean;
+  /** The CLI's own signals (hooks, status reports) have spoken: busy and ready are theirs to say. */
+  signalsSeen: boolean;
+  /** Counts the CLI's signs of a turn (hooks, status reports), to tell a submitted prompt was taken. */
+  turnSignals: number;
+  limitLines: LimitLineTracker;
 }
 
 export interface TerminalAttachment {
@@ -42,6 +77,7 @@ export interface TerminalAttachment {
   detach(): void;
 }
 
+const LIMIT_RECHECK_MS = 15 * 60 * 1000;
 const INITIAL_COLS = 120;
 const INITIAL_ROWS = 32;
 const RESTART_NOTE = '\r\n\u001b[0m\u001b[2m── Session ended when Drover stopped. Start it again to continue. ──\u001b[0m\r\n';
@@ -59,7 +95,7 @@ export class SessionService implements ProjectWork {
   /** Projects being removed: no session starts in them. */
   private readonly closing = new Set<string>();
   /** Profile id -> when its usage limit resets (null: unknown). */
-  private readonly limits = new Map<string, { resetsAt: number | null; timer?: NodeJS.Timeout }>();
+  private readonly limits = new Map<string, { resetsAt: number | null; timer: NodeJS.Timeout }>();
 
   constructor(
     private readonly locator: Locator,
@@ -87,10 +123,7 @@ export class SessionService implements ProjectWork {
       resumeId: resume ? store.sessions.lastExternalSessionId(agentId) : null,
       baseEnv: this.options.baseEnv,
     });
-    for (const file of plan.files) {
-      fs.mkdirSync(path.dirname(file.path), { recursive: true });
-      fs.writeFileSync(file.path, file.content, { mode: 0o600 });
-    }
+    writeLaunchFiles(plan.files);
     const scrollback = this.scrollbackOf(agent.projectId, agentId);
     const sessionId = newId('s');
     const current = () => {
@@ -117,13 +150,27 @@ export class SessionService implements ProjectWork {
           const live = current();
           if (live) this.onExit(live, exitCode);
         },
+        onProgramState: (state) => {
+          const live = current();
+          if (live) this.onProgramState(live, state);
+        },
       });
     } catch (error) {
       fail('spawn-failed', `Cannot start ${agent.name}: ${error instanceof Error ? error.message : String(error)}`);
     }
     const record = store.sessions.insert({ id: sessionId, agentId, profileId: profile.id, startedAt: Date.now() });
     scrollback.append(`\u001bc`);
-    this.live.set(agentId, { projectId: agent.projectId, agentId, sessionId, profile, process, scrollback, hooksSeen: false });
+    this.live.set(agentId, {
+      projectId: agent.projectId,
+      agentId,
+      sessionId,
+      profile,
+      process,
+      scrollback,
+      signalsSeen: false,
+      turnSignals: 0,
+      limitLines: new LimitLineTracker(),
+    });
     const started = this.changeSession(store, record.id, { pid: process.pid, pidStartTime: process.startTime });
     const limit = this.limits.get(profile.id);
     if (limit) return this.changeSession(store, record.id, { state: 'limited', limitResetsAt: limit.resetsAt });
@@ -173,19 +220,55 @@ export class SessionService implements ProjectWork {
     return { scrollback: scrollback.tail() + note, ...stream.attach(sink) };
   }
 
-  hook(agentId: string, event: HookEvent, externalSessionId: string | undefined): AgentSession {
+  hook(agentId: string, report: HookReport): AgentSession {
     const { store } = this.locator.agent(agentId);
     const live = this.live.get(agentId);
     const session = live ? store.sessions.get(live.sessionId) : undefined;
     if (!live || !session) fail('invalid-state', 'This agent has no running session.');
-    live.hooksSeen = true;
-    let current = session;
-    if (externalSessionId && externalSessionId !== session.externalSessionId) {
-      current = store.sessions.update(session.id, { externalSessionId });
-      this.announceSession(publicSession(current));
+    if (report.event === 'quota') {
+      return report.quota ? this.changeSession(store, session.id, { quota: report.quota }) : publicSession(session);
     }
-    const next = detectState(detected(current), { kind: 'hook', event }, live.profile, Date.now());
-    return next ? this.changeSession(store, session.id, next) : publicSession(current);
+    live.signalsSeen = true;
+    if (report.event !== 'session-start' && report.event !== 'needs-input') live.turnSignals++;
+    // An id is worth keeping once a prompt went into it: only such a conversation can be resumed.
+    if (report.externalSessionId && report.event !== 'session-start' && report.externalSessionId !== session.externalSessionId) {
+      this.announceSession(publicSession(store.sessions.update(session.id, { externalSessionId: report.externalSessionId })));
+    }
+    return this.apply(live, { kind: 'hook', event: report.event, error: report.error, message: report.message }) ?? publicSession(session);
+  }
+
+  /** Null when Drover may type into the agent now; otherwise why not, in a person's words. */
+  async readiness(agentId: string): Promise<string | null> {
+    const live = this.live.get(agentId);
+    const session = live && this.stores.get(live.projectId).sessions.get(live.sessionId);
+    if (!live || !session) return 'not running';
+    if (session.state === 'limited') return 'at its usage limit';
+    if (session.needsInput) return 'waiting for your answer to its question';
+    if (session.state !== 'ready') return session.state;
+    return whyNotAtPrompt(readScreen(await live.process.screen(), live.profile));
+  }
+
+  /**
+   * Types `text` as the agent's next prompt and submits it, but only into an empty prompt the screen
+   * positively shows, and presses Enter only once the text showed in the agent's input (a dialog
+   * ignores a paste, so no echo means no Enter). As a bracketed paste where the CLI asked for one.
+   */
+  async typePrompt(agentId: string, text: string, timings: PromptTimings): Promise<PromptTyping> {
+    const live = this.live.get(agentId);
+    if (!live) return { outcome: 'not-ready', why: 'not running' };
+    const why = await this.readiness(agentId);
+    if (why) return { outcome: 'not-ready', why };
+    const signalsBefore = live.turnSignals;
+    const paste = await live.process.bracketedPaste();
+    live.process.write(paste ? `\u001b[200~${text}\u001b[201~` : text);
+    await delay(timings.submitDelayMs);
+    const landed = await this.pollScreen(live, timings.confirmMs, (reading) => reading.dialog || !reading.prompt);
+    if (this.live.get(agentId) !== live) return { outcome: 'not-taken', why: 'the session ended while typing' };
+    if (!landed || landed.dialog) return { outcome: 'not-taken', why: landed ? 'a dialog opened before Enter' : 'the text never showed in its input' };
+    live.process.write('\r');
+    if (live.profile.wakeAs === 'shell-note') return { outcome: 'submitted' };
+    const taken = await this.pollScreen(live, timings.confirmMs, (reading) => live.turnSignals > signalsBefore || reading.busy || reading.prompt);
+    return taken ? { outcome: 'submitted' } : { outcome: 'unconfirmed', why: 'it showed no sign of starting a turn; the text may still sit in its input' };
   }
 
   /** Boot: sessions recorded as live were cut off by the restart; a surviving agent is ended. */
@@ -214,26 +297,51 @@ export class SessionService implements ProjectWork {
   }
 
   private async readScreen(live: LiveSession): Promise<void> {
-    const text = await live.process.screen();
-    if (this.live.get(live.agentId) !== live || !this.stores.isOpen(live.projectId)) return;
+    const reading = readScreen(await live.process.screen(), live.profile);
+    const newLimit = live.limitLines.note(reading.limitLines, Date.now());
+    this.apply(live, { kind: 'screen', reading, newLimit, signalsDecide: live.signalsSeen });
+  }
+
+  private onProgramState(live: LiveSession, state: ProgramState): void {
+    live.signalsSeen = true;
+    if (state === 'working' || state === 'done' || state === 'error') live.turnSignals++;
+    this.apply(live, { kind: 'program', state });
+  }
+
+  /** Moves the session on a signal; a limit seen in one session holds (or leaves) its whole profile. */
+  private apply(live: LiveSession, signal: StateSignal): AgentSession | undefined {
+    if (this.live.get(live.agentId) !== live || !this.stores.isOpen(live.projectId)) return undefined;
     const store = this.stores.get(live.projectId);
     const session = store.sessions.get(live.sessionId);
-    if (!session || session.state === 'exited') return;
-    const next = detectState(detected(session), { kind: 'screen', text, hooksSeen: live.hooksSeen }, live.profile, Date.now());
-    if (!next) return;
-    this.changeSession(store, session.id, next);
+    if (!session || session.state === 'exited') return undefined;
+    const next = detectState(detected(session), signal, Date.now());
+    if ((next ?? session).state === 'busy') live.limitLines.turnStarted();
+    if (!next) return publicSession(session);
+    const changed = this.changeSession(store, session.id, next);
     if (next.state === 'limited') this.limitProfile(live.profile.id, next.limitResetsAt);
+    else if (session.state === 'limited') this.liftLimit(live.profile.id);
+    return changed;
+  }
+
+  /** Reads the screen until `done` holds for it, or the time is up (undefined). */
+  private async pollScreen(live: LiveSession, timeoutMs: number, done: (reading: ScreenReading) => boolean): Promise<ScreenReading | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const reading = readScreen(await live.process.screen(), live.profile);
+      if (done(reading)) return reading;
+      if (Date.now() >= deadline || this.live.get(live.agentId) !== live) return undefined;
+      await delay(50);
+    }
   }
 
   /** Every session on the same profile (the same account) is limited until the reset. */
   private limitProfile(profileId: string, resetsAt: number | null): void {
     const existing = this.limits.get(profileId);
     clearTimeout(existing?.timer);
-    const limit: { resetsAt: number | null; timer?: NodeJS.Timeout } = { resetsAt };
-    if (resetsAt !== null) {
-      limit.timer = setTimeout(() => this.liftLimit(profileId), Math.max(0, resetsAt - Date.now()));
-      limit.timer.unref();
-    }
+    // Without a known reset the limit is lifted after a while, to be seen again if it still holds.
+    const liftAt = resetsAt ?? Date.now() + (this.options.limitRecheckMs ?? LIMIT_RECHECK_MS);
+    const limit = { resetsAt, timer: setTimeout(() => this.liftLimit(profileId), Math.max(0, liftAt - Date.now())) };
+    limit.timer.unref();
     this.limits.set(profileId, limit);
     for (const live of this.liveOnProfile(profileId)) {
       const store = this.stores.get(live.projectId);
@@ -245,6 +353,7 @@ export class SessionService implements ProjectWork {
   }
 
   private liftLimit(profileId: string): void {
+    clearTimeout(this.limits.get(profileId)?.timer);
     this.limits.delete(profileId);
     for (const live of this.liveOnProfile(profileId)) {
       const store = this.stores.get(live.projectId);
@@ -305,6 +414,31 @@ export class SessionService implements ProjectWork {
     }
     return live;
   }
+}
+
+/** Writes the agent CLI's config files (owner-only: they may hold what the person's config holds). */
+function writeLaunchFiles(files: LaunchFile[]): void {
+  for (const file of files) {
+    fs.mkdirSync(path.dirname(file.path), { recursive: true, mode: 0o700 });
+    if ('content' in file) {
+      fs.writeFileSync(file.path, file.content, { mode: 0o600 });
+      fs.chmodSync(file.path, 0o600);
+    } else {
+      fs.rmSync(file.path, { force: true, recursive: true });
+      fs.symlinkSync(file.linkTo, file.path);
+    }
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function whyNotAtPrompt(reading: ScreenReading): string | null {
+  if (showsEmptyPrompt(reading)) return null;
+  if (reading.dialog) return 'showing a dialog or menu';
+  if (reading.busy) return 'working';
+  return 'not showing an empty prompt';
 }
 
 function detected(session: SessionRecord): DetectedState {

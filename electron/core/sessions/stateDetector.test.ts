@@ -1,138 +1,196 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { AgentProfileInput } from '../../../shared/entities';
+import { REPO_ROOT } from '../../../test-support/buildOnce';
 import { BUILT_IN_PROFILES } from '../profiles/builtInProfiles';
-import { detectState, type DetectedState } from './stateDetector';
+import { LimitLineTracker } from './limitLines';
+import { detectState, readScreen, showsEmptyPrompt, type DetectedState, type ScreenReading } from './stateDetector';
 
-const profile = (id: string) => {
+const profile = (id: string): AgentProfileInput => {
   const found = BUILT_IN_PROFILES.find((p) => p.id === id);
   if (!found) throw new Error(id);
   return found;
 };
-const NOW = Date.UTC(2026, 10, 29, 15, 0);
-const starting: DetectedState = { state: 'starting', needsInput: false, limitResetsAt: null };
-const ready: DetectedState = { state: 'ready', needsInput: false, limitResetsAt: null };
-const busy: DetectedState = { state: 'busy', needsInput: false, limitResetsAt: null };
-const screen = (text: string, hooksSeen = false) => ({ kind: 'screen' as const, text, hooksSeen });
 
-/** Screens as these CLIs draw them (trimmed to what the patterns look at). */
-const SCREENS = {
-  claude: {
-    ready: `╭───────────────────────────────────────────╮
-│ ✻ Welcome to Claude Code!                 │
-╰───────────────────────────────────────────╯
+/**
+ * Screens the real-CLI suite recorded (e2e/realCli, DROVER_RECORD_SCREENS=1), as Drover's mirror
+ * of each real CLI showed them: test-support/realCli/screens/<profile>-<version>/<scenario>.txt.
+ */
+const SCREENS_DIR = path.join(REPO_ROOT, 'test-support', 'realCli', 'screens');
+const recorded = fs.readdirSync(SCREENS_DIR).map((folder) => ({
+  folder,
+  profileId: folder.slice(0, folder.indexOf('-')),
+  screens: Object.fromEntries(fs.readdirSync(path.join(SCREENS_DIR, folder)).map((file) => [file.replace(/\.txt$/, ''), fs.readFileSync(path.join(SCREENS_DIR, folder, file), 'utf8')])),
+}));
 
-╭───────────────────────────────────────────╮
-│ > Try "write a test for <filepath>"       │
-╰───────────────────────────────────────────╯
-  ? for shortcuts`,
-    busy: `> add a retry to the fetcher
+describe('reading the screens the real CLIs drew', () => {
+  it('has recordings of each CLI Drover integrates with', () => {
+    expect(recorded.map((r) => r.profileId).sort()).toEqual(['claude', 'codex', 'gemini']);
+  });
 
-✻ Pondering… (12s · ↑ 1.2k tokens · esc to interrupt)
+  describe.each(recorded)('$folder', ({ profileId, screens }) => {
+    const read = (name: string): ScreenReading => {
+      const text = screens[name];
+      if (text === undefined) throw new Error(`no recorded screen ${name}`);
+      return readScreen(text, profile(profileId));
+    };
+    const named = (prefix: string) => Object.keys(screens).filter((name) => name.startsWith(prefix));
 
-╭───────────────────────────────────────────╮
-│ >                                         │
-╰───────────────────────────────────────────╯`,
-    needsInput: `╭───────────────────────────────────────────╮
-│ Edit file src/fetch.ts                    │
-│ Do you want to make this edit to fetch.ts?│
-│ ❯ 1. Yes                                  │
-│   2. No, and tell Claude what to do       │
-╰───────────────────────────────────────────╯`,
-    limited: `● Working on it
-  ⎿  You've hit your session limit · resets 8pm (America/New_York)
-     /upgrade to increase your usage limit.`,
-  },
-  codex: {
-    ready: `>_ OpenAI Codex (v0.46.0)
- model: gpt-5-codex   directory: ~/shop
-
-› Ask Codex to do anything
-  ⏎ send   ⌃J newline   ⌃T transcript`,
-    busy: `• Running npm test
-
-◦ Working (14s • esc to interrupt)
-
-› Ask Codex to do anything`,
-    limited: `■ You've hit your usage limit. Upgrade to Pro or try again at 3:05 PM.`,
-  },
-  aider: {
-    ready: `Aider v0.86.1
-Main model: claude-sonnet-4 with diff edit format
-Repo-map: using 4096 tokens
-> `,
-    busy: `> fix the failing test
-
-Waiting for claude-sonnet-4`,
-    needsInput: `Add src/app.py to the chat? (Y)es/(N)o/(D)on't ask again [Yes]: `,
-  },
-  gemini: {
-    ready: `╭────────────────────────────────────╮
-│ >   Type your message or @path/to/file │
-╰────────────────────────────────────╯`,
-    busy: `⠏ Reading the codebase (esc to cancel, 8s)`,
-  },
-  shell: {
-    ready: `me@box:~/shop$ ls
-README.md  src
-me@box:~/shop$ `,
-  },
-};
-
-describe('detectState from the screen (each built-in profile)', () => {
-  it('Claude Code: ready, busy, needs input, limited with the reset time', () => {
-    expect(detectState(starting, screen(SCREENS.claude.ready), profile('claude'), NOW)).toEqual(ready);
-    expect(detectState(ready, screen(SCREENS.claude.busy), profile('claude'), NOW)).toEqual(busy);
-    expect(detectState(busy, screen(SCREENS.claude.needsInput), profile('claude'), NOW)).toEqual({ ...ready, needsInput: true });
-    expect(detectState(busy, screen(SCREENS.claude.limited), profile('claude'), NOW)).toEqual({
-      state: 'limited',
-      needsInput: false,
-      limitResetsAt: Date.UTC(2026, 10, 30, 1, 0),
+    it('every first-run dialog is a dialog, never an empty prompt', () => {
+      expect(named('first-run').length).toBeGreaterThan(0);
+      for (const name of named('first-run')) {
+        expect({ name, ...read(name) }).toMatchObject({ name, dialog: true });
+        expect(showsEmptyPrompt(read(name))).toBe(false);
+      }
     });
-  });
 
-  it('Codex: ready, busy, limited', () => {
-    expect(detectState(starting, screen(SCREENS.codex.ready), profile('codex'), NOW)).toEqual(ready);
-    expect(detectState(ready, screen(SCREENS.codex.busy), profile('codex'), NOW)).toEqual(busy);
-    expect(detectState(busy, screen(SCREENS.codex.limited), profile('codex'), NOW)?.state).toBe('limited');
-  });
+    it('the idle prompt is an empty prompt: at start, after the first run, after a long idle, after a resume', () => {
+      for (const name of ['idle', 'ready-after-first-run', 'idle-after-75s', 'resumed']) {
+        expect({ name, empty: showsEmptyPrompt(read(name)), limits: read(name).limitLines }).toEqual({ name, empty: true, limits: [] });
+      }
+    });
 
-  it('Aider: ready, busy, needs input', () => {
-    expect(detectState(starting, screen(SCREENS.aider.ready), profile('aider'), NOW)).toEqual(ready);
-    expect(detectState(ready, screen(SCREENS.aider.busy), profile('aider'), NOW)).toEqual(busy);
-    expect(detectState(busy, screen(SCREENS.aider.needsInput), profile('aider'), NOW)).toEqual({ ...ready, needsInput: true });
-  });
+    it('a turn in progress is busy, and not an empty prompt to type into', () => {
+      expect(read('busy').busy).toBe(true);
+      expect(showsEmptyPrompt(read('busy'))).toBe(false);
+    });
 
-  it('Gemini CLI: ready and busy', () => {
-    expect(detectState(starting, screen(SCREENS.gemini.ready), profile('gemini'), NOW)).toEqual(ready);
-    expect(detectState(ready, screen(SCREENS.gemini.busy), profile('gemini'), NOW)).toEqual(busy);
-  });
+    it('an approval dialog is a dialog', () => {
+      expect(read('approval').dialog).toBe(true);
+      expect(showsEmptyPrompt(read('approval'))).toBe(false);
+    });
 
-  it('Shell: ready at its prompt', () => {
-    expect(detectState(starting, screen(SCREENS.shell.ready), profile('shell'), NOW)).toEqual(ready);
-  });
+    it('after an API error it is not busy', () => {
+      expect(read('api-error').busy).toBe(false);
+    });
 
-  it('says nothing for an unrecognised screen or an unchanged state', () => {
-    expect(detectState(ready, screen('compiling 42 files'), profile('claude'), NOW)).toBeNull();
-    expect(detectState(ready, screen(SCREENS.claude.ready), profile('claude'), NOW)).toBeNull();
+    it('a usage limit names its reset time', () => {
+      const [limit] = read('usage-limit').limitLines;
+      expect(limit).toBeDefined();
+      const tracker = new LimitLineTracker();
+      tracker.turnStarted();
+      const found = tracker.note(read('usage-limit').limitLines, Date.now());
+      const next = detectState(READY, { kind: 'screen', reading: read('usage-limit'), newLimit: found, signalsDecide: true }, Date.now());
+      expect(next?.state).toBe('limited');
+      expect(next?.limitResetsAt).toBeGreaterThan(Date.now());
+    });
   });
 });
 
-describe('detectState from hooks', () => {
-  it('follows Claude Code hooks: prompt submitted, stop, notification', () => {
-    expect(detectState(ready, { kind: 'hook', event: 'prompt-submitted' }, profile('claude'), NOW)).toEqual(busy);
-    expect(detectState(busy, { kind: 'hook', event: 'stopped' }, profile('claude'), NOW)).toEqual(ready);
-    expect(detectState(busy, { kind: 'hook', event: 'needs-input' }, profile('claude'), NOW)).toEqual({ ...ready, needsInput: true });
-    expect(detectState(starting, { kind: 'hook', event: 'session-start' }, profile('claude'), NOW)).toEqual(ready);
+describe('screens of agents without real-CLI recordings (Aider, a shell)', () => {
+  it('Aider: its prompt on the last line, its yes/no question', () => {
+    expect(showsEmptyPrompt(readScreen('Aider v0.86.1\nMain model: claude-sonnet-4 with diff edit format\n> ', profile('aider')))).toBe(true);
+    expect(showsEmptyPrompt(readScreen('> fix the failing test\n\nWaiting for claude-sonnet-4', profile('aider')))).toBe(false);
+    expect(readScreen('Add src/app.py to the chat? (Y)es/(N)o/(D)on\'t ask again [Yes]: ', profile('aider')).dialog).toBe(true);
   });
 
-  it('lets hooks decide busy and ready once they have spoken, but still reads limits off the screen', () => {
-    expect(detectState(busy, screen(SCREENS.claude.ready, true), profile('claude'), NOW)).toBeNull();
-    expect(detectState(busy, screen(SCREENS.claude.limited, true), profile('claude'), NOW)?.state).toBe('limited');
+  it('a shell: the prompt only when it is the last line', () => {
+    expect(showsEmptyPrompt(readScreen('me@box:~/shop$ ls\nREADME.md  src\nme@box:~/shop$ ', profile('shell')))).toBe(true);
+    expect(showsEmptyPrompt(readScreen('me@box:~/shop$ make\nbuilding…', profile('shell')))).toBe(false);
+  });
+});
+
+const NOW = Date.UTC(2026, 10, 29, 15, 0);
+const STARTING: DetectedState = { state: 'starting', needsInput: false, limitResetsAt: null };
+const READY: DetectedState = { state: 'ready', needsInput: false, limitResetsAt: null };
+const BUSY: DetectedState = { state: 'busy', needsInput: false, limitResetsAt: null };
+const NEEDS_INPUT: DetectedState = { ...READY, needsInput: true };
+const reading = (over: Partial<ScreenReading>): ScreenReading => ({ prompt: false, busy: false, dialog: false, limitLines: [], ...over });
+const screen = (over: Partial<ScreenReading>, signalsDecide = false, newLimit: { line: string; context: string } | null = null) =>
+  ({ kind: 'screen', reading: reading(over), newLimit, signalsDecide }) as const;
+
+describe('detectState: the CLI’s own signals', () => {
+  it('hooks: a prompt makes it busy, the end of the turn ready, a permission dialog needs input', () => {
+    expect(detectState(READY, { kind: 'hook', event: 'prompt-submitted' }, NOW)).toEqual(BUSY);
+    expect(detectState(BUSY, { kind: 'hook', event: 'stopped' }, NOW)).toEqual(READY);
+    expect(detectState(BUSY, { kind: 'hook', event: 'needs-input' }, NOW)).toEqual(NEEDS_INPUT);
   });
 
-  it('keeps a limited session limited until the reset, whatever the hooks say', () => {
-    const limited: DetectedState = { state: 'limited', needsInput: false, limitResetsAt: NOW + 60_000 };
-    expect(detectState(limited, { kind: 'hook', event: 'stopped' }, profile('claude'), NOW)).toBeNull();
-    expect(detectState(limited, screen(SCREENS.claude.ready), profile('claude'), NOW)).toBeNull();
-    expect(detectState(limited, screen(SCREENS.claude.ready), profile('claude'), NOW + 120_000)).toEqual(ready);
+  it('a session start says nothing by itself: CLIs report it before their prompt is drawn', () => {
+    expect(detectState(STARTING, { kind: 'hook', event: 'session-start' }, NOW)).toBeNull();
+  });
+
+  it('a failed turn ends Busy: ready after an API error, limited (with the printed reset) after a rate limit', () => {
+    expect(detectState(BUSY, { kind: 'hook', event: 'stop-failed', error: 'server_error' }, NOW)).toEqual(READY);
+    expect(detectState(BUSY, { kind: 'hook', event: 'stop-failed', error: 'rate_limit', message: "You've hit your session limit · resets 8pm (UTC)" }, NOW)).toEqual({
+      state: 'limited',
+      needsInput: false,
+      limitResetsAt: Date.UTC(2026, 10, 29, 20, 0),
+    });
+    expect(detectState(BUSY, { kind: 'hook', event: 'stop-failed', error: 'rate_limit', message: 'API Error: Request rejected (429)' }, NOW)).toEqual({
+      state: 'limited',
+      needsInput: false,
+      limitResetsAt: null,
+    });
+  });
+
+  it('a turn that ended well lifts a limit: the account answers again', () => {
+    expect(detectState({ state: 'limited', needsInput: false, limitResetsAt: NOW + 60_000 }, { kind: 'hook', event: 'stopped' }, NOW)).toEqual(READY);
+  });
+
+  it('Codex’s status reports: working, blocked on a permission, done; an error keeps a limit until its reset', () => {
+    expect(detectState(READY, { kind: 'program', state: 'working' }, NOW)).toEqual(BUSY);
+    expect(detectState(BUSY, { kind: 'program', state: 'blocked' }, NOW)).toEqual(NEEDS_INPUT);
+    expect(detectState(BUSY, { kind: 'program', state: 'done' }, NOW)).toEqual(READY);
+    expect(detectState({ state: 'limited', needsInput: false, limitResetsAt: NOW + 60_000 }, { kind: 'program', state: 'error' }, NOW)).toBeNull();
+  });
+});
+
+describe('detectState: the screen', () => {
+  it('decides busy and ready for CLIs without signals, and at start for all', () => {
+    expect(detectState(STARTING, screen({ prompt: true }), NOW)).toEqual(READY);
+    expect(detectState(STARTING, screen({ prompt: true }, true), NOW)).toEqual(READY);
+    expect(detectState(READY, screen({ busy: true, prompt: true }), NOW)).toEqual(BUSY);
+    expect(detectState(READY, screen({}), NOW)).toBeNull();
+  });
+
+  it('leaves busy and ready to the signals once they spoke, but reads dialogs and clears them', () => {
+    expect(detectState(BUSY, screen({ prompt: true }, true), NOW)).toBeNull();
+    expect(detectState(BUSY, screen({ dialog: true }, true), NOW)).toEqual(NEEDS_INPUT);
+    // A denied permission fires no hook: the screen sees the dialog gone.
+    expect(detectState(NEEDS_INPUT, screen({ prompt: true }, true), NOW)).toEqual(READY);
+    expect(detectState(NEEDS_INPUT, screen({ busy: true }, true), NOW)).toEqual(BUSY);
+  });
+
+  it('reads a new limit line as limited, and lifts a limit without a reset once its line is gone', () => {
+    const line = { line: '■ You’ve hit your usage limit. Try again at 3:21 PM.', context: '■ You’ve hit your usage limit. Try again at 3:21 PM.' };
+    expect(detectState(READY, screen({ limitLines: [line] }, true, line), NOW)).toMatchObject({ state: 'limited', limitResetsAt: expect.any(Number) });
+    const unknownReset: DetectedState = { state: 'limited', needsInput: false, limitResetsAt: null };
+    expect(detectState(unknownReset, screen({ prompt: true, limitLines: [line] }), NOW)).toBeNull();
+    expect(detectState(unknownReset, screen({ prompt: true }), NOW)).toEqual(READY);
+    const knownReset: DetectedState = { state: 'limited', needsInput: false, limitResetsAt: NOW + 60_000 };
+    expect(detectState(knownReset, screen({ prompt: true }), NOW)).toBeNull();
+    expect(detectState(knownReset, screen({ prompt: true }), NOW + 120_000)).toEqual(READY);
+  });
+});
+
+describe('LimitLineTracker', () => {
+  const limit = (text: string) => ({ line: text, context: text });
+
+  it('takes lines on screen before the first turn as history (a resumed transcript)', () => {
+    const tracker = new LimitLineTracker();
+    expect(tracker.note([limit("You've hit your session limit · resets 8pm")], NOW)).toBeNull();
+    tracker.turnStarted();
+    expect(tracker.note([limit("You've hit your session limit · resets 8pm")], NOW)).toBeNull();
+  });
+
+  it('finds a line that shows more often than before, also one that came back (a dialog shown again)', () => {
+    const tracker = new LimitLineTracker();
+    tracker.turnStarted();
+    const dialog = limit('Usage limit reached for all Pro models.');
+    expect(tracker.note([dialog], NOW)).toEqual(dialog);
+    expect(tracker.note([dialog], NOW)).toBeNull();
+    expect(tracker.note([], NOW)).toBeNull();
+    expect(tracker.note([dialog], NOW)).toEqual(dialog);
+  });
+
+  it('ignores a redraw of a limit whose reset already passed', () => {
+    const tracker = new LimitLineTracker();
+    tracker.turnStarted();
+    const old = limit("You've hit your session limit · resets 3:05pm (UTC)");
+    expect(tracker.note([old], NOW)).toEqual(old);
+    tracker.note([], NOW + 60 * 60_000);
+    expect(tracker.note([old], NOW + 60 * 60_000)).toBeNull();
   });
 });

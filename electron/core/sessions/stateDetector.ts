@@ -1,4 +1,6 @@
-import type { AgentProfileInput, AgentSessionState } from '../../../shared/entities';
+import type { AgentHookEvent, AgentProfileInput, AgentSessionState } from '../../../shared/entities';
+import type { LimitLine } from './limitLines';
+import type { ProgramState } from './programStatus';
 import { parseLimitReset } from './usageLimit';
 
 export interface DetectedState {
@@ -7,74 +9,161 @@ export interface DetectedState {
   limitResetsAt: number | null;
 }
 
-export type HookEvent = 'prompt-submitted' | 'stopped' | 'needs-input' | 'session-start';
+type ScreenPatterns = Pick<AgentProfileInput, 'promptPattern' | 'busyPattern' | 'needsInputPattern' | 'usageLimitPattern'>;
+
+/** What a screen shows, by the profile's patterns (each tested against the whole visible screen). */
+export interface ScreenReading {
+  /** The agent waits at its input, empty. */
+  prompt: boolean;
+  busy: boolean;
+  /** A dialog, menu or question waits for the person. */
+  dialog: boolean;
+  /** Each line that says the account hit its usage limit, as often as it shows. */
+  limitLines: LimitLine[];
+}
 
 export type StateSignal =
-  | { kind: 'hook'; event: HookEvent }
-  /** The visible screen, read after output has been quiet for the profile's quiet period. */
-  | { kind: 'screen'; text: string; hooksSeen: boolean };
+  /** The agent CLI's hooks, in Drover's words. */
+  | { kind: 'hook'; event: AgentHookEvent; error?: string | undefined; message?: string | undefined }
+  /** The CLI's own status report on the terminal (Codex's OSC 7501). */
+  | { kind: 'program'; state: ProgramState }
+  /**
+   * The screen, read after output has been quiet for the profile's quiet period. `newLimit` is a
+   * limit line that was not on screen before (see LimitLineTracker); `signalsDecide` is true once
+   * the CLI's own signals (hooks, status reports) have spoken, so busy and ready are theirs to say.
+   */
+  | { kind: 'screen'; reading: ScreenReading; newLimit: LimitLine | null; signalsDecide: boolean };
 
-function matches(pattern: string | null, text: string): boolean {
+function test(pattern: string | null, text: string): boolean {
   return pattern !== null && new RegExp(pattern, 'm').test(text);
 }
 
-/** The last `count` non-empty lines: prompts and spinners live at the bottom of the screen. */
-function bottomLines(text: string, count: number): string {
-  return text
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .filter((line) => line.length > 0)
-    .slice(-count)
-    .join('\n');
+/** The whole line around each match of a limit pattern, and the line after it. */
+function limitLines(pattern: string | null, text: string): LimitLine[] {
+  if (pattern === null) return [];
+  const lines: LimitLine[] = [];
+  const lineEnd = (from: number) => {
+    const end = text.indexOf('\n', from);
+    return end < 0 ? text.length : end;
+  };
+  for (const match of text.matchAll(new RegExp(pattern, 'gm'))) {
+    const start = text.lastIndexOf('\n', match.index) + 1;
+    const end = lineEnd(match.index + match[0].length);
+    const line = text.slice(start, end).trim();
+    lines.push({ line, context: `${line} ${text.slice(end + 1, lineEnd(end + 1)).trim()}`.trim() });
+    if (match[0].length === 0) break;
+  }
+  return lines;
+}
+
+/** Where the last match of `pattern` starts, or -1. */
+function lastMatchAt(pattern: string | null, text: string): number {
+  if (pattern === null) return -1;
+  let at = -1;
+  for (const match of text.matchAll(new RegExp(pattern, 'gm'))) {
+    at = match.index;
+    if (match[0].length === 0) break;
+  }
+  return at;
 }
 
 /**
- * The state an agent session moves to on a signal. Hooks are the agent's own word and win; the
- * screen is read only where hooks say nothing (before the first hook, for agents without hooks, and
- * always for usage limits, which no hook reports). Returns null when the signal changes nothing.
+ * Agent CLIs draw a dialog in place of their input prompt, so while the prompt shows, only what is
+ * below it can be a dialog: a dialog's text above it is history (an answered one a CLI did not
+ * clear, as Gemini CLI leaves its trust dialog when it restarts itself).
  */
-export function detectState(
-  current: DetectedState,
-  signal: StateSignal,
-  profile: Pick<AgentProfileInput, 'promptPattern' | 'busyPattern' | 'needsInputPattern' | 'usageLimitPattern' | 'integration'>,
-  now: number,
-): DetectedState | null {
-  const next = signal.kind === 'hook' ? fromHook(current, signal.event) : fromScreen(current, signal, profile, now);
+export function readScreen(text: string, profile: ScreenPatterns): ScreenReading {
+  const promptAt = lastMatchAt(profile.promptPattern, text);
+  return {
+    prompt: promptAt >= 0,
+    busy: test(profile.busyPattern, text),
+    dialog: test(profile.needsInputPattern, promptAt >= 0 ? text.slice(promptAt) : text),
+    limitLines: limitLines(profile.usageLimitPattern, text),
+  };
+}
+
+/**
+ * Drover may type into the agent only when its screen positively shows the empty input prompt and
+ * nothing that takes keys first: no dialog or menu (a digit or Enter would answer it), no busy line.
+ */
+export function showsEmptyPrompt(reading: ScreenReading): boolean {
+  return reading.prompt && !reading.dialog && !reading.busy;
+}
+
+const READY: DetectedState = { state: 'ready', needsInput: false, limitResetsAt: null };
+const BUSY: DetectedState = { state: 'busy', needsInput: false, limitResetsAt: null };
+const NEEDS_INPUT: DetectedState = { state: 'ready', needsInput: true, limitResetsAt: null };
+
+/**
+ * The state an agent session moves to on a signal, or null when the signal changes nothing. The
+ * CLI's own signals (hooks, status reports) win for busy and ready; the screen says what they do
+ * not: dialogs (and that they closed), usage limits, and everything for CLIs without signals.
+ */
+export function detectState(current: DetectedState, signal: StateSignal, now: number): DetectedState | null {
+  const next = signal.kind === 'hook' ? fromHook(current, signal, now) : signal.kind === 'program' ? fromProgram(current, signal.state, now) : fromScreen(current, signal, now);
   if (!next) return null;
   const same = next.state === current.state && next.needsInput === current.needsInput && next.limitResetsAt === current.limitResetsAt;
   return same ? null : next;
 }
 
-function fromHook(current: DetectedState, event: HookEvent): DetectedState | null {
-  if (current.state === 'limited') return null;
-  switch (event) {
+function limitedUntil(current: DetectedState, now: number): boolean {
+  return current.state === 'limited' && current.limitResetsAt !== null && now < current.limitResetsAt;
+}
+
+function fromHook(current: DetectedState, signal: { event: AgentHookEvent; error?: string | undefined; message?: string | undefined }, now: number): DetectedState | null {
+  switch (signal.event) {
     case 'prompt-submitted':
-      return { state: 'busy', needsInput: false, limitResetsAt: null };
+      return BUSY;
     case 'stopped':
-      return { state: 'ready', needsInput: false, limitResetsAt: null };
+      // A turn that ended well: the account answers again, whatever limit was known.
+      return READY;
+    case 'stop-failed':
+      if (signal.error === 'rate_limit') return { state: 'limited', needsInput: false, limitResetsAt: parseLimitReset(signal.message ?? '', now) };
+      return limitedUntil(current, now) ? null : READY;
     case 'needs-input':
-      return { state: 'ready', needsInput: true, limitResetsAt: null };
+      return current.state === 'limited' ? { ...current, needsInput: true } : NEEDS_INPUT;
     case 'session-start':
-      return current.state === 'starting' ? { state: 'ready', needsInput: false, limitResetsAt: null } : null;
+      // CLIs report it before their prompt is drawn (or while a first-run dialog is up): the screen says when.
+      return null;
+    case 'quota':
+      return null;
+  }
+}
+
+function fromProgram(current: DetectedState, state: ProgramState, now: number): DetectedState | null {
+  switch (state) {
+    case 'working':
+      return BUSY;
+    case 'blocked':
+      return current.state === 'limited' ? { ...current, needsInput: true } : NEEDS_INPUT;
+    case 'done':
+    case 'idle':
+    case 'error':
+      // An error may be a usage limit: the screen says so once it settles.
+      return limitedUntil(current, now) ? null : READY;
+    case 'clear':
+      return null;
   }
 }
 
 function fromScreen(
   current: DetectedState,
-  signal: { text: string; hooksSeen: boolean },
-  profile: Pick<AgentProfileInput, 'promptPattern' | 'busyPattern' | 'needsInputPattern' | 'usageLimitPattern' | 'integration'>,
+  signal: { reading: ScreenReading; newLimit: LimitLine | null; signalsDecide: boolean },
   now: number,
 ): DetectedState | null {
-  const bottom = bottomLines(signal.text, 12);
-  if (matches(profile.usageLimitPattern, bottom)) {
-    return { state: 'limited', needsInput: false, limitResetsAt: parseLimitReset(bottom, now) ?? current.limitResetsAt };
+  const { reading } = signal;
+  if (signal.newLimit !== null) return { state: 'limited', needsInput: reading.dialog, limitResetsAt: parseLimitReset(signal.newLimit.context, now) };
+  if (current.state === 'limited') {
+    // A limit without a known reset holds only while its line is still on screen.
+    if (limitedUntil(current, now) || (current.limitResetsAt === null && reading.limitLines.length > 0)) {
+      return reading.dialog === current.needsInput ? null : { ...current, needsInput: reading.dialog };
+    }
   }
-  if (current.state === 'limited' && current.limitResetsAt !== null && now < current.limitResetsAt) return null;
-  const hooksDecide = signal.hooksSeen && profile.integration === 'claude-hooks';
-  if (matches(profile.needsInputPattern, bottom)) return { state: 'ready', needsInput: true, limitResetsAt: null };
-  // Hooks say nothing between a permission answer and Stop, so the screen may still report work.
-  if (hooksDecide && current.state !== 'limited' && !current.needsInput) return null;
-  if (matches(profile.busyPattern, bottom)) return { state: 'busy', needsInput: false, limitResetsAt: null };
-  if (matches(profile.promptPattern, bottomLines(signal.text, 3))) return { state: 'ready', needsInput: false, limitResetsAt: null };
+  if (reading.dialog) return NEEDS_INPUT;
+  // The CLI's signals speak of turns: before the first one, and between a dialog's answer and the
+  // turn's end, the screen says what they do not.
+  if (signal.signalsDecide && current.state !== 'starting' && !current.needsInput && current.state !== 'limited') return null;
+  if (reading.busy) return BUSY;
+  if (reading.prompt) return READY;
   return null;
 }

@@ -85,6 +85,10 @@ export const PROJECT_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX wakes_by_agent ON wakes (agent_id, state);
   `,
+  `
+  -- An agent CLI's own plan quota (JSON), where it reports one.
+  ALTER TABLE agent_sessions ADD COLUMN quota TEXT;
+  `,
 ];
 
 /** Every table whose rows carry the project's seq; the counter resumes at the max over them. */

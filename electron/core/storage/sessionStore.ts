@@ -1,4 +1,4 @@
-import type { AgentSession, AgentSessionState } from '../../../shared/entities';
+import type { AgentQuota, AgentSession, AgentSessionState } from '../../../shared/entities';
 import { PartialUpdate } from './partialUpdate';
 import type { SeqCounter } from './seqCounter';
 import type { SqliteDatabase } from './sqlite';
@@ -15,6 +15,7 @@ interface SessionRow {
   exit_code: number | null;
   end_reason: string | null;
   external_session_id: string | null;
+  quota: string | null;
   started_at: number;
   ended_at: number | null;
   seq: number;
@@ -23,7 +24,10 @@ interface SessionRow {
 export type SessionRecord = AgentSession & { pidStartTime: string | null };
 
 export type SessionChange = Partial<
-  Pick<SessionRecord, 'state' | 'needsInput' | 'pid' | 'pidStartTime' | 'limitResetsAt' | 'exitCode' | 'endReason' | 'externalSessionId' | 'endedAt'>
+  Pick<
+    SessionRecord,
+    'state' | 'needsInput' | 'pid' | 'pidStartTime' | 'limitResetsAt' | 'exitCode' | 'endReason' | 'externalSessionId' | 'quota' | 'endedAt'
+  >
 >;
 
 const SESSION_COLUMNS: Record<keyof SessionChange, keyof SessionRow> = {
@@ -35,6 +39,7 @@ const SESSION_COLUMNS: Record<keyof SessionChange, keyof SessionRow> = {
   exitCode: 'exit_code',
   endReason: 'end_reason',
   externalSessionId: 'external_session_id',
+  quota: 'quota',
   endedAt: 'ended_at',
 };
 
@@ -99,7 +104,9 @@ export class SessionStore {
   }
 
   update(sessionId: string, change: SessionChange): SessionRecord {
-    const stored = change.needsInput === undefined ? change : { ...change, needsInput: change.needsInput ? 1 : 0 };
+    const stored: Record<string, unknown> = { ...change };
+    if (change.needsInput !== undefined) stored.needsInput = change.needsInput ? 1 : 0;
+    if (change.quota !== undefined) stored.quota = change.quota && JSON.stringify(change.quota);
     this.partialUpdate.run(sessionId, stored as SessionChange, this.seq.next());
     return this.get(sessionId) as SessionRecord;
   }
@@ -118,6 +125,7 @@ export class SessionStore {
       exitCode: row.exit_code,
       endReason: row.end_reason,
       externalSessionId: row.external_session_id,
+      quota: row.quota ? (JSON.parse(row.quota) as AgentQuota) : null,
       startedAt: row.started_at,
       endedAt: row.ended_at,
       seq: row.seq,

@@ -11,6 +11,7 @@ import { APP_MIGRATIONS } from '../storage/appSchema';
 import { ProjectStores, type ProjectStore } from '../storage/projectStores';
 import { ProjectTable } from '../storage/projectTable';
 import { openDatabase, type SqliteDatabase } from '../storage/sqlite';
+import type { PromptTyping } from '../sessions/sessionService';
 import { AgentWakeService, type WakeTerminal } from './agentWakeService';
 
 describe('AgentWakeService', () => {
@@ -24,16 +25,28 @@ describe('AgentWakeService', () => {
   let typed: string[];
   let failWrites: number;
   let style: 'prompt' | 'shell-note';
+  /** Why the agent's screen does not show its empty prompt; null when it does. */
+  let screenNotReady: string | null;
+  /** How the next typings go (then 'submitted'). */
+  let outcomes: PromptTyping[];
+  /** How often the wake service looked at the agent's screen. */
+  let readinessChecks: number;
 
   const terminal: WakeTerminal = {
-    write: (_agentId, data) => {
+    wakeStyle: () => style,
+    readiness: async () => {
+      readinessChecks++;
+      return screenNotReady;
+    },
+    typePrompt: async (_agentId, text) => {
       if (failWrites > 0) {
         failWrites--;
         throw new Error('the PTY is gone');
       }
-      typed.push(data);
+      const outcome = outcomes.shift() ?? { outcome: 'submitted' };
+      if (outcome.outcome !== 'not-ready') typed.push(text);
+      return outcome;
     },
-    wakeStyle: () => style,
   };
   const wake = (): Wake | undefined => store.wakes.visible().find((w) => w.agentId === agent.id);
   const setSession = (state: 'ready' | 'busy' | 'limited', limitResetsAt: number | null = null) => {
@@ -55,7 +68,17 @@ describe('AgentWakeService', () => {
     typed = [];
     failWrites = 0;
     style = 'prompt';
-    wakes = new AgentWakeService(locator, stores, events, inbox, terminal, { submitDelayMs: 1, retryBaseMs: 20, maxAttempts: 3, log: () => {} });
+    screenNotReady = null;
+    outcomes = [];
+    readinessChecks = 0;
+    wakes = new AgentWakeService(locator, stores, events, inbox, terminal, {
+      submitDelayMs: 1,
+      confirmMs: 50,
+      retryBaseMs: 20,
+      maxAttempts: 3,
+      recheckMs: 20,
+      log: () => {},
+    });
   });
   afterEach(() => {
     wakes.stop();
@@ -64,7 +87,7 @@ describe('AgentWakeService', () => {
     removeDir(dir);
   });
 
-  it('types one line and presses Enter, and only when the agent is ready', async () => {
+  it('types one line as a prompt, and only when the agent is ready', async () => {
     setSession('busy');
     inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'first' });
     inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'second\nline' });
@@ -73,10 +96,9 @@ describe('AgentWakeService', () => {
     setSession('ready');
     wakes.schedule(store.projectId, agent.id);
     await waitFor(() => wake()?.state === 'delivered', 'delivery');
-    expect(typed).toHaveLength(2);
-    expect(typed[0]).toMatch(/^\[Drover\] 2 new messages: \(1\) Note from a person: first \(2\) Note from a person: second ⏎ line/);
+    expect(typed).toHaveLength(1);
+    expect(typed[0]).toMatch(/^\[Drover\] New messages \(2\): \(1\) Note from a person: first \(2\) Note from a person: second ⏎ line/);
     expect(typed[0]).not.toContain('\n');
-    expect(typed[1]).toBe('\r');
     expect(store.inbox.messages(agent.id).map((m) => m.state)).toEqual(['delivered', 'delivered']);
   });
 
@@ -85,7 +107,7 @@ describe('AgentWakeService', () => {
     setSession('ready');
     inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: "it's done; rm -rf / $(reboot)" });
     await waitFor(() => wake()?.state === 'delivered', 'delivery');
-    expect(typed[0]).toBe("true '[Drover] 1 new message: Note from a person: it’s done; rm -rf / $(reboot) — read_inbox has the full text.'");
+    expect(typed[0]).toBe("true '[Drover] New message: Note from a person: it’s done; rm -rf / $(reboot) — read_inbox has the full text.'");
   });
 
   it('never types control characters from a message (they would act as keys)', async () => {
@@ -113,6 +135,51 @@ describe('AgentWakeService', () => {
     inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'hello' });
     await waitFor(() => wake()?.state === 'delivered', 'the retry to deliver');
     expect(wake()).toMatchObject({ attempts: 2, lastError: null });
+  });
+
+  it('types nothing while the screen does not show the empty prompt, whatever the state says, and types once it does', async () => {
+    setSession('ready');
+    screenNotReady = 'showing a dialog or menu';
+    inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'not into the dialog' });
+    await waitFor(() => readinessChecks >= 3, 'the wake service to look at the screen again and again');
+    expect(typed).toEqual([]);
+    expect(wake()).toMatchObject({ state: 'waiting', attempts: 0 });
+    await expect(wakes.wakeNow(agent.id)).rejects.toThrow(/showing a dialog or menu; Drover types into a terminal only when its agent is ready at an empty prompt/);
+    screenNotReady = null;
+    await waitFor(() => wake()?.state === 'delivered', 'delivery once the prompt shows');
+    expect(typed).toHaveLength(1);
+  });
+
+  it('retries a typing whose text never showed in the input (Enter was not pressed)', async () => {
+    setSession('ready');
+    outcomes = [{ outcome: 'not-taken', why: 'the text never showed in its input' }];
+    inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'hello' });
+    await waitFor(() => wake()?.state === 'delivered', 'the retry to deliver');
+    expect(wake()).toMatchObject({ attempts: 2, lastError: null });
+  });
+
+  it('reports a wake the agent did not take up, and never types it again', async () => {
+    setSession('ready');
+    outcomes = [{ outcome: 'unconfirmed', why: 'it showed no sign of starting a turn' }];
+    inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'once only' });
+    await waitFor(() => wake()?.state === 'failed', 'the wake reported');
+    expect(wake()?.lastError).toBe('Typed in and submitted, but it showed no sign of starting a turn');
+    expect(store.inbox.messages(agent.id)[0]?.state).toBe('delivered');
+    const checks = readinessChecks;
+    inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'a later message' });
+    await waitFor(() => typed.length === 2, 'the later message typed');
+    expect(typed[1]).toMatch(/a later message/);
+    expect(typed[1]).not.toMatch(/once only/);
+    expect(readinessChecks).toBeGreaterThan(checks);
+  });
+
+  it('holds wakes of an agent whose plan quota is spent until it frees up', async () => {
+    const resetsAt = Date.now() + 60_000;
+    const session = store.sessions.insert({ id: 's-quota', agentId: agent.id, profileId: 'claude', startedAt: Date.now() });
+    store.sessions.update(session.id, { state: 'ready', quota: { fiveHour: { usedPercent: 100, resetsAt }, weekly: { usedPercent: 40, resetsAt: null } } });
+    inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'after the quota frees up' });
+    expect(wake()).toMatchObject({ state: 'waiting', notBefore: resetsAt });
+    expect(typed).toEqual([]);
   });
 
   it('waits for a limited agent until its reset time', async () => {

@@ -1,34 +1,45 @@
-import type { AgentSession, Wake, WakeStyle } from '../../../shared/entities';
+import type { AgentQuota, AgentSession, Wake, WakeStyle } from '../../../shared/entities';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
 import type { MediatedInbox } from '../inbox/mediatedInbox';
 import type { Locator } from '../locate';
+import type { PromptTimings, PromptTyping } from '../sessions/sessionService';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import type { WakeChange } from '../storage/wakeStore';
 import { composeWakeText } from './wakeText';
 
+/** The agent terminals a wake types into (the session service). */
 export interface WakeTerminal {
-  /** Types into the agent's terminal; throws when it cannot. */
-  write(agentId: string, data: string): void;
-  /** How the running agent takes a wake (from its profile). */
+  /** How the running agent takes a wake (from its profile); throws when it is not running. */
   wakeStyle(agentId: string): WakeStyle;
+  /** Null when the agent is positively at an empty prompt; otherwise why not. */
+  readiness(agentId: string): Promise<string | null>;
+  typePrompt(agentId: string, text: string, timings: PromptTimings): Promise<PromptTyping>;
 }
 
-export interface WakeOptions {
-  /** Pause between typing the text and pressing Enter, so agent CLIs don't take it as a paste. */
-  submitDelayMs: number;
+export interface WakeOptions extends PromptTimings {
   retryBaseMs: number;
   maxAttempts: number;
+  /** How soon to look again at an agent whose state says ready but whose screen does not show its prompt. */
+  recheckMs: number;
   log(line: string): void;
 }
 
-export const DEFAULT_WAKE_OPTIONS: Omit<WakeOptions, 'log'> = { submitDelayMs: 120, retryBaseMs: 1_000, maxAttempts: 5 };
+export const DEFAULT_WAKE_OPTIONS: Omit<WakeOptions, 'log'> = {
+  submitDelayMs: 120,
+  confirmMs: 10_000,
+  retryBaseMs: 1_000,
+  maxAttempts: 5,
+  recheckMs: 3_000,
+};
 
 /**
  * Delivers pending inbox messages to agents by typing them into their terminals, but only when the
- * agent is ready: never while busy, starting, exited or limited (a limited agent waits for its
- * reset). One wake at a time per agent; messages arriving meanwhile join the next wake.
+ * agent is ready: never while busy, starting, exited, limited or out of quota (it waits for the
+ * reset), never into a dialog, and only where its screen positively shows the empty prompt. One wake
+ * at a time per agent; messages arriving meanwhile join the next wake. A wake typed in but not taken
+ * up by the agent is reported, never typed again blindly.
  */
 export class AgentWakeService {
   private readonly delivering = new Set<string>();
@@ -77,11 +88,8 @@ export class AgentWakeService {
     const { store } = this.locator.agent(agentId);
     if (store.inbox.pending(agentId).length === 0) return 0;
     this.ensureWake(store, agentId);
-    const session = store.sessions.latest(agentId);
-    if (session?.state !== 'ready' || session.needsInput) {
-      const why = session?.needsInput ? 'waiting for your answer to its question' : (session?.state ?? 'not started');
-      fail('invalid-state', `The agent is ${why}; Drover types into a terminal only when its agent is ready.`);
-    }
+    const why = await this.terminal.readiness(agentId);
+    if (why) fail('invalid-state', `The agent is ${why}; Drover types into a terminal only when its agent is ready at an empty prompt.`);
     return this.deliver(store, agentId, true);
   }
 
@@ -114,18 +122,34 @@ export class AgentWakeService {
       return 0;
     }
     this.delivering.add(agentId);
-    const attempt = this.change(store, wake.id, { state: 'delivering', messageIds: messages.map((m) => m.id), attempts: wake.attempts + 1 });
+    let attempt: Wake | undefined;
     try {
-      const senders = new Map(store.agents.list().map((a) => [a.id, a]));
-      this.terminal.write(agentId, composeWakeText(messages, senders, this.terminal.wakeStyle(agentId)));
-      await new Promise((resolve) => setTimeout(resolve, this.options.submitDelayMs));
+      if (!byHand) {
+        const why = await this.terminal.readiness(agentId);
+        if (why) {
+          // Its state says ready but its screen does not (a dialog the hooks missed, text being typed).
+          this.retryAt(store.projectId, agentId, Date.now() + this.options.recheckMs);
+          return 0;
+        }
+      }
       if (this.stopped || !this.stores.isOpen(store.projectId)) return 0;
-      if (store.sessions.latest(agentId)?.id !== session?.id) throw new Error('the session ended before Enter was pressed');
-      this.terminal.write(agentId, '\r');
+      attempt = this.change(store, wake.id, { state: 'delivering', messageIds: messages.map((m) => m.id), attempts: wake.attempts + 1 });
+      const senders = new Map(store.agents.list().map((a) => [a.id, a]));
+      const typing = await this.terminal.typePrompt(agentId, composeWakeText(messages, senders, this.terminal.wakeStyle(agentId)), this.options);
+      if (this.stopped || !this.stores.isOpen(store.projectId)) return 0;
+      if (typing.outcome === 'not-ready' || typing.outcome === 'not-taken') {
+        this.failAttempt(store, attempt, typing.why);
+        return 0;
+      }
       this.inbox.markDelivered(store, attempt.messageIds);
+      if (typing.outcome === 'unconfirmed') {
+        this.options.log(`wake ${attempt.id} of agent ${agentId} was typed in but not taken up: ${typing.why}`);
+        this.change(store, wake.id, { state: 'failed', lastError: `Typed in and submitted, but ${typing.why}` });
+        return 0;
+      }
       this.change(store, wake.id, { state: 'delivered', lastError: null, notBefore: null });
     } catch (error) {
-      if (this.stores.isOpen(store.projectId)) this.failAttempt(store, attempt, error instanceof Error ? error.message : String(error));
+      if (attempt && this.stores.isOpen(store.projectId)) this.failAttempt(store, attempt, error instanceof Error ? error.message : String(error));
       return 0;
     } finally {
       this.delivering.delete(agentId);
@@ -138,8 +162,9 @@ export class AgentWakeService {
   /** True when Drover may type now; otherwise arranges to try again when that may change. */
   private readyNow(store: ProjectStore, wake: Wake, session: AgentSession | undefined): boolean {
     const now = Date.now();
-    if (session?.state === 'limited') {
-      const resetsAt = session.limitResetsAt;
+    // A new turn would only hit the limit again: wait for the reset (a limited session, or a spent quota).
+    const resetsAt = session?.state === 'limited' ? session.limitResetsAt : quotaSpentUntil(session?.quota ?? null, now);
+    if (session?.state === 'limited' || resetsAt !== null) {
       if (resetsAt !== null && wake.notBefore !== resetsAt) this.change(store, wake.id, { notBefore: resetsAt });
       if (resetsAt !== null) this.retryAt(store.projectId, wake.agentId, resetsAt);
       return false;
@@ -183,4 +208,12 @@ export class AgentWakeService {
   private announce(wake: Wake): void {
     this.events.emit({ name: 'agentWakeChanged', seq: wake.seq, projectId: wake.projectId, wake });
   }
+}
+
+/** When the latest spent window of a quota frees up again; null while none is spent. */
+export function quotaSpentUntil(quota: AgentQuota | null, now: number): number | null {
+  const spent = [quota?.fiveHour, quota?.weekly].flatMap((window) =>
+    window && window.usedPercent >= 100 && window.resetsAt !== null && window.resetsAt > now ? [window.resetsAt] : [],
+  );
+  return spent.length > 0 ? Math.max(...spent) : null;
 }

@@ -1,5 +1,4 @@
 import type { Agent, InboxMessage, WakeStyle } from '../../../shared/entities';
-import { countOf } from '../../../shared/plural';
 
 const MAX_PART = 600;
 
@@ -32,12 +31,13 @@ function describe(message: InboxMessage, senders: Map<string, Agent>): string {
 
 /**
  * What Drover types into an agent's prompt: one line (a newline would submit early in most agent
- * CLIs) naming each message, and where to read them in full.
+ * CLIs) naming each message, and where to read them in full. It starts with words no menu takes as
+ * an answer (no digit, no y/n), in case a dialog ever got the keys.
  */
 export function composeWakeText(messages: InboxMessage[], senders: Map<string, Agent>, style: WakeStyle = 'prompt'): string {
-  const count = countOf(messages.length, 'new message');
+  const heading = messages.length === 1 ? 'New message' : `New messages (${messages.length})`;
   const parts = messages.map((message, i) => (messages.length === 1 ? '' : `(${i + 1}) `) + describe(message, senders));
-  const text = `[Drover] ${count}: ${parts.join(' ')} — read_inbox has the full text.`.replace(CONTROL_CHARACTERS, ' ');
+  const text = `[Drover] ${heading}: ${parts.join(' ')} — read_inbox has the full text.`.replace(CONTROL_CHARACTERS, ' ');
   // `true` exists in every shell; the text is one single-quoted word, so nothing in it runs.
   return style === 'shell-note' ? `true '${text.replace(/'/g, '’')}'` : text;
 }

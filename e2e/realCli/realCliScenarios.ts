@@ -1,0 +1,173 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentSession } from '../../shared/entities';
+import { setTurnDelay, type CliScenarioFixture } from '../../test-support/realCli/agentCliFixtures';
+import { RealCliRig } from '../../test-support/realCli/realCliRig';
+import type { RecordedRequest } from '../../test-support/realCli/scriptedModelServer';
+import { waitFor } from '../../test-support/waitFor';
+
+const ready = (session: AgentSession) => session.state === 'ready' && !session.needsInput;
+const needsInput = (session: AgentSession) => session.needsInput;
+/** How long an agent sits idle in the idle scenario: past Claude Code's 60 s idle notification. */
+const LONG_IDLE_MS = 75_000;
+
+/**
+ * The real agent CLI, run by Drover as a person would run it, against a local fake model: what
+ * Drover reads off it (ready, busy, needs input, limited), whether a wake ever reaches a dialog, and
+ * whether what Drover typed reaches the model. The screens seen are recorded as the detector's
+ * fixtures when DROVER_RECORD_SCREENS is set.
+ */
+export function describeRealCli(fixture: CliScenarioFixture): void {
+  describe(`${fixture.profileId} ${fixture.version} (the real CLI, as a Drover agent)`, { timeout: 240_000 }, () => {
+    let rig: RealCliRig | undefined;
+    const start = async (firstRun = false) => {
+      rig = await RealCliRig.start(fixture, { firstRun });
+      return rig;
+    };
+    const userTextsSince = (r: RealCliRig, from: number) =>
+      r.model
+        .turns()
+        .slice(from)
+        .map((request: RecordedRequest) => fixture.lastUserText(request) ?? '');
+    /** Waits for the model to be sent a user message that contains `text`. */
+    const modelReceives = (r: RealCliRig, text: string, timeoutMs = 60_000, from = 0) =>
+      r.model.waitForRequest((request) => request.turn && (fixture.lastUserText(request) ?? '').includes(text), `"${text}"`, timeoutMs, from);
+    const note = (r: RealCliRig, body: string) => r.host.core.api.sendMessage({ projectId: r.project.id, to: r.agent.id, kind: 'note', body });
+    const wakeOf = async (r: RealCliRig) => (await r.host.core.api.getWorkState({ projectId: r.project.id })).wakes.find((w) => w.agentId === r.agent.id);
+
+    afterEach(async () => {
+      await rig?.close();
+      rig = undefined;
+    });
+
+    it('reads first-run dialogs as Needs input, never Ready, and types nothing into them', async () => {
+      const r = await start(true);
+      await r.startAgent();
+      await note(r, 'Welcome aboard');
+      for (const dialog of fixture.firstRunDialogs) {
+        await r.waitForScreen(dialog.screen, dialog.name);
+        await r.waitForSession(needsInput, `${dialog.name} read as needs input`);
+        await r.record(dialog.name);
+        expect((await wakeOf(r))?.state).toBe('waiting');
+        // Ready was never reported while the dialogs were up.
+        expect(r.states()).not.toContain('ready');
+        await r.type(dialog.keys);
+      }
+      await r.waitForReady('ready once every dialog is answered', 90_000);
+      await modelReceives(r, '[Drover] New message: Note from a person: Welcome aboard');
+      await r.record('ready-after-first-run');
+    });
+
+    it('reads the idle prompt as Ready, a turn as Busy then Ready, and stays Ready through a long idle; a task result then wakes it', async () => {
+      const r = await start();
+      await r.startAgent();
+      await r.waitForReady('ready at the idle prompt');
+      await r.record('idle');
+      setTurnDelay(r.model, 4_000);
+      r.model.enqueue({ kind: 'text', text: 'Hello from the scripted model.' });
+      await r.submit('say hello');
+      await r.waitForSession((s) => s.state === 'busy', 'busy while the model answers');
+      await r.record('busy');
+      await r.waitForReady('ready after the turn');
+      setTurnDelay(r.model, 0);
+
+      const gate = path.join(r.dir, 'gate');
+      const command = `while [ ! -e ${gate} ]; do sleep 0.2; done; echo built-ok`;
+      r.model.enqueue({ kind: 'tool-call', name: 'run_in_background', input: { command, label: 'build' } }, { kind: 'text', text: 'The build runs in the background.' });
+      await r.submit('build it in the background');
+      const task = await waitFor(async () => (await r.host.core.api.listTasks({ projectId: r.project.id })).find((t) => t.label === 'build'), 'the task from run_in_background', 60_000);
+      expect(task.ownerAgentId).toBe(r.agent.id);
+      await r.waitForReady('ready after handing off the task');
+      const idleFrom = Date.now();
+      const statesBefore = r.states().length;
+      // The scenario is the idle itself: nothing happens for this long, and the agent must stay Ready.
+      await waitFor(() => Date.now() - idleFrom >= LONG_IDLE_MS, 'a long idle', LONG_IDLE_MS + 5_000);
+      // Nothing but ready through the idle (Claude Code's 60 s idle notification is not a question).
+      expect(r.states().slice(statesBefore).filter((state) => state !== 'ready')).toEqual([]);
+      expect(ready((await r.session()) as AgentSession)).toBe(true);
+      await r.record('idle-after-75s');
+
+      const from = r.model.requests.length;
+      r.model.enqueue({ kind: 'text', text: 'Thanks, the build is done.' });
+      fs.writeFileSync(gate, '');
+      const woken = await modelReceives(r, `[Drover] New message: Task ${task.id} "build"`, 60_000, from);
+      expect(fixture.lastUserText(woken)).toMatch(/succeeded: exit code 0.*built-ok/);
+      await r.waitForReady('ready after the woken turn');
+      expect((await wakeOf(r))?.state).toBe('delivered');
+    });
+
+    it('reads an approval dialog as Needs input, never types a wake into it, and delivers it once the person answered', async () => {
+      const r = await start();
+      await r.startAgent();
+      await r.waitForReady('ready');
+      const marker = path.join(r.dir, 'approved-marker');
+      r.model.enqueue({ kind: 'tool-call', name: 'shell', input: fixture.approvalShell(`touch ${marker}`) }, { kind: 'text', text: 'Understood, I will not.' });
+      await r.submit('create the marker');
+      await r.waitForSession(needsInput, 'needs input at the approval dialog');
+      await r.record('approval');
+      const from = r.model.requests.length;
+      await note(r, 'The build is green');
+      // Drover must hold the wake for as long as the dialog is up: give it time to (wrongly) type.
+      await waitFor(async () => (await wakeOf(r))?.state === 'waiting' && Date.now() > (await wakeOf(r))!.createdAt + 8_000, 'the wake held 8 s', 20_000);
+      expect(fs.existsSync(marker)).toBe(false);
+      expect(userTextsSince(r, from).some((text) => text.includes('[Drover]'))).toBe(false);
+      await r.type('\u001b');
+      await r.waitForReady('ready after the person declined');
+      await modelReceives(r, '[Drover] New message: Note from a person: The build is green', 60_000, from);
+      expect(fs.existsSync(marker)).toBe(false);
+    });
+
+    it('never leaves the pane Busy after an API error, and reads a usage limit as Limited', async () => {
+      const r = await start();
+      await r.startAgent();
+      await r.waitForReady('ready');
+      r.model.enqueue({ kind: 'error', status: 500, message: 'Internal error encountered.' });
+      let from = r.states().length;
+      await r.submit('this will fail');
+      await waitFor(() => r.states().slice(from).includes('busy'), 'the turn to start');
+      await r.waitForSession((s) => s.state !== 'busy', 'not busy after the API error', 60_000);
+      await r.record('api-error');
+      const afterError = (await r.session()) as AgentSession;
+      if (afterError.needsInput) {
+        // The CLI asks what to do ("Keep trying / Stop"): the person stops it.
+        await r.type('2');
+        await r.waitForReady('ready once the person stopped retrying');
+      }
+      expect(r.model.pendingTurns).toBe(0);
+      r.model.enqueue({ kind: 'rate-limit', message: 'You exceeded your current quota.', retryAfterSeconds: 3 * 3600 });
+      from = r.states().length;
+      await r.submit('and this hits the limit');
+      await waitFor(() => r.states().slice(from).includes('busy'), 'the turn to start');
+      const limited = await r.waitForSession((s) => s.state === 'limited', 'limited', 60_000);
+      await r.record('usage-limit');
+      if (fixture.limitShowsReset) expect(limited.limitResetsAt).toBeGreaterThan(Date.now());
+    });
+
+    it('resumes its own conversation after a restart, also after two restarts in a row', async () => {
+      const r = await start();
+      await r.startAgent();
+      await r.waitForReady('ready');
+      r.model.enqueue({ kind: 'text', text: 'I will remember pineapple.' });
+      await r.submit('remember the word pineapple');
+      await r.model.waitForRequest((request) => request.turn && (fixture.lastUserText(request) ?? '').includes('pineapple'), 'the first prompt');
+      await r.waitForReady('ready after the first turn');
+      await r.host.core.api.restartAgent({ agentId: r.agent.id, resume: true });
+      await r.waitForReady('ready after a restart');
+      await r.record('resumed-once');
+      await r.host.core.api.restartAgent({ agentId: r.agent.id, resume: true });
+      await r.waitForReady('ready after a second restart in a row');
+      await r.record('resumed-twice');
+      await r.restartHost();
+      await r.startAgent(true);
+      await r.waitForReady('ready after the host restarted');
+      await r.record('resumed');
+      const from = r.model.requests.length;
+      r.model.enqueue({ kind: 'text', text: 'The word was pineapple.' });
+      await r.submit('what was the word?');
+      const asked = await modelReceives(r, 'what was the word?', 60_000, from);
+      // The conversation went on: the model got the earlier turn as history.
+      expect(JSON.stringify(asked.body)).toContain('remember the word pineapple');
+    });
+  });
+}

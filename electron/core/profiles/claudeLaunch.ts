@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { shellQuote } from '../../../shared/shellQuote';
+import type { CliLaunch, CliLaunchInput } from './cliLaunch';
+
+/**
+ * Claude Code's per-session settings (`--settings`, merged over the person's own): hooks that report
+ * its state to Drover, a status line that reports its plan quota, and Drover's MCP tools allowed
+ * without a prompt (its Bash and edits still ask).
+ *
+ * Recorded from Claude Code 2.1.197: `Notification` fires for permission and MCP elicitation
+ * dialogs, but also 60 s after each turn (`idle_prompt`) and after a login (`auth_success`), so only
+ * the first two are registered; an API error or a rate limit ends the turn with `StopFailure`, not
+ * `Stop`; a subagent's permission dialog shows on the main screen, so its `PermissionRequest` counts.
+ */
+export function claudeSettings(drover: string): object {
+  const report = (matcher?: string) => [{ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: `${shellQuote(drover)} hook claude` }] }];
+  return {
+    hooks: {
+      SessionStart: report(),
+      UserPromptSubmit: report(),
+      Stop: report(),
+      StopFailure: report(),
+      PermissionRequest: report(),
+      Notification: report('permission_prompt|elicitation_dialog'),
+    },
+    statusLine: { type: 'command', command: `${shellQuote(drover)} hook claude-status-line` },
+    permissions: { allow: ['mcp__drover__*'] },
+  };
+}
+
+/**
+ * A fresh conversation gets an id Drover picks (`--session-id`), so resuming never depends on a hook
+ * having fired; a restart resumes only a conversation a prompt went into (Claude Code refuses to
+ * resume one that never had a prompt, and to start a second time with the same id).
+ */
+export function claudeLaunch(input: CliLaunchInput): CliLaunch {
+  const settings = path.join(input.agentDir, 'claude-settings.json');
+  const mcpConfig = path.join(input.agentDir, 'mcp.json');
+  return {
+    args: ['--settings', settings, '--mcp-config', mcpConfig, ...(input.resumeId ? ['--resume', input.resumeId] : ['--session-id', randomUUID()])],
+    files: [
+      { path: settings, content: JSON.stringify(claudeSettings(input.drover), null, 2) },
+      { path: mcpConfig, content: JSON.stringify({ mcpServers: { drover: { type: 'stdio', command: input.drover, args: ['mcp'] } } }, null, 2) },
+    ],
+  };
+}

@@ -1,0 +1,23 @@
+/** What an agent CLI's integration adds to its launch. */
+export interface CliLaunchInput {
+  /** The `drover` shim the CLI's hooks and MCP server run. */
+  drover: string;
+  /** Private folder of this agent for generated config files. */
+  agentDir: string;
+  /** The CLI's own conversation id to resume, if any. */
+  resumeId: string | null;
+  /** The environment the agent starts from (where the person's own config lives). */
+  env: NodeJS.ProcessEnv;
+}
+
+/** A config file Drover writes for the CLI (private to the agent), or a link to one of the person's. */
+export type LaunchFile = { path: string; content: string } | { path: string; linkTo: string };
+
+export interface CliLaunch {
+  /** Added after the profile's own args. */
+  args: string[];
+  /** Config files the CLI is pointed at; the person's own config is never touched. */
+  files: LaunchFile[];
+  /** Added to the agent terminal's env. */
+  env?: Record<string, string>;
+}

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { shellQuote } from '../../../shared/shellQuote';
+import type { CliLaunch, CliLaunchInput, LaunchFile } from './cliLaunch';
+
+/**
+ * The hooks Drover registers with Gemini CLI 0.61.0 (recorded from the real CLI): BeforeAgent when
+ * a prompt goes in, AfterAgent at the end of each completed turn, Notification (ToolPermission)
+ * when an approval dialog opens. SessionStart is left out: it fires while a first-run dialog may
+ * still be up. A denied approval and the usage-limit dialog fire nothing: the screen tells those.
+ */
+const HOOK_EVENTS = ['BeforeAgent', 'AfterAgent', 'Notification'] as const;
+
+/** The person's Gemini folder: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
+function userGeminiDir(env: NodeJS.ProcessEnv): string | null {
+  const home = env.GEMINI_CLI_HOME || env.HOME;
+  return home ? path.join(home, '.gemini') : null;
+}
+
+function readSettings(file: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The person's settings with Drover's MCP server (its tools allowed without a prompt) and hooks added. */
+export function geminiSettings(own: Record<string, unknown>, drover: string): Record<string, unknown> {
+  const hooks = { ...(own.hooks as Record<string, unknown[]> | undefined) };
+  for (const event of HOOK_EVENTS) {
+    hooks[event] = [...(hooks[event] ?? []), { hooks: [{ type: 'command', name: 'drover', command: `${shellQuote(drover)} hook gemini`, timeout: 10_000 }] }];
+  }
+  return {
+    ...own,
+    mcpServers: { ...(own.mcpServers as Record<string, unknown> | undefined), drover: { command: drover, args: ['mcp'], trust: true } },
+    hooks,
+  };
+}
+
+/**
+ * Gemini CLI reads a per-session settings file only as a system file owned by root, so Drover gives
+ * each agent its own Gemini home instead (`GEMINI_CLI_HOME`, private to the agent): its
+ * `.gemini/settings.json` is the person's own settings plus Drover's MCP server and hooks, and
+ * everything else in it links back to the person's `~/.gemini` (credentials, history, sessions).
+ * The person's files are never written; trust decisions go to their own trusted-folders file.
+ */
+export function geminiLaunch(input: CliLaunchInput): CliLaunch {
+  const own = userGeminiDir(input.env);
+  const overlay = path.join(input.agentDir, 'gemini-home');
+  const files: LaunchFile[] = [
+    {
+      path: path.join(overlay, '.gemini', 'settings.json'),
+      content: JSON.stringify(geminiSettings(own ? readSettings(path.join(own, 'settings.json')) : {}, input.drover), null, 2),
+    },
+  ];
+  if (own && fs.existsSync(own)) {
+    for (const entry of fs.readdirSync(own)) {
+      if (entry !== 'settings.json') files.push({ path: path.join(overlay, '.gemini', entry), linkTo: path.join(own, entry) });
+    }
+  }
+  return {
+    args: input.resumeId ? ['--resume', input.resumeId] : ['--session-id', randomUUID()],
+    files,
+    env: {
+      GEMINI_CLI_HOME: overlay,
+      ...(own && !input.env.GEMINI_CLI_TRUSTED_FOLDERS_PATH ? { GEMINI_CLI_TRUSTED_FOLDERS_PATH: path.join(own, 'trustedFolders.json') } : {}),
+    },
+  };
+}

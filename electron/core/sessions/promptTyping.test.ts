@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Agent, Project } from '../../../shared/entities';
+import { CLI_PATH } from '../../../test-support/buildOnce';
+import { makeTempDir, removeDir } from '../../../test-support/tempDir';
+import { waitFor } from '../../../test-support/waitFor';
+import { createCore, type Core } from '../compose';
+
+/**
+ * A terminal program with a prompt, for Drover's own typing protocol (not a stand-in for any agent
+ * CLI): it asks for bracketed paste, echoes what is typed, logs every byte it receives, and on
+ * Enter works for a moment. With DIALOG=now it shows a dialog that takes keys without echoing them
+ * (as agent CLIs' dialogs do); with DIALOG=on-input the dialog opens on the first key.
+ */
+const PROGRAM = String.raw`
+const fs = require('node:fs');
+const log = process.env.INPUT_LOG;
+let mode = process.env.DIALOG === 'now' ? 'dialog' : 'prompt';
+let line = '';
+const prompt = () => process.stdout.write('\r\n> ');
+const dialog = () => process.stdout.write('\r\nAllow? 1. Yes  2. No\r\n');
+process.stdout.write('\x1b[?2004hprogram ready');
+if (mode === 'dialog') dialog(); else prompt();
+process.stdin.setRawMode(true);
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (data) => {
+  fs.appendFileSync(log, JSON.stringify(data) + '\n');
+  if (mode === 'prompt' && process.env.DIALOG === 'on-input') { mode = 'dialog'; dialog(); }
+  if (mode === 'dialog') {
+    // Like agent CLIs' dialogs: a paste is ignored, a digit or Enter answers.
+    const keys = data.replace(/\x1b\[200~[\s\S]*?\x1b\[201~/g, '');
+    if (keys.includes('\r') || keys.includes('1')) process.stdout.write('APPROVED\r\n');
+    return;
+  }
+  for (const part of data.replace(/\x1b\[20[01]~/g, '').split(/(\r)/)) {
+    if (part !== '\r') { line += part; process.stdout.write(part); continue; }
+    process.stdout.write('\r\nworking…');
+    const got = line;
+    line = '';
+    setTimeout(() => { process.stdout.write('\r\x1b[2Kgot: ' + got); prompt(); }, 300);
+  }
+});
+`;
+
+describe('typing a prompt into an agent (SessionService.typePrompt, real PTY)', () => {
+  let dir: string;
+  let core: Core;
+  let project: Project;
+  let program: string;
+  let inputLog: string;
+
+  const startAgent = async (dialogMode: 'none' | 'now' | 'on-input'): Promise<Agent> => {
+    await core.api.saveAgentProfile({
+      profile: {
+        id: 'prompt-program',
+        name: 'Prompt program',
+        command: process.execPath,
+        args: [program],
+        env: { INPUT_LOG: inputLog, DIALOG: dialogMode },
+        promptPattern: String.raw`^> $(?![\s\S]*\S)`,
+        busyPattern: 'working…',
+        needsInputPattern: String.raw`Allow\?`,
+        usageLimitPattern: null,
+        quietMs: 100,
+        integration: 'none',
+        wakeAs: 'prompt',
+      },
+    });
+    const agent = await core.api.createAgent({ projectId: project.id, name: 'Typist', role: '', profileId: 'prompt-program' });
+    await core.api.startAgent({ agentId: agent.id, resume: false });
+    await waitFor(async () => (await core.api.getWorkState({ projectId: project.id })).sessions[0]?.state === 'ready', 'the agent ready');
+    return agent;
+  };
+  const received = () => (fs.existsSync(inputLog) ? fs.readFileSync(inputLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as string) : []);
+  const screen = (agentId: string) => {
+    const seen = { text: '' };
+    const attachment = core.sessions.attach(agentId, (chunk) => {
+      seen.text += chunk.data;
+      attachment.acknowledge(chunk.data.length);
+    });
+    return seen;
+  };
+
+  beforeEach(async () => {
+    dir = makeTempDir();
+    fs.mkdirSync(path.join(dir, 'repo'));
+    program = path.join(dir, 'program.cjs');
+    fs.writeFileSync(program, PROGRAM);
+    inputLog = path.join(dir, 'input.log');
+    core = createCore({ dataDir: path.join(dir, 'data'), version: 'test', socketPath: '/unused', cliCommand: [process.execPath, CLI_PATH], agentStopGraceMs: 500 });
+    project = await core.api.addProject({ path: path.join(dir, 'repo') });
+  });
+  afterEach(async () => {
+    await core.close();
+    removeDir(dir);
+  });
+
+  it('pastes the text where the program asked for bracketed paste, and presses Enter only after it showed, on its own', async () => {
+    const agent = await startAgent('none');
+    const seen = screen(agent.id);
+    const typing = await core.sessions.typePrompt(agent.id, '[Drover] New message: hello', { submitDelayMs: 50, confirmMs: 5_000 });
+    expect(typing).toEqual({ outcome: 'submitted' });
+    expect(received()).toEqual(['\u001b[200~[Drover] New message: hello\u001b[201~', '\r']);
+    await waitFor(() => seen.text.includes('got: [Drover] New message: hello'), 'the program to take the prompt');
+  });
+
+  it('types nothing while a dialog is on screen', async () => {
+    const agent = await startAgent('now');
+    await waitFor(async () => (await core.api.getWorkState({ projectId: project.id })).sessions[0]?.needsInput, 'the dialog read as needs input');
+    expect(await core.sessions.readiness(agent.id)).toBe('waiting for your answer to its question');
+    expect(await core.sessions.typePrompt(agent.id, 'hello', { submitDelayMs: 50, confirmMs: 1_000 })).toMatchObject({ outcome: 'not-ready' });
+    expect(received()).toEqual([]);
+  });
+
+  it('does not press Enter when a dialog took the keys instead of the prompt (no echo)', async () => {
+    const agent = await startAgent('on-input');
+    const seen = screen(agent.id);
+    const typing = await core.sessions.typePrompt(agent.id, '[Drover] New message: hello', { submitDelayMs: 50, confirmMs: 1_500 });
+    expect(typing).toMatchObject({ outcome: 'not-taken' });
+    expect(received().join('')).not.toContain('\r');
+    expect(seen.text).not.toContain('APPROVED');
+  });
+});

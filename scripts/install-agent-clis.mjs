@@ -1,0 +1,33 @@
+// Installs the pinned real agent CLIs (test-support/realCli/agentClis.json) into a cache folder
+// outside node_modules, for the real-CLI suite. They are test tools, not Drover's dependencies.
+// Prints the folder whose node_modules/.bin holds them. Needs only the npm registry.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'test-support', 'realCli', 'agentClis.json'), 'utf8'));
+const specs = Object.entries(manifest.packages).map(([name, version]) => `${name}@${version}`);
+const cacheRoot = process.env.DROVER_AGENT_CLI_CACHE || path.join(os.homedir(), '.cache', 'drover-agent-clis');
+const dir = path.join(cacheRoot, specs.map((spec) => spec.replace(/^@[^/]+\//, '')).join('+'));
+const binDir = path.join(dir, 'node_modules', '.bin');
+
+function installed() {
+  return Object.entries(manifest.bins).every(([bin, name]) => {
+    const pkg = path.join(dir, 'node_modules', ...name.split('/'), 'package.json');
+    return fs.existsSync(path.join(binDir, bin)) && fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, 'utf8')).version === manifest.packages[name];
+  });
+}
+
+if (!installed()) {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'drover-agent-clis', private: true }, null, 2));
+  process.stderr.write(`installing ${specs.join(', ')} into ${dir}\n`);
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (!installed()) {
+    process.stderr.write(`the agent CLIs did not install into ${dir}\n`);
+    process.exit(1);
+  }
+}
+process.stdout.write(`${dir}\n`);

@@ -1,0 +1,116 @@
+import { prepareClaudeHome, subscriberEnv, CLAUDE_CODE_VERSION } from './claudeHome';
+import { CODEX_VERSION, prepareCodexHome } from './codexHome';
+import { startFakeAnthropic, lastUserText as anthropicUserText, unifiedLimitHeaders } from './fakeAnthropic';
+import { createGeminiProtocol, lastUserText as geminiUserText } from './fakeGemini';
+import { lastUserText as responsesUserText, startFakeResponses } from './fakeOpenAiResponses';
+import { prepareGeminiHome } from './geminiHome';
+import type { AgentCliFixture } from './realCliRig';
+import { ScriptedModelServer } from './scriptedModelServer';
+
+/** A person answering each first-run dialog: wait until `screen` shows, then press `keys`. */
+export interface DialogAnswer {
+  screen: RegExp;
+  keys: string;
+  name: string;
+}
+
+/** What the real-CLI scenarios need to know of each CLI, beyond what the rig does. */
+export interface CliScenarioFixture extends AgentCliFixture {
+  /** The first-run dialogs in order, and how a person answers each. */
+  firstRunDialogs: DialogAnswer[];
+  /** The text of the last message a person (or a wake) typed, as the model received it. */
+  lastUserText(request: import('./scriptedModelServer').RecordedRequest): string | undefined;
+  /** Whether a usage limit, as this fixture's server sends it, names its reset time on screen. */
+  limitShowsReset: boolean;
+  /** What a model sends to run a shell command that needs the person's approval. */
+  approvalShell(command: string): Record<string, unknown>;
+}
+
+const plainShell = (command: string) => ({ command });
+
+/** Slows the model's answers, so a turn is seen busy. */
+type TurnDelay = (ms: number) => void;
+const turnDelays = new WeakMap<ScriptedModelServer, TurnDelay>();
+
+export function setTurnDelay(server: ScriptedModelServer, ms: number): void {
+  turnDelays.get(server)?.(ms);
+}
+
+const ESC = '\u001b';
+
+/**
+ * Claude Code 2.1.197 as a claude.ai subscriber (OAuth), so its plan limits count: a 429 prints
+ * "You've hit your session limit · resets …" and the status line gets `rate_limits`.
+ */
+export const CLAUDE_FIXTURE: CliScenarioFixture = {
+  profileId: 'claude',
+  version: CLAUDE_CODE_VERSION,
+  async startModel() {
+    let holdMs = 0;
+    // upgrade paths 'none': the limit line only, without the plan menu a person would see.
+    const started = await startFakeAnthropic({
+      holdMs: () => holdMs,
+      extraHeaders: () => unifiedLimitHeaders({ status: 'allowed', fiveHourUtilization: 0.42, sevenDayUtilization: 0.17, resetsAt: Math.floor(Date.now() / 1000) + 3 * 3600 }),
+      rateLimit: { claim: 'five_hour', upgradePaths: ['none'] },
+    });
+    turnDelays.set(started.server, (ms) => (holdMs = ms));
+    return started;
+  },
+  prepareHome(home, options) {
+    const { env } = prepareClaudeHome(home, options);
+    return { env: options.firstRun ? env : subscriberEnv(env) };
+  },
+  firstRunDialogs: [
+    { name: 'first-run-theme', screen: /Choose the text style that looks best with your terminal/, keys: '\r' },
+    { name: 'first-run-api-key', screen: /Do you want to use this API key\?/, keys: '1' },
+    { name: 'first-run-security-notes', screen: /Press Enter to continue…/, keys: '\r' },
+    { name: 'first-run-trust', screen: /Is this a project you created or one you trust\?/, keys: '\r' },
+  ],
+  lastUserText: anthropicUserText,
+  limitShowsReset: true,
+  approvalShell: plainShell,
+};
+
+export const CODEX_FIXTURE: CliScenarioFixture = {
+  profileId: 'codex',
+  version: CODEX_VERSION,
+  async startModel() {
+    const started = await startFakeResponses({ rateLimitPlanType: null });
+    turnDelays.set(started.server, (ms) => (started.protocol.options.eventDelayMs = ms));
+    return started;
+  },
+  prepareHome(home, options) {
+    return { env: prepareCodexHome(home, options).env };
+  },
+  firstRunDialogs: [
+    { name: 'first-run-trust', screen: /Trust this folder\?/, keys: '\r' },
+    { name: 'first-run-model-migration', screen: /Meet GPT-/, keys: `${ESC}` },
+  ],
+  lastUserText: responsesUserText,
+  limitShowsReset: true,
+  // Codex runs a command in its sandbox without asking; a model asks to leave the sandbox this way.
+  approvalShell: (command) => ({ command, sandbox_permissions: 'require_escalated', justification: 'Create the marker file?' }),
+};
+
+export const GEMINI_FIXTURE: CliScenarioFixture = {
+  profileId: 'gemini',
+  version: '0.61.0',
+  async startModel() {
+    const protocol = createGeminiProtocol();
+    const server = new ScriptedModelServer(protocol);
+    const url = await server.listen();
+    turnDelays.set(server, (ms) => (protocol.turnDelayMs = ms));
+    return { server, url };
+  },
+  // One attempt and the "Keep trying / Stop" question after a failed one, or the CLI retries an API
+  // error for ever (its default).
+  prepareHome: (home, options) => prepareGeminiHome(home, { ...options, maxAttempts: 1, errorVerbosity: 'full' }),
+  firstRunDialogs: [
+    { name: 'first-run-trust', screen: /Do you trust the files in this folder\?/, keys: '1' },
+    { name: 'first-run-auth', screen: /How would you like to authenticate/, keys: '\r' },
+    { name: 'first-run-api-key', screen: /Enter Gemini API Key/, keys: '\r' },
+  ],
+  lastUserText: geminiUserText,
+  limitShowsReset: true,
+  approvalShell: plainShell,
+};

@@ -1,0 +1,207 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Terminal } from '@xterm/headless';
+import type { Agent, AgentSession, Project } from '../../shared/entities';
+import type { DroverEvent } from '../../shared/events';
+import { BUILT_IN_PROFILES } from '../../electron/core/profiles/builtInProfiles';
+import { startHost, type DroverHost } from '../../electron/host/host';
+import { CLI_PATH, REPO_ROOT } from '../buildOnce';
+import { makeTempDir, removeDir } from '../tempDir';
+import { waitFor } from '../waitFor';
+import { agentCliBinDir } from './agentCliBin';
+import type { ScriptedModelServer } from './scriptedModelServer';
+
+/** What the rig needs to know of one real agent CLI. */
+export interface AgentCliFixture {
+  /** The built-in Drover profile that runs it. */
+  profileId: 'claude' | 'codex' | 'gemini';
+  version: string;
+  startModel(): Promise<{ server: ScriptedModelServer; url: string }>;
+  /** Prepares an isolated HOME and returns the env the CLI needs (the model server, offline switches). */
+  prepareHome(home: string, options: { modelUrl: string; firstRun: boolean; projectDir: string }): { env: Record<string, string> };
+}
+
+const COLS = 120;
+const ROWS = 32;
+
+/** A person's view of an agent pane: the terminal stream fed into a headless xterm of the same size. */
+class AttachedScreen {
+  private readonly terminal = new Terminal({ cols: COLS, rows: ROWS, scrollback: 2000, allowProposedApi: true });
+  private written = Promise.resolve();
+  private detach: (() => void) | undefined;
+
+  attach(host: DroverHost, agentId: string): void {
+    this.detach?.();
+    const attachment = host.core.sessions.attach(agentId, (chunk) => {
+      this.feed(chunk.data);
+      attachment.acknowledge(chunk.data.length);
+    });
+    this.feed(attachment.scrollback);
+    this.detach = attachment.detach;
+  }
+
+  /** The visible screen, one line per row, trailing blanks trimmed. */
+  async text(): Promise<string> {
+    await this.written;
+    const buffer = this.terminal.buffer.active;
+    const lines: string[] = [];
+    for (let row = 0; row < this.terminal.rows; row++) lines.push(buffer.getLine(buffer.viewportY + row)?.translateToString(true) ?? '');
+    return lines.join('\n').replace(/\s+$/, '');
+  }
+
+  dispose(): void {
+    this.detach?.();
+    this.terminal.dispose();
+  }
+
+  private feed(data: string): void {
+    this.written = this.written.then(() => new Promise<void>((resolve) => this.terminal.write(data, resolve)));
+  }
+}
+
+/**
+ * One real agent CLI running as a Drover agent, against its fake model server, in a private HOME:
+ * the real host, the built-in profile, real PTYs. Tests drive it as a person would (typing into the
+ * pane, answering dialogs) and read what Drover concluded (the session's state) and what reached
+ * the model (the server's recorded requests).
+ */
+export class RealCliRig {
+  readonly events: DroverEvent[] = [];
+  readonly screen = new AttachedScreen();
+  host!: DroverHost;
+  project!: Project;
+  agent!: Agent;
+
+  private constructor(
+    readonly fixture: AgentCliFixture,
+    readonly dir: string,
+    readonly model: ScriptedModelServer,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  static async start(fixture: AgentCliFixture, options: { firstRun: boolean }): Promise<RealCliRig> {
+    const dir = makeTempDir(`drover-${fixture.profileId}-`);
+    const home = path.join(dir, 'home');
+    const projectDir = path.join(dir, 'project');
+    fs.mkdirSync(home, { recursive: true });
+    fs.mkdirSync(projectDir, { recursive: true });
+    fs.writeFileSync(path.join(projectDir, 'README.md'), '# A project an agent works on\n');
+    // A git repository, as most projects are (Codex asks to trust only those).
+    execFileSync('git', ['init', '-q', projectDir]);
+    const { server, url } = await fixture.startModel();
+    const { env } = fixture.prepareHome(home, { modelUrl: url, firstRun: options.firstRun, projectDir });
+    const rig = new RealCliRig(fixture, dir, server, {
+      ...process.env,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      XDG_DATA_HOME: path.join(home, '.local', 'share'),
+      XDG_STATE_HOME: path.join(home, '.local', 'state'),
+      ...env,
+      HOME: home,
+      PATH: [agentCliBinDir(), process.env.PATH].filter(Boolean).join(path.delimiter),
+    });
+    await rig.boot();
+    rig.project = await rig.host.core.api.addProject({ path: projectDir });
+    rig.agent = await rig.host.core.api.createAgent({ projectId: rig.project.id, name: `${fixture.profileId}-agent`, role: '', profileId: fixture.profileId });
+    rig.screen.attach(rig.host, rig.agent.id);
+    return rig;
+  }
+
+  get dataDir(): string {
+    return path.join(this.dir, 'data');
+  }
+
+  async startAgent(resume = false): Promise<AgentSession> {
+    return this.host.core.api.startAgent({ agentId: this.agent.id, resume });
+  }
+
+  async session(): Promise<AgentSession | undefined> {
+    return (await this.host.core.api.getWorkState({ projectId: this.project.id })).sessions.find((s) => s.agentId === this.agent.id);
+  }
+
+  /** Every state the agent's sessions went through, in order. */
+  states(): string[] {
+    return this.events.flatMap((e) => (e.name === 'agentSessionChanged' && e.session.agentId === this.agent.id ? [describeSession(e.session)] : []));
+  }
+
+  async waitForSession(match: (session: AgentSession) => boolean, what: string, timeoutMs = 60_000): Promise<AgentSession> {
+    try {
+      return await waitFor(async () => {
+        const session = await this.session();
+        return session && match(session) ? session : undefined;
+      }, what, timeoutMs);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\nstates: ${this.states().join(' > ')}\nscreen:\n${await this.screen.text()}`, { cause: error });
+    }
+  }
+
+  /** Ready by Drover's reading, and the prompt drawn on the screen a person sees. */
+  async waitForReady(what: string, timeoutMs = 60_000): Promise<AgentSession> {
+    const prompt = BUILT_IN_PROFILES.find((profile) => profile.id === this.fixture.profileId)?.promptPattern;
+    const session = await this.waitForSession((s) => s.state === 'ready' && !s.needsInput, what, timeoutMs);
+    if (prompt) await this.waitForScreen(new RegExp(prompt, 'm'), `${what}: the prompt on screen`, timeoutMs);
+    return session;
+  }
+
+  async waitForScreen(pattern: RegExp, what: string, timeoutMs = 60_000): Promise<string> {
+    try {
+      return await waitFor(async () => {
+        const text = await this.screen.text();
+        return pattern.test(text) ? text : undefined;
+      }, what, timeoutMs);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\nscreen:\n${await this.screen.text()}`, { cause: error });
+    }
+  }
+
+  /** Types as a person at the pane would. */
+  async type(data: string): Promise<void> {
+    await this.host.core.api.writeAgentInput({ agentId: this.agent.id, data });
+  }
+
+  /** Types a prompt and presses Enter a moment later, as a person does (CLIs take a fast Enter as a newline). */
+  async submit(text: string): Promise<void> {
+    await this.type(text);
+    await waitFor(async () => (await this.screen.text()).includes(text.slice(0, 20)), 'the typed text on screen', 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await this.type('\r');
+  }
+
+  /**
+   * Keeps the screen as a fixture for the detector's unit tests when DROVER_RECORD_SCREENS is set
+   * (test-support/realCli/screens/<profile>-<version>/<name>.txt).
+   */
+  async record(name: string): Promise<string> {
+    const text = await this.screen.text();
+    if (process.env.DROVER_RECORD_SCREENS) {
+      const folder = path.join(REPO_ROOT, 'test-support', 'realCli', 'screens', `${this.fixture.profileId}-${this.fixture.version}`);
+      fs.mkdirSync(folder, { recursive: true });
+      fs.writeFileSync(path.join(folder, `${name}.txt`), `${text}\n`);
+    }
+    return text;
+  }
+
+  /** The host goes away (its agent with it) and comes back on the same data dir. */
+  async restartHost(): Promise<void> {
+    await this.host.close();
+    await this.boot();
+    this.screen.attach(this.host, this.agent.id);
+  }
+
+  async close(): Promise<void> {
+    this.screen.dispose();
+    await this.host.close();
+    await this.model.close();
+    removeDir(this.dir);
+  }
+
+  private async boot(): Promise<void> {
+    this.host = await startHost({ dataDir: this.dataDir, version: 'test', cliCommand: [process.execPath, CLI_PATH], agentStopGraceMs: 2_000, env: this.env });
+    this.host.core.events.onEvent((event) => this.events.push(event));
+  }
+}
+
+function describeSession(session: AgentSession): string {
+  return session.needsInput ? `${session.state}(needs input)` : session.state;
+}
