@@ -149,8 +149,10 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       await r.startAgent();
       await r.waitForReady('ready');
       r.model.enqueue({ kind: 'text', text: 'I will remember pineapple.' });
+      const from = r.states().length;
       await r.submit('remember the word pineapple');
       await r.model.waitForRequest((request) => request.turn && (fixture.lastUserText(request) ?? '').includes('pineapple'), 'the first prompt');
+      await waitFor(() => r.states().slice(from).includes('busy'), 'the turn to start');
       await r.waitForReady('ready after the first turn');
       await r.host.core.api.restartAgent({ agentId: r.agent.id, resume: true });
       await r.waitForReady('ready after a restart');
@@ -162,10 +164,10 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       await r.startAgent(true);
       await r.waitForReady('ready after the host restarted');
       await r.record('resumed');
-      const from = r.model.requests.length;
+      const asking = r.model.requests.length;
       r.model.enqueue({ kind: 'text', text: 'The word was pineapple.' });
       await r.submit('what was the word?');
-      const asked = await modelReceives(r, 'what was the word?', 60_000, from);
+      const asked = await modelReceives(r, 'what was the word?', 60_000, asking);
       // The conversation went on: the model got the earlier turn as history.
       expect(JSON.stringify(asked.body)).toContain('remember the word pineapple');
     });

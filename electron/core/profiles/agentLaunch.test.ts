@@ -60,8 +60,8 @@ describe('planLaunch', () => {
       '-c',
       'mcp_servers.drover.default_tools_approval_mode="approve"',
     ]);
-    expect(args).toContain(`hooks.Stop=[{hooks=[{type="command",command="'/data/bin/drover' hook codex",timeout=10}]}]`);
-    expect(args.find((arg) => arg.startsWith('hooks.state='))).toContain(`"/<session-flags>/config.toml:stop:0:0"={trusted_hash="${codexHookHash('stop', "'/data/bin/drover' hook codex", 10)}"}`);
+    expect(args).toContain(`hooks.Stop=[{hooks=[{type="command",command="'/data/bin/drover' hook codex",timeout=60}]}]`);
+    expect(args.find((arg) => arg.startsWith('hooks.state='))).toContain(`"/<session-flags>/config.toml:stop:0:0"={trusted_hash="${codexHookHash('stop', "'/data/bin/drover' hook codex", 60)}"}`);
     expect(args.slice(-2)).toEqual(['resume', 'thread-9']);
   });
 

@@ -25,6 +25,8 @@ export interface LaunchPlan {
   env: Record<string, string>;
   /** Config files the agent CLI is pointed at (hooks, Drover's MCP server); the user's own config is never touched. */
   files: LaunchFile[];
+  /** The conversation id Drover chose up front, where the CLI takes one. */
+  conversationId: string | null;
 }
 
 const INTEGRATIONS: Record<AgentIntegration, ((input: CliLaunchInput) => CliLaunch) | null> = {
@@ -58,5 +60,5 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
     DROVER_AGENT_NAME: agent.name,
     PATH: [input.shimDir, input.baseEnv.PATH].filter(Boolean).join(path.delimiter),
   });
-  return { file, args, env, files };
+  return { file, args, env, files, conversationId: integration?.conversationId ?? null };
 }

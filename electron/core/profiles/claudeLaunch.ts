@@ -37,8 +37,10 @@ export function claudeSettings(drover: string): object {
 export function claudeLaunch(input: CliLaunchInput): CliLaunch {
   const settings = path.join(input.agentDir, 'claude-settings.json');
   const mcpConfig = path.join(input.agentDir, 'mcp.json');
+  const conversationId = input.resumeId ? undefined : randomUUID();
   return {
-    args: ['--settings', settings, '--mcp-config', mcpConfig, ...(input.resumeId ? ['--resume', input.resumeId] : ['--session-id', randomUUID()])],
+    args: ['--settings', settings, '--mcp-config', mcpConfig, ...(conversationId ? ['--session-id', conversationId] : ['--resume', input.resumeId as string])],
+    ...(conversationId ? { conversationId } : {}),
     files: [
       { path: settings, content: JSON.stringify(claudeSettings(input.drover), null, 2) },
       { path: mcpConfig, content: JSON.stringify({ mcpServers: { drover: { type: 'stdio', command: input.drover, args: ['mcp'] } } }, null, 2) },

@@ -20,4 +20,6 @@ export interface CliLaunch {
   files: LaunchFile[];
   /** Added to the agent terminal's env. */
   env?: Record<string, string>;
+  /** The conversation id Drover chose for a fresh conversation (where the CLI takes one up front). */
+  conversationId?: string;
 }

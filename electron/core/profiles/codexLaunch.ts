@@ -4,7 +4,7 @@ import type { CliLaunch, CliLaunchInput } from './cliLaunch';
 
 /** Where Codex says `-c` hooks come from, in the keys of its hook trust list. */
 const FLAG_HOOKS_SOURCE = '/<session-flags>/config.toml';
-const HOOK_TIMEOUT_S = 10;
+const HOOK_TIMEOUT_S = 60;
 
 /**
  * The hooks Drover registers, by Codex's event name and its snake_case key. Codex's state comes from

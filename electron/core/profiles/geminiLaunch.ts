@@ -31,7 +31,7 @@ function readSettings(file: string): Record<string, unknown> {
 export function geminiSettings(own: Record<string, unknown>, drover: string): Record<string, unknown> {
   const hooks = { ...(own.hooks as Record<string, unknown[]> | undefined) };
   for (const event of HOOK_EVENTS) {
-    hooks[event] = [...(hooks[event] ?? []), { hooks: [{ type: 'command', name: 'drover', command: `${shellQuote(drover)} hook gemini`, timeout: 10_000 }] }];
+    hooks[event] = [...(hooks[event] ?? []), { hooks: [{ type: 'command', name: 'drover', command: `${shellQuote(drover)} hook gemini`, timeout: 60_000 }] }];
   }
   return {
     ...own,
@@ -61,8 +61,10 @@ export function geminiLaunch(input: CliLaunchInput): CliLaunch {
       if (entry !== 'settings.json') files.push({ path: path.join(overlay, '.gemini', entry), linkTo: path.join(own, entry) });
     }
   }
+  const conversationId = input.resumeId ? undefined : randomUUID();
   return {
-    args: input.resumeId ? ['--resume', input.resumeId] : ['--session-id', randomUUID()],
+    args: conversationId ? ['--session-id', conversationId] : ['--resume', input.resumeId as string],
+    ...(conversationId ? { conversationId } : {}),
     files,
     env: {
       GEMINI_CLI_HOME: overlay,

@@ -69,6 +69,8 @@ interface LiveSession {
   signalsSeen: boolean;
   /** Counts the CLI's signs of a turn (hooks, status reports), to tell a submitted prompt was taken. */
   turnSignals: number;
+  /** The conversation id Drover started the CLI with; kept for resuming once a turn went into it. */
+  conversationId: string | null;
   limitLines: LimitLineTracker;
 }
 
@@ -169,6 +171,7 @@ export class SessionService implements ProjectWork {
       scrollback,
       signalsSeen: false,
       turnSignals: 0,
+      conversationId: plan.conversationId,
       limitLines: new LimitLineTracker(),
     });
     const started = this.changeSession(store, record.id, { pid: process.pid, pidStartTime: process.startTime });
@@ -315,12 +318,23 @@ export class SessionService implements ProjectWork {
     const session = store.sessions.get(live.sessionId);
     if (!session || session.state === 'exited') return undefined;
     const next = detectState(detected(session), signal, Date.now());
-    if ((next ?? session).state === 'busy') live.limitLines.turnStarted();
+    if ((next ?? session).state === 'busy') this.turnStarted(store, live, session);
     if (!next) return publicSession(session);
     const changed = this.changeSession(store, session.id, next);
     if (next.state === 'limited') this.limitProfile(live.profile.id, next.limitResetsAt);
     else if (session.state === 'limited') this.liftLimit(live.profile.id);
     return changed;
+  }
+
+  /**
+   * A turn went into the conversation: it can be resumed now, by the id Drover chose at launch (so
+   * resuming does not wait for a hook to name it), and limit lines from now on are news.
+   */
+  private turnStarted(store: ProjectStore, live: LiveSession, session: SessionRecord): void {
+    live.limitLines.turnStarted();
+    if (live.conversationId && !session.externalSessionId) {
+      this.announceSession(publicSession(store.sessions.update(session.id, { externalSessionId: live.conversationId })));
+    }
   }
 
   /** Reads the screen until `done` holds for it, or the time is up (undefined). */
