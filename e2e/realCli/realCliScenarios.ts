@@ -31,8 +31,13 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
         .slice(from)
         .map((request: RecordedRequest) => fixture.lastUserText(request) ?? '');
     /** Waits for the model to be sent a user message that contains `text`. */
-    const modelReceives = (r: RealCliRig, text: string, timeoutMs = 60_000, from = 0) =>
-      r.model.waitForRequest((request) => request.turn && (fixture.lastUserText(request) ?? '').includes(text), `"${text}"`, timeoutMs, from);
+    const modelReceives = async (r: RealCliRig, text: string, timeoutMs = 60_000, from = 0) => {
+      try {
+        return await r.model.waitForRequest((request) => request.turn && (fixture.lastUserText(request) ?? '').includes(text), `"${text}"`, timeoutMs, from);
+      } catch (error) {
+        throw new Error(`${(error as Error).message}\n${await r.diagnosis()}`, { cause: error });
+      }
+    };
     const note = (r: RealCliRig, body: string) => r.host.core.api.sendMessage({ projectId: r.project.id, to: r.agent.id, kind: 'note', body });
     const wakeOf = async (r: RealCliRig) => (await r.host.core.api.getWorkState({ projectId: r.project.id })).wakes.find((w) => w.agentId === r.agent.id);
 
@@ -71,6 +76,11 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       await r.record('busy');
       await r.waitForReady('ready after the turn');
       setTurnDelay(r.model, 0);
+      const quota = fixture.quotaAfterTurn;
+      if (quota) {
+        // The CLI's own plan quota reaches the pane (Claude Code's status line, for subscribers).
+        await r.waitForSession((s) => s.quota?.fiveHour?.usedPercent === quota.fiveHour && s.quota.weekly?.usedPercent === quota.weekly, 'the plan quota');
+      }
 
       const gate = path.join(r.dir, 'gate');
       const command = `while [ ! -e ${gate} ]; do sleep 0.2; done; echo built-ok`;
@@ -105,6 +115,7 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       r.model.enqueue({ kind: 'tool-call', name: 'shell', input: fixture.approvalShell(`touch ${marker}`) }, { kind: 'text', text: 'Understood, I will not.' });
       await r.submit('create the marker');
       await r.waitForSession(needsInput, 'needs input at the approval dialog');
+      await r.waitForDialog('the approval dialog drawn');
       await r.record('approval');
       const from = r.model.requests.length;
       await note(r, 'The build is green');
@@ -166,8 +177,9 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       await r.record('resumed');
       const asking = r.model.requests.length;
       r.model.enqueue({ kind: 'text', text: 'The word was pineapple.' });
-      await r.submit('what was the word?');
-      const asked = await modelReceives(r, 'what was the word?', 60_000, asking);
+      // No '?': typed as keys, Gemini CLI takes it as the key that opens its shortcuts help.
+      await r.submit('say the word again');
+      const asked = await modelReceives(r, 'say the word again', 60_000, asking);
       // The conversation went on: the model got the earlier turn as history.
       expect(JSON.stringify(asked.body)).toContain('remember the word pineapple');
     });

@@ -24,6 +24,8 @@ export interface CliScenarioFixture extends AgentCliFixture {
   limitShowsReset: boolean;
   /** What a model sends to run a shell command that needs the person's approval. */
   approvalShell(command: string): Record<string, unknown>;
+  /** The plan quota the CLI reports after a turn, as this fixture's server sends it (null: none). */
+  quotaAfterTurn: { fiveHour: number; weekly: number } | null;
 }
 
 const plainShell = (command: string) => ({ command });
@@ -69,6 +71,7 @@ export const CLAUDE_FIXTURE: CliScenarioFixture = {
   lastUserText: anthropicUserText,
   limitShowsReset: true,
   approvalShell: plainShell,
+  quotaAfterTurn: { fiveHour: 42, weekly: 17 },
 };
 
 export const CODEX_FIXTURE: CliScenarioFixture = {
@@ -90,6 +93,7 @@ export const CODEX_FIXTURE: CliScenarioFixture = {
   limitShowsReset: true,
   // Codex runs a command in its sandbox without asking; a model asks to leave the sandbox this way.
   approvalShell: (command) => ({ command, sandbox_permissions: 'require_escalated', justification: 'Create the marker file?' }),
+  quotaAfterTurn: null,
 };
 
 export const GEMINI_FIXTURE: CliScenarioFixture = {
@@ -113,4 +117,5 @@ export const GEMINI_FIXTURE: CliScenarioFixture = {
   lastUserText: geminiUserText,
   limitShowsReset: true,
   approvalShell: plainShell,
+  quotaAfterTurn: null,
 };

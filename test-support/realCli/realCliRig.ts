@@ -92,7 +92,7 @@ export class RealCliRig {
     const { server, url } = await fixture.startModel();
     const { env } = fixture.prepareHome(home, { modelUrl: url, firstRun: options.firstRun, projectDir });
     const rig = new RealCliRig(fixture, dir, server, {
-      ...process.env,
+      ...personalEnv(),
       XDG_CONFIG_HOME: path.join(home, '.config'),
       XDG_CACHE_HOME: path.join(home, '.cache'),
       XDG_DATA_HOME: path.join(home, '.local', 'share'),
@@ -125,6 +125,12 @@ export class RealCliRig {
     return this.events.flatMap((e) => (e.name === 'agentSessionChanged' && e.session.agentId === this.agent.id ? [describeSession(e.session)] : []));
   }
 
+  /** What a failed wait should show: the states seen, the agent's wake, and the screen. */
+  async diagnosis(): Promise<string> {
+    const wakes = (await this.host.core.api.getWorkState({ projectId: this.project.id })).wakes.filter((w) => w.agentId === this.agent.id);
+    return `states: ${this.states().join(' > ')}\nwakes: ${JSON.stringify(wakes)}\nscreen:\n${await this.screen.text()}`;
+  }
+
   async waitForSession(match: (session: AgentSession) => boolean, what: string, timeoutMs = 60_000): Promise<AgentSession> {
     try {
       return await waitFor(async () => {
@@ -132,7 +138,7 @@ export class RealCliRig {
         return session && match(session) ? session : undefined;
       }, what, timeoutMs);
     } catch (error) {
-      throw new Error(`${(error as Error).message}\nstates: ${this.states().join(' > ')}\nscreen:\n${await this.screen.text()}`, { cause: error });
+      throw new Error(`${(error as Error).message}\n${await this.diagnosis()}`, { cause: error });
     }
   }
 
@@ -142,6 +148,13 @@ export class RealCliRig {
     const session = await this.waitForSession((s) => s.state === 'ready' && !s.needsInput, what, timeoutMs);
     if (prompt) await this.waitForScreen(new RegExp(prompt, 'm'), `${what}: the prompt on screen`, timeoutMs);
     return session;
+  }
+
+  /** A dialog drawn on the screen a person sees (the CLI may report it before it draws it). */
+  async waitForDialog(what: string, timeoutMs = 60_000): Promise<string> {
+    const dialog = BUILT_IN_PROFILES.find((profile) => profile.id === this.fixture.profileId)?.needsInputPattern;
+    if (!dialog) throw new Error(`${this.fixture.profileId} has no dialog pattern`);
+    return this.waitForScreen(new RegExp(dialog, 'm'), what, timeoutMs);
   }
 
   async waitForScreen(pattern: RegExp, what: string, timeoutMs = 60_000): Promise<string> {
@@ -163,7 +176,7 @@ export class RealCliRig {
   /** Types a prompt and presses Enter a moment later, as a person does (CLIs take a fast Enter as a newline). */
   async submit(text: string): Promise<void> {
     await this.type(text);
-    await waitFor(async () => (await this.screen.text()).includes(text.slice(0, 20)), 'the typed text on screen', 10_000);
+    await this.waitForScreen(new RegExp(text.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the typed text on screen', 30_000);
     await new Promise((resolve) => setTimeout(resolve, 300));
     await this.type('\r');
   }
@@ -200,6 +213,15 @@ export class RealCliRig {
     this.host = await startHost({ dataDir: this.dataDir, version: 'test', cliCommand: [process.execPath, CLI_PATH], agentStopGraceMs: 2_000, env: this.env });
     this.host.core.events.onEvent((event) => this.events.push(event));
   }
+}
+
+/**
+ * What a person's login environment holds, without the test runner's own variables (NODE_ENV=test,
+ * VITEST, …), which some CLIs read as a request for debug output.
+ */
+function personalEnv(): NodeJS.ProcessEnv {
+  const kept = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR'];
+  return Object.fromEntries(kept.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]])));
 }
 
 function describeSession(session: AgentSession): string {

@@ -33,8 +33,12 @@ export function geminiSettings(own: Record<string, unknown>, drover: string): Re
   for (const event of HOOK_EVENTS) {
     hooks[event] = [...(hooks[event] ?? []), { hooks: [{ type: 'command', name: 'drover', command: `${shellQuote(drover)} hook gemini`, timeout: 60_000 }] }];
   }
+  const general = (own.general as Record<string, unknown> | undefined) ?? {};
   return {
     ...own,
+    // Gemini CLI 0.61.0's session cleanup deletes a resumed conversation along with the empty
+    // start-up file resuming leaves (both share its short id): no cleanup in Drover's sessions.
+    general: { ...general, sessionRetention: { ...(general.sessionRetention as object | undefined), enabled: false } },
     mcpServers: { ...(own.mcpServers as Record<string, unknown> | undefined), drover: { command: drover, args: ['mcp'], trust: true } },
     hooks,
   };

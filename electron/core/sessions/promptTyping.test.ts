@@ -18,6 +18,7 @@ const fs = require('node:fs');
 const log = process.env.INPUT_LOG;
 let mode = process.env.DIALOG === 'now' ? 'dialog' : 'prompt';
 let line = '';
+let swallowed = false;
 const prompt = () => process.stdout.write('\r\n> ');
 const dialog = () => process.stdout.write('\r\nAllow? 1. Yes  2. No\r\n');
 process.stdout.write('\x1b[?2004hprogram ready');
@@ -35,6 +36,8 @@ process.stdin.on('data', (data) => {
   }
   for (const part of data.replace(/\x1b\[20[01]~/g, '').split(/(\r)/)) {
     if (part !== '\r') { line += part; process.stdout.write(part); continue; }
+    // Like Gemini CLI taking an Enter soon after a paste as a newline: the text stays in the input.
+    if (process.env.FIRST_ENTER_NEWLINE && !swallowed) { swallowed = true; process.stdout.write(' ⏎'); continue; }
     process.stdout.write('\r\nworking…');
     const got = line;
     line = '';
@@ -50,14 +53,14 @@ describe('typing a prompt into an agent (SessionService.typePrompt, real PTY)', 
   let program: string;
   let inputLog: string;
 
-  const startAgent = async (dialogMode: 'none' | 'now' | 'on-input'): Promise<Agent> => {
+  const startAgent = async (dialogMode: 'none' | 'now' | 'on-input', extraEnv: Record<string, string> = {}): Promise<Agent> => {
     await core.api.saveAgentProfile({
       profile: {
         id: 'prompt-program',
         name: 'Prompt program',
         command: process.execPath,
         args: [program],
-        env: { INPUT_LOG: inputLog, DIALOG: dialogMode },
+        env: { INPUT_LOG: inputLog, DIALOG: dialogMode, ...extraEnv },
         promptPattern: String.raw`^> $(?![\s\S]*\S)`,
         busyPattern: 'working…',
         needsInputPattern: String.raw`Allow\?`,
@@ -103,6 +106,15 @@ describe('typing a prompt into an agent (SessionService.typePrompt, real PTY)', 
     expect(typing).toEqual({ outcome: 'submitted' });
     expect(received()).toEqual(['\u001b[200~[Drover] New message: hello\u001b[201~', '\r']);
     await waitFor(() => seen.text.includes('got: [Drover] New message: hello'), 'the program to take the prompt');
+  });
+
+  it('presses Enter once more when the program kept the text as a newline, and never types the text again', async () => {
+    const agent = await startAgent('none', { FIRST_ENTER_NEWLINE: '1' });
+    const seen = screen(agent.id);
+    const typing = await core.sessions.typePrompt(agent.id, '[Drover] New message: again', { submitDelayMs: 50, confirmMs: 2_000 });
+    expect(typing).toEqual({ outcome: 'submitted' });
+    expect(received()).toEqual(['\u001b[200~[Drover] New message: again\u001b[201~', '\r', '\r']);
+    await waitFor(() => seen.text.includes('got: [Drover] New message: again'), 'the program to take the prompt');
   });
 
   it('types nothing while a dialog is on screen', async () => {

@@ -18,7 +18,8 @@ import { AgentProcess } from './agentProcess';
 import { LimitLineTracker } from './limitLines';
 import { ScrollbackLog } from './scrollbackLog';
 import type { ProgramState } from './programStatus';
-import { detectState, readScreen, showsEmptyPrompt, type DetectedState, type ScreenReading, type StateSignal } from './stateDetector';
+import { typePrompt, whyNotAtPrompt, type PromptTimings, type PromptTyping } from './promptTyping';
+import { detectState, readScreen, type DetectedState, type StateSignal } from './stateDetector';
 import { TerminalStream, type TerminalSink } from './terminalStream';
 
 export interface SessionOptions {
@@ -41,23 +42,6 @@ export interface HookReport {
   quota?: AgentQuota | undefined;
 }
 
-/** How typing a prompt into an agent went. */
-export type PromptTyping =
-  | { outcome: 'submitted' }
-  /** Nothing was typed: the agent is not positively at an empty prompt. */
-  | { outcome: 'not-ready'; why: string }
-  /** The text was typed but never showed in the agent's input, so Enter was not pressed. */
-  | { outcome: 'not-taken'; why: string }
-  /** Submitted, but the agent showed no sign of starting a turn: the text may sit in its input. */
-  | { outcome: 'unconfirmed'; why: string };
-
-export interface PromptTimings {
-  /** Pause between the text and Enter, so agent CLIs do not take Enter as part of a paste. */
-  submitDelayMs: number;
-  /** How long the text may take to show in the agent's input, and the turn to start. */
-  confirmMs: number;
-}
-
 interface LiveSession {
   projectId: string;
   agentId: string;
@@ -71,6 +55,9 @@ interface LiveSession {
   turnSignals: number;
   /** The conversation id Drover started the CLI with; kept for resuming once a turn went into it. */
   conversationId: string | null;
+  /** The conversation this session resumed, if it did. */
+  resumedId: string | null;
+  startedAt: number;
   limitLines: LimitLineTracker;
 }
 
@@ -82,6 +69,9 @@ export interface TerminalAttachment {
 const LIMIT_RECHECK_MS = 15 * 60 * 1000;
 const INITIAL_COLS = 120;
 const INITIAL_ROWS = 32;
+/** A resumed CLI that exits within this long, with an error, could not resume its conversation. */
+const RESUME_FAILS_WITHIN_MS = 20_000;
+const RESUME_FAILED_NOTE = '\r\n\u001b[0m\u001b[2m── The conversation could not be resumed; Drover started a new one. ──\u001b[0m\r\n';
 const RESTART_NOTE = '\r\n\u001b[0m\u001b[2m── Session ended when Drover stopped. Start it again to continue. ──\u001b[0m\r\n';
 
 /**
@@ -115,6 +105,7 @@ export class SessionService implements ProjectWork {
     const project = this.projects.get(agent.projectId);
     const profile = this.profiles.get(agent.profileId);
     if (profile.unavailableReason) fail('spawn-failed', `Cannot start ${agent.name} with ${profile.name}: ${profile.unavailableReason}`);
+    const resumeId = resume ? store.sessions.lastExternalSessionId(agentId) : null;
     const plan = planLaunch({
       profile,
       agent,
@@ -122,7 +113,7 @@ export class SessionService implements ProjectWork {
       shimDir: this.options.shimDir,
       agentDir: this.agentDir(agent.projectId, agentId),
       // The last id any session learnt: a session that ended before its CLI reported one must not lose it.
-      resumeId: resume ? store.sessions.lastExternalSessionId(agentId) : null,
+      resumeId,
       baseEnv: this.options.baseEnv,
     });
     writeLaunchFiles(plan.files);
@@ -172,6 +163,8 @@ export class SessionService implements ProjectWork {
       signalsSeen: false,
       turnSignals: 0,
       conversationId: plan.conversationId,
+      resumedId: resumeId,
+      startedAt: Date.now(),
       limitLines: new LimitLineTracker(),
     });
     const started = this.changeSession(store, record.id, { pid: process.pid, pidStartTime: process.startTime });
@@ -251,27 +244,24 @@ export class SessionService implements ProjectWork {
     return whyNotAtPrompt(readScreen(await live.process.screen(), live.profile));
   }
 
-  /**
-   * Types `text` as the agent's next prompt and submits it, but only into an empty prompt the screen
-   * positively shows, and presses Enter only once the text showed in the agent's input (a dialog
-   * ignores a paste, so no echo means no Enter). As a bracketed paste where the CLI asked for one.
-   */
+  /** Types `text` as the agent's next prompt and submits it, if it is positively at an empty prompt (see typePrompt). */
   async typePrompt(agentId: string, text: string, timings: PromptTimings): Promise<PromptTyping> {
     const live = this.live.get(agentId);
     if (!live) return { outcome: 'not-ready', why: 'not running' };
     const why = await this.readiness(agentId);
     if (why) return { outcome: 'not-ready', why };
-    const signalsBefore = live.turnSignals;
-    const paste = await live.process.bracketedPaste();
-    live.process.write(paste ? `\u001b[200~${text}\u001b[201~` : text);
-    await delay(timings.submitDelayMs);
-    const landed = await this.pollScreen(live, timings.confirmMs, (reading) => reading.dialog || !reading.prompt);
-    if (this.live.get(agentId) !== live) return { outcome: 'not-taken', why: 'the session ended while typing' };
-    if (!landed || landed.dialog) return { outcome: 'not-taken', why: landed ? 'a dialog opened before Enter' : 'the text never showed in its input' };
-    live.process.write('\r');
-    if (live.profile.wakeAs === 'shell-note') return { outcome: 'submitted' };
-    const taken = await this.pollScreen(live, timings.confirmMs, (reading) => live.turnSignals > signalsBefore || reading.busy || reading.prompt);
-    return taken ? { outcome: 'submitted' } : { outcome: 'unconfirmed', why: 'it showed no sign of starting a turn; the text may still sit in its input' };
+    return typePrompt(
+      {
+        read: async () => readScreen(await live.process.screen(), live.profile),
+        bracketedPaste: () => live.process.bracketedPaste(),
+        write: (data) => live.process.write(data),
+        turnSignals: () => live.turnSignals,
+        alive: () => this.live.get(agentId) === live,
+        submitOnly: live.profile.wakeAs === 'shell-note',
+      },
+      text,
+      timings,
+    );
   }
 
   /** Boot: sessions recorded as live were cut off by the restart; a surviving agent is ended. */
@@ -337,17 +327,6 @@ export class SessionService implements ProjectWork {
     }
   }
 
-  /** Reads the screen until `done` holds for it, or the time is up (undefined). */
-  private async pollScreen(live: LiveSession, timeoutMs: number, done: (reading: ScreenReading) => boolean): Promise<ScreenReading | undefined> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const reading = readScreen(await live.process.screen(), live.profile);
-      if (done(reading)) return reading;
-      if (Date.now() >= deadline || this.live.get(live.agentId) !== live) return undefined;
-      await delay(50);
-    }
-  }
-
   /** Every session on the same profile (the same account) is limited until the reset. */
   private limitProfile(profileId: string, resetsAt: number | null): void {
     const existing = this.limits.get(profileId);
@@ -385,8 +364,19 @@ export class SessionService implements ProjectWork {
     if (!this.stores.isOpen(live.projectId)) return;
     const store = this.stores.get(live.projectId);
     if (!store.sessions.get(live.sessionId)) return;
-    const reason = live.process.stoppedBecause ?? 'exited';
+    // A CLI that cannot resume its conversation (it no longer has it) exits at once: start afresh.
+    const resumeFailed = live.resumedId !== null && !live.process.stoppedBecause && exitCode !== 0 && Date.now() - live.startedAt < RESUME_FAILS_WITHIN_MS;
+    const reason = resumeFailed ? 'resume-failed' : (live.process.stoppedBecause ?? 'exited');
     this.changeSession(store, live.sessionId, { state: 'exited', exitCode, endReason: reason, endedAt: Date.now(), needsInput: false });
+    if (!resumeFailed || this.closing.has(live.projectId)) return;
+    this.options.log(`${live.agentId} could not resume conversation ${live.resumedId}; starting a new one`);
+    live.scrollback.append(RESUME_FAILED_NOTE);
+    this.stream(live.agentId).push(RESUME_FAILED_NOTE);
+    try {
+      this.start(live.agentId, false);
+    } catch (error) {
+      this.options.log(`${live.agentId} could not start a new conversation: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private async stopLive(agentId: string, reason: string): Promise<void> {
@@ -442,17 +432,6 @@ function writeLaunchFiles(files: LaunchFile[]): void {
       fs.symlinkSync(file.linkTo, file.path);
     }
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function whyNotAtPrompt(reading: ScreenReading): string | null {
-  if (showsEmptyPrompt(reading)) return null;
-  if (reading.dialog) return 'showing a dialog or menu';
-  if (reading.busy) return 'working';
-  return 'not showing an empty prompt';
 }
 
 function detected(session: SessionRecord): DetectedState {

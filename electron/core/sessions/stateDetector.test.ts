@@ -96,7 +96,7 @@ const STARTING: DetectedState = { state: 'starting', needsInput: false, limitRes
 const READY: DetectedState = { state: 'ready', needsInput: false, limitResetsAt: null };
 const BUSY: DetectedState = { state: 'busy', needsInput: false, limitResetsAt: null };
 const NEEDS_INPUT: DetectedState = { ...READY, needsInput: true };
-const reading = (over: Partial<ScreenReading>): ScreenReading => ({ prompt: false, busy: false, dialog: false, limitLines: [], ...over });
+const reading = (over: Partial<ScreenReading>): ScreenReading => ({ prompt: false, busy: false, dialog: false, dialogTexts: 0, limitLines: [], ...over });
 const screen = (over: Partial<ScreenReading>, signalsDecide = false, newLimit: { line: string; context: string } | null = null) =>
   ({ kind: 'screen', reading: reading(over), newLimit, signalsDecide }) as const;
 

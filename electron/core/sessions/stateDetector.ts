@@ -18,6 +18,8 @@ export interface ScreenReading {
   busy: boolean;
   /** A dialog, menu or question waits for the person. */
   dialog: boolean;
+  /** How often dialog texts show anywhere on screen (old ones included): a rise means one opened. */
+  dialogTexts: number;
   /** Each line that says the account hit its usage limit, as often as it shows. */
   limitLines: LimitLine[];
 }
@@ -40,31 +42,26 @@ function test(pattern: string | null, text: string): boolean {
 
 /** The whole line around each match of a limit pattern, and the line after it. */
 function limitLines(pattern: string | null, text: string): LimitLine[] {
-  if (pattern === null) return [];
-  const lines: LimitLine[] = [];
   const lineEnd = (from: number) => {
     const end = text.indexOf('\n', from);
     return end < 0 ? text.length : end;
   };
-  for (const match of text.matchAll(new RegExp(pattern, 'gm'))) {
+  return matchesOf(pattern, text).map((match) => {
     const start = text.lastIndexOf('\n', match.index) + 1;
     const end = lineEnd(match.index + match[0].length);
     const line = text.slice(start, end).trim();
-    lines.push({ line, context: `${line} ${text.slice(end + 1, lineEnd(end + 1)).trim()}`.trim() });
-    if (match[0].length === 0) break;
-  }
-  return lines;
+    return { line, context: `${line} ${text.slice(end + 1, lineEnd(end + 1)).trim()}`.trim() };
+  });
 }
 
-/** Where the last match of `pattern` starts, or -1. */
-function lastMatchAt(pattern: string | null, text: string): number {
-  if (pattern === null) return -1;
-  let at = -1;
+function matchesOf(pattern: string | null, text: string): RegExpExecArray[] {
+  if (pattern === null) return [];
+  const found: RegExpExecArray[] = [];
   for (const match of text.matchAll(new RegExp(pattern, 'gm'))) {
-    at = match.index;
+    found.push(match);
     if (match[0].length === 0) break;
   }
-  return at;
+  return found;
 }
 
 /**
@@ -73,11 +70,12 @@ function lastMatchAt(pattern: string | null, text: string): number {
  * clear, as Gemini CLI leaves its trust dialog when it restarts itself).
  */
 export function readScreen(text: string, profile: ScreenPatterns): ScreenReading {
-  const promptAt = lastMatchAt(profile.promptPattern, text);
+  const promptAt = matchesOf(profile.promptPattern, text).at(-1)?.index ?? -1;
   return {
     prompt: promptAt >= 0,
     busy: test(profile.busyPattern, text),
     dialog: test(profile.needsInputPattern, promptAt >= 0 ? text.slice(promptAt) : text),
+    dialogTexts: matchesOf(profile.needsInputPattern, text).length,
     limitLines: limitLines(profile.usageLimitPattern, text),
   };
 }

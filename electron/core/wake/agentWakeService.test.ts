@@ -11,7 +11,7 @@ import { APP_MIGRATIONS } from '../storage/appSchema';
 import { ProjectStores, type ProjectStore } from '../storage/projectStores';
 import { ProjectTable } from '../storage/projectTable';
 import { openDatabase, type SqliteDatabase } from '../storage/sqlite';
-import type { PromptTyping } from '../sessions/sessionService';
+import type { PromptTyping } from '../sessions/promptTyping';
 import { AgentWakeService, type WakeTerminal } from './agentWakeService';
 
 describe('AgentWakeService', () => {

@@ -4,7 +4,7 @@ import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
 import type { MediatedInbox } from '../inbox/mediatedInbox';
 import type { Locator } from '../locate';
-import type { PromptTimings, PromptTyping } from '../sessions/sessionService';
+import type { PromptTimings, PromptTyping } from '../sessions/promptTyping';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import type { WakeChange } from '../storage/wakeStore';
 import { composeWakeText } from './wakeText';
@@ -27,8 +27,9 @@ export interface WakeOptions extends PromptTimings {
 }
 
 export const DEFAULT_WAKE_OPTIONS: Omit<WakeOptions, 'log'> = {
-  submitDelayMs: 120,
-  confirmMs: 10_000,
+  // Gemini CLI takes an Enter that comes soon after a paste as a newline (150 ms was too soon on a loaded machine).
+  submitDelayMs: 500,
+  confirmMs: 20_000,
   retryBaseMs: 1_000,
   maxAttempts: 5,
   recheckMs: 3_000,
