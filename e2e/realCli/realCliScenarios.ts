@@ -41,6 +41,26 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
     const note = (r: RealCliRig, body: string) => r.host.core.api.sendMessage({ projectId: r.project.id, to: r.agent.id, kind: 'note', body });
     const wakeOf = async (r: RealCliRig) => (await r.host.core.api.getWorkState({ projectId: r.project.id })).wakes.find((w) => w.agentId === r.agent.id);
 
+    /**
+     * Answers a dialog as a person does: a key, and the same key again if the dialog is still up a
+     * few seconds later and what follows it is not (a CLI starting up, as Gemini CLI after its trust
+     * relaunch, can drop a key).
+     */
+    const answer = async (r: RealCliRig, dialog: RegExp, next: RegExp, keys: string) => {
+      for (let attempt = 1; ; attempt++) {
+        await r.type(keys);
+        try {
+          await waitFor(async () => {
+            const text = await r.screen.text();
+            return next.test(text) || !dialog.test(text);
+          }, 'the dialog answered', 20_000);
+          return;
+        } catch (error) {
+          if (attempt === 3) throw new Error(`${(error as Error).message}\n${await r.diagnosis()}`, { cause: error });
+        }
+      }
+    };
+
     afterEach(async () => {
       await rig?.close();
       rig = undefined;
@@ -50,17 +70,19 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       const r = await start(true);
       await r.startAgent();
       await note(r, 'Welcome aboard');
-      for (const dialog of fixture.firstRunDialogs) {
+      for (const [index, dialog] of fixture.firstRunDialogs.entries()) {
         await r.waitForScreen(dialog.screen, dialog.name);
         await r.waitForSession(needsInput, `${dialog.name} read as needs input`);
         await r.record(dialog.name);
         expect((await wakeOf(r))?.state).toBe('waiting');
         // Ready was never reported while the dialogs were up.
         expect(r.states()).not.toContain('ready');
-        await r.type(dialog.keys);
+        await answer(r, dialog.screen, fixture.firstRunDialogs[index + 1]?.screen ?? r.promptPattern(), dialog.keys);
       }
       await r.waitForReady('ready once every dialog is answered', 90_000);
       await modelReceives(r, '[Drover] New message: Note from a person: Welcome aboard');
+      await waitFor(async () => (await wakeOf(r))?.state === 'delivered', 'the wake delivered');
+      await r.waitForReady('ready after the woken turn');
       await r.record('ready-after-first-run');
     });
 
@@ -137,13 +159,16 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       let from = r.states().length;
       await r.submit('this will fail');
       await waitFor(() => r.states().slice(from).includes('busy'), 'the turn to start');
-      await r.waitForSession((s) => s.state !== 'busy', 'not busy after the API error', 60_000);
-      await r.record('api-error');
-      const afterError = (await r.session()) as AgentSession;
+      const afterError = await r.waitForSession((s) => s.state !== 'busy', 'not busy after the API error', 60_000);
       if (afterError.needsInput) {
         // The CLI asks what to do ("Keep trying / Stop"): the person stops it.
+        await r.waitForDialog('the question after the error');
+        await r.record('api-error');
         await r.type('2');
         await r.waitForReady('ready once the person stopped retrying');
+      } else {
+        await r.waitForReady('ready after the API error');
+        await r.record('api-error');
       }
       expect(r.model.pendingTurns).toBe(0);
       r.model.enqueue({ kind: 'rate-limit', message: 'You exceeded your current quota.', retryAfterSeconds: 3 * 3600 });

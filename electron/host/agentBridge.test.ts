@@ -113,7 +113,8 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     await waitFor(() => screen.text.includes('Done: [Drover]'), 'the agent took it as its prompt');
     expect((await state()).wakes.find((w) => w.agentId === agent.id)).toMatchObject({ state: 'delivered', attempts: 1 });
 
-    await waitFor(async () => (await session(agent.id))?.state === 'ready', 'ready again');
+    // Drover types only once the prompt is drawn again (the Stop hook comes before it).
+    await waitFor(async () => (await host.core.sessions.readiness(agent.id)) === null, 'at its prompt again');
     await host.core.api.holdAgentWakes({ agentId: agent.id, hold: true });
     await host.core.api.sendMessage({ projectId: project.id, to: agent.id, kind: 'note', body: 'held note' });
     expect((await inbox(agent.id)).find((m) => m.body === 'held note')?.state).toBe('pending');

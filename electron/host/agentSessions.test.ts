@@ -73,14 +73,16 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
     await expect(host.core.api.createAgent({ projectId: project.id, name: 'backend', role: '', profileId: 'fake' })).rejects.toThrow(/already exists/);
     attach(agent.id);
     await host.core.api.startAgent({ agentId: agent.id, resume: false });
-    await waitFor(async () => (await session(agent.id))?.state === 'ready', 'ready after the SessionStart hook');
-    expect((await session(agent.id))?.externalSessionId).toMatch(/^[0-9a-f-]{36}$/);
+    await waitFor(async () => (await session(agent.id))?.state === 'ready', 'ready at its prompt');
+    // No conversation id before a prompt went in: only a conversation with a turn can be resumed.
+    expect((await session(agent.id))?.externalSessionId).toBeNull();
     expect(screen).toContain(`agent ${agent.id} of project ${project.id} in ${path.join(dir, 'repo')}`);
     await host.core.api.writeAgentInput({ agentId: agent.id, data: 'echo $DROVER_AGENT_ID\r' });
     await waitFor(() => states(agent.id).includes('busy'), 'busy from the UserPromptSubmit hook');
     await waitFor(() => screen.includes('Done: echo'), 'the answer on screen');
     await waitFor(async () => (await session(agent.id))?.state === 'ready', 'ready from the Stop hook');
     expect(states(agent.id)).toEqual(expect.arrayContaining(['starting', 'ready', 'busy']));
+    expect((await session(agent.id))?.externalSessionId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('falls back to screen patterns for agents without hooks, and resizes', async () => {

@@ -5,6 +5,7 @@ import { Terminal } from '@xterm/headless';
 import type { Agent, AgentSession, Project } from '../../shared/entities';
 import type { DroverEvent } from '../../shared/events';
 import { BUILT_IN_PROFILES } from '../../electron/core/profiles/builtInProfiles';
+import { readScreen, showsEmptyPrompt } from '../../electron/core/sessions/stateDetector';
 import { startHost, type DroverHost } from '../../electron/host/host';
 import { CLI_PATH, REPO_ROOT } from '../buildOnce';
 import { makeTempDir, removeDir } from '../tempDir';
@@ -142,17 +143,31 @@ export class RealCliRig {
     }
   }
 
-  /** Ready by Drover's reading, and the prompt drawn on the screen a person sees. */
+  /** Ready by Drover's reading, and the empty prompt drawn on the screen a person sees (nothing busy on it). */
   async waitForReady(what: string, timeoutMs = 60_000): Promise<AgentSession> {
-    const prompt = BUILT_IN_PROFILES.find((profile) => profile.id === this.fixture.profileId)?.promptPattern;
     const session = await this.waitForSession((s) => s.state === 'ready' && !s.needsInput, what, timeoutMs);
-    if (prompt) await this.waitForScreen(new RegExp(prompt, 'm'), `${what}: the prompt on screen`, timeoutMs);
+    try {
+      await waitFor(async () => showsEmptyPrompt(readScreen(await this.screen.text(), this.profile())), `${what}: the empty prompt on screen`, timeoutMs);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${await this.diagnosis()}`, { cause: error });
+    }
     return session;
+  }
+
+  /** The profile's empty-prompt pattern, as a RegExp. */
+  promptPattern(): RegExp {
+    return new RegExp(this.profile().promptPattern ?? '$^', 'm');
+  }
+
+  private profile() {
+    const profile = BUILT_IN_PROFILES.find((p) => p.id === this.fixture.profileId);
+    if (!profile) throw new Error(`no built-in profile ${this.fixture.profileId}`);
+    return profile;
   }
 
   /** A dialog drawn on the screen a person sees (the CLI may report it before it draws it). */
   async waitForDialog(what: string, timeoutMs = 60_000): Promise<string> {
-    const dialog = BUILT_IN_PROFILES.find((profile) => profile.id === this.fixture.profileId)?.needsInputPattern;
+    const dialog = this.profile().needsInputPattern;
     if (!dialog) throw new Error(`${this.fixture.profileId} has no dialog pattern`);
     return this.waitForScreen(new RegExp(dialog, 'm'), what, timeoutMs);
   }
