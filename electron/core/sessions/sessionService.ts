@@ -235,9 +235,10 @@ export class SessionService implements ProjectWork {
 
   /** Null when Drover may type into the agent now; otherwise why not, in a person's words. */
   async readiness(agentId: string): Promise<string | null> {
+    const { store } = this.locator.agent(agentId);
     const live = this.live.get(agentId);
-    const session = live && this.stores.get(live.projectId).sessions.get(live.sessionId);
-    if (!live || !session) return 'not running';
+    const session = live && store.sessions.get(live.sessionId);
+    if (!live || !session) return store.sessions.latest(agentId)?.state ?? 'not started';
     if (session.state === 'limited') return 'at its usage limit';
     if (session.needsInput) return 'waiting for your answer to its question';
     if (session.state !== 'ready') return session.state;

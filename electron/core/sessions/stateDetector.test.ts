@@ -85,6 +85,34 @@ describe('reading the screens the real CLIs drew', () => {
   });
 });
 
+describe('usage-limit lines, as the real CLIs word them (from their recorded screens and binaries)', () => {
+  const limits = (id: string, text: string) => readScreen(text, profile(id)).limitLines.map((l) => l.line);
+
+  it('Claude Code: every window it names is a limit; a warning is not', () => {
+    for (const line of [
+      "You've hit your session limit · resets 2:48pm (Europe/Paris)",
+      "You've hit your weekly limit · resets Dec 3, 12:50pm (Europe/Paris)",
+      "You've hit your Opus limit · resets Dec 1, 1:50pm (Europe/Paris)",
+      "You've hit your Sonnet limit · resets Dec 2, 8:31pm (Europe/Paris)",
+      "API Error: Request rejected (429) · This request would exceed your account's rate limit. Please try again later.",
+    ]) {
+      expect(limits('claude', `  ⎿  ${line}`)).toEqual([`⎿  ${line}`]);
+    }
+    expect(limits('claude', "You've used 91% of your session limit · resets 4:18pm (Europe/Paris)")).toEqual([]);
+    expect(limits('claude', 'Approaching session limit · resets 2:49pm (Europe/Paris)')).toEqual([]);
+  });
+
+  it('Codex: the limit line with its time, not the quota line shown while usable', () => {
+    expect(limits('codex', '■ You’ve hit your usage limit. Try again at 1:46 PM.')).toEqual(['■ You’ve hit your usage limit. Try again at 1:46 PM.']);
+    expect(limits('codex', '  ⚠ 5h limit: only <1% left · resets at 13:46 · /status')).toEqual([]);
+  });
+
+  it('Gemini CLI: the limit dialog, with the reset on its next line', () => {
+    const [limit] = readScreen('│ Usage limit reached for all Pro models.      │\n│ Access resets at 1:01 PM UTC.       │', profile('gemini')).limitLines;
+    expect(limit?.context).toMatch(/Usage limit reached for all Pro models\..*Access resets at 1:01 PM UTC\./);
+  });
+});
+
 describe('screens of agents without real-CLI recordings (Aider, a shell)', () => {
   it('Aider: its prompt on the last line, its yes/no question', () => {
     expect(showsEmptyPrompt(readScreen('Aider v0.86.1\nMain model: claude-sonnet-4 with diff edit format\n> ', profile('aider')))).toBe(true);
