@@ -66,6 +66,7 @@ export function restartQuestion(version: string, work: RunningWork): RestartQues
   if (work.tasks === 0 && work.agents === 0) {
     return { message, detail: 'Drover restarts to finish the update. Later installs it when you quit Drover.', defaultAnswer: 'restart' };
   }
+  const one = work.tasks + work.agents === 1;
   const parts = [work.tasks > 0 ? countOf(work.tasks, 'task') : null, work.agents > 0 ? countOf(work.agents, 'agent') : null].filter((part) => part !== null);
   const stops = [
     work.tasks > 0 ? `the ${work.tasks === 1 ? 'task is' : 'tasks are'} marked interrupted (retry ${work.tasks === 1 ? 'it' : 'them'} after the restart)` : null,
@@ -73,7 +74,7 @@ export function restartQuestion(version: string, work: RunningWork): RestartQues
   ].filter((part) => part !== null);
   return {
     message,
-    detail: `${parts.join(' and ')} ${work.tasks + work.agents === 1 ? 'is' : 'are'} running. Restarting now stops them: ${stops.join(', and ')}. Later installs the update when you quit Drover.`,
+    detail: `${parts.join(' and ')} ${one ? 'is' : 'are'} running. Restarting now stops ${one ? 'it' : 'them'}: ${stops.join(', and ')}. Later installs the update when you quit Drover.`,
     defaultAnswer: 'later',
   };
 }
