@@ -43,7 +43,7 @@ export function describeCommandLineTool(result: CommandLineToolInstall): string[
     const folder = tildePath(folderOf(result.path), home);
     const inHome = folder.startsWith('~/');
     lines.push(
-      `${folder} is not on your PATH: add it (for example \`export PATH="${inHome ? `$HOME${folder.slice(1)}` : folder}:$PATH"\` in ~/.profile), then open a new terminal.`,
+      `${folder} is not on your PATH: add it (for example, put export PATH="${inHome ? `$HOME${folder.slice(1)}` : folder}:$PATH" in ~/.profile), then open a new terminal.`,
     );
   }
   if (result.shadowedBy) {

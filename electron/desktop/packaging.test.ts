@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../test-support/buildOnce';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import { cliRuntime } from '../cli/cliRuntime';
 import { installCommandLineTool } from '../core/commandLineTool/commandLineTool';
 import { startHost, type DroverHost } from '../host/host';
 import { commandLineToolSource, detectDistribution } from './distribution';
@@ -116,7 +117,11 @@ describe('the packaged app (npm run dist, with a stand-in Electron)', () => {
     for (const dependency of Object.keys(packageJson.dependencies)) expect(files, dependency).toContain(`node_modules/${dependency}/package.json`);
     for (const devTool of ['electron', 'electron-builder', 'vitest', 'typescript', 'react']) expect(files).not.toContain(`node_modules/${devTool}/package.json`);
     expect([...files].some((file) => file.endsWith('.map'))).toBe(false);
-    expect(fs.existsSync(path.join(unpacked, 'resources', 'native', 'better_sqlite3.node'))).toBe(true);
+    // Where the app (main.ts) and `drover serve` on the app's runtime look for it.
+    const binding = path.join(unpacked, 'resources', 'native', 'better_sqlite3.node');
+    expect(fs.existsSync(binding)).toBe(true);
+    const cliDir = path.join(unpacked, 'resources', 'app.asar', 'dist', 'electron');
+    expect(cliRuntime({ execPath: path.join(unpacked, 'drover-desktop'), cliDir, versions: { ...process.versions, electron: '45.5.0' }, env: {} }).sqliteNativeBinding).toBe(binding);
   });
 
   it('writes the update settings: the AppImage updates from the GitHub releases, and knows the .deb', () => {

@@ -58,8 +58,9 @@ function UpdatesSection() {
         Check for updates automatically
       </label>
       <p id={hintId} className="field-hint">
-        The AppImage looks for a new release on GitHub every few hours, downloads it in the background and asks before
-        restarting (Check for updates… in the Drover menu looks now). The .deb is updated by your package manager.
+        The desktop AppImage looks for a new release on GitHub every few hours, downloads it in the background and asks
+        before restarting (Drover › Check for updates… in its menu looks right away). The .deb is updated by your
+        package manager.
       </p>
       <FormError message={error ?? (loadError ? `Could not load the settings: ${loadError}` : null)} />
     </SettingsSection>

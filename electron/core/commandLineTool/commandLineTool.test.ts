@@ -54,7 +54,7 @@ describe('Install command line tool', () => {
     expect(notOnPath).toMatchObject({ onPath: false, shadowedBy: other });
     expect(describeCommandLineTool(notOnPath)).toEqual([
       'Installed the drover command at ~/.local/bin/drover.',
-      '~/.local/bin is not on your PATH: add it (for example `export PATH="$HOME/.local/bin:$PATH"` in ~/.profile), then open a new terminal.',
+      '~/.local/bin is not on your PATH: add it (for example, put export PATH="$HOME/.local/bin:$PATH" in ~/.profile), then open a new terminal.',
       `Another drover comes first on your PATH: ${other}. Remove it, or put ~/.local/bin before it.`,
     ]);
 
