@@ -1,20 +1,21 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_APP_SETTINGS } from '../../../shared/appSettings';
+import { METHODS } from '../../../shared/contract';
 import type { DroverEvent } from '../../../shared/events';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
-import { startHost, type DroverHost } from '../../host/host';
+import { createCore, type Core } from '../compose';
 import { APP_MIGRATIONS } from '../storage/appSchema';
 import { openDatabase } from '../storage/sqlite';
 
 describe('app settings', () => {
   let dir: string;
   let dataDir: string;
-  let host: DroverHost | undefined;
+  let core: Core | undefined;
 
-  const start = async () => {
-    host = await startHost({ dataDir, version: 'test' });
-    return host;
+  const start = (): Core => {
+    core = createCore({ dataDir, version: 'test', socketPath: '/unused' });
+    return core;
   };
 
   beforeEach(() => {
@@ -22,47 +23,43 @@ describe('app settings', () => {
     dataDir = path.join(dir, 'data');
   });
   afterEach(async () => {
-    await host?.close();
-    host = undefined;
+    await core?.close();
+    core = undefined;
     removeDir(dir);
   });
 
   it('start from the defaults, and a change is announced, kept and still there after a restart', async () => {
-    let running = await start();
+    let running = start();
     const events: DroverEvent[] = [];
-    running.core.events.onEvent((event) => events.push(event));
+    running.events.onEvent((event) => events.push(event));
 
-    const initial = await running.core.api.getAppSettings({});
+    const initial = await running.api.getAppSettings({});
     expect(initial.settings).toEqual(DEFAULT_APP_SETTINGS);
-    const updated = await running.core.api.updateAppSettings({ settings: { checkForUpdates: false } });
+    const updated = await running.api.updateAppSettings({ settings: { checkForUpdates: false } });
     expect(updated.settings.checkForUpdates).toBe(false);
     expect(updated.seq).toBeGreaterThan(initial.seq);
     expect(events).toEqual([{ name: 'appSettingsChanged', seq: updated.seq, settings: { checkForUpdates: false } }]);
 
     await running.close();
-    running = await start();
-    expect(await running.core.api.getAppSettings({})).toEqual(updated);
+    running = start();
+    expect(await running.api.getAppSettings({})).toEqual(updated);
   });
 
   it('share the app-wide seq with the project registry, so one snapshot orders both', async () => {
-    const running = await start();
-    const first = await running.core.api.updateAppSettings({ settings: { checkForUpdates: false } });
-    const project = await running.core.api.addProject({ path: dir });
-    const second = await running.core.api.updateAppSettings({ settings: { checkForUpdates: true } });
+    const running = start();
+    const first = await running.api.updateAppSettings({ settings: { checkForUpdates: false } });
+    const project = await running.api.addProject({ path: dir });
+    const second = await running.api.updateAppSettings({ settings: { checkForUpdates: true } });
     expect(project.seq).toBeGreaterThan(first.seq);
     expect(second.seq).toBeGreaterThan(project.seq);
-    expect((await running.core.api.listProjects({})).seq).toBe(second.seq);
+    expect((await running.api.listProjects({})).seq).toBe(second.seq);
   });
 
-  it('refuse what is not a setting, and change nothing', async () => {
-    const running = await start();
-    const connection = running.openConnection(() => {});
-    const reply = await connection.handle({ t: 'req', id: 1, method: 'updateAppSettings', params: { settings: { checkForUpdates: 'yes' } } });
-    expect(reply).toMatchObject({ ok: false, error: { code: 'bad-request', message: expect.stringContaining('checkForUpdates') } });
-    const unknown = await connection.handle({ t: 'req', id: 2, method: 'updateAppSettings', params: { settings: { colour: 'red' } } });
-    expect(unknown).toMatchObject({ ok: false, error: { code: 'bad-request' } });
-    connection.close();
-    expect((await running.core.api.getAppSettings({})).settings).toEqual(DEFAULT_APP_SETTINGS);
+  it('refuse, at the door, what is not a setting', () => {
+    const params = METHODS.updateAppSettings.params;
+    expect(params.safeParse({ settings: { checkForUpdates: false } }).success).toBe(true);
+    expect(params.safeParse({ settings: { checkForUpdates: 'yes' } }).success).toBe(false);
+    expect(params.safeParse({ settings: { colour: 'red' } }).success).toBe(false);
   });
 
   it('come to an app database from before they existed, keeping its projects, and skip a stored value that no longer fits', async () => {
@@ -71,15 +68,15 @@ describe('app settings', () => {
     before.prepare("UPDATE app_meta SET value = 1 WHERE key = 'seq'").run();
     before.close();
 
-    let running = await start();
-    expect((await running.core.api.listProjects({})).projects.map((project) => project.id)).toEqual(['p-older1']);
-    expect((await running.core.api.getAppSettings({})).settings).toEqual(DEFAULT_APP_SETTINGS);
+    let running = start();
+    expect((await running.api.listProjects({})).projects.map((project) => project.id)).toEqual(['p-older1']);
+    expect((await running.api.getAppSettings({})).settings).toEqual(DEFAULT_APP_SETTINGS);
     await running.close();
 
     const db = openDatabase(path.join(dataDir, 'app.sqlite'), { migrations: APP_MIGRATIONS, description: 'app database' });
     db.prepare("INSERT INTO app_settings (key, value) VALUES ('checkForUpdates', '\"weekly\"'), ('retired', 'true')").run();
     db.close();
-    running = await start();
-    expect((await running.core.api.getAppSettings({})).settings).toEqual(DEFAULT_APP_SETTINGS);
+    running = start();
+    expect((await running.api.getAppSettings({})).settings).toEqual(DEFAULT_APP_SETTINGS);
   });
 });
