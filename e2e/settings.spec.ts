@@ -42,6 +42,7 @@ test.describe('the Settings page', () => {
     await automatic.focus();
     await page.keyboard.press('Space');
     await expect(automatic).not.toBeChecked();
+    await expect(automatic).toBeFocused();
     await expect(otherAutomatic).not.toBeChecked();
 
     await page.reload();
@@ -52,10 +53,13 @@ test.describe('the Settings page', () => {
   test('installs the drover command into ~/.local/bin and says that folder is not on PATH', async ({ page }) => {
     await page.goto(host.url);
     await page.getByRole('link', { name: 'Settings' }).click();
-    await page.getByRole('button', { name: 'Install command line tool' }).click();
+    const install = page.getByRole('button', { name: 'Install command line tool' });
+    await install.focus();
+    await page.keyboard.press('Enter');
     const outcome = page.getByRole('status');
     await expect(outcome).toContainText('Installed the drover command at ~/.local/bin/drover.');
     await expect(outcome).toContainText('~/.local/bin is not on your PATH');
+    await expect(install).toBeFocused();
 
     const launcher = path.join(home, '.local', 'bin', 'drover');
     expect(execFileSync(launcher, ['--version'], { encoding: 'utf8' })).toBe(`${VERSION}\n`);

@@ -21,6 +21,7 @@ import { startDesktopFeatures } from './desktop/native/desktopFeatures';
 import { focusWindow, showRoute } from './desktop/native/windowRoutes';
 import { startHost } from './host/host';
 import type { Connection, DroverHost } from './host/host';
+import { workEnvironment } from './host/workEnvironment';
 
 
 const CLIPBOARD_PERMISSIONS = new Set(['clipboard-read', 'clipboard-sanitized-write']);
@@ -257,6 +258,7 @@ async function boot(dataDir: string, launch: LaunchRequest): Promise<void> {
       cliCommand: [process.execPath, CLI_PATH],
       cliEnv: { ELECTRON_RUN_AS_NODE: '1' },
       commandLineTool: commandLineToolSource(distribution, cli),
+      env: workEnvironment(process.env),
       log,
     });
   } catch (error) {
@@ -271,7 +273,9 @@ async function boot(dataDir: string, launch: LaunchRequest): Promise<void> {
   mainWindow = createMainWindow((await routeForLaunch(host, launch)) ?? { page: 'projects' });
   startDesktopFeatures({ host, distribution, cli, window: () => mainWindow, log }).catch((error: unknown) => log(`desktop features failed: ${errorMessage(error)}`));
   openLaunch = (request) => {
-    void routeForLaunch(host, request).then((route) => route && mainWindow && showRoute(mainWindow, route));
+    routeForLaunch(host, request)
+      .then((route) => route && mainWindow && showRoute(mainWindow, route))
+      .catch((error: unknown) => log(`could not show the project: ${errorMessage(error)}`));
   };
   waitingLaunches.splice(0).forEach(openLaunch);
 }

@@ -18,14 +18,19 @@ describe('the runtime drover serve hands to its host', () => {
   afterEach(() => removeDir(dir));
 
   it('on Node: runs the CLI again with the same Node, and lets better-sqlite3 load its own build', () => {
-    expect(cliRuntime({ execPath: '/usr/bin/node', cliDir, versions: onNode, env: {} })).toEqual({ cliCommand: ['/usr/bin/node', path.join(cliDir, 'cli.js')] });
+    expect(cliRuntime({ execPath: '/usr/bin/node', cliDir, versions: onNode, env: { HOME: '/home/ada' } })).toEqual({
+      cliCommand: ['/usr/bin/node', path.join(cliDir, 'cli.js')],
+      env: { HOME: '/home/ada' },
+    });
   });
 
   it("on the packaged app's Electron: as Node, with the sqlite build in resources/native", () => {
     const binding = path.join(dir, 'resources', 'native', 'better_sqlite3.node');
-    expect(cliRuntime({ execPath: '/opt/Drover/drover-desktop', cliDir, versions: onElectron, env: {} })).toEqual({
+    // Agents and tasks do not inherit the launcher's switch: an Electron app started there stays one.
+    expect(cliRuntime({ execPath: '/opt/Drover/drover-desktop', cliDir, versions: onElectron, env: { HOME: '/home/ada', ELECTRON_RUN_AS_NODE: '1' } })).toEqual({
       cliCommand: ['/opt/Drover/drover-desktop', path.join(cliDir, 'cli.js')],
       cliEnv: { ELECTRON_RUN_AS_NODE: '1' },
+      env: { HOME: '/home/ada' },
     });
     fs.mkdirSync(path.dirname(binding));
     fs.writeFileSync(binding, '');

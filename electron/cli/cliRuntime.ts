@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { workEnvironment } from '../host/workEnvironment';
 
 /** What `drover serve` tells the host about the runtime the CLI itself runs on. */
 export interface CliRuntime {
@@ -9,6 +10,8 @@ export interface CliRuntime {
   cliEnv?: Record<string, string>;
   /** better-sqlite3 built for Electron's ABI, when the CLI runs on Electron. */
   sqliteNativeBinding?: string;
+  /** What agents and tasks start from: this process's environment without the runtime's own switches. */
+  env: NodeJS.ProcessEnv;
 }
 
 /**
@@ -19,8 +22,8 @@ export interface CliRuntime {
  */
 export function cliRuntime({ execPath, cliDir, versions, env }: { execPath: string; cliDir: string; versions: NodeJS.ProcessVersions; env: NodeJS.ProcessEnv }): CliRuntime {
   const cliCommand = [execPath, path.join(cliDir, 'cli.js')];
-  if (versions.electron === undefined) return { cliCommand };
+  if (versions.electron === undefined) return { cliCommand, env: workEnvironment(env) };
   const packaged = path.join(cliDir, '..', '..', '..', 'native', 'better_sqlite3.node');
   const sqliteNativeBinding = env.DROVER_SQLITE_BINDING || (fs.existsSync(packaged) ? packaged : undefined);
-  return { cliCommand, cliEnv: { ELECTRON_RUN_AS_NODE: '1' }, ...(sqliteNativeBinding ? { sqliteNativeBinding } : {}) };
+  return { cliCommand, cliEnv: { ELECTRON_RUN_AS_NODE: '1' }, env: workEnvironment(env), ...(sqliteNativeBinding ? { sqliteNativeBinding } : {}) };
 }

@@ -8,7 +8,11 @@ import { errorMessage } from '../format/errorMessage';
 import { useAppSettings, useConnection } from '../store/hooks';
 import { useBridge, useDroverActions } from '../store/StoreContext';
 
-/** App-wide settings: updates, the `drover` command, and where the data lives. */
+/**
+ * App-wide settings: updates, the `drover` command, and where the data lives. Controls stay
+ * enabled while their request runs (a disabled control drops keyboard focus); a second press
+ * meanwhile is ignored.
+ */
 export function SettingsPage() {
   return (
     <div className="page">
@@ -48,7 +52,8 @@ function UpdatesSection() {
         <input
           type="checkbox"
           checked={settings?.checkForUpdates ?? false}
-          disabled={settings === null || pending}
+          disabled={settings === null}
+          aria-busy={pending}
           aria-describedby={hintId}
           onChange={(event) => {
             const checkForUpdates = event.target.checked;
@@ -81,7 +86,7 @@ function CommandLineSection() {
         <button
           type="button"
           className="button"
-          disabled={pending}
+          aria-busy={pending}
           onClick={() => {
             setOutcome([]);
             void run(async () => setOutcome(describeCommandLineTool(await installCommandLineTool())), 'Could not install the command line tool: ');
