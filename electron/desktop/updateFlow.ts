@@ -1,4 +1,5 @@
 import { countOf } from '../../shared/plural';
+import { errorText } from './errorText';
 import type { RunningWork } from './runningWork';
 
 /** The version an update event is about (electron-updater's UpdateInfo has more). */
@@ -77,10 +78,6 @@ export function restartQuestion(version: string, work: RunningWork): RestartQues
     detail: `${parts.join(' and ')} ${one ? 'is' : 'are'} running. Restarting now stops ${one ? 'it' : 'them'}: ${stops.join(', and ')}. Later installs the update when you quit Drover.`,
     defaultAnswer: 'later',
   };
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { tildePath, type CommandLineToolInstall } from '../../../shared/commandLineTool';
 import { fail } from '../errors';
 import { cliScript } from '../profiles/cliShim';
+import { findExecutable } from '../profiles/commandLookup';
 
 /**
  * Where "Install command line tool" gets `drover` from: a launcher it writes, running the CLI with
@@ -69,30 +70,17 @@ function realOrResolved(file: string): string {
   }
 }
 
-function isExecutableFile(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Whether a shell started with this PATH runs `file` for `drover`: its folder must be on PATH, and
  * no other `drover` may come before it.
  */
 export function pathReport(file: string, pathVariable: string | undefined): Pick<CommandLineToolInstall, 'onPath' | 'shadowedBy'> {
   const folder = realOrResolved(path.dirname(file));
-  const target = realOrResolved(file);
-  let shadowedBy: string | null = null;
   // An empty PATH entry means the current folder, which says nothing about a new terminal.
-  for (const entry of (pathVariable ?? '').split(':').filter((part) => part !== '')) {
-    if (realOrResolved(entry) === folder) return { onPath: true, shadowedBy };
-    const candidate = path.join(entry, 'drover');
-    if (shadowedBy === null && isExecutableFile(candidate) && realOrResolved(candidate) !== target) shadowedBy = candidate;
-  }
-  return { onPath: false, shadowedBy };
+  const entries = (pathVariable ?? '').split(':').filter((entry) => entry !== '');
+  const at = entries.findIndex((entry) => realOrResolved(entry) === folder);
+  const first = findExecutable('drover', { PATH: (at >= 0 ? entries.slice(0, at) : entries).join(':') });
+  return { onPath: at >= 0, shadowedBy: first && realOrResolved(first) !== realOrResolved(file) ? first : null };
 }
 
 function cannotWrite(file: string, env: NodeJS.ProcessEnv, error: unknown): never {

@@ -3,21 +3,19 @@ import { AppImageUpdater } from 'electron-updater';
 import { refreshCommandLineTool } from '../../core/commandLineTool/commandLineTool';
 import type { DroverHost } from '../../host/host';
 import { commandLineToolSource, type CliLocation } from '../distribution';
+import { errorText } from '../errorText';
 import { countRunningWork } from '../runningWork';
 import { startUpdateFlow, type UpdateFlow } from '../updateFlow';
 import { showError, updatePrompts } from './desktopDialogs';
 
 const HOUR_MS = 60 * 60 * 1000;
 
-export interface AppImageUpdateOptions {
+/** What the desktop app's parts work with: the host, where the CLI is, the window, the log. */
+export interface DesktopContext {
   host: DroverHost;
   cli: CliLocation;
   window(): BrowserWindow | null;
   log(line: string): void;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -26,7 +24,7 @@ function errorText(error: unknown): string {
  * asks before restarting, and keeps an installed `drover` launcher pointing at the AppImage when
  * an update renames it (Drover-1.2.0-x86_64.AppImage becomes Drover-1.3.0-x86_64.AppImage).
  */
-export function startAppImageUpdates({ host, cli, window, log }: AppImageUpdateOptions): UpdateFlow {
+export function startAppImageUpdates({ host, cli, window, log }: DesktopContext): UpdateFlow {
   const updater = new AppImageUpdater();
   updater.logger = {
     info: (message: unknown) => log(`updater: ${String(message)}`),

@@ -1,23 +1,14 @@
-import type { BrowserWindow } from 'electron';
 import { describeCommandLineTool } from '../../../shared/commandLineTool';
 import { refreshCommandLineTool } from '../../core/commandLineTool/commandLineTool';
-import type { DroverHost } from '../../host/host';
-import { commandLineToolSource, type CliLocation, type Distribution } from '../distribution';
+import { commandLineToolSource, type Distribution } from '../distribution';
+import { errorText } from '../errorText';
+import { startAppImageUpdates, type DesktopContext } from './appImageUpdates';
 import { setAppMenu } from './appMenu';
-import { startAppImageUpdates } from './appImageUpdates';
 import { showError, showInfo } from './desktopDialogs';
 import { showRoute } from './windowRoutes';
 
-export interface DesktopFeatureOptions {
-  host: DroverHost;
+export interface DesktopFeatureOptions extends DesktopContext {
   distribution: Distribution;
-  cli: CliLocation;
-  window(): BrowserWindow | null;
-  log(line: string): void;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
