@@ -6,7 +6,7 @@ module.exports = {
       comment: 'The core knows nothing of Electron, React, or which host/transport serves it.',
       severity: 'error',
       from: { path: '^electron/core/' },
-      to: { path: ['^electron/(host|cli)/', '^electron/(main|preload)\\.ts$', '^renderer/', '(^|/)node_modules/(electron|react|react-dom|ws|zustand)/', '^(electron|react|react-dom|ws)$'] },
+      to: { path: ['^electron/(host|cli|desktop)/', '^electron/(main|preload)\\.ts$', '^renderer/', '(^|/)node_modules/(electron|react|react-dom|ws|zustand)/', '^(electron|react|react-dom|ws)$'] },
     },
     {
       name: 'renderer-only-renderer-and-shared',
@@ -24,10 +24,21 @@ module.exports = {
     },
     ...rendererLayerRules(),
     {
-      name: 'only-main-and-preload-import-electron',
+      name: 'only-main-preload-and-desktop-native-import-electron',
+      comment: 'The desktop runtime stays in main.ts, preload.ts and the small adapters of desktop/native/ (electron-updater loads electron too).',
       severity: 'error',
-      from: { pathNot: '^electron/(main|preload)\\.ts$' },
-      to: { path: ['(^|/)node_modules/electron/', '^electron$'], dependencyTypesNot: ['type-only'] },
+      from: { pathNot: ['^electron/(main|preload)\\.ts$', '^electron/desktop/native/'] },
+      to: {
+        path: ['(^|/)node_modules/electron/', '^electron$', '(^|/)node_modules/electron-updater/', '^electron-updater$'],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'desktop-native-only-from-main',
+      comment: 'The Electron adapters are wired by main.ts alone; everything else stays runnable under plain Node.',
+      severity: 'error',
+      from: { pathNot: ['^electron/main\\.ts$', '^electron/desktop/native/'] },
+      to: { path: '^electron/desktop/native/' },
     },
     {
       name: 'shared-is-the-contract-only',
@@ -41,7 +52,7 @@ module.exports = {
       comment: 'Arrows point one way: host -> core, main.ts -> host, cli -> host.',
       severity: 'error',
       from: { path: '^electron/host/', pathNot: '\\.test\\.ts$' },
-      to: { path: ['^electron/cli/', '^electron/(main|preload)\\.ts$'] },
+      to: { path: ['^electron/(cli|desktop)/', '^electron/(main|preload)\\.ts$'] },
     },
     {
       name: 'storage-knows-no-domain',

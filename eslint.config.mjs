@@ -14,12 +14,17 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'electron', message: "Only electron/main.ts and electron/preload.ts import 'electron'." }] },
+        {
+          paths: [
+            { name: 'electron', message: "Only electron/main.ts, electron/preload.ts and electron/desktop/native/ import 'electron'." },
+            { name: 'electron-updater', message: 'It loads electron: only electron/desktop/native/ imports it.' },
+          ],
+        },
       ],
     },
   },
   {
-    files: ['electron/main.ts', 'electron/preload.ts'],
+    files: ['electron/main.ts', 'electron/preload.ts', 'electron/desktop/native/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {

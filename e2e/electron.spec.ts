@@ -1,9 +1,11 @@
 /**
- * The desktop app itself, through Playwright's Electron driver. Needs the Electron binary (never
- * downloaded here) and a build (`npm run build`); where the binary is missing the test says so
- * and skips. Everything else about the UI is covered through the browser host.
+ * The desktop app itself, through Playwright's Electron driver: the checkout run with the Electron
+ * binary of node_modules, or a package given in DROVER_E2E_APP (the release workflow passes the
+ * AppImage, then the installed .deb's /opt/Drover/drover-desktop). Needs that binary (never
+ * downloaded here) and a build (`npm run build`); where there is none the tests say so and skip.
+ * Everything else about the UI is covered through the browser host.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +14,8 @@ import type { ElectronApplication } from '@playwright/test';
 import { PRELOAD_BRIDGE_KEY } from '../shared/preloadBridge';
 
 const ROOT = path.resolve(__dirname, '..');
-const SKIP_MESSAGE = 'Electron binary not installed on this machine: skipped';
+const SKIP_MESSAGE = 'Electron binary not installed on this machine (and no DROVER_E2E_APP): skipped';
+const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /**
  * The Electron executable, or null. Same lookup as the electron package's index.js (and
@@ -36,39 +39,70 @@ function electronSqliteBinding(): string {
   return output.trim().split('\n').at(-1) ?? '';
 }
 
-async function launchDrover(executablePath: string, dataDir: string, sqliteBinding: string): Promise<ElectronApplication> {
+/** How to start the app under test: an executable, the arguments before the app's own, extra env. */
+interface DesktopApp {
+  executablePath: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+function desktopApp(): DesktopApp | null {
+  // Chromium refuses to run as root with its sandbox on (CI containers).
+  const sandbox = process.getuid?.() === 0 ? ['--no-sandbox'] : [];
+  const packaged = process.env.DROVER_E2E_APP;
+  if (packaged) {
+    if (!fs.existsSync(packaged)) throw new Error(`DROVER_E2E_APP names no file: ${packaged}`);
+    return { executablePath: packaged, args: sandbox, env: {} };
+  }
+  const binary = findElectronBinary();
+  if (!binary) return null;
+  expect(fs.existsSync(path.join(ROOT, 'dist', 'electron', 'main.js')), 'run `npm run build` first').toBe(true);
+  return { executablePath: binary, args: [...sandbox, ROOT], env: { DROVER_SQLITE_BINDING: electronSqliteBinding() } };
+}
+
+/** A fresh data dir and home folder per test, removed afterwards. */
+interface World {
+  root: string;
+  dataDir: string;
+  home: string;
+  env: Record<string, string>;
+}
+
+function makeWorld(app: DesktopApp): World {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'drover-electron-e2e-')));
+  const dataDir = path.join(root, 'data');
+  const home = path.join(root, 'home');
+  fs.mkdirSync(home);
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   delete env.ELECTRON_RUN_AS_NODE;
-  // Chromium refuses to run as root with its sandbox on (CI containers).
-  const args = process.getuid?.() === 0 ? ['--no-sandbox', ROOT] : [ROOT];
-  return electron.launch({
-    executablePath,
-    args,
-    cwd: ROOT,
-    env: { ...env, DROVER_DATA_DIR: dataDir, DROVER_SQLITE_BINDING: sqliteBinding },
-  });
+  return { root, dataDir, home, env: { ...env, ...app.env, DROVER_DATA_DIR: dataDir, HOME: home } };
+}
+
+function launchDrover(app: DesktopApp, world: World): Promise<ElectronApplication> {
+  return electron.launch({ executablePath: app.executablePath, args: app.args, cwd: world.root, env: world.env });
+}
+
+function usableApp(): DesktopApp {
+  const app = desktopApp();
+  if (!app) {
+    console.log(SKIP_MESSAGE);
+    test.skip(true, SKIP_MESSAGE);
+    throw new Error(SKIP_MESSAGE);
+  }
+  return app;
 }
 
 test('the desktop app starts on a fresh data dir, adds a project and keeps it across a restart', async () => {
-  const executablePath = findElectronBinary();
-  if (!executablePath) {
-    console.log(SKIP_MESSAGE);
-    test.skip(true, SKIP_MESSAGE);
-    return;
-  }
-  expect(fs.existsSync(path.join(ROOT, 'dist', 'electron', 'main.js')), 'run `npm run build` first').toBe(true);
-
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-electron-e2e-'));
-  const dataDir = path.join(root, 'data');
-  const folder = path.join(root, 'desktop-app');
+  const app = usableApp();
+  const world = makeWorld(app);
+  const folder = path.join(world.root, 'desktop-app');
   fs.mkdirSync(folder);
-  const sqliteBinding = electronSqliteBinding();
 
-  let app = await launchDrover(executablePath, dataDir, sqliteBinding);
+  let drover = await launchDrover(app, world);
   try {
-    expect(await app.evaluate(({ app: electronApp }) => electronApp.getPath('userData'))).toBe(dataDir);
-    let page = await app.firstWindow();
+    expect(await drover.evaluate(({ app: electronApp }) => electronApp.getPath('userData'))).toBe(world.dataDir);
+    let page = await drover.firstWindow();
     await expect(page).toHaveTitle(/Drover/);
     await expect(page.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible();
 
@@ -83,12 +117,56 @@ test('the desktop app starts on a fresh data dir, adds a project and keeps it ac
     await page.getByRole('button', { name: 'Add project' }).click();
     await expect(page.getByRole('listitem').filter({ hasText: folder })).toBeVisible();
 
-    await app.close();
-    app = await launchDrover(executablePath, dataDir, sqliteBinding);
-    page = await app.firstWindow();
+    await drover.close();
+    drover = await launchDrover(app, world);
+    page = await drover.firstWindow();
     await expect(page.getByRole('listitem').filter({ hasText: folder })).toBeVisible();
   } finally {
-    await app.close();
-    fs.rmSync(root, { recursive: true, force: true });
+    await drover.close();
+    fs.rmSync(world.root, { recursive: true, force: true });
+  }
+});
+
+test('Install command line tool gives a drover that runs the CLI with the app’s own runtime', async () => {
+  const app = usableApp();
+  const world = makeWorld(app);
+  const drover = await launchDrover(app, world);
+  try {
+    const page = await drover.firstWindow();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'Install command line tool' }).click();
+    const outcome = page.getByRole('status');
+    await expect(outcome).toContainText('drover command at');
+    // The AppImage (and a checkout) write ~/.local/bin/drover; the .deb installed /usr/bin/drover.
+    const command = (await outcome.textContent())?.includes('/usr/bin/drover') ? '/usr/bin/drover' : path.join(world.home, '.local', 'bin', 'drover');
+
+    const status = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+      execFile(command, ['--data-dir', world.dataDir, 'status', '--json'], { env: world.env, timeout: 30_000 }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve({ stdout, stderr })));
+    });
+    expect(JSON.parse(status.stdout)).toMatchObject({ version: VERSION, dataDir: world.dataDir });
+  } finally {
+    await drover.close();
+    fs.rmSync(world.root, { recursive: true, force: true });
+  }
+});
+
+test('a second launch with --project opens that project in the running window, and quits', async () => {
+  const app = usableApp();
+  const world = makeWorld(app);
+  const folder = path.join(world.root, 'handed-over');
+  fs.mkdirSync(folder);
+  const drover = await launchDrover(app, world);
+  try {
+    const page = await drover.firstWindow();
+    await expect(page.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible();
+
+    const second = spawn(app.executablePath, [...app.args, '--project', folder], { cwd: world.root, env: world.env, stdio: 'ignore' });
+    const exitCode = await new Promise<number | null>((resolve) => second.once('exit', resolve));
+    expect(exitCode).toBe(0);
+
+    await expect(page.getByRole('heading', { name: 'handed-over', level: 1 })).toBeVisible();
+  } finally {
+    await drover.close();
+    fs.rmSync(world.root, { recursive: true, force: true });
   }
 });

@@ -31,6 +31,11 @@ describe('architecture rules (npm run lint)', () => {
     write('electron/core/tasks/taskService.ts', 'export const tasks = 1;\n');
     write('electron/core/storage/usesDomain.ts', "import { tasks } from '../tasks/taskService';\nexport const t = tasks;\n");
     write('electron/core/tasks/usesSql.ts', "import { openDatabase } from '../storage/sqlite';\nexport const o = openDatabase;\n");
+    write('electron/desktop/native/appMenu.ts', "import { Menu } from 'electron';\nexport const m = Menu;\n");
+    write('electron/desktop/usesElectron.ts', "import { dialog } from 'electron';\nexport const d = dialog;\n");
+    write('electron/desktop/usesUpdater.ts', "import { AppImageUpdater } from 'electron-updater';\nexport const u = AppImageUpdater;\n");
+    write('electron/host/usesNative.ts', "import { m } from '../desktop/native/appMenu';\nexport const n = m;\n");
+    write('electron/core/usesDesktop.ts', "import { d } from '../desktop/usesElectron';\nexport const e = d;\n");
     const depcruise = path.join(REPO_ROOT, 'node_modules', '.bin', 'depcruise');
     const result = spawnSync(depcruise, ['--config', path.join(REPO_ROOT, '.dependency-cruiser.cjs'), 'electron', 'renderer', 'shared'], {
       cwd: tree,
@@ -49,7 +54,12 @@ describe('architecture rules (npm run lint)', () => {
     ['core-is-plain-node', 'electron/core/usesElectron.ts'],
     ['core-is-plain-node', 'electron/core/usesHost.ts'],
     ['core-is-plain-node', 'electron/core/usesReact.ts'],
-    ['only-main-and-preload-import-electron', 'electron/core/usesElectron.ts'],
+    ['only-main-preload-and-desktop-native-import-electron', 'electron/core/usesElectron.ts'],
+    ['only-main-preload-and-desktop-native-import-electron', 'electron/desktop/usesElectron.ts'],
+    ['only-main-preload-and-desktop-native-import-electron', 'electron/desktop/usesUpdater.ts'],
+    ['desktop-native-only-from-main', 'electron/host/usesNative.ts'],
+    ['host-not-from-core-or-cli-internals', 'electron/host/usesNative.ts'],
+    ['core-is-plain-node', 'electron/core/usesDesktop.ts'],
     ['renderer-only-renderer-and-shared', 'renderer/usesCore.ts'],
     ['renderer-no-node-builtins', 'renderer/usesNode.ts'],
     ['shared-is-the-contract-only', 'shared/usesRenderer.ts'],
@@ -57,5 +67,10 @@ describe('architecture rules (npm run lint)', () => {
     ['sql-only-in-storage', 'electron/core/tasks/usesSql.ts'],
   ])('reports %s for %s', (rule, file) => {
     expect(output).toMatch(new RegExp(`${rule}: ${file.replace(/\./g, '\\.')}`));
+  });
+
+  it('lets the adapters of desktop/native/ import electron', () => {
+    expect(output).toContain('electron/desktop/usesElectron.ts');
+    expect(output).not.toMatch(/only-main-preload-and-desktop-native-import-electron: electron\/desktop\/native\//);
   });
 });

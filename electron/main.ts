@@ -1,9 +1,11 @@
 /**
- * The Electron main process: the only main-process file that imports 'electron'.
+ * The Electron main process: with preload.ts and electron/desktop/native/, the only files that
+ * import 'electron'.
  *
  * It owns the window, the single-instance lock and the security policy, and wires the host (which
- * owns everything else: databases, tasks, the CLI socket) to one IPC channel pair. Each function
- * below has one job; the boot order is in `boot()`.
+ * owns everything else: databases, tasks, the CLI socket) to one IPC channel pair; the menu,
+ * updates and the command line tool are started by desktop/native/desktopFeatures.ts. Each
+ * function below has one job; the boot order is in `boot()`.
  */
 import { app, BrowserWindow, dialog, ipcMain, Notification, session, shell } from 'electron';
 import type { IpcMainInvokeEvent, Session, WebContents } from 'electron';
@@ -11,8 +13,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONTENT_SECURITY_POLICY } from '../shared/contentSecurityPolicy';
 import { IPC_INVOKE_CHANNEL, IPC_PUSH_CHANNEL } from '../shared/preloadBridge';
+import { routeHref, type Route } from '../shared/routes';
+import { commandLineToolSource, detectDistribution } from './desktop/distribution';
+import { parseLaunchArgs, projectForRequest, requestFromSecondInstance, type LaunchRequest } from './desktop/launchRequest';
+import { showError } from './desktop/native/desktopDialogs';
+import { startDesktopFeatures } from './desktop/native/desktopFeatures';
+import { focusWindow, showRoute } from './desktop/native/windowRoutes';
 import { startHost } from './host/host';
 import type { Connection, DroverHost } from './host/host';
+import { workEnvironment } from './host/workEnvironment';
 
 
 const CLIPBOARD_PERMISSIONS = new Set(['clipboard-read', 'clipboard-sanitized-write']);
@@ -23,6 +32,9 @@ const INDEX_HTML_PATH = path.join(__dirname, '..', 'renderer', 'index.html');
 const CLI_PATH = path.join(__dirname, 'cli.js');
 
 let mainWindow: BrowserWindow | null = null;
+/** Set once the host serves: opens what a (second) launch asked for. Until then launches wait. */
+let openLaunch: ((request: LaunchRequest) => void) | null = null;
+const waitingLaunches: LaunchRequest[] = [];
 
 function log(line: string): void {
   console.log(`[drover] ${line}`);
@@ -100,7 +112,7 @@ function hardenWebContents(contents: WebContents): void {
   });
 }
 
-function createMainWindow(): BrowserWindow {
+function createMainWindow(route: Route): BrowserWindow {
   const window = new BrowserWindow({
     width: 1280,
     height: 820,
@@ -122,16 +134,30 @@ function createMainWindow(): BrowserWindow {
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null;
   });
-  window.loadFile(INDEX_HTML_PATH).catch((error: unknown) => log(`could not load the UI: ${errorMessage(error)}`));
+  window.loadFile(INDEX_HTML_PATH, { hash: routeHref(route).slice(1) }).catch((error: unknown) => log(`could not load the UI: ${errorMessage(error)}`));
   return window;
 }
 
 function focusMainWindow(): void {
-  const window = mainWindow;
-  if (!window || window.isDestroyed()) return;
-  if (window.isMinimized()) window.restore();
-  window.show();
-  window.focus();
+  if (mainWindow) focusWindow(mainWindow);
+}
+
+/** `--project PATH`: the project's page, adding the folder first if it is not registered yet. */
+async function routeForLaunch(host: DroverHost, request: LaunchRequest): Promise<Route | null> {
+  try {
+    const project = await projectForRequest(host.core.api, request);
+    return project && { page: 'project', projectId: project.id };
+  } catch (error) {
+    void showError(mainWindow, `Could not open ${request.projectPath ?? 'the project'}`, errorMessage(error));
+    return null;
+  }
+}
+
+/** A second launch (the desktop entry, a terminal): its request goes to this window. */
+function onLaunch(request: LaunchRequest): void {
+  focusMainWindow();
+  if (openLaunch) openLaunch(request);
+  else waitingLaunches.push(request);
 }
 
 /**
@@ -216,8 +242,10 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function boot(dataDir: string): Promise<void> {
+async function boot(dataDir: string, launch: LaunchRequest): Promise<void> {
   applySessionPolicy(session.defaultSession);
+  const distribution = detectDistribution({ isPackaged: app.isPackaged, env: process.env, resourcesPath: process.resourcesPath });
+  const cli = { execPath: process.execPath, cliPath: CLI_PATH };
 
   let host: DroverHost;
   try {
@@ -229,6 +257,8 @@ async function boot(dataDir: string): Promise<void> {
       // Agent terminals get `drover` on PATH: this Electron binary running the bundled CLI as Node.
       cliCommand: [process.execPath, CLI_PATH],
       cliEnv: { ELECTRON_RUN_AS_NODE: '1' },
+      commandLineTool: commandLineToolSource(distribution, cli),
+      env: workEnvironment(process.env),
       log,
     });
   } catch (error) {
@@ -240,23 +270,32 @@ async function boot(dataDir: string): Promise<void> {
   closeHostBeforeQuit(host);
   registerIpc(host);
   notifyTaskEnds(host);
-  mainWindow = createMainWindow();
+  mainWindow = createMainWindow((await routeForLaunch(host, launch)) ?? { page: 'projects' });
+  startDesktopFeatures({ host, distribution, cli, window: () => mainWindow, log }).catch((error: unknown) => log(`desktop features failed: ${errorMessage(error)}`));
+  openLaunch = (request) => {
+    routeForLaunch(host, request)
+      .then((route) => route && mainWindow && showRoute(mainWindow, route))
+      .catch((error: unknown) => log(`could not show the project: ${errorMessage(error)}`));
+  };
+  waitingLaunches.splice(0).forEach(openLaunch);
 }
 
 function main(): void {
   const dataDir = resolveDataDir();
-  // The single-instance lock is keyed on userData: one Drover per data dir.
+  const launch = parseLaunchArgs(process.argv, process.cwd());
+  // The single-instance lock is keyed on userData: one Drover per data dir. A second launch hands
+  // its request (`--project PATH`) over and quits.
   app.setPath('userData', dataDir);
-  if (!app.requestSingleInstanceLock()) {
+  if (!app.requestSingleInstanceLock(launch)) {
     app.quit();
     return;
   }
-  app.on('second-instance', focusMainWindow);
+  app.on('second-instance', (_event, argv, workingDirectory, additionalData) => onLaunch(requestFromSecondInstance(additionalData, argv, workingDirectory)));
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
   app.on('window-all-closed', () => app.quit());
   app
     .whenReady()
-    .then(() => boot(dataDir))
+    .then(() => boot(dataDir, launch))
     .catch((error: unknown) => {
       log(`Drover failed to start: ${errorMessage(error)}`);
       app.quit();

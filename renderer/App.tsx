@@ -5,6 +5,7 @@ import { routeHref, useRoute, type Route } from './routing';
 import { useProject } from './store/hooks';
 import { ProjectPage } from './views/ProjectPage';
 import { ProjectsView } from './views/ProjectsView';
+import { SettingsPage } from './views/SettingsPage';
 import { TaskToasts } from './workState/toasts/TaskToasts';
 
 export function App() {
@@ -20,19 +21,29 @@ export function App() {
       <header className="title-bar">
         <span className="title-bar__brand">Drover</span>
         <Breadcrumb route={route} projectName={projectName} />
+        <a className="title-bar__link" href={routeHref({ page: 'settings' })} aria-current={route.page === 'settings' ? 'page' : undefined}>
+          Settings
+        </a>
       </header>
       <ConnectionBanner />
       <main className="content">
-        {route.page === 'project' ? (
-          <ProjectPage key={route.projectId} projectId={route.projectId} />
-        ) : (
-          <ProjectsView />
-        )}
+        <Page route={route} />
       </main>
       <StatusBar />
       <TaskToasts />
     </div>
   );
+}
+
+function Page({ route }: { route: Route }) {
+  switch (route.page) {
+    case 'project':
+      return <ProjectPage key={route.projectId} projectId={route.projectId} />;
+    case 'settings':
+      return <SettingsPage />;
+    case 'projects':
+      return <ProjectsView />;
+  }
 }
 
 function Breadcrumb({ route, projectName }: { route: Route; projectName: string | null }) {
@@ -46,7 +57,7 @@ function Breadcrumb({ route, projectName }: { route: Route; projectName: string 
             <li>
               <a href={routeHref({ page: 'projects' })}>Projects</a>
             </li>
-            <li aria-current="page">{projectName ?? route.projectId}</li>
+            <li aria-current="page">{route.page === 'settings' ? 'Settings' : (projectName ?? route.projectId)}</li>
           </>
         )}
       </ol>

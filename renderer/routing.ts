@@ -1,21 +1,7 @@
 import { useSyncExternalStore } from 'react';
+import { parseRoute, type Route } from '../shared/routes';
 
-/** Hash routes, so a reload lands on the same page under file:// (Electron) and http (serve) alike. */
-export type Route = { page: 'projects' } | { page: 'project'; projectId: string };
-
-const PROJECT_PREFIX = '#/project/';
-
-function parseRoute(hash: string): Route {
-  if (hash.startsWith(PROJECT_PREFIX)) {
-    const projectId = decodeURIComponent(hash.slice(PROJECT_PREFIX.length));
-    if (projectId) return { page: 'project', projectId };
-  }
-  return { page: 'projects' };
-}
-
-export function routeHref(route: Route): string {
-  return route.page === 'project' ? `${PROJECT_PREFIX}${encodeURIComponent(route.projectId)}` : '#/';
-}
+export { routeHref, type Route } from '../shared/routes';
 
 function subscribe(onChange: () => void): () => void {
   window.addEventListener('hashchange', onChange);

@@ -5,7 +5,7 @@
  * node_modules/better-sqlite3 stays compiled for Node (unit tests, `drover serve`, the CLI). The
  * Electron app loads its own copy of the native binding from
  *   .native/electron-<electronVersion>/better_sqlite3.node
- * (main.ts passes it to the host as `sqliteNativeBinding`; electron-builder ships it as
+ * (main.ts passes it to the host as `sqliteNativeBinding`; scripts/dist.mjs ships it as
  * resources/native/better_sqlite3.node). It is built once per Electron version: the package is
  * copied to a temp dir and built there, with a prebuilt binary when one can be downloaded
  * (prebuild-install), else from source (node-gyp against Electron's headers).
@@ -25,12 +25,12 @@ const require = createRequire(path.join(ROOT, 'package.json'));
 const ELECTRON_HEADERS_URL = 'https://electronjs.org/headers';
 
 /** The Electron version the app is built with (from its package, which holds no binary here). */
-export function electronVersion() {
+function electronVersion() {
   return JSON.parse(readFileSync(require.resolve('electron/package.json'), 'utf8')).version;
 }
 
 /** Where the Electron-ABI binding lives for a given Electron version. */
-export function electronSqliteBindingPath(version = electronVersion()) {
+function electronSqliteBindingPath(version = electronVersion()) {
   return path.join(ROOT, '.native', `electron-${version}`, 'better_sqlite3.node');
 }
 
@@ -45,7 +45,7 @@ function runNodeScript(label, script, args, cwd) {
  * Builds better-sqlite3 in a throwaway copy and returns the built .node file's path inside it.
  * `runtime`/`target` say which ABI; `gypArgs` are extra node-gyp flags (e.g. `--dist-url=...`).
  */
-export function buildBetterSqlite3({ runtime, target, workDir, gypArgs = [], tryPrebuilt = true }) {
+function buildBetterSqlite3({ runtime, target, workDir, gypArgs = [], tryPrebuilt = true }) {
   const source = path.dirname(require.resolve('better-sqlite3/package.json'));
   const copy = path.join(workDir, 'better-sqlite3');
   cpSync(source, copy, {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { AppSettingsSchema, AppSettingsSnapshotSchema } from './appSettings';
+import { CommandLineToolInstallSchema } from './commandLineTool';
 import {
   AgentHookEventSchema,
   AgentIdSchema,
@@ -247,6 +249,22 @@ export const METHODS = {
   holdAgentWakes: {
     params: z.object({ agentId: AgentIdSchema, hold: z.boolean() }).strict(),
     result: z.object({ agentId: AgentIdSchema, held: z.boolean() }),
+  },
+  getAppSettings: {
+    params: z.object({}).strict(),
+    result: AppSettingsSnapshotSchema,
+  },
+  updateAppSettings: {
+    params: z.object({ settings: AppSettingsSchema.partial().strict() }).strict(),
+    result: AppSettingsSnapshotSchema,
+  },
+  /**
+   * "Install command line tool": writes a small `drover` launcher into ~/.local/bin that runs the
+   * CLI with this Drover's own runtime (or reports the one the .deb put in /usr/bin).
+   */
+  installCommandLineTool: {
+    params: z.object({}).strict(),
+    result: CommandLineToolInstallSchema,
   },
 } as const;
 

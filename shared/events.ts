@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AppSettingsSchema } from './appSettings';
 import {
   AgentIdSchema,
   AgentSchema,
@@ -12,8 +13,9 @@ import {
 } from './entities';
 
 /**
- * Every event carries `seq`, monotonic per project (and, for `projectChanged`, per app), and the
- * whole new entity, so a client that applies a snapshot and then only newer events is complete.
+ * Every event carries `seq`, monotonic per project (and, for `projectChanged` and
+ * `appSettingsChanged`, per app), and the whole new entity, so a client that applies a snapshot
+ * and then only newer events is complete.
  */
 export const EVENT_NAMES = [
   'backgroundTaskChanged',
@@ -22,6 +24,7 @@ export const EVENT_NAMES = [
   'agentSessionChanged',
   'projectChanged',
   'agentChanged',
+  'appSettingsChanged',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
@@ -33,6 +36,13 @@ export const ProjectChangedSchema = z.object({
   projectId: ProjectIdSchema,
   /** `null` when the project was removed from the registry. */
   project: ProjectSchema.nullable(),
+});
+
+/** The app settings changed (stamped with the app-wide seq, like `projectChanged`). */
+export const AppSettingsChangedSchema = z.object({
+  name: z.literal('appSettingsChanged'),
+  seq,
+  settings: AppSettingsSchema,
 });
 
 export const BackgroundTaskChangedSchema = z.object({
@@ -79,9 +89,11 @@ export const DroverEventSchema = z.discriminatedUnion('name', [
   AgentSessionChangedSchema,
   AgentInboxChangedSchema,
   AgentWakeChangedSchema,
+  AppSettingsChangedSchema,
 ]);
 export type DroverEvent = z.infer<typeof DroverEventSchema>;
 export type ProjectChanged = z.infer<typeof ProjectChangedSchema>;
+export type AppSettingsChanged = z.infer<typeof AppSettingsChangedSchema>;
 export type BackgroundTaskChanged = z.infer<typeof BackgroundTaskChangedSchema>;
 
 /** Live bytes of a task's output, sent only to connections that watch that task. */

@@ -6,6 +6,7 @@ import { SERVING_LINE_PREFIX } from '../../shared/protocol';
 import { startHost } from '../host/host';
 import { defaultDataDir } from '../host/paths';
 import { startWebServer } from '../host/webServer';
+import { cliRuntime } from './cliRuntime';
 import { UsageError } from './usage';
 
 function parsePort(text: string): number {
@@ -45,7 +46,8 @@ export async function serve(args: string[], version: string): Promise<void> {
   const log = (line: string) => process.stderr.write(`[drover] ${line}\n`);
   const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : defaultDataDir();
   const port = parsePort(values.port);
-  const host = await startHost({ dataDir, version, log, cliCommand: [process.execPath, path.join(__dirname, 'cli.js')] });
+  const runtime = cliRuntime({ execPath: process.execPath, cliDir: __dirname, versions: process.versions, env: process.env });
+  const host = await startHost({ dataDir, version, log, ...runtime });
   let web: Awaited<ReturnType<typeof startWebServer>> | undefined;
   try {
     if (values.project) {

@@ -1,9 +1,12 @@
 import path from 'node:path';
 import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../shared/entities';
 import { agentMethods } from './agents/agentMethods';
+import { appSettingsMethods } from './appSettings/appSettingsMethods';
 import { AgentService } from './agents/agentService';
 import { toCoreApi, type CoreApi } from './api';
 import { reconcileProjects } from './boot';
+import type { CommandLineToolSource } from './commandLineTool/commandLineTool';
+import { commandLineToolMethods } from './commandLineTool/commandLineToolMethods';
 import { EventBus } from './events/eventBus';
 import { inboxMethods } from './inbox/inboxMethods';
 import { MediatedInbox } from './inbox/mediatedInbox';
@@ -17,6 +20,7 @@ import { ProjectRegistry } from './projects/projectRegistry';
 import { sessionMethods } from './sessions/sessionMethods';
 import { SessionService } from './sessions/sessionService';
 import { APP_MIGRATIONS } from './storage/appSchema';
+import { AppSettingsTable } from './storage/appSettingsTable';
 import { ProfileTable } from './storage/profileTable';
 import { ProjectStores } from './storage/projectStores';
 import { ProjectTable } from './storage/projectTable';
@@ -41,6 +45,8 @@ export interface CoreOptions {
   cliCommand?: readonly string[];
   /** Extra env for that command (Electron needs ELECTRON_RUN_AS_NODE=1). */
   cliEnv?: Record<string, string>;
+  /** What "Install command line tool" installs (default: a launcher running `cliCommand`). */
+  commandLineTool?: CommandLineToolSource;
   agentStopGraceMs?: number;
   wake?: Partial<Omit<WakeOptions, 'log'>>;
 }
@@ -85,9 +91,10 @@ export function createCore(options: CoreOptions): Core {
   const locator = new Locator(projects, stores);
   const tasks = new TaskService(locator, projects, stores, events, { TERM: 'xterm-256color', ...definedOnly(env) }, log);
   const profiles = new ProfileRegistry(new ProfileTable(appDb), env);
+  const cliCommand = options.cliCommand ?? [process.execPath, process.argv[1] ?? 'drover'];
   const sessions = new SessionService(locator, projects, stores, profiles, events, {
     socketPath: options.socketPath,
-    shimDir: writeCliShim(path.join(options.dataDir, 'bin'), options.cliCommand ?? [process.execPath, process.argv[1] ?? 'drover'], options.cliEnv),
+    shimDir: writeCliShim(path.join(options.dataDir, 'bin'), cliCommand, options.cliEnv),
     baseEnv: env,
     ...(options.agentStopGraceMs !== undefined ? { stopGraceMs: options.agentStopGraceMs } : {}),
     log,
@@ -107,6 +114,8 @@ export function createCore(options: CoreOptions): Core {
     ...sessionMethods(sessions),
     ...inboxMethods(inbox),
     ...wakeMethods(wakes),
+    ...appSettingsMethods(new AppSettingsTable(appDb), events),
+    ...commandLineToolMethods(options.commandLineTool ?? { kind: 'launcher', command: cliCommand, ...(options.cliEnv ? { env: options.cliEnv } : {}) }, env),
   });
 
   let closed = false;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { ProjectSettings } from '../../shared/entities';
 import type { PushFrame } from '../../shared/protocol';
+import type { CommandLineToolSource } from '../core/commandLineTool/commandLineTool';
 import { createCore, type Core } from '../core/compose';
 import { openConnection, type Connection } from './connection';
 import { startLocalSocketServer } from './localSocketServer';
@@ -17,6 +18,8 @@ export interface HostOptions {
   /** argv that runs this Drover's CLI; agent terminals get it on PATH as `drover`. */
   cliCommand?: readonly string[];
   cliEnv?: Record<string, string>;
+  /** What "Install command line tool" installs (default: a launcher running `cliCommand`). */
+  commandLineTool?: CommandLineToolSource;
   agentStopGraceMs?: number;
   /** The environment agents and tasks start from (default: this process's). */
   env?: NodeJS.ProcessEnv;
@@ -52,6 +55,7 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
       ...(options.log ? { log: options.log } : {}),
       ...(options.cliCommand ? { cliCommand: options.cliCommand } : {}),
       ...(options.cliEnv ? { cliEnv: options.cliEnv } : {}),
+      ...(options.commandLineTool ? { commandLineTool: options.commandLineTool } : {}),
       ...(options.agentStopGraceMs !== undefined ? { agentStopGraceMs: options.agentStopGraceMs } : {}),
       ...(options.env ? { env: options.env } : {}),
     });

@@ -1,13 +1,14 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Bridge, ConnectionState } from '../bridge';
 import { createAgentsSlice, type AgentsActions } from './agentsSlice';
+import { createAppSettingsSlice, type AppSettingsActions, type AppSettingsSlice } from './appSettingsSlice';
 import { createProfilesSlice, type ProfilesActions, type ProfilesSlice } from './profilesSlice';
 import { createProjectsSlice, type ProjectsActions, type ProjectsSlice } from './projectsSlice';
 import type { SliceContext, StateCell } from './slice';
 import { createWorkStateSlice, type WorkStateActions } from './workStateSlice';
 import type { WorkStates } from './projectWorkState';
 
-export interface DroverActions extends ProjectsActions, WorkStateActions, AgentsActions, ProfilesActions {}
+export interface DroverActions extends ProjectsActions, WorkStateActions, AgentsActions, ProfilesActions, AppSettingsActions {}
 
 export interface DroverState {
   connection: ConnectionState;
@@ -15,6 +16,7 @@ export interface DroverState {
   /** Only for projects someone asked to track; re-fetched after every reconnect. */
   workStates: WorkStates;
   profiles: ProfilesSlice;
+  appSettings: AppSettingsSlice;
   actions: DroverActions;
 }
 
@@ -22,12 +24,12 @@ export type DroverStore = StoreApi<DroverState>;
 
 /**
  * The renderer's single source of truth, composed of slices (projects, work state, agents and
- * their inboxes, profiles), each fed by its snapshot (`listProjects`, `getWorkState`, ...) plus
+ * their inboxes, profiles, app settings), each fed by its snapshot (`listProjects`, `getWorkState`, ...) plus
  * the events newer than it. Each 'open' of the connection re-fetches every snapshot, because
  * events sent while the connection was down are gone.
  */
 export function createDroverStore(bridge: Bridge): DroverStore {
-  function cell<K extends 'projects' | 'workStates' | 'profiles'>(key: K): StateCell<DroverState[K]> {
+  function cell<K extends 'projects' | 'workStates' | 'profiles' | 'appSettings'>(key: K): StateCell<DroverState[K]> {
     return {
       get: () => store.getState()[key],
       set: (update) => {
@@ -43,14 +45,16 @@ export function createDroverStore(bridge: Bridge): DroverStore {
   const workStates = createWorkStateSlice(cell('workStates'), context, agents.apply);
   const projects = createProjectsSlice(cell('projects'), context, workStates.forget);
   const profiles = createProfilesSlice(cell('profiles'), context);
-  const slices = [projects, workStates, profiles];
+  const appSettings = createAppSettingsSlice(cell('appSettings'), context);
+  const slices = [projects, workStates, profiles, appSettings];
 
   const store = createStore<DroverState>()(() => ({
     connection: bridge.connectionState(),
     projects: projects.initial,
     workStates: workStates.initial,
     profiles: profiles.initial,
-    actions: { ...projects.actions, ...workStates.actions, ...agents.actions, ...profiles.actions },
+    appSettings: appSettings.initial,
+    actions: { ...projects.actions, ...workStates.actions, ...agents.actions, ...profiles.actions, ...appSettings.actions },
   }));
 
   const refetchEverything = () => slices.forEach((slice) => slice.refetch());

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { Agent, AgentSession, InboxMessage, Project, Wake } from '../../shared/entities';
 import type { ConnectionState } from '../bridge';
+import type { AppSettingsSlice } from './appSettingsSlice';
 import type { ProfilesSlice } from './profilesSlice';
 import type { ProjectsSlice } from './projectsSlice';
 import { agentsInOrder, agentWork, inboxesByAgent, type AgentWork } from './selectors';
@@ -28,6 +29,10 @@ export function useProject(projectId: string | null): Project | undefined {
 
 export function useProfiles(): ProfilesSlice {
   return useDrover((state) => state.profiles);
+}
+
+export function useAppSettings(): AppSettingsSlice {
+  return useDrover((state) => state.appSettings);
 }
 
 /** One part of a project's work state; an untracked (or not yet loaded) project reads as empty and loading. */

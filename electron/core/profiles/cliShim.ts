@@ -3,14 +3,24 @@ import path from 'node:path';
 import { shellQuote } from '../../../shared/shellQuote';
 
 /**
+ * A `/bin/sh` script that runs `command` with `env` and its own arguments; `comment` lines (if
+ * any) go under the shebang. The same script serves the shim below and the `drover` launcher of
+ * "Install command line tool".
+ */
+export function cliScript(command: readonly string[], env: Record<string, string> = {}, comment: readonly string[] = []): string {
+  const assignments = Object.entries(env).map(([key, value]) => `${key}=${shellQuote(value)} `).join('');
+  const comments = comment.map((line) => `# ${line}\n`).join('');
+  return `#!/bin/sh\n${comments}${assignments}exec ${command.map(shellQuote).join(' ')} "$@"\n`;
+}
+
+/**
  * Writes `<dir>/drover`, a tiny script that runs this Drover's CLI, so agent terminals (and the
  * hooks their CLIs run) find `drover` on PATH whichever host started them.
  */
 export function writeCliShim(dir: string, command: readonly string[], env: Record<string, string> = {}): string {
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'drover');
-  const assignments = Object.entries(env).map(([key, value]) => `${key}=${shellQuote(value)} `).join('');
-  fs.writeFileSync(file, `#!/bin/sh\n${assignments}exec ${command.map(shellQuote).join(' ')} "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(file, cliScript(command, env), { mode: 0o755 });
   fs.chmodSync(file, 0o755);
   return dir;
 }

@@ -14,4 +14,7 @@ export const APP_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE agent_profiles (id TEXT PRIMARY KEY, definition TEXT NOT NULL);
   `,
+  `
+  CREATE TABLE app_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  `,
 ];

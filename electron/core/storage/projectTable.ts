@@ -1,4 +1,5 @@
 import type { Project, ProjectList } from '../../../shared/entities';
+import { AppSeq } from './appSeq';
 import type { SqliteDatabase } from './sqlite';
 
 interface ProjectRow {
@@ -16,8 +17,10 @@ function toProject(row: ProjectRow): Project {
 /** The registered projects in the app database, with the app-wide seq their changes carry. */
 export class ProjectTable {
   private readonly statements;
+  private readonly seq: AppSeq;
 
   constructor(private readonly db: SqliteDatabase) {
+    this.seq = new AppSeq(db);
     this.statements = {
       all: db.prepare<[], ProjectRow>('SELECT * FROM projects ORDER BY name COLLATE NOCASE, created_at'),
       byId: db.prepare<[string], ProjectRow>('SELECT * FROM projects WHERE id = ?'),
@@ -25,8 +28,6 @@ export class ProjectTable {
       insert: db.prepare('INSERT INTO projects (id, name, path, created_at, seq) VALUES (@id, @name, @path, @createdAt, @seq)'),
       rename: db.prepare('UPDATE projects SET name = ?, seq = ? WHERE id = ?'),
       remove: db.prepare('DELETE FROM projects WHERE id = ?'),
-      seq: db.prepare<[], { value: number }>("SELECT value FROM app_meta WHERE key = 'seq'"),
-      bumpSeq: db.prepare<[], { value: number }>("UPDATE app_meta SET value = value + 1 WHERE key = 'seq' RETURNING value"),
     };
   }
 
@@ -36,7 +37,7 @@ export class ProjectTable {
   }
 
   list(): ProjectList {
-    return this.transaction(() => ({ seq: this.statements.seq.get()?.value ?? 0, projects: this.all() }));
+    return this.transaction(() => ({ seq: this.seq.current(), projects: this.all() }));
   }
 
   all(): Project[] {
@@ -67,8 +68,6 @@ export class ProjectTable {
 
   /** The next app-wide seq (project changes are ordered across the app, not per project). */
   nextSeq(): number {
-    const row = this.statements.bumpSeq.get();
-    if (!row) throw new Error('app_meta has no seq row');
-    return row.value;
+    return this.seq.next();
   }
 }

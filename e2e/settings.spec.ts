@@ -1,0 +1,73 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { startServe, type ServeProcess } from '../test-support/droverProcess';
+import { makeTempDir, removeDir } from '../test-support/tempDir';
+
+const VERSION = (JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+
+/** `drover serve` with a home folder of its own, so "Install command line tool" writes there. */
+test.describe('the Settings page', () => {
+  let root: string;
+  let home: string;
+  let host: ServeProcess;
+
+  test.beforeEach(async () => {
+    root = makeTempDir('drover-settings-e2e-');
+    home = path.join(root, 'home');
+    fs.mkdirSync(home);
+    host = await startServe(['--data-dir', path.join(root, 'data')], { ...process.env, HOME: home, PATH: '/usr/local/bin:/usr/bin:/bin' });
+  });
+  test.afterEach(async () => {
+    await host.stop();
+    removeDir(root);
+  });
+
+  test('turns automatic updates off for good, and every open window follows', async ({ page, context }) => {
+    await page.goto(host.url);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+    const automatic = page.getByRole('checkbox', { name: 'Check for updates automatically' });
+    await expect(automatic).toBeChecked();
+    await expect(page.getByText(path.join(root, 'data'), { exact: true })).toBeVisible();
+    await expect(page.getByText(`Drover ${VERSION}`, { exact: true })).toBeVisible();
+
+    const other = await context.newPage();
+    await other.goto(`${host.url}#/settings`);
+    const otherAutomatic = other.getByRole('checkbox', { name: 'Check for updates automatically' });
+    await expect(otherAutomatic).toBeChecked();
+
+    // By keyboard: the checkbox takes focus and Space turns it off.
+    await automatic.focus();
+    await page.keyboard.press('Space');
+    await expect(automatic).not.toBeChecked();
+    await expect(automatic).toBeFocused();
+    await expect(otherAutomatic).not.toBeChecked();
+
+    await page.reload();
+    await expect(page.getByRole('checkbox', { name: 'Check for updates automatically' })).not.toBeChecked();
+    await page.screenshot({ path: 'e2e-artifacts/settings.png' });
+  });
+
+  test('installs the drover command into ~/.local/bin and says that folder is not on PATH', async ({ page }) => {
+    await page.goto(host.url);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const install = page.getByRole('button', { name: 'Install command line tool' });
+    await install.focus();
+    await page.keyboard.press('Enter');
+    const outcome = page.getByRole('status');
+    await expect(outcome).toContainText('Installed the drover command at ~/.local/bin/drover.');
+    await expect(outcome).toContainText('~/.local/bin is not on your PATH');
+    await expect(install).toBeFocused();
+
+    const launcher = path.join(home, '.local', 'bin', 'drover');
+    expect(execFileSync(launcher, ['--version'], { encoding: 'utf8' })).toBe(`${VERSION}\n`);
+
+    // A drover the person put there themselves is left alone, and the page says why.
+    fs.writeFileSync(launcher, '#!/bin/sh\necho mine\n');
+    await page.getByRole('button', { name: 'Install command line tool' }).click();
+    await expect(page.getByRole('alert')).toContainText('~/.local/bin/drover already exists and was not written by Drover');
+    expect(fs.readFileSync(launcher, 'utf8')).toBe('#!/bin/sh\necho mine\n');
+  });
+});

@@ -1,0 +1,9 @@
+import type { Methods } from '../api';
+import { installCommandLineTool, type CommandLineToolSource } from './commandLineTool';
+
+/** "Install command line tool", for the desktop menu, the Settings page and the command palette alike. */
+export function commandLineToolMethods(source: CommandLineToolSource, env: NodeJS.ProcessEnv): Methods<'installCommandLineTool'> {
+  return {
+    installCommandLineTool: () => installCommandLineTool(source, env),
+  };
+}

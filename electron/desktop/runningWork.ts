@@ -1,0 +1,26 @@
+import { ACTIVE_TASK_STATES } from '../../shared/entities';
+import type { CoreApi } from '../core/api';
+
+/** What a restart would stop, across every project. */
+export interface RunningWork {
+  /** Queued, running or cancelling tasks. */
+  tasks: number;
+  /** Agents whose session has not exited. */
+  agents: number;
+}
+
+/** Counts it through the API; a project whose database cannot be read counts as idle. */
+export async function countRunningWork(api: CoreApi): Promise<RunningWork> {
+  const { projects } = await api.listProjects({});
+  const work: RunningWork = { tasks: 0, agents: 0 };
+  for (const project of projects) {
+    try {
+      const [tasks, state] = await Promise.all([api.listTasks({ projectId: project.id, states: [...ACTIVE_TASK_STATES] }), api.getWorkState({ projectId: project.id })]);
+      work.tasks += tasks.length;
+      work.agents += state.sessions.filter((session) => session.state !== 'exited').length;
+    } catch {
+      // Reported where the project is shown; a restart stops nothing in it.
+    }
+  }
+  return work;
+}

@@ -1,0 +1,185 @@
+import { countOf } from '../../shared/plural';
+import { errorText } from './errorText';
+import type { RunningWork } from './runningWork';
+
+/** The version an update event is about (electron-updater's UpdateInfo has more). */
+interface VersionInfo {
+  version: string;
+}
+
+/**
+ * The part of electron-updater's AppImageUpdater the flow drives, so the flow runs (and is tested)
+ * against a stand-in as well.
+ */
+export interface Updater {
+  autoDownload: boolean;
+  autoInstallOnAppQuit: boolean;
+  checkForUpdates(): Promise<{ isUpdateAvailable: boolean; downloadPromise?: Promise<unknown> | null } | null>;
+  on(event: 'update-available' | 'update-not-available' | 'update-downloaded', listener: (info: VersionInfo) => void): unknown;
+  on(event: 'download-progress', listener: (progress: { percent: number }) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+export type RestartAnswer = 'restart' | 'later';
+
+/** The question and its two answers, as a dialog shows them. */
+export interface RestartQuestion {
+  message: string;
+  detail: string;
+  /** Which answer is the default: "Later" whenever something would be stopped. */
+  defaultAnswer: RestartAnswer;
+}
+
+/** What the person sees: native dialogs and the window's progress bar in the app. */
+export interface UpdatePrompts {
+  askToRestart(question: RestartQuestion): Promise<RestartAnswer>;
+  /** Only after a check the person asked for. */
+  tellUpToDate(currentVersion: string): void;
+  tellFailed(message: string): void;
+  /** Download progress from 0 to 1, or null when no download runs. */
+  showProgress(fraction: number | null): void;
+}
+
+export interface UpdateFlowOptions {
+  updater: Updater;
+  prompts: UpdatePrompts;
+  currentVersion: string;
+  runningWork(): Promise<RunningWork>;
+  /** Stops the host and installs the downloaded update, starting the new version. */
+  restartToInstall(): Promise<void>;
+  /** How often automatic checks run (and how long after start the first one does). */
+  checkEveryMs: number;
+  firstCheckAfterMs: number;
+  log(line: string): void;
+}
+
+export interface UpdateFlow {
+  /** The app setting "Check for updates automatically": starts or stops the periodic checks. */
+  setAutomatic(on: boolean): void;
+  /** "Check for updates…": checks now, and tells the person the outcome either way. */
+  checkNow(): Promise<void>;
+  dispose(): void;
+}
+
+/** The restart question: names what a restart would stop, so nothing stops without the person knowing. */
+export function restartQuestion(version: string, work: RunningWork): RestartQuestion {
+  const message = `Drover ${version} is ready to install`;
+  if (work.tasks === 0 && work.agents === 0) {
+    return { message, detail: 'Drover restarts to finish the update. Later installs it when you quit Drover.', defaultAnswer: 'restart' };
+  }
+  const one = work.tasks + work.agents === 1;
+  const parts = [work.tasks > 0 ? countOf(work.tasks, 'task') : null, work.agents > 0 ? countOf(work.agents, 'agent') : null].filter((part) => part !== null);
+  const stops = [
+    work.tasks > 0 ? `the ${work.tasks === 1 ? 'task is' : 'tasks are'} marked interrupted (retry ${work.tasks === 1 ? 'it' : 'them'} after the restart)` : null,
+    work.agents > 0 ? `the ${work.agents === 1 ? 'agent is' : 'agents are'} stopped (restart ${work.agents === 1 ? 'it' : 'them'} to resume the conversation)` : null,
+  ].filter((part) => part !== null);
+  return {
+    message,
+    detail: `${parts.join(' and ')} ${one ? 'is' : 'are'} running. Restarting now stops ${one ? 'it' : 'them'}: ${stops.join(', and ')}. Later installs the update when you quit Drover.`,
+    defaultAnswer: 'later',
+  };
+}
+
+/**
+ * When to check, and what to ask. Automatic checks download a new version in the background and
+ * stay quiet when offline; a check the person asked for always says how it went. Nothing restarts
+ * without the person's "Restart now", and an update they put off installs when they quit.
+ */
+export function startUpdateFlow(options: UpdateFlowOptions): UpdateFlow {
+  const { updater, prompts, log } = options;
+  updater.autoDownload = true;
+  // electron-updater installs on quit only if this was set when the download finished; the flow
+  // turns it off until the person answers "Later".
+  updater.autoInstallOnAppQuit = true;
+
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let automatic = false;
+  let asking = false;
+  let disposed = false;
+  /** Set while a check the person asked for is under way: its download's end is theirs to hear. */
+  let manualCheck = false;
+  const putOff = new Set<string>();
+
+  updater.on('download-progress', ({ percent }) => prompts.showProgress(Math.max(0, Math.min(1, percent / 100))));
+  updater.on('error', (error) => {
+    prompts.showProgress(null);
+    log(`update: ${errorText(error)}`);
+  });
+  updater.on('update-available', ({ version }) => log(`update: downloading Drover ${version}`));
+  updater.on('update-downloaded', ({ version }) => {
+    prompts.showProgress(null);
+    const askedFor = manualCheck;
+    manualCheck = false;
+    // An update put off is not asked about again on every automatic check, only when asked for.
+    if (!askedFor && putOff.has(version)) return;
+    updater.autoInstallOnAppQuit = false;
+    void ask(version);
+  });
+
+  async function ask(version: string): Promise<void> {
+    if (asking || disposed) return;
+    asking = true;
+    try {
+      const answer = await prompts.askToRestart(restartQuestion(version, await options.runningWork()));
+      if (answer === 'restart') {
+        log(`update: restarting into Drover ${version}`);
+        await options.restartToInstall();
+        return;
+      }
+      putOff.add(version);
+      updater.autoInstallOnAppQuit = true;
+    } catch (error) {
+      prompts.tellFailed(`Could not install the update: ${errorText(error)}`);
+    } finally {
+      asking = false;
+    }
+  }
+
+  async function check(manual: boolean): Promise<void> {
+    manualCheck ||= manual;
+    try {
+      const result = await updater.checkForUpdates();
+      if (!result?.isUpdateAvailable) {
+        if (manual) {
+          manualCheck = false;
+          prompts.tellUpToDate(options.currentVersion);
+        }
+        return;
+      }
+      // Download failures are reported through 'error' (logged); a person who asked hears of them.
+      await result.downloadPromise?.catch((error: unknown) => {
+        if (manual) prompts.tellFailed(`Could not download the update: ${errorText(error)}`);
+      });
+    } catch (error) {
+      if (manual) {
+        manualCheck = false;
+        prompts.tellFailed(`Could not check for updates: ${errorText(error)}`);
+      }
+    }
+  }
+
+  function schedule(delayMs: number): void {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (!automatic || disposed) return;
+      void check(false).finally(() => {
+        if (automatic && !disposed) schedule(options.checkEveryMs);
+      });
+    }, delayMs);
+  }
+
+  return {
+    setAutomatic(on) {
+      if (on === automatic) return;
+      automatic = on;
+      if (on) schedule(options.firstCheckAfterMs);
+      else clearTimeout(timer);
+    },
+    checkNow: () => check(true),
+    dispose() {
+      disposed = true;
+      automatic = false;
+      clearTimeout(timer);
+    },
+  };
+}

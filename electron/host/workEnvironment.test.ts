@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { workEnvironment } from './workEnvironment';
+
+describe('the environment agents and tasks start from', () => {
+  it("is the host's own, without Electron's run-as-Node switch", () => {
+    expect(workEnvironment({ HOME: '/home/ada', PATH: '/usr/bin:/bin', ELECTRON_RUN_AS_NODE: '1' })).toEqual({ HOME: '/home/ada', PATH: '/usr/bin:/bin' });
+  });
+
+  it("leaves out what the AppImage's runtime and AppRun point into the mounted image", () => {
+    const appDir = '/tmp/.mount_DroverAbC123';
+    const fromAppRun = {
+      HOME: '/home/ada',
+      APPDIR: appDir,
+      APPIMAGE: '/home/ada/Apps/Drover-1.2.0-x86_64.AppImage',
+      ARGV0: './Drover-1.2.0-x86_64.AppImage',
+      OWD: '/home/ada/Apps',
+      PATH: `${appDir}:${appDir}/usr/sbin:/home/ada/.local/bin:/usr/bin:/bin`,
+      LD_LIBRARY_PATH: `${appDir}/usr/lib`,
+      XDG_DATA_DIRS: `${appDir}/usr/share/::/usr/local/share:/usr/share`,
+      GSETTINGS_SCHEMA_DIR: `${appDir}/usr/share/glib-2.0/schemas`,
+      LANG: 'en_GB.UTF-8',
+    };
+    expect(workEnvironment(fromAppRun)).toEqual({
+      HOME: '/home/ada',
+      PATH: '/home/ada/.local/bin:/usr/bin:/bin',
+      XDG_DATA_DIRS: ':/usr/local/share:/usr/share',
+      LANG: 'en_GB.UTF-8',
+    });
+  });
+
+  it('keeps an APPDIR that no AppImage set', () => {
+    expect(workEnvironment({ APPDIR: '/srv/app', PATH: '/srv/app/bin:/usr/bin' })).toEqual({ APPDIR: '/srv/app', PATH: '/srv/app/bin:/usr/bin' });
+  });
+});

@@ -1,0 +1,141 @@
+import { useEffect, useId, useState } from 'react';
+import { describeCommandLineTool } from '../../shared/commandLineTool';
+import type { Status } from '../../shared/entities';
+import { FormError } from '../components/FormError';
+import { PageHeading } from '../components/PageHeading';
+import { usePendingAction } from '../components/usePendingAction';
+import { errorMessage } from '../format/errorMessage';
+import { useAppSettings, useConnection } from '../store/hooks';
+import { useBridge, useDroverActions } from '../store/StoreContext';
+
+/**
+ * App-wide settings: updates, the `drover` command, and where the data lives. Controls stay
+ * enabled while their request runs (a disabled control drops keyboard focus); a second press
+ * meanwhile is ignored.
+ */
+export function SettingsPage() {
+  return (
+    <div className="page">
+      <header className="page-header">
+        <PageHeading>Settings</PageHeading>
+        <p className="page-header__lede">How Drover updates itself, the drover command, and where Drover keeps its data.</p>
+      </header>
+      <UpdatesSection />
+      <CommandLineSection />
+      <DataSection />
+    </div>
+  );
+}
+
+function SettingsSection({ title, children }: { title: string; children: React.ReactNode }) {
+  const headingId = useId();
+  return (
+    <section className="panel" aria-labelledby={headingId}>
+      <h2 id={headingId} className="panel__title">
+        {title}
+      </h2>
+      <div className="settings-section">{children}</div>
+    </section>
+  );
+}
+
+function UpdatesSection() {
+  const { trackAppSettings, updateAppSettings } = useDroverActions();
+  const { settings, error: loadError } = useAppSettings();
+  const { pending, error, run } = usePendingAction();
+  const hintId = useId();
+  useEffect(trackAppSettings, [trackAppSettings]);
+
+  return (
+    <SettingsSection title="Updates">
+      <label className="settings-check">
+        <input
+          type="checkbox"
+          checked={settings?.checkForUpdates ?? false}
+          disabled={settings === null}
+          aria-busy={pending}
+          aria-describedby={hintId}
+          onChange={(event) => {
+            const checkForUpdates = event.target.checked;
+            void run(() => updateAppSettings({ checkForUpdates }), 'Could not save the setting: ');
+          }}
+        />
+        Check for updates automatically
+      </label>
+      <p id={hintId} className="field-hint">
+        The desktop AppImage looks for a new release on GitHub every few hours, downloads it in the background and asks
+        before restarting (Drover › Check for updates… in its menu looks right away). The .deb is updated by your
+        package manager.
+      </p>
+      <FormError message={error ?? (loadError ? `Could not load the settings: ${loadError}` : null)} />
+    </SettingsSection>
+  );
+}
+
+function CommandLineSection() {
+  const { installCommandLineTool } = useDroverActions();
+  const { pending, error, run } = usePendingAction();
+  const [outcome, setOutcome] = useState<string[]>([]);
+
+  return (
+    <SettingsSection title="Command line">
+      <p className="field-hint">
+        Puts the drover command on your PATH: a small launcher in ~/.local/bin that runs it with this app&apos;s own runtime.
+      </p>
+      <div>
+        <button
+          type="button"
+          className="button"
+          aria-busy={pending}
+          onClick={() => {
+            setOutcome([]);
+            void run(async () => setOutcome(describeCommandLineTool(await installCommandLineTool())), 'Could not install the command line tool: ');
+          }}
+        >
+          Install command line tool
+        </button>
+      </div>
+      <div role="status" className="settings-outcome">
+        {outcome.map((line) => (
+          <p key={line}>{line}</p>
+        ))}
+      </div>
+      <FormError message={error} />
+    </SettingsSection>
+  );
+}
+
+function DataSection() {
+  const bridge = useBridge();
+  const connection = useConnection();
+  const [status, setStatus] = useState<Status | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (connection !== 'open') return;
+    let current = true;
+    bridge.call('getStatus', {}).then(
+      (next) => current && setStatus(next),
+      (failure: unknown) => current && setError(errorMessage(failure)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [bridge, connection]);
+
+  return (
+    <SettingsSection title="Data">
+      {status ? (
+        <dl className="settings-facts">
+          <dt>Data folder</dt>
+          <dd className="settings-facts__path">{status.dataDir}</dd>
+          <dt>Version</dt>
+          <dd>Drover {status.version}</dd>
+        </dl>
+      ) : (
+        !error && <p className="field-hint">Loading…</p>
+      )}
+      <FormError message={error ? `Could not read the status: ${error}` : null} />
+    </SettingsSection>
+  );
+}

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+/** Settings of the whole app (every project): kept in `app.sqlite`, shown on the Settings page. */
+export const AppSettingsSchema = z.object({
+  /**
+   * The AppImage checks GitHub releases for a new version, downloads it in the background and
+   * asks before restarting. The .deb leaves updating to the package manager.
+   */
+  checkForUpdates: z.boolean(),
+});
+export type AppSettings = z.infer<typeof AppSettingsSchema>;
+
+export const DEFAULT_APP_SETTINGS: AppSettings = {
+  checkForUpdates: true,
+};
+
+/** The settings under the app-wide `seq` (the one `projectChanged` carries), like `listProjects`. */
+export const AppSettingsSnapshotSchema = z.object({
+  seq: z.number().int().nonnegative(),
+  settings: AppSettingsSchema,
+});
+export type AppSettingsSnapshot = z.infer<typeof AppSettingsSnapshotSchema>;
