@@ -29,3 +29,12 @@ function currentHash(): string {
 export function useRoute(): Route {
   return parseRoute(useSyncExternalStore(subscribe, currentHash));
 }
+
+/** The page shown now, for code outside React (a notification deciding whether its item is in view). */
+export function currentRoute(): Route {
+  return parseRoute(currentHash());
+}
+
+export function navigate(route: Route): void {
+  window.location.hash = routeHref(route);
+}

@@ -70,6 +70,11 @@ export function useAgentWork(projectId: string): ReadonlyMap<string, AgentWork> 
   }, [agents, tasksById, messagesById]);
 }
 
+/** Every project's settings that have been read. */
+export function useSettingsById(): Readonly<Record<string, ProjectSettings>> {
+  return useDrover((state) => state.settings.byId);
+}
+
 /** The project's settings once read, and why they could not be. */
 export function useProjectSettings(projectId: string): { settings: ProjectSettings | undefined; error: string | undefined } {
   const settings = useDrover((state) => state.settings.byId[projectId]);

@@ -1,3 +1,4 @@
+import type { MethodParams } from '../../shared/contract';
 import { isTaskFinished, type Task } from '../../shared/entities';
 import type { BackgroundTaskChanged, DroverEvent } from '../../shared/events';
 import type { Unsubscribe } from '../bridge';
@@ -25,6 +26,8 @@ function isWorkStateEvent(event: DroverEvent): event is WorkStateEvent {
 export interface WorkStateActions {
   /** Starts following a project's work state (snapshot, then events); idempotent. */
   trackWorkState(projectId: string): void;
+  /** Runs a command as a background task of the project (a person's, unless it names an owner agent). */
+  createTask(params: MethodParams<'createTask'>): Promise<Task>;
   cancelTask(taskId: string): Promise<Task>;
   retryTask(taskId: string): Promise<Task>;
   /**
@@ -87,6 +90,11 @@ export function createWorkStateSlice(
       gates.set(projectId, gate);
       updateWorkState(cell, projectId, () => EMPTY_WORK_STATE);
       if (isOpen()) load(projectId, gate);
+    },
+    createTask: async (params) => {
+      const task = await bridge.call('createTask', params);
+      updateWorkState(cell, task.projectId, (slice) => ({ ...slice, tasksById: applyNewer(slice.tasksById, task.id, task) }));
+      return task;
     },
     cancelTask: (taskId) => bridge.call('cancelTask', { taskId }),
     retryTask: (taskId) => bridge.call('retryTask', { taskId }),
