@@ -168,7 +168,7 @@ export function AgentsArea({ projectId }: { projectId: string }) {
             work={workByAgentId.get(agent.id) ?? NO_WORK}
             maximised={maximised === agent && !phone}
             hidden={maximised !== null && maximised !== agent}
-            onToggleMaximise={() => setMaximisedId(maximised === agent ? null : agent.id)}
+            onToggleMaximise={() => !phone && setMaximisedId(maximised === agent ? null : agent.id)}
             onEdit={() => setDialog({ kind: 'edit', agent })}
             onOpenInbox={() => setDialog({ kind: 'inbox', agentId: agent.id })}
             onRemove={() => setDialog({ kind: 'remove', agent })}

@@ -184,12 +184,10 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
           projectPath={projectPath}
           agents={agents}
           onCreated={(task) => {
-            setRunningTaskForm(false);
             setFilter('all');
             setQuery('');
             setSelectedId(task.id);
             showWorkState(true);
-            requestAnimationFrame(focusGrid);
           }}
           onClose={thenFocusGrid(() => setRunningTaskForm(false))}
         />

@@ -4,6 +4,7 @@ import { Field } from '../components/Field';
 import { FormActions } from '../components/FormActions';
 import { FormError } from '../components/FormError';
 import { ModalDialog } from '../components/ModalDialog';
+import { useModal } from '../components/useModal';
 import { usePendingAction } from '../components/usePendingAction';
 import { useDroverActions } from '../store/StoreContext';
 import { runTaskProblems, type RunTaskDraft } from './runTaskDraft';
@@ -12,6 +13,7 @@ interface RunTaskDialogProps {
   projectId: string;
   projectPath: string;
   agents: readonly Agent[];
+  /** The task runs; the dialog closes next (its `onClose` follows). */
   onCreated(task: Task): void;
   onClose(): void;
 }
@@ -25,6 +27,7 @@ export function RunTaskDialog({ projectId, projectPath, agents, onCreated, onClo
   const [draft, setDraft] = useState<RunTaskDraft>({ command: '', label: '', ownerAgentId: '', cwd: '' });
   const [showProblems, setShowProblems] = useState(false);
   const save = usePendingAction({ clearErrorOnStart: true });
+  const dialogRef = useModal();
   const problems = runTaskProblems(draft);
   const shown = showProblems ? problems : {};
   const change = (field: keyof RunTaskDraft) => (event: { target: { value: string } }) => setDraft({ ...draft, [field]: event.target.value });
@@ -42,11 +45,12 @@ export function RunTaskDialog({ projectId, projectPath, agents, onCreated, onClo
         ...(draft.cwd.trim() ? { cwd: draft.cwd.trim() } : {}),
       });
       onCreated(task);
+      dialogRef.current?.close();
     }, 'Drover did not run it: ');
   }
 
   return (
-    <ModalDialog title="Run task" className="run-task-dialog" onClose={onClose}>
+    <ModalDialog title="Run task" className="run-task-dialog" onClose={onClose} dialogRef={dialogRef}>
       <form className="form-grid" noValidate onSubmit={(event) => void submit(event)}>
         <Field label="Command" note={shown.command ? { text: shown.command, kind: 'error' } : { text: 'A line for your shell, as typed in a terminal.', kind: 'hint' }}>
           {(describedBy) => (
@@ -101,7 +105,7 @@ export function RunTaskDialog({ projectId, projectPath, agents, onCreated, onClo
           )}
         </Field>
         <FormError message={save.error} />
-        <FormActions submitLabel="Run task" pending={save.pending} onCancel={onClose} />
+        <FormActions submitLabel="Run task" pending={save.pending} onCancel={() => dialogRef.current?.close()} />
       </form>
     </ModalDialog>
   );

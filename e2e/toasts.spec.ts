@@ -1,0 +1,35 @@
+import type { Locator } from '@playwright/test';
+import { expect, test } from './support/droverHost';
+import { screenshot } from './support/agents';
+import { openProject, runTask, setTaskConcurrency, taskRow } from './support/workState';
+
+type Box = { x: number; y: number; width: number; height: number };
+
+function overlaps(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+async function boxesOf(locator: Locator): Promise<Box[]> {
+  const boxes = await Promise.all((await locator.all()).map((element) => element.boundingBox()));
+  return boxes.filter((box): box is Box => box !== null && box.width > 0 && box.height > 0);
+}
+
+test('toasts never cover the Cancel and Retry buttons of the work state rows', async ({ page, drover }) => {
+  const folder = drover.makeFolder('shop');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await setTaskConcurrency(drover, folder, 8);
+  const panel = await openProject(page, url, projectId);
+
+  // Enough rows to fill the panel down to the bottom of the window, where toasts stack.
+  for (let index = 1; index <= 14; index++) await runTask(drover, folder, index % 2 ? 'sleep 60' : `exit ${index}`, `job ${index}`);
+  await expect(taskRow(panel, 'job 14').getByText('Failed')).toBeVisible();
+  const toasts = page.getByRole('status').filter({ has: page.getByRole('button', { name: 'View output' }) });
+  await expect(toasts.filter({ hasText: 'job 14' })).toBeVisible();
+  await screenshot(page, 'toasts-above-work-state.png');
+
+  const actions = await boxesOf(panel.getByRole('row').getByRole('button', { name: /^(Cancel|Retry)$/ }));
+  expect(actions.length).toBeGreaterThan(8);
+  for (const toast of await boxesOf(toasts)) {
+    for (const action of actions) expect(overlaps(toast, action), `a toast at ${JSON.stringify(toast)} covers a row button at ${JSON.stringify(action)}`).toBe(false);
+  }
+});
