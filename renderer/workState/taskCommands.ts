@@ -15,7 +15,7 @@ function keysOf(shortcuts: readonly { command: ListCommand | GlobalCommand; disp
 /** What the palette offers for the work state: run a task, act on the selected one, move around the panel. */
 export function taskCommands(selected: Task | undefined): TaskCommand[] {
   const group = 'Tasks';
-  const commands: TaskCommand[] = [{ id: 'tasks:run', group, label: 'Run task…', keywords: ['command', 'background', 'new'], action: 'runTask' }];
+  const commands: TaskCommand[] = [{ id: 'tasks:run', group, label: 'Run task…', keywords: ['command', 'shell', 'new'], action: 'runTask' }];
   if (selected) {
     const title = taskTitle(selected);
     commands.push({ id: 'tasks:open', group, label: `Open the output of ${title}`, shortcut: keysOf(LIST_SHORTCUTS, 'open'), keywords: ['selected', 'log'], action: 'open' });
