@@ -52,7 +52,14 @@ function createWebNotifier(): SystemNotifier {
     },
     show({ id, title, body, silent }, onClick) {
       if (webPermission() !== 'granted') return;
-      const notification = new Notification(title, { body, tag: id, silent });
+      let notification: Notification;
+      try {
+        notification = new Notification(title, { body, tag: id, silent });
+      } catch (error) {
+        // Chrome on Android shows notifications only from a service worker; the queue still counts.
+        console.warn('Drover: this browser shows no page notifications', error);
+        return;
+      }
       notification.onclick = () => {
         window.focus();
         onClick();
