@@ -85,12 +85,12 @@ function projectItems(slice: WorkStateSlice): AttentionItem[] {
   }
   const tasks = Object.values(slice.tasksById);
   const retried = new Set(tasks.map((task) => task.retryOf).filter((id): id is string => id !== null));
-  const ended = tasks.filter((task) => !retried.has(task.id)).sort((a, b) => (a.endedAt ?? 0) - (b.endedAt ?? 0));
-  for (const task of ended) {
-    const item = taskAttention(task);
-    if (item) items.push(item);
-  }
-  return items;
+  const taskItems = tasks
+    .filter((task) => !retried.has(task.id))
+    .map(taskAttention)
+    .filter((item): item is TaskAttention => item !== null)
+    .sort((a, b) => (a.task.endedAt ?? 0) - (b.task.endedAt ?? 0));
+  return [...items, ...taskItems];
 }
 
 // A project's items change only when its slice does; every other project's are reused.

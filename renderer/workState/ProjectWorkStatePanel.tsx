@@ -8,7 +8,8 @@ import { taskAttention } from '../store/attention';
 import { useFocusRequest } from '../store/focusRequest';
 import { useAgents, useProject, useWorkState } from '../store/hooks';
 import { useDroverActions } from '../store/StoreContext';
-import { showWorkState } from '../store/workspaceView';
+import { isPhoneLayout } from '../store/phoneLayout';
+import { isWorkStateShown, showWorkState, useWorkspaceView } from '../store/workspaceView';
 import { ConcurrencyControl } from './ConcurrencyControl';
 import { useOutputViewer } from './outputViewerStore';
 import { QueueBadges } from './QueueBadges';
@@ -69,9 +70,18 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
   const { requestCancel, confirmCancel, retry, confirming, stopConfirming, error } = useTaskActions(select);
 
   const focusSearch = useCallback(() => searchRef.current?.focus(), []);
+  /** Shows the panel (or the sheet, on a phone) if it is hidden, then focuses a part of it. */
+  const revealAndFocus = useCallback((focus: () => void) => {
+    if (isWorkStateShown(useWorkspaceView.getState(), isPhoneLayout())) {
+      focus();
+      return;
+    }
+    showWorkState(true);
+    requestAnimationFrame(focus);
+  }, []);
   useGlobalShortcuts((command) => {
-    if (command === 'focusPanel') focusGrid();
-    else if (command === 'focusSearch') focusSearch();
+    if (command === 'focusPanel') revealAndFocus(focusGrid);
+    else if (command === 'focusSearch') revealAndFocus(focusSearch);
     else setShowingShortcuts(true);
   });
 
@@ -92,18 +102,12 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
       open: () => selected && open(selected),
       cancel: () => selected && requestCancel(selected),
       retry: () => selected && retry(selected),
-      focusPanel: () => {
-        showWorkState(true);
-        requestAnimationFrame(focusGrid);
-      },
-      focusSearch: () => {
-        showWorkState(true);
-        requestAnimationFrame(focusSearch);
-      },
+      focusPanel: () => revealAndFocus(focusGrid),
+      focusSearch: () => revealAndFocus(focusSearch),
       showShortcuts: () => setShowingShortcuts(true),
     };
     return taskCommands(selected).map((command) => ({ ...command, run: handlers[command.action] }));
-  }, [selected, open, requestCancel, retry, focusGrid, focusSearch]);
+  }, [selected, open, requestCancel, retry, focusGrid, focusSearch, revealAndFocus]);
   usePaletteCommands(commands);
 
   // A task whose output the person opened has been looked at: it leaves the Needs you queue.
