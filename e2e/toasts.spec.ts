@@ -1,7 +1,8 @@
 import type { Locator } from '@playwright/test';
 import { expect, test } from './support/droverHost';
 import { screenshot } from './support/agents';
-import { openProject, runTask, setTaskConcurrency, taskRow } from './support/workState';
+import { withSocket } from './support/attention';
+import { openProject, setTaskConcurrency, taskRow } from './support/workState';
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -9,9 +10,11 @@ function overlaps(a: Box, b: Box): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
-async function boxesOf(locator: Locator): Promise<Box[]> {
-  const boxes = await Promise.all((await locator.all()).map((element) => element.boundingBox()));
-  return boxes.filter((box): box is Box => box !== null && box.width > 0 && box.height > 0);
+/** Where the matching elements are, all read at one moment (toasts come and go, rows are virtual). */
+function boxesOf(locator: Locator): Promise<Box[]> {
+  return locator.evaluateAll((elements) =>
+    elements.map((element) => element.getBoundingClientRect()).filter((box) => box.width > 0 && box.height > 0).map(({ x, y, width, height }) => ({ x, y, width, height })),
+  );
 }
 
 test('toasts never cover the Cancel and Retry buttons of the work state rows', async ({ page, drover }) => {
@@ -21,7 +24,9 @@ test('toasts never cover the Cancel and Retry buttons of the work state rows', a
   const panel = await openProject(page, url, projectId);
 
   // Enough rows to fill the panel down to the bottom of the window, where toasts stack.
-  for (let index = 1; index <= 14; index++) await runTask(drover, folder, index % 2 ? 'sleep 60' : `exit ${index}`, `job ${index}`);
+  await withSocket(drover, async (rpc) => {
+    for (let index = 1; index <= 14; index++) await rpc.call('createTask', { projectId, command: index % 2 ? 'sleep 60' : `exit ${index}`, label: `job ${index}` });
+  });
   await expect(taskRow(panel, 'job 14').getByText('Failed')).toBeVisible();
   const toasts = page.getByRole('status').filter({ has: page.getByRole('button', { name: 'View output' }) });
   await expect(toasts.filter({ hasText: 'job 14' })).toBeVisible();
