@@ -94,7 +94,7 @@ function rendererLayerRules() {
     ['entry', '^renderer/main\\.tsx$'], // creates the bridge and the store, renders <App>
     ['pages', '^renderer/(App\\.tsx$|views/)'], // App and its pages
     ['agents', '^renderer/agents/'], // the agents workspace: embeds each agent's terminal, opens its inbox
-    ['features', '^renderer/(inbox|workState)/'],
+    ['features', '^renderer/(inbox|workState|attention|palette)/'],
     ['terminal', '^renderer/terminal/'], // xterm: agent terminals and the read-only output view
     ['components', '^renderer/components/'], // shared UI pieces
     ['store', '^renderer/store/'], // client state: slices, selector hooks, StoreContext
@@ -121,10 +121,10 @@ function rendererLayerRules() {
     },
     {
       name: 'renderer-features-independent',
-      comment: 'inbox/ and workState/ use no piece of each other; what both need lives in components/, format/, keyboard/ or store/.',
+      comment: 'inbox/, workState/, attention/ and palette/ use no piece of each other; what they share lives in components/, format/, keyboard/ or store/.',
       severity: 'error',
-      from: { path: '^renderer/(inbox|workState)/' },
-      to: { path: '^renderer/(inbox|workState)/', pathNot: '^renderer/$1/' },
+      from: { path: '^renderer/(inbox|workState|attention|palette)/' },
+      to: { path: '^renderer/(inbox|workState|attention|palette)/', pathNot: '^renderer/$1/' },
     },
     {
       name: 'renderer-base-modules-stand-alone',

@@ -8,11 +8,18 @@
  * function below has one job; the boot order is in `boot()`.
  */
 import { app, BrowserWindow, dialog, ipcMain, Notification, session, shell } from 'electron';
-import type { IpcMainInvokeEvent, Session, WebContents } from 'electron';
+import type { IpcMainEvent, IpcMainInvokeEvent, Session, WebContents } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONTENT_SECURITY_POLICY } from '../shared/contentSecurityPolicy';
-import { IPC_INVOKE_CHANNEL, IPC_PUSH_CHANNEL } from '../shared/preloadBridge';
+import { BadgeCountSchema, DesktopNotificationSchema } from '../shared/desktopNotification';
+import {
+  IPC_BADGE_CHANNEL,
+  IPC_INVOKE_CHANNEL,
+  IPC_NOTIFICATION_CLICK_CHANNEL,
+  IPC_NOTIFY_CHANNEL,
+  IPC_PUSH_CHANNEL,
+} from '../shared/preloadBridge';
 import { routeHref, type Route } from '../shared/routes';
 import { commandLineToolSource, detectDistribution } from './desktop/distribution';
 import { parseLaunchArgs, projectForRequest, requestFromSecondInstance, type LaunchRequest } from './desktop/launchRequest';
@@ -76,7 +83,7 @@ function isExternalWebUrl(url: string): boolean {
 }
 
 /** Only the main frame of our window, showing our index.html, may talk to the host. */
-function isTrustedSender(event: IpcMainInvokeEvent): boolean {
+function isTrustedSender(event: IpcMainInvokeEvent | IpcMainEvent): boolean {
   const frame = event.senderFrame;
   const window = mainWindow;
   if (!frame || !window || window.isDestroyed()) return false;
@@ -224,17 +231,32 @@ function closeHostBeforeQuit(host: DroverHost): void {
   });
 }
 
-const ENDED_TITLES: Partial<Record<string, string>> = { succeeded: 'Task done', failed: 'Failed', interrupted: 'Interrupted' };
-
-/** A native notification when a task ends while the window is not focused (the page shows toasts). */
-function notifyTaskEnds(host: DroverHost): void {
-  host.core.events.onEvent((event) => {
-    if (event.name !== 'backgroundTaskChanged' || !Notification.isSupported()) return;
-    const title = ENDED_TITLES[event.task.state];
-    if (!title || mainWindow?.isFocused()) return;
-    const notification = new Notification({ title, body: event.task.label ?? event.task.command, silent: event.task.state === 'succeeded' });
-    notification.on('click', focusMainWindow);
+/**
+ * Native notifications and the taskbar badge, on the page's request: the page applies the rules
+ * (a transition into needs input, a limit, a crash or a failed task, only while its item is out of
+ * view, never for a muted project), the same ones it applies to Web Notifications in a browser.
+ * A click brings the window forward and tells the page which item to open.
+ */
+function registerAttentionIpc(): void {
+  const shown = new Map<string, Notification>();
+  ipcMain.on(IPC_NOTIFY_CHANNEL, (event, raw: unknown) => {
+    const parsed = DesktopNotificationSchema.safeParse(raw);
+    if (!isTrustedSender(event) || !parsed.success || !Notification.isSupported()) return;
+    const { id, title, body, silent } = parsed.data;
+    shown.get(id)?.close();
+    const notification = new Notification({ title, body, silent });
+    shown.set(id, notification);
+    notification.on('close', () => shown.get(id) === notification && shown.delete(id));
+    notification.on('click', () => {
+      focusMainWindow();
+      const contents = mainWindow?.webContents;
+      if (contents && !contents.isDestroyed()) contents.send(IPC_NOTIFICATION_CLICK_CHANNEL, id);
+    });
     notification.show();
+  });
+  ipcMain.on(IPC_BADGE_CHANNEL, (event, raw: unknown) => {
+    const parsed = BadgeCountSchema.safeParse(raw);
+    if (isTrustedSender(event) && parsed.success) app.setBadgeCount(parsed.data);
   });
 }
 
@@ -269,7 +291,7 @@ async function boot(dataDir: string, launch: LaunchRequest): Promise<void> {
 
   closeHostBeforeQuit(host);
   registerIpc(host);
-  notifyTaskEnds(host);
+  registerAttentionIpc();
   mainWindow = createMainWindow((await routeForLaunch(host, launch)) ?? { page: 'projects' });
   startDesktopFeatures({ host, distribution, cli, window: () => mainWindow, log }).catch((error: unknown) => log(`desktop features failed: ${errorMessage(error)}`));
   openLaunch = (request) => {

@@ -5,21 +5,37 @@
  */
 import { contextBridge, ipcRenderer } from 'electron';
 import type { IpcRendererEvent } from 'electron';
-import { IPC_INVOKE_CHANNEL, IPC_PUSH_CHANNEL, PRELOAD_BRIDGE_KEY } from '../shared/preloadBridge';
+import {
+  IPC_BADGE_CHANNEL,
+  IPC_INVOKE_CHANNEL,
+  IPC_NOTIFICATION_CLICK_CHANNEL,
+  IPC_NOTIFY_CHANNEL,
+  IPC_PUSH_CHANNEL,
+  PRELOAD_BRIDGE_KEY,
+} from '../shared/preloadBridge';
 import type { PreloadBridge } from '../shared/preloadBridge';
 import type { PushFrame, ResponseFrame } from '../shared/protocol';
+
+/** Forwards what main sends on a channel, without the IPC event object (and its `sender`). */
+function listen<T>(channel: string, listener: (value: T) => void): () => void {
+  const forward = (_event: IpcRendererEvent, value: T): void => listener(value);
+  ipcRenderer.on(channel, forward);
+  return () => {
+    ipcRenderer.removeListener(channel, forward);
+  };
+}
 
 const bridge: PreloadBridge = {
   invoke(frame) {
     return ipcRenderer.invoke(IPC_INVOKE_CHANNEL, frame) as Promise<ResponseFrame>;
   },
-  onPush(listener) {
-    // The IPC event object (with its `sender`) never reaches the page.
-    const forward = (_event: IpcRendererEvent, frame: PushFrame): void => listener(frame);
-    ipcRenderer.on(IPC_PUSH_CHANNEL, forward);
-    return () => {
-      ipcRenderer.removeListener(IPC_PUSH_CHANNEL, forward);
-    };
+  onPush: (listener) => listen<PushFrame>(IPC_PUSH_CHANNEL, listener),
+  notify(notification) {
+    ipcRenderer.send(IPC_NOTIFY_CHANNEL, notification);
+  },
+  onNotificationClick: (listener) => listen<string>(IPC_NOTIFICATION_CLICK_CHANNEL, listener),
+  setBadgeCount(count) {
+    ipcRenderer.send(IPC_BADGE_CHANNEL, count);
   },
 };
 

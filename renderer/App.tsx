@@ -1,26 +1,51 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { AttentionCenter } from './attention/AttentionCenter';
+import { usePaletteCommands, type PaletteCommand } from './components/commandRegistry';
 import { ConnectionBanner } from './components/ConnectionBanner';
 import { StatusBar } from './components/StatusBar';
-import { routeHref, useRoute, type Route } from './routing';
-import { useProject } from './store/hooks';
+import { useAppShortcut } from './components/useAppShortcut';
+import { navigate, routeHref, useRoute, type Route } from './routing';
+import { goTo } from './store/focusRequest';
+import { useAttentionQueue, useProject, useProjects } from './store/hooks';
 import { ProjectPage } from './views/ProjectPage';
 import { ProjectsView } from './views/ProjectsView';
 import { SettingsPage } from './views/SettingsPage';
 import { TaskToasts } from './workState/toasts/TaskToasts';
 
+// cmdk is only needed once the palette opens.
+const CommandPalette = lazy(() => import('./palette/CommandPalette').then((module) => ({ default: module.CommandPalette })));
+
+
 export function App() {
   const route = useRoute();
   const projectName = useProject(route.page === 'project' ? route.projectId : null)?.name ?? null;
+  const waiting = useAttentionQueue().length;
+  const [paletteOpen, setPaletteOpen] = useState(false);
 
   useEffect(() => {
-    document.title = projectName ? `${projectName} — Drover` : 'Drover';
-  }, [projectName]);
+    // The count reaches the tab strip and the taskbar, wherever the window is.
+    document.title = `${waiting > 0 ? `(${waiting}) ` : ''}${projectName ? `${projectName} — ` : ''}Drover`;
+  }, [projectName, waiting]);
+
+  useAppShortcut('openPalette', () => setPaletteOpen(true));
+  useAppCommands();
 
   return (
     <div className="app">
       <header className="title-bar">
         <span className="title-bar__brand">Drover</span>
         <Breadcrumb route={route} projectName={projectName} />
+        <span className="title-bar__spacer" />
+        <AttentionCenter />
+        <button
+          type="button"
+          className="button button--ghost title-bar__button"
+          aria-keyshortcuts="Control+K Control+Shift+P"
+          title="Command palette (Ctrl+K, Ctrl+Shift+P)"
+          onClick={() => setPaletteOpen(true)}
+        >
+          Commands
+        </button>
         <a className="title-bar__link" href={routeHref({ page: 'settings' })} aria-current={route.page === 'settings' ? 'page' : undefined}>
           Settings
         </a>
@@ -31,6 +56,11 @@ export function App() {
       </main>
       <StatusBar />
       <TaskToasts />
+      {paletteOpen && (
+        <Suspense fallback={null}>
+          <CommandPalette onClose={() => setPaletteOpen(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }
@@ -44,6 +74,35 @@ function Page({ route }: { route: Route }) {
     case 'projects':
       return <ProjectsView />;
   }
+}
+
+/** What the palette offers on every page: going to a project or the list, adding a project, settings. */
+function useAppCommands(): void {
+  const projects = useProjects().byId;
+  const commands = useMemo<PaletteCommand[]>(
+    () => [
+      { id: 'app:projects', group: 'Projects', label: 'Go to the projects list', keywords: ['home'], run: () => navigate({ page: 'projects' }) },
+      { id: 'app:add-project', group: 'Projects', label: 'Add project…', keywords: ['folder', 'new', 'register'], run: () => goTo({ kind: 'add-project' }) },
+      ...Object.values(projects)
+        .sort((a, b) => a.name.localeCompare(b.name))
+        .map((project) => ({
+          id: `app:project:${project.id}`,
+          group: 'Projects',
+          label: `Go to ${project.name}`,
+          keywords: [project.path, 'open', 'project'],
+          run: () => navigate({ page: 'project', projectId: project.id }),
+        })),
+      {
+        id: 'app:settings',
+        group: 'App',
+        label: 'Settings…',
+        keywords: ['notifications', 'mute', 'sound', 'preferences', 'updates', 'command line'],
+        run: () => navigate({ page: 'settings' }),
+      },
+    ],
+    [projects],
+  );
+  usePaletteCommands(commands);
 }
 
 function Breadcrumb({ route, projectName }: { route: Route; projectName: string | null }) {

@@ -39,6 +39,8 @@ describe('renderer layering rules (npm run lint)', () => {
     write('renderer/transport/socket.ts');
     write('renderer/format/words.ts');
     write('renderer/keyboard/keys.ts');
+    write('renderer/palette/palettePiece.ts', '../components/piece');
+    write('renderer/attention/queue.ts', '../store/slice', '../components/piece');
     write('renderer/testing/fake.ts', '../transport/socket');
     write('renderer/keyboard/keys.test.ts', './keys', '../testing/fake');
     // Broken: one file for each rule.
@@ -51,6 +53,7 @@ describe('renderer layering rules (npm run lint)', () => {
     write('renderer/format/usesStore.ts', '../store/slice');
     write('renderer/agents/usesInboxInternals.ts', '../inbox/inboxWords');
     write('renderer/workState/usesInbox.ts', '../inbox/InboxDialog');
+    write('renderer/attention/usesPalette.ts', '../palette/palettePiece');
     write('renderer/keyboard/usesTransport.ts', '../transport/socket');
     write('renderer/components/usesTesting.ts', '../testing/fake');
     const depcruise = path.join(REPO_ROOT, 'node_modules', '.bin', 'depcruise');
@@ -74,6 +77,7 @@ describe('renderer layering rules (npm run lint)', () => {
     ['renderer-base-imports-no-layer-above', 'renderer/format/usesStore.ts'],
     ['renderer-features-share-entry-points-only', 'renderer/agents/usesInboxInternals.ts'],
     ['renderer-features-independent', 'renderer/workState/usesInbox.ts'],
+    ['renderer-features-independent', 'renderer/attention/usesPalette.ts'],
     ['renderer-base-modules-stand-alone', 'renderer/keyboard/usesTransport.ts'],
     ['renderer-testing-only-in-tests', 'renderer/components/usesTesting.ts'],
   ])('reports %s for %s', (rule, file) => {

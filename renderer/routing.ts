@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { parseRoute, type Route } from '../shared/routes';
+import { parseRoute, routeHref, type Route } from '../shared/routes';
 
 export { routeHref, type Route } from '../shared/routes';
 
@@ -14,4 +14,13 @@ function currentHash(): string {
 
 export function useRoute(): Route {
   return parseRoute(useSyncExternalStore(subscribe, currentHash));
+}
+
+/** The page shown now, for code outside React (a notification deciding whether its item is in view). */
+export function currentRoute(): Route {
+  return parseRoute(currentHash());
+}
+
+export function navigate(route: Route): void {
+  window.location.hash = routeHref(route);
 }

@@ -65,6 +65,8 @@ export const ProjectSettingsSchema = z.object({
   taskConcurrency: z.number().int().min(1).max(64),
   taskOutputCapBytes: z.number().int().min(1024),
   cancelGraceMs: z.number().int().min(0).max(600_000),
+  /** The person muted the project's notifications; what needs them still shows in the app. */
+  notificationsMuted: z.boolean(),
 });
 export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;
 
@@ -72,6 +74,7 @@ export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
   taskConcurrency: 2,
   taskOutputCapBytes: 50 * 1024 * 1024,
   cancelGraceMs: 5_000,
+  notificationsMuted: false,
 };
 
 export const ProjectListSchema = z.object({

@@ -1,12 +1,21 @@
+import type { DesktopNotification } from './desktopNotification';
 import type { PushFrame, RequestFrame, ResponseFrame } from './protocol';
+
+export type { DesktopNotification } from './desktopNotification';
 
 /**
  * The only thing the Electron preload exposes to the page, under `window[PRELOAD_BRIDGE_KEY]`.
- * Frames are the same as on every other transport; main validates them.
+ * Frames are the same as on every other transport; main validates them. The page decides when to
+ * notify (the same rules as in a browser, which uses Web Notifications); main shows them natively
+ * and keeps the taskbar badge.
  */
 export interface PreloadBridge {
   invoke(frame: RequestFrame): Promise<ResponseFrame>;
   onPush(listener: (frame: PushFrame) => void): () => void;
+  notify(notification: DesktopNotification): void;
+  onNotificationClick(listener: (id: string) => void): () => void;
+  /** How many items need the person (0 clears the badge). */
+  setBadgeCount(count: number): void;
 }
 
 export const PRELOAD_BRIDGE_KEY = 'droverBridge';
@@ -14,3 +23,6 @@ export const PRELOAD_BRIDGE_KEY = 'droverBridge';
 /** Names of the Electron IPC channels; kept here, away from zod, so the preload bundle stays small. */
 export const IPC_INVOKE_CHANNEL = 'drover:invoke';
 export const IPC_PUSH_CHANNEL = 'drover:push';
+export const IPC_NOTIFY_CHANNEL = 'drover:notify';
+export const IPC_NOTIFICATION_CLICK_CHANNEL = 'drover:notification-click';
+export const IPC_BADGE_CHANNEL = 'drover:badge';

@@ -44,7 +44,7 @@ describe('drover CLI over the local socket', () => {
   });
 
   it('runs a task from the folder it stands in and prints its id, then shows, lists and prints its logs', async () => {
-    const run = await cli(['task', 'run', '--label', 'build', '--', 'echo', 'built', '$PWD'], { cwd: path.join(repo, 'src') });
+    const run = await cli(['task', 'run', '--label', 'build', '--', 'echo built $PWD'], { cwd: path.join(repo, 'src') });
     expect(run.code, run.stderr).toBe(0);
     const taskId = run.stdout.trim();
     expect(taskId).toMatch(/^t-[a-z0-9]+$/);
@@ -58,6 +58,22 @@ describe('drover CLI over the local socket', () => {
     expect((await cli(['task', 'list'])).stdout).toMatch(new RegExp(`${taskId}\\s+succeeded`));
     const logs = await cli(['task', 'logs', taskId]);
     expect(logs.stdout).toContain(`built ${path.join(repo, 'src')}`);
+  });
+
+  it('keeps the words of a command given as several words, and runs one word as a shell line', async () => {
+    const run = async (...words: string[]) => {
+      const result = await cli(['task', 'run', '--', ...words]);
+      expect(result.code, result.stderr).toBe(0);
+      const task = await finished(result.stdout.trim());
+      return { task, output: (await cli(['task', 'logs', task.id])).stdout };
+    };
+    const script = await run('sh', '-c', 'echo hi; exit 3');
+    expect(script.task).toMatchObject({ state: 'failed', exitCode: 3, command: "sh -c 'echo hi; exit 3'" });
+    expect(script.output).toContain('hi');
+    const pattern = await run(process.execPath, '-e', 'console.log(JSON.stringify(process.argv.slice(1)))', '--', '--grep', 'a b');
+    expect(pattern.output).toContain('["--grep","a b"]');
+    const line = await run('echo one && echo two');
+    expect(line.output).toMatch(/one\r?\ntwo/);
   });
 
   it('follows a running task until it ends', async () => {

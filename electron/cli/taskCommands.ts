@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatDuration, taskRunTime } from '../../shared/duration';
 import { ProjectIdSchema, isTaskFinished, type Project, type Task } from '../../shared/entities';
+import { shellLine } from '../../shared/shellQuote';
 import type { RpcClient } from '../../shared/rpcClient';
 import { isInside } from '../core/projects/projectRegistry';
 import { connectToDrover } from './socketClient';
@@ -145,7 +146,7 @@ export async function taskCommand(args: string[], context: CliContext): Promise<
         const agent = values.agent ?? context.env.DROVER_AGENT_ID;
         const task = await rpc.call('createTask', {
           projectId: project.id,
-          command: commandWords.join(' '),
+          command: commandOf(commandWords),
           cwd,
           ...(agent ? { ownerAgentId: agent } : {}),
           ...(values.label ? { label: values.label } : {}),
@@ -198,6 +199,14 @@ export async function taskCommand(args: string[], context: CliContext): Promise<
   } finally {
     client.close();
   }
+}
+
+/**
+ * One word is a shell line, run as written (`drover task run -- 'make && make test'`); several
+ * words are an argv and each stays one word, as `docker run`, `env` and `timeout` keep theirs.
+ */
+export function commandOf(words: readonly string[]): string {
+  return words.length === 1 ? (words[0] ?? '') : shellLine(words);
 }
 
 /** Runs where the caller stands when that is inside the project, else at the project root. */

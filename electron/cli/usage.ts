@@ -13,8 +13,9 @@ export const USAGE = `Usage:
   drover mcp                   (stdio MCP server for agent CLIs: run_in_background, inbox, ask_agent, ...)
   drover hook EVENT            (run by agent CLIs' hooks; reports busy/ready to Drover, always exits 0)
 
-The words after -- are joined with spaces and run by your shell (like ssh): quote the command as one
-word to keep its own quoting, e.g. drover task run -- 'grep "a b" notes.txt'.
+Several words after -- are run as they are, each one word (like env or timeout):
+drover task run -- npm test -- --grep "a b". One word is a line for your shell:
+drover task run -- 'make && make test'.
 Inside an agent terminal the project and agent come from DROVER_SOCKET, DROVER_PROJECT_ID and
 DROVER_AGENT_ID. Elsewhere the socket is found from --data-dir, DROVER_DATA_DIR or the default data dir.
 Exit codes: 0 ok, 1 Drover unreachable or internal error, 2 bad usage or a request Drover refused.`;

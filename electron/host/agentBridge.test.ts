@@ -91,7 +91,8 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     await waitFor(async () => (await inbox(agent.id)).length === 2, 'two results');
     const failed = (await inbox(agent.id)).find((m) => m.taskId === byId.id);
     expect(failed).toMatchObject({ kind: 'task-result', state: 'pending' });
-    expect(failed?.body).toMatch(new RegExp(`Task ${byId.id} .* failed: exit code 3, after \\d+s`));
+    expect(failed?.body).toMatch(new RegExp(`Task ${byId.id} .* failed: exit code 3, after \\d+s\\.`));
+    expect(failed?.body.match(/exit code 3/g)).toHaveLength(1);
     expect(failed?.body).toContain('compiled 12 files');
     expect((await inbox(agent.id)).find((m) => m.taskId === byName.id)?.body).toMatch(/"lint" \(echo fine\) succeeded: exit code 0/);
     await host.core.api.retryTask({ taskId: byId.id });

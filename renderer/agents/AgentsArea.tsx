@@ -1,23 +1,22 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Agent, AgentProfile } from '../../shared/entities';
+import { usePaletteCommands } from '../components/commandRegistry';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { InboxDialog } from '../inbox/InboxDialog';
+import { useFocusRequest } from '../store/focusRequest';
 import { useAgents, useAgentWork, useProfiles, useWorkState } from '../store/hooks';
+import { usePhoneLayout } from '../store/phoneLayout';
 import { NO_WORK } from '../store/selectors';
 import { useDroverActions } from '../store/StoreContext';
+import { setSoloAgent, soloAgentId, useWorkspaceView } from '../store/workspaceView';
 import { AgentFormDialog } from './AgentFormDialog';
 import { AgentPane, type AgentPaneHandle } from './AgentPane';
+import { agentCommands, type AgentCommand, type OpenDialog } from './agentCommands';
+import { AgentSwitcher } from './AgentSwitcher';
 import { gridShape } from './paneLayout';
 import { ProfilesDialog } from './ProfilesDialog';
 import { useAgentShortcuts, type AgentsCommand } from './useAgentShortcuts';
 import { useElementSize } from './useElementSize';
-
-type OpenDialog =
-  | { kind: 'add' }
-  | { kind: 'edit'; agent: Agent }
-  | { kind: 'remove'; agent: Agent }
-  | { kind: 'profiles' }
-  | { kind: 'inbox'; agentId: string };
 
 /** The project's agents as a grid of live terminals, with adding, editing and removing agents. */
 export function AgentsArea({ projectId }: { projectId: string }) {
@@ -26,9 +25,11 @@ export function AgentsArea({ projectId }: { projectId: string }) {
   const sessions = useWorkState(projectId, 'sessionsByAgentId');
   const workByAgentId = useAgentWork(projectId);
   const profiles = useProfiles().list;
-  const { trackAgentProfiles, removeAgent } = useDroverActions();
+  const actions = useDroverActions();
+  const { trackAgentProfiles, removeAgent } = actions;
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
-  const [maximisedId, setMaximisedId] = useState<string | null>(null);
+  const phone = usePhoneLayout();
+  const chosenSolo = useWorkspaceView((state) => state.soloAgentByProject[projectId]);
   // A ref, not state: Alt+1 then Ctrl+Shift+Enter can come faster than the focus moves (it waits a
   // frame) or a render, and the second key must act on the pane the first one chose.
   const focusedId = useRef<string | null>(null);
@@ -40,13 +41,59 @@ export function AgentsArea({ projectId }: { projectId: string }) {
   useEffect(trackAgentProfiles, [trackAgentProfiles]);
 
   const profilesById = useMemo(() => new Map<string, AgentProfile>(profiles.map((profile) => [profile.id, profile])), [profiles]);
-  const maximised = agents.find((agent) => agent.id === maximisedId) ?? null;
+  // One pane shown alone: the one maximised, or on a phone the one the switcher picked.
+  const soloId = soloAgentId(agents, chosenSolo, phone);
+  const maximised = agents.find((agent) => agent.id === soloId) ?? null;
+  const setMaximisedId = (agentId: string | null) => setSoloAgent(projectId, agentId);
   const shape = maximised ? { columns: 1, rows: 1 } : gridShape(agents.length, size.width, size.height);
 
-  const focusPane = (agentId: string) => {
+  const focusPane = useCallback((agentId: string) => {
     focusedId.current = agentId;
     requestAnimationFrame(() => paneHandles.current.get(agentId)?.focus());
-  };
+  }, []);
+  const maximisedId = maximised?.id ?? null;
+  /** Brings the agent's pane into view (the one shown alone, if one is) and focuses it. */
+  const showPane = useCallback(
+    (agentId: string) => {
+      if (maximisedId) setSoloAgent(projectId, agentId);
+      focusPane(agentId);
+    },
+    [maximisedId, projectId, focusPane],
+  );
+
+  useFocusRequest((target) => {
+    if (target.kind !== 'agent' || target.projectId !== projectId || !agentsById[target.agentId]) return false;
+    showPane(target.agentId);
+    return true;
+  });
+
+  const { startAgent, stopAgent, restartAgent, holdAgentWakes } = actions;
+  const commands = useMemo(() => {
+    const run = (command: AgentCommand): void | Promise<unknown> => {
+      if (!('agent' in command)) return setDialog({ kind: command.action });
+      const { agent } = command;
+      switch (command.action) {
+        case 'focus':
+          return showPane(agent.id);
+        case 'start':
+          return startAgent(agent.id, true);
+        case 'stop':
+          return stopAgent(agent.id);
+        case 'restart':
+          return restartAgent(agent.id);
+        case 'inbox':
+          return setDialog({ kind: 'inbox', agentId: agent.id });
+        case 'hold':
+        case 'release':
+          return holdAgentWakes(agent.id, command.action === 'hold');
+        case 'edit':
+        case 'remove':
+          return setDialog({ kind: command.action, agent });
+      }
+    };
+    return agentCommands(agents, sessions).map((command) => ({ ...command, run: () => run(command) }));
+  }, [agents, sessions, startAgent, stopAgent, restartAgent, holdAgentWakes, showPane]);
+  usePaletteCommands(commands);
 
   const focusedAgentId = () => agents.find((agent) => agent.id === focusedId.current)?.id ?? agents[0]?.id ?? null;
 
@@ -54,8 +101,7 @@ export function AgentsArea({ projectId }: { projectId: string }) {
     if (command.kind === 'focusPane') {
       const agent = agents[command.index];
       if (!agent) return false;
-      if (maximised) setMaximisedId(agent.id);
-      focusPane(agent.id);
+      showPane(agent.id);
       return true;
     }
     if (command.kind === 'openInbox') {
@@ -71,7 +117,7 @@ export function AgentsArea({ projectId }: { projectId: string }) {
       if (keepFocusOn) focusPane(keepFocusOn);
       return true;
     }
-    if (!maximised) return false;
+    if (!maximised || phone) return false;
     setMaximisedId(null);
     return true;
   });
@@ -94,6 +140,9 @@ export function AgentsArea({ projectId }: { projectId: string }) {
           Add agent
         </button>
       </header>
+      {phone && agents.length > 1 && (
+        <AgentSwitcher agents={agents} sessions={sessions} shownId={soloId} onShow={(agentId) => showPane(agentId)} />
+      )}
       <div
         ref={gridRef}
         className="agents__grid"
@@ -117,9 +166,9 @@ export function AgentsArea({ projectId }: { projectId: string }) {
             session={sessions[agent.id]}
             profile={profilesById.get(agent.profileId)}
             work={workByAgentId.get(agent.id) ?? NO_WORK}
-            maximised={maximised === agent}
+            maximised={maximised === agent && !phone}
             hidden={maximised !== null && maximised !== agent}
-            onToggleMaximise={() => setMaximisedId(maximised === agent ? null : agent.id)}
+            onToggleMaximise={() => !phone && setMaximisedId(maximised === agent ? null : agent.id)}
             onEdit={() => setDialog({ kind: 'edit', agent })}
             onOpenInbox={() => setDialog({ kind: 'inbox', agentId: agent.id })}
             onRemove={() => setDialog({ kind: 'remove', agent })}

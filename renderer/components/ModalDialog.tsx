@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, type ReactNode, type RefObject } from 'react';
 import { useModal } from './useModal';
 
 interface ModalDialogProps {
@@ -8,11 +8,14 @@ interface ModalDialogProps {
   className?: string;
   children: ReactNode;
   onClose(): void;
+  /** The caller's own `useModal()`, when it closes the dialog itself (its `onClose` then runs). */
+  dialogRef?: RefObject<HTMLDialogElement | null>;
 }
 
 /** A native modal <dialog>: it traps focus and closes on Escape; the caller decides where focus goes after. */
-export function ModalDialog({ title, headerExtras, className, children, onClose }: ModalDialogProps) {
-  const dialogRef = useModal();
+export function ModalDialog({ title, headerExtras, className, children, onClose, dialogRef: callerRef }: ModalDialogProps) {
+  const ownRef = useModal();
+  const dialogRef = callerRef ?? ownRef;
   const titleId = useId();
 
   return (

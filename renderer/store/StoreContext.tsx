@@ -21,7 +21,8 @@ export function useBridge(): Bridge {
   return bridge;
 }
 
-function useDroverStoreApi(): DroverStore {
+/** The store itself, for listeners that read the state at the moment something happens. */
+export function useDroverStoreApi(): DroverStore {
   const store = useContext(StoreContext);
   if (!store) throw new Error('useDrover must be used inside <StoreProvider>');
   return store;

@@ -215,4 +215,62 @@ describe('createDroverStore', () => {
     await marked;
     expect(slice()?.messagesById['m-aaaaaa']?.state).toBe('read');
   });
+
+  it('follows the work state and settings of every registered project, and forgets a removed one', async () => {
+    const bridge = new FakeBridge();
+    const store = createDroverStore(bridge);
+    bridge.setConnection('open');
+    await bridge.answer('listProjects', { seq: 1, projects: [project('p-aaaaaa', 'a', 1), project('p-bbbbbb', 'b', 1)] });
+    expect(bridge.calls.filter((call) => call.method === 'getWorkState').map((call) => call.params)).toEqual([{ projectId: 'p-aaaaaa' }, { projectId: 'p-bbbbbb' }]);
+    await bridge.answer('getProjectSettings', { taskConcurrency: 3, taskOutputCapBytes: 1024, cancelGraceMs: 0, notificationsMuted: true });
+    expect(store.getState().settings.byId['p-aaaaaa']?.notificationsMuted).toBe(true);
+
+    bridge.push({ name: 'projectChanged', seq: 2, projectId: 'p-aaaaaa', project: null });
+    expect(store.getState().workStates['p-aaaaaa']).toBeUndefined();
+    expect(store.getState().settings.byId['p-aaaaaa']).toBeUndefined();
+  });
+
+  it('raises an attention item for a live move into needs input or a failed task, once, never for what a snapshot shows', async () => {
+    const bridge = new FakeBridge();
+    const store = createDroverStore(bridge);
+    const raised: string[] = [];
+    store.getState().actions.onAttentionRaised((item) => raised.push(item.kind));
+    bridge.setConnection('open');
+    store.getState().actions.trackWorkState('p-aaaaaa');
+    await bridge.answer('getWorkState', snapshot(3, {
+      agents: [agent('a-aaaaaa', 'Ada', 1)],
+      sessions: [makeSession({ id: 's-1', agentId: 'a-aaaaaa', state: 'ready', needsInput: true, seq: 2 })],
+      tasks: [task('t-old', 'failed', 3), task('t-aaaaaa', 'running', 3)],
+    }));
+    expect(raised).toEqual([]);
+
+    const asking = (seq: number, needsInput: boolean, state: AgentSession['state'] = 'ready') =>
+      bridge.push({ name: 'agentSessionChanged', seq, projectId: 'p-aaaaaa', session: makeSession({ id: 's-1', agentId: 'a-aaaaaa', state, needsInput, seq }) });
+    asking(4, true);
+    asking(5, false, 'busy');
+    asking(6, false);
+    asking(7, true);
+    asking(8, true);
+    bridge.push({ name: 'backgroundTaskChanged', seq: 9, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'failed', 9) });
+    bridge.push({ name: 'backgroundTaskChanged', seq: 10, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'failed', 10) });
+    expect(raised).toEqual(['needs-input', 'task-failed']);
+  });
+
+  it('keeps what the person handled until that occurrence ends, so the next one is in the queue again', async () => {
+    const bridge = new FakeBridge();
+    const store = createDroverStore(bridge);
+    bridge.setConnection('open');
+    await bridge.answer('listProjects', { seq: 1, projects: [project('p-aaaaaa', 'a', 1)] });
+    await bridge.answer('getWorkState', snapshot(2, {
+      agents: [agent('a-aaaaaa', 'Ada', 1)],
+      sessions: [makeSession({ id: 's-1', agentId: 'a-aaaaaa', state: 'ready', needsInput: true, seq: 2 })],
+    }));
+    const key = 'needs-input:p-aaaaaa:s-1';
+    store.getState().actions.markHandled([key]);
+    expect(store.getState().attention.handled.has(key)).toBe(true);
+    bridge.push({ name: 'agentSessionChanged', seq: 3, projectId: 'p-aaaaaa', session: makeSession({ id: 's-1', agentId: 'a-aaaaaa', state: 'ready', needsInput: true, seq: 3 }) });
+    expect(store.getState().attention.handled.has(key)).toBe(true);
+    bridge.push({ name: 'agentSessionChanged', seq: 4, projectId: 'p-aaaaaa', session: makeSession({ id: 's-1', agentId: 'a-aaaaaa', state: 'busy', seq: 4 }) });
+    expect(store.getState().attention.handled.has(key)).toBe(false);
+  });
 });

@@ -1,9 +1,10 @@
 import { useMemo } from 'react';
-import type { Agent, AgentSession, InboxMessage, Project, Wake } from '../../shared/entities';
+import type { Agent, AgentSession, InboxMessage, Project, ProjectSettings, Wake } from '../../shared/entities';
 import type { ConnectionState } from '../bridge';
 import type { AppSettingsSlice } from './appSettingsSlice';
 import type { ProfilesSlice } from './profilesSlice';
 import type { ProjectsSlice } from './projectsSlice';
+import { attentionQueue, countByProject, type AttentionItem } from './attention';
 import { agentsInOrder, agentWork, inboxesByAgent, type AgentWork } from './selectors';
 import { useDrover } from './StoreContext';
 import { EMPTY_WORK_STATE, type WorkStateSlice } from './projectWorkState';
@@ -72,4 +73,30 @@ export function useAgentWork(projectId: string): ReadonlyMap<string, AgentWork> 
     const tasks = Object.values(tasksById);
     return new Map(agents.map((agent) => [agent.id, agentWork(agent, tasks, inboxes.get(agent.id), tasksById)]));
   }, [agents, tasksById, messagesById]);
+}
+
+/** Every project's settings that have been read. */
+export function useSettingsById(): Readonly<Record<string, ProjectSettings>> {
+  return useDrover((state) => state.settings.byId);
+}
+
+/** The project's settings once read, and why they could not be. */
+export function useProjectSettings(projectId: string): { settings: ProjectSettings | undefined; error: string | undefined } {
+  const settings = useDrover((state) => state.settings.byId[projectId]);
+  const error = useDrover((state) => state.settings.errorById[projectId]);
+  return { settings, error };
+}
+
+/** Everything that needs the person, across every project, most urgent first. */
+export function useAttentionQueue(): readonly AttentionItem[] {
+  const workStates = useDrover((state) => state.workStates);
+  const projects = useDrover((state) => state.projects.byId);
+  const handled = useDrover((state) => state.attention.handled);
+  return useMemo(() => attentionQueue(workStates, projects, handled), [workStates, projects, handled]);
+}
+
+/** How many items of the queue each project has. */
+export function useAttentionCounts(): ReadonlyMap<string, number> {
+  const queue = useAttentionQueue();
+  return useMemo(() => countByProject(queue), [queue]);
 }

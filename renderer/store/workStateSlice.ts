@@ -1,4 +1,5 @@
-import { isTaskFinished, type ProjectSettings, type Task } from '../../shared/entities';
+import type { MethodParams } from '../../shared/contract';
+import { isTaskFinished, type Task } from '../../shared/entities';
 import type { BackgroundTaskChanged, DroverEvent } from '../../shared/events';
 import type { Unsubscribe } from '../bridge';
 import { Listeners } from '../transport/listeners';
@@ -9,7 +10,14 @@ import { applyNewer, without } from './versioned';
 import { EMPTY_WORK_STATE, updateWorkState, workStateFromSnapshot, type WorkStates, type WorkStateSlice } from './projectWorkState';
 
 const WORK_STATE_EVENTS: readonly string[] = ['backgroundTaskChanged', ...AGENT_EVENTS];
-type WorkStateEvent = BackgroundTaskChanged | AgentEvent;
+export type WorkStateEvent = BackgroundTaskChanged | AgentEvent;
+
+/** One event applied live (after the snapshot), with the project's work state before and after it. */
+export interface LiveChange {
+  event: WorkStateEvent;
+  before: WorkStateSlice | undefined;
+  after: WorkStateSlice;
+}
 
 function isWorkStateEvent(event: DroverEvent): event is WorkStateEvent {
   return WORK_STATE_EVENTS.includes(event.name);
@@ -18,10 +26,10 @@ function isWorkStateEvent(event: DroverEvent): event is WorkStateEvent {
 export interface WorkStateActions {
   /** Starts following a project's work state (snapshot, then events); idempotent. */
   trackWorkState(projectId: string): void;
+  /** Runs a command as a background task of the project (a person's, unless it names an owner agent). */
+  createTask(params: MethodParams<'createTask'>): Promise<Task>;
   cancelTask(taskId: string): Promise<Task>;
   retryTask(taskId: string): Promise<Task>;
-  getProjectSettings(projectId: string): Promise<ProjectSettings>;
-  updateProjectSettings(projectId: string, settings: Partial<ProjectSettings>): Promise<ProjectSettings>;
   /**
    * Tasks seen ending live (an event moved them into a finished state); never fired for what a
    * snapshot reveals after a reload or reconnect. Toasts listen here, and so can a native notifier.
@@ -32,6 +40,8 @@ export interface WorkStateActions {
 interface WorkStatesSlice extends Slice<WorkStates, WorkStateActions> {
   /** Stops following a project (it was removed) and forgets its work state. */
   forget(projectId: string): void;
+  /** Every event that changed a project's work state after its snapshot (never the snapshot itself). */
+  onLiveChange(listener: (change: LiveChange) => void): Unsubscribe;
 }
 
 /**
@@ -45,6 +55,7 @@ export function createWorkStateSlice(
 ): WorkStatesSlice {
   const gates = new Map<string, SnapshotGate<WorkStateEvent>>();
   const taskEndings = new Listeners<Task>();
+  const liveChanges = new Listeners<LiveChange>();
 
   function applyTaskChanged({ projectId, task }: BackgroundTaskChanged): void {
     const previous = cell.get()[projectId]?.tasksById[task.id];
@@ -54,8 +65,11 @@ export function createWorkStateSlice(
   }
 
   function apply(event: WorkStateEvent): void {
+    const before = cell.get()[event.projectId];
     if (event.name === 'backgroundTaskChanged') applyTaskChanged(event);
     else applyAgentEvent(event);
+    const after = cell.get()[event.projectId];
+    if (after && after !== before) liveChanges.emit({ event, before, after });
   }
 
   function load(projectId: string, gate: SnapshotGate<WorkStateEvent>): void {
@@ -77,10 +91,13 @@ export function createWorkStateSlice(
       updateWorkState(cell, projectId, () => EMPTY_WORK_STATE);
       if (isOpen()) load(projectId, gate);
     },
+    createTask: async (params) => {
+      const task = await bridge.call('createTask', params);
+      updateWorkState(cell, task.projectId, (slice) => ({ ...slice, tasksById: applyNewer(slice.tasksById, task.id, task) }));
+      return task;
+    },
     cancelTask: (taskId) => bridge.call('cancelTask', { taskId }),
     retryTask: (taskId) => bridge.call('retryTask', { taskId }),
-    getProjectSettings: (projectId) => bridge.call('getProjectSettings', { projectId }),
-    updateProjectSettings: (projectId, settings) => bridge.call('updateProjectSettings', { projectId, settings }),
     onTaskEnded: (listener) => taskEndings.add(listener),
   };
 
@@ -97,5 +114,6 @@ export function createWorkStateSlice(
       gates.delete(projectId);
       cell.set((workStates) => without(workStates, projectId));
     },
+    onLiveChange: (listener) => liveChanges.add(listener),
   };
 }

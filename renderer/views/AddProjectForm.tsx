@@ -1,6 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { FormError } from '../components/FormError';
 import { usePendingAction } from '../components/usePendingAction';
+import { useFocusRequest } from '../store/focusRequest';
 import { useDroverActions } from '../store/StoreContext';
 
 export function AddProjectForm() {
@@ -10,6 +11,12 @@ export function AddProjectForm() {
   const inputId = useId();
   const hintId = useId();
   const errorId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  useFocusRequest((target) => {
+    if (target.kind !== 'add-project' || !inputRef.current) return false;
+    inputRef.current.focus();
+    return true;
+  });
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
@@ -32,6 +39,7 @@ export function AddProjectForm() {
       </label>
       <div className="add-project__row">
         <input
+          ref={inputRef}
           id={inputId}
           className="text-input text-input--mono"
           value={path}

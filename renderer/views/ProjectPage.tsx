@@ -1,12 +1,13 @@
-import { useEffect, useId } from 'react';
+import { useId, useMemo } from 'react';
 import type { Project } from '../../shared/entities';
 import { AgentsArea } from '../agents/AgentsArea';
+import { usePaletteCommands, type PaletteCommand } from '../components/commandRegistry';
 import { PageHeading } from '../components/PageHeading';
-import { useStoredFlag } from '../components/useStoredFlag';
 import { routeHref } from '../routing';
-import { useProject, useProjects, useWorkState } from '../store/hooks';
+import { useProject, useProjects, useProjectSettings } from '../store/hooks';
+import { usePhoneLayout } from '../store/phoneLayout';
 import { useDroverActions } from '../store/StoreContext';
-import { markViewed } from '../workState/lastViewed';
+import { showWorkState, useWorkStateShown } from '../store/workspaceView';
 import { ProjectWorkStatePanel } from '../workState/ProjectWorkStatePanel';
 
 export function ProjectPage({ projectId }: { projectId: string }) {
@@ -30,17 +31,31 @@ export function ProjectPage({ projectId }: { projectId: string }) {
 }
 
 function ProjectDetails({ project }: { project: Project }) {
-  const { trackWorkState } = useDroverActions();
-  useEffect(() => {
-    trackWorkState(project.id);
-  }, [trackWorkState, project.id]);
-  // Whatever changes while the page is open counts as seen (a reload never runs cleanups).
-  const tasksById = useWorkState(project.id, 'tasksById');
-  const [workStateShown, setWorkStateShown] = useStoredFlag('drover.workStateShown', true);
+  const workStateShown = useWorkStateShown();
+  const phone = usePhoneLayout();
+  const muted = useProjectSettings(project.id).settings?.notificationsMuted ?? false;
+  const { updateProjectSettings } = useDroverActions();
   const sidePanelId = useId();
-  useEffect(() => {
-    markViewed(project.id);
-  }, [project.id, tasksById]);
+
+  const commands = useMemo<PaletteCommand[]>(
+    () => [
+      {
+        id: 'view:work-state',
+        group: 'View',
+        label: workStateShown ? 'Hide the work state panel' : 'Show the work state panel',
+        keywords: ['tasks', 'toggle'],
+        run: () => showWorkState(!workStateShown),
+      },
+      {
+        id: 'project:mute',
+        group: 'Project',
+        label: muted ? `Unmute notifications for ${project.name}` : `Mute notifications for ${project.name}`,
+        run: () => updateProjectSettings(project.id, { notificationsMuted: !muted }),
+      },
+    ],
+    [workStateShown, muted, project.id, project.name, updateProjectSettings],
+  );
+  usePaletteCommands(commands);
 
   return (
     <div className="workspace">
@@ -52,17 +67,17 @@ function ProjectDetails({ project }: { project: Project }) {
         <span className="workspace__spacer" />
         <button
           type="button"
-          className="button button--ghost"
+          className="button button--ghost workspace__toggle"
           aria-expanded={workStateShown}
           aria-controls={sidePanelId}
-          onClick={() => setWorkStateShown(!workStateShown)}
+          onClick={() => showWorkState(!workStateShown)}
         >
           {workStateShown ? 'Hide work state' : 'Show work state'}
         </button>
       </header>
       <div className="workspace__body">
         <AgentsArea projectId={project.id} />
-        <div id={sidePanelId} className="workspace__side" hidden={!workStateShown}>
+        <div id={sidePanelId} className={phone ? 'workspace__side workspace__side--sheet' : 'workspace__side'} hidden={!workStateShown}>
           <ProjectWorkStatePanel projectId={project.id} />
         </div>
       </div>

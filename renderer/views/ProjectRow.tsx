@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Project } from '../../shared/entities';
+import { ProjectAttentionBadge } from '../attention/ProjectAttentionBadge';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { routeHref } from '../routing';
 import { useDroverActions } from '../store/StoreContext';
@@ -42,6 +43,7 @@ export function ProjectRow({ project, onRemoved }: ProjectRowProps) {
           <span className="project-row__path">{project.path}</span>
         </div>
       )}
+      {!renaming && <ProjectAttentionBadge projectId={project.id} />}
       {!renaming && <ProjectTaskBadges projectId={project.id} />}
       {!renaming && (
         <div className="project-row__actions">

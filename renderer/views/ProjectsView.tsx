@@ -1,9 +1,8 @@
-import { useEffect, useId, useMemo, useRef } from 'react';
+import { useId, useMemo, useRef } from 'react';
 import type { Project } from '../../shared/entities';
 import { PageHeading } from '../components/PageHeading';
 import { useProjects } from '../store/hooks';
 import type { LoadStatus } from '../store/slice';
-import { useDroverActions } from '../store/StoreContext';
 import { AddProjectForm } from './AddProjectForm';
 import { ProjectRow } from './ProjectRow';
 
@@ -14,11 +13,6 @@ function byName(a: Project, b: Project): number {
 export function ProjectsView() {
   const projects = useProjects();
   const sorted = useMemo(() => Object.values(projects.byId).sort(byName), [projects.byId]);
-  const { trackWorkState } = useDroverActions();
-  // The per-project badges need every project's tasks (no summary call exists yet).
-  useEffect(() => {
-    for (const project of sorted) trackWorkState(project.id);
-  }, [sorted, trackWorkState]);
   const listHeadingRef = useRef<HTMLHeadingElement>(null);
   const listHeadingId = useId();
 

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { describeCommandLineTool } from '../../shared/commandLineTool';
+import { NotificationSettings } from '../attention/NotificationSettings';
 import type { Status } from '../../shared/entities';
 import { FormError } from '../components/FormError';
 import { PageHeading } from '../components/PageHeading';
@@ -9,7 +10,7 @@ import { useAppSettings, useConnection } from '../store/hooks';
 import { useBridge, useDroverActions } from '../store/StoreContext';
 
 /**
- * App-wide settings: updates, the `drover` command, and where the data lives. Controls stay
+ * App-wide settings: notifications, updates, the `drover` command, and where the data lives. Controls stay
  * enabled while their request runs (a disabled control drops keyboard focus); a second press
  * meanwhile is ignored.
  */
@@ -18,8 +19,13 @@ export function SettingsPage() {
     <div className="page">
       <header className="page-header">
         <PageHeading>Settings</PageHeading>
-        <p className="page-header__lede">How Drover updates itself, the drover command, and where Drover keeps its data.</p>
+        <p className="page-header__lede">
+          When Drover tells you what needs you, how it updates itself, the drover command, and where Drover keeps its data.
+        </p>
       </header>
+      <SettingsSection title="Notifications">
+        <NotificationSettings />
+      </SettingsSection>
       <UpdatesSection />
       <CommandLineSection />
       <DataSection />

@@ -1,16 +1,12 @@
 import { useMemo } from 'react';
 import { CountBadges } from '../components/CountBadges';
 import { useWorkState } from '../store/hooks';
-import { readLastViewed } from './lastViewed';
-import { countFailuresSince, countTasks } from './taskQuery';
+import { countTasks } from './taskQuery';
 
-/** Running and queued counts, and failures since the project page was last opened here. */
+/** How many of the project's tasks run and wait. */
 export function ProjectTaskBadges({ projectId }: { projectId: string }) {
   const tasksById = useWorkState(projectId, 'tasksById');
-  const { counts, newFailures } = useMemo(() => {
-    const tasks = Object.values(tasksById);
-    return { counts: countTasks(tasks), newFailures: countFailuresSince(tasks, readLastViewed(projectId)) };
-  }, [tasksById, projectId]);
+  const counts = useMemo(() => countTasks(Object.values(tasksById)), [tasksById]);
 
   return (
     <CountBadges
@@ -18,7 +14,6 @@ export function ProjectTaskBadges({ projectId }: { projectId: string }) {
       badges={[
         { tone: 'running', count: counts.running, text: `${counts.running} running`, name: `${counts.running} running` },
         { tone: 'queued', count: counts.queued, text: `${counts.queued} queued`, name: `${counts.queued} queued` },
-        { tone: 'failed', count: newFailures, text: `${newFailures} failed`, name: `${newFailures} failed since you last looked` },
       ]}
     />
   );

@@ -1,13 +1,21 @@
-import { lazy, Suspense, useCallback, useDeferredValue, useId, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Task } from '../../shared/entities';
+import { usePaletteCommands } from '../components/commandRegistry';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormError } from '../components/FormError';
 import { taskTitle } from '../format/taskPresentation';
-import { useWorkState } from '../store/hooks';
+import { taskAttention } from '../store/attention';
+import { useFocusRequest } from '../store/focusRequest';
+import { useAgents, useProject, useWorkState } from '../store/hooks';
+import { useDroverActions } from '../store/StoreContext';
+import { isPhoneLayout } from '../store/phoneLayout';
+import { isWorkStateShown, showWorkState, useWorkspaceView } from '../store/workspaceView';
 import { ConcurrencyControl } from './ConcurrencyControl';
 import { useOutputViewer } from './outputViewerStore';
 import { QueueBadges } from './QueueBadges';
+import { RunTaskDialog } from './RunTaskDialog';
 import { ShortcutSheet } from './ShortcutSheet';
+import { taskCommands, type TaskAction } from './taskCommands';
 import { TaskFilterBar } from './TaskFilterBar';
 import { TaskGrid } from './TaskGrid';
 import { countTasks, filterTasks, sortNewestFirst, type TaskFilter } from './taskQuery';
@@ -23,6 +31,9 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
   const loadError = useWorkState(projectId, 'error');
   const tasksById = useWorkState(projectId, 'tasksById');
   const agentsById = useWorkState(projectId, 'agentsById');
+  const agents = useAgents(projectId);
+  const projectPath = useProject(projectId)?.path ?? '';
+  const [runningTaskForm, setRunningTaskForm] = useState(false);
   const [filter, setFilter] = useState<TaskFilter>('all');
   const [query, setQuery] = useState('');
   const deferredQuery = useDeferredValue(query);
@@ -58,11 +69,53 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
   );
   const { requestCancel, confirmCancel, retry, confirming, stopConfirming, error } = useTaskActions(select);
 
+  const focusSearch = useCallback(() => searchRef.current?.focus(), []);
+  /** Shows the panel (or the sheet, on a phone) if it is hidden, then focuses a part of it. */
+  const revealAndFocus = useCallback((focus: () => void) => {
+    if (isWorkStateShown(useWorkspaceView.getState(), isPhoneLayout())) {
+      focus();
+      return;
+    }
+    showWorkState(true);
+    requestAnimationFrame(focus);
+  }, []);
   useGlobalShortcuts((command) => {
-    if (command === 'focusPanel') focusGrid();
-    else if (command === 'focusSearch') searchRef.current?.focus();
+    if (command === 'focusPanel') revealAndFocus(focusGrid);
+    else if (command === 'focusSearch') revealAndFocus(focusSearch);
     else setShowingShortcuts(true);
   });
+
+  // The Needs you queue (or a notification) asks for a task: show it whatever the filter hides.
+  useFocusRequest((target) => {
+    if (target.kind !== 'task' || target.projectId !== projectId || !tasksById[target.taskId]) return false;
+    setFilter('all');
+    setQuery('');
+    setSelectedId(target.taskId);
+    requestAnimationFrame(focusGrid);
+    return true;
+  });
+
+  const selected = visible[selectedIndex];
+  const commands = useMemo(() => {
+    const handlers: Record<TaskAction, () => void> = {
+      runTask: () => setRunningTaskForm(true),
+      open: () => selected && open(selected),
+      cancel: () => selected && requestCancel(selected),
+      retry: () => selected && retry(selected),
+      focusPanel: () => revealAndFocus(focusGrid),
+      focusSearch: () => revealAndFocus(focusSearch),
+      showShortcuts: () => setShowingShortcuts(true),
+    };
+    return taskCommands(selected).map((command) => ({ ...command, run: handlers[command.action] }));
+  }, [selected, open, requestCancel, retry, focusGrid, focusSearch, revealAndFocus]);
+  usePaletteCommands(commands);
+
+  // A task whose output the person opened has been looked at: it leaves the Needs you queue.
+  const { markHandled } = useDroverActions();
+  useEffect(() => {
+    const item = outputTask && taskAttention(outputTask);
+    if (item) markHandled([item.key]);
+  }, [outputTask, markHandled]);
 
   return (
     <section className="panel work-state" aria-labelledby={headingId}>
@@ -73,6 +126,9 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
         <QueueBadges counts={counts} />
         <span className="work-state__spacer" />
         <ConcurrencyControl projectId={projectId} />
+        <button type="button" className="button button--ghost" onClick={() => setRunningTaskForm(true)}>
+          Run task…
+        </button>
         <button
           type="button"
           className="button button--ghost"
@@ -125,6 +181,20 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
             <code className="inline-path">{confirming.command}</code>
           </p>
         </ConfirmDialog>
+      )}
+      {runningTaskForm && (
+        <RunTaskDialog
+          projectId={projectId}
+          projectPath={projectPath}
+          agents={agents}
+          onCreated={(task) => {
+            setFilter('all');
+            setQuery('');
+            setSelectedId(task.id);
+            showWorkState(true);
+          }}
+          onClose={thenFocusGrid(() => setRunningTaskForm(false))}
+        />
       )}
       {showingShortcuts && (
         <ShortcutSheet

@@ -2,9 +2,12 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useId, useRef, type KeyboardEvent, type Ref } from 'react';
 import type { Agent, Task } from '../../shared/entities';
 import { listCommandFor, type ListCommand } from '../keyboard/shortcuts';
+import { usePhoneLayout } from '../store/phoneLayout';
 import { TaskRow, type TaskRowActions } from './TaskRow';
 
 const ROW_HEIGHT = 34;
+/** Rows a finger can hit (the row's buttons are 36 px there). */
+const PHONE_ROW_HEIGHT = 44;
 const MAX_VISIBLE_ROWS = 16;
 
 interface TaskGridProps extends TaskRowActions {
@@ -31,13 +34,16 @@ function moveTarget(command: ListCommand, index: number, count: number): number 
 export function TaskGrid({ tasks, agentsById, selectedIndex, gridRef, emptyMessage, ...actions }: TaskGridProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const rowIdPrefix = useId();
+  const rowHeight = usePhoneLayout() ? PHONE_ROW_HEIGHT : ROW_HEIGHT;
   const virtualizer = useVirtualizer({
     count: tasks.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => rowHeight,
     overscan: 12,
     getItemKey: (index) => tasks[index]?.id ?? index,
   });
+
+  useEffect(() => virtualizer.measure(), [virtualizer, rowHeight]);
 
   useEffect(() => {
     if (tasks.length > 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
@@ -61,7 +67,7 @@ export function TaskGrid({ tasks, agentsById, selectedIndex, gridRef, emptyMessa
   );
 
   const rowId = (task: Task) => `${rowIdPrefix}-${task.id}`;
-  const bodyHeight = Math.max(1, Math.min(tasks.length, MAX_VISIBLE_ROWS)) * ROW_HEIGHT;
+  const bodyHeight = Math.max(1, Math.min(tasks.length, MAX_VISIBLE_ROWS)) * rowHeight;
 
   return (
     <div
@@ -103,7 +109,7 @@ export function TaskGrid({ tasks, agentsById, selectedIndex, gridRef, emptyMessa
                   rowIndex={item.index + 2}
                   selected={item.index === selectedIndex}
                   top={item.start}
-                  height={ROW_HEIGHT}
+                  height={rowHeight}
                   {...actions}
                 />
               );

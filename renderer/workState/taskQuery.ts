@@ -59,10 +59,3 @@ export function countTasks(tasks: Iterable<Task>): TaskCounts {
   }
   return counts;
 }
-
-/** Failures that ended after `since` (the last time someone looked at the project). */
-export function countFailuresSince(tasks: Iterable<Task>, since: number): number {
-  let failures = 0;
-  for (const task of tasks) if (task.state === 'failed' && (task.endedAt ?? 0) > since) failures++;
-  return failures;
-}

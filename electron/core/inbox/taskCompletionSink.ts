@@ -2,6 +2,7 @@ import { formatDuration } from '../../../shared/duration';
 import { isTaskFinished, type Task } from '../../../shared/entities';
 import type { EventBus } from '../events/eventBus';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
+import { describeExit } from '../tasks/taskExit';
 import { readLogSlice } from '../tasks/taskLogReader';
 import type { MediatedInbox } from './mediatedInbox';
 
@@ -32,11 +33,18 @@ export function outputTail(logPath: string): string {
     .trim();
 }
 
+/** The task's reason, less what only repeats how it exited (a failure's reason starts with its exit). */
+function reasonBeyondExit(task: Task, exit: string): string | null {
+  if (!task.reason?.startsWith(exit)) return task.reason;
+  return task.reason.slice(exit.length).replace(/^[;,]\s*/, '') || null;
+}
+
 export function describeTaskResult(task: Task): string {
   const name = task.label ? `"${task.label}" (${task.command})` : `"${task.command}"`;
-  const exit = task.signal ? `signal ${task.signal}` : task.exitCode !== null ? `exit code ${task.exitCode}` : 'no exit code';
+  const exit = describeExit(task);
   const duration = task.startedAt && task.endedAt ? `, after ${formatDuration(task.endedAt - task.startedAt)}` : '';
-  const reason = task.reason ? ` (${task.reason})` : '';
+  const extra = reasonBeyondExit(task, exit);
+  const reason = extra ? ` (${extra})` : '';
   const tail = outputTail(task.logPath);
   return `Task ${task.id} ${name} ${OUTCOME[task.state] ?? task.state}: ${exit}${duration}${reason}.${tail ? `\nOutput tail:\n${tail}` : '\nNo output.'}`;
 }

@@ -9,6 +9,7 @@ import type { ProjectWork } from '../projects/projectMethods';
 import { isInside, type ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import type { NewTask, TaskChange } from '../storage/taskStore';
+import { describeExit } from './taskExit';
 import { TaskLog } from './taskLog';
 import { readLogSlice } from './taskLogReader';
 import { TaskProcess, type TaskProcessExit } from './taskProcess';
@@ -267,8 +268,7 @@ function endState(task: Task, exit: TaskProcessExit, log: TaskLog): TaskChange {
     return { ...common, state: interrupted ? 'interrupted' : 'cancelled', reason: `${task.reason ?? 'cancelled'}${logNote}` };
   }
   if (exit.exitCode === 0 && exit.signal === null) return { ...common, state: 'succeeded', reason: logNote ? logNote.slice(2) : null };
-  const why = exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.exitCode}`;
-  return { ...common, state: 'failed', reason: `${why}${logNote}` };
+  return { ...common, state: 'failed', reason: `${describeExit(exit)}${logNote}` };
 }
 
 /** A task's owner, named by agent id or name, must be an agent of the task's project. */

@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Task } from '../../../shared/entities';
+import { makeTempDir, removeDir } from '../../../test-support/tempDir';
+import { describeTaskResult } from './taskCompletionSink';
+
+describe('describeTaskResult', () => {
+  let dir: string;
+  let logPath: string;
+  beforeEach(() => {
+    dir = makeTempDir();
+    logPath = path.join(dir, 'task.log');
+    fs.writeFileSync(logPath, 'compiling\r\n\u001b[31merror: 2 tests failed\u001b[0m\r\n');
+  });
+  afterEach(() => removeDir(dir));
+
+  const task = (changes: Partial<Task>): Task => ({
+    id: 't-aaaaaa',
+    projectId: 'p-aaaaaa',
+    ownerAgentId: 'a-aaaaaa',
+    label: null,
+    command: 'make test',
+    cwd: dir,
+    state: 'failed',
+    exitCode: 3,
+    signal: null,
+    reason: 'exit code 3',
+    attempt: 1,
+    retryOf: null,
+    createdAt: 1_000,
+    startedAt: 1_000,
+    endedAt: 3_000,
+    pid: null,
+    pidStartTime: null,
+    logPath,
+    outputBytes: 40,
+    seq: 1,
+    ...changes,
+  });
+
+  it('states the exit code once, then the duration and the plain output tail', () => {
+    const text = describeTaskResult(task({}));
+    expect(text.split('\n')[0]).toBe('Task t-aaaaaa "make test" failed: exit code 3, after 2s.');
+    expect(text).toContain('Output tail:\ncompiling\nerror: 2 tests failed');
+  });
+
+  it('names a signal once, and keeps what a reason adds beyond the exit', () => {
+    expect(describeTaskResult(task({ exitCode: null, signal: 'SIGKILL', reason: 'killed by SIGKILL' })).split('\n')[0]).toBe(
+      'Task t-aaaaaa "make test" failed: killed by SIGKILL, after 2s.',
+    );
+    expect(describeTaskResult(task({ reason: 'exit code 3; output not fully saved: ENOSPC' })).split('\n')[0]).toBe(
+      'Task t-aaaaaa "make test" failed: exit code 3, after 2s (output not fully saved: ENOSPC).',
+    );
+    expect(describeTaskResult(task({ state: 'cancelled', exitCode: null, signal: 'SIGTERM', reason: 'cancelled by request' })).split('\n')[0]).toBe(
+      'Task t-aaaaaa "make test" was cancelled: killed by SIGTERM, after 2s (cancelled by request).',
+    );
+  });
+});

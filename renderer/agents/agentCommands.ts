@@ -1,0 +1,49 @@
+import type { Agent, AgentSession } from '../../shared/entities';
+import type { PaletteCommand } from '../components/commandRegistry';
+import { isSessionLive } from '../format/agentPresentation';
+import type { EntityMap } from '../store/versioned';
+
+/** The dialogs of the agents area. */
+export type OpenDialog =
+  | { kind: 'add' }
+  | { kind: 'edit'; agent: Agent }
+  | { kind: 'remove'; agent: Agent }
+  | { kind: 'profiles' }
+  | { kind: 'inbox'; agentId: string };
+
+export type AgentAction = 'focus' | 'start' | 'stop' | 'restart' | 'inbox' | 'hold' | 'release' | 'edit' | 'remove';
+
+/** A palette command of the agents area: adding one, or an action on one agent (the area runs it). */
+type CommandWords = Omit<PaletteCommand, 'run'>;
+export type AgentCommand = (CommandWords & { action: 'add' | 'profiles' }) | (CommandWords & { action: AgentAction; agent: Agent });
+
+/** What the palette offers for the project's agents: add one, and for each, what its pane offers. */
+export function agentCommands(agents: readonly Agent[], sessions: EntityMap<AgentSession>): AgentCommand[] {
+  const group = 'Agents';
+  return [
+    { id: 'agents:add', group, label: 'Add agent…', keywords: ['new', 'create'], action: 'add' },
+    { id: 'agents:profiles', group, label: 'Agent profiles…', keywords: ['claude', 'codex', 'gemini', 'aider', 'command'], action: 'profiles' },
+    ...agents.flatMap((agent, index): AgentCommand[] => {
+      const live = isSessionLive(sessions[agent.id]);
+      const command = (action: AgentAction, label: string, extra: Pick<PaletteCommand, 'shortcut' | 'keywords'> = {}): AgentCommand => ({
+        id: `agent:${agent.id}:${action}`,
+        group,
+        label,
+        action,
+        agent,
+        ...extra,
+      });
+      return [
+        command('focus', `Focus ${agent.name}`, { shortcut: index < 9 ? ['Alt', String(index + 1)] : undefined, keywords: ['terminal', 'pane'] }),
+        live ? command('stop', `Stop ${agent.name}`) : command('start', `Start ${agent.name}`, { keywords: ['resume', 'run'] }),
+        ...(live ? [command('restart', `Restart ${agent.name}`)] : []),
+        command('inbox', `Open ${agent.name}’s inbox`, { keywords: ['messages', 'note'] }),
+        agent.wakesHeld
+          ? command('release', `Release ${agent.name}’s wakes`, { keywords: ['hold', 'resume'] })
+          : command('hold', `Hold ${agent.name}’s wakes`, { keywords: ['pause', 'wake'] }),
+        command('edit', `Edit ${agent.name}…`, { keywords: ['rename', 'role', 'profile'] }),
+        command('remove', `Remove ${agent.name}…`, { keywords: ['delete'] }),
+      ];
+    }),
+  ];
+}

@@ -1,0 +1,88 @@
+import { Command, defaultFilter } from 'cmdk';
+import { useCallback, useMemo, useState } from 'react';
+import { useOfferedCommands, type PaletteCommand } from '../components/commandRegistry';
+import { FormError } from '../components/FormError';
+import { useModal } from '../components/useModal';
+import { errorMessage } from '../format/errorMessage';
+import { ariaKeyShortcuts, groupCommands } from './paletteCommands';
+
+/**
+ * Every action the page offers right now (each component offers its own), searched fuzzily, run
+ * with Enter: cmdk gives the combobox and listbox and the matching; a native modal <dialog> traps
+ * focus and closes on Escape. A command that fails keeps the palette open with its reason.
+ */
+export function CommandPalette({ onClose }: { onClose(): void }) {
+  const dialogRef = useModal();
+  const commands = useOfferedCommands();
+  const [error, setError] = useState<string | null>(null);
+  const [running, setRunning] = useState(false);
+  const byId = useMemo(() => new Map(commands.map((command) => [command.id, command])), [commands]);
+  const groups = useMemo(() => groupCommands(commands), [commands]);
+  // Items are keyed by id; the search reads their words.
+  const filter = useCallback((id: string, search: string, keywords?: string[]) => defaultFilter(byId.get(id)?.label ?? id, search, keywords), [byId]);
+
+  /**
+   * Closing a modal dialog hands focus back to what had it before; a command that moved focus
+   * on purpose (to a field, a pane) keeps it.
+   */
+  function close(): void {
+    const dialog = dialogRef.current;
+    const focused = document.activeElement;
+    dialog?.close();
+    if (focused instanceof HTMLElement && focused.isConnected && !dialog?.contains(focused)) focused.focus();
+  }
+
+  async function run(command: PaletteCommand): Promise<void> {
+    if (running) return;
+    setError(null);
+    const result = command.run();
+    if (!result) {
+      close();
+      return;
+    }
+    setRunning(true);
+    try {
+      await result;
+      close();
+    } catch (failure) {
+      setError(`${command.label}: ${errorMessage(failure)}`);
+    } finally {
+      setRunning(false);
+    }
+  }
+
+  return (
+    <dialog ref={dialogRef} className="dialog palette" aria-label="Command palette" onClose={onClose}>
+      <Command label="Command palette" filter={filter} loop>
+        <Command.Input className="text-input palette__input" placeholder="Type a command…" data-autofocus aria-busy={running} />
+        <Command.List className="palette__list" label="Commands">
+          <Command.Empty className="palette__empty">No command matches.</Command.Empty>
+          {groups.map(([group, items]) => (
+            <Command.Group key={group} heading={group} className="palette__group">
+              {items.map((command) => (
+                <Command.Item
+                  key={command.id}
+                  value={command.id}
+                  keywords={[group, ...(command.keywords ?? [])]}
+                  className="palette__item"
+                  aria-keyshortcuts={command.shortcut ? ariaKeyShortcuts(command.shortcut) : undefined}
+                  onSelect={() => void run(command)}
+                >
+                  <span className="palette__label">{command.label}</span>
+                  {command.shortcut && (
+                    <span className="palette__keys" aria-hidden="true">
+                      {command.shortcut.map((key) => (
+                        <kbd key={key}>{key}</kbd>
+                      ))}
+                    </span>
+                  )}
+                </Command.Item>
+              ))}
+            </Command.Group>
+          ))}
+        </Command.List>
+      </Command>
+      <FormError message={error} className="palette__error" />
+    </dialog>
+  );
+}
