@@ -52,9 +52,14 @@ test.describe('the Settings page', () => {
 
   test('installs the drover command into ~/.local/bin and says that folder is not on PATH', async ({ page }) => {
     await page.goto(host.url);
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await expect(page.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible();
+    // From anywhere: the palette's command opens the page with its button focused.
+    await page.keyboard.press('Control+K');
+    await expect(page.getByRole('dialog', { name: 'Command palette' }).getByRole('combobox')).toBeFocused();
+    await page.keyboard.type('install command');
+    await page.keyboard.press('Enter');
     const install = page.getByRole('button', { name: 'Install command line tool' });
-    await install.focus();
+    await expect(install).toBeFocused();
     await page.keyboard.press('Enter');
     const outcome = page.getByRole('status');
     await expect(outcome).toContainText('Installed the drover command at ~/.local/bin/drover.');

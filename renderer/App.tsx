@@ -12,8 +12,10 @@ import { ProjectsView } from './views/ProjectsView';
 import { SettingsPage } from './views/SettingsPage';
 import { TaskToasts } from './workState/toasts/TaskToasts';
 
-// cmdk is only needed once the palette opens.
-const CommandPalette = lazy(() => import('./palette/CommandPalette').then((module) => ({ default: module.CommandPalette })));
+// cmdk stays out of the first load; it is fetched once the page is up, so the keys typed right
+// after Ctrl+K reach a palette that is already there.
+const loadPalette = () => import('./palette/CommandPalette').then((module) => ({ default: module.CommandPalette }));
+const CommandPalette = lazy(loadPalette);
 
 
 export function App() {
@@ -27,6 +29,10 @@ export function App() {
     document.title = `${waiting > 0 ? `(${waiting}) ` : ''}${projectName ? `${projectName} — ` : ''}Drover`;
   }, [projectName, waiting]);
 
+  useEffect(() => {
+    // A failed early fetch is tried again when the palette opens.
+    loadPalette().catch(() => undefined);
+  }, []);
   useAppShortcut('openPalette', () => setPaletteOpen(true));
   useAppCommands();
 
@@ -98,6 +104,13 @@ function useAppCommands(): void {
         label: 'Settings…',
         keywords: ['notifications', 'mute', 'sound', 'preferences', 'updates', 'command line'],
         run: () => navigate({ page: 'settings' }),
+      },
+      {
+        id: 'app:command-line-tool',
+        group: 'App',
+        label: 'Install command line tool…',
+        keywords: ['drover', 'path', 'shell', 'terminal', 'cli'],
+        run: () => goTo({ kind: 'command-line-tool' }),
       },
     ],
     [projects],

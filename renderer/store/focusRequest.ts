@@ -4,11 +4,15 @@ import { navigate } from '../routing';
 import { isPhoneLayout } from './phoneLayout';
 import { setSoloAgent, showWorkState, useWorkspaceView } from './workspaceView';
 
-/** Where the person asked to go: an agent's pane, a task's row, or the add-project field. */
+/**
+ * Where the person asked to go: an agent's pane, a task's row, the add-project field, or the
+ * Settings page's button that installs the command line tool.
+ */
 export type FocusTarget =
   | { kind: 'agent'; projectId: string; agentId: string }
   | { kind: 'task'; projectId: string; taskId: string }
-  | { kind: 'add-project' };
+  | { kind: 'add-project' }
+  | { kind: 'command-line-tool' };
 
 interface PendingFocus {
   target: FocusTarget;
@@ -24,6 +28,7 @@ let nextId = 1;
  */
 export function goTo(target: FocusTarget): void {
   if (target.kind === 'add-project') navigate({ page: 'projects' });
+  else if (target.kind === 'command-line-tool') navigate({ page: 'settings' });
   else navigate({ page: 'project', projectId: target.projectId });
   if (target.kind === 'task') showWorkState(true);
   if (target.kind === 'agent') {

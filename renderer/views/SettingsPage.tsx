@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { describeCommandLineTool } from '../../shared/commandLineTool';
 import { NotificationSettings } from '../attention/NotificationSettings';
 import type { Status } from '../../shared/entities';
@@ -6,6 +6,7 @@ import { FormError } from '../components/FormError';
 import { PageHeading } from '../components/PageHeading';
 import { usePendingAction } from '../components/usePendingAction';
 import { errorMessage } from '../format/errorMessage';
+import { useFocusRequest } from '../store/focusRequest';
 import { useAppSettings, useConnection } from '../store/hooks';
 import { useBridge, useDroverActions } from '../store/StoreContext';
 
@@ -82,6 +83,12 @@ function CommandLineSection() {
   const { installCommandLineTool } = useDroverActions();
   const { pending, error, run } = usePendingAction();
   const [outcome, setOutcome] = useState<string[]>([]);
+  const installRef = useRef<HTMLButtonElement>(null);
+  useFocusRequest((target) => {
+    if (target.kind !== 'command-line-tool' || !installRef.current) return false;
+    installRef.current.focus();
+    return true;
+  });
 
   return (
     <SettingsSection title="Command line">
@@ -90,6 +97,7 @@ function CommandLineSection() {
       </p>
       <div>
         <button
+          ref={installRef}
           type="button"
           className="button"
           aria-busy={pending}
