@@ -136,7 +136,7 @@ test('holds wakes, delivers a person\'s note, explains a refused wake, and repor
   await openWorkspace(page, url, projectId);
   await expect(stateBadge(architect, 'Exited')).toBeVisible();
   await expect(inboxBadge(architect, 1)).toBeVisible();
-  await expect(architect.getByRole('img', { name: 'Task done: 1 result not read yet' })).toBeVisible();
+  await expect(architect.getByRole('img', { name: 'Task interrupted: 1 result not read yet' })).toBeVisible();
   inbox = await openInbox(page, architect, 'Architect');
   await expect(inboxMessage(inbox, 'Task result from Drover').first()).toContainText('Waiting for wake');
   await expect(wakeStatus(inbox)).toContainText('Waiting to deliver 1 message');
