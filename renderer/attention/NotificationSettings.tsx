@@ -42,6 +42,14 @@ export function NotificationSettings() {
   const settingsById = useSettingsById();
   const { updateProjectSettings } = useDroverActions();
   const muting = usePendingAction();
+  // A checkbox shows the person's click at once; the stored value takes over when the reply lands.
+  const [requestedMute, setRequestedMute] = useState<{ projectId: string; muted: boolean } | null>(null);
+  const mute = (projectId: string, name: string, muted: boolean) => {
+    setRequestedMute({ projectId, muted });
+    void muting
+      .run(() => updateProjectSettings(projectId, { notificationsMuted: muted }), `${name}: `)
+      .finally(() => setRequestedMute(null));
+  };
   const sorted = useMemo(() => Object.values(projects).sort((a, b) => a.name.localeCompare(b.name)), [projects]);
   const projectsId = useId();
 
@@ -66,9 +74,11 @@ export function NotificationSettings() {
           <label key={project.id} className="check-field">
             <input
               type="checkbox"
-              checked={settingsById[project.id]?.notificationsMuted ?? false}
+              checked={
+                requestedMute?.projectId === project.id ? requestedMute.muted : (settingsById[project.id]?.notificationsMuted ?? false)
+              }
               disabled={!settingsById[project.id] || muting.pending}
-              onChange={(event) => void muting.run(() => updateProjectSettings(project.id, { notificationsMuted: event.target.checked }), `${project.name}: `)}
+              onChange={(event) => mute(project.id, project.name, event.target.checked)}
             />
             Mute {project.name}
           </label>
