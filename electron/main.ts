@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { CONTENT_SECURITY_POLICY } from '../shared/contentSecurityPolicy';
 import { IPC_INVOKE_CHANNEL, IPC_PUSH_CHANNEL } from '../shared/preloadBridge';
 import { startHost } from './host/host';
+import { keepServingOnUnhandledRejection } from './host/lastResort';
 import type { Connection, DroverHost } from './host/host';
 
 
@@ -217,6 +218,7 @@ function errorMessage(error: unknown): string {
 }
 
 async function boot(dataDir: string): Promise<void> {
+  keepServingOnUnhandledRejection(log);
   applySessionPolicy(session.defaultSession);
 
   let host: DroverHost;

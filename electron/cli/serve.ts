@@ -4,8 +4,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SERVING_LINE_PREFIX } from '../../shared/protocol';
 import { startHost } from '../host/host';
+import { keepServingOnUnhandledRejection } from '../host/lastResort';
 import { defaultDataDir } from '../host/paths';
-import { startWebServer } from '../host/webServer';
+import { parseOrigin, startWebServer } from '../host/webServer';
 import { UsageError } from './usage';
 
 function parsePort(text: string): number {
@@ -39,10 +40,19 @@ export async function serve(args: string[], version: string): Promise<void> {
       port: { type: 'string', default: '7400' },
       host: { type: 'string', default: '127.0.0.1' },
       project: { type: 'string' },
+      'allow-origin': { type: 'string', multiple: true },
     },
     strict: true,
   });
+  const allowOrigins = (values['allow-origin'] ?? []).map((origin) => {
+    try {
+      return parseOrigin(origin);
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+  });
   const log = (line: string) => process.stderr.write(`[drover] ${line}\n`);
+  keepServingOnUnhandledRejection(log);
   const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : defaultDataDir();
   const port = parsePort(values.port);
   const host = await startHost({ dataDir, version, log, cliCommand: [process.execPath, path.join(__dirname, 'cli.js')] });
@@ -57,6 +67,7 @@ export async function serve(args: string[], version: string): Promise<void> {
       port,
       rendererDir: path.join(__dirname, '..', 'renderer'),
       token: readOrCreateToken(path.join(dataDir, 'browser-token')),
+      allowOrigins,
     });
   } catch (error) {
     await host.close();
@@ -64,6 +75,7 @@ export async function serve(args: string[], version: string): Promise<void> {
   }
   if (values.host !== '127.0.0.1' && values.host !== 'localhost' && values.host !== '::1') {
     log(`warning: listening on ${values.host}, reachable from other machines; anyone with the token controls this Drover`);
+    log(`pages may connect from ${[new URL(web.url).origin, ...allowOrigins].join(', ')} and loopback only; add the names you browse to with --allow-origin`);
   }
   process.stdout.write(`${SERVING_LINE_PREFIX}${web.url}\n`);
 

@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../shared/entities';
 import { agentMethods } from './agents/agentMethods';
 import { AgentService } from './agents/agentService';
 import { toCoreApi, type CoreApi } from './api';
+import { DroverRequestError } from './errors';
 import { reconcileProjects } from './boot';
 import { EventBus } from './events/eventBus';
 import { inboxMethods } from './inbox/inboxMethods';
@@ -20,7 +22,7 @@ import { APP_MIGRATIONS } from './storage/appSchema';
 import { ProfileTable } from './storage/profileTable';
 import { ProjectStores } from './storage/projectStores';
 import { ProjectTable } from './storage/projectTable';
-import { openDatabase } from './storage/sqlite';
+import { damagedMessage, findDamaged, openDatabase, type OpenedDatabase } from './storage/sqlite';
 import type { ReconcileReport } from './tasks/reconcile';
 import { taskMethods } from './tasks/taskMethods';
 import { TaskService } from './tasks/taskService';
@@ -57,6 +59,22 @@ export interface Core {
   close(): Promise<void>;
 }
 
+function hasProjectData(dataDir: string): boolean {
+  try {
+    return fs.readdirSync(path.join(dataDir, 'projects')).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** SQLite reports damage found mid-query without saying where: find and name the damaged file. */
+function nameDamagedDatabase(error: unknown, databases: readonly OpenedDatabase[]): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string' || !(code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'))) return error;
+  const damaged = findDamaged(databases);
+  return damaged ? new DroverRequestError('storage-unavailable', damagedMessage(damaged.description, damaged.file, code)) : error;
+}
+
 function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
   const defined: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) if (value !== undefined) defined[key] = value;
@@ -71,9 +89,13 @@ export function createCore(options: CoreOptions): Core {
   const log = options.log ?? (() => {});
   const env = options.env ?? process.env;
   const events = new EventBus((error) => log(`event listener failed: ${String(error)}`));
-  const appDb = openDatabase(path.join(options.dataDir, 'app.sqlite'), {
+  const appFile = path.join(options.dataDir, 'app.sqlite');
+  const appDb = openDatabase(appFile, {
     migrations: APP_MIGRATIONS,
     description: 'app database',
+    // Missing on a first start; missing beside projects' data, the registry of those projects was lost.
+    create: !hasProjectData(options.dataDir),
+    whenMissing: 'it lists your projects and profiles. Restore it from a backup, or move it and the projects folder aside to start afresh.',
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
   });
   const projects = new ProjectRegistry(new ProjectTable(appDb), events);
@@ -99,7 +121,8 @@ export function createCore(options: CoreOptions): Core {
 
   const reconcileReports = reconcileProjects({ projects, stores, sessions, wakes, inbox, events, log });
 
-  const api = toCoreApi({
+  const api = toCoreApi(
+    {
     ...projectMethods(projects, stores, [tasks, sessions], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
     ...taskMethods(tasks, events),
     ...profileMethods(profiles),
@@ -107,7 +130,9 @@ export function createCore(options: CoreOptions): Core {
     ...sessionMethods(sessions),
     ...inboxMethods(inbox),
     ...wakeMethods(wakes),
-  });
+    },
+    (error) => nameDamagedDatabase(error, [{ db: appDb, file: appFile, description: 'app database' }, ...stores.opened()]),
+  );
 
   let closed = false;
   return {

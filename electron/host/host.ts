@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import type { ProjectSettings } from '../../shared/entities';
 import type { PushFrame } from '../../shared/protocol';
 import { createCore, type Core } from '../core/compose';
 import { openConnection, type Connection } from './connection';
 import { startLocalSocketServer } from './localSocketServer';
 import { socketPathFor } from './paths';
+import { enforcePrivateDataDir } from './privateDataDir';
 
 export type { Connection } from './connection';
 
@@ -24,6 +24,7 @@ export interface HostOptions {
 
 export interface DroverHost {
   dataDir: string;
+  log(line: string): void;
   socketPath: string;
   core: Core;
   openConnection(push: (frame: PushFrame) => void): Connection;
@@ -35,11 +36,12 @@ export interface DroverHost {
  * builds and reconciles the core, then serves. Connections that arrive while the core boots wait.
  */
 export async function startHost(options: HostOptions): Promise<DroverHost> {
-  fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const log = options.log ?? (() => {});
+  enforcePrivateDataDir(options.dataDir, log);
   const socketPath = socketPathFor(options.dataDir);
   let resolveCore: (core: Core) => void = () => {};
   const coreReady = new Promise<Core>((resolve) => (resolveCore = resolve));
-  const socketServer = await startLocalSocketServer(socketPath, async (push) => openConnection(await coreReady, push));
+  const socketServer = await startLocalSocketServer(socketPath, async (push) => openConnection(await coreReady, push), log);
 
   let core: Core;
   try {
@@ -71,6 +73,7 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
   let closing: Promise<void> | undefined;
   return {
     dataDir: options.dataDir,
+    log,
     socketPath,
     core,
     openConnection: (push) => openConnection(core, push),

@@ -6,7 +6,7 @@ import { AGENT_EVENTS, type AgentEvent } from './agentsSlice';
 import { loadFailed, reloading, type Slice, type SliceContext, type StateCell } from './slice';
 import { loadThroughGate, SnapshotGate } from './snapshotGate';
 import { applyNewer, without } from './versioned';
-import { EMPTY_WORK_STATE, updateWorkState, workStateFromSnapshot, type WorkStates, type WorkStateSlice } from './projectWorkState';
+import { EMPTY_WORK_STATE, fetchWorkState, updateWorkState, workStateFromSnapshot, type WorkStates, type WorkStateSlice } from './projectWorkState';
 
 const WORK_STATE_EVENTS: readonly string[] = ['backgroundTaskChanged', ...AGENT_EVENTS];
 type WorkStateEvent = BackgroundTaskChanged | AgentEvent;
@@ -60,7 +60,7 @@ export function createWorkStateSlice(
 
   function load(projectId: string, gate: SnapshotGate<WorkStateEvent>): void {
     const update = (change: (slice: WorkStateSlice) => WorkStateSlice) => updateWorkState(cell, projectId, change);
-    void loadThroughGate(gate, () => bridge.call('getWorkState', { projectId }), {
+    void loadThroughGate(gate, () => fetchWorkState(bridge, projectId), {
       loading: () => update(reloading),
       followed: () => gates.get(projectId) === gate,
       loaded: (snapshot) => update(() => workStateFromSnapshot(snapshot)),
