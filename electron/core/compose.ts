@@ -11,6 +11,7 @@ import { inboxMethods } from './inbox/inboxMethods';
 import { MediatedInbox } from './inbox/mediatedInbox';
 import { connectTaskCompletionSink } from './inbox/taskCompletionSink';
 import { Locator } from './locate';
+import { patternSandbox } from './patterns/patternSandbox';
 import { writeCliShim } from './profiles/cliShim';
 import { profileMethods } from './profiles/profileMethods';
 import { ProfileRegistry } from './profiles/profileRegistry';
@@ -119,6 +120,8 @@ export function createCore(options: CoreOptions): Core {
   connectTaskCompletionSink(events, stores, inbox);
   const wakes = new AgentWakeService(locator, stores, events, inbox, sessions, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
 
+  const stopReportingPatterns = patternSandbox.onRunaway((_source, reason) => log(`screen pattern stopped: ${reason}`));
+
   const reconcileReports = reconcileProjects({ projects, stores, sessions, wakes, inbox, events, log });
 
   const api = toCoreApi(
@@ -155,6 +158,7 @@ export function createCore(options: CoreOptions): Core {
     close: async () => {
       if (closed) return;
       closed = true;
+      stopReportingPatterns();
       wakes.stop();
       await Promise.all([tasks.shutdown(), sessions.shutdown()]);
       stores.closeAll();

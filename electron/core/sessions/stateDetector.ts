@@ -1,4 +1,5 @@
 import type { AgentHookEvent, AgentProfileInput, AgentSessionState } from '../../../shared/entities';
+import { findMatches } from '../patterns/patternSandbox';
 import type { LimitLine } from './limitLines';
 import type { ProgramState } from './programStatus';
 import { parseLimitReset } from './usageLimit';
@@ -34,8 +35,9 @@ export type StateSignal =
    */
   | { kind: 'screen'; reading: ScreenReading; newLimit: LimitLine | null; signalsDecide: boolean };
 
+// Profiles' patterns may be a person's: they run in the sandbox, with a time limit.
 function test(pattern: string | null, text: string): boolean {
-  return pattern !== null && new RegExp(pattern, 'm').test(text);
+  return pattern !== null && findMatches(pattern, text, 1).length > 0;
 }
 
 /** The whole line around each match of a limit pattern, and the line after it. */
@@ -46,12 +48,11 @@ function limitLines(pattern: string | null, text: string): LimitLine[] {
     const end = text.indexOf('\n', from);
     return end < 0 ? text.length : end;
   };
-  for (const match of text.matchAll(new RegExp(pattern, 'gm'))) {
+  for (const match of findMatches(pattern, text)) {
     const start = text.lastIndexOf('\n', match.index) + 1;
-    const end = lineEnd(match.index + match[0].length);
+    const end = lineEnd(match.index + match.length);
     const line = text.slice(start, end).trim();
     lines.push({ line, context: `${line} ${text.slice(end + 1, lineEnd(end + 1)).trim()}`.trim() });
-    if (match[0].length === 0) break;
   }
   return lines;
 }
@@ -59,12 +60,7 @@ function limitLines(pattern: string | null, text: string): LimitLine[] {
 /** Where the last match of `pattern` starts, or -1. */
 function lastMatchAt(pattern: string | null, text: string): number {
   if (pattern === null) return -1;
-  let at = -1;
-  for (const match of text.matchAll(new RegExp(pattern, 'gm'))) {
-    at = match.index;
-    if (match[0].length === 0) break;
-  }
-  return at;
+  return findMatches(pattern, text).at(-1)?.index ?? -1;
 }
 
 /**
