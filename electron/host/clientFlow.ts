@@ -14,7 +14,14 @@ export interface ClientChannel {
 
 const MB = 1024 * 1024;
 
-export const FLOW_LIMITS = {
+export interface FlowLimits {
+  maxInFlight: number;
+  holdRequestsAbove: number;
+  maxWaitingRequestBytes: number;
+  maxUnreadPushBytes: number;
+}
+
+export const FLOW_LIMITS: Readonly<FlowLimits> = {
   /** Requests of one client answered at once; more wait their turn (long polls count). */
   maxInFlight: 16,
   /** No new request of a client is taken up while this much output to it is unread. */
@@ -27,7 +34,7 @@ export const FLOW_LIMITS = {
    * (its snapshot brings it up to date when it reconnects).
    */
   maxUnreadPushBytes: 32 * MB,
-} as const;
+};
 
 /**
  * One client's traffic on a framed door, with back-pressure: a request is taken up only while the
@@ -46,7 +53,7 @@ export class ClientFlow {
     private readonly channel: ClientChannel,
     private readonly handle: (raw: unknown) => Promise<ResponseFrame>,
     private readonly log: (line: string) => void,
-    private readonly limits: typeof FLOW_LIMITS = FLOW_LIMITS,
+    private readonly limits: Readonly<FlowLimits> = FLOW_LIMITS,
   ) {}
 
   /** One frame's bytes from the client, or why its frame was refused before it could be read. */

@@ -67,10 +67,8 @@ export class ProjectStores {
    * replaced.
    */
   createEmpty(projectId: string): ProjectStore {
-    const existing = this.open.get(projectId);
-    if (existing) return existing;
     const file = this.stateFile(projectId);
-    if (fs.existsSync(file) && fs.statSync(file).size > 0) {
+    if (this.open.has(projectId) || (fs.existsSync(file) && fs.statSync(file).size > 0)) {
       fail('conflict', `The work state at ${file} is not empty; Drover never replaces it. Move it aside first to start the project empty.`);
     }
     return this.openStore(projectId, true);
