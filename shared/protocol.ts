@@ -25,7 +25,7 @@ export const MAX_FRAME_DEPTH = 64;
 /** The largest frame the host sends; list replies page far below it (see REPLY_PAGE_BYTES). */
 export const MAX_SERVER_FRAME_BYTES = 64 * 1024 * 1024;
 /** How much JSON one page of a paged reply (listTasks, a getWorkState part) may carry. */
-export const REPLY_PAGE_BYTES = 2 * 1024 * 1024;
+export const REPLY_PAGE_BYTES = 4 * 1024 * 1024;
 
 export const ERROR_CODES = [
   'bad-request',

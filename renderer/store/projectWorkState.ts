@@ -20,6 +20,7 @@ export type WorkStates = Readonly<Record<string, WorkStateSlice>>;
 export const EMPTY_WORK_STATE: WorkStateSlice = {
   status: 'loading',
   error: null,
+  errorCode: null,
   tasksById: {},
   agentsById: {},
   sessionsByAgentId: {},
@@ -47,6 +48,7 @@ export function workStateFromSnapshot(snapshot: ProjectWorkState): WorkStateSlic
   return {
     status: 'ready',
     error: null,
+    errorCode: null,
     tasksById: byKey(snapshot.tasks, (task) => task.id),
     agentsById: byKey(snapshot.agents, (agent) => agent.id),
     sessionsByAgentId: byKey(snapshot.sessions, (session) => session.agentId),

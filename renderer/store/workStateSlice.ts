@@ -22,6 +22,10 @@ export interface WorkStateActions {
   retryTask(taskId: string): Promise<Task>;
   getProjectSettings(projectId: string): Promise<ProjectSettings>;
   updateProjectSettings(projectId: string, settings: Partial<ProjectSettings>): Promise<ProjectSettings>;
+  /** Reads a project's work state again (after its database was restored from a backup). */
+  reloadWorkState(projectId: string): void;
+  /** The person's choice for a project whose state database is missing: start it with an empty one. */
+  startProjectEmpty(projectId: string): Promise<void>;
   /**
    * Tasks seen ending live (an event moved them into a finished state); never fired for what a
    * snapshot reveals after a reload or reconnect. Toasts listen here, and so can a native notifier.
@@ -64,7 +68,7 @@ export function createWorkStateSlice(
       loading: () => update(reloading),
       followed: () => gates.get(projectId) === gate,
       loaded: (snapshot) => update(() => workStateFromSnapshot(snapshot)),
-      failed: (message) => update((slice) => loadFailed(slice, message)),
+      failed: (message, code) => update((slice) => loadFailed(slice, message, code)),
       apply,
     });
   }
@@ -82,7 +86,17 @@ export function createWorkStateSlice(
     getProjectSettings: (projectId) => bridge.call('getProjectSettings', { projectId }),
     updateProjectSettings: (projectId, settings) => bridge.call('updateProjectSettings', { projectId, settings }),
     onTaskEnded: (listener) => taskEndings.add(listener),
+    reloadWorkState: (projectId) => reload(projectId),
+    startProjectEmpty: async (projectId) => {
+      await bridge.call('startProjectEmpty', { projectId });
+      reload(projectId);
+    },
   };
+
+  function reload(projectId: string): void {
+    const gate = gates.get(projectId);
+    if (gate && isOpen()) load(projectId, gate);
+  }
 
   return {
     initial: {},

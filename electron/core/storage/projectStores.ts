@@ -81,7 +81,7 @@ export class ProjectStores {
       migrations: PROJECT_MIGRATIONS,
       description: `work state of project ${projectId}`,
       create,
-      whenMissing: 'restore the file from a backup and reload, or choose Start empty for this project (its tasks, agents and inboxes start over).',
+      whenMissing: 'restore the file from a backup and try again, or choose Start empty for this project (its tasks, agents and inboxes start over).',
       ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}),
     });
     const seq = new SeqCounter(readMaxSeq(db));

@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Task } from '../../shared/entities';
-import { runCli, startServe, type ServeProcess } from '../../test-support/droverProcess';
-import { makeTempDir, removeDir } from '../../test-support/tempDir';
-import { waitFor } from '../../test-support/waitFor';
-import { isProcessGroupAlive } from '../core/process/processGroup';
-import { connectToDrover } from '../cli/socketClient';
-import { socketPathFor } from './paths';
+import type { Task } from '../../../shared/entities';
+import { runCli, startServe, type ServeProcess } from '../../../test-support/droverProcess';
+import { makeTempDir, removeDir } from '../../../test-support/tempDir';
+import { waitFor } from '../../../test-support/waitFor';
+import { isProcessGroupAlive } from '../../core/process/processGroup';
+import { connectToDrover } from '../../cli/socketClient';
+import { socketPathFor } from '../paths';
 
 describe('a host killed with SIGKILL loses nothing', () => {
   let dir: string;
