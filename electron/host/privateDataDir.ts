@@ -40,17 +40,28 @@ function privatizeTree(dir: string): number {
 }
 
 /**
+ * Written once everything in the data dir was found owner-only. Drover writes every file 0600 from
+ * then on, so later starts need not walk a data dir of many thousand logs again.
+ */
+export const MODES_CHECKED_FILE = 'private-modes-checked';
+
+/**
  * The data dir holds task output, scrollback and messages, which may hold secrets: on every start
- * it is made owner-only (0700), and so is everything in it (files 0600), whatever mode an older
- * Drover or a person left. What was changed is logged.
+ * it is made owner-only (0700), and everything in it too (files 0600) whatever mode an older Drover
+ * or a person left: the first time, and whenever the data dir itself was found open. What was
+ * changed is logged.
  */
 export function enforcePrivateDataDir(dataDir: string, log: (line: string) => void): void {
   fs.mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR });
   const stat = fs.statSync(dataDir);
-  if ((stat.mode & OTHERS) !== 0) {
+  const wasOpen = (stat.mode & OTHERS) !== 0;
+  if (wasOpen) {
     fs.chmodSync(dataDir, PRIVATE_DIR);
     log(`the data dir ${dataDir} was open to other users (mode ${octal(stat.mode)}); it is now 0700`);
   }
+  const marker = path.join(dataDir, MODES_CHECKED_FILE);
+  if (!wasOpen && fs.existsSync(marker)) return;
   const changed = privatizeTree(dataDir);
   if (changed > 0) log(`${changed} files and folders in the data dir were readable by other users; they are now owner-only (0600 / 0700)`);
+  fs.writeFileSync(marker, '1\n', { mode: PRIVATE_FILE });
 }

@@ -1,3 +1,4 @@
+import type { Task } from '../../../shared/entities';
 import type { Methods } from '../api';
 import type { ProjectStores } from '../storage/projectStores';
 import type { ProjectRegistry } from './projectRegistry';
@@ -21,6 +22,8 @@ export interface ProjectWork {
   stopProject(projectId: string): Promise<void>;
   projectClosed(projectId: string): void;
   settingsChanged?(projectId: string): void;
+  /** A task as it truly stands when what runs knows more than its row (an end the disk refused). */
+  present?(task: Task): Task;
 }
 
 export interface StatusInfo {
@@ -61,7 +64,7 @@ export function projectMethods(projects: ProjectRegistry, stores: ProjectStores,
     },
     getWorkState: ({ projectId, after }) => {
       projects.get(projectId);
-      return workStatePart(stores.get(projectId), after);
+      return workStatePart(stores.get(projectId), after, (task) => work.reduce((current, part) => part.present?.(current) ?? current, task));
     },
     startProjectEmpty: ({ projectId }) => {
       const project = projects.get(projectId);

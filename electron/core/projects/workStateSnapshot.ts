@@ -1,4 +1,5 @@
 import type { MethodResult } from '../../../shared/contract';
+import type { Task } from '../../../shared/entities';
 import { fail } from '../errors';
 import { PageBudget, takePage } from '../paging';
 import type { ProjectStore } from '../storage/projectStores';
@@ -13,7 +14,7 @@ const MESSAGES = 'messages:';
  * page's worth of JSON: the first part holds the seq, agents, sessions and wakes, then tasks
  * (newest first) and inbox messages (oldest first) fill the parts until both are exhausted.
  */
-export function workStatePart(store: ProjectStore, after: string | undefined): WorkStatePart {
+export function workStatePart(store: ProjectStore, after: string | undefined, present: (task: Task) => Task = (task) => task): WorkStatePart {
   return store.transaction(() => {
     const first = after === undefined;
     const budget = new PageBudget();
@@ -32,7 +33,7 @@ export function workStatePart(store: ProjectStore, after: string | undefined): W
     if (first || after.startsWith(TASKS)) {
       const taskAfter = first ? undefined : after.slice(TASKS.length) || undefined;
       const tasks = takePage(store.tasks.newestFirst({ after: taskAfter }) ?? fail('not-found', `No task ${taskAfter} to continue the snapshot after.`), budget);
-      part.tasks = tasks.items;
+      part.tasks = tasks.items.map(present);
       if (tasks.more) return { ...part, next: `${TASKS}${tasks.items.at(-1)?.id ?? taskAfter ?? ''}` };
     } else {
       messagesAfter = after.slice(MESSAGES.length) || undefined;

@@ -4,8 +4,8 @@ import { isTaskFinished, type Task, type TaskOutput, type TaskState } from '../.
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
-import { pageOf } from '../paging';
 import type { Locator } from '../locate';
+import { pageOf } from '../paging';
 import type { ProjectWork } from '../projects/projectMethods';
 import { isInside, type ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';

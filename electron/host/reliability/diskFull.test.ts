@@ -95,7 +95,11 @@ describe('a full disk at the end of a task', () => {
     expect(await ended(ok.id)).toMatchObject({ state: 'succeeded', exitCode: 0, reason: expect.stringContaining('output not fully saved') });
     expect(await ended(failing.id)).toMatchObject({ state: 'failed', exitCode: 3 });
     const stateFile = path.join(dataDir, 'projects', project.id, 'state.sqlite');
-    const unsavedWhileFull = [ok.id, failing.id].filter((taskId) => storedTask(stateFile, taskId)?.state === 'running').length;
+    const unsaved = [ok.id, failing.id].filter((taskId) => storedTask(stateFile, taskId)?.state === 'running');
+    const unsavedWhileFull = unsaved.length;
+    // A page loaded now (a reload) shows the same truth as the events did.
+    const snapshot = await api.getWorkState({ projectId: project.id });
+    for (const taskId of unsaved) expect(snapshot.tasks.find((task) => task.id === taskId)?.state).toMatch(/^(succeeded|failed)$/);
     // Cancel finds an ended task, not one to leave in `cancelling`.
     await expect(api.cancelTask({ taskId: failing.id })).rejects.toThrow(/has already ended/);
     expect((await api.getTask({ taskId: queued[0]?.id as string })).state).toBe('queued');
