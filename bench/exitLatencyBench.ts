@@ -48,10 +48,15 @@ async function droverExitLatencies(count: number): Promise<number[]> {
     const url = new URL(serve.url);
     const ws = new WebSocket(`ws://${url.host}/api?token=${url.searchParams.get('token')}`);
     const ended = new Map<string, (task: Task) => void>();
+    // A task's end can be read in the same chunk as the reply that created it, before that reply's
+    // promise settles: it waits here for its waiter.
+    const endedFirst = new Map<string, Task>();
     const rpc = new RpcClient((frame) => ws.send(JSON.stringify(frame)), {
       onEvent: (event) => {
         if (event.name === 'backgroundTaskChanged' && ['succeeded', 'failed'].includes(event.task.state)) {
-          ended.get(event.task.id)?.(event.task);
+          const waiter = ended.get(event.task.id);
+          if (waiter) waiter(event.task);
+          else endedFirst.set(event.task.id, event.task);
         }
       },
     });
@@ -63,7 +68,11 @@ async function droverExitLatencies(count: number): Promise<number[]> {
     for (let i = 0; i < count; i++) {
       const done = new Promise<number>((resolve) => {
         const receive = (task: Task) => resolve(preciseNow() - stampOf(fs.readFileSync(task.logPath, 'utf8')));
-        void rpc.call('createTask', { projectId, command: STAMP_AND_EXIT }).then((task) => ended.set(task.id, receive));
+        void rpc.call('createTask', { projectId, command: STAMP_AND_EXIT }).then((task) => {
+          const early = endedFirst.get(task.id);
+          if (early) receive(early);
+          else ended.set(task.id, receive);
+        });
       });
       latencies.push(await done);
     }

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test } from './support/droverHost';
 
 test('adds a project by path, lists it, and still lists it after a reload', async ({ page, drover }) => {
@@ -27,4 +29,28 @@ test('a project added with --project at start is listed', async ({ page, drover 
   await page.goto(await drover.startHost(['--project', folder]));
   await expect(page.getByRole('link', { name: 'mobile-app' })).toBeVisible();
   await page.screenshot({ path: 'e2e-artifacts/projects.png' });
+});
+
+test('a project whose work state went missing says so and lets the person start it empty', async ({ page, drover }) => {
+  const folder = drover.makeFolder('lost-state');
+  await page.goto(await drover.startHost(['--project', folder]));
+  await page.getByRole('link', { name: 'lost-state' }).click();
+  await expect(page.getByRole('heading', { name: 'Work state' })).toBeVisible();
+  await drover.host().stop();
+  const projectDir = path.join(drover.dataDir, 'projects', fs.readdirSync(path.join(drover.dataDir, 'projects'))[0] as string);
+  for (const name of ['state.sqlite', 'state.sqlite-wal', 'state.sqlite-shm']) fs.rmSync(path.join(projectDir, name), { force: true });
+
+  await page.goto(await drover.startHost());
+  await page.getByRole('link', { name: 'lost-state' }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'is missing' });
+  await expect(alert).toContainText('Drover did not recreate it');
+  expect(fs.existsSync(path.join(projectDir, 'state.sqlite'))).toBe(false);
+  await page.screenshot({ path: 'e2e-artifacts/missing-work-state.png' });
+
+  await alert.getByRole('button', { name: 'Start empty…' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Start this project empty?' });
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await dialog.getByRole('button', { name: 'Start empty' }).click();
+  await expect(page.getByText('No background tasks yet.')).toBeVisible();
+  expect(fs.existsSync(path.join(projectDir, 'state.sqlite'))).toBe(true);
 });

@@ -27,6 +27,7 @@ import { showError } from './desktop/native/desktopDialogs';
 import { startDesktopFeatures } from './desktop/native/desktopFeatures';
 import { focusWindow, showRoute } from './desktop/native/windowRoutes';
 import { startHost } from './host/host';
+import { keepServingOnUnhandledRejection } from './host/lastResort';
 import type { Connection, DroverHost } from './host/host';
 import { workEnvironment } from './host/workEnvironment';
 
@@ -265,6 +266,7 @@ function errorMessage(error: unknown): string {
 }
 
 async function boot(dataDir: string, launch: LaunchRequest): Promise<void> {
+  keepServingOnUnhandledRejection(log);
   applySessionPolicy(session.defaultSession);
   const distribution = detectDistribution({ isPackaged: app.isPackaged, env: process.env, resourcesPath: process.resourcesPath });
   const cli = { execPath: process.execPath, cliPath: CLI_PATH };

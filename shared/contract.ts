@@ -22,9 +22,37 @@ import {
   TaskOutputSchema,
   TaskSchema,
   TaskStateSchema,
+  TASK_STATES,
+  WorkStateCursorSchema,
 } from './entities';
 
+/** The most of a task's log one readTaskOutput call returns (viewers read on from `nextOffset`). */
+export const MAX_OUTPUT_READ_BYTES = 4 * 1024 * 1024;
+
 const NonEmpty = z.string().trim().min(1);
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Text handed to a shell or the file system, at most `max` characters. A NUL would cut it short
+ * and a lone surrogate cannot be stored as UTF-8, so what is stored would differ from what runs:
+ * both are refused.
+ */
+function shellText(max: number) {
+  return NonEmpty.max(max, `is longer than ${max} characters`)
+    .refine((text) => !text.includes('\0'), 'contains a NUL character, which a command or path cannot hold')
+    .refine((text) => !LONE_SURROGATE.test(text), 'is not valid Unicode text (it holds a lone surrogate)');
+}
+
+export const MAX_COMMAND_CHARS = 100_000;
+export const MAX_LABEL_CHARS = 200;
+export const MAX_PATH_CHARS = 4096;
+const Command = shellText(MAX_COMMAND_CHARS);
+const Label = shellText(MAX_LABEL_CHARS);
+const FolderPath = shellText(MAX_PATH_CHARS);
+
+/** Paged lists: at most `limit` items, and never more than a page's worth of bytes. */
+const PageLimit = z.number().int().min(1).max(10_000);
 
 /**
  * The request/response API every door exposes: one definition for both sides, so handlers and
@@ -40,7 +68,7 @@ export const METHODS = {
     result: ProjectListSchema,
   },
   addProject: {
-    params: z.object({ path: NonEmpty }).strict(),
+    params: z.object({ path: FolderPath }).strict(),
     result: ProjectSchema,
   },
   renameProject: {
@@ -53,7 +81,7 @@ export const METHODS = {
   },
   /** Finds the registered project whose folder holds `path` (the deepest one). */
   findProjectByPath: {
-    params: z.object({ path: NonEmpty }).strict(),
+    params: z.object({ path: FolderPath }).strict(),
     result: ProjectSchema,
   },
   getProjectSettings: {
@@ -64,26 +92,49 @@ export const METHODS = {
     params: z.object({ projectId: ProjectIdSchema, settings: ProjectSettingsSchema.partial().strict() }).strict(),
     result: ProjectSettingsSchema,
   },
+  /**
+   * A snapshot of the project's work state, in parts of bounded size: the first part has `seq`,
+   * the agents, sessions and wakes and the first tasks; while `next` is not null, ask again with
+   * `after: next` for more tasks, then inbox messages. Later parts may hold versions newer than the
+   * first part's `seq` (events carry them too); the snapshot's seq is the first part's.
+   */
   getWorkState: {
+    params: z.object({ projectId: ProjectIdSchema, after: WorkStateCursorSchema.optional() }).strict(),
+    result: ProjectWorkStateSchema.extend({ next: WorkStateCursorSchema.nullable() }),
+  },
+  /**
+   * A person's answer to a `data-missing` error: the project's state database is missing or empty,
+   * and they choose to start the project with an empty work state (the other choice is to restore
+   * the file from a backup and try again). A database that holds anything is never replaced.
+   */
+  startProjectEmpty: {
     params: z.object({ projectId: ProjectIdSchema }).strict(),
-    result: ProjectWorkStateSchema,
+    result: ProjectSchema,
   },
   createTask: {
     params: z
       .object({
         projectId: ProjectIdSchema,
-        command: NonEmpty.max(100_000),
+        command: Command,
         /** Defaults to the project root; must lie inside it. */
-        cwd: NonEmpty.optional(),
+        cwd: FolderPath.optional(),
         ownerAgentId: NonEmpty.max(200).optional(),
-        label: NonEmpty.max(200).optional(),
+        label: Label.optional(),
       })
       .strict(),
     result: TaskSchema,
   },
+  /** Newest first, one page at a time: while `next` is not null, ask again with `after: next`. */
   listTasks: {
-    params: z.object({ projectId: ProjectIdSchema, states: z.array(TaskStateSchema).optional() }).strict(),
-    result: z.array(TaskSchema),
+    params: z
+      .object({
+        projectId: ProjectIdSchema,
+        states: z.array(TaskStateSchema).max(TASK_STATES.length).optional(),
+        after: TaskIdSchema.optional(),
+        limit: PageLimit.optional(),
+      })
+      .strict(),
+    result: z.object({ tasks: z.array(TaskSchema), next: TaskIdSchema.nullable() }),
   },
   getTask: {
     params: z.object({ taskId: TaskIdSchema }).strict(),
@@ -105,7 +156,7 @@ export const METHODS = {
         offset: z.number().int().nonnegative().optional(),
         /** Read the last N bytes (the viewer loads the tail of large logs first). */
         tailBytes: z.number().int().positive().optional(),
-        maxBytes: z.number().int().positive().max(16 * 1024 * 1024).optional(),
+        maxBytes: z.number().int().positive().max(MAX_OUTPUT_READ_BYTES).optional(),
       })
       .strict(),
     result: TaskOutputSchema,
@@ -209,9 +260,12 @@ export const METHODS = {
       .strict(),
     result: AgentSessionSchema,
   },
+  /** Oldest first, one page at a time: while `next` is not null, ask again with `after: next`. */
   listInbox: {
-    params: z.object({ agentId: AgentIdSchema, unreadOnly: z.boolean().default(false) }).strict(),
-    result: z.array(InboxMessageSchema),
+    params: z
+      .object({ agentId: AgentIdSchema, unreadOnly: z.boolean().default(false), after: z.string().min(1).max(100).optional(), limit: PageLimit.optional() })
+      .strict(),
+    result: z.object({ messages: z.array(InboxMessageSchema), next: z.string().nullable() }),
   },
   markInboxRead: {
     params: z.object({ agentId: AgentIdSchema, messageIds: z.array(z.string()).max(10_000).optional() }).strict(),

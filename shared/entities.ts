@@ -263,6 +263,9 @@ export const WakeSchema = z.object({
 });
 export type Wake = z.infer<typeof WakeSchema>;
 
+/** Where the next part of a work-state snapshot starts: after a task, or after an inbox message. */
+export const WorkStateCursorSchema = z.string().regex(/^(tasks:(t-[a-z0-9]{6,32})?|messages:(m-[a-z0-9]{6,32})?)$/, 'not a work-state cursor');
+
 export const ProjectWorkStateSchema = z.object({
   projectId: ProjectIdSchema,
   seq: z.number().int().nonnegative(),

@@ -15,8 +15,21 @@ export const RequestFrameSchema = z
   .strict();
 export type RequestFrame = z.infer<typeof RequestFrameSchema>;
 
+/**
+ * Limits every door enforces, so no single frame can stall or exhaust the host. A request frame
+ * holds at most one method call; the largest legitimate one (a 1,000,000-character terminal paste,
+ * JSON-escaped) fits well within the byte limit, and the contract nests a handful of levels deep.
+ */
+export const MAX_REQUEST_FRAME_BYTES = 8 * 1024 * 1024;
+export const MAX_FRAME_DEPTH = 64;
+/** The largest frame the host sends; list replies page far below it (see REPLY_PAGE_BYTES). */
+export const MAX_SERVER_FRAME_BYTES = 64 * 1024 * 1024;
+/** How much JSON one page of a paged reply (listTasks, a getWorkState part) may carry. */
+export const REPLY_PAGE_BYTES = 4 * 1024 * 1024;
+
 export const ERROR_CODES = [
   'bad-request',
+  'too-large',
   'unknown-method',
   'not-found',
   'invalid-path',
@@ -24,6 +37,8 @@ export const ERROR_CODES = [
   'conflict',
   'spawn-failed',
   'storage-unavailable',
+  /** A registered project's database is missing or empty: restore it, or start the project empty. */
+  'data-missing',
   'disk-full',
   'internal',
 ] as const;

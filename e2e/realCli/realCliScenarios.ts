@@ -108,7 +108,7 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       const command = `while [ ! -e ${gate} ]; do sleep 0.2; done; echo built-ok`;
       r.model.enqueue({ kind: 'tool-call', name: 'run_in_background', input: { command, label: 'build' } }, { kind: 'text', text: 'The build runs in the background.' });
       await r.submit('build it in the background');
-      const task = await waitFor(async () => (await r.host.core.api.listTasks({ projectId: r.project.id })).find((t) => t.label === 'build'), 'the task from run_in_background', 60_000);
+      const task = await waitFor(async () => (await r.host.core.api.listTasks({ projectId: r.project.id })).tasks.find((t) => t.label === 'build'), 'the task from run_in_background', 60_000);
       expect(task.ownerAgentId).toBe(r.agent.id);
       await r.waitForReady('ready after handing off the task');
       const idleFrom = Date.now();

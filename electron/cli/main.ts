@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import packageJson from '../../package.json';
 import { DroverRequestError } from '../../shared/protocol';
 import { defaultDataDir, socketPathFor } from '../host/paths';
@@ -43,10 +44,6 @@ async function status(args: string[], context: CliContext): Promise<number> {
 async function run(argv: string[]): Promise<number> {
   const [first, ...afterFirst] = argv;
   if (first === 'hook') return hookCommand(afterFirst, process.env);
-  if (first === 'mcp') {
-    await runMcpServer(process.env, packageJson.version);
-    return -1;
-  }
   if (first === 'serve') {
     await serve(afterFirst, packageJson.version);
     return -1;
@@ -68,6 +65,10 @@ async function run(argv: string[]): Promise<number> {
     out: (text) => process.stdout.write(text),
   };
   if (command === 'status') return status(rest, context);
+  if (command === 'mcp') {
+    const { values } = parseArgs({ args: rest, options: { project: { type: 'string' } }, strict: true });
+    return runMcpServer({ socketPath: context.socketPath, project: values.project, cwd: context.cwd, env: context.env, version: packageJson.version });
+  }
   if (command === 'task') return taskCommand(rest, context);
   throw new UsageError(`Unknown command: ${command}`);
 }

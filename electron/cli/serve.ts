@@ -4,8 +4,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SERVING_LINE_PREFIX } from '../../shared/protocol';
 import { startHost } from '../host/host';
+import { keepServingOnUnhandledRejection } from '../host/lastResort';
 import { defaultDataDir } from '../host/paths';
-import { startWebServer } from '../host/webServer';
+import { parseOrigin, startWebServer } from '../host/webServer';
 import { cliRuntime } from './cliRuntime';
 import { UsageError } from './usage';
 
@@ -40,10 +41,19 @@ export async function serve(args: string[], version: string): Promise<void> {
       port: { type: 'string', default: '7400' },
       host: { type: 'string', default: '127.0.0.1' },
       project: { type: 'string' },
+      'allow-origin': { type: 'string', multiple: true },
     },
     strict: true,
   });
+  const allowOrigins = (values['allow-origin'] ?? []).map((origin) => {
+    try {
+      return parseOrigin(origin);
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+  });
   const log = (line: string) => process.stderr.write(`[drover] ${line}\n`);
+  keepServingOnUnhandledRejection(log);
   const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : defaultDataDir();
   const port = parsePort(values.port);
   const runtime = cliRuntime({ execPath: process.execPath, cliDir: __dirname, versions: process.versions, env: process.env });
@@ -59,6 +69,7 @@ export async function serve(args: string[], version: string): Promise<void> {
       port,
       rendererDir: path.join(__dirname, '..', 'renderer'),
       token: readOrCreateToken(path.join(dataDir, 'browser-token')),
+      allowOrigins,
     });
   } catch (error) {
     await host.close();
@@ -66,6 +77,7 @@ export async function serve(args: string[], version: string): Promise<void> {
   }
   if (values.host !== '127.0.0.1' && values.host !== 'localhost' && values.host !== '::1') {
     log(`warning: listening on ${values.host}, reachable from other machines; anyone with the token controls this Drover`);
+    log(`pages may connect from ${[new URL(web.url).origin, ...allowOrigins].join(', ')} and loopback only; add the names you browse to with --allow-origin`);
   }
   process.stdout.write(`${SERVING_LINE_PREFIX}${web.url}\n`);
 

@@ -6,7 +6,7 @@ import { ProjectIdSchema, isTaskFinished, type Project, type Task } from '../../
 import { shellLine } from '../../shared/shellQuote';
 import type { RpcClient } from '../../shared/rpcClient';
 import { isInside } from '../core/projects/projectRegistry';
-import { connectToDrover } from './socketClient';
+import { connectToDrover, type DroverCaller } from './socketClient';
 import { UsageError } from './usage';
 
 export interface CliContext {
@@ -15,6 +15,8 @@ export interface CliContext {
   cwd: string;
   out(text: string): void;
 }
+
+const TASK_TABLE_HEADER = ['ID'.padEnd(24), 'STATE'.padEnd(12), 'TRY'.padEnd(4), 'TIME'.padEnd(8), 'COMMAND'].join(' ');
 
 function taskLine(task: Task): string {
   const runTime = taskRunTime(task, Date.now());
@@ -49,7 +51,7 @@ function taskDetails(task: Task): string {
 }
 
 /** --project takes an id or a folder; otherwise the agent's env, otherwise the folder we are in. */
-async function resolveProject(rpc: RpcClient, given: string | undefined, context: CliContext): Promise<Project> {
+export async function resolveProject(rpc: DroverCaller, given: string | undefined, context: Pick<CliContext, 'env' | 'cwd'>): Promise<Project> {
   const wanted = given ?? context.env.DROVER_PROJECT_ID;
   if (wanted && ProjectIdSchema.safeParse(wanted).success) {
     const { projects } = await rpc.call('listProjects', {});
@@ -156,10 +158,20 @@ export async function taskCommand(args: string[], context: CliContext): Promise<
       }
       case 'list': {
         const project = await resolveProject(rpc, values.project, context);
-        const tasks = await rpc.call('listTasks', { projectId: project.id });
-        if (json) context.out(`${JSON.stringify(tasks, null, 2)}\n`);
-        else if (tasks.length === 0) context.out(`No tasks in ${project.name}.\n`);
-        else context.out(`${['ID'.padEnd(24), 'STATE'.padEnd(12), 'TRY'.padEnd(4), 'TIME'.padEnd(8), 'COMMAND'].join(' ')}\n${tasks.map(taskLine).join('\n')}\n`);
+        // Page by page, printed as it comes: a list of any length never has to fit in one string.
+        let printed = 0;
+        for (let after: string | undefined; ; ) {
+          const page = await rpc.call('listTasks', { projectId: project.id, ...(after ? { after } : {}) });
+          for (const task of page.tasks) {
+            if (json) context.out(`${printed === 0 ? '[\n' : ',\n'}${JSON.stringify(task, null, 2).replace(/^/gm, '  ')}`);
+            else context.out(`${printed === 0 ? `${TASK_TABLE_HEADER}\n` : ''}${taskLine(task)}\n`);
+            printed++;
+          }
+          if (page.next === null) break;
+          after = page.next;
+        }
+        if (json) context.out(printed === 0 ? '[]\n' : '\n]\n');
+        else if (printed === 0) context.out(`No tasks in ${project.name}.\n`);
         return 0;
       }
       case 'show': {

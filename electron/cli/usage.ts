@@ -2,7 +2,7 @@
 export class UsageError extends Error {}
 
 export const USAGE = `Usage:
-  drover serve [--data-dir D] [--port N] [--host 127.0.0.1] [--project PATH]
+  drover serve [--data-dir D] [--port N] [--host 127.0.0.1] [--allow-origin URL]... [--project PATH]
   drover status [--json]
   drover task run [--project ID|PATH] [--agent NAME] [--label L] [--cwd DIR] [--json] -- CMD...
   drover task list [--project ID|PATH] [--json]
@@ -10,7 +10,7 @@ export const USAGE = `Usage:
   drover task logs ID [--follow]
   drover task cancel ID [--json]
   drover task retry ID [--json]
-  drover mcp                   (stdio MCP server for agent CLIs: run_in_background, inbox, ask_agent, ...)
+  drover mcp [--project ID|PATH]  (stdio MCP server for agent CLIs: run_in_background, inbox, ask_agent, ...)
   drover hook EVENT            (run by agent CLIs' hooks; reports busy/ready to Drover, always exits 0)
 
 Several words after -- are run as they are, each one word (like env or timeout):

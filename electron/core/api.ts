@@ -27,11 +27,20 @@ export type CoreApi = { [M in MethodName]: (params: MethodInput<M>, client?: Cli
 /** For in-process callers (tests, the host itself): nothing is pushed to it and it never goes away. */
 const IN_PROCESS_CLIENT: Client = { signal: new AbortController().signal, sendTaskOutput: () => {}, sendTerminal: () => {} };
 
-/** Every handler answers with a promise, whether its domain works synchronously or not. */
-export function toCoreApi(handlers: Methods<MethodName>): CoreApi {
+/**
+ * Every handler answers with a promise, whether its domain works synchronously or not; what a
+ * handler throws passes through `explain` (which may say more about it than the thrower knew).
+ */
+export function toCoreApi(handlers: Methods<MethodName>, explain: (error: unknown) => unknown = (error) => error): CoreApi {
   const api: Record<string, (params: unknown, client?: Client) => Promise<unknown>> = {};
   for (const [method, handler] of Object.entries(handlers) as [MethodName, (params: unknown, client: Client) => unknown][]) {
-    api[method] = async (params, client = IN_PROCESS_CLIENT) => handler(params, client);
+    api[method] = async (params, client = IN_PROCESS_CLIENT) => {
+      try {
+        return await handler(params, client);
+      } catch (error) {
+        throw explain(error);
+      }
+    };
   }
   return api as CoreApi;
 }

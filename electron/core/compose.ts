@@ -1,9 +1,11 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../shared/entities';
 import { agentMethods } from './agents/agentMethods';
 import { appSettingsMethods } from './appSettings/appSettingsMethods';
 import { AgentService } from './agents/agentService';
 import { toCoreApi, type CoreApi } from './api';
+import { DroverRequestError } from './errors';
 import { reconcileProjects } from './boot';
 import type { CommandLineToolSource } from './commandLineTool/commandLineTool';
 import { commandLineToolMethods } from './commandLineTool/commandLineToolMethods';
@@ -12,6 +14,7 @@ import { inboxMethods } from './inbox/inboxMethods';
 import { MediatedInbox } from './inbox/mediatedInbox';
 import { connectTaskCompletionSink } from './inbox/taskCompletionSink';
 import { Locator } from './locate';
+import { patternSandbox } from './patterns/patternSandbox';
 import { writeCliShim } from './profiles/cliShim';
 import { profileMethods } from './profiles/profileMethods';
 import { ProfileRegistry } from './profiles/profileRegistry';
@@ -24,7 +27,7 @@ import { AppSettingsTable } from './storage/appSettingsTable';
 import { ProfileTable } from './storage/profileTable';
 import { ProjectStores } from './storage/projectStores';
 import { ProjectTable } from './storage/projectTable';
-import { openDatabase } from './storage/sqlite';
+import { damagedMessage, findDamaged, openDatabase, type OpenedDatabase } from './storage/sqlite';
 import type { ReconcileReport } from './tasks/reconcile';
 import { taskMethods } from './tasks/taskMethods';
 import { TaskService } from './tasks/taskService';
@@ -63,6 +66,22 @@ export interface Core {
   close(): Promise<void>;
 }
 
+function hasProjectData(dataDir: string): boolean {
+  try {
+    return fs.readdirSync(path.join(dataDir, 'projects')).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** SQLite reports damage found mid-query without saying where: find and name the damaged file. */
+function nameDamagedDatabase(error: unknown, databases: readonly OpenedDatabase[]): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string' || !(code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'))) return error;
+  const damaged = findDamaged(databases);
+  return damaged ? new DroverRequestError('storage-unavailable', damagedMessage(damaged.description, damaged.file, code)) : error;
+}
+
 function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
   const defined: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) if (value !== undefined) defined[key] = value;
@@ -77,9 +96,13 @@ export function createCore(options: CoreOptions): Core {
   const log = options.log ?? (() => {});
   const env = options.env ?? process.env;
   const events = new EventBus((error) => log(`event listener failed: ${String(error)}`));
-  const appDb = openDatabase(path.join(options.dataDir, 'app.sqlite'), {
+  const appFile = path.join(options.dataDir, 'app.sqlite');
+  const appDb = openDatabase(appFile, {
     migrations: APP_MIGRATIONS,
     description: 'app database',
+    // Missing on a first start; missing beside projects' data, the registry of those projects was lost.
+    create: !hasProjectData(options.dataDir),
+    whenMissing: 'it lists your projects and profiles. Restore it from a backup, or move it and the projects folder aside to start afresh.',
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
   });
   const projects = new ProjectRegistry(new ProjectTable(appDb), events);
@@ -104,9 +127,12 @@ export function createCore(options: CoreOptions): Core {
   connectTaskCompletionSink(events, stores, inbox);
   const wakes = new AgentWakeService(locator, stores, events, inbox, sessions, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
 
+  const stopReportingPatterns = patternSandbox.onRunaway((_source, reason) => log(`screen pattern stopped: ${reason}`));
+
   const reconcileReports = reconcileProjects({ projects, stores, sessions, wakes, inbox, events, log });
 
-  const api = toCoreApi({
+  const api = toCoreApi(
+    {
     ...projectMethods(projects, stores, [tasks, sessions], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
     ...taskMethods(tasks, events),
     ...profileMethods(profiles),
@@ -116,7 +142,9 @@ export function createCore(options: CoreOptions): Core {
     ...wakeMethods(wakes),
     ...appSettingsMethods(new AppSettingsTable(appDb), events),
     ...commandLineToolMethods(options.commandLineTool ?? { kind: 'launcher', command: cliCommand, ...(options.cliEnv ? { env: options.cliEnv } : {}) }, env),
-  });
+    },
+    (error) => nameDamagedDatabase(error, [{ db: appDb, file: appFile, description: 'app database' }, ...stores.opened()]),
+  );
 
   let closed = false;
   return {
@@ -139,6 +167,7 @@ export function createCore(options: CoreOptions): Core {
     close: async () => {
       if (closed) return;
       closed = true;
+      stopReportingPatterns();
       wakes.stop();
       await Promise.all([tasks.shutdown(), sessions.shutdown()]);
       stores.closeAll();

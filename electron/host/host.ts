@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { ProjectSettings } from '../../shared/entities';
 import type { PushFrame } from '../../shared/protocol';
 import type { CommandLineToolSource } from '../core/commandLineTool/commandLineTool';
@@ -6,6 +5,7 @@ import { createCore, type Core } from '../core/compose';
 import { openConnection, type Connection } from './connection';
 import { startLocalSocketServer } from './localSocketServer';
 import { socketPathFor } from './paths';
+import { enforcePrivateDataDir } from './privateDataDir';
 
 export type { Connection } from './connection';
 
@@ -27,6 +27,7 @@ export interface HostOptions {
 
 export interface DroverHost {
   dataDir: string;
+  log(line: string): void;
   socketPath: string;
   core: Core;
   openConnection(push: (frame: PushFrame) => void): Connection;
@@ -38,11 +39,12 @@ export interface DroverHost {
  * builds and reconciles the core, then serves. Connections that arrive while the core boots wait.
  */
 export async function startHost(options: HostOptions): Promise<DroverHost> {
-  fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const log = options.log ?? (() => {});
+  enforcePrivateDataDir(options.dataDir, log);
   const socketPath = socketPathFor(options.dataDir);
   let resolveCore: (core: Core) => void = () => {};
   const coreReady = new Promise<Core>((resolve) => (resolveCore = resolve));
-  const socketServer = await startLocalSocketServer(socketPath, async (push) => openConnection(await coreReady, push));
+  const socketServer = await startLocalSocketServer(socketPath, async (push) => openConnection(await coreReady, push), log);
 
   let core: Core;
   try {
@@ -75,6 +77,7 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
   let closing: Promise<void> | undefined;
   return {
     dataDir: options.dataDir,
+    log,
     socketPath,
     core,
     openConnection: (push) => openConnection(core, push),

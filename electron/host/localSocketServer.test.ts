@@ -1,10 +1,26 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
+import readline from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 import { connectToDrover } from '../cli/socketClient';
+import type { ResponseFrame } from '../../shared/protocol';
 import { startHost, type DroverHost } from './host';
+
+/** A raw connection to the local socket, to send what no well-behaved client would. */
+async function rawClient(socketPath: string) {
+  const socket = net.connect(socketPath);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  const replies: ResponseFrame[] = [];
+  readline.createInterface({ input: socket }).on('line', (line) => {
+    const frame = JSON.parse(line) as ResponseFrame;
+    if (frame.t === 'res') replies.push(frame);
+  });
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  return { socket, replies, closed, send: (bytes: string | Buffer) => socket.write(bytes) };
+}
 
 describe('local socket', () => {
   let dir: string;
@@ -49,5 +65,44 @@ describe('local socket', () => {
 
   it('reports that Drover is not running when nobody answers', async () => {
     await expect(connectToDrover(path.join(dir, 'nobody.sock'))).rejects.toThrow(/Drover is not running/);
+  });
+
+  it('answers an oversized line with an error, skips it, and keeps the connection', async () => {
+    const raw = await rawClient(host.socketPath);
+    raw.send(`{"t":"req","id":1,"method":"getStatus","params":{"pad":"${'x'.repeat(9 * 1024 * 1024)}"}}\n`);
+    raw.send(`${JSON.stringify({ t: 'req', id: 2, method: 'getStatus', params: {} })}\n`);
+    await waitFor(() => raw.replies.length === 2, 'both answered');
+    expect(raw.replies[0]).toMatchObject({ id: null, ok: false, error: { code: 'bad-request', message: expect.stringContaining('frame too large') } });
+    expect(raw.replies[1]).toMatchObject({ id: 2, ok: true });
+    raw.socket.destroy();
+  });
+
+  it('refuses a frame of bytes that are not UTF-8, or nested a million levels deep, and serves on', async () => {
+    const raw = await rawClient(host.socketPath);
+    raw.send(Buffer.concat([Buffer.from('{"t":"req","id":1,"method":"getStatus","params":{"x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}\n')]));
+    raw.send(`${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}\n`);
+    raw.send(`${JSON.stringify({ t: 'req', id: 3, method: 'getStatus', params: {} })}\n`);
+    await waitFor(() => raw.replies.length === 3, 'three answers');
+    expect(raw.replies.map((reply) => (reply.ok ? 'ok' : reply.error.message))).toEqual([
+      'Malformed frame: not valid UTF-8 text',
+      'Malformed frame: nested more than 64 levels deep',
+      'ok',
+    ]);
+    raw.socket.destroy();
+  });
+
+  it('serves a client that sends 50 large requests at once, without cutting it off', async () => {
+    fs.mkdirSync(path.join(dir, 'repo'));
+    const project = await host.core.api.addProject({ path: path.join(dir, 'repo') });
+    // One slot, taken: the 50 stay queued, so this measures the door, not the PTYs.
+    await host.core.api.updateProjectSettings({ projectId: project.id, settings: { taskConcurrency: 1 } });
+    await host.core.api.createTask({ projectId: project.id, command: 'sleep 30' });
+    const client = await connectToDrover(host.socketPath);
+    // Control characters: each is six bytes of JSON in the reply and in the event every client gets.
+    const command = `: '${'\u0001'.repeat(99_000)}'`;
+    const created = await Promise.all(Array.from({ length: 50 }, () => client.rpc.call('createTask', { projectId: project.id, command })));
+    expect(created).toHaveLength(50);
+    await expect(client.rpc.call('getStatus', {})).resolves.toMatchObject({ version: 'test' });
+    client.close();
   });
 });

@@ -1,11 +1,9 @@
 import fs from 'node:fs';
 import net from 'node:net';
-import type { PushFrame, ResponseFrame } from '../../shared/protocol';
+import { MAX_REQUEST_FRAME_BYTES, type PushFrame } from '../../shared/protocol';
+import { ClientFlow } from './clientFlow';
 import type { Connection } from './connection';
-import { encodeLine, LineDecoder } from './lineFraming';
-
-/** How much unsent output a client may fall behind by before it is disconnected. */
-export const MAX_CLIENT_BACKLOG_BYTES = 32 * 1024 * 1024;
+import { LineReader } from './lineFraming';
 
 export interface LocalSocketServer {
   close(): Promise<void>;
@@ -40,34 +38,34 @@ function listen(server: net.Server, socketPath: string): Promise<void> {
 export async function startLocalSocketServer(
   socketPath: string,
   connect: (push: (frame: PushFrame) => void) => Promise<Connection>,
+  log: (line: string) => void,
 ): Promise<LocalSocketServer> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
-    socket.setEncoding('utf8');
-    const send = (frame: ResponseFrame | PushFrame) => {
-      if (socket.destroyed) return;
-      // A client that stopped reading is cut off rather than buffered without bound.
-      if (socket.writableLength > MAX_CLIENT_BACKLOG_BYTES) socket.destroy();
-      else socket.write(encodeLine(frame));
-    };
-    const connection = connect(send);
-    const decoder = new LineDecoder((raw) => {
-      void connection.then(async (c) => {
-        if (raw instanceof Error) send({ t: 'res', id: null, ok: false, error: { code: 'bad-request', message: `Malformed frame: ${raw.message}` } });
-        else send(await c.handle(raw));
-      });
-    });
-    socket.on('data', (chunk: string) => {
-      if (!decoder.push(chunk)) {
-        send({ t: 'res', id: null, ok: false, error: { code: 'bad-request', message: 'Frame too large' } });
-        socket.destroySoon();
-      }
-    });
+    const flow = new ClientFlow(
+      {
+        write: (text, flushed) => socket.write(`${text}\n`, flushed),
+        backlogBytes: () => socket.writableLength,
+        pauseInput: () => socket.pause(),
+        resumeInput: () => socket.resume(),
+        disconnect: () => socket.destroy(),
+      },
+      async (raw) => (await connection).handle(raw),
+      log,
+    );
+    const connection = connect((frame) => flow.push(frame));
+    const lines = new LineReader(
+      MAX_REQUEST_FRAME_BYTES,
+      (line) => flow.receive(line),
+      () => flow.receive(new Error(`frame too large (the limit is ${MAX_REQUEST_FRAME_BYTES} bytes); the rest of that line is skipped`)),
+    );
+    socket.on('data', (chunk: Buffer) => lines.push(chunk));
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
       sockets.delete(socket);
-      void connection.then((c) => c.close());
+      flow.close();
+      connection.then((c) => c.close()).catch(() => undefined);
     });
   });
 

@@ -106,4 +106,42 @@ describe('browser host web server', () => {
     expect(bystander.frames.some((frame) => frame.t === 'out')).toBe(false);
     expect(blocker.id).not.toBe(task.id);
   });
+
+  it('bound beyond loopback, accepts pages of its bound address and the listed origins only, never by the Host header', async () => {
+    const lan = await startWebServer(host, { host: '0.0.0.0', port: 0, rendererDir: path.join(dir, 'renderer'), allowOrigins: ['http://drover.lan:7400'] });
+    try {
+      const port = new URL(lan.url).port;
+      const url = `ws://127.0.0.1:${port}/api?token=${lan.token}`;
+      // DNS rebinding: a page at evil.example, whose name now points here, sends its own name as Host.
+      await expect(connect(url, { Origin: `http://evil.example:${port}`, Host: `evil.example:${port}` })).rejects.toThrow('HTTP 403');
+      for (const origin of [`http://0.0.0.0:${port}`, 'http://drover.lan:7400', `http://127.0.0.1:${port}`]) {
+        const { ws } = await connect(url, { Origin: origin });
+        expect(ws.readyState).toBe(WebSocket.OPEN);
+      }
+    } finally {
+      await lan.close();
+    }
+    await expect(startWebServer(host, { host: '127.0.0.1', port: 0, rendererDir: path.join(dir, 'renderer'), allowOrigins: ['drover.lan'] })).rejects.toThrow(
+      /not an origin like http:\/\/drover.lan:7400/,
+    );
+  });
+
+  it('answers binary, deeply nested and prototype-keyed frames with errors and keeps serving', async () => {
+    const client = await connect();
+    client.ws.send(Buffer.from([1, 2, 3]), { binary: true });
+    client.ws.send(`${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`);
+    client.ws.send('{"t":"req","id":5,"method":"getStatus","params":{"__proto__":{"polluted":true}}}');
+    client.ws.send('{"t":"req","id":6,"method":"constructor","params":{}}');
+    client.ws.send(JSON.stringify({ t: 'req', id: 7, method: 'getStatus', params: {} }));
+    await waitFor(() => client.frames.filter((frame) => frame.t === 'res').length === 5, 'five answers');
+    const answers = client.frames.flatMap((frame) => (frame.t === 'res' ? [frame.ok ? 'ok' : `${frame.id}: ${frame.error.code}: ${frame.error.message}`] : []));
+    expect(answers).toEqual([
+      'null: bad-request: Malformed frame: binary frames are not accepted; send JSON text',
+      'null: bad-request: Malformed frame: nested more than 64 levels deep',
+      expect.stringMatching(/^5: bad-request: Invalid getStatus params/),
+      '6: unknown-method: Unknown method: constructor',
+      'ok',
+    ]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
 });

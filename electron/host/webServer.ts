@@ -5,10 +5,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CONTENT_SECURITY_POLICY } from '../../shared/contentSecurityPolicy';
-import type { PushFrame, ResponseFrame } from '../../shared/protocol';
+import { MAX_REQUEST_FRAME_BYTES } from '../../shared/protocol';
+import { ClientFlow } from './clientFlow';
 import type { DroverHost } from './host';
-import { parseJson } from './lineFraming';
-import { MAX_CLIENT_BACKLOG_BYTES } from './localSocketServer';
 
 const HEARTBEAT_MS = 30_000;
 
@@ -30,6 +29,11 @@ export interface WebServerOptions {
   rendererDir: string;
   /** Defaults to a fresh random token. */
   token?: string;
+  /**
+   * Page origins (scheme://host:port) allowed besides this server's own loopback and bound
+   * addresses; for a non-loopback bind reached by a name (`--allow-origin`).
+   */
+  allowOrigins?: readonly string[];
 }
 
 export interface WebServer {
@@ -49,9 +53,30 @@ function reject(socket: import('node:stream').Duplex, status: number, reason: st
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
+/** `scheme://host[:port]` exactly as a browser sends it in Origin, or an error saying what is wrong. */
+export function parseOrigin(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`--allow-origin ${text} is not an origin like http://drover.lan:7400`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== text.replace(/\/$/, '')) {
+    throw new Error(`--allow-origin ${text} is not an origin like http://drover.lan:7400 (scheme, host and port only)`);
+  }
+  return url.origin;
+}
+
+/** The origins pages of this server have: loopback names, the exact bound address, and those listed. */
+function originsOf(boundHost: string, port: number, listed: readonly string[]): Set<string> {
+  const shownHost = boundHost.includes(':') ? `[${boundHost}]` : boundHost;
+  return new Set([`http://${shownHost}:${port}`, `http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`, ...listed.map(parseOrigin)]);
+}
+
 /**
  * The browser host's door: the built renderer over HTTP and the API over a WebSocket at /api that
- * needs the random token and an Origin of this server (or none, for non-browser clients).
+ * needs the random token and an Origin of this server (or none, for non-browser clients). The Host
+ * header is never trusted: a page at a rebound name (DNS rebinding) has that name as its Origin.
  */
 export async function startWebServer(host: DroverHost, options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? randomBytes(24).toString('base64url');
@@ -61,17 +86,17 @@ export async function startWebServer(host: DroverHost, options: WebServerOptions
   }
 
   const server = http.createServer((request, response) => serveStatic(rendererRoot, request, response));
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_FRAME_BYTES });
+  const listedOrigins = options.allowOrigins ?? [];
+  listedOrigins.forEach(parseOrigin);
   let allowedOrigins = new Set<string>();
-  // Bound beyond loopback (--host 0.0.0.0 or a LAN address), pages reach it by names we can't list.
-  const servesNetwork = !['127.0.0.1', 'localhost', '::1'].includes(options.host);
 
   server.on('upgrade', (request, socket, head) => {
     const url = new URL(request.url ?? '/', 'http://placeholder');
     if (url.pathname !== '/api') return reject(socket, 404, 'Not Found');
     if (!sameToken(url.searchParams.get('token'), token)) return reject(socket, 401, 'Unauthorized');
     const origin = request.headers.origin;
-    if (origin !== undefined && !allowedOrigins.has(origin) && !(servesNetwork && origin === `http://${request.headers.host}`)) {
+    if (origin !== undefined && !allowedOrigins.has(origin)) {
       return reject(socket, 403, 'Forbidden');
     }
     sockets.handleUpgrade(request, socket, head, (ws) => serveClient(host, ws));
@@ -89,7 +114,7 @@ export async function startWebServer(host: DroverHost, options: WebServerOptions
   });
   const { port } = server.address() as AddressInfo;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
-  allowedOrigins = new Set([`http://${shownHost}:${port}`, `http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`]);
+  allowedOrigins = originsOf(options.host, port, listedOrigins);
 
   return {
     url: `http://${shownHost}:${port}/?token=${token}`,
@@ -105,12 +130,17 @@ export async function startWebServer(host: DroverHost, options: WebServerOptions
 }
 
 function serveClient(host: DroverHost, ws: WebSocket): void {
-  const send = (frame: ResponseFrame | PushFrame) => {
-    if (ws.readyState !== ws.OPEN) return;
-    // A client that stopped reading is cut off (it resyncs from a snapshot when it reconnects).
-    if (ws.bufferedAmount > MAX_CLIENT_BACKLOG_BYTES) ws.terminate();
-    else ws.send(JSON.stringify(frame));
-  };
+  const flow = new ClientFlow(
+    {
+      write: (text, flushed) => ws.send(text, () => flushed()),
+      backlogBytes: () => ws.bufferedAmount,
+      pauseInput: () => ws.pause(),
+      resumeInput: () => ws.resume(),
+      disconnect: () => ws.terminate(),
+    },
+    (raw) => connection.handle(raw),
+    host.log,
+  );
   // A peer that vanished without closing (a dropped network) must not hold a paused terminal.
   let alive = true;
   ws.on('pong', () => (alive = true));
@@ -120,17 +150,16 @@ function serveClient(host: DroverHost, ws: WebSocket): void {
     ws.ping();
   }, HEARTBEAT_MS);
   heartbeat.unref();
-  ws.on('close', () => clearInterval(heartbeat));
-  const connection = host.openConnection(send);
+  const connection = host.openConnection((frame) => flow.push(frame));
   ws.on('message', (data, isBinary) => {
-    const raw = isBinary ? new Error('binary frames are not accepted') : parseJson(data.toString());
-    if (raw instanceof Error) {
-      send({ t: 'res', id: null, ok: false, error: { code: 'bad-request', message: `Malformed frame: ${raw.message}` } });
-      return;
-    }
-    void connection.handle(raw).then(send);
+    if (isBinary) flow.receive(new Error('binary frames are not accepted; send JSON text'));
+    else flow.receive(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
   });
-  ws.on('close', () => connection.close());
+  ws.on('close', () => {
+    clearInterval(heartbeat);
+    flow.close();
+    connection.close();
+  });
   ws.on('error', () => ws.terminate());
 }
 

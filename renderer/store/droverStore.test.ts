@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
 import type { AgentSession, InboxMessage, ProjectWorkState, Task, Wake } from '../../shared/entities';
+import { DroverRequestError } from '../../shared/protocol';
 import { BaseFakeBridge, settle } from '../testing/fakeBridge';
 import { makeAgent, makeMessage, makeProject, makeSession, makeTask, makeWake } from '../testing/fixtures';
 import { createDroverStore } from './droverStore';
@@ -44,7 +45,7 @@ const message = (id: string, state: InboxMessage['state'], seq: number) =>
   makeMessage({ id, kind: 'task-result', body: 'Task t-aaaaaa "make" succeeded: exit code 0.', taskId: 't-aaaaaa', state, seq });
 const wake = (id: string, state: Wake['state'], createdAt: number, seq: number) => makeWake({ id, state, createdAt, updatedAt: createdAt, seq });
 /** A `getWorkState` answer for project p-aaaaaa: the entities a test names, none of the others. */
-const snapshot = (seq: number, entities: Partial<Omit<ProjectWorkState, 'projectId' | 'seq'>> = {}): ProjectWorkState => ({
+const snapshot = (seq: number, entities: Partial<Omit<ProjectWorkState, 'projectId' | 'seq'>> = {}, next: string | null = null): ProjectWorkState & { next: string | null } => ({
   projectId: 'p-aaaaaa',
   seq,
   tasks: [],
@@ -53,6 +54,7 @@ const snapshot = (seq: number, entities: Partial<Omit<ProjectWorkState, 'project
   messages: [],
   wakes: [],
   ...entities,
+  next,
 });
 
 describe('currentWake', () => {
@@ -103,6 +105,44 @@ describe('createDroverStore', () => {
     const state = store.getState();
     expect(state.projects.byId).toEqual({});
     expect(state.workStates['p-aaaaaa']?.tasksById['t-aaaaaa']?.state).toBe('interrupted');
+  });
+
+  it('reads a work state sent in parts, under the first part’s seq, applying only newer events', async () => {
+    const bridge = new FakeBridge();
+    const store = createDroverStore(bridge);
+    bridge.setConnection('open');
+    await bridge.answer('listProjects', { seq: 1, projects: [project('p-aaaaaa', 'a', 1)] });
+    store.getState().actions.trackWorkState('p-aaaaaa');
+    await bridge.answer('getWorkState', snapshot(5, { tasks: [task('t-cccccc', 'running', 5)] }, 'tasks:t-cccccc'));
+    expect(bridge.calls.find((call) => call.method === 'getWorkState')?.params).toEqual({ projectId: 'p-aaaaaa', after: 'tasks:t-cccccc' });
+    bridge.push({ name: 'backgroundTaskChanged', seq: 6, projectId: 'p-aaaaaa', task: task('t-bbbbbb', 'failed', 6) });
+    await bridge.answer('getWorkState', snapshot(7, { tasks: [task('t-bbbbbb', 'running', 4)] }, 'messages:'));
+    expect(store.getState().workStates['p-aaaaaa']?.status).toBe('loading');
+    await bridge.answer('getWorkState', snapshot(7, { messages: [message('m-aaaaaa', 'pending', 3)] }));
+
+    const loaded = store.getState().workStates['p-aaaaaa'];
+    expect(loaded?.status).toBe('ready');
+    expect(Object.values(loaded?.tasksById ?? {}).map((t) => `${t.id} ${t.state}`).sort()).toEqual(['t-bbbbbb failed', 't-cccccc running']);
+    expect(Object.keys(loaded?.messagesById ?? {})).toEqual(['m-aaaaaa']);
+  });
+
+  it('offers the person a way out when a project’s work state is missing', async () => {
+    const bridge = new FakeBridge();
+    const store = createDroverStore(bridge);
+    bridge.setConnection('open');
+    await bridge.answer('listProjects', { seq: 1, projects: [project('p-aaaaaa', 'a', 1)] });
+    store.getState().actions.trackWorkState('p-aaaaaa');
+    const call = bridge.calls.find((pending) => pending.method === 'getWorkState');
+    bridge.calls.splice(bridge.calls.indexOf(call as PendingCall), 1);
+    call?.reject(new DroverRequestError('data-missing', 'The work state of project p-aaaaaa at /x/state.sqlite is missing.'));
+    await settle();
+    expect(store.getState().workStates['p-aaaaaa']).toMatchObject({ status: 'error', errorCode: 'data-missing' });
+
+    const starting = store.getState().actions.startProjectEmpty('p-aaaaaa');
+    await bridge.answer('startProjectEmpty', project('p-aaaaaa', 'a', 1));
+    await starting;
+    await bridge.answer('getWorkState', snapshot(0));
+    expect(store.getState().workStates['p-aaaaaa']).toMatchObject({ status: 'ready', errorCode: null });
   });
 
   it('applies task events newer than the work-state snapshot only', async () => {

@@ -1,4 +1,5 @@
 import type { Agent, AgentSession, InboxMessage, ProjectWorkState, Task, Wake } from '../../shared/entities';
+import type { Bridge } from '../bridge';
 import type { Loadable, StateCell } from './slice';
 import { byKey, type EntityMap } from './versioned';
 
@@ -19,6 +20,7 @@ export type WorkStates = Readonly<Record<string, WorkStateSlice>>;
 export const EMPTY_WORK_STATE: WorkStateSlice = {
   status: 'loading',
   error: null,
+  errorCode: null,
   tasksById: {},
   agentsById: {},
   sessionsByAgentId: {},
@@ -46,6 +48,7 @@ export function workStateFromSnapshot(snapshot: ProjectWorkState): WorkStateSlic
   return {
     status: 'ready',
     error: null,
+    errorCode: null,
     tasksById: byKey(snapshot.tasks, (task) => task.id),
     agentsById: byKey(snapshot.agents, (agent) => agent.id),
     sessionsByAgentId: byKey(snapshot.sessions, (session) => session.agentId),
@@ -55,4 +58,22 @@ export function workStateFromSnapshot(snapshot: ProjectWorkState): WorkStateSlic
       return byAgent;
     }, {}),
   };
+}
+
+/**
+ * A project's whole snapshot, read in the parts the host sends (it pages large work states): the
+ * first part's seq and agents, and the tasks and messages of every part. Versions newer than that
+ * seq in later parts are real ones, and the events that follow carry them too.
+ */
+export async function fetchWorkState(bridge: Pick<Bridge, 'call'>, projectId: string): Promise<ProjectWorkState> {
+  const first = await bridge.call('getWorkState', { projectId });
+  const tasks = [...first.tasks];
+  const messages = [...first.messages];
+  for (let after = first.next; after; ) {
+    const part = await bridge.call('getWorkState', { projectId, after });
+    for (const task of part.tasks) tasks.push(task);
+    for (const message of part.messages) messages.push(message);
+    after = part.next;
+  }
+  return { ...first, tasks, messages };
 }

@@ -1,4 +1,5 @@
 import type { DroverEvent } from '../../shared/events';
+import type { ErrorCode } from '../../shared/protocol';
 import type { Bridge } from '../bridge';
 
 /** One top-level key of the store as the slice that owns it sees it: read it, update it. */
@@ -31,14 +32,16 @@ export type LoadStatus = 'loading' | 'ready' | 'error';
 export interface Loadable {
   status: LoadStatus;
   error: string | null;
+  /** The contract's code for `error`, when the host gave one (`data-missing` offers a way out). */
+  errorCode?: ErrorCode | null;
 }
 
 /** A re-fetch keeps showing the data already held instead of flashing back to "loading". */
 export function reloading<S extends Loadable>(slice: S): S {
-  return { ...slice, status: slice.status === 'ready' ? 'ready' : 'loading', error: null };
+  return { ...slice, status: slice.status === 'ready' ? 'ready' : 'loading', error: null, errorCode: null };
 }
 
 /** A failed fetch keeps the data held, and says why. */
-export function loadFailed<S extends Loadable>(slice: S, error: string): S {
-  return { ...slice, status: 'error', error };
+export function loadFailed<S extends Loadable>(slice: S, error: string, errorCode: ErrorCode | null = null): S {
+  return { ...slice, status: 'error', error, errorCode };
 }

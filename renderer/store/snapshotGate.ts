@@ -1,3 +1,4 @@
+import { DroverRequestError, type ErrorCode } from '../../shared/protocol';
 import { errorMessage } from '../format/errorMessage';
 
 /**
@@ -58,7 +59,7 @@ export interface SnapshotTarget<S, E> {
   /** False once nobody follows the stream any more (its answers are then dropped). */
   followed(): boolean;
   loaded(snapshot: S): void;
-  failed(message: string): void;
+  failed(message: string, code: ErrorCode | null): void;
   /** Applies one event newer than the snapshot. */
   apply(event: E): void;
 }
@@ -84,7 +85,7 @@ export async function loadThroughGate<S extends { seq: number }, E extends { seq
   } catch (error) {
     const newer = gate.failSnapshot(ticket);
     if (newer === null || !target.followed()) return;
-    target.failed(errorMessage(error));
+    target.failed(errorMessage(error), error instanceof DroverRequestError ? error.code : null);
     newer.forEach(target.apply);
   }
 }

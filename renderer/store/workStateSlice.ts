@@ -7,7 +7,7 @@ import { AGENT_EVENTS, type AgentEvent } from './agentsSlice';
 import { loadFailed, reloading, type Slice, type SliceContext, type StateCell } from './slice';
 import { loadThroughGate, SnapshotGate } from './snapshotGate';
 import { applyNewer, without } from './versioned';
-import { EMPTY_WORK_STATE, updateWorkState, workStateFromSnapshot, type WorkStates, type WorkStateSlice } from './projectWorkState';
+import { EMPTY_WORK_STATE, fetchWorkState, updateWorkState, workStateFromSnapshot, type WorkStates, type WorkStateSlice } from './projectWorkState';
 
 const WORK_STATE_EVENTS: readonly string[] = ['backgroundTaskChanged', ...AGENT_EVENTS];
 export type WorkStateEvent = BackgroundTaskChanged | AgentEvent;
@@ -30,6 +30,10 @@ export interface WorkStateActions {
   createTask(params: MethodParams<'createTask'>): Promise<Task>;
   cancelTask(taskId: string): Promise<Task>;
   retryTask(taskId: string): Promise<Task>;
+  /** Reads a project's work state again (after its database was restored from a backup). */
+  reloadWorkState(projectId: string): void;
+  /** The person's choice for a project whose state database is missing: start it with an empty one. */
+  startProjectEmpty(projectId: string): Promise<void>;
   /**
    * Tasks seen ending live (an event moved them into a finished state); never fired for what a
    * snapshot reveals after a reload or reconnect. Toasts listen here, and so can a native notifier.
@@ -74,11 +78,11 @@ export function createWorkStateSlice(
 
   function load(projectId: string, gate: SnapshotGate<WorkStateEvent>): void {
     const update = (change: (slice: WorkStateSlice) => WorkStateSlice) => updateWorkState(cell, projectId, change);
-    void loadThroughGate(gate, () => bridge.call('getWorkState', { projectId }), {
+    void loadThroughGate(gate, () => fetchWorkState(bridge, projectId), {
       loading: () => update(reloading),
       followed: () => gates.get(projectId) === gate,
       loaded: (snapshot) => update(() => workStateFromSnapshot(snapshot)),
-      failed: (message) => update((slice) => loadFailed(slice, message)),
+      failed: (message, code) => update((slice) => loadFailed(slice, message, code)),
       apply,
     });
   }
@@ -99,7 +103,17 @@ export function createWorkStateSlice(
     cancelTask: (taskId) => bridge.call('cancelTask', { taskId }),
     retryTask: (taskId) => bridge.call('retryTask', { taskId }),
     onTaskEnded: (listener) => taskEndings.add(listener),
+    reloadWorkState: (projectId) => reload(projectId),
+    startProjectEmpty: async (projectId) => {
+      await bridge.call('startProjectEmpty', { projectId });
+      reload(projectId);
+    },
   };
+
+  function reload(projectId: string): void {
+    const gate = gates.get(projectId);
+    if (gate && isOpen()) load(projectId, gate);
+  }
 
   return {
     initial: {},

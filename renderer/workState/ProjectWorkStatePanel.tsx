@@ -11,6 +11,7 @@ import { useDroverActions } from '../store/StoreContext';
 import { isPhoneLayout } from '../store/phoneLayout';
 import { isWorkStateShown, showWorkState, useWorkspaceView } from '../store/workspaceView';
 import { ConcurrencyControl } from './ConcurrencyControl';
+import { MissingWorkState } from './MissingWorkState';
 import { useOutputViewer } from './outputViewerStore';
 import { QueueBadges } from './QueueBadges';
 import { RunTaskDialog } from './RunTaskDialog';
@@ -29,6 +30,7 @@ const TaskOutputDialog = lazy(() => import('./output/TaskOutputDialog').then((mo
 export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
   const status = useWorkState(projectId, 'status');
   const loadError = useWorkState(projectId, 'error');
+  const loadErrorCode = useWorkState(projectId, 'errorCode');
   const tasksById = useWorkState(projectId, 'tasksById');
   const agentsById = useWorkState(projectId, 'agentsById');
   const agents = useAgents(projectId);
@@ -147,7 +149,9 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
         shownCount={visible.length}
       />
       <FormError message={error} className="work-state__error" />
-      {status !== 'ready' && sorted.length === 0 ? (
+      {status === 'error' && loadErrorCode === 'data-missing' ? (
+        <MissingWorkState projectId={projectId} message={loadError ?? ''} />
+      ) : status !== 'ready' && sorted.length === 0 ? (
         <p className={status === 'error' ? 'empty-state empty-state--error' : 'empty-state'}>
           {status === 'error' ? `Could not load the work state: ${loadError ?? 'unknown error'}` : 'Loading work state…'}
         </p>

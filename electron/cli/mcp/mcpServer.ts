@@ -1,24 +1,69 @@
+import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { MAX_REQUEST_FRAME_BYTES } from '../../../shared/protocol';
 import { describeIssues } from '../../../shared/validationIssues';
-import { connectToDrover } from '../socketClient';
+import { LineReader } from '../../host/lineFraming';
+import { DroverLink } from '../socketClient';
+import { resolveProject } from '../taskCommands';
 import { MCP_TOOLS, type AgentIdentity } from './mcpTools';
 
+export interface McpServerOptions {
+  /** The running Drover's socket, found as every command finds it. */
+  socketPath: string;
+  /** `--project ID|PATH`; else DROVER_PROJECT_ID; else the registered project holding `cwd`. */
+  project: string | undefined;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  version: string;
+  stdin?: Readable;
+  stdout?: Writable;
+  /** How often to check that the client that started us is still our parent. */
+  parentCheckMs?: number;
+}
+
 /**
- * `drover mcp`: the stdio MCP server agent CLIs launch. It knows its agent and project from the env
- * Drover puts in agent terminals, and talks to the running Drover over the local socket.
+ * The MCP client's messages, one JSON-RPC message a line, with each line capped: a longer one is
+ * answered with a JSON-RPC error and skipped, and the server keeps serving.
  */
-export async function runMcpServer(env: NodeJS.ProcessEnv, version: string): Promise<void> {
-  const socketPath = env.DROVER_SOCKET;
-  const projectId = env.DROVER_PROJECT_ID;
-  if (!socketPath || !projectId) {
-    throw new Error('drover mcp runs inside a Drover agent terminal: DROVER_SOCKET and DROVER_PROJECT_ID must be set.');
+function boundedLines(input: Readable, output: Writable, log: (line: string) => void): PassThrough {
+  const lines = new PassThrough();
+  const reader = new LineReader(
+    MAX_REQUEST_FRAME_BYTES,
+    (line) => lines.write(Buffer.concat([line, Buffer.from('\n')])),
+    () => {
+      const message = `Message too large: a line holds at most ${MAX_REQUEST_FRAME_BYTES} bytes; it was skipped.`;
+      log(message);
+      output.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message } })}\n`);
+    },
+  );
+  input.on('data', (chunk: Buffer | string) => reader.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+  return lines;
+}
+
+/**
+ * `drover mcp`: the stdio MCP server agent CLIs launch. It finds the running Drover as every
+ * command does, knows its agent from the env Drover puts in agent terminals, reconnects when
+ * Drover restarts, and ends with its client: when stdin ends or the process that started it exits.
+ * Resolves with the exit code once it is done.
+ */
+export async function runMcpServer(options: McpServerOptions): Promise<number> {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const log = (line: string) => process.stderr.write(`drover mcp: ${line}\n`);
+  const link = new DroverLink(options.socketPath);
+  await link.open();
+  let project;
+  try {
+    project = await resolveProject(link, options.project, { env: options.env, cwd: options.cwd });
+  } catch (error) {
+    link.close();
+    throw error;
   }
-  const me: AgentIdentity = { projectId, agentId: env.DROVER_AGENT_ID || null };
-  const client = await connectToDrover(socketPath);
-  const server = new Server({ name: 'drover', version }, { capabilities: { tools: {} } });
+  const me: AgentIdentity = { projectId: project.id, agentId: options.env.DROVER_AGENT_ID || null };
+  const server = new Server({ name: 'drover', version: options.version }, { capabilities: { tools: {} } });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: MCP_TOOLS.map((tool) => ({
@@ -34,13 +79,33 @@ export async function runMcpServer(env: NodeJS.ProcessEnv, version: string): Pro
     const args = tool.input.safeParse(request.params.arguments ?? {});
     if (!args.success) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: ${describeIssues(args.error, 'arguments')}`);
     try {
-      return { content: [{ type: 'text' as const, text: await tool.run(args.data, client.rpc, me) }] };
+      return { content: [{ type: 'text' as const, text: await tool.run(args.data, link, me) }] };
     } catch (error) {
       return { content: [{ type: 'text' as const, text: error instanceof Error ? error.message : String(error) }], isError: true };
     }
   });
 
-  const transport = new StdioServerTransport();
-  transport.onclose = () => client.close();
-  await server.connect(transport);
+  const transport = new StdioServerTransport(boundedLines(stdin, stdout, log), stdout);
+  const parent = process.ppid;
+  return new Promise<number>((resolve) => {
+    let done = false;
+    const end = (why: string | null) => {
+      if (done) return;
+      done = true;
+      clearInterval(parentCheck);
+      if (why) log(why);
+      link.close();
+      stdin.pause();
+      void server.close().finally(() => resolve(0));
+    };
+    // Reparented: the client died without closing our stdin (a grandchild may still hold it).
+    const parentCheck = setInterval(() => {
+      if (process.ppid !== parent) end('the client that started drover mcp has exited; stopping');
+    }, options.parentCheckMs ?? 1000);
+    parentCheck.unref();
+    stdin.once('end', () => end(null));
+    stdin.once('close', () => end(null));
+    transport.onclose = () => end(null);
+    server.connect(transport).catch((error: unknown) => end(`could not start: ${error instanceof Error ? error.message : String(error)}`));
+  });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isTaskFinished, type InboxMessage, type Task } from '../../../shared/entities';
-import type { RpcClient } from '../../../shared/rpcClient';
+import { ACTIVE_TASK_STATES, FINISHED_TASK_STATES, type InboxMessage, type Task } from '../../../shared/entities';
+import type { DroverCaller } from '../socketClient';
 
 export interface AgentIdentity {
   projectId: string;
@@ -11,7 +11,7 @@ export interface McpTool<S extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
   input: S;
-  run(args: z.output<S>, rpc: RpcClient, me: AgentIdentity): Promise<string>;
+  run(args: z.output<S>, rpc: DroverCaller, me: AgentIdentity): Promise<string>;
 }
 
 function tool<S extends z.ZodType>(definition: McpTool<S>): McpTool {
@@ -31,6 +31,11 @@ function messageText(message: InboxMessage): string {
     .filter(Boolean)
     .join(', ');
   return `--- ${meta} (${new Date(message.createdAt).toISOString()})\n${message.body}`;
+}
+
+/** Terminal output as plain lines: the PTY's CRLF line ends become LF. */
+function asLines(output: string): string {
+  return output.replace(/\r\n/g, '\n');
 }
 
 function requireAgent(me: AgentIdentity): string {
@@ -68,13 +73,24 @@ export const MCP_TOOLS: McpTool[] = [
     input: z.object({
       filter: z.enum(['active', 'finished', 'all']).default('all'),
       mine_only: z.boolean().default(false).describe('Only tasks you started'),
+      limit: z.number().int().min(1).max(1000).default(100).describe('At most this many tasks'),
     }),
     run: async (args, rpc, me) => {
-      const tasks = (await rpc.call('listTasks', { projectId: me.projectId })).filter(
-        (task) =>
-          (args.filter === 'all' || (args.filter === 'finished') === isTaskFinished(task.state)) && (!args.mine_only || task.ownerAgentId === me.agentId),
-      );
-      return tasks.length ? tasks.map(taskSummary).join('\n') : 'No tasks.';
+      const states = args.filter === 'all' ? undefined : args.filter === 'finished' ? FINISHED_TASK_STATES : ACTIVE_TASK_STATES;
+      const shown: Task[] = [];
+      let after: string | null = null;
+      do {
+        const page: { tasks: Task[]; next: string | null } = await rpc.call('listTasks', {
+          projectId: me.projectId,
+          ...(states ? { states: [...states] } : {}),
+          ...(after ? { after } : {}),
+          limit: args.limit,
+        });
+        shown.push(...page.tasks.filter((task) => !args.mine_only || task.ownerAgentId === me.agentId));
+        after = page.next;
+      } while (after !== null && shown.length < args.limit);
+      const more = after !== null || shown.length > args.limit ? '\n(older tasks not shown; raise limit to see them)' : '';
+      return shown.length ? `${shown.slice(0, args.limit).map(taskSummary).join('\n')}${more}` : 'No tasks.';
     },
   }),
   tool({
@@ -84,7 +100,7 @@ export const MCP_TOOLS: McpTool[] = [
     run: async (args, rpc) => {
       const task = await rpc.call('getTask', { taskId: args.task_id });
       const output = args.tail_bytes > 0 ? await rpc.call('readTaskOutput', { taskId: task.id, tailBytes: args.tail_bytes }) : null;
-      return `${taskSummary(task)}\ncwd: ${task.cwd}${task.reason ? `\nreason: ${task.reason}` : ''}\n--- output tail ---\n${output?.data ?? ''}`;
+      return `${taskSummary(task)}\ncwd: ${task.cwd}${task.reason ? `\nreason: ${task.reason}` : ''}\n--- output tail ---\n${asLines(output?.data ?? '')}`;
     },
   }),
   tool({
@@ -105,9 +121,10 @@ export const MCP_TOOLS: McpTool[] = [
     input: z.object({ unread_only: z.boolean().default(true), mark_read: z.boolean().default(true) }),
     run: async (args, rpc, me) => {
       const agentId = requireAgent(me);
-      const messages = await rpc.call('listInbox', { agentId, unreadOnly: args.unread_only });
+      const { messages, next } = await rpc.call('listInbox', { agentId, unreadOnly: args.unread_only, limit: 50 });
       if (args.mark_read && messages.length > 0) await rpc.call('markInboxRead', { agentId, messageIds: messages.map((m) => m.id) });
-      return messages.length ? messages.map(messageText).join('\n\n') : 'Your inbox has no unread messages.';
+      const more = next !== null ? `\n\n(more messages wait; call read_inbox again)` : '';
+      return messages.length ? `${messages.map(messageText).join('\n\n')}${more}` : 'Your inbox has no unread messages.';
     },
   }),
   tool({

@@ -6,7 +6,7 @@ type InboxMethod = 'listInbox' | 'markInboxRead' | 'sendMessage' | 'replyToMessa
 /** Agents' inboxes: messages between agents and from people, and questions with their replies. */
 export function inboxMethods(inbox: MediatedInbox): Methods<InboxMethod> {
   return {
-    listInbox: ({ agentId, unreadOnly }) => inbox.list(agentId, unreadOnly),
+    listInbox: ({ agentId, ...request }) => inbox.list(agentId, request),
     markInboxRead: ({ agentId, messageIds }) => inbox.markRead(agentId, messageIds),
     sendMessage: ({ projectId, to, kind, body, fromAgentId }) => inbox.send({ projectId, to, kind, body, fromAgentId }),
     replyToMessage: ({ questionId, body, fromAgentId }) => inbox.reply({ questionId, body, fromAgentId }),

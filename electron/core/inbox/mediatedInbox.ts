@@ -3,6 +3,7 @@ import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
 import type { Locator } from '../locate';
+import { pageOf } from '../paging';
 import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 
@@ -51,9 +52,13 @@ export class MediatedInbox {
     return delivered;
   }
 
-  list(agentId: string, unreadOnly: boolean): InboxMessage[] {
+  /** A page of an agent's messages, oldest first, continued after the message `after`. */
+  list(agentId: string, request: { unreadOnly: boolean; after?: string | undefined; limit?: number | undefined }): { messages: InboxMessage[]; next: string | null } {
     const { store } = this.locator.agent(agentId);
-    return store.inbox.messages(agentId).filter((message) => !unreadOnly || message.state !== 'read');
+    const rows = store.inbox.oldestFirst({ agentId, unreadOnly: request.unreadOnly, after: request.after });
+    if (!rows) fail('not-found', `No message ${request.after} in this project to continue the list after.`);
+    const { items, next } = pageOf(rows, request.limit);
+    return { messages: items, next };
   }
 
   /** Marks the given messages (default: all unread) of an agent as read. */

@@ -18,9 +18,9 @@ export function cliScript(command: readonly string[], env: Record<string, string
  * hooks their CLIs run) find `drover` on PATH whichever host started them.
  */
 export function writeCliShim(dir: string, command: readonly string[], env: Record<string, string> = {}): string {
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, 'drover');
-  fs.writeFileSync(file, cliScript(command, env), { mode: 0o755 });
-  fs.chmodSync(file, 0o755);
+  fs.writeFileSync(file, cliScript(command, env), { mode: 0o700 });
+  fs.chmodSync(file, 0o700);
   return dir;
 }

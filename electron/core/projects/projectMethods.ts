@@ -1,6 +1,8 @@
+import type { Task } from '../../../shared/entities';
 import type { Methods } from '../api';
 import type { ProjectStores } from '../storage/projectStores';
 import type { ProjectRegistry } from './projectRegistry';
+import { workStatePart } from './workStateSnapshot';
 
 type ProjectMethod =
   | 'getStatus'
@@ -11,7 +13,8 @@ type ProjectMethod =
   | 'findProjectByPath'
   | 'getProjectSettings'
   | 'updateProjectSettings'
-  | 'getWorkState';
+  | 'getWorkState'
+  | 'startProjectEmpty';
 
 /** What runs in a project: stopped before the project is forgotten, told when its settings change. */
 export interface ProjectWork {
@@ -19,6 +22,8 @@ export interface ProjectWork {
   stopProject(projectId: string): Promise<void>;
   projectClosed(projectId: string): void;
   settingsChanged?(projectId: string): void;
+  /** A task as it truly stands when what runs knows more than its row (an end the disk refused). */
+  present?(task: Task): Task;
 }
 
 export interface StatusInfo {
@@ -32,7 +37,8 @@ export function projectMethods(projects: ProjectRegistry, stores: ProjectStores,
   return {
     getStatus: () => ({ ...status, projects: projects.list().projects }),
     listProjects: () => projects.list(),
-    addProject: ({ path }) => projects.add(path),
+    // A registered project always has its state database: it is made before the project is listed.
+    addProject: ({ path }) => projects.add(path, (projectId) => stores.createEmpty(projectId)),
     renameProject: ({ projectId, name }) => projects.rename(projectId, name),
     removeProject: async ({ projectId }) => {
       projects.get(projectId);
@@ -56,18 +62,14 @@ export function projectMethods(projects: ProjectRegistry, stores: ProjectStores,
       for (const part of work) part.settingsChanged?.(projectId);
       return updated;
     },
-    getWorkState: ({ projectId }) => {
+    getWorkState: ({ projectId, after }) => {
       projects.get(projectId);
-      const store = stores.get(projectId);
-      return store.transaction(() => ({
-        projectId,
-        seq: store.seq.current,
-        tasks: store.tasks.list(),
-        agents: store.agents.list(),
-        sessions: store.sessions.latestOfEach(),
-        messages: store.inbox.messages(),
-        wakes: store.wakes.visible(),
-      }));
+      return workStatePart(stores.get(projectId), after, (task) => work.reduce((current, part) => part.present?.(current) ?? current, task));
+    },
+    startProjectEmpty: ({ projectId }) => {
+      const project = projects.get(projectId);
+      stores.createEmpty(projectId);
+      return project;
     },
   };
 }

@@ -45,13 +45,19 @@ export class ProjectRegistry {
     return project;
   }
 
-  /** Adding a folder that is already registered returns the existing project. */
-  add(folder: string): Project {
+  /**
+   * Adding a folder that is already registered returns the existing project. `prepare` runs for a
+   * new project before it is registered (its state database is made there), so a failure in it
+   * registers nothing.
+   */
+  add(folder: string, prepare: (projectId: string) => void = () => {}): Project {
     const canonical = canonicalFolder(folder);
     const existing = this.table.byPath(canonical);
     if (existing) return existing;
+    const id = newId('p');
+    prepare(id);
     const project = this.table.transaction(() => {
-      const added: Project = { id: newId('p'), name: path.basename(canonical) || canonical, path: canonical, createdAt: Date.now(), seq: this.table.nextSeq() };
+      const added: Project = { id, name: path.basename(canonical) || canonical, path: canonical, createdAt: Date.now(), seq: this.table.nextSeq() };
       this.table.insert(added);
       return added;
     });

@@ -19,7 +19,7 @@ export class ScrollbackLog {
     private readonly capBytes = 2 * 1024 * 1024,
   ) {
     this.pending = new PendingOutput(capBytes);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     this.size = fs.existsSync(file) ? fs.statSync(file).size : 0;
   }
 
@@ -36,10 +36,10 @@ export class ScrollbackLog {
     try {
       if (dropped) {
         // Past the cap in one batch: what the file holds is older than anything kept.
-        fs.writeFileSync(this.file, data);
+        fs.writeFileSync(this.file, data, { mode: 0o600 });
         this.size = Buffer.byteLength(data);
       } else {
-        fs.appendFileSync(this.file, data);
+        fs.appendFileSync(this.file, data, { mode: 0o600 });
         this.size += Buffer.byteLength(data);
       }
       if (this.size > this.capBytes) this.trim();
@@ -61,7 +61,7 @@ export class ScrollbackLog {
 
   private trim(): void {
     const kept = this.tail(Math.floor(this.capBytes / 2));
-    fs.writeFileSync(this.file, kept);
+    fs.writeFileSync(this.file, kept, { mode: 0o600 });
     this.size = Buffer.byteLength(kept);
   }
 }

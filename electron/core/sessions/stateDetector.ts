@@ -1,4 +1,5 @@
 import type { AgentHookEvent, AgentProfileInput, AgentSessionState } from '../../../shared/entities';
+import { findMatches, type PatternMatch } from '../patterns/patternSandbox';
 import type { LimitLine } from './limitLines';
 import type { ProgramState } from './programStatus';
 import { parseLimitReset } from './usageLimit';
@@ -36,8 +37,9 @@ export type StateSignal =
    */
   | { kind: 'screen'; reading: ScreenReading; newLimit: LimitLine | null; signalsDecide: boolean };
 
+// Profiles' patterns may be a person's: they run in the sandbox, with a time limit.
 function test(pattern: string | null, text: string): boolean {
-  return pattern !== null && new RegExp(pattern, 'm').test(text);
+  return pattern !== null && findMatches(pattern, text, 1).length > 0;
 }
 
 /** The whole line around each match of a limit pattern, and the line after it. */
@@ -48,20 +50,14 @@ function limitLines(pattern: string | null, text: string): LimitLine[] {
   };
   return matchesOf(pattern, text).map((match) => {
     const start = text.lastIndexOf('\n', match.index) + 1;
-    const end = lineEnd(match.index + match[0].length);
+    const end = lineEnd(match.index + match.length);
     const line = text.slice(start, end).trim();
     return { line, context: `${line} ${text.slice(end + 1, lineEnd(end + 1)).trim()}`.trim() };
   });
 }
 
-function matchesOf(pattern: string | null, text: string): RegExpExecArray[] {
-  if (pattern === null) return [];
-  const found: RegExpExecArray[] = [];
-  for (const match of text.matchAll(new RegExp(pattern, 'gm'))) {
-    found.push(match);
-    if (match[0].length === 0) break;
-  }
-  return found;
+function matchesOf(pattern: string | null, text: string): PatternMatch[] {
+  return pattern === null ? [] : findMatches(pattern, text);
 }
 
 /**

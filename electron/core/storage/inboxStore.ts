@@ -31,7 +31,11 @@ export class InboxStore {
     this.statements = {
       message: db.prepare<[string], MessageRow>('SELECT * FROM inbox_messages WHERE id = ?'),
       messages: db.prepare<[string], MessageRow>('SELECT * FROM inbox_messages WHERE agent_id = ? ORDER BY created_at, rowid'),
-      allMessages: db.prepare<[], MessageRow>('SELECT * FROM inbox_messages ORDER BY created_at, rowid'),
+      oldestFirst: db.prepare<[{ after: number; agentId: string | null; unreadOnly: number }], MessageRow>(
+        `SELECT * FROM inbox_messages WHERE rowid > @after AND (@agentId IS NULL OR agent_id = @agentId) AND (@unreadOnly = 0 OR state != 'read')
+         ORDER BY rowid`,
+      ),
+      rowidOf: db.prepare<[string], number>('SELECT rowid FROM inbox_messages WHERE id = ?').pluck(),
       pending: db.prepare<[string], MessageRow>("SELECT * FROM inbox_messages WHERE agent_id = ? AND state = 'pending' ORDER BY created_at, rowid"),
       agentsWithPending: db.prepare<[], { agent_id: string }>("SELECT DISTINCT agent_id FROM inbox_messages WHERE state = 'pending'"),
       resultOfTask: db.prepare<[string], MessageRow>("SELECT * FROM inbox_messages WHERE task_id = ? AND kind = 'task-result'"),
@@ -61,9 +65,24 @@ export class InboxStore {
     return row && this.toMessage(row);
   }
 
-  messages(agentId?: string): InboxMessage[] {
-    const rows = agentId ? this.statements.messages.all(agentId) : this.statements.allMessages.all();
-    return rows.map((row) => this.toMessage(row));
+  messages(agentId: string): InboxMessage[] {
+    return this.statements.messages.all(agentId).map((row) => this.toMessage(row));
+  }
+
+  /**
+   * Messages oldest first (of one agent, or of the whole project), read lazily, from just after
+   * the message `after` when given. Returns undefined when `after` names no message of this project.
+   */
+  oldestFirst(options: { after?: string | undefined; agentId?: string | undefined; unreadOnly?: boolean } = {}): Iterable<InboxMessage> | undefined {
+    const after = options.after === undefined ? 0 : this.statements.rowidOf.get(options.after);
+    if (after === undefined) return undefined;
+    const { oldestFirst } = this.statements;
+    const params = { after, agentId: options.agentId ?? null, unreadOnly: options.unreadOnly ? 1 : 0 };
+    const toMessage = (row: MessageRow) => this.toMessage(row);
+    // The query starts on the first read, and stopping early (a full page) ends it.
+    return (function* () {
+      for (const row of oldestFirst.iterate(params)) yield toMessage(row);
+    })();
   }
 
   pending(agentId: string): InboxMessage[] {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { ProjectSettings } from '../../../shared/entities';
 import { AgentStore } from './agentStore';
@@ -6,13 +7,16 @@ import { PROJECT_MIGRATIONS, SEQ_TABLES } from './projectSchema';
 import { SeqCounter } from './seqCounter';
 import { SessionStore } from './sessionStore';
 import { SettingsStore } from './settingsStore';
-import { openDatabase, type SqliteDatabase } from './sqlite';
+import { fail } from '../errors';
+import { openDatabase, type OpenedDatabase, type SqliteDatabase } from './sqlite';
 import { TaskStore } from './taskStore';
 import { WakeStore } from './wakeStore';
 
 export interface ProjectStore {
   projectId: string;
   db: SqliteDatabase;
+  /** The state database's path. */
+  file: string;
   seq: SeqCounter;
   /** Runs `work` in one transaction; seqs it took are given back if it rolls back. */
   transaction<T>(work: () => T): T;
@@ -44,19 +48,47 @@ export class ProjectStores {
     return path.join(this.options.dataDir, 'projects', projectId);
   }
 
+  stateFile(projectId: string): string {
+    return path.join(this.projectDir(projectId), 'state.sqlite');
+  }
+
+  /**
+   * The project's store. Its state database must exist: a registered project whose database is
+   * missing or empty is reported (`data-missing`), never silently recreated, so the person can
+   * restore it or choose to start empty (`createEmpty`).
+   */
   get(projectId: string): ProjectStore {
-    const existing = this.open.get(projectId);
-    if (existing) return existing;
+    return this.open.get(projectId) ?? this.openStore(projectId, false);
+  }
+
+  /**
+   * Creates a project's state database: for a project being added, or when a person chose to
+   * start a project whose database was lost afresh. A database that holds anything is never
+   * replaced.
+   */
+  createEmpty(projectId: string): ProjectStore {
+    const file = this.stateFile(projectId);
+    if (this.open.has(projectId) || (fs.existsSync(file) && fs.statSync(file).size > 0)) {
+      fail('conflict', `The work state at ${file} is not empty; Drover never replaces it. Move it aside first to start the project empty.`);
+    }
+    return this.openStore(projectId, true);
+  }
+
+  private openStore(projectId: string, create: boolean): ProjectStore {
     const dir = this.projectDir(projectId);
-    const db = openDatabase(path.join(dir, 'state.sqlite'), {
+    const file = this.stateFile(projectId);
+    const db = openDatabase(file, {
       migrations: PROJECT_MIGRATIONS,
       description: `work state of project ${projectId}`,
+      create,
+      whenMissing: 'restore the file from a backup and try again, or choose Start empty for this project (its tasks, agents and inboxes start over).',
       ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}),
     });
     const seq = new SeqCounter(readMaxSeq(db));
     const store: ProjectStore = {
       projectId,
       db,
+      file,
       seq,
       transaction: (work) => {
         const before = seq.current;
@@ -77,6 +109,11 @@ export class ProjectStores {
     };
     this.open.set(projectId, store);
     return store;
+  }
+
+  /** Every open project database, for naming the one SQLite later finds damaged. */
+  opened(): OpenedDatabase[] {
+    return [...this.open.values()].map((store) => ({ db: store.db, file: store.file, description: `work state of project ${store.projectId}` }));
   }
 
   /**

@@ -34,12 +34,12 @@ describe('openDatabase', () => {
     db.close();
   });
 
-  it('refuses a file that is not a database with a clear error and leaves it untouched', () => {
+  it('refuses a file that is not a database with a clear error naming it, and leaves it untouched', () => {
     const file = tempFile();
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const garbage = Buffer.alloc(8192, 'not a database ');
     fs.writeFileSync(file, garbage);
-    expect(() => openDatabase(file, { migrations: MIGRATIONS, description: 'test db' })).toThrow(/damaged or not a SQLite database.*left it untouched/);
+    expect(() => openDatabase(file, { migrations: MIGRATIONS, description: 'test db' })).toThrow(`The test db at ${file} is damaged or not a SQLite database`);
     expect(fs.readFileSync(file).equals(garbage)).toBe(true);
   });
 
@@ -47,5 +47,52 @@ describe('openDatabase', () => {
     const file = tempFile();
     openDatabase(file, { migrations: MIGRATIONS, description: 'test db' }).close();
     expect(() => openDatabase(file, { migrations: MIGRATIONS.slice(0, 1), description: 'test db' })).toThrow(/newer Drover/);
+  });
+});
+
+describe('openDatabase: files', () => {
+  const dirs: string[] = [];
+  const tempFile = () => {
+    const dir = makeTempDir();
+    dirs.push(dir);
+    return path.join(dir, 'nested', 'db.sqlite');
+  };
+  const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
+  afterEach(() => dirs.splice(0).forEach(removeDir));
+
+  it('makes a new database owner-only, its folder, WAL and shared-memory files too, and leaves no half-made file', () => {
+    const file = tempFile();
+    const db = openDatabase(file, { migrations: MIGRATIONS, description: 'test db' });
+    db.prepare('INSERT INTO a VALUES (1)').run();
+    expect(modeOf(path.dirname(file))).toBe(0o700);
+    for (const suffix of ['', '-wal', '-shm']) expect(modeOf(file + suffix)).toBe(0o600);
+    expect(fs.readdirSync(path.dirname(file)).sort()).toEqual(['db.sqlite', 'db.sqlite-shm', 'db.sqlite-wal']);
+    db.close();
+  });
+
+  it('tightens an existing database that others could read', () => {
+    const file = tempFile();
+    openDatabase(file, { migrations: MIGRATIONS, description: 'test db' }).close();
+    fs.chmodSync(file, 0o644);
+    openDatabase(file, { migrations: MIGRATIONS, description: 'test db' }).close();
+    expect(modeOf(file)).toBe(0o600);
+  });
+
+  it('reports a missing or empty file it may not create as missing data, naming it, and writes nothing', () => {
+    const file = tempFile();
+    const options = { migrations: MIGRATIONS, description: 'work state of project p-test', create: false, whenMissing: 'restore it.' };
+    expect(() => openDatabase(file, options)).toThrow(`The work state of project p-test at ${file} is missing. Drover did not recreate it: restore it.`);
+    expect(fs.existsSync(file)).toBe(false);
+    fs.writeFileSync(file, '');
+    expect(() => openDatabase(file, options)).toThrow(/is empty \(0 bytes\)\. Drover did not recreate it and left the file as it is/);
+    expect(fs.statSync(file).size).toBe(0);
+  });
+
+  it('moves aside a write-ahead log whose database is gone, so it is never replayed into a new one', () => {
+    const file = tempFile();
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(`${file}-wal`, 'left by a database that was deleted');
+    openDatabase(file, { migrations: MIGRATIONS, description: 'test db' }).close();
+    expect(fs.readdirSync(path.dirname(file)).filter((name) => name.includes('-wal.orphaned-'))).toHaveLength(1);
   });
 });

@@ -70,7 +70,13 @@ export class TaskStore {
     this.partialUpdate = new PartialUpdate(db, 'tasks', CHANGE_COLUMNS);
     this.statements = {
       byId: db.prepare<[string], TaskValues>(`${SELECT_TASKS} WHERE id = ?`).raw(),
-      all: db.prepare<[], TaskValues>(`${SELECT_TASKS} ORDER BY created_at DESC, rowid DESC`).raw(),
+      // Rowid order is creation order, and walking the table's own b-tree needs no sort.
+      newestFirst: db
+        .prepare<[{ before: number; states: string | null }], TaskValues>(
+          `${SELECT_TASKS} WHERE rowid < @before AND (@states IS NULL OR state IN (SELECT value FROM json_each(@states))) ORDER BY rowid DESC`,
+        )
+        .raw(),
+      rowidOf: db.prepare<[string], number>('SELECT rowid FROM tasks WHERE id = ?').pluck(),
       inState: db.prepare<[string], TaskValues>(`${SELECT_TASKS} WHERE state = ? ORDER BY created_at, rowid`).raw(),
       oldestQueued: db.prepare<[], TaskValues>(`${SELECT_TASKS} WHERE state = 'queued' ORDER BY created_at, rowid LIMIT 1`).raw(),
       // seq = base + rowid: unique and increasing without ranking rows; gaps in seq are harmless.
@@ -103,10 +109,20 @@ export class TaskStore {
     return row && this.toTask(row);
   }
 
-  list(states?: readonly TaskState[]): Task[] {
-    const tasks = this.statements.all.all().map((values) => this.toTask(values));
-    const wanted = states && new Set(states);
-    return wanted ? tasks.filter((task) => wanted.has(task.state)) : tasks;
+  /**
+   * Tasks newest first, read lazily (a page of a huge list reads only its rows), from just after
+   * the task `after` when given. Returns undefined when `after` names no task of this project.
+   */
+  newestFirst(options: { after?: string | undefined; states?: readonly TaskState[] | undefined } = {}): Iterable<Task> | undefined {
+    const before = options.after === undefined ? Number.MAX_SAFE_INTEGER : this.statements.rowidOf.get(options.after);
+    if (before === undefined) return undefined;
+    const { newestFirst } = this.statements;
+    const params = { before, states: options.states ? JSON.stringify(options.states) : null };
+    const toTask = (values: TaskValues) => this.toTask(values);
+    // The query starts on the first read, and stopping early (a full page) ends it.
+    return (function* () {
+      for (const values of newestFirst.iterate(params)) yield toTask(values);
+    })();
   }
 
   inState(state: TaskState): Task[] {

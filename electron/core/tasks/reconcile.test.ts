@@ -73,11 +73,11 @@ describe('reconcileTasks', () => {
     add('queued');
     reconcileTasks(store, fakeProcesses({}));
     const seqBefore = seq.current;
-    const before = store.list();
+    const before = [...(store.newestFirst() ?? [])];
     const again = reconcileTasks(store, fakeProcesses({ 301: '1' }));
     expect(again.changed).toEqual([]);
     expect(again.report).toMatchObject({ interrupted: 0, cancelled: 0, killed: 0, queued: 1 });
-    expect(store.list()).toEqual(before);
+    expect([...(store.newestFirst() ?? [])]).toEqual(before);
     expect(seq.current).toBe(seqBefore);
   });
 

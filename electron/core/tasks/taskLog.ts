@@ -15,8 +15,13 @@ export class TaskLog {
     readonly file: string,
     private readonly capBytes: number,
   ) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    this.stream = fs.createWriteStream(file, { flags: 'a' });
+    // Output may hold secrets a command printed: only the owner may read it.
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    } catch {
+      // A full disk: the stream below reports it, and the task runs all the same.
+    }
+    this.stream = fs.createWriteStream(file, { flags: 'a', mode: 0o600 });
     this.stream.on('error', (error) => {
       this.failure = error;
     });

@@ -22,7 +22,7 @@ export function taskMethods(tasks: TaskService, events: EventBus): Methods<TaskM
   );
   return {
     createTask: (params) => tasks.create(params),
-    listTasks: ({ projectId, states }) => tasks.list(projectId, states),
+    listTasks: ({ projectId, ...request }) => tasks.page(projectId, request),
     getTask: ({ taskId }) => tasks.get(taskId),
     cancelTask: ({ taskId }) => tasks.cancel(taskId),
     retryTask: ({ taskId }) => tasks.retry(taskId),

@@ -5,6 +5,7 @@ import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
 import type { Locator } from '../locate';
+import { pageOf } from '../paging';
 import type { ProjectWork } from '../projects/projectMethods';
 import { isInside, type ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
@@ -29,6 +30,20 @@ interface RunningTask {
   cancelKill?: () => void;
   /** The process has exited and its end is being recorded. */
   exited?: boolean;
+  /** Why it is being stopped, when that could not be saved (the disk was full). */
+  stopReason?: string;
+}
+
+/** A task's end the disk refused: kept here, shown as the truth, and saved when the disk allows. */
+interface UnsavedEnd {
+  store: ProjectStore;
+  change: TaskChange;
+}
+
+const SAVE_RETRY_MS = { first: 500, last: 15_000 };
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -42,6 +57,11 @@ export class TaskService implements ProjectWork {
   /** Projects being removed: nothing new starts in them. */
   private readonly closing = new Set<string>();
   private stopping = false;
+  private readonly unsavedEnds = new Map<string, UnsavedEnd>();
+  /** Projects whose queue stopped because a task's start could not be saved. */
+  private readonly stalled = new Set<string>();
+  private saveRetry: NodeJS.Timeout | null = null;
+  private saveRetryMs = SAVE_RETRY_MS.first;
 
   constructor(
     private readonly locator: Locator,
@@ -68,16 +88,28 @@ export class TaskService implements ProjectWork {
   }
 
   get(taskId: string): Task {
-    return this.locate(taskId).task;
+    return this.present(this.locate(taskId).task);
   }
 
-  list(projectId: string, states?: readonly TaskState[]): Task[] {
+  /** The task as it truly stands: with its end, when that end could not be saved yet. */
+  present(task: Task): Task {
+    const unsaved = this.unsavedEnds.get(task.id);
+    return unsaved ? { ...task, ...unsaved.change } : task;
+  }
+
+  /** A page of the project's tasks, newest first, continued after the task `after`. */
+  page(projectId: string, request: { states?: readonly TaskState[] | undefined; after?: string | undefined; limit?: number | undefined }): { tasks: Task[]; next: string | null } {
     this.projects.get(projectId);
-    return this.stores.get(projectId).tasks.list(states);
+    const rows = this.stores.get(projectId).tasks.newestFirst(request);
+    if (!rows) fail('not-found', `No task ${request.after} in this project to continue the list after.`);
+    const { items, next } = pageOf(rows, request.limit);
+    return { tasks: this.unsavedEnds.size > 0 ? items.map((task) => this.present(task)) : items, next };
   }
 
   cancel(taskId: string): Task {
-    const { store, task } = this.locate(taskId);
+    const located = this.locate(taskId);
+    const { store } = located;
+    const task = this.present(located.task);
     if (task.state === 'queued') {
       return this.change(store, taskId, { state: 'cancelled', reason: 'cancelled before it started', endedAt: Date.now() });
     }
@@ -88,9 +120,24 @@ export class TaskService implements ProjectWork {
     const runner = this.running.get(taskId);
     // It already exited; its real end is being recorded and is the truth.
     if (runner?.exited) return task;
-    const cancelling = this.change(store, taskId, { state: 'cancelling', reason: 'cancelled by request' });
+    const cancelling = this.markStopping(store, task, runner, 'cancelled by request');
     if (runner) this.terminate(runner, store.settings.get().cancelGraceMs);
     return cancelling;
+  }
+
+  /**
+   * Records that a running task is being stopped and why. When the disk refuses, the stop goes on
+   * all the same: the reason is kept with the runner and its end says it.
+   */
+  private markStopping(store: ProjectStore, task: Task, runner: RunningTask | undefined, reason: string): Task {
+    try {
+      return this.change(store, task.id, { state: 'cancelling', reason });
+    } catch (error) {
+      if (!runner) throw error;
+      runner.stopReason = reason;
+      this.log(`task ${task.id}: could not save that it is being stopped (${messageOf(error)}); stopping it anyway`);
+      return { ...task, state: 'cancelling', reason };
+    }
   }
 
   retry(taskId: string): Task {
@@ -127,7 +174,10 @@ export class TaskService implements ProjectWork {
     this.pump(projectId);
   }
 
-  /** Starts queued tasks while the project is under its concurrency limit. */
+  /**
+   * Starts queued tasks while the project is under its concurrency limit. A start the disk refuses
+   * leaves the task queued and the queue is tried again on its own once saving works.
+   */
   pump(projectId: string): void {
     if (this.stopping || this.closing.has(projectId)) return;
     const store = this.stores.get(projectId);
@@ -135,7 +185,19 @@ export class TaskService implements ProjectWork {
     while (this.runningCount(projectId) < limit) {
       const next = store.tasks.oldestQueued();
       if (!next) return;
-      this.start(store, next);
+      if (!this.start(store, next)) {
+        this.stalled.add(projectId);
+        this.scheduleSaveRetry();
+        return;
+      }
+    }
+  }
+
+  private pumpLogged(projectId: string): void {
+    try {
+      this.pump(projectId);
+    } catch (error) {
+      this.log(`could not start queued tasks of ${projectId}: ${messageOf(error)}`);
     }
   }
 
@@ -159,6 +221,10 @@ export class TaskService implements ProjectWork {
   async shutdown(): Promise<void> {
     this.stopping = true;
     await this.stopRunners([...this.running.entries()], 'app-quit');
+    if (this.saveRetry) clearTimeout(this.saveRetry);
+    this.saveRetry = null;
+    this.saveUnsaved();
+    for (const taskId of this.unsavedEnds.keys()) this.log(`task ${taskId}: its end could not be saved before quitting; the next start records it as interrupted`);
   }
 
   isRunning(taskId: string): boolean {
@@ -169,7 +235,8 @@ export class TaskService implements ProjectWork {
     await Promise.all(
       runners.map(([taskId, runner]) => {
         const store = this.stores.get(runner.projectId);
-        if (store.tasks.get(taskId)?.state === 'running') this.change(store, taskId, { state: 'cancelling', reason });
+        const task = store.tasks.get(taskId);
+        if (task?.state === 'running') this.markStopping(store, task, runner, reason);
         const exited = new Promise<void>((resolve) => this.exitWaiters.set(taskId, resolve));
         this.terminate(runner, 2_000);
         return exited;
@@ -183,7 +250,19 @@ export class TaskService implements ProjectWork {
     return count;
   }
 
-  private start(store: ProjectStore, task: Task): void {
+  /**
+   * Starts one queued task: it is saved as running before its command runs, so a start the disk
+   * refuses runs nothing (false: the task stays queued). Returns true once the task has left the
+   * queue, started or failed to start.
+   */
+  private start(store: ProjectStore, queued: Task): boolean {
+    let task: Task;
+    try {
+      task = store.tasks.update(queued.id, { state: 'running', startedAt: Date.now() });
+    } catch (error) {
+      this.log(`task ${queued.id} stays queued: its start could not be saved (${messageOf(error)}); trying again shortly`);
+      return false;
+    }
     const settings = store.settings.get();
     const log = new TaskLog(task.logPath, settings.taskOutputCapBytes);
     let process: TaskProcess;
@@ -202,20 +281,20 @@ export class TaskService implements ProjectWork {
         },
       });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       log.append(`[drover] could not start the command: ${message}\r\n`);
       void log.close();
-      this.change(store, task.id, {
-        state: 'failed',
-        reason: `spawn-failed: ${message}`,
-        startedAt: Date.now(),
-        endedAt: Date.now(),
-        outputBytes: log.bytesWritten,
-      });
-      return;
+      this.recordEnd(store, task, { state: 'failed', reason: `spawn-failed: ${message}`, endedAt: Date.now(), outputBytes: log.bytesWritten });
+      return true;
     }
     this.running.set(task.id, { projectId: store.projectId, process, log });
-    this.change(store, task.id, { state: 'running', startedAt: Date.now(), pid: process.pid, pidStartTime: process.startTime });
+    try {
+      task = store.tasks.apply(task, { pid: process.pid, pidStartTime: process.startTime });
+    } catch (error) {
+      this.log(`task ${task.id}: its pid could not be saved (${messageOf(error)}); it runs, but a crash of Drover now could not find its processes`);
+    }
+    this.announce(task);
+    return true;
   }
 
   private terminate(runner: RunningTask, graceMs: number): void {
@@ -228,17 +307,71 @@ export class TaskService implements ProjectWork {
     if (!runner) return;
     runner.exited = true;
     runner.cancelKill?.();
+    await runner.log.close();
+    this.running.delete(taskId);
     try {
-      await runner.log.close();
-      if (!this.stores.isOpen(store.projectId)) return;
-      const task = store.tasks.get(taskId);
-      if (task) this.change(store, taskId, endState(task, exit, runner.log));
+      const task = this.stores.isOpen(store.projectId) ? store.tasks.get(taskId) : undefined;
+      if (task) this.recordEnd(store, task, endState(task, exit, runner));
     } finally {
-      this.running.delete(taskId);
       this.exitWaiters.get(taskId)?.();
       this.exitWaiters.delete(taskId);
     }
-    this.pump(store.projectId);
+    this.pumpLogged(store.projectId);
+  }
+
+  /**
+   * Saves how a task ended. When the disk refuses (it is full), the end is kept in memory, shown
+   * to every client as the truth, and saved as soon as the disk allows.
+   */
+  private recordEnd(store: ProjectStore, task: Task, change: TaskChange): void {
+    try {
+      this.change(store, task.id, change);
+    } catch (error) {
+      this.unsavedEnds.set(task.id, { store, change });
+      this.log(`task ${task.id} ended (${change.state ?? task.state}) but that could not be saved (${messageOf(error)}); kept in memory until it can be`);
+      this.announce({ ...task, ...change, seq: store.seq.next() });
+      this.scheduleSaveRetry();
+    }
+  }
+
+  private scheduleSaveRetry(): void {
+    if (this.saveRetry || this.stopping) return;
+    this.saveRetry = setTimeout(() => {
+      this.saveRetry = null;
+      this.retrySaving();
+    }, this.saveRetryMs);
+  }
+
+  /** Saves the ends kept in memory, then restarts the queues a refused start stopped. */
+  private retrySaving(): void {
+    this.saveUnsaved();
+    if (this.unsavedEnds.size === 0) {
+      const stalled = [...this.stalled];
+      this.stalled.clear();
+      for (const projectId of stalled) this.pumpLogged(projectId);
+    }
+    if (this.unsavedEnds.size === 0 && this.stalled.size === 0) {
+      this.saveRetryMs = SAVE_RETRY_MS.first;
+      return;
+    }
+    this.saveRetryMs = Math.min(this.saveRetryMs * 2, SAVE_RETRY_MS.last);
+    this.scheduleSaveRetry();
+  }
+
+  private saveUnsaved(): void {
+    for (const [taskId, { store, change }] of this.unsavedEnds) {
+      if (!this.stores.isOpen(store.projectId)) {
+        this.unsavedEnds.delete(taskId);
+        continue;
+      }
+      try {
+        this.change(store, taskId, change);
+      } catch {
+        return;
+      }
+      this.unsavedEnds.delete(taskId);
+      this.log(`task ${taskId}: its end is saved now`);
+    }
   }
 
   private onBackgroundError(taskId: string, error: unknown): void {
@@ -260,12 +393,14 @@ export class TaskService implements ProjectWork {
   }
 }
 
-function endState(task: Task, exit: TaskProcessExit, log: TaskLog): TaskChange {
+function endState(task: Task, exit: TaskProcessExit, runner: RunningTask): TaskChange {
+  const { log } = runner;
   const logNote = log.error ? `; output not fully saved: ${log.error.message}` : '';
   const common = { endedAt: Date.now(), exitCode: exit.exitCode, signal: exit.signal, outputBytes: log.bytesWritten };
-  if (task.state === 'cancelling') {
-    const interrupted = task.reason === 'app-quit' || task.reason?.startsWith('project-removed');
-    return { ...common, state: interrupted ? 'interrupted' : 'cancelled', reason: `${task.reason ?? 'cancelled'}${logNote}` };
+  const stopReason = task.state === 'cancelling' ? (task.reason ?? 'cancelled') : runner.stopReason;
+  if (stopReason !== undefined) {
+    const interrupted = stopReason === 'app-quit' || stopReason.startsWith('project-removed');
+    return { ...common, state: interrupted ? 'interrupted' : 'cancelled', reason: `${stopReason}${logNote}` };
   }
   if (exit.exitCode === 0 && exit.signal === null) return { ...common, state: 'succeeded', reason: logNote ? logNote.slice(2) : null };
   return { ...common, state: 'failed', reason: `${describeExit(exit)}${logNote}` };

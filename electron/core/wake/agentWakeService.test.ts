@@ -60,7 +60,7 @@ describe('AgentWakeService', () => {
     const events = new EventBus();
     const projects = new ProjectRegistry(new ProjectTable(appDb), events);
     stores = new ProjectStores({ dataDir: dir, settingsDefaults: DEFAULT_PROJECT_SETTINGS });
-    const project = projects.add(dir);
+    const project = projects.add(dir, (projectId) => stores.createEmpty(projectId));
     store = stores.get(project.id);
     agent = store.agents.insert({ id: 'a-agent1', name: 'Agent', role: '', profileId: 'shell', createdAt: 1 });
     const locator = new Locator(projects, stores);

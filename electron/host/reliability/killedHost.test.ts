@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Task } from '../../shared/entities';
-import { runCli, startServe, type ServeProcess } from '../../test-support/droverProcess';
-import { makeTempDir, removeDir } from '../../test-support/tempDir';
-import { waitFor } from '../../test-support/waitFor';
-import { isProcessGroupAlive } from '../core/process/processGroup';
-import { connectToDrover } from '../cli/socketClient';
-import { socketPathFor } from './paths';
+import type { Task } from '../../../shared/entities';
+import { runCli, startServe, type ServeProcess } from '../../../test-support/droverProcess';
+import { makeTempDir, removeDir } from '../../../test-support/tempDir';
+import { waitFor } from '../../../test-support/waitFor';
+import { isProcessGroupAlive } from '../../core/process/processGroup';
+import { connectToDrover } from '../../cli/socketClient';
+import { socketPathFor } from '../paths';
 
 describe('a host killed with SIGKILL loses nothing', () => {
   let dir: string;
@@ -81,7 +81,7 @@ describe('a host killed with SIGKILL loses nothing', () => {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       db.close();
     }
-  });
+  }, 90_000);
 
   it('reconciling again after a clean restart changes nothing', async () => {
     serve = await startServe(['--data-dir', dataDir, '--project', repo]);
@@ -94,5 +94,5 @@ describe('a host killed with SIGKILL loses nothing', () => {
     serve = await startServe(['--data-dir', dataDir]);
     expect(serve.stderr()).toMatch(/0 interrupted, 0 cancelled, 0 leftover process groups killed, 0 queued to start/);
     expect(await tasks()).toEqual(first);
-  });
+  }, 90_000);
 });
