@@ -9,6 +9,7 @@ import {
   TaskIdSchema,
   TaskSchema,
   WakeSchema,
+  WorktreeSchema,
 } from './entities';
 
 /**
@@ -22,6 +23,7 @@ export const EVENT_NAMES = [
   'agentSessionChanged',
   'projectChanged',
   'agentChanged',
+  'agentWorktreeChanged',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
@@ -72,6 +74,15 @@ export const AgentWakeChangedSchema = z.object({
   wake: WakeSchema,
 });
 
+/** An agent's worktree was made, changed (its files, a merge) or went; `null` when it went. */
+export const AgentWorktreeChangedSchema = z.object({
+  name: z.literal('agentWorktreeChanged'),
+  seq,
+  projectId: ProjectIdSchema,
+  agentId: AgentIdSchema,
+  worktree: WorktreeSchema.nullable(),
+});
+
 export const DroverEventSchema = z.discriminatedUnion('name', [
   ProjectChangedSchema,
   BackgroundTaskChangedSchema,
@@ -79,6 +90,7 @@ export const DroverEventSchema = z.discriminatedUnion('name', [
   AgentSessionChangedSchema,
   AgentInboxChangedSchema,
   AgentWakeChangedSchema,
+  AgentWorktreeChangedSchema,
 ]);
 export type DroverEvent = z.infer<typeof DroverEventSchema>;
 export type ProjectChanged = z.infer<typeof ProjectChangedSchema>;

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../shared/entities';
 import { agentMethods } from './agents/agentMethods';
@@ -26,6 +27,10 @@ import { taskMethods } from './tasks/taskMethods';
 import { TaskService } from './tasks/taskService';
 import { AgentWakeService, DEFAULT_WAKE_OPTIONS, type WakeOptions } from './wake/agentWakeService';
 import { wakeMethods } from './wake/wakeMethods';
+import { Git } from './worktrees/git';
+import { PortBlocks } from './worktrees/portBlocks';
+import { worktreeMethods } from './worktrees/worktreeMethods';
+import { WorktreeService } from './worktrees/worktreeService';
 
 export interface CoreOptions {
   dataDir: string;
@@ -43,6 +48,11 @@ export interface CoreOptions {
   cliEnv?: Record<string, string>;
   agentStopGraceMs?: number;
   wake?: Partial<Omit<WakeOptions, 'log'>>;
+  /**
+   * The folder of port-block leases every Drover of this user shares (default: $DROVER_PORT_BLOCKS_DIR,
+   * else ~/.local/state/drover/port-blocks), so no two live worktrees get the same ports.
+   */
+  portBlocksDir?: string;
 }
 
 export interface Core {
@@ -55,6 +65,12 @@ export interface Core {
   /** Starts queued tasks and pending wakes; hosts call it once they serve clients. */
   startWork(): void;
   close(): Promise<void>;
+}
+
+function defaultPortBlocksDir(env: NodeJS.ProcessEnv): string {
+  if (env.DROVER_PORT_BLOCKS_DIR) return path.resolve(env.DROVER_PORT_BLOCKS_DIR);
+  const stateHome = env.XDG_STATE_HOME || path.join(env.HOME || os.homedir(), '.local', 'state');
+  return path.join(stateHome, 'drover', 'port-blocks');
 }
 
 function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
@@ -85,19 +101,29 @@ export function createCore(options: CoreOptions): Core {
   const locator = new Locator(projects, stores);
   const tasks = new TaskService(locator, projects, stores, events, { TERM: 'xterm-256color', ...definedOnly(env) }, log);
   const profiles = new ProfileRegistry(new ProfileTable(appDb), env);
-  const sessions = new SessionService(locator, projects, stores, profiles, events, {
-    socketPath: options.socketPath,
-    shimDir: writeCliShim(path.join(options.dataDir, 'bin'), options.cliCommand ?? [process.execPath, process.argv[1] ?? 'drover'], options.cliEnv),
-    baseEnv: env,
-    ...(options.agentStopGraceMs !== undefined ? { stopGraceMs: options.agentStopGraceMs } : {}),
-    log,
-  });
-  const agents = new AgentService(locator, projects, stores, profiles, sessions, events);
   const inbox = new MediatedInbox(locator, projects, stores, events);
+  const ports = new PortBlocks(options.portBlocksDir ?? defaultPortBlocksDir(env));
+  const worktrees = new WorktreeService(locator, projects, stores, events, inbox, new Git(env), ports, tasks, { log });
+  const sessions = new SessionService(
+    locator,
+    projects,
+    stores,
+    profiles,
+    events,
+    {
+      socketPath: options.socketPath,
+      shimDir: writeCliShim(path.join(options.dataDir, 'bin'), options.cliCommand ?? [process.execPath, process.argv[1] ?? 'drover'], options.cliEnv),
+      baseEnv: env,
+      ...(options.agentStopGraceMs !== undefined ? { stopGraceMs: options.agentStopGraceMs } : {}),
+      log,
+    },
+    worktrees,
+  );
+  const agents = new AgentService(locator, projects, stores, profiles, sessions, worktrees, events);
   connectTaskCompletionSink(events, stores, inbox);
   const wakes = new AgentWakeService(locator, stores, events, inbox, sessions, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
 
-  const reconcileReports = reconcileProjects({ projects, stores, sessions, wakes, inbox, events, log });
+  const reconcileReports = reconcileProjects({ projects, stores, sessions, wakes, inbox, worktrees, events, log });
 
   const api = toCoreApi({
     ...projectMethods(projects, stores, [tasks, sessions], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
@@ -107,6 +133,7 @@ export function createCore(options: CoreOptions): Core {
     ...sessionMethods(sessions),
     ...inboxMethods(inbox),
     ...wakeMethods(wakes),
+    ...worktreeMethods(worktrees),
   });
 
   let closed = false;
@@ -131,6 +158,7 @@ export function createCore(options: CoreOptions): Core {
       if (closed) return;
       closed = true;
       wakes.stop();
+      worktrees.close();
       await Promise.all([tasks.shutdown(), sessions.shutdown()]);
       stores.closeAll();
       appDb.close();

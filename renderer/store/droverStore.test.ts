@@ -52,6 +52,7 @@ const snapshot = (seq: number, entities: Partial<Omit<ProjectWorkState, 'project
   sessions: [],
   messages: [],
   wakes: [],
+  worktrees: [],
   ...entities,
 });
 

@@ -67,6 +67,7 @@ export function projectMethods(projects: ProjectRegistry, stores: ProjectStores,
         sessions: store.sessions.latestOfEach(),
         messages: store.inbox.messages(),
         wakes: store.wakes.visible(),
+        worktrees: store.worktrees.list(),
       }));
     },
   };

@@ -9,6 +9,7 @@ import { SettingsStore } from './settingsStore';
 import { openDatabase, type SqliteDatabase } from './sqlite';
 import { TaskStore } from './taskStore';
 import { WakeStore } from './wakeStore';
+import { WorktreeStore } from './worktreeStore';
 
 export interface ProjectStore {
   projectId: string;
@@ -21,6 +22,7 @@ export interface ProjectStore {
   sessions: SessionStore;
   inbox: InboxStore;
   wakes: WakeStore;
+  worktrees: WorktreeStore;
   settings: SettingsStore;
   logsDir: string;
 }
@@ -72,6 +74,7 @@ export class ProjectStores {
       sessions: new SessionStore(db, projectId, seq),
       inbox: new InboxStore(db, projectId, seq),
       wakes: new WakeStore(db, projectId, seq),
+      worktrees: new WorktreeStore(db, projectId, seq),
       settings: new SettingsStore(db, this.options.settingsDefaults),
       logsDir: path.join(dir, 'logs'),
     };
