@@ -319,7 +319,7 @@ export const AgentWorkspaceRequestSchema = z.discriminatedUnion('kind', [
       /** Default: drover/<agent-name>-<short-random>. */
       branch: BranchNameSchema.optional(),
       /** Start from the base's last commit although the project checkout has uncommitted changes. */
-      allowDirtyBase: z.boolean().default(false),
+      allowDirtyBase: z.boolean().optional(),
     })
     .strict(),
   z.object({ kind: z.literal('existing-branch'), branch: BranchNameSchema, parent: BranchNameSchema.optional() }).strict(),

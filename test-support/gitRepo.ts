@@ -45,3 +45,18 @@ export function branchesStartingWith(folder: string, prefix: string): string[] {
     .split('\n')
     .filter((name) => name.length > 0);
 }
+
+/**
+ * A post-checkout hook holds `git worktree add` (as a slow hook of a real repository would) until
+ * the test opens its gate; the host is killed meanwhile.
+ */
+export function holdWorktreeCreation(repo: string, dir: string): { started: string; gate: string; done: string } {
+  const files = { started: path.join(dir, 'hook-started'), gate: path.join(dir, 'hook-gate'), done: path.join(dir, 'hook-done') };
+  const hook = path.join(repo, '.git', 'hooks', 'post-checkout');
+  fs.writeFileSync(
+    hook,
+    `#!/bin/sh\ntouch '${files.started}'\ni=0\nwhile [ ! -f '${files.gate}' ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done\ntouch '${files.done}'\n`,
+    { mode: 0o755 },
+  );
+  return files;
+}

@@ -1,3 +1,4 @@
+import type { ProjectSettings } from '../../../shared/entities';
 import type { Methods } from '../api';
 import type { ProjectStores } from '../storage/projectStores';
 import type { ProjectRegistry } from './projectRegistry';
@@ -18,6 +19,8 @@ export interface ProjectWork {
   /** Stops what runs and starts nothing new until `projectClosed`. */
   stopProject(projectId: string): Promise<void>;
   projectClosed(projectId: string): void;
+  /** Refuses a settings change this part cannot work with, before it is stored. */
+  checkSettings?(projectId: string, change: Partial<ProjectSettings>): void;
   settingsChanged?(projectId: string): void;
 }
 
@@ -52,6 +55,7 @@ export function projectMethods(projects: ProjectRegistry, stores: ProjectStores,
     },
     updateProjectSettings: ({ projectId, settings }) => {
       projects.get(projectId);
+      for (const part of work) part.checkSettings?.(projectId, settings);
       const updated = stores.get(projectId).settings.update(settings);
       for (const part of work) part.settingsChanged?.(projectId);
       return updated;

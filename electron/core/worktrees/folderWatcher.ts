@@ -15,6 +15,14 @@ export interface FolderWatcherOptions {
   onChange(): void;
 }
 
+function isFolder(file: string): boolean {
+  try {
+    return fs.statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Watches a tree for changes, one non-recursive watch per folder so that ignored folders
  * (node_modules, build output) cost nothing, adding folders as they appear; many changes in a row
@@ -42,7 +50,7 @@ export class FolderWatcher {
   }
 
   private watchTree(relative: string): void {
-    const absolute = path.join(this.options.root, relative);
+    const absolute = path.join(this.options.root, relative).replace(/\/$/, '') || '/';
     if (this.closed || this.watchers.has(absolute) || this.watchers.size >= MAX_WATCHED_FOLDERS) return;
     if (!this.watch(absolute, (name) => this.onEvent(relative, name))) return;
     let entries: fs.Dirent[];
@@ -76,8 +84,8 @@ export class FolderWatcher {
       const child = `${relative}${name}/`;
       if (this.options.skip(child)) return;
       // A new folder: watch it (and whatever was made in it before the watch began).
-      const absolute = path.join(this.options.root, child);
-      if (!this.watchers.has(absolute) && fs.statSync(absolute, { throwIfNoEntry: false })?.isDirectory()) this.watchTree(child);
+      const absolute = path.join(this.options.root, relative, name);
+      if (!this.watchers.has(absolute) && isFolder(absolute)) this.watchTree(child);
     }
     this.changed();
   }

@@ -10,6 +10,7 @@ import type {
   MergeStrategy,
   Project,
   ProjectGit,
+  ProjectSettings,
   Worktree,
   WorktreeDiff,
   WorktreeDiskUsage,
@@ -20,6 +21,7 @@ import { DroverRequestError, fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import type { MediatedInbox } from '../inbox/mediatedInbox';
 import type { Locator } from '../locate';
+import type { ProjectWork } from '../projects/projectMethods';
 import { isInside, type ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import type { CreateTaskInput } from '../tasks/taskService';
@@ -103,7 +105,7 @@ function shortRandom(): string {
  * work in (included files copied, a setup task, a block of ports), reviewed as a diff, merged back
  * without touching a checkout before it is safe, and removed without losing work.
  */
-export class WorktreeService implements AgentWorkspaces {
+export class WorktreeService implements AgentWorkspaces, ProjectWork {
   private readonly watches = new Map<string, Watch>();
 
   constructor(
@@ -422,6 +424,21 @@ export class WorktreeService implements AgentWorkspaces {
   /** Stops every watch (the app quits). */
   close(): void {
     for (const agentId of [...this.watches.keys()]) this.stopWatching(agentId);
+  }
+
+  /** The project is being removed: its watches stop. Its worktrees stay, like its folder: nothing on disk is touched. */
+  async stopProject(projectId: string): Promise<void> {
+    for (const worktree of this.stores.usable([projectId]).flatMap((store) => store.worktrees.list())) this.stopWatching(worktree.agentId);
+  }
+
+  projectClosed(): void {}
+
+  /** A worktrees folder inside the project would put worktrees inside the repository. */
+  checkSettings(projectId: string, change: Partial<ProjectSettings>): void {
+    const project = this.projects.get(projectId);
+    if (change.worktreesDir && isInside(project.path, path.resolve(change.worktreesDir))) {
+      fail('invalid-path', `Worktrees must live outside the repository, and ${change.worktreesDir} is inside the project (${project.path}).`);
+    }
   }
 
   private touched(projectId: string, agentId: string): void {
