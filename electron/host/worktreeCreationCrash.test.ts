@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { connectToDrover } from '../../cli/socketClient';
-import { startServe, type ServeProcess } from '../../../test-support/droverProcess';
-import { git, holdWorktreeCreation, makeRepo } from '../../../test-support/gitRepo';
-import { makeTempDir, removeDir } from '../../../test-support/tempDir';
-import { waitFor } from '../../../test-support/waitFor';
+import { connectToDrover } from '../cli/socketClient';
+import { startServe, type ServeProcess } from '../../test-support/droverProcess';
+import { git, holdWorktreeCreation, makeRepo } from '../../test-support/gitRepo';
+import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import { waitFor } from '../../test-support/waitFor';
 
 describe('a crash while a worktree is being made', () => {
   let dir: string;
