@@ -8,6 +8,7 @@ import { serve } from './serve';
 import { connectToDrover } from './socketClient';
 import { taskCommand, type CliContext } from './taskCommands';
 import { USAGE, UsageError } from './usage';
+import { worktreeCommand } from './worktreeCommands';
 
 /** `--data-dir D` may stand anywhere before `--`; it picks the Drover to talk to. */
 function takeDataDir(args: string[]): { dataDir: string | undefined; rest: string[] } {
@@ -69,6 +70,7 @@ async function run(argv: string[]): Promise<number> {
   };
   if (command === 'status') return status(rest, context);
   if (command === 'task') return taskCommand(rest, context);
+  if (command === 'worktree') return worktreeCommand(rest, context);
   throw new UsageError(`Unknown command: ${command}`);
 }
 

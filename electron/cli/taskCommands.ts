@@ -48,7 +48,7 @@ function taskDetails(task: Task): string {
 }
 
 /** --project takes an id or a folder; otherwise the agent's env, otherwise the folder we are in. */
-async function resolveProject(rpc: RpcClient, given: string | undefined, context: CliContext): Promise<Project> {
+export async function resolveProject(rpc: RpcClient, given: string | undefined, context: CliContext): Promise<Project> {
   const wanted = given ?? context.env.DROVER_PROJECT_ID;
   if (wanted && ProjectIdSchema.safeParse(wanted).success) {
     const { projects } = await rpc.call('listProjects', {});
@@ -141,12 +141,12 @@ export async function taskCommand(args: string[], context: CliContext): Promise<
       case 'run': {
         if (commandWords.length === 0) throw new UsageError('drover task run needs a command after --');
         const project = await resolveProject(rpc, values.project, context);
-        const cwd = values.cwd ? path.resolve(context.cwd, values.cwd) : insideOr(project.path, context.cwd);
+        const cwd = values.cwd ? path.resolve(context.cwd, values.cwd) : insideOrDefault(project.path, context.cwd);
         const agent = values.agent ?? context.env.DROVER_AGENT_ID;
         const task = await rpc.call('createTask', {
           projectId: project.id,
           command: commandWords.join(' '),
-          cwd,
+          ...(cwd ? { cwd } : {}),
           ...(agent ? { ownerAgentId: agent } : {}),
           ...(values.label ? { label: values.label } : {}),
         });
@@ -200,7 +200,10 @@ export async function taskCommand(args: string[], context: CliContext): Promise<
   }
 }
 
-/** Runs where the caller stands when that is inside the project, else at the project root. */
-function insideOr(projectRoot: string, cwd: string): string {
-  return isInside(projectRoot, fs.realpathSync(cwd)) ? cwd : projectRoot;
+/**
+ * Runs where the caller stands when that is inside the project; elsewhere Drover picks: the
+ * agent's worktree for an agent's task, the project root otherwise.
+ */
+function insideOrDefault(projectRoot: string, cwd: string): string | undefined {
+  return isInside(projectRoot, fs.realpathSync(cwd)) ? cwd : undefined;
 }
