@@ -1,10 +1,10 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Agent, AgentProfile } from '../../shared/entities';
-import { ConfirmDialog } from '../components/ConfirmDialog';
 import { InboxDialog } from '../inbox/InboxDialog';
 import { useAgents, useAgentWork, useProfiles, useWorkState } from '../store/hooks';
 import { NO_WORK } from '../store/selectors';
 import { useDroverActions } from '../store/StoreContext';
+import { RemoveAgentDialog } from '../worktrees/RemoveAgentDialog';
 import { AgentFormDialog } from './AgentFormDialog';
 import { AgentPane, type AgentPaneHandle } from './AgentPane';
 import { gridShape } from './paneLayout';
@@ -12,12 +12,16 @@ import { ProfilesDialog } from './ProfilesDialog';
 import { useAgentShortcuts, type AgentsCommand } from './useAgentShortcuts';
 import { useElementSize } from './useElementSize';
 
+// The diff viewer and its syntax highlighting are large: loaded when someone reviews changes.
+const ChangesDialog = lazy(() => import('../worktrees/ChangesDialog').then((module) => ({ default: module.ChangesDialog })));
+
 type OpenDialog =
   | { kind: 'add' }
   | { kind: 'edit'; agent: Agent }
   | { kind: 'remove'; agent: Agent }
   | { kind: 'profiles' }
-  | { kind: 'inbox'; agentId: string };
+  | { kind: 'inbox'; agentId: string }
+  | { kind: 'changes'; agentId: string };
 
 /** The project's agents as a grid of live terminals, with adding, editing and removing agents. */
 export function AgentsArea({ projectId }: { projectId: string }) {
@@ -25,8 +29,9 @@ export function AgentsArea({ projectId }: { projectId: string }) {
   const agents = useAgents(projectId);
   const sessions = useWorkState(projectId, 'sessionsByAgentId');
   const workByAgentId = useAgentWork(projectId);
+  const worktrees = useWorkState(projectId, 'worktreesByAgentId');
   const profiles = useProfiles().list;
-  const { trackAgentProfiles, removeAgent } = useDroverActions();
+  const { trackAgentProfiles } = useDroverActions();
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
   const [maximisedId, setMaximisedId] = useState<string | null>(null);
   // A ref, not state: Alt+1 then Ctrl+Shift+Enter can come faster than the focus moves (it waits a
@@ -64,6 +69,12 @@ export function AgentsArea({ projectId }: { projectId: string }) {
       setDialog({ kind: 'inbox', agentId });
       return true;
     }
+    if (command.kind === 'openChanges') {
+      const agentId = focusedAgentId();
+      if (!agentId || worktrees[agentId]?.state !== 'ready') return false;
+      setDialog({ kind: 'changes', agentId });
+      return true;
+    }
     if (command.kind === 'toggleMaximise') {
       const target = maximised ? null : focusedAgentId();
       setMaximisedId(target);
@@ -77,6 +88,8 @@ export function AgentsArea({ projectId }: { projectId: string }) {
   });
 
   const inboxAgent = dialog?.kind === 'inbox' ? agentsById[dialog.agentId] : undefined;
+  const changesAgent = dialog?.kind === 'changes' ? agentsById[dialog.agentId] : undefined;
+  const changesWorktree = changesAgent && worktrees[changesAgent.id];
   const takenNames = (except?: Agent) => agents.filter((agent) => agent !== except).map((agent) => agent.name);
 
   return (
@@ -117,11 +130,13 @@ export function AgentsArea({ projectId }: { projectId: string }) {
             session={sessions[agent.id]}
             profile={profilesById.get(agent.profileId)}
             work={workByAgentId.get(agent.id) ?? NO_WORK}
+            worktree={worktrees[agent.id]}
             maximised={maximised === agent}
             hidden={maximised !== null && maximised !== agent}
             onToggleMaximise={() => setMaximisedId(maximised === agent ? null : agent.id)}
             onEdit={() => setDialog({ kind: 'edit', agent })}
             onOpenInbox={() => setDialog({ kind: 'inbox', agentId: agent.id })}
+            onOpenChanges={() => setDialog({ kind: 'changes', agentId: agent.id })}
             onRemove={() => setDialog({ kind: 'remove', agent })}
             onFocusWithin={() => {
               focusedId.current = agent.id;
@@ -133,18 +148,14 @@ export function AgentsArea({ projectId }: { projectId: string }) {
       {dialog?.kind === 'edit' && (
         <AgentFormDialog projectId={projectId} agent={dialog.agent} takenNames={takenNames(dialog.agent)} onClose={() => setDialog(null)} />
       )}
-      {dialog?.kind === 'remove' && (
-        <ConfirmDialog
-          title={`Remove ${dialog.agent.name}?`}
-          confirmLabel="Remove agent"
-          onConfirm={() => removeAgent(dialog.agent.id)}
-          onClose={() => setDialog(null)}
-        >
-          <p>Drover stops its session if it is running, then forgets the agent and its terminal.</p>
-        </ConfirmDialog>
-      )}
+      {dialog?.kind === 'remove' && <RemoveAgentDialog agent={dialog.agent} worktree={worktrees[dialog.agent.id]} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'profiles' && <ProfilesDialog onClose={() => setDialog(null)} />}
       {inboxAgent && <InboxDialog agent={inboxAgent} onClose={() => setDialog(null)} />}
+      {changesAgent && changesWorktree && (
+        <Suspense fallback={null}>
+          <ChangesDialog agent={changesAgent} worktree={changesWorktree} onClose={() => setDialog(null)} />
+        </Suspense>
+      )}
     </section>
   );
 }

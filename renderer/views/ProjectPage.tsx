@@ -8,6 +8,7 @@ import { useProject, useProjects, useWorkState } from '../store/hooks';
 import { useDroverActions } from '../store/StoreContext';
 import { markViewed } from '../workState/lastViewed';
 import { ProjectWorkStatePanel } from '../workState/ProjectWorkStatePanel';
+import { ProjectWorktrees } from '../worktrees/ProjectWorktrees';
 
 export function ProjectPage({ projectId }: { projectId: string }) {
   const project = useProject(projectId);
@@ -50,6 +51,7 @@ function ProjectDetails({ project }: { project: Project }) {
           {project.path}
         </p>
         <span className="workspace__spacer" />
+        <ProjectWorktrees projectId={project.id} />
         <button
           type="button"
           className="button button--ghost"

@@ -23,6 +23,7 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
   const loadError = useWorkState(projectId, 'error');
   const tasksById = useWorkState(projectId, 'tasksById');
   const agentsById = useWorkState(projectId, 'agentsById');
+  const worktreesByAgentId = useWorkState(projectId, 'worktreesByAgentId');
   const [filter, setFilter] = useState<TaskFilter>('all');
   const [query, setQuery] = useState('');
   const deferredQuery = useDeferredValue(query);
@@ -99,6 +100,7 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
         <TaskGrid
           tasks={visible}
           agentsById={agentsById}
+          worktreesByAgentId={worktreesByAgentId}
           selectedIndex={selectedIndex}
           gridRef={gridRef}
           emptyMessage={
