@@ -41,7 +41,7 @@ export function commitFiles(folder: string, files: Record<string, string>, messa
 
 /** Local branches whose names start with `prefix`. */
 export function branchesStartingWith(folder: string, prefix: string): string[] {
-  return git(folder, 'for-each-ref', '--format=%(refname:short)', `refs/heads/${prefix}`)
+  return git(folder, 'for-each-ref', '--format=%(refname:short)', `refs/heads/${prefix}*`)
     .split('\n')
     .filter((name) => name.length > 0);
 }

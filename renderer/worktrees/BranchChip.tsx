@@ -11,8 +11,10 @@ export function BranchChip({ agentName, worktree, onReview }: { agentName: strin
   const note = STATE_NOTE[worktree.state];
   return (
     <span className="branch-chip">
+      <span aria-hidden="true" className="branch-chip__icon">
+        ⎇
+      </span>
       <span className="branch-chip__name" title={`${agentName} works on ${worktree.branch} (from ${worktree.parentBranch}) in ${worktree.path}`}>
-        <span aria-hidden="true">⎇ </span>
         {worktree.branch}
       </span>
       {note && <span className="branch-chip__note">{note}</span>}

@@ -69,7 +69,7 @@ export function RemoveAgentDialog({ agent, worktree, onClose }: RemoveAgentDialo
 
   const canDiscard = worktree?.ownsFolder && work !== null;
   return (
-    <dialog ref={dialogRef} role="alertdialog" aria-labelledby={titleId} aria-describedby={bodyId} className="dialog" onClose={onClose}>
+    <dialog ref={dialogRef} role="alertdialog" aria-labelledby={titleId} aria-describedby={bodyId} className="dialog remove-agent-dialog" onClose={onClose}>
       <h2 id={titleId} className="dialog__title">
         Remove {agent.name}?
       </h2>
