@@ -52,7 +52,7 @@ export function DiffRowsView({ files, rows, layout, onTopFile, ref }: DiffRowsVi
       return row?.kind === 'hunk' ? (row.lines + (row.continued ? 0 : 1)) * LINE_HEIGHT : 34;
     },
     getItemKey: (index) => rows[index]?.key ?? index,
-    overscan: 2,
+    overscan: 1,
   });
   const lastTopFile = useRef(-1);
 

@@ -71,7 +71,7 @@ export function fileNote(file: WorktreeDiffFile): string | null {
   return null;
 }
 
-export function diffRows(files: readonly WorktreeDiffFile[], maxLines = 200): DiffRow[] {
+export function diffRows(files: readonly WorktreeDiffFile[], maxLines = 120): DiffRow[] {
   const rows: DiffRow[] = [];
   files.forEach((file, fileIndex) => {
     const note = fileNote(file);

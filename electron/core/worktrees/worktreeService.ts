@@ -152,11 +152,15 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
   async plan(project: Project, agentName: string, request: WorktreeRequest): Promise<WorktreePlan> {
     const repoRoot = await requireRepositoryRoot(this.git, project.path);
     const subdir = path.relative(repoRoot, project.path);
-    const entries = await worktreeList(this.git, repoRoot);
+    // Independent questions go to git at once: creating a worktree should cost little more than git's own work.
     const requestedParent = request.kind === 'new-worktree' ? request.base : request.parent;
-    const parentBranch = requestedParent ?? (await currentBranch(this.git, project.path));
+    const [entries, parentBranch] = await Promise.all([worktreeList(this.git, repoRoot), requestedParent ?? currentBranch(this.git, project.path)]);
     if (!parentBranch) fail('invalid-state', 'The project checkout is on a detached HEAD: pick the branch the agent starts from.');
-    if (!(await branchExists(this.git, repoRoot, parentBranch))) fail('not-found', `There is no branch ${parentBranch} in this repository.`);
+    const parentTip = await commitOf(this.git, repoRoot, `refs/heads/${parentBranch}`);
+    if (!parentTip) {
+      const unborn = !requestedParent;
+      fail(unborn ? 'invalid-state' : 'not-found', unborn ? `${parentBranch} has no commits yet: commit something first.` : `There is no branch ${parentBranch} in this repository.`);
+    }
     const folderName = `${slugOf(agentName)}-${shortRandom()}`;
     const ownFolder = path.join(this.worktreesRoot(project, repoRoot), folderName);
 
@@ -179,15 +183,14 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
       const baseCommit = await this.forkPoint(repoRoot, parentBranch, request.branch);
       return { kind: request.kind, repoRoot, subdir, path: ownFolder, branch: request.branch, parentBranch, baseCommit, ownsFolder: true, ownsBranch: false };
     }
-    const baseCommit = await commitOf(this.git, repoRoot, `refs/heads/${parentBranch}`);
-    if (!baseCommit) fail('invalid-state', `${parentBranch} has no commits yet: commit something first.`);
-    if (!request.allowDirtyBase) await this.refuseDirtyBase(entries, parentBranch);
     const branch = request.branch ?? `drover/${folderName}`;
-    await this.refuseBadBranchName(repoRoot, branch);
-    if (await branchExists(this.git, repoRoot, branch)) {
-      fail('conflict', `A branch named ${branch} already exists. Pick another name, or attach it as an existing branch.`);
-    }
-    return { kind: request.kind, repoRoot, subdir, path: ownFolder, branch, parentBranch, baseCommit, ownsFolder: true, ownsBranch: true };
+    const [, , taken] = await Promise.all([
+      request.allowDirtyBase ? Promise.resolve() : this.refuseDirtyBase(entries, parentBranch),
+      this.refuseBadBranchName(repoRoot, branch),
+      branchExists(this.git, repoRoot, branch),
+    ]);
+    if (taken) fail('conflict', `A branch named ${branch} already exists. Pick another name, or attach it as an existing branch.`);
+    return { kind: request.kind, repoRoot, subdir, path: ownFolder, branch, parentBranch, baseCommit: parentTip, ownsFolder: true, ownsBranch: true };
   }
 
   /** Writes the plan down (state 'creating') before anything is made, inside the caller's transaction. */
