@@ -103,23 +103,20 @@ async function benchDiffPaint(serveUrl: string, client: SocketClient, repo: stri
     const pane = page.getByRole('region', { name: 'painter', exact: true });
     const changes = pane.getByRole('button', { name: 'Changes' });
     await changes.waitFor();
-    /** From the click: the whole first paint, and the part until the host's diff was in the page. */
-    const paints: { total: number; listed: number }[] = [];
+    const paints: number[] = [];
     for (let round = 0; round <= PAINT_ROUNDS; round++) {
       await page.evaluate(() => {
-        const state = window as unknown as { paint?: Promise<{ total: number; listed: number }> };
-        state.paint = new Promise((resolve) => {
+        const state = window as unknown as { paintMs?: Promise<number> };
+        state.paintMs = new Promise((resolve) => {
           const button = [...document.querySelectorAll('button')].find((candidate) => candidate.textContent === 'Changes');
           button?.addEventListener(
             'click',
             () => {
               const clicked = performance.now();
-              let listed = 0;
               const observer = new MutationObserver(() => {
-                if (!listed && document.querySelector('[aria-label="Changed files"]')) listed = performance.now() - clicked;
                 if (!document.querySelector('.changes-diff .diff-line')) return;
                 observer.disconnect();
-                requestAnimationFrame(() => requestAnimationFrame(() => resolve({ total: performance.now() - clicked, listed })));
+                requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - clicked)));
               });
               observer.observe(document.body, { childList: true, subtree: true });
             },
@@ -128,7 +125,7 @@ async function benchDiffPaint(serveUrl: string, client: SocketClient, repo: stri
         });
       });
       await changes.click();
-      paints.push(await page.evaluate(() => (window as unknown as { paint: Promise<{ total: number; listed: number }> }).paint));
+      paints.push(await page.evaluate(() => (window as unknown as { paintMs: Promise<number> }).paintMs));
       await page.keyboard.press('Escape');
       await page.getByRole('dialog', { name: 'Changes of painter' }).waitFor({ state: 'detached' });
     }
@@ -139,21 +136,24 @@ async function benchDiffPaint(serveUrl: string, client: SocketClient, repo: stri
       document.body.append(pre);
       return new Promise<number>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - started))));
     }, patch);
-    const warm = median(paints.slice(1).map((paint) => paint.total));
-    const render = median(paints.slice(1).map((paint) => paint.total - paint.listed));
-    const first = paints[0]?.total ?? NaN;
+    const warm = median(paints.slice(1));
+    const first = paints[0] ?? NaN;
+    // The part of it the host spends reading the diff with git.
+    const hostReads: number[] = [];
+    for (let round = 0; round < PAINT_ROUNDS; round++) hostReads.push(await timed(() => client.rpc.call('getWorktreeDiff', { agentId: agent.id })));
+    const hostMs = median(hostReads);
     const target = 1_000;
     return [
       {
         name: `changes view first paint, ${diffLines.toLocaleString('en')}-line diff (median of ${PAINT_ROUNDS})`,
-        drover: `${warm.toFixed(0)} ms (${render.toFixed(0)} ms rendering)`,
+        drover: `${warm.toFixed(0)} ms (host's git diff ${hostMs.toFixed(0)} ms)`,
         baseline: `${plain.toFixed(0)} ms the diff as plain text`,
         ratio: warm / Math.max(plain, 1),
         target: `under ${target} ms`,
         met: warm < target,
       },
       {
-        name: 'changes view first paint, first open (loads the viewer)',
+        name: 'changes view first paint, first open',
         drover: `${first.toFixed(0)} ms`,
         baseline: `${plain.toFixed(0)} ms the diff as plain text`,
         ratio: first / Math.max(plain, 1),

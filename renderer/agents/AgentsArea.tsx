@@ -12,8 +12,9 @@ import { ProfilesDialog } from './ProfilesDialog';
 import { useAgentShortcuts, type AgentsCommand } from './useAgentShortcuts';
 import { useElementSize } from './useElementSize';
 
-// The diff viewer and its syntax highlighting are large: loaded when someone reviews changes.
-const ChangesDialog = lazy(() => import('../worktrees/ChangesDialog').then((module) => ({ default: module.ChangesDialog })));
+// The diff viewer and its syntax highlighting are large: loaded once an agent has a worktree.
+const loadChangesDialog = () => import('../worktrees/ChangesDialog');
+const ChangesDialog = lazy(() => loadChangesDialog().then((module) => ({ default: module.ChangesDialog })));
 
 type OpenDialog =
   | { kind: 'add' }
@@ -43,6 +44,10 @@ export function AgentsArea({ projectId }: { projectId: string }) {
   const headingId = useId();
 
   useEffect(trackAgentProfiles, [trackAgentProfiles]);
+  const hasWorktrees = Object.keys(worktrees).length > 0;
+  useEffect(() => {
+    if (hasWorktrees) void loadChangesDialog();
+  }, [hasWorktrees]);
 
   const profilesById = useMemo(() => new Map<string, AgentProfile>(profiles.map((profile) => [profile.id, profile])), [profiles]);
   const maximised = agents.find((agent) => agent.id === maximisedId) ?? null;

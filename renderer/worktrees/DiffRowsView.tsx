@@ -23,6 +23,12 @@ interface DiffRowsViewProps {
 }
 
 const LINE_HEIGHT = 20;
+/**
+ * Fewer pixels than a hunk's lines can take in either layout (split pairs lines up, so it may show
+ * half as many rows). The viewer draws its lines a moment after it mounts: without this floor an
+ * empty hunk would measure 0 px, and the list would mount every hunk of the diff at once.
+ */
+const MIN_PX_PER_LINE = LINE_HEIGHT / 2 - 1;
 
 /** One hunk (or a piece of a long one) through the diff viewer: syntax colouring, split or unified. */
 const HunkView = memo(function HunkView({ file, patch, layout }: { file: WorktreeDiffFile; patch: string; layout: DiffLayout }) {
@@ -109,7 +115,10 @@ export function DiffRowsView({ files, rows, layout, onTopFile, ref }: DiffRowsVi
                   {row.note && <span className="changes-diff__note">{row.note}</span>}
                 </h3>
               ) : (
-                <div className={row.continued ? 'changes-diff__hunk changes-diff__hunk--continued' : 'changes-diff__hunk'}>
+                <div
+                  className={row.continued ? 'changes-diff__hunk changes-diff__hunk--continued' : 'changes-diff__hunk'}
+                  style={{ minHeight: row.lines * MIN_PX_PER_LINE }}
+                >
                   <HunkView file={file} patch={row.patch} layout={layout} />
                 </div>
               )}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseGitVersion } from './git';
 import { parseStatusPaths, parseWorktreeList } from './repo';
-import { parseNameStatus, parseNumStat, splitPatch, untrackedFilePatch } from './worktreeDiff';
+import { countPatchLines, parseNameStatus, parseStatusOrigins, splitPatch, untrackedFilePatch } from './worktreeDiff';
 
 describe("reading git's machine output", () => {
   it('reads versions, vendor suffixes included', () => {
@@ -39,22 +39,25 @@ describe("reading git's machine output", () => {
     expect(parseStatusPaths(' M a.txt\0R  new name.txt\0old name.txt\0?? dir/ü.txt\0')).toEqual(['a.txt', 'new name.txt', 'dir/ü.txt']);
   });
 
-  it('pairs name-status, numstat and patches of the same diff, renames and binaries included', () => {
-    const nameStatus = 'M\0a.txt\0R090\0old.txt\0new.txt\0A\0pic.png\0';
-    const numStat = '3\t1\ta.txt\0' + '2\t2\t\0old.txt\0new.txt\0' + '-\t-\tpic.png\0';
-    expect(parseNameStatus(nameStatus)).toEqual([
+  it('pairs name-status with patches of the same diff, and counts their lines, renames and binaries included', () => {
+    expect(parseNameStatus('M\0a.txt\0R090\0old.txt\0new.txt\0A\0pic.png\0')).toEqual([
       { status: 'modified', path: 'a.txt', oldPath: null },
       { status: 'renamed', path: 'new.txt', oldPath: 'old.txt' },
       { status: 'added', path: 'pic.png', oldPath: null },
     ]);
-    expect(parseNumStat(numStat)).toEqual([
-      { additions: 3, deletions: 1, binary: false },
-      { additions: 2, deletions: 2, binary: false },
-      { additions: 0, deletions: 0, binary: true },
-    ]);
-    const patch = 'diff --git a/a.txt b/a.txt\n@@ -1 +1 @@\n-diff --git not a header\n+x\ndiff --git a/b b/b\nBinary files differ\n';
-    expect(splitPatch(patch)).toEqual(['diff --git a/a.txt b/a.txt\n@@ -1 +1 @@\n-diff --git not a header\n+x\n', 'diff --git a/b b/b\nBinary files differ\n']);
+    const patch = 'diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n-diff --git not a header\n+x\n+y\n context\ndiff --git a/b b/b\nBinary files a/b and b/b differ\n';
+    const [text, binary] = splitPatch(patch);
+    expect(text).toBe('diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n-diff --git not a header\n+x\n+y\n context\n');
+    expect(countPatchLines(text ?? '')).toEqual({ additions: 2, deletions: 1, binary: false });
+    expect(countPatchLines(binary ?? '')).toEqual({ additions: 0, deletions: 0, binary: true });
     expect(splitPatch('')).toEqual([]);
+  });
+
+  it('tells staged, unstaged and untracked paths from git status', () => {
+    const { staged, unstaged, untracked } = parseStatusOrigins('MM both.txt\0M  staged.txt\0 M worktree.txt\0R  new.txt\0old.txt\0?? dir/new file.md\0');
+    expect([...staged]).toEqual(['both.txt', 'staged.txt', 'new.txt']);
+    expect([...unstaged]).toEqual(['both.txt', 'worktree.txt']);
+    expect(untracked).toEqual(['dir/new file.md']);
   });
 
   it('writes an untracked file as git would show it added', () => {

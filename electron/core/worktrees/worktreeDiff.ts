@@ -52,24 +52,40 @@ export function parseNameStatus(output: string): NameStatus[] {
   return entries;
 }
 
-interface NumStat {
-  additions: number;
-  deletions: number;
-  binary: boolean;
+/** Lines a file's patch adds and removes (`+++`/`---` header lines come before the first hunk). */
+export function countPatchLines(patch: string): { additions: number; deletions: number; binary: boolean } {
+  let additions = 0;
+  let deletions = 0;
+  let inHunks = false;
+  for (const line of patch.split('\n')) {
+    if (line.startsWith('@@')) inHunks = true;
+    else if (!inHunks) {
+      if (line.startsWith('Binary files ') || line === 'GIT binary patch') return { additions: 0, deletions: 0, binary: true };
+    } else if (line.startsWith('+')) additions++;
+    else if (line.startsWith('-')) deletions++;
+  }
+  return { additions, deletions, binary: false };
 }
 
-/** `git diff --numstat -z`: `added<TAB>deleted<TAB>path`, or for a rename `added<TAB>deleted<TAB>` then both paths. */
-export function parseNumStat(output: string): NumStat[] {
+/** Where each path's uncommitted changes lie, from `git status --porcelain -z` (X: the index, Y: the working tree). */
+export function parseStatusOrigins(output: string): { staged: Set<string>; unstaged: Set<string>; untracked: string[] } {
+  const staged = new Set<string>();
+  const unstaged = new Set<string>();
+  const untracked: string[] = [];
   const fields = output.split('\0');
-  const stats: NumStat[] = [];
   for (let i = 0; i < fields.length; i++) {
-    const match = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(fields[i] as string);
-    if (!match) continue;
-    const binary = match[1] === '-';
-    stats.push({ additions: binary ? 0 : Number(match[1]), deletions: binary ? 0 : Number(match[2]), binary });
-    if (match[3] === '') i += 2;
+    const field = fields[i] as string;
+    if (field.length < 4) continue;
+    const [x, y, file] = [field[0], field[1], field.slice(3)];
+    if (x === '?') untracked.push(file);
+    else {
+      if (x !== ' ') staged.add(file);
+      if (y !== ' ') unstaged.add(file);
+    }
+    // A rename or copy in the index is followed by its old path.
+    if (x === 'R' || x === 'C') i++;
   }
-  return stats;
+  return { staged, unstaged, untracked };
 }
 
 /** Splits a multi-file unified diff into each file's part, in order. */
@@ -152,31 +168,30 @@ function withinBudget(files: WorktreeDiffFile[]): WorktreeDiffFile[] {
  */
 export async function readWorktreeDiff(git: Git, worktree: Worktree): Promise<WorktreeDiff> {
   const cwd = worktree.path;
-  const head = (await commitOf(git, cwd, 'HEAD')) ?? worktree.baseCommit;
-  const base = (await mergeBase(git, cwd, `refs/heads/${worktree.parentBranch}`, head)) ?? worktree.baseCommit;
-  const names = (args: string[]) => git.run(cwd, [...PLAIN_PATHS, 'diff', '--name-only', '-z', ...args]).then((result) => new Set(splitNul(result.stdout)));
-  const [nameStatus, numStat, patch, committed, staged, unstaged, untracked, log] = await Promise.all([
+  const [headCommit, forkPoint] = await Promise.all([commitOf(git, cwd, 'HEAD'), mergeBase(git, cwd, `refs/heads/${worktree.parentBranch}`, 'HEAD')]);
+  const head = headCommit ?? worktree.baseCommit;
+  const base = forkPoint ?? worktree.baseCommit;
+  // Three reads of the working tree (status, name-status, patch); the rest read only git's objects.
+  const [nameStatus, patch, committed, status, log] = await Promise.all([
     git.run(cwd, [...PLAIN_PATHS, 'diff', '--name-status', '-z', '-M', base]),
-    git.run(cwd, [...PLAIN_PATHS, 'diff', '--numstat', '-z', '-M', base]),
     git.run(cwd, [...PLAIN_PATHS, 'diff', ...DIFF_OPTIONS, base]),
-    names(['-M', base, head]),
-    names(['--cached', '-M', head]),
-    names([]),
-    git.run(cwd, [...PLAIN_PATHS, 'ls-files', '--others', '--exclude-standard', '-z']),
+    git.run(cwd, [...PLAIN_PATHS, 'diff', '--name-only', '-z', '-M', base, head]),
+    git.run(cwd, [...PLAIN_PATHS, 'status', '--porcelain', '-z', '--untracked-files=all']),
     git.run(cwd, ['log', '--no-color', '--format=%H%x1f%s%x1f%an%x1f%at%x1e', `${base}..${head}`]),
   ]);
+  const committedPaths = new Set(splitNul(committed.stdout));
+  const { staged, unstaged, untracked } = parseStatusOrigins(status.stdout);
   const statuses = parseNameStatus(nameStatus.stdout);
-  const counts = parseNumStat(numStat.stdout);
   const patches = splitPatch(patch.stdout);
   const tracked: WorktreeDiffFile[] = statuses.map((entry, index) => {
-    const count = counts[index] ?? { additions: 0, deletions: 0, binary: false };
+    const filePatch = patches[index] ?? null;
     const origins: DiffOrigin[] = [];
-    if (committed.has(entry.path)) origins.push('committed');
+    if (committedPaths.has(entry.path)) origins.push('committed');
     if (staged.has(entry.path)) origins.push('staged');
     if (unstaged.has(entry.path)) origins.push('unstaged');
-    return { ...entry, ...count, origins, patch: patches[index] ?? null };
+    return { ...entry, ...(filePatch ? countPatchLines(filePatch) : { additions: 0, deletions: 0, binary: false }), origins, patch: filePatch };
   });
-  const added = await Promise.all(splitNul(untracked.stdout).map((file) => untrackedFile(cwd, file)));
+  const added = await Promise.all(untracked.map((file) => untrackedFile(cwd, file)));
   const files = withinBudget([...tracked, ...added.filter((file): file is WorktreeDiffFile => file !== null)].sort((a, b) => a.path.localeCompare(b.path)));
   const commits = log.stdout
     .split('\x1e')
