@@ -44,8 +44,8 @@ function firstLines(text: string, count = 4): string {
 }
 
 /**
- * Runs git for the worktree domain: with a clean environment (no inherited GIT_DIR, no prompts,
- * untranslated messages), and with one clear error for a missing or too old git. The version is
+ * Runs git for the worktree domain: with a clean environment (no inherited GIT_DIR, no prompts),
+ * and with one clear error for a missing or too old git. The version is
  * checked once, before the first command.
  */
 export class Git {
@@ -57,7 +57,7 @@ export class Git {
     for (const [key, value] of Object.entries(baseEnv)) if (value !== undefined && !REPOSITORY_VARIABLES.includes(key)) env[key] = value;
     // Optional locks off: Drover's own status and diff calls never rewrite the index, so watching a
     // worktree never sees its own reads as changes.
-    this.env = { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' };
+    this.env = { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
     // Nobody can answer a prompt here: ssh must fail rather than wait for a passphrase or a host key.
     if (!env.GIT_SSH_COMMAND && !env.GIT_SSH) this.env.GIT_SSH_COMMAND = 'ssh -o BatchMode=yes';
   }

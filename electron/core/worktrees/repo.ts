@@ -120,7 +120,6 @@ export function checkoutOf(entries: readonly WorktreeEntry[], branch: string): W
   return entries.find((entry) => entry.branch === branch && !entry.bare);
 }
 
-const IDENTITY_MISSING = /tell me who you are|empty ident|unable to auto-detect email/i;
 const FALLBACK_IDENTITY = {
   GIT_AUTHOR_NAME: 'Drover',
   GIT_AUTHOR_EMAIL: 'drover@localhost',
@@ -133,8 +132,6 @@ const FALLBACK_IDENTITY = {
  * has none configured (a fresh machine must not make saving work fail).
  */
 export async function runCommitting(git: Git, folder: string, args: readonly string[]): Promise<string> {
-  const first = await git.run(folder, args, { okCodes: [0, 1, 128] });
-  if (first.code === 0) return first.stdout;
-  if (!IDENTITY_MISSING.test(first.stderr)) git.raise(first, args, folder);
-  return (await git.run(folder, args, { env: FALLBACK_IDENTITY })).stdout;
+  const identity = await git.run(folder, ['var', 'GIT_COMMITTER_IDENT'], { okCodes: [0, 128] });
+  return (await git.run(folder, args, identity.code === 0 ? {} : { env: FALLBACK_IDENTITY })).stdout;
 }

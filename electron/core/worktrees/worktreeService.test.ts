@@ -281,6 +281,20 @@ describe('Worktrees (real git)', () => {
     expect(events.filter((event) => event.name === 'agentWorktreeChanged' && event.worktree === null)).toHaveLength(3);
   });
 
+  it('saves uncommitted work on removal even where git knows no identity of the person', async () => {
+    const home = path.join(dir, 'empty-home');
+    fs.mkdirSync(home);
+    git(repo, 'config', '--unset', 'user.name');
+    git(repo, 'config', '--unset', 'user.email');
+    await core.close();
+    start({ ...process.env, HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: '1', EMAIL: '' });
+    const agent = await addAgent('anonymous');
+    const { path: tree, branch } = await worktreeOf(agent);
+    writeFiles(tree, { 'draft.txt': 'not lost\n' });
+    expect((await core.api.removeAgent({ agentId: agent.id })).keptBranch).toBe(branch);
+    expect(git(repo, 'show', `${branch}:draft.txt`)).toBe('not lost');
+  });
+
   it('refuses to remove an agent while its task runs in its worktree', async () => {
     const agent = await addAgent('busy');
     const task = await core.api.createTask({ projectId: project.id, command: 'sleep 30', ownerAgentId: agent.id });
