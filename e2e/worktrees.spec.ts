@@ -27,6 +27,15 @@ function privatePortBlocks(drover: DroverWorld): () => void {
   };
 }
 
+/** The folder of the agent's worktree, as git lists it. */
+function worktreeFolder(repo: string, agent: string): string {
+  const line = git(repo, 'worktree', 'list', '--porcelain')
+    .split('\n')
+    .find((entry) => entry.startsWith('worktree ') && path.basename(entry).startsWith(`${agent}-`));
+  if (!line) throw new Error(`no worktree of ${agent}`);
+  return line.slice('worktree '.length);
+}
+
 function branchOf(pane: Locator, agent: string): Locator {
   return pane.getByText(new RegExp(`^drover/${agent}-[a-z0-9]{4}$`));
 }
@@ -77,7 +86,17 @@ test('two agents in their own worktrees: each diff shows its own change, the fir
     const alphaDiff = alphaChanges.getByRole('region', { name: 'Diff' });
     await expect(alphaDiff).toContainText('alpha was here');
     await expect(alphaDiff).not.toContainText('beta was here');
+    // The open view follows the worktree: a new file shows up, and the keys move through the files.
+    const alphaFolder = worktreeFolder(repo, 'alpha');
+    fs.writeFileSync(path.join(alphaFolder, 'notes.md'), 'first\nsecond\n');
+    const notes = alphaChanges.getByRole('option', { name: /notes\.md/ });
+    await expect(notes).toContainText('untracked');
+    await expect(notes).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('j');
+    await expect(alphaChanges.getByRole('option', { name: /shared\.txt/ })).toHaveAttribute('aria-selected', 'true');
     await screenshot(page, 'worktrees-changes.png');
+    fs.rmSync(path.join(alphaFolder, 'notes.md'));
+    await expect(notes).toHaveCount(0);
     await page.keyboard.press('Escape');
     const betaChanges = await openChanges(page, beta, 'beta');
     await expect(betaChanges.getByRole('region', { name: 'Diff' })).toContainText('beta was here');
@@ -115,7 +134,7 @@ test('two agents in their own worktrees: each diff shows its own change, the fir
 
     // Removing beta, whose branch has work main lacks, keeps that branch.
     const betaBranch = (await branchOf(beta, 'beta').innerText()).trim();
-    const betaFolder = git(repo, 'worktree', 'list', '--porcelain').split('\n').find((line) => line.startsWith('worktree ') && line.includes('/beta-'))?.slice(9);
+    const betaFolder = worktreeFolder(repo, 'beta');
     await beta.getByRole('button', { name: 'Remove agent' }).click();
     const remove = page.getByRole('alertdialog', { name: 'Remove beta?' });
     await expect(remove).toContainText(`${betaBranch} has 1 commit main lacks`);
@@ -123,7 +142,7 @@ test('two agents in their own worktrees: each diff shows its own change, the fir
     await remove.getByRole('button', { name: 'Remove agent, keep branch' }).click();
     await expect(beta).toHaveCount(0);
     expect(branchesStartingWith(repo, 'drover/beta-')).toEqual([betaBranch]);
-    expect(betaFolder && fs.existsSync(betaFolder)).toBe(false);
+    expect(fs.existsSync(betaFolder)).toBe(false);
     expect(git(repo, 'show', `${betaBranch}:shared.txt`)).toBe('one\nbeta was here\nthree');
   } finally {
     restorePorts();
