@@ -29,6 +29,9 @@ export function DiffFileList({ files, selected, onSelect }: DiffFileListProps) {
   const listRef = useRef<HTMLUListElement>(null);
   const optionId = (index: number) => `${baseId}-file-${index}`;
 
+  // Focus starts here once the changes are in: j/k move through files, n/p through hunks.
+  useEffect(() => listRef.current?.focus(), []);
+
   useEffect(() => {
     listRef.current?.querySelector(`[data-index="${selected}"]`)?.scrollIntoView({ block: 'nearest' });
   }, [selected]);
@@ -39,8 +42,6 @@ export function DiffFileList({ files, selected, onSelect }: DiffFileListProps) {
       role="listbox"
       aria-label="Changed files"
       tabIndex={0}
-      // The list is where the keys start: j/k through files, n/p through hunks.
-      autoFocus
       aria-activedescendant={files.length > 0 ? optionId(selected) : undefined}
       className="changes-files"
       onKeyDown={(event) => {
