@@ -94,7 +94,7 @@ function rendererLayerRules() {
     ['entry', '^renderer/main\\.tsx$'], // creates the bridge and the store, renders <App>
     ['pages', '^renderer/(App\\.tsx$|views/)'], // App and its pages
     ['agents', '^renderer/agents/'], // the agents workspace: embeds each agent's terminal, opens its inbox
-    ['features', '^renderer/(inbox|workState|attention|palette)/'],
+    ['features', '^renderer/(inbox|workState|attention|palette|worktrees)/'],
     ['terminal', '^renderer/terminal/'], // xterm: agent terminals and the read-only output view
     ['components', '^renderer/components/'], // shared UI pieces
     ['store', '^renderer/store/'], // client state: slices, selector hooks, StoreContext
@@ -109,22 +109,26 @@ function rendererLayerRules() {
   }));
   // What a feature offers the features above it (agents opens an inbox and shows terminals, the
   // work state shows task output); everything else in a feature's folder is its own.
-  const featureEntryPoints = ['^renderer/inbox/InboxDialog\\.tsx$', '^renderer/terminal/(AgentTerminal|TerminalView)\\.tsx$'];
+  const featureEntryPoints = [
+    '^renderer/inbox/InboxDialog\\.tsx$',
+    '^renderer/terminal/(AgentTerminal|TerminalView)\\.tsx$',
+    '^renderer/worktrees/(BranchChip|ChangesDialog|ProjectWorktrees|RemoveAgentDialog|WorkspaceFields)\\.tsx$',
+  ];
   return [
     ...upward,
     {
       name: 'renderer-features-share-entry-points-only',
       comment: 'A feature uses another only through its entry points; shared pieces live in components/, format/, keyboard/ or store/.',
       severity: 'error',
-      from: { path: '^renderer/(agents|inbox|workState|terminal)/' },
-      to: { path: '^renderer/(agents|inbox|workState|terminal)/', pathNot: ['^renderer/$1/', ...featureEntryPoints] },
+      from: { path: '^renderer/(agents|inbox|workState|worktrees|terminal)/' },
+      to: { path: '^renderer/(agents|inbox|workState|worktrees|terminal)/', pathNot: ['^renderer/$1/', ...featureEntryPoints] },
     },
     {
       name: 'renderer-features-independent',
-      comment: 'inbox/, workState/, attention/ and palette/ use no piece of each other; what they share lives in components/, format/, keyboard/ or store/.',
+      comment: 'inbox/, workState/, attention/, palette/ and worktrees/ use no piece of each other; what they share lives in components/, format/, keyboard/ or store/.',
       severity: 'error',
-      from: { path: '^renderer/(inbox|workState|attention|palette)/' },
-      to: { path: '^renderer/(inbox|workState|attention|palette)/', pathNot: '^renderer/$1/' },
+      from: { path: '^renderer/(inbox|workState|attention|palette|worktrees)/' },
+      to: { path: '^renderer/(inbox|workState|attention|palette|worktrees)/', pathNot: '^renderer/$1/' },
     },
     {
       name: 'renderer-base-modules-stand-alone',

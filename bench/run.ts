@@ -2,6 +2,7 @@ import { benchExitLatency } from './exitLatencyBench';
 import { printTable, type BenchRow } from './table';
 import { benchTerminal } from './terminalFloodBench';
 import { benchReconcile, benchTaskWrites } from './taskStoreBench';
+import { benchWorktrees } from './worktreeBench';
 
 /** `npm run bench`: every figure is printed beside a baseline measured in the same run. */
 async function main(): Promise<void> {
@@ -15,6 +16,8 @@ async function main(): Promise<void> {
   rows.push(...(await benchExitLatency()));
   process.stderr.write('terminal flood and agent memory…\n');
   rows.push(...(await benchTerminal()));
+  process.stderr.write('worktree creation and diff first paint…\n');
+  rows.push(...(await benchWorktrees()));
   printTable(rows);
 }
 

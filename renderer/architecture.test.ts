@@ -30,6 +30,7 @@ describe('renderer layering rules (npm run lint)', () => {
     write('renderer/agents/agent.ts', '../inbox/InboxDialog', '../terminal/AgentTerminal', '../store/slice');
     write('renderer/inbox/InboxDialog.tsx', './inboxWords', '../components/piece', '../format/words');
     write('renderer/inbox/inboxWords.ts');
+    write('renderer/worktrees/diffChunks.ts');
     write('renderer/workState/panel.ts', '../terminal/TerminalView', '../keyboard/keys');
     write('renderer/terminal/AgentTerminal.tsx', '../store/slice', '../keyboard/keys');
     write('renderer/terminal/TerminalView.tsx');
@@ -54,6 +55,8 @@ describe('renderer layering rules (npm run lint)', () => {
     write('renderer/agents/usesInboxInternals.ts', '../inbox/inboxWords');
     write('renderer/workState/usesInbox.ts', '../inbox/InboxDialog');
     write('renderer/attention/usesPalette.ts', '../palette/palettePiece');
+    write('renderer/worktrees/usesWorkState.ts', '../workState/panel');
+    write('renderer/agents/usesWorktreeInternals.ts', '../worktrees/diffChunks');
     write('renderer/keyboard/usesTransport.ts', '../transport/socket');
     write('renderer/components/usesTesting.ts', '../testing/fake');
     const depcruise = path.join(REPO_ROOT, 'node_modules', '.bin', 'depcruise');
@@ -78,6 +81,8 @@ describe('renderer layering rules (npm run lint)', () => {
     ['renderer-features-share-entry-points-only', 'renderer/agents/usesInboxInternals.ts'],
     ['renderer-features-independent', 'renderer/workState/usesInbox.ts'],
     ['renderer-features-independent', 'renderer/attention/usesPalette.ts'],
+    ['renderer-features-independent', 'renderer/worktrees/usesWorkState.ts'],
+    ['renderer-features-share-entry-points-only', 'renderer/agents/usesWorktreeInternals.ts'],
     ['renderer-base-modules-stand-alone', 'renderer/keyboard/usesTransport.ts'],
     ['renderer-testing-only-in-tests', 'renderer/components/usesTesting.ts'],
   ])('reports %s for %s', (rule, file) => {

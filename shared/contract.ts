@@ -9,6 +9,8 @@ import {
   AgentQuotaSchema,
   AgentSchema,
   AgentSessionSchema,
+  AgentWorkspaceRequestSchema,
+  BranchNameSchema,
   InboxKindSchema,
   InboxMessageSchema,
   ProfileIdSchema,
@@ -24,6 +26,14 @@ import {
   TaskStateSchema,
   TASK_STATES,
   WorkStateCursorSchema,
+  MERGE_STRATEGIES,
+  MergeCheckSchema,
+  MergeResultSchema,
+  ProjectGitSchema,
+  WorktreeDiffSchema,
+  WorktreeDiskUsageSchema,
+  WorktreeSchema,
+  WorktreeStatusSchema,
 } from './entities';
 
 /** The most of a task's log one readTaskOutput call returns (viewers read on from `nextOffset`). */
@@ -183,9 +193,17 @@ export const METHODS = {
     params: z.object({ profileId: ProfileIdSchema }).strict(),
     result: z.object({ profileId: ProfileIdSchema }),
   },
+  /** With `workspace` new-worktree (or an existing branch or worktree) the agent works in its own git worktree. */
   createAgent: {
     params: z
-      .object({ projectId: ProjectIdSchema, name: NonEmpty.max(60), role: z.string().max(4000).default(''), profileId: ProfileIdSchema })
+      .object({
+        projectId: ProjectIdSchema,
+        name: NonEmpty.max(60),
+        role: z.string().max(4000).default(''),
+        profileId: ProfileIdSchema,
+        /** Default: the project folder. */
+        workspace: AgentWorkspaceRequestSchema.optional(),
+      })
       .strict(),
     result: AgentSchema,
   },
@@ -195,10 +213,18 @@ export const METHODS = {
       .strict(),
     result: AgentSchema,
   },
-  /** Stops the agent's session if it runs, then forgets the agent. */
+  /**
+   * Stops the agent's session if it runs, then forgets the agent. Its worktree folder goes; a branch
+   * with work the parent lacks is kept (uncommitted changes committed onto it first) unless
+   * `discardWork` says to delete it too.
+   */
   removeAgent: {
-    params: z.object({ agentId: AgentIdSchema }).strict(),
-    result: z.object({ agentId: AgentIdSchema }),
+    params: z.object({ agentId: AgentIdSchema, discardWork: z.boolean().optional() }).strict(),
+    result: z.object({
+      agentId: AgentIdSchema,
+      /** The branch kept with the agent's work, if any. */
+      keptBranch: z.string().nullable(),
+    }),
   },
   /** Starts a session; `resume` continues the agent CLI's own conversation where its id is known. */
   startAgent: {
@@ -319,6 +345,58 @@ export const METHODS = {
   installCommandLineTool: {
     params: z.object({}).strict(),
     result: CommandLineToolInstallSchema,
+  },
+  /** Whether the project's folder is a git repository Drover can make worktrees in, and its branches. */
+  getProjectGit: {
+    params: z.object({ projectId: ProjectIdSchema }).strict(),
+    result: ProjectGitSchema,
+  },
+  listWorktrees: {
+    params: z.object({ projectId: ProjectIdSchema }).strict(),
+    result: z.array(z.object({ agentName: z.string(), worktree: WorktreeSchema, status: WorktreeStatusSchema.nullable() })),
+  },
+  getWorktreeStatus: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: WorktreeStatusSchema,
+  },
+  /** What the agent's branch changed against where it left its parent: commits, staged, unstaged and untracked files. */
+  getWorktreeDiff: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: WorktreeDiffSchema,
+  },
+  /** Connection-scoped: while watched, changes to the worktree's files move its `changedAt` (debounced). */
+  watchWorktree: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: z.object({ agentId: AgentIdSchema }),
+  },
+  unwatchWorktree: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: z.object({ agentId: AgentIdSchema }),
+  },
+  /** Checks a merge into the parent without touching any checkout (git merge-tree). */
+  checkWorktreeMerge: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: MergeCheckSchema,
+  },
+  /** Rebase-then-fast-forward, or one squashed commit; refused on conflicts or uncommitted changes in the way. */
+  mergeWorktree: {
+    params: z
+      .object({ agentId: AgentIdSchema, strategy: z.enum(MERGE_STRATEGIES).default('rebase'), message: z.string().trim().min(1).max(10_000).optional() })
+      .strict(),
+    result: MergeResultSchema,
+  },
+  /** Posts the merge's conflicts to the agent's inbox: rebase on the parent and resolve them. */
+  handBackWorktreeConflicts: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: InboxMessageSchema,
+  },
+  pushWorktreeBranch: {
+    params: z.object({ agentId: AgentIdSchema, remote: BranchNameSchema.optional() }).strict(),
+    result: z.object({ agentId: AgentIdSchema, remote: z.string(), branch: z.string() }),
+  },
+  getWorktreeDiskUsage: {
+    params: z.object({ projectId: ProjectIdSchema }).strict(),
+    result: WorktreeDiskUsageSchema,
   },
 } as const;
 

@@ -10,6 +10,7 @@ import {
   TaskIdSchema,
   TaskSchema,
   WakeSchema,
+  WorktreeSchema,
 } from './entities';
 
 /**
@@ -25,6 +26,7 @@ export const EVENT_NAMES = [
   'projectChanged',
   'agentChanged',
   'appSettingsChanged',
+  'agentWorktreeChanged',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
@@ -82,6 +84,15 @@ export const AgentWakeChangedSchema = z.object({
   wake: WakeSchema,
 });
 
+/** An agent's worktree was made, changed (its files, a merge) or went; `null` when it went. */
+export const AgentWorktreeChangedSchema = z.object({
+  name: z.literal('agentWorktreeChanged'),
+  seq,
+  projectId: ProjectIdSchema,
+  agentId: AgentIdSchema,
+  worktree: WorktreeSchema.nullable(),
+});
+
 export const DroverEventSchema = z.discriminatedUnion('name', [
   ProjectChangedSchema,
   BackgroundTaskChangedSchema,
@@ -90,6 +101,7 @@ export const DroverEventSchema = z.discriminatedUnion('name', [
   AgentInboxChangedSchema,
   AgentWakeChangedSchema,
   AppSettingsChangedSchema,
+  AgentWorktreeChangedSchema,
 ]);
 export type DroverEvent = z.infer<typeof DroverEventSchema>;
 export type ProjectChanged = z.infer<typeof ProjectChangedSchema>;

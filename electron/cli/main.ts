@@ -9,6 +9,7 @@ import { serve } from './serve';
 import { connectToDrover } from './socketClient';
 import { taskCommand, type CliContext } from './taskCommands';
 import { USAGE, UsageError } from './usage';
+import { worktreeCommand } from './worktreeCommands';
 
 /** `--data-dir D` may stand anywhere before `--`; it picks the Drover to talk to. */
 function takeDataDir(args: string[]): { dataDir: string | undefined; rest: string[] } {
@@ -70,6 +71,7 @@ async function run(argv: string[]): Promise<number> {
     return runMcpServer({ socketPath: context.socketPath, project: values.project, cwd: context.cwd, env: context.env, version: packageJson.version });
   }
   if (command === 'task') return taskCommand(rest, context);
+  if (command === 'worktree') return worktreeCommand(rest, context);
   throw new UsageError(`Unknown command: ${command}`);
 }
 

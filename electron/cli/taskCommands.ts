@@ -144,12 +144,12 @@ export async function taskCommand(args: string[], context: CliContext): Promise<
       case 'run': {
         if (commandWords.length === 0) throw new UsageError('drover task run needs a command after --');
         const project = await resolveProject(rpc, values.project, context);
-        const cwd = values.cwd ? path.resolve(context.cwd, values.cwd) : insideOr(project.path, context.cwd);
+        const cwd = values.cwd ? path.resolve(context.cwd, values.cwd) : insideOrDefault(project.path, context.cwd);
         const agent = values.agent ?? context.env.DROVER_AGENT_ID;
         const task = await rpc.call('createTask', {
           projectId: project.id,
           command: commandOf(commandWords),
-          cwd,
+          ...(cwd ? { cwd } : {}),
           ...(agent ? { ownerAgentId: agent } : {}),
           ...(values.label ? { label: values.label } : {}),
         });
@@ -221,7 +221,10 @@ export function commandOf(words: readonly string[]): string {
   return words.length === 1 ? (words[0] ?? '') : shellLine(words);
 }
 
-/** Runs where the caller stands when that is inside the project, else at the project root. */
-function insideOr(projectRoot: string, cwd: string): string {
-  return isInside(projectRoot, fs.realpathSync(cwd)) ? cwd : projectRoot;
+/**
+ * Runs where the caller stands when that is inside the project; elsewhere Drover picks: the
+ * agent's worktree for an agent's task, the project root otherwise.
+ */
+function insideOrDefault(projectRoot: string, cwd: string): string | undefined {
+  return isInside(projectRoot, fs.realpathSync(cwd)) ? cwd : undefined;
 }

@@ -10,6 +10,9 @@ export const USAGE = `Usage:
   drover task logs ID [--follow]
   drover task cancel ID [--json]
   drover task retry ID [--json]
+  drover worktree list [--project ID|PATH] [--json]
+  drover worktree diff AGENT [--stat] [--json]
+  drover worktree merge AGENT [--squash] [-m MESSAGE] [--hand-back] [--json]
   drover mcp [--project ID|PATH]  (stdio MCP server for agent CLIs: run_in_background, inbox, ask_agent, ...)
   drover hook EVENT            (run by agent CLIs' hooks; reports busy/ready to Drover, always exits 0)
 
@@ -18,4 +21,6 @@ drover task run -- npm test -- --grep "a b". One word is a line for your shell:
 drover task run -- 'make && make test'.
 Inside an agent terminal the project and agent come from DROVER_SOCKET, DROVER_PROJECT_ID and
 DROVER_AGENT_ID. Elsewhere the socket is found from --data-dir, DROVER_DATA_DIR or the default data dir.
+drover worktree merge checks for conflicts first (git merge-tree) and refuses with exit code 2,
+naming the files; --hand-back then posts them to the agent to rebase and resolve.
 Exit codes: 0 ok, 1 Drover unreachable or internal error, 2 bad usage or a request Drover refused.`;

@@ -1,11 +1,13 @@
+import type { Project } from '../../shared/entities';
 import type { EventBus } from './events/eventBus';
 import type { MediatedInbox } from './inbox/mediatedInbox';
 import { postMissingResults } from './inbox/taskCompletionSink';
 import type { ProjectRegistry } from './projects/projectRegistry';
 import type { SessionService } from './sessions/sessionService';
-import type { ProjectStores } from './storage/projectStores';
+import type { ProjectStore, ProjectStores } from './storage/projectStores';
 import { reconcileTasks, type ReconcileReport } from './tasks/reconcile';
 import type { AgentWakeService } from './wake/agentWakeService';
+import type { WorktreeService } from './worktrees/worktreeService';
 
 export interface BootParts {
   projects: ProjectRegistry;
@@ -13,8 +15,19 @@ export interface BootParts {
   sessions: SessionService;
   wakes: AgentWakeService;
   inbox: MediatedInbox;
+  worktrees: WorktreeService;
   events: EventBus;
   log(line: string): void;
+}
+
+/** A project whose worktrees cannot be reconciled (git is gone) still boots; the next boot tries again. */
+function reconcileWorktrees(parts: BootParts, store: ProjectStore, project: Project): { undone: number; missing: number } {
+  try {
+    return parts.worktrees.reconcile(store, project);
+  } catch (error) {
+    parts.log(`could not reconcile the worktrees of ${project.name} (${project.id}): ${error instanceof Error ? error.message : String(error)}`);
+    return { undone: 0, missing: 0 };
+  }
 }
 
 /**
@@ -27,7 +40,9 @@ export function reconcileProjects(parts: BootParts): ReconcileReport[] {
   for (const project of parts.projects.list().projects) {
     try {
       const store = parts.stores.get(project.id);
-      // Sessions first: results of interrupted tasks must not find an agent that still looks ready.
+      // Worktrees first: an agent whose worktree a crash left half-made goes with it.
+      const worktrees = reconcileWorktrees(parts, store, project);
+      // Sessions next: results of interrupted tasks must not find an agent that still looks ready.
       const endedSessions = parts.sessions.reconcile(store);
       const resumedWakes = parts.wakes.reconcile(store);
       const { report, changed } = reconcileTasks(store.tasks);
@@ -37,7 +52,8 @@ export function reconcileProjects(parts: BootParts): ReconcileReport[] {
       parts.log(
         `reconciled project ${project.name} (${project.id}): ${report.interrupted} interrupted, ${report.cancelled} cancelled, ` +
           `${report.killed} leftover process groups killed, ${report.queued} queued to start, ` +
-          `${endedSessions} agent sessions ended by the restart, ${resumedWakes} wakes back to waiting`,
+          `${endedSessions} agent sessions ended by the restart, ${resumedWakes} wakes back to waiting, ` +
+          `${worktrees.undone} half-made worktrees undone, ${worktrees.missing} worktrees whose folder vanished`,
       );
     } catch (error) {
       parts.log(`could not reconcile project ${project.name} (${project.id}): ${error instanceof Error ? error.message : String(error)}`);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../shared/entities';
 import { agentMethods } from './agents/agentMethods';
@@ -33,6 +34,10 @@ import { taskMethods } from './tasks/taskMethods';
 import { TaskService } from './tasks/taskService';
 import { AgentWakeService, DEFAULT_WAKE_OPTIONS, type WakeOptions } from './wake/agentWakeService';
 import { wakeMethods } from './wake/wakeMethods';
+import { Git } from './worktrees/git';
+import { PortBlocks } from './worktrees/portBlocks';
+import { worktreeMethods } from './worktrees/worktreeMethods';
+import { WorktreeService } from './worktrees/worktreeService';
 
 export interface CoreOptions {
   dataDir: string;
@@ -52,6 +57,11 @@ export interface CoreOptions {
   commandLineTool?: CommandLineToolSource;
   agentStopGraceMs?: number;
   wake?: Partial<Omit<WakeOptions, 'log'>>;
+  /**
+   * The folder of port-block leases every Drover of this user shares (default: $DROVER_PORT_BLOCKS_DIR,
+   * else ~/.local/state/drover/port-blocks), so no two live worktrees get the same ports.
+   */
+  portBlocksDir?: string;
 }
 
 export interface Core {
@@ -80,6 +90,12 @@ function nameDamagedDatabase(error: unknown, databases: readonly OpenedDatabase[
   if (typeof code !== 'string' || !(code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'))) return error;
   const damaged = findDamaged(databases);
   return damaged ? new DroverRequestError('storage-unavailable', damagedMessage(damaged.description, damaged.file, code)) : error;
+}
+
+function defaultPortBlocksDir(env: NodeJS.ProcessEnv): string {
+  if (env.DROVER_PORT_BLOCKS_DIR) return path.resolve(env.DROVER_PORT_BLOCKS_DIR);
+  const stateHome = env.XDG_STATE_HOME || path.join(env.HOME || os.homedir(), '.local', 'state');
+  return path.join(stateHome, 'drover', 'port-blocks');
 }
 
 function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
@@ -115,25 +131,35 @@ export function createCore(options: CoreOptions): Core {
   const tasks = new TaskService(locator, projects, stores, events, { TERM: 'xterm-256color', ...definedOnly(env) }, log);
   const profiles = new ProfileRegistry(new ProfileTable(appDb), env);
   const cliCommand = options.cliCommand ?? [process.execPath, process.argv[1] ?? 'drover'];
-  const sessions = new SessionService(locator, projects, stores, profiles, events, {
-    socketPath: options.socketPath,
-    shimDir: writeCliShim(path.join(options.dataDir, 'bin'), cliCommand, options.cliEnv),
-    baseEnv: env,
-    ...(options.agentStopGraceMs !== undefined ? { stopGraceMs: options.agentStopGraceMs } : {}),
-    log,
-  });
-  const agents = new AgentService(locator, projects, stores, profiles, sessions, events);
   const inbox = new MediatedInbox(locator, projects, stores, events);
+  const ports = new PortBlocks(options.portBlocksDir ?? defaultPortBlocksDir(env));
+  const worktrees = new WorktreeService(locator, projects, stores, events, inbox, new Git(env), ports, tasks, { log });
+  const sessions = new SessionService(
+    locator,
+    projects,
+    stores,
+    profiles,
+    events,
+    {
+      socketPath: options.socketPath,
+      shimDir: writeCliShim(path.join(options.dataDir, 'bin'), cliCommand, options.cliEnv),
+      baseEnv: env,
+      ...(options.agentStopGraceMs !== undefined ? { stopGraceMs: options.agentStopGraceMs } : {}),
+      log,
+    },
+    worktrees,
+  );
+  const agents = new AgentService(locator, projects, stores, profiles, sessions, worktrees, events);
   connectTaskCompletionSink(events, stores, inbox);
   const wakes = new AgentWakeService(locator, stores, events, inbox, sessions, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
 
   const stopReportingPatterns = patternSandbox.onRunaway((_source, reason) => log(`screen pattern stopped: ${reason}`));
 
-  const reconcileReports = reconcileProjects({ projects, stores, sessions, wakes, inbox, events, log });
+  const reconcileReports = reconcileProjects({ projects, stores, sessions, wakes, inbox, worktrees, events, log });
 
   const api = toCoreApi(
     {
-    ...projectMethods(projects, stores, [tasks, sessions], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
+    ...projectMethods(projects, stores, [tasks, sessions, worktrees], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
     ...taskMethods(tasks, events),
     ...profileMethods(profiles),
     ...agentMethods(agents),
@@ -142,6 +168,7 @@ export function createCore(options: CoreOptions): Core {
     ...wakeMethods(wakes),
     ...appSettingsMethods(new AppSettingsTable(appDb), events),
     ...commandLineToolMethods(options.commandLineTool ?? { kind: 'launcher', command: cliCommand, ...(options.cliEnv ? { env: options.cliEnv } : {}) }, env),
+    ...worktreeMethods(worktrees),
     },
     (error) => nameDamagedDatabase(error, [{ db: appDb, file: appFile, description: 'app database' }, ...stores.opened()]),
   );
@@ -169,6 +196,7 @@ export function createCore(options: CoreOptions): Core {
       closed = true;
       stopReportingPatterns();
       wakes.stop();
+      worktrees.close();
       await Promise.all([tasks.shutdown(), sessions.shutdown()]);
       stores.closeAll();
       appDb.close();

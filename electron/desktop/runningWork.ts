@@ -15,8 +15,13 @@ export async function countRunningWork(api: CoreApi): Promise<RunningWork> {
   const work: RunningWork = { tasks: 0, agents: 0 };
   for (const project of projects) {
     try {
-      const [tasks, state] = await Promise.all([api.listTasks({ projectId: project.id, states: [...ACTIVE_TASK_STATES] }), api.getWorkState({ projectId: project.id })]);
-      work.tasks += tasks.length;
+      const state = await api.getWorkState({ projectId: project.id });
+      for (let after: string | undefined; ; ) {
+        const page = await api.listTasks({ projectId: project.id, states: [...ACTIVE_TASK_STATES], ...(after ? { after } : {}) });
+        work.tasks += page.tasks.length;
+        if (page.next === null) break;
+        after = page.next;
+      }
       work.agents += state.sessions.filter((session) => session.state !== 'exited').length;
     } catch {
       // Reported where the project is shown; a restart stops nothing in it.

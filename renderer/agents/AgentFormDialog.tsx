@@ -7,6 +7,7 @@ import { ModalDialog } from '../components/ModalDialog';
 import { usePendingAction } from '../components/usePendingAction';
 import { useProfiles } from '../store/hooks';
 import { useDroverActions } from '../store/StoreContext';
+import { EMPTY_WORKSPACE_DRAFT, useProjectGit, workspaceRequest, WorkspaceFields } from '../worktrees/WorkspaceFields';
 import { agentNameProblem } from './agentName';
 
 interface AgentFormDialogProps {
@@ -34,6 +35,8 @@ export function AgentFormDialog({ projectId, agent, takenNames, onClose }: Agent
   const [role, setRole] = useState(agent?.role ?? '');
   const [profileId, setProfileId] = useState(agent?.profileId ?? '');
   const [showProblems, setShowProblems] = useState(false);
+  const [workspace, setWorkspace] = useState(EMPTY_WORKSPACE_DRAFT);
+  const { git, error: gitError } = useProjectGit(projectId);
   const save = usePendingAction({ clearErrorOnStart: true });
 
   useEffect(() => {
@@ -50,7 +53,7 @@ export function AgentFormDialog({ projectId, agent, takenNames, onClose }: Agent
     const fields = { name: name.trim(), role: role.trim(), profileId: chosenProfileId };
     await save.run(async () => {
       if (agent) await updateAgent({ agentId: agent.id, ...fields });
-      else await createAgent({ projectId, ...fields });
+      else await createAgent({ projectId, ...fields, workspace: workspaceRequest(workspace, git) });
       onClose();
     });
   }
@@ -101,8 +104,14 @@ export function AgentFormDialog({ projectId, agent, takenNames, onClose }: Agent
             </select>
           )}
         </Field>
+        {!agent && <WorkspaceFields git={git} gitError={gitError} draft={workspace} onChange={setWorkspace} />}
         <FormError message={save.error} />
-        <FormActions submitLabel={agent ? 'Save' : 'Add agent'} pending={save.pending} onCancel={onClose} />
+        <FormActions
+          submitLabel={agent ? 'Save' : 'Add agent'}
+          // A new agent waits for the repository's answer: it decides where the agent works.
+          pending={save.pending || (!agent && git === null && gitError === null)}
+          onCancel={onClose}
+        />
       </form>
     </ModalDialog>
   );

@@ -1,10 +1,11 @@
 import { lazy, Suspense, useId, useImperativeHandle, useRef, type Ref } from 'react';
-import type { Agent, AgentProfile, AgentSession } from '../../shared/entities';
+import type { Agent, AgentProfile, AgentSession, Worktree } from '../../shared/entities';
 import { usePendingAction } from '../components/usePendingAction';
 import { endedHint, isSessionLive } from '../format/agentPresentation';
 import type { AgentWork } from '../store/selectors';
 import { useDroverActions } from '../store/StoreContext';
 import type { AgentTerminalHandle } from '../terminal/AgentTerminal';
+import { BranchChip } from '../worktrees/BranchChip';
 import { AgentStateBadge } from './AgentStateBadge';
 import { QuotaChip } from './QuotaChip';
 import { AgentTaskBadges } from './AgentTaskBadges';
@@ -25,11 +26,14 @@ interface AgentPaneProps {
   session: AgentSession | undefined;
   profile: AgentProfile | undefined;
   work: AgentWork;
+  /** The agent's own worktree, if it has one. */
+  worktree: Worktree | undefined;
   maximised: boolean;
   hidden: boolean;
   onToggleMaximise(): void;
   onEdit(): void;
   onOpenInbox(): void;
+  onOpenChanges(): void;
   onRemove(): void;
   onFocusWithin(): void;
   ref?: Ref<AgentPaneHandle>;
@@ -37,7 +41,7 @@ interface AgentPaneProps {
 
 /** One agent: a header with its state and controls over its live terminal (or why it cannot run). */
 export function AgentPane(props: AgentPaneProps) {
-  const { agent, index, session, profile, work, maximised, hidden, ref } = props;
+  const { agent, index, session, profile, work, worktree, maximised, hidden, ref } = props;
   const { startAgent, stopAgent, restartAgent } = useDroverActions();
   const { pending, error: actionError, run } = usePendingAction();
   const rootRef = useRef<HTMLElement>(null);
@@ -73,6 +77,7 @@ export function AgentPane(props: AgentPaneProps) {
         <QuotaChip session={session} />
         <InboxButton count={work.unread} onOpen={props.onOpenInbox} />
         <AgentTaskBadges work={work} />
+        {worktree && <BranchChip agentName={agent.name} worktree={worktree} onReview={props.onOpenChanges} />}
         <span className="agent-pane__role" title={agent.role}>
           {agent.role || profile?.name}
         </span>

@@ -1,7 +1,6 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Agent, AgentProfile } from '../../shared/entities';
 import { usePaletteCommands } from '../components/commandRegistry';
-import { ConfirmDialog } from '../components/ConfirmDialog';
 import { InboxDialog } from '../inbox/InboxDialog';
 import { useFocusRequest } from '../store/focusRequest';
 import { useAgents, useAgentWork, useProfiles, useWorkState } from '../store/hooks';
@@ -9,6 +8,7 @@ import { usePhoneLayout } from '../store/phoneLayout';
 import { NO_WORK } from '../store/selectors';
 import { useDroverActions } from '../store/StoreContext';
 import { setSoloAgent, soloAgentId, useWorkspaceView } from '../store/workspaceView';
+import { RemoveAgentDialog } from '../worktrees/RemoveAgentDialog';
 import { AgentFormDialog } from './AgentFormDialog';
 import { AgentPane, type AgentPaneHandle } from './AgentPane';
 import { agentCommands, type AgentCommand, type OpenDialog } from './agentCommands';
@@ -18,15 +18,20 @@ import { ProfilesDialog } from './ProfilesDialog';
 import { useAgentShortcuts, type AgentsCommand } from './useAgentShortcuts';
 import { useElementSize } from './useElementSize';
 
+// The diff viewer and its syntax highlighting are large: loaded once an agent has a worktree.
+const loadChangesDialog = () => import('../worktrees/ChangesDialog');
+const ChangesDialog = lazy(() => loadChangesDialog().then((module) => ({ default: module.ChangesDialog })));
+
 /** The project's agents as a grid of live terminals, with adding, editing and removing agents. */
 export function AgentsArea({ projectId }: { projectId: string }) {
   const agentsById = useWorkState(projectId, 'agentsById');
   const agents = useAgents(projectId);
   const sessions = useWorkState(projectId, 'sessionsByAgentId');
   const workByAgentId = useAgentWork(projectId);
+  const worktrees = useWorkState(projectId, 'worktreesByAgentId');
   const profiles = useProfiles().list;
   const actions = useDroverActions();
-  const { trackAgentProfiles, removeAgent } = actions;
+  const { trackAgentProfiles } = actions;
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
   const phone = usePhoneLayout();
   const chosenSolo = useWorkspaceView((state) => state.soloAgentByProject[projectId]);
@@ -39,6 +44,10 @@ export function AgentsArea({ projectId }: { projectId: string }) {
   const headingId = useId();
 
   useEffect(trackAgentProfiles, [trackAgentProfiles]);
+  const hasWorktrees = Object.keys(worktrees).length > 0;
+  useEffect(() => {
+    if (hasWorktrees) void loadChangesDialog();
+  }, [hasWorktrees]);
 
   const profilesById = useMemo(() => new Map<string, AgentProfile>(profiles.map((profile) => [profile.id, profile])), [profiles]);
   // One pane shown alone: the one maximised, or on a phone the one the switcher picked.
@@ -82,7 +91,8 @@ export function AgentsArea({ projectId }: { projectId: string }) {
         case 'restart':
           return restartAgent(agent.id);
         case 'inbox':
-          return setDialog({ kind: 'inbox', agentId: agent.id });
+        case 'changes':
+          return setDialog({ kind: command.action, agentId: agent.id });
         case 'hold':
         case 'release':
           return holdAgentWakes(agent.id, command.action === 'hold');
@@ -91,8 +101,8 @@ export function AgentsArea({ projectId }: { projectId: string }) {
           return setDialog({ kind: command.action, agent });
       }
     };
-    return agentCommands(agents, sessions).map((command) => ({ ...command, run: () => run(command) }));
-  }, [agents, sessions, startAgent, stopAgent, restartAgent, holdAgentWakes, showPane]);
+    return agentCommands(agents, sessions, worktrees).map((command) => ({ ...command, run: () => run(command) }));
+  }, [agents, sessions, worktrees, startAgent, stopAgent, restartAgent, holdAgentWakes, showPane]);
   usePaletteCommands(commands);
 
   const focusedAgentId = () => agents.find((agent) => agent.id === focusedId.current)?.id ?? agents[0]?.id ?? null;
@@ -110,6 +120,12 @@ export function AgentsArea({ projectId }: { projectId: string }) {
       setDialog({ kind: 'inbox', agentId });
       return true;
     }
+    if (command.kind === 'openChanges') {
+      const agentId = focusedAgentId();
+      if (!agentId || worktrees[agentId]?.state !== 'ready') return false;
+      setDialog({ kind: 'changes', agentId });
+      return true;
+    }
     if (command.kind === 'toggleMaximise') {
       const target = maximised ? null : focusedAgentId();
       setMaximisedId(target);
@@ -123,6 +139,8 @@ export function AgentsArea({ projectId }: { projectId: string }) {
   });
 
   const inboxAgent = dialog?.kind === 'inbox' ? agentsById[dialog.agentId] : undefined;
+  const changesAgent = dialog?.kind === 'changes' ? agentsById[dialog.agentId] : undefined;
+  const changesWorktree = changesAgent && worktrees[changesAgent.id];
   const takenNames = (except?: Agent) => agents.filter((agent) => agent !== except).map((agent) => agent.name);
 
   return (
@@ -166,11 +184,13 @@ export function AgentsArea({ projectId }: { projectId: string }) {
             session={sessions[agent.id]}
             profile={profilesById.get(agent.profileId)}
             work={workByAgentId.get(agent.id) ?? NO_WORK}
+            worktree={worktrees[agent.id]}
             maximised={maximised === agent && !phone}
             hidden={maximised !== null && maximised !== agent}
             onToggleMaximise={() => !phone && setMaximisedId(maximised === agent ? null : agent.id)}
             onEdit={() => setDialog({ kind: 'edit', agent })}
             onOpenInbox={() => setDialog({ kind: 'inbox', agentId: agent.id })}
+            onOpenChanges={() => setDialog({ kind: 'changes', agentId: agent.id })}
             onRemove={() => setDialog({ kind: 'remove', agent })}
             onFocusWithin={() => {
               focusedId.current = agent.id;
@@ -182,18 +202,14 @@ export function AgentsArea({ projectId }: { projectId: string }) {
       {dialog?.kind === 'edit' && (
         <AgentFormDialog projectId={projectId} agent={dialog.agent} takenNames={takenNames(dialog.agent)} onClose={() => setDialog(null)} />
       )}
-      {dialog?.kind === 'remove' && (
-        <ConfirmDialog
-          title={`Remove ${dialog.agent.name}?`}
-          confirmLabel="Remove agent"
-          onConfirm={() => removeAgent(dialog.agent.id)}
-          onClose={() => setDialog(null)}
-        >
-          <p>Drover stops its session if it is running, then forgets the agent and its terminal.</p>
-        </ConfirmDialog>
-      )}
+      {dialog?.kind === 'remove' && <RemoveAgentDialog agent={dialog.agent} worktree={worktrees[dialog.agent.id]} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'profiles' && <ProfilesDialog onClose={() => setDialog(null)} />}
       {inboxAgent && <InboxDialog agent={inboxAgent} onClose={() => setDialog(null)} />}
+      {changesAgent && changesWorktree && (
+        <Suspense fallback={null}>
+          <ChangesDialog agent={changesAgent} worktree={changesWorktree} onClose={() => setDialog(null)} />
+        </Suspense>
+      )}
     </section>
   );
 }

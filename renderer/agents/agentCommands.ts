@@ -1,4 +1,4 @@
-import type { Agent, AgentSession } from '../../shared/entities';
+import type { Agent, AgentSession, Worktree } from '../../shared/entities';
 import type { PaletteCommand } from '../components/commandRegistry';
 import { isSessionLive } from '../format/agentPresentation';
 import type { EntityMap } from '../store/versioned';
@@ -9,16 +9,17 @@ export type OpenDialog =
   | { kind: 'edit'; agent: Agent }
   | { kind: 'remove'; agent: Agent }
   | { kind: 'profiles' }
-  | { kind: 'inbox'; agentId: string };
+  | { kind: 'inbox'; agentId: string }
+  | { kind: 'changes'; agentId: string };
 
-export type AgentAction = 'focus' | 'start' | 'stop' | 'restart' | 'inbox' | 'hold' | 'release' | 'edit' | 'remove';
+export type AgentAction = 'focus' | 'start' | 'stop' | 'restart' | 'inbox' | 'changes' | 'hold' | 'release' | 'edit' | 'remove';
 
 /** A palette command of the agents area: adding one, or an action on one agent (the area runs it). */
 type CommandWords = Omit<PaletteCommand, 'run'>;
 export type AgentCommand = (CommandWords & { action: 'add' | 'profiles' }) | (CommandWords & { action: AgentAction; agent: Agent });
 
 /** What the palette offers for the project's agents: add one, and for each, what its pane offers. */
-export function agentCommands(agents: readonly Agent[], sessions: EntityMap<AgentSession>): AgentCommand[] {
+export function agentCommands(agents: readonly Agent[], sessions: EntityMap<AgentSession>, worktrees: EntityMap<Worktree>): AgentCommand[] {
   const group = 'Agents';
   return [
     { id: 'agents:add', group, label: 'Add agent…', keywords: ['new', 'create'], action: 'add' },
@@ -38,6 +39,9 @@ export function agentCommands(agents: readonly Agent[], sessions: EntityMap<Agen
         live ? command('stop', `Stop ${agent.name}`) : command('start', `Start ${agent.name}`, { keywords: ['resume', 'run'] }),
         ...(live ? [command('restart', `Restart ${agent.name}`)] : []),
         command('inbox', `Open ${agent.name}’s inbox`, { keywords: ['messages', 'note'] }),
+        ...(worktrees[agent.id]?.state === 'ready'
+          ? [command('changes', `Review ${agent.name}’s changes…`, { keywords: ['diff', 'worktree', 'branch', 'merge'] })]
+          : []),
         agent.wakesHeld
           ? command('release', `Release ${agent.name}’s wakes`, { keywords: ['hold', 'resume'] })
           : command('hold', `Hold ${agent.name}’s wakes`, { keywords: ['pause', 'wake'] }),

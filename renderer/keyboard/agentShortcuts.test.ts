@@ -24,6 +24,11 @@ describe('workspaceCommandFor', () => {
     expect(workspaceCommandFor(press('Enter', { ctrlKey: true }))).toBeNull();
   });
 
+  it("opens the focused agent's changes with Ctrl+Shift+G, leaving Ctrl+G to the terminal", () => {
+    expect(workspaceCommandFor(press('KeyG', { ctrlKey: true, shiftKey: true }))).toEqual({ kind: 'openChanges' });
+    expect(workspaceCommandFor(press('KeyG', { ctrlKey: true }))).toBeNull();
+  });
+
   it("opens the focused agent's inbox with Ctrl+Shift+M, leaving Ctrl+M (Enter) to the terminal", () => {
     expect(workspaceCommandFor(press('KeyM', { ctrlKey: true, shiftKey: true }))).toEqual({ kind: 'openInbox' });
     expect(workspaceCommandFor(press('KeyM', { ctrlKey: true }))).toBeNull();

@@ -4,7 +4,7 @@ import type { KeyPress } from './keyPress';
  * Keys of the agents' terminal grid. One table drives the handling and the shortcut sheet. They
  * read `code`, the physical key, so Alt+digit works on any layout.
  */
-export type WorkspaceCommand = { kind: 'focusPane'; index: number } | { kind: 'toggleMaximise' } | { kind: 'openInbox' };
+export type WorkspaceCommand = { kind: 'focusPane'; index: number } | { kind: 'toggleMaximise' } | { kind: 'openInbox' } | { kind: 'openChanges' };
 export type TerminalCommand = 'copy' | 'paste' | 'search';
 
 function isCtrlShift(press: KeyPress): boolean {
@@ -19,6 +19,7 @@ export function workspaceCommandFor(press: KeyPress): WorkspaceCommand | null {
   }
   if (press.code === 'Enter' && isCtrlShift(press)) return { kind: 'toggleMaximise' };
   if (press.code === 'KeyM' && isCtrlShift(press)) return { kind: 'openInbox' };
+  if (press.code === 'KeyG' && isCtrlShift(press)) return { kind: 'openChanges' };
   return null;
 }
 
@@ -33,6 +34,7 @@ export const AGENT_SHORTCUTS = [
   { display: ['Alt', '1…9'], description: 'Focus agent terminal 1 to 9' },
   { display: ['Ctrl', 'Shift', 'Enter'], description: 'Maximise the focused agent, or restore the grid' },
   { display: ['Ctrl', 'Shift', 'M'], description: "Open the focused agent's inbox" },
+  { display: ['Ctrl', 'Shift', 'G'], description: "Review the focused agent's changes (an agent with its own worktree)" },
   { display: ['Esc'], description: 'Restore the grid (outside a terminal: there Esc goes to the agent)' },
   { display: ['Ctrl', 'Shift', 'C'], description: 'Copy the terminal selection' },
   { display: ['Ctrl', 'Shift', 'V'], description: 'Paste into the terminal' },

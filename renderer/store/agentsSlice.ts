@@ -1,17 +1,18 @@
 import type { MethodParams } from '../../shared/contract';
-import type { Agent, AgentSession, InboxMessage, Wake } from '../../shared/entities';
+import type { Agent, AgentSession, InboxMessage, Wake, Worktree } from '../../shared/entities';
 import type { DroverEvent } from '../../shared/events';
 import type { SliceContext, StateCell } from './slice';
 import { applyNewer, without } from './versioned';
 import { currentWake, updateWorkState, type WorkStates } from './projectWorkState';
 
-export const AGENT_EVENTS = ['agentChanged', 'agentSessionChanged', 'agentInboxChanged', 'agentWakeChanged'] as const;
+export const AGENT_EVENTS = ['agentChanged', 'agentSessionChanged', 'agentInboxChanged', 'agentWakeChanged', 'agentWorktreeChanged'] as const;
 export type AgentEvent = Extract<DroverEvent, { name: (typeof AGENT_EVENTS)[number] }>;
 
 export interface AgentsActions {
   createAgent(params: MethodParams<'createAgent'>): Promise<Agent>;
   updateAgent(params: MethodParams<'updateAgent'>): Promise<Agent>;
-  removeAgent(agentId: string): Promise<void>;
+  /** Resolves with the branch kept with the agent's work, if its worktree had any. */
+  removeAgent(agentId: string, discardWork?: boolean): Promise<string | null>;
   startAgent(agentId: string, resume: boolean): Promise<AgentSession>;
   stopAgent(agentId: string): Promise<AgentSession>;
   restartAgent(agentId: string): Promise<AgentSession>;
@@ -40,7 +41,16 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
       agentsById: without(slice.agentsById, agentId),
       sessionsByAgentId: without(slice.sessionsByAgentId, agentId),
       wakesByAgentId: without(slice.wakesByAgentId, agentId),
+      worktreesByAgentId: without(slice.worktreesByAgentId, agentId),
     }));
+  }
+
+  function putWorktree(worktree: Worktree): void {
+    updateWorkState(cell, worktree.projectId, (slice) => ({ ...slice, worktreesByAgentId: applyNewer(slice.worktreesByAgentId, worktree.agentId, worktree) }));
+  }
+
+  function dropWorktree(projectId: string, agentId: string): void {
+    updateWorkState(cell, projectId, (slice) => ({ ...slice, worktreesByAgentId: without(slice.worktreesByAgentId, agentId) }));
   }
 
   function putSession(session: AgentSession): AgentSession {
@@ -72,10 +82,11 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
   const actions: AgentsActions = {
     createAgent: async (params) => putAgent(await bridge.call('createAgent', params)),
     updateAgent: async (params) => putAgent(await bridge.call('updateAgent', params)),
-    removeAgent: async (agentId) => {
+    removeAgent: async (agentId, discardWork = false) => {
       const agent = findAgent(agentId);
-      await bridge.call('removeAgent', { agentId });
+      const { keptBranch } = await bridge.call('removeAgent', { agentId, discardWork });
       if (agent) dropAgent(agent.projectId, agentId);
+      return keptBranch;
     },
     startAgent: (agentId, resume) => bridge.call('startAgent', { agentId, resume }).then(putSession),
     stopAgent: (agentId) => bridge.call('stopAgent', { agentId }).then(putSession),
@@ -95,7 +106,9 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
         else dropAgent(event.projectId, event.agentId);
       } else if (event.name === 'agentSessionChanged') putSession(event.session);
       else if (event.name === 'agentInboxChanged') putMessage(event.message);
-      else putWake(event.wake);
+      else if (event.name === 'agentWakeChanged') putWake(event.wake);
+      else if (event.worktree) putWorktree(event.worktree);
+      else dropWorktree(event.projectId, event.agentId);
     },
   };
 }

@@ -3,7 +3,7 @@ import type { MethodName, MethodParams, MethodResult } from '../../shared/contra
 import type { AgentSession, InboxMessage, ProjectWorkState, Task, Wake } from '../../shared/entities';
 import { DroverRequestError } from '../../shared/protocol';
 import { BaseFakeBridge, settle } from '../testing/fakeBridge';
-import { makeAgent, makeMessage, makeProject, makeSession, makeTask, makeWake } from '../testing/fixtures';
+import { makeAgent, makeMessage, makeProject, makeSession, makeTask, makeWake, makeWorktree } from '../testing/fixtures';
 import { createDroverStore } from './droverStore';
 import { currentWake } from './projectWorkState';
 
@@ -53,6 +53,7 @@ const snapshot = (seq: number, entities: Partial<Omit<ProjectWorkState, 'project
   sessions: [],
   messages: [],
   wakes: [],
+  worktrees: [],
   ...entities,
   next,
 });
@@ -219,6 +220,27 @@ describe('createDroverStore', () => {
     bridge.push({ name: 'agentChanged', seq: 6, projectId: 'p-aaaaaa', agentId: 'a-aaaaaa', agent: null });
     expect(Object.keys(slice()?.agentsById ?? {})).toEqual(['a-bbbbbb']);
     expect(slice()?.sessionsByAgentId).toEqual({});
+  });
+
+  it("follows agents' worktrees from the snapshot and newer events, and forgets one with its agent", async () => {
+    const bridge = new FakeBridge();
+    const store = createDroverStore(bridge);
+    bridge.setConnection('open');
+    store.getState().actions.trackWorkState('p-aaaaaa');
+    await bridge.answer('getWorkState', snapshot(4, {
+      agents: [agent('a-aaaaaa', 'Ada', 1), agent('a-bbbbbb', 'Bo', 2)],
+      worktrees: [makeWorktree({ agentId: 'a-aaaaaa', branch: 'drover/ada-0001', seq: 3 })],
+    }));
+    const worktrees = () => store.getState().workStates['p-aaaaaa']?.worktreesByAgentId ?? {};
+    bridge.push({ name: 'agentWorktreeChanged', seq: 2, projectId: 'p-aaaaaa', agentId: 'a-aaaaaa', worktree: makeWorktree({ agentId: 'a-aaaaaa', state: 'creating', seq: 2 }) });
+    bridge.push({ name: 'agentWorktreeChanged', seq: 5, projectId: 'p-aaaaaa', agentId: 'a-bbbbbb', worktree: makeWorktree({ agentId: 'a-bbbbbb', branch: 'drover/bo-0002', seq: 5 }) });
+    bridge.push({ name: 'agentWorktreeChanged', seq: 6, projectId: 'p-aaaaaa', agentId: 'a-aaaaaa', worktree: makeWorktree({ agentId: 'a-aaaaaa', branch: 'drover/ada-0001', changedAt: 99, seq: 6 }) });
+    expect(worktrees()['a-aaaaaa']).toMatchObject({ state: 'ready', changedAt: 99 });
+    expect(worktrees()['a-bbbbbb']?.branch).toBe('drover/bo-0002');
+
+    bridge.push({ name: 'agentWorktreeChanged', seq: 7, projectId: 'p-aaaaaa', agentId: 'a-bbbbbb', worktree: null });
+    bridge.push({ name: 'agentChanged', seq: 8, projectId: 'p-aaaaaa', agentId: 'a-aaaaaa', agent: null });
+    expect(worktrees()).toEqual({});
   });
 
   it('reports a failed snapshot without losing held data', async () => {

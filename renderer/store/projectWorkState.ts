@@ -1,4 +1,4 @@
-import type { Agent, AgentSession, InboxMessage, ProjectWorkState, Task, Wake } from '../../shared/entities';
+import type { Agent, AgentSession, InboxMessage, ProjectWorkState, Task, Wake, Worktree } from '../../shared/entities';
 import type { Bridge } from '../bridge';
 import type { Loadable, StateCell } from './slice';
 import { byKey, type EntityMap } from './versioned';
@@ -12,6 +12,8 @@ export interface WorkStateSlice extends Loadable {
   messagesById: EntityMap<InboxMessage>;
   /** Each agent's current wake: the open one, else the latest. */
   wakesByAgentId: EntityMap<Wake>;
+  /** The worktree of each agent that has one of its own. */
+  worktreesByAgentId: EntityMap<Worktree>;
 }
 
 /** Only for projects someone asked to track, keyed by project id. */
@@ -26,6 +28,7 @@ export const EMPTY_WORK_STATE: WorkStateSlice = {
   sessionsByAgentId: {},
   messagesById: {},
   wakesByAgentId: {},
+  worktreesByAgentId: {},
 };
 
 /** Applies `update` to one project's work state (an untracked project starts empty). */
@@ -57,6 +60,7 @@ export function workStateFromSnapshot(snapshot: ProjectWorkState): WorkStateSlic
       byAgent[wake.agentId] = currentWake(byAgent[wake.agentId], wake);
       return byAgent;
     }, {}),
+    worktreesByAgentId: byKey(snapshot.worktrees, (worktree) => worktree.agentId),
   };
 }
 

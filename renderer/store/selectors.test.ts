@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InboxMessage, Task } from '../../shared/entities';
-import { makeAgent, makeMessage, makeTask } from '../testing/fixtures';
-import { agentWork, inboxesByAgent } from './selectors';
+import { makeAgent, makeMessage, makeTask, makeWorktree } from '../testing/fixtures';
+import { agentWork, branchOfFolder, inboxesByAgent } from './selectors';
 
 const agent = (id: string, name: string) => makeAgent({ id, name });
 const message = (id: string, changes: Partial<InboxMessage>) => makeMessage({ id, agentId: 'a-archit', ...changes });
@@ -46,5 +46,15 @@ describe('agentWork', () => {
 
   it('is all zeros for an agent with nothing going on', () => {
     expect(agentWork(architect, [], undefined, {})).toEqual({ unread: 0, queued: 0, running: 0, unreadResults: [] });
+  });
+});
+
+describe('branchOfFolder', () => {
+  it('names the branch of the worktree a folder lies in, and no other', () => {
+    const worktrees = [makeWorktree({ path: '/wt/backend-ab12', branch: 'drover/backend-ab12' }), makeWorktree({ path: '/wt/docs-cd34', branch: 'drover/docs-cd34' })];
+    expect(branchOfFolder('/wt/docs-cd34', worktrees)).toBe('drover/docs-cd34');
+    expect(branchOfFolder('/wt/backend-ab12/src', worktrees)).toBe('drover/backend-ab12');
+    expect(branchOfFolder('/wt/backend-ab123', worktrees)).toBeNull();
+    expect(branchOfFolder('/code/project', worktrees)).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { isTaskFinished, type Agent, type InboxMessage, type Task } from '../../shared/entities';
+import { isTaskFinished, type Agent, type InboxMessage, type Task, type Worktree } from '../../shared/entities';
 
 // Derived views of the store's entities, as pure functions (the hooks of hooks.ts memoise them).
 
@@ -59,4 +59,12 @@ export function agentWork(
     unreadResults,
   };
   return work.unread + work.queued + work.running === 0 ? NO_WORK : work;
+}
+
+/** The branch of the agent worktree a task runs in, if it runs in one. */
+export function branchOfFolder(folder: string, worktrees: Iterable<Worktree>): string | null {
+  for (const worktree of worktrees) {
+    if (folder === worktree.path || folder.startsWith(`${worktree.path}/`)) return worktree.branch;
+  }
+  return null;
 }

@@ -1,4 +1,4 @@
-import type { Agent, AgentSession, InboxMessage, Project, Task, Wake } from '../../shared/entities';
+import type { Agent, AgentSession, InboxMessage, Project, Task, Wake, Worktree } from '../../shared/entities';
 import type { KeyPress } from '../keyboard/keyPress';
 
 /**
@@ -109,6 +109,26 @@ export function makeWake(overrides: Partial<Wake> = {}): Wake {
     lastError: null,
     createdAt: 1,
     updatedAt: 1,
+    seq: 1,
+    ...overrides,
+  };
+}
+
+export function makeWorktree(overrides: Partial<Worktree> = {}): Worktree {
+  return {
+    agentId: 'a-backnd',
+    projectId: 'p-aaaaaa',
+    path: '/data/projects/p-aaaaaa/worktrees/backend-ab12',
+    folder: '/data/projects/p-aaaaaa/worktrees/backend-ab12',
+    branch: 'drover/backend-ab12',
+    parentBranch: 'main',
+    baseCommit: '1111111111111111111111111111111111111111',
+    state: 'ready',
+    ownsFolder: true,
+    ownsBranch: true,
+    portBase: 20_000,
+    changedAt: null,
+    createdAt: 1,
     seq: 1,
     ...overrides,
   };

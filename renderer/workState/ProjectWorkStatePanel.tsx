@@ -36,6 +36,7 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
   const agents = useAgents(projectId);
   const projectPath = useProject(projectId)?.path ?? '';
   const [runningTaskForm, setRunningTaskForm] = useState(false);
+  const worktreesByAgentId = useWorkState(projectId, 'worktreesByAgentId');
   const [filter, setFilter] = useState<TaskFilter>('all');
   const [query, setQuery] = useState('');
   const deferredQuery = useDeferredValue(query);
@@ -159,6 +160,7 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
         <TaskGrid
           tasks={visible}
           agentsById={agentsById}
+          worktreesByAgentId={worktreesByAgentId}
           selectedIndex={selectedIndex}
           gridRef={gridRef}
           emptyMessage={

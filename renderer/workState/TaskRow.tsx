@@ -14,6 +14,8 @@ export interface TaskRowActions {
 interface TaskRowProps extends TaskRowActions {
   task: Task;
   ownerName: string | null;
+  /** The branch of the agent worktree it runs in, if any. */
+  branch: string | null;
   rowId: string;
   /** 1-based, counting the header row, for screen readers in a virtualised grid. */
   rowIndex: number;
@@ -26,7 +28,7 @@ interface TaskRowProps extends TaskRowActions {
  * One task. The grid owns keyboard focus (aria-activedescendant), so the row's buttons stay out
  * of the tab order: `c` and `r` are their keyboard equivalents.
  */
-export const TaskRow = memo(function TaskRow({ task, ownerName, rowId, rowIndex, selected, top, height, ...actions }: TaskRowProps) {
+export const TaskRow = memo(function TaskRow({ task, ownerName, branch, rowId, rowIndex, selected, top, height, ...actions }: TaskRowProps) {
   return (
     <div
       id={rowId}
@@ -45,8 +47,9 @@ export const TaskRow = memo(function TaskRow({ task, ownerName, rowId, rowIndex,
         {task.label && <span className="task-row__label">{task.label}</span>}
         <code className="task-row__command">{task.command}</code>
       </div>
-      <div role="gridcell" className="task-row__agent">
+      <div role="gridcell" className="task-row__agent" title={branch ? `${ownerName ?? 'No agent'}, on ${branch}` : undefined}>
         {ownerName ?? <span className="task-row__none">—</span>}
+        {branch && <span className="task-row__branch"> ⎇ {branch}</span>}
       </div>
       <div role="gridcell" className="task-row__attempt">
         #{task.attempt}

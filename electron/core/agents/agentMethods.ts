@@ -8,10 +8,7 @@ export function agentMethods(agents: AgentService): Methods<AgentMethod> {
   return {
     createAgent: (params) => agents.create(params),
     updateAgent: (params) => agents.update(params),
-    removeAgent: async ({ agentId }) => {
-      await agents.remove(agentId);
-      return { agentId };
-    },
+    removeAgent: async ({ agentId, discardWork }) => ({ agentId, keptBranch: await agents.remove(agentId, discardWork) }),
     holdAgentWakes: ({ agentId, hold }) => ({ agentId, held: agents.holdWakes(agentId, hold).wakesHeld }),
   };
 }

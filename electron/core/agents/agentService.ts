@@ -1,12 +1,22 @@
-import type { Agent } from '../../../shared/entities';
+import { ACTIVE_TASK_STATES, type Agent, type AgentWorkspaceRequest } from '../../../shared/entities';
+import { countOf } from '../../../shared/plural';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
 import type { Locator } from '../locate';
 import type { ProfileRegistry } from '../profiles/profileRegistry';
-import type { ProjectRegistry } from '../projects/projectRegistry';
-import type { ProjectStores } from '../storage/projectStores';
+import { isInside, type ProjectRegistry } from '../projects/projectRegistry';
+import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import type { SessionService } from '../sessions/sessionService';
+import type { WorktreeService } from '../worktrees/worktreeService';
+
+export interface NewAgent {
+  projectId: string;
+  name: string;
+  role: string;
+  profileId: string;
+  workspace?: AgentWorkspaceRequest | undefined;
+}
 
 /** The agents of each project: their definition (name, role, profile) and whether wakes are held. */
 export class AgentService {
@@ -16,16 +26,41 @@ export class AgentService {
     private readonly stores: ProjectStores,
     private readonly profiles: ProfileRegistry,
     private readonly sessions: SessionService,
+    private readonly worktrees: WorktreeService,
     private readonly events: EventBus,
   ) {}
 
-  create(input: { projectId: string; name: string; role: string; profileId: string }): Agent {
-    this.projects.get(input.projectId);
+  /**
+   * Adds an agent; with a worktree request it gets its own worktree, made before the agent is
+   * announced. The agent and its worktree are journalled in one transaction before anything is made
+   * on disk: a failure undoes both, and a crash in between is undone at the next boot.
+   */
+  async create(input: NewAgent): Promise<Agent> {
+    const project = this.projects.get(input.projectId);
     this.profiles.get(input.profileId);
     const store = this.stores.get(input.projectId);
     const name = input.name.trim();
-    if (store.agents.byName(name)) fail('conflict', `An agent named ${name} already exists in this project.`);
-    return this.announce(store.agents.insert({ id: newId('a'), name, role: input.role, profileId: input.profileId, createdAt: Date.now() }));
+    this.refuseTakenName(store, name);
+    const fields = { id: newId('a'), name, role: input.role, profileId: input.profileId, createdAt: Date.now() };
+    const workspace = input.workspace ?? { kind: 'project-folder' };
+    if (workspace.kind === 'project-folder') return this.announce(store.agents.insert(fields));
+    const plan = await this.worktrees.plan(project, name, workspace);
+    // Another request may have taken the name while git answered.
+    this.refuseTakenName(store, name);
+    const agent = store.transaction(() => {
+      const inserted = store.agents.insert(fields);
+      this.worktrees.journal(store, inserted.id, plan);
+      return inserted;
+    });
+    try {
+      await this.worktrees.build(store, agent, plan);
+    } catch (error) {
+      store.agents.remove(agent.id);
+      throw error;
+    }
+    this.announce(agent);
+    this.worktrees.startSetup(store, agent);
+    return agent;
   }
 
   update(input: { agentId: string; name?: string | undefined; role?: string | undefined; profileId?: string | undefined }): Agent {
@@ -37,18 +72,37 @@ export class AgentService {
     return this.announce(store.agents.update({ ...agent, name, role: input.role ?? agent.role, profileId: input.profileId ?? agent.profileId }));
   }
 
-  /** Stops the agent's session if it runs, then forgets the agent. */
-  async remove(agentId: string): Promise<void> {
+  /**
+   * Stops the agent's session if it runs, removes its worktree folder (keeping a branch with work on
+   * it unless `discardWork`), then forgets the agent. Returns the branch kept, if any.
+   */
+  async remove(agentId: string, discardWork = false): Promise<string | null> {
     const { store, agent } = this.locator.agent(agentId);
+    const worktree = store.worktrees.get(agentId);
+    if (worktree) {
+      // Their folder would vanish under them.
+      const inside = [...(store.tasks.newestFirst({ states: ACTIVE_TASK_STATES }) ?? [])].filter((task) => isInside(worktree.path, task.cwd));
+      if (inside.length > 0) fail('invalid-state', `${countOf(inside.length, 'task')} of ${agent.name} still ${inside.length === 1 ? 'runs' : 'run'} in its worktree: cancel ${inside.length === 1 ? 'it' : 'them'} first.`);
+    }
     await this.sessions.forget(agentId);
+    const keptBranch = await this.worktrees.remove(store, agent, discardWork);
+    if (worktree) {
+      const seq = store.worktrees.remove(agentId);
+      this.events.emit({ name: 'agentWorktreeChanged', seq, projectId: agent.projectId, agentId, worktree: null });
+    }
     const seq = store.agents.remove(agentId);
     this.events.emit({ name: 'agentChanged', seq, projectId: agent.projectId, agentId, agent: null });
+    return keptBranch;
   }
 
   /** A person holds (or releases) automatic wakes of the agent. */
   holdWakes(agentId: string, hold: boolean): Agent {
     const { store, agent } = this.locator.agent(agentId);
     return this.announce(store.agents.update({ ...agent, wakesHeld: hold }));
+  }
+
+  private refuseTakenName(store: ProjectStore, name: string): void {
+    if (store.agents.byName(name)) fail('conflict', `An agent named ${name} already exists in this project.`);
   }
 
   private announce(agent: Agent): Agent {

@@ -1,4 +1,4 @@
-import type { Task } from '../../../shared/entities';
+import type { ProjectSettings, Task } from '../../../shared/entities';
 import type { Methods } from '../api';
 import type { ProjectStores } from '../storage/projectStores';
 import type { ProjectRegistry } from './projectRegistry';
@@ -21,6 +21,8 @@ export interface ProjectWork {
   /** Stops what runs and starts nothing new until `projectClosed`. */
   stopProject(projectId: string): Promise<void>;
   projectClosed(projectId: string): void;
+  /** Refuses a settings change this part cannot work with, before it is stored. */
+  checkSettings?(projectId: string, change: Partial<ProjectSettings>): void;
   settingsChanged?(projectId: string): void;
   /** A task as it truly stands when what runs knows more than its row (an end the disk refused). */
   present?(task: Task): Task;
@@ -58,6 +60,7 @@ export function projectMethods(projects: ProjectRegistry, stores: ProjectStores,
     },
     updateProjectSettings: ({ projectId, settings }) => {
       projects.get(projectId);
+      for (const part of work) part.checkSettings?.(projectId, settings);
       const updated = stores.get(projectId).settings.update(settings);
       for (const part of work) part.settingsChanged?.(projectId);
       return updated;

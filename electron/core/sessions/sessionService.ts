@@ -21,6 +21,7 @@ import type { ProgramState } from './programStatus';
 import { typePrompt, whyNotAtPrompt, type PromptTimings, type PromptTyping } from './promptTyping';
 import { detectState, readScreen, type DetectedState, type StateSignal } from './stateDetector';
 import { TerminalStream, type TerminalSink } from './terminalStream';
+import type { AgentWorkspaces } from '../worktrees/agentWorkspace';
 
 export interface SessionOptions {
   socketPath: string;
@@ -96,6 +97,8 @@ export class SessionService implements ProjectWork {
     private readonly profiles: ProfileRegistry,
     private readonly events: EventBus,
     private readonly options: SessionOptions,
+    /** Where each agent works: its own worktree, or the project folder. */
+    private readonly workspaces: AgentWorkspaces,
   ) {}
 
   start(agentId: string, resume: boolean): AgentSession {
@@ -123,13 +126,14 @@ export class SessionService implements ProjectWork {
       const live = this.live.get(agentId);
       return live?.sessionId === sessionId ? live : undefined;
     };
+    const workspace = this.workspaces.workspaceOf(agent, project.path);
     let process: AgentProcess;
     try {
       process = new AgentProcess({
         file: plan.file,
         args: plan.args,
-        cwd: project.path,
-        env: plan.env,
+        cwd: workspace.folder,
+        env: { ...plan.env, ...workspace.env },
         cols: INITIAL_COLS,
         rows: INITIAL_ROWS,
         quietMs: profile.quietMs,

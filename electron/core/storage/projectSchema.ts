@@ -89,7 +89,26 @@ export const PROJECT_MIGRATIONS: readonly string[] = [
   -- An agent CLI's own plan quota (JSON), where it reports one.
   ALTER TABLE agent_sessions ADD COLUMN quota TEXT;
   `,
+  `
+  -- An agent's own git worktree. A row is written (state 'creating') before anything is made on
+  -- disk, so a crash during creation is found and undone at boot.
+  CREATE TABLE worktrees (
+    agent_id TEXT PRIMARY KEY REFERENCES agents(id) ON DELETE CASCADE,
+    path TEXT NOT NULL UNIQUE,
+    subdir TEXT NOT NULL DEFAULT '',
+    branch TEXT NOT NULL,
+    parent_branch TEXT NOT NULL,
+    base_commit TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('creating','ready','missing')),
+    owns_folder INTEGER NOT NULL,
+    owns_branch INTEGER NOT NULL,
+    port_base INTEGER,
+    changed_at INTEGER,
+    created_at INTEGER NOT NULL,
+    seq INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** Every table whose rows carry the project's seq; the counter resumes at the max over them. */
-export const SEQ_TABLES = ['tasks', 'agents', 'agent_sessions', 'inbox_messages', 'wakes'] as const;
+export const SEQ_TABLES = ['tasks', 'agents', 'agent_sessions', 'inbox_messages', 'wakes', 'worktrees'] as const;

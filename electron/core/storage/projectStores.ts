@@ -11,6 +11,7 @@ import { fail } from '../errors';
 import { openDatabase, type OpenedDatabase, type SqliteDatabase } from './sqlite';
 import { TaskStore } from './taskStore';
 import { WakeStore } from './wakeStore';
+import { WorktreeStore } from './worktreeStore';
 
 export interface ProjectStore {
   projectId: string;
@@ -25,6 +26,7 @@ export interface ProjectStore {
   sessions: SessionStore;
   inbox: InboxStore;
   wakes: WakeStore;
+  worktrees: WorktreeStore;
   settings: SettingsStore;
   logsDir: string;
 }
@@ -104,6 +106,7 @@ export class ProjectStores {
       sessions: new SessionStore(db, projectId, seq),
       inbox: new InboxStore(db, projectId, seq),
       wakes: new WakeStore(db, projectId, seq),
+      worktrees: new WorktreeStore(db, projectId, seq),
       settings: new SettingsStore(db, this.options.settingsDefaults),
       logsDir: path.join(dir, 'logs'),
     };

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isTaskFinished, type Task, type TaskOutput, type TaskState } from '../../../shared/entities';
+import { isTaskFinished, type Agent, type Task, type TaskOutput, type TaskState } from '../../../shared/entities';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
@@ -13,6 +13,7 @@ import type { NewTask, TaskChange } from '../storage/taskStore';
 import { describeExit } from './taskExit';
 import { TaskLog } from './taskLog';
 import { readLogSlice } from './taskLogReader';
+import { envForFolder, workspaceOf } from '../worktrees/agentWorkspace';
 import { TaskProcess, type TaskProcessExit } from './taskProcess';
 
 export interface CreateTaskInput {
@@ -75,10 +76,14 @@ export class TaskService implements ProjectWork {
   create(input: CreateTaskInput): Task {
     const project = this.projects.get(input.projectId);
     this.refuseIfClosing(project.id);
-    const cwd = resolveTaskCwd(project.path, input.cwd);
     const store = this.stores.get(project.id);
+    const owner = input.ownerAgentId === undefined ? null : ownerOf(store, input.ownerAgentId);
+    // An agent's tasks run where the agent works (its worktree), unless told otherwise.
+    const home = owner ? workspaceOf(store, owner, project.path).folder : project.path;
+    const worktrees = store.worktrees.list().filter((worktree) => worktree.state === 'ready');
+    const cwd = resolveTaskCwd(home, [project.path, ...worktrees.map((worktree) => worktree.path)], input.cwd);
     return this.enqueue(store, {
-      ownerAgentId: input.ownerAgentId === undefined ? null : ownerOf(store, input.ownerAgentId),
+      ownerAgentId: owner?.id ?? null,
       label: input.label ?? null,
       command: input.command,
       cwd,
@@ -271,7 +276,7 @@ export class TaskService implements ProjectWork {
       process = new TaskProcess({
         command: task.command,
         cwd: task.cwd,
-        env: { ...this.env, DROVER_TASK_ID: task.id, DROVER_PROJECT_ID: store.projectId },
+        env: { ...this.env, ...envForFolder(store, task.cwd), DROVER_TASK_ID: task.id, DROVER_PROJECT_ID: store.projectId },
         onData: (data) => {
           log.append(data);
           this.events.emitOutput({ taskId: task.id, projectId: store.projectId, data });
@@ -407,19 +412,23 @@ function endState(task: Task, exit: TaskProcessExit, runner: RunningTask): TaskC
 }
 
 /** A task's owner, named by agent id or name, must be an agent of the task's project. */
-function ownerOf(store: ProjectStore, agent: string): string {
+function ownerOf(store: ProjectStore, agent: string): Agent {
   const owner = store.agents.byIdOrName(agent);
   if (!owner) {
     const names = store.agents.list().map((a) => a.name).join(', ') || 'none yet';
     fail('not-found', `No agent ${agent} in this project (agents: ${names}); its task's result would have nowhere to go.`);
   }
-  return owner.id;
+  return owner;
 }
 
-/** The folder a task runs in: the project root by default, and never outside the project. */
-export function resolveTaskCwd(projectRoot: string, requested: string | undefined): string {
-  if (requested === undefined) return projectRoot;
-  const absolute = path.resolve(projectRoot, requested);
+/**
+ * The folder a task runs in: `home` by default (the project root, or its owner's worktree), a
+ * relative folder from there, and never outside the project (`roots[0]`) and its agents' worktrees.
+ */
+export function resolveTaskCwd(home: string, roots: readonly string[], requested: string | undefined): string {
+  if (requested === undefined) return home;
+  const projectRoot = roots[0] ?? home;
+  const absolute = path.resolve(home, requested);
   let canonical: string;
   try {
     canonical = fs.realpathSync(absolute);
@@ -427,8 +436,9 @@ export function resolveTaskCwd(projectRoot: string, requested: string | undefine
     fail('invalid-path', `No such folder: ${absolute}`);
   }
   if (!fs.statSync(canonical).isDirectory()) fail('invalid-path', `Not a folder: ${canonical}`);
-  if (!isInside(projectRoot, canonical)) {
-    fail('invalid-path', `The folder ${canonical} is outside the project (${projectRoot}); tasks run inside their project.`);
+  if (!roots.some((root) => isInside(root, canonical))) {
+    const worktrees = roots.length > 1 ? ' and its agents\' worktrees' : '';
+    fail('invalid-path', `The folder ${canonical} is outside the project (${projectRoot})${worktrees}; tasks run inside their project.`);
   }
   return canonical;
 }

@@ -3,17 +3,12 @@ import { isTaskFinished, type Task } from '../../../shared/entities';
 import { FormError } from '../../components/FormError';
 import { ModalDialog } from '../../components/ModalDialog';
 import { StatusBadge } from '../../components/StatusBadge';
+import { formatBytes } from '../../format/bytes';
 import { TASK_STATUS, taskOutcome, taskTitle } from '../../format/taskPresentation';
 import { useBridge } from '../../store/StoreContext';
 import { TerminalView, type OutputSink } from '../../terminal/TerminalView';
 import { TaskTime } from '../TaskTime';
 import { TaskOutputFollower, type FollowerStatus } from './taskOutputFollower';
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
 
 export function TaskOutputDialog({ task, onClose }: { task: Task; onClose(): void }) {
   const bridge = useBridge();

@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Project, Worktree } from '../../shared/entities';
+import { runCli } from '../../test-support/droverProcess';
+import { commitFiles, git, makeRepo } from '../../test-support/gitRepo';
+import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import { waitFor } from '../../test-support/waitFor';
+import { startHost, type DroverHost } from '../host/host';
+
+describe('drover worktree', () => {
+  let dir: string;
+  let dataDir: string;
+  let repo: string;
+  let host: DroverHost;
+  let project: Project;
+
+  const cli = (args: string[], env: NodeJS.ProcessEnv = {}, cwd = repo) =>
+    runCli(['--data-dir', dataDir, ...args], { cwd, env: { ...process.env, DROVER_SOCKET: '', DROVER_PROJECT_ID: '', DROVER_AGENT_ID: '', ...env } });
+  const addAgent = async (name: string): Promise<Worktree> => {
+    const agent = await host.core.api.createAgent({ projectId: project.id, name, role: '', profileId: 'shell', workspace: { kind: 'new-worktree' } });
+    const worktree = (await host.core.api.getWorkState({ projectId: project.id })).worktrees.find((candidate) => candidate.agentId === agent.id);
+    if (!worktree) throw new Error('no worktree');
+    return worktree;
+  };
+
+  beforeEach(async () => {
+    dir = makeTempDir();
+    dataDir = path.join(dir, 'data');
+    repo = makeRepo(path.join(dir, 'repo'), { 'shared.txt': 'one\ntwo\nthree\n' });
+    host = await startHost({ dataDir, version: 'test', env: { ...process.env, DROVER_PORT_BLOCKS_DIR: path.join(dir, 'ports') } });
+    project = await host.core.api.addProject({ path: repo });
+  });
+  afterEach(async () => {
+    await host.close();
+    removeDir(dir);
+  });
+
+  const twoConflictingAgents = async () => {
+    const alpha = await addAgent('alpha');
+    const beta = await addAgent('beta');
+    commitFiles(alpha.path, { 'shared.txt': 'one\nalpha\nthree\n' }, 'alpha');
+    commitFiles(beta.path, { 'shared.txt': 'one\nbeta\nthree\n' }, 'beta');
+    return { alpha, beta };
+  };
+
+  it('lists worktrees and prints a diff', async () => {
+    expect((await cli(['worktree', 'list'])).stdout).toBe('No agent of repo has a worktree of its own.\n');
+    const { beta } = await twoConflictingAgents();
+    fs.writeFileSync(path.join(beta.path, 'untracked.txt'), 'new\n');
+
+    const list = await cli(['worktree', 'list']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout.split('\n')[0]).toMatch(/^AGENT\s+BRANCH\s+PARENT\s+AHEAD\s+BEHIND\s+UNCOMMITTED\s+STATE\s+PATH$/);
+    expect(list.stdout).toMatch(new RegExp(`beta\\s+${beta.branch}\\s+main\\s+1\\s+0\\s+1\\s+ready\\s+${beta.path}`));
+    const listed = JSON.parse((await cli(['worktree', 'list', '--json'])).stdout) as { agentName: string }[];
+    expect(listed.map((entry) => entry.agentName)).toEqual(['alpha', 'beta']);
+
+    const diff = await cli(['worktree', 'diff', 'BETA']);
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(diff.stdout).toContain('diff --git a/shared.txt b/shared.txt');
+    expect(diff.stdout).toContain('-two\n+beta\n');
+    expect(diff.stdout).toContain('+++ b/untracked.txt\n@@ -0,0 +1,1 @@\n+new\n');
+    expect(diff.stdout).not.toContain('alpha');
+    expect((await cli(['worktree', 'diff', 'beta', '--stat'])).stdout).toMatch(/shared\.txt\s+\+1\s+-1\s+committed\n[\s\S]*2 files changed, \+2 -1, 1 commit on drover\/beta-\w+ since main/);
+    expect(await cli(['worktree'])).toMatchObject({ code: 2, stderr: expect.stringContaining('drover worktree needs a command: list, diff, merge') });
+  });
+
+  it('merges one branch and refuses the conflicting one with exit code 2, handing it back', async () => {
+    const { alpha, beta } = await twoConflictingAgents();
+    const merged = await cli(['worktree', 'merge', 'alpha']);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stdout).toBe(`Merged ${alpha.branch} into main (rebase, 1 commit): ${git(repo, 'rev-parse', 'main')}\n`);
+    expect(fs.readFileSync(path.join(repo, 'shared.txt'), 'utf8')).toBe('one\nalpha\nthree\n');
+
+    const refused = await cli(['worktree', 'merge', 'beta', '--squash', '--hand-back']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/handed the conflicts back to the agent \(message m-\w+\)/);
+    expect(refused.stderr).toMatch(/Merging drover\/beta-\w+ into main conflicts in 1 file: shared\.txt/);
+    expect(fs.readFileSync(path.join(repo, 'shared.txt'), 'utf8')).toBe('one\nalpha\nthree\n');
+    const inbox = await host.core.api.listInbox({ agentId: beta.agentId, unreadOnly: false });
+    expect(inbox.messages[0]?.body).toMatch(/Please rebase on main and resolve them/);
+
+    expect(await cli(['worktree', 'merge', 'gamma'])).toMatchObject({ code: 2, stderr: expect.stringContaining('No agent gamma in repo (agents: alpha, beta)') });
+  });
+
+  it('runs `drover task run` of an agent standing in its worktree there', async () => {
+    const worker = await addAgent('worker');
+    const run = await cli(['task', 'run', '--', 'pwd'], { DROVER_PROJECT_ID: project.id, DROVER_AGENT_ID: worker.agentId }, worker.path);
+    expect(run.code, run.stderr).toBe(0);
+    const task = await waitFor(async () => {
+      const found = await host.core.api.getTask({ taskId: run.stdout.trim() });
+      return found.state === 'succeeded' && found;
+    }, 'the task to end');
+    expect(task.cwd).toBe(worker.path);
+  });
+});

@@ -1,0 +1,111 @@
+import { parseArgs } from 'node:util';
+import type { Project, WorktreeDiff } from '../../shared/entities';
+import type { RpcClient } from '../../shared/rpcClient';
+import { connectToDrover } from './socketClient';
+import { resolveProject, type CliContext } from './taskCommands';
+import { UsageError } from './usage';
+
+function table(rows: string[][]): string {
+  const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
+  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ')).join('\n');
+}
+
+/** The agent of the project named by id or by name (names are unique in a project, in any case). */
+async function agentIdOf(rpc: RpcClient, project: Project, agent: string): Promise<string> {
+  const { agents } = await rpc.call('getWorkState', { projectId: project.id });
+  const found = agents.find((candidate) => candidate.id === agent || candidate.name.toLowerCase() === agent.toLowerCase());
+  if (!found) throw new UsageError(`No agent ${agent} in ${project.name} (agents: ${agents.map((candidate) => candidate.name).join(', ') || 'none yet'}).`);
+  return found.id;
+}
+
+function agentArgument(positionals: string[], command: string): string {
+  const [agent, extra] = positionals;
+  if (!agent || extra !== undefined) throw new UsageError(`drover worktree ${command} takes exactly one agent (its name or id)`);
+  return agent;
+}
+
+/** The diff as git prints it; a file too large to send is named with where to look. */
+function patchText(diff: WorktreeDiff, folder: string): string {
+  return diff.files.map((file) => file.patch ?? `# ${file.path}: too large to show here; run git diff ${diff.base} in ${folder}\n`).join('');
+}
+
+function statText(diff: WorktreeDiff): string {
+  const rows = diff.files.map((file) => [file.path, `+${file.additions}`, `-${file.deletions}`, file.binary ? 'binary' : '', file.origins.join(', ')]);
+  const commits = `${diff.commits.length} ${diff.commits.length === 1 ? 'commit' : 'commits'}`;
+  return `${table(rows)}\n${diff.files.length} files changed, +${diff.additions} -${diff.deletions}, ${commits} on ${diff.branch} since ${diff.parentBranch}\n`;
+}
+
+const SUBCOMMANDS = ['list', 'diff', 'merge'];
+
+/** `drover worktree ...`: returns the process exit code. */
+export async function worktreeCommand(args: string[], context: CliContext): Promise<number> {
+  const [sub, ...rest] = args;
+  if (!sub || !SUBCOMMANDS.includes(sub)) throw new UsageError(sub ? `Unknown worktree command: ${sub}` : `drover worktree needs a command: ${SUBCOMMANDS.join(', ')}`);
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      project: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      stat: { type: 'boolean', default: false },
+      squash: { type: 'boolean', default: false },
+      message: { type: 'string', short: 'm' },
+      'hand-back': { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const client = await connectToDrover(context.socketPath);
+  const { rpc } = client;
+  try {
+    const project = await resolveProject(rpc, values.project, context);
+    switch (sub) {
+      case 'list': {
+        const listed = await rpc.call('listWorktrees', { projectId: project.id });
+        if (values.json) context.out(`${JSON.stringify(listed, null, 2)}\n`);
+        else if (listed.length === 0) context.out(`No agent of ${project.name} has a worktree of its own.\n`);
+        else {
+          const header = ['AGENT', 'BRANCH', 'PARENT', 'AHEAD', 'BEHIND', 'UNCOMMITTED', 'STATE', 'PATH'];
+          const rows = listed.map(({ agentName, worktree, status }) => [
+            agentName,
+            worktree.branch,
+            worktree.parentBranch,
+            String(status?.ahead ?? '-'),
+            String(status?.behind ?? '-'),
+            String(status?.uncommittedFiles ?? '-'),
+            worktree.state,
+            worktree.path,
+          ]);
+          context.out(`${table([header, ...rows])}\n`);
+        }
+        return 0;
+      }
+      case 'diff': {
+        const agentId = await agentIdOf(rpc, project, agentArgument(positionals, 'diff'));
+        const diff = await rpc.call('getWorktreeDiff', { agentId });
+        if (values.json) context.out(`${JSON.stringify(diff, null, 2)}\n`);
+        else if (values.stat) context.out(statText(diff));
+        else {
+          const { worktrees } = await rpc.call('getWorkState', { projectId: project.id });
+          context.out(patchText(diff, worktrees.find((worktree) => worktree.agentId === agentId)?.path ?? 'the worktree'));
+        }
+        return 0;
+      }
+      case 'merge': {
+        const agentId = await agentIdOf(rpc, project, agentArgument(positionals, 'merge'));
+        const check = await rpc.call('checkWorktreeMerge', { agentId });
+        if (check.conflicts.length > 0 && values['hand-back']) {
+          const note = await rpc.call('handBackWorktreeConflicts', { agentId });
+          process.stderr.write(`drover: handed the conflicts back to the agent (message ${note.id}).\n`);
+        }
+        const merged = await rpc.call('mergeWorktree', { agentId, strategy: values.squash ? 'squash' : 'rebase', ...(values.message ? { message: values.message } : {}) });
+        if (values.json) context.out(`${JSON.stringify(merged, null, 2)}\n`);
+        else context.out(`Merged ${check.branch} into ${merged.parentBranch} (${merged.strategy}, ${merged.commits} ${merged.commits === 1 ? 'commit' : 'commits'}): ${merged.commit}\n`);
+        return 0;
+      }
+      default:
+        return 2;
+    }
+  } finally {
+    client.close();
+  }
+}

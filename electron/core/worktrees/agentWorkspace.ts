@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import type { Agent, Worktree } from '../../../shared/entities';
+import { fail } from '../errors';
+import { isInside } from '../projects/projectRegistry';
+import type { ProjectStore } from '../storage/projectStores';
+import { portEnv } from './portBlocks';
+
+/** Where an agent's processes run, and what they find in their environment besides Drover's own variables. */
+export interface Workspace {
+  folder: string;
+  env: Record<string, string>;
+}
+
+/** How the agent's terminal learns where to start (SessionService takes this). */
+export interface AgentWorkspaces {
+  workspaceOf(agent: Agent, projectPath: string): Workspace;
+}
+
+function worktreeEnv(worktree: Worktree): Record<string, string> {
+  return { ...portEnv(worktree.portBase), DROVER_WORKTREE: worktree.path, DROVER_BRANCH: worktree.branch };
+}
+
+/** Fails, saying why, unless the worktree is ready and its folder is there. */
+export function requireUsable(agent: Agent, worktree: Worktree): void {
+  if (worktree.state === 'creating') fail('invalid-state', `${agent.name}'s worktree is still being made.`);
+  if (worktree.state === 'missing' || !fs.existsSync(worktree.folder)) {
+    fail(
+      'invalid-state',
+      `${agent.name}'s worktree folder ${worktree.path} is gone (its branch ${worktree.branch} is kept). Remove the agent, then add it again on that existing branch.`,
+    );
+  }
+}
+
+/** The agent's worktree folder when it has one (ready, and still there), else the project folder. */
+export function workspaceOf(store: ProjectStore, agent: Agent, projectPath: string): Workspace {
+  const worktree = store.worktrees.get(agent.id);
+  if (!worktree) return { folder: projectPath, env: {} };
+  requireUsable(agent, worktree);
+  return { folder: worktree.folder, env: worktreeEnv(worktree) };
+}
+
+/** The ready worktree of the project that holds `folder`, if any. */
+export function worktreeHolding(store: ProjectStore, folder: string): Worktree | undefined {
+  return store.worktrees.list().find((worktree) => worktree.state === 'ready' && isInside(worktree.path, folder));
+}
+
+/** What a task running in `folder` finds in its environment (its worktree's ports and branch). */
+export function envForFolder(store: ProjectStore, folder: string): Record<string, string> {
+  const worktree = worktreeHolding(store, folder);
+  return worktree ? worktreeEnv(worktree) : {};
+}

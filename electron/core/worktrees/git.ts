@@ -1,0 +1,139 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { fail } from '../errors';
+
+/** `git merge-tree --write-tree` (a merge checked without touching any checkout) came with git 2.38. */
+export const MIN_GIT_VERSION: readonly [number, number] = [2, 38];
+const MIN_VERSION_TEXT = MIN_GIT_VERSION.join('.');
+
+/** Diffs larger than this are refused rather than held in memory whole. */
+const MAX_OUTPUT_BYTES = 128 * 1024 * 1024;
+
+/** Variables that would point git at another repository than the folder it runs in. */
+const REPOSITORY_VARIABLES = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_COMMON_DIR',
+  'GIT_NAMESPACE',
+  'GIT_PREFIX',
+];
+
+export interface GitResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+export interface GitOptions {
+  /** Exit codes that are answers rather than failures (merge-tree exits 1 on conflicts). */
+  okCodes?: readonly number[];
+  env?: Record<string, string>;
+}
+
+/** Parses `git version 2.39.5` (and vendor suffixes such as `.windows.1`). */
+export function parseGitVersion(text: string): [number, number, number] | null {
+  const match = /git version (\d+)\.(\d+)(?:\.(\d+))?/.exec(text);
+  if (!match) return null;
+  return [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)];
+}
+
+function firstLines(text: string, count = 4): string {
+  return text.trim().split('\n').slice(0, count).join(' ').trim();
+}
+
+/**
+ * Runs git for the worktree domain: with a clean environment (no inherited GIT_DIR, no prompts),
+ * and with one clear error for a missing or too old git. The version is
+ * checked once, before the first command.
+ */
+export class Git {
+  private readonly env: Record<string, string>;
+  private versionChecked = false;
+
+  constructor(baseEnv: NodeJS.ProcessEnv) {
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(baseEnv)) if (value !== undefined && !REPOSITORY_VARIABLES.includes(key)) env[key] = value;
+    // Optional locks off: Drover's own status and diff calls never rewrite the index, so watching a
+    // worktree never sees its own reads as changes.
+    this.env = { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
+    // Nobody can answer a prompt here: ssh must fail rather than wait for a passphrase or a host key.
+    if (!env.GIT_SSH_COMMAND && !env.GIT_SSH) this.env.GIT_SSH_COMMAND = 'ssh -o BatchMode=yes';
+  }
+
+  /** Fails with a clear message when git is missing or older than 2.38. */
+  async ensureUsable(): Promise<void> {
+    if (this.versionChecked) return;
+    const result = await this.exec(process.cwd(), ['--version'], { okCodes: [0] });
+    this.checkVersion(result.stdout);
+  }
+
+  ensureUsableSync(): void {
+    if (this.versionChecked) return;
+    this.checkVersion(this.runSync(process.cwd(), ['--version']).stdout);
+  }
+
+  /** Runs git in `cwd`; a non-zero exit outside `okCodes` fails with git's own words. */
+  async run(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
+    await this.ensureUsable();
+    return this.exec(cwd, args, options);
+  }
+
+  /** The same, blocking: for the boot reconciliation, which runs before anything is served. */
+  runSync(cwd: string, args: readonly string[], options: GitOptions = {}): GitResult {
+    const result = spawnSync('git', args, { cwd, env: { ...this.env, ...options.env }, encoding: 'utf8', maxBuffer: MAX_OUTPUT_BYTES });
+    if (result.error) this.failToRun(result.error as NodeJS.ErrnoException, args, cwd);
+    const outcome = { stdout: result.stdout, stderr: result.stderr, code: result.status ?? 1 };
+    return this.checked(outcome, args, cwd, options);
+  }
+
+  private exec(cwd: string, args: readonly string[], options: GitOptions): Promise<GitResult> {
+    return new Promise((resolve, reject) => {
+      execFile('git', args, { cwd, env: { ...this.env, ...options.env }, encoding: 'utf8', maxBuffer: MAX_OUTPUT_BYTES }, (error, stdout, stderr) => {
+        try {
+          if (error && typeof error.code !== 'number') this.failToRun(error as NodeJS.ErrnoException, args, cwd);
+          const code = error ? (error.code as unknown as number) : 0;
+          resolve(this.checked({ stdout, stderr, code }, args, cwd, options));
+        } catch (failure) {
+          reject(failure);
+        }
+      });
+    });
+  }
+
+  /** Reports a command that failed, in git's own words. */
+  raise(result: GitResult, args: readonly string[], cwd: string): never {
+    fail('invalid-state', `git ${args[0] ?? ''} failed in ${cwd}: ${firstLines(result.stderr || result.stdout) || `exit code ${result.code}`}`);
+  }
+
+  private checked(result: GitResult, args: readonly string[], cwd: string, options: GitOptions): GitResult {
+    if ((options.okCodes ?? [0]).includes(result.code)) return result;
+    this.raise(result, args, cwd);
+  }
+
+  private failToRun(error: NodeJS.ErrnoException, args: readonly string[], cwd: string): never {
+    // Once git answered --version, ENOENT means the folder it was to run in is gone.
+    if (error.code === 'ENOENT' && args[0] !== '--version') fail('invalid-path', `Cannot run git in ${cwd}: the folder does not exist.`);
+    if (error.code === 'ENOENT') {
+      fail('invalid-state', `git was not found on PATH. Worktrees need git ${MIN_VERSION_TEXT} or newer: install it and try again.`);
+    }
+    if (error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
+      fail('invalid-state', `git ${args[0] ?? ''} printed more than ${MAX_OUTPUT_BYTES / 1024 / 1024} MB in ${cwd}; run it there yourself.`);
+    }
+    fail('invalid-state', `Cannot run git: ${error.message}`);
+  }
+
+  private checkVersion(output: string): void {
+    const version = parseGitVersion(output);
+    if (!version) fail('invalid-state', `Cannot tell which git this is (it printed "${firstLines(output, 1)}"); worktrees need git ${MIN_VERSION_TEXT} or newer.`);
+    const [major, minor] = version;
+    if (major < MIN_GIT_VERSION[0] || (major === MIN_GIT_VERSION[0] && minor < MIN_GIT_VERSION[1])) {
+      fail(
+        'invalid-state',
+        `git ${version.join('.')} is too old: worktrees need git ${MIN_VERSION_TEXT} or newer (for git merge-tree --write-tree, which checks a merge without touching any checkout). Update git and try again.`,
+      );
+    }
+    this.versionChecked = true;
+  }
+}

@@ -1,0 +1,137 @@
+import { fail } from '../errors';
+import type { Git } from './git';
+
+/** One entry of `git worktree list --porcelain -z`. */
+export interface WorktreeEntry {
+  path: string;
+  head: string | null;
+  /** The short branch name; null when detached or bare. */
+  branch: string | null;
+  bare: boolean;
+  prunable: boolean;
+}
+
+/** Parses `git worktree list --porcelain -z`: attributes NUL-separated, entries ended by an empty one. */
+export function parseWorktreeList(output: string): WorktreeEntry[] {
+  const entries: WorktreeEntry[] = [];
+  let current: WorktreeEntry | null = null;
+  for (const field of output.split('\0')) {
+    if (field === '') {
+      if (current) entries.push(current);
+      current = null;
+      continue;
+    }
+    const space = field.indexOf(' ');
+    const key = space < 0 ? field : field.slice(0, space);
+    const value = space < 0 ? '' : field.slice(space + 1);
+    if (key === 'worktree') current = { path: value, head: null, branch: null, bare: false, prunable: false };
+    else if (!current) continue;
+    else if (key === 'HEAD') current.head = value;
+    else if (key === 'branch') current.branch = value.replace(/^refs\/heads\//, '');
+    else if (key === 'bare') current.bare = true;
+    else if (key === 'prunable') current.prunable = true;
+  }
+  if (current) entries.push(current);
+  return entries;
+}
+
+/** Paths named by `git status --porcelain -z` (a rename names its new path). */
+export function parseStatusPaths(output: string): string[] {
+  const paths: string[] = [];
+  const fields = output.split('\0');
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i] as string;
+    if (field.length < 4) continue;
+    paths.push(field.slice(3));
+    // A rename or copy is followed by its old path.
+    if (field[0] === 'R' || field[0] === 'C') i++;
+  }
+  return paths;
+}
+
+/** NUL-separated names, without the empty tail. */
+export function splitNul(output: string): string[] {
+  return output.split('\0').filter((name) => name.length > 0);
+}
+
+/** The top folder of the repository holding `folder`, or null when it is not in one. */
+export async function repositoryRoot(git: Git, folder: string): Promise<string | null> {
+  const result = await git.run(folder, ['rev-parse', '--show-toplevel'], { okCodes: [0, 128] });
+  return result.code === 0 ? result.stdout.trim() : null;
+}
+
+export async function requireRepositoryRoot(git: Git, folder: string): Promise<string> {
+  const root = await repositoryRoot(git, folder);
+  if (root === null) {
+    fail(
+      'invalid-state',
+      `${folder} is not in a git repository, so its agents cannot have their own worktrees. Run git init there and commit, or let the agent work in the project folder.`,
+    );
+  }
+  return root;
+}
+
+/** The branch checked out in `folder`; null on a detached HEAD. */
+export async function currentBranch(git: Git, folder: string): Promise<string | null> {
+  const result = await git.run(folder, ['symbolic-ref', '--quiet', '--short', 'HEAD'], { okCodes: [0, 1, 128] });
+  return result.code === 0 ? result.stdout.trim() : null;
+}
+
+export async function localBranches(git: Git, folder: string): Promise<string[]> {
+  const result = await git.run(folder, ['for-each-ref', '--format=%(refname:short)', 'refs/heads']);
+  return result.stdout.split('\n').filter((name) => name.length > 0);
+}
+
+export async function branchExists(git: Git, folder: string, branch: string): Promise<boolean> {
+  const result = await git.run(folder, ['show-ref', '--verify', '--quiet', `refs/heads/${branch}`], { okCodes: [0, 1] });
+  return result.code === 0;
+}
+
+/** The commit `rev` names, or null when it names none. */
+export async function commitOf(git: Git, folder: string, rev: string): Promise<string | null> {
+  const result = await git.run(folder, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { okCodes: [0, 1, 128] });
+  return result.code === 0 ? result.stdout.trim() : null;
+}
+
+export async function worktreeList(git: Git, folder: string): Promise<WorktreeEntry[]> {
+  return parseWorktreeList((await git.run(folder, ['worktree', 'list', '--porcelain', '-z'])).stdout);
+}
+
+/** Files with uncommitted changes in a checkout: tracked ones, and untracked ones unless `trackedOnly`. */
+export async function uncommittedPaths(git: Git, checkout: string, { trackedOnly = false } = {}): Promise<string[]> {
+  const untracked = trackedOnly ? '--untracked-files=no' : '--untracked-files=all';
+  return parseStatusPaths((await git.run(checkout, ['status', '--porcelain', '-z', untracked])).stdout);
+}
+
+/** Commits on `branch` that `parent` lacks (ahead) and the other way round (behind). */
+export async function aheadBehind(git: Git, folder: string, parent: string, branch: string): Promise<{ ahead: number; behind: number }> {
+  const result = await git.run(folder, ['rev-list', '--left-right', '--count', `refs/heads/${parent}...refs/heads/${branch}`]);
+  const [behind, ahead] = result.stdout.trim().split(/\s+/).map(Number);
+  return { ahead: ahead ?? 0, behind: behind ?? 0 };
+}
+
+export async function mergeBase(git: Git, folder: string, a: string, b: string): Promise<string | null> {
+  const result = await git.run(folder, ['merge-base', a, b], { okCodes: [0, 1, 128] });
+  return result.code === 0 ? result.stdout.trim() : null;
+}
+
+/** The checkout where `branch` is checked out, if any. */
+export function checkoutOf(entries: readonly WorktreeEntry[], branch: string): WorktreeEntry | undefined {
+  return entries.find((entry) => entry.branch === branch && !entry.bare);
+}
+
+const FALLBACK_IDENTITY = {
+  GIT_AUTHOR_NAME: 'Drover',
+  GIT_AUTHOR_EMAIL: 'drover@localhost',
+  GIT_COMMITTER_NAME: 'Drover',
+  GIT_COMMITTER_EMAIL: 'drover@localhost',
+};
+
+/**
+ * Runs a command that writes a commit under the person's own git identity, or Drover's when git
+ * has none configured (a fresh machine must not make saving work fail).
+ */
+export async function runCommitting(git: Git, folder: string, args: readonly string[]): Promise<string> {
+  const identity = await git.run(folder, ['var', 'GIT_COMMITTER_IDENT'], { okCodes: [0, 128] });
+  return (await git.run(folder, args, identity.code === 0 ? {} : { env: FALLBACK_IDENTITY })).stdout;
+}

@@ -1,0 +1,138 @@
+import type { MergeCheck, MergeStrategy, Worktree } from '../../../shared/entities';
+import { countOf } from '../../../shared/plural';
+import { fail } from '../errors';
+import type { Git } from './git';
+import { aheadBehind, branchExists, checkoutOf, commitOf, currentBranch, mergeBase, runCommitting, splitNul, uncommittedPaths, worktreeList } from './repo';
+
+/** How many file names a message lists before it says how many more there are. */
+const NAMES_SHOWN = 8;
+
+export function listNames(names: readonly string[]): string {
+  const shown = names.slice(0, NAMES_SHOWN).join(', ');
+  return names.length > NAMES_SHOWN ? `${shown} and ${names.length - NAMES_SHOWN} more` : shown;
+}
+
+interface MergeTree {
+  tree: string;
+  conflicts: string[];
+}
+
+/** `git merge-tree --write-tree`: the merged tree and the conflicted files, written to no checkout. */
+async function mergeTree(git: Git, cwd: string, parent: string, branch: string): Promise<MergeTree> {
+  const result = await git.run(cwd, ['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', `refs/heads/${parent}`, `refs/heads/${branch}`], {
+    okCodes: [0, 1],
+  });
+  const [tree = '', ...conflicted] = splitNul(result.stdout);
+  return { tree: tree.trim(), conflicts: result.code === 0 ? [] : [...new Set(conflicted)] };
+}
+
+export interface MergeInspection {
+  check: MergeCheck;
+  tree: string;
+}
+
+type Findings = Omit<MergeCheck, 'problem'> & { checkedOut: string | null };
+
+/**
+ * What merging the worktree's branch into its parent would do, without touching any checkout:
+ * conflicts from git merge-tree, uncommitted files in the worktree (a merge takes commits only),
+ * and uncommitted changes in the parent's checkout to files the merge would change.
+ */
+export async function inspectMerge(git: Git, worktree: Worktree, agentName: string): Promise<MergeInspection> {
+  const cwd = worktree.path;
+  const { parentBranch: parent, branch } = worktree;
+  if (!(await branchExists(git, cwd, parent))) fail('not-found', `The parent branch ${parent} no longer exists; there is nothing to merge into.`);
+  const [{ ahead, behind }, merged, uncommitted, entries, base, checkedOut] = await Promise.all([
+    aheadBehind(git, cwd, parent, branch),
+    mergeTree(git, cwd, parent, branch),
+    uncommittedPaths(git, cwd),
+    worktreeList(git, cwd),
+    mergeBase(git, cwd, `refs/heads/${parent}`, `refs/heads/${branch}`),
+    currentBranch(git, cwd),
+  ]);
+  const parentCheckout = checkoutOf(entries, parent)?.path ?? null;
+  let blockingFiles: string[] = [];
+  if (parentCheckout && base) {
+    const changed = new Set(splitNul((await git.run(cwd, ['-c', 'core.quotePath=false', 'diff', '--name-only', '-z', '--no-renames', base, `refs/heads/${branch}`])).stdout));
+    blockingFiles = (await uncommittedPaths(git, parentCheckout)).filter((file) => changed.has(file));
+  }
+  const findings: Findings = {
+    agentId: worktree.agentId,
+    branch,
+    parentBranch: parent,
+    ahead,
+    behind,
+    conflicts: merged.conflicts,
+    parentCheckout,
+    blockingFiles,
+    uncommittedFiles: uncommitted.length,
+    checkedOut,
+  };
+  const { checkedOut: _checkedOut, ...check } = findings;
+  return { check: { ...check, problem: mergeProblem(findings, agentName) }, tree: merged.tree };
+}
+
+function mergeProblem(check: Findings, agentName: string): string | null {
+  const { branch, parentBranch: parent } = check;
+  if (check.checkedOut !== branch) {
+    return `${agentName}'s worktree has ${check.checkedOut ? `branch ${check.checkedOut}` : 'a detached HEAD'} checked out, not its branch ${branch}; check out ${branch} there first.`;
+  }
+  if (check.conflicts.length > 0) {
+    return `Merging ${branch} into ${parent} conflicts in ${countOf(check.conflicts.length, 'file')}: ${listNames(check.conflicts)}. Hand it back to ${agentName} to rebase on ${parent} and resolve them.`;
+  }
+  if (check.uncommittedFiles > 0) {
+    return `${countOf(check.uncommittedFiles, 'file')} in ${agentName}'s worktree ${check.uncommittedFiles === 1 ? 'is' : 'are'} not committed, and a merge takes commits only. Commit them first (or ask ${agentName} to).`;
+  }
+  if (check.ahead === 0) return `Nothing to merge: ${branch} has no commits that ${parent} lacks.`;
+  if (check.blockingFiles.length > 0) {
+    return `${parent}'s checkout at ${check.parentCheckout ?? ''} has uncommitted changes to files the merge changes: ${listNames(check.blockingFiles)}. Commit or stash them there first.`;
+  }
+  return null;
+}
+
+/** Moves the parent branch to `commit`, updating its checkout (if it has one) as a fast-forward. */
+async function advanceParent(git: Git, cwd: string, check: MergeCheck, commit: string, previousTip: string): Promise<void> {
+  if (check.parentCheckout) {
+    await git.run(check.parentCheckout, ['merge', '--ff-only', '--quiet', commit]);
+    return;
+  }
+  await git.run(cwd, ['update-ref', '-m', `drover: merge ${check.branch}`, `refs/heads/${check.parentBranch}`, commit, previousTip]);
+}
+
+function squashMessage(check: MergeCheck, subjects: readonly string[]): string {
+  const list = subjects.map((subject) => `* ${subject}`).join('\n');
+  return `Merge ${check.branch} (${countOf(subjects.length, 'commit')}, squashed)\n\n${list}\n`;
+}
+
+/**
+ * Merges the worktree's branch into its parent once the inspection finds nothing in the way:
+ * `rebase` replays the branch on the parent in the agent's worktree, then fast-forwards the parent;
+ * `squash` writes the merged tree as one commit on the parent and moves the branch to it (its
+ * worktree is clean, so nothing of it is lost). Returns the parent's new tip.
+ */
+export async function mergeIntoParent(git: Git, worktree: Worktree, agentName: string, strategy: MergeStrategy, message: string | undefined): Promise<{ commit: string; commits: number }> {
+  const { check, tree } = await inspectMerge(git, worktree, agentName);
+  if (check.problem) fail(check.conflicts.length > 0 ? 'conflict' : 'invalid-state', check.problem);
+  const cwd = worktree.path;
+  const parentRef = `refs/heads/${check.parentBranch}`;
+  const branchRef = `refs/heads/${check.branch}`;
+  const parentTip = (await commitOf(git, cwd, parentRef)) as string;
+  let commit: string;
+  if (strategy === 'rebase') {
+    if (check.behind > 0) {
+      const rebase = await git.run(cwd, ['rebase', '--quiet', parentRef, check.branch], { okCodes: [0, 1, 128], env: { GIT_EDITOR: 'true' } });
+      if (rebase.code !== 0) {
+        await git.run(cwd, ['rebase', '--abort'], { okCodes: [0, 1, 128] });
+        fail('conflict', `Rebasing ${check.branch} on ${check.parentBranch} stopped on a conflict between its commits, though the merged result has none; nothing changed. Merge with squash instead, or hand it back to ${agentName}.`);
+      }
+    }
+    commit = (await commitOf(git, cwd, branchRef)) as string;
+  } else {
+    const subjects = (await git.run(cwd, ['log', '--reverse', '--format=%s', `${parentRef}..${branchRef}`])).stdout.split('\n').filter((line) => line.length > 0);
+    commit = (await runCommitting(git, cwd, ['commit-tree', tree, '-p', parentTip, '-m', message ?? squashMessage(check, subjects)])).trim();
+  }
+  await advanceParent(git, cwd, check, commit, parentTip);
+  // The squashed commit holds all of the branch's work; the branch continues from it.
+  if (strategy === 'squash') await git.run(cwd, ['reset', '--keep', '--quiet', commit]);
+  return { commit, commits: check.ahead };
+}

@@ -1,0 +1,553 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type {
+  Agent,
+  AgentWorkspaceRequest,
+  InboxMessage,
+  MergeCheck,
+  MergeResult,
+  MergeStrategy,
+  Project,
+  ProjectGit,
+  ProjectSettings,
+  Worktree,
+  WorktreeDiff,
+  WorktreeDiskUsage,
+  WorktreeStatus,
+} from '../../../shared/entities';
+import { countOf } from '../../../shared/plural';
+import { DroverRequestError, fail } from '../errors';
+import type { EventBus } from '../events/eventBus';
+import type { MediatedInbox } from '../inbox/mediatedInbox';
+import type { Locator } from '../locate';
+import type { ProjectWork } from '../projects/projectMethods';
+import { isInside, type ProjectRegistry } from '../projects/projectRegistry';
+import type { ProjectStore, ProjectStores } from '../storage/projectStores';
+import type { CreateTaskInput } from '../tasks/taskService';
+import { requireUsable, workspaceOf, type AgentWorkspaces, type Workspace } from './agentWorkspace';
+import { diskUsage } from './diskUsage';
+import { FolderWatcher } from './folderWatcher';
+import type { Git } from './git';
+import type { PortBlocks } from './portBlocks';
+import {
+  aheadBehind,
+  branchExists,
+  checkoutOf,
+  commitOf,
+  currentBranch,
+  localBranches,
+  mergeBase,
+  repositoryRoot,
+  requireRepositoryRoot,
+  runCommitting,
+  splitNul,
+  uncommittedPaths,
+  worktreeList,
+  type WorktreeEntry,
+} from './repo';
+import { readWorktreeDiff } from './worktreeDiff';
+import { copyIncludedFiles } from './worktreeInclude';
+import { inspectMerge, listNames, mergeIntoParent } from './worktreeMerge';
+import { undoWorktreeCreation } from './worktreeUndo';
+
+/** A worktree request other than "work in the project folder". */
+export type WorktreeRequest = Exclude<AgentWorkspaceRequest, { kind: 'project-folder' }>;
+
+/** Everything a new worktree needs, checked before anything is made on disk. */
+export interface WorktreePlan {
+  kind: WorktreeRequest['kind'];
+  repoRoot: string;
+  /** The project's folder relative to the repository's root. */
+  subdir: string;
+  path: string;
+  branch: string;
+  parentBranch: string;
+  baseCommit: string;
+  ownsFolder: boolean;
+  ownsBranch: boolean;
+}
+
+/** The one thing worktrees need of the task runner: starting the setup command as the agent's task. */
+export interface TaskStarter {
+  create(input: CreateTaskInput): unknown;
+}
+
+export interface WorktreeServiceOptions {
+  /** Quiet time before a watched worktree's change is announced. */
+  watchDebounceMs?: number;
+  log(line: string): void;
+}
+
+interface Watch {
+  watcher: FolderWatcher | null;
+  clients: number;
+}
+
+const SETUP_LABEL = 'worktree setup';
+
+/** A name git and file systems take: lowercase letters, digits, dots and dashes. */
+export function slugOf(name: string): string {
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9.]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, 40);
+  return slug || 'agent';
+}
+
+function shortRandom(): string {
+  return Array.from(randomBytes(4), (byte) => (byte % 36).toString(36)).join('');
+}
+
+/**
+ * Each agent's own git worktree: made outside the repository on its own branch, kept ready to
+ * work in (included files copied, a setup task, a block of ports), reviewed as a diff, merged back
+ * without touching a checkout before it is safe, and removed without losing work.
+ */
+export class WorktreeService implements AgentWorkspaces, ProjectWork {
+  private readonly watches = new Map<string, Watch>();
+
+  constructor(
+    private readonly locator: Locator,
+    private readonly projects: ProjectRegistry,
+    private readonly stores: ProjectStores,
+    private readonly events: EventBus,
+    private readonly inbox: MediatedInbox,
+    private readonly git: Git,
+    private readonly ports: PortBlocks,
+    private readonly tasks: TaskStarter,
+    private readonly options: WorktreeServiceOptions,
+  ) {}
+
+  workspaceOf(agent: Agent, projectPath: string): Workspace {
+    return workspaceOf(this.stores.get(agent.projectId), agent, projectPath);
+  }
+
+  /** What the project's repository offers a new agent; `problem` says why worktrees cannot be made. */
+  async projectGit(projectId: string): Promise<ProjectGit> {
+    const project = this.projects.get(projectId);
+    const none: ProjectGit = { projectId, problem: null, currentBranch: null, branches: [], dirtyFiles: 0, freeWorktrees: [] };
+    try {
+      const root = await repositoryRoot(this.git, project.path);
+      if (root === null) return { ...none, problem: `${project.path} is not in a git repository.` };
+      const [current, branches, entries, dirty] = await Promise.all([
+        currentBranch(this.git, project.path),
+        localBranches(this.git, root),
+        worktreeList(this.git, root),
+        uncommittedPaths(this.git, project.path, { trackedOnly: true }),
+      ]);
+      const used = new Set(this.stores.get(projectId).worktrees.list().map((worktree) => worktree.path));
+      const freeWorktrees = entries
+        .filter((entry) => entry.path !== root && !used.has(entry.path) && !entry.bare && !entry.prunable)
+        .map((entry) => ({ path: entry.path, branch: entry.branch }));
+      return { ...none, currentBranch: current, branches, dirtyFiles: dirty.length, freeWorktrees };
+    } catch (error) {
+      if (error instanceof DroverRequestError) return { ...none, problem: error.message };
+      throw error;
+    }
+  }
+
+  /** Checks a worktree request and decides its folder, branch, parent and base; nothing is made yet. */
+  async plan(project: Project, agentName: string, request: WorktreeRequest): Promise<WorktreePlan> {
+    const repoRoot = await requireRepositoryRoot(this.git, project.path);
+    const subdir = path.relative(repoRoot, project.path);
+    // Independent questions go to git at once: creating a worktree should cost little more than git's own work.
+    const requestedParent = request.kind === 'new-worktree' ? request.base : request.parent;
+    const [entries, parentBranch] = await Promise.all([worktreeList(this.git, repoRoot), requestedParent ?? currentBranch(this.git, project.path)]);
+    if (!parentBranch) fail('invalid-state', 'The project checkout is on a detached HEAD: pick the branch the agent starts from.');
+    const parentTip = await commitOf(this.git, repoRoot, `refs/heads/${parentBranch}`);
+    if (!parentTip) {
+      const unborn = !requestedParent;
+      fail(unborn ? 'invalid-state' : 'not-found', unborn ? `${parentBranch} has no commits yet: commit something first.` : `There is no branch ${parentBranch} in this repository.`);
+    }
+    const folderName = `${slugOf(agentName)}-${shortRandom()}`;
+    const ownFolder = path.join(this.worktreesRoot(project, repoRoot), folderName);
+
+    if (request.kind === 'existing-worktree') {
+      const target = this.existingWorktree(entries, repoRoot, request.path, project.id);
+      if (!target.branch) fail('invalid-state', `${target.path} has a detached HEAD: check out a branch there first.`);
+      const baseCommit = await this.forkPoint(repoRoot, parentBranch, target.branch);
+      return { kind: request.kind, repoRoot, subdir, path: target.path, branch: target.branch, parentBranch, baseCommit, ownsFolder: false, ownsBranch: false };
+    }
+    this.refuseExisting(ownFolder);
+    if (request.kind === 'existing-branch') {
+      if (!(await branchExists(this.git, repoRoot, request.branch))) fail('not-found', `There is no branch ${request.branch} in this repository.`);
+      const holder = checkoutOf(entries, request.branch);
+      if (holder) {
+        fail(
+          'conflict',
+          `Branch ${request.branch} is checked out at ${holder.path}, and a branch can be checked out in one place at a time. Attach that worktree instead, or pick another branch.`,
+        );
+      }
+      const baseCommit = await this.forkPoint(repoRoot, parentBranch, request.branch);
+      return { kind: request.kind, repoRoot, subdir, path: ownFolder, branch: request.branch, parentBranch, baseCommit, ownsFolder: true, ownsBranch: false };
+    }
+    const branch = request.branch ?? `drover/${folderName}`;
+    const [, , taken] = await Promise.all([
+      request.allowDirtyBase ? Promise.resolve() : this.refuseDirtyBase(entries, parentBranch),
+      this.refuseBadBranchName(repoRoot, branch),
+      branchExists(this.git, repoRoot, branch),
+    ]);
+    if (taken) fail('conflict', `A branch named ${branch} already exists. Pick another name, or attach it as an existing branch.`);
+    return { kind: request.kind, repoRoot, subdir, path: ownFolder, branch, parentBranch, baseCommit: parentTip, ownsFolder: true, ownsBranch: true };
+  }
+
+  /** Writes the plan down (state 'creating') before anything is made, inside the caller's transaction. */
+  journal(store: ProjectStore, agentId: string, plan: WorktreePlan): Worktree {
+    return store.worktrees.insert({
+      agentId,
+      path: plan.path,
+      subdir: plan.subdir,
+      branch: plan.branch,
+      parentBranch: plan.parentBranch,
+      baseCommit: plan.baseCommit,
+      ownsFolder: plan.ownsFolder,
+      ownsBranch: plan.ownsBranch,
+      createdAt: Date.now(),
+    });
+  }
+
+  /**
+   * Makes the journalled worktree: `git worktree add` (a new branch with --no-track, or the existing
+   * one), the files `.worktreeinclude` names, a block of ports. On any failure what was made is
+   * undone and the error rethrown; the caller drops the journal.
+   */
+  async build(store: ProjectStore, agent: Agent, plan: WorktreePlan): Promise<Worktree> {
+    const journalled = store.worktrees.get(agent.id) as Worktree;
+    let portBase: number | null = null;
+    try {
+      if (plan.kind !== 'existing-worktree') {
+        await fs.promises.mkdir(path.dirname(plan.path), { recursive: true });
+        const add = plan.kind === 'new-worktree' ? ['--no-track', '-b', plan.branch, plan.path, plan.baseCommit] : [plan.path, plan.branch];
+        await this.git.run(plan.repoRoot, ['worktree', 'add', '--quiet', ...add]);
+        await copyIncludedFiles(this.git, plan.repoRoot, plan.path);
+      }
+      portBase = await this.ports.claim({ folder: plan.path, projectId: store.projectId, agentId: agent.id });
+      return this.announce(store.worktrees.update(agent.id, { state: 'ready', portBase }));
+    } catch (error) {
+      if (portBase !== null) this.ports.release(portBase, plan.path);
+      try {
+        undoWorktreeCreation(this.git, plan.repoRoot, journalled, this.options.log);
+      } catch (undoError) {
+        this.options.log(`could not undo the worktree at ${plan.path}: ${String(undoError)}`);
+      }
+      throw error;
+    }
+  }
+
+  /** Starts the project's setup command (if any) as the agent's task in its new worktree; the agent is woken when it ends. */
+  startSetup(store: ProjectStore, agent: Agent): void {
+    const worktree = store.worktrees.get(agent.id);
+    const command = store.settings.get().worktreeSetupCommand;
+    if (!worktree?.ownsFolder || !command) return;
+    try {
+      this.tasks.create({ projectId: store.projectId, command, cwd: worktree.folder, ownerAgentId: agent.id, label: SETUP_LABEL });
+    } catch (error) {
+      this.options.log(`could not start the setup of ${agent.name}'s worktree: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /**
+   * The agent is being removed: its worktree folder goes. With `discardWork` its branch goes too;
+   * otherwise uncommitted changes are committed onto the branch first, and a branch with commits
+   * its parent lacks is kept (returned). An attached worktree or branch that Drover did not make is
+   * never touched.
+   */
+  async remove(store: ProjectStore, agent: Agent, discardWork: boolean): Promise<string | null> {
+    const worktree = store.worktrees.get(agent.id);
+    if (!worktree) return null;
+    if (worktree.state === 'creating') fail('invalid-state', `${agent.name}'s worktree is still being made; remove the agent once that ends.`);
+    this.stopWatching(agent.id);
+    const repo = this.projects.get(store.projectId).path;
+    const keptBranch = worktree.ownsFolder ? await this.removeFolder(repo, agent, worktree, discardWork) : null;
+    if (worktree.portBase !== null) this.ports.release(worktree.portBase, worktree.path);
+    return keptBranch;
+  }
+
+  async status(agentId: string): Promise<WorktreeStatus> {
+    const { worktree } = this.requireWorktree(agentId, { ready: false });
+    const repo = this.projects.get(worktree.projectId).path;
+    const folderExists = fs.existsSync(worktree.path);
+    const [branchThere, parentThere, uncommitted] = await Promise.all([
+      branchExists(this.git, repo, worktree.branch),
+      branchExists(this.git, repo, worktree.parentBranch),
+      folderExists ? uncommittedPaths(this.git, worktree.path) : Promise.resolve([]),
+    ]);
+    const counts = branchThere ? await this.divergence(repo, worktree, parentThere) : { ahead: 0, behind: 0 };
+    return {
+      agentId,
+      branch: worktree.branch,
+      parentBranch: worktree.parentBranch,
+      folderExists,
+      branchExists: branchThere,
+      uncommittedFiles: uncommitted.length,
+      ...counts,
+      unmergedWork: counts.ahead > 0,
+    };
+  }
+
+  async list(projectId: string): Promise<{ agentName: string; worktree: Worktree; status: WorktreeStatus | null }[]> {
+    this.projects.get(projectId);
+    const store = this.stores.get(projectId);
+    return Promise.all(
+      store.worktrees.list().map(async (worktree) => ({
+        agentName: store.agents.get(worktree.agentId)?.name ?? worktree.agentId,
+        worktree,
+        status: worktree.state === 'creating' ? null : await this.status(worktree.agentId).catch(() => null),
+      })),
+    );
+  }
+
+  diff(agentId: string): Promise<WorktreeDiff> {
+    return readWorktreeDiff(this.git, this.requireWorktree(agentId).worktree);
+  }
+
+  async checkMerge(agentId: string): Promise<MergeCheck> {
+    const { agent, worktree } = this.requireWorktree(agentId);
+    return (await inspectMerge(this.git, worktree, agent.name)).check;
+  }
+
+  async merge(agentId: string, strategy: MergeStrategy, message: string | undefined): Promise<MergeResult> {
+    const { store, agent, worktree } = this.requireWorktree(agentId);
+    const merged = await mergeIntoParent(this.git, worktree, agent.name, strategy, message);
+    this.announce(store.worktrees.update(agentId, { baseCommit: merged.commit, changedAt: Date.now() }));
+    return { agentId, parentBranch: worktree.parentBranch, strategy, ...merged };
+  }
+
+  /** Posts the merge's conflicts to the agent: it rebases on its parent and resolves them. */
+  async handBack(agentId: string): Promise<InboxMessage> {
+    const { store, agent, worktree } = this.requireWorktree(agentId);
+    const { check } = await inspectMerge(this.git, worktree, agent.name);
+    if (check.conflicts.length === 0) fail('invalid-state', `Merging ${worktree.branch} into ${worktree.parentBranch} has no conflicts to hand back.`);
+    const parent = worktree.parentBranch;
+    const body =
+      `Merging your branch ${worktree.branch} into ${parent} conflicts in ${countOf(check.conflicts.length, 'file')}: ${listNames(check.conflicts)}. ` +
+      `Please rebase on ${parent} and resolve them: in your worktree run \`git rebase ${parent}\`, fix each conflict, ` +
+      `\`git add\` the files and \`git rebase --continue\`; then say when it is done.`;
+    return this.inbox.post(store.projectId, { agentId, kind: 'note', body });
+  }
+
+  /** Pushes the agent's branch to a remote (origin, or the repository's only remote). */
+  async push(agentId: string, remote: string | undefined): Promise<{ agentId: string; remote: string; branch: string }> {
+    const { worktree } = this.requireWorktree(agentId);
+    const remotes = (await this.git.run(worktree.path, ['remote'])).stdout.split('\n').filter((name) => name.length > 0);
+    const target = remote ?? (remotes.includes('origin') ? 'origin' : remotes.length === 1 ? remotes[0] : undefined);
+    if (!target) fail('invalid-state', remotes.length === 0 ? 'This repository has no remote to push to: add one with git remote add.' : `Name the remote to push to: ${remotes.join(', ')}.`);
+    if (!remotes.includes(target)) fail('not-found', `There is no remote ${target} (remotes: ${remotes.join(', ') || 'none'}).`);
+    await this.git.run(worktree.path, ['push', '--quiet', target, `refs/heads/${worktree.branch}:refs/heads/${worktree.branch}`]);
+    return { agentId, remote: target, branch: worktree.branch };
+  }
+
+  async diskUsage(projectId: string): Promise<WorktreeDiskUsage> {
+    this.projects.get(projectId);
+    const owned = this.stores
+      .get(projectId)
+      .worktrees.list()
+      .filter((worktree) => worktree.ownsFolder);
+    const worktrees = await Promise.all(owned.map(async (worktree) => ({ agentId: worktree.agentId, path: worktree.path, bytes: await diskUsage(worktree.path) })));
+    return { projectId, bytes: worktrees.reduce((sum, entry) => sum + entry.bytes, 0), worktrees };
+  }
+
+  /**
+   * Starts watching the agent's worktree for a client (one watcher however many clients); returns
+   * what stops it for that client. Changes move the worktree's `changedAt`, announced debounced.
+   */
+  async watch(agentId: string): Promise<() => void> {
+    const { worktree } = this.requireWorktree(agentId);
+    let watch = this.watches.get(agentId);
+    if (!watch) {
+      const made: Watch = { watcher: null, clients: 0 };
+      watch = made;
+      this.watches.set(agentId, made);
+      try {
+        const [ignored, gitDir] = await Promise.all([
+          this.git.run(worktree.path, ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z']),
+          this.git.run(worktree.path, ['rev-parse', '--absolute-git-dir']),
+        ]);
+        const skipped = new Set(['.git/', ...splitNul(ignored.stdout).filter((entry) => entry.endsWith('/'))]);
+        const dir = gitDir.stdout.trim();
+        // Stopped while git answered: nobody wants it any more.
+        if (this.watches.get(agentId) === made) {
+          made.watcher = new FolderWatcher({
+            root: worktree.path,
+            extraFolders: [dir, path.join(dir, 'logs')],
+            skip: (folder) => skipped.has(folder),
+            debounceMs: this.options.watchDebounceMs ?? 300,
+            onChange: () => this.touched(worktree.projectId, agentId),
+          });
+        }
+      } catch (error) {
+        if (this.watches.get(agentId) === made) this.watches.delete(agentId);
+        throw error;
+      }
+    }
+    watch.clients++;
+    let stopped = false;
+    return () => {
+      if (stopped) return;
+      stopped = true;
+      const current = this.watches.get(agentId);
+      if (current !== watch || --current.clients > 0) return;
+      current.watcher?.close();
+      this.watches.delete(agentId);
+    };
+  }
+
+  /** Boot: undoes worktrees a crash left half-made (and their agents), marks vanished folders, keeps port blocks. */
+  reconcile(store: ProjectStore, project: Project): { undone: number; missing: number } {
+    const worktrees = store.worktrees.list();
+    const outcome = { undone: 0, missing: 0 };
+    if (worktrees.length === 0) return outcome;
+    this.git.ensureUsableSync();
+    let pruned = false;
+    for (const worktree of worktrees) {
+      if (worktree.state === 'creating') {
+        undoWorktreeCreation(this.git, project.path, worktree, this.options.log);
+        if (worktree.portBase !== null) this.ports.release(worktree.portBase, worktree.path);
+        const seq = store.agents.remove(worktree.agentId);
+        this.events.emit({ name: 'agentChanged', seq, projectId: project.id, agentId: worktree.agentId, agent: null });
+        outcome.undone++;
+      } else if (!fs.existsSync(worktree.path)) {
+        if (!pruned) this.git.runSync(project.path, ['worktree', 'prune']);
+        pruned = true;
+        if (worktree.portBase !== null) this.ports.release(worktree.portBase, worktree.path);
+        if (worktree.state === 'ready') this.announce(store.worktrees.update(worktree.agentId, { state: 'missing', portBase: null }));
+        outcome.missing++;
+      } else if (worktree.state === 'missing') {
+        this.announce(store.worktrees.update(worktree.agentId, { state: 'ready' }));
+      } else if (worktree.portBase !== null && !this.ports.keep(worktree.portBase, { folder: worktree.path, projectId: project.id, agentId: worktree.agentId })) {
+        this.options.log(`${worktree.path} lost its ports ${worktree.portBase}…+9 to another worktree; it gets none until it is made again`);
+        this.announce(store.worktrees.update(worktree.agentId, { portBase: null }));
+      }
+    }
+    return outcome;
+  }
+
+  /** Stops every watch (the app quits). */
+  close(): void {
+    for (const agentId of [...this.watches.keys()]) this.stopWatching(agentId);
+  }
+
+  /** The project is being removed: its watches stop. Its worktrees stay, like its folder: nothing on disk is touched. */
+  async stopProject(projectId: string): Promise<void> {
+    for (const worktree of this.stores.usable([projectId]).flatMap((store) => store.worktrees.list())) this.stopWatching(worktree.agentId);
+  }
+
+  projectClosed(): void {}
+
+  /** A worktrees folder inside the project would put worktrees inside the repository. */
+  checkSettings(projectId: string, change: Partial<ProjectSettings>): void {
+    const project = this.projects.get(projectId);
+    if (change.worktreesDir && isInside(project.path, path.resolve(change.worktreesDir))) {
+      fail('invalid-path', `Worktrees must live outside the repository, and ${change.worktreesDir} is inside the project (${project.path}).`);
+    }
+  }
+
+  private touched(projectId: string, agentId: string): void {
+    if (!this.stores.isOpen(projectId)) return;
+    const store = this.stores.get(projectId);
+    if (store.worktrees.get(agentId)) this.announce(store.worktrees.update(agentId, { changedAt: Date.now() }));
+  }
+
+  private stopWatching(agentId: string): void {
+    this.watches.get(agentId)?.watcher?.close();
+    this.watches.delete(agentId);
+  }
+
+  private requireWorktree(agentId: string, { ready = true } = {}): { store: ProjectStore; agent: Agent; worktree: Worktree } {
+    const { store, agent } = this.locator.agent(agentId);
+    const worktree = store.worktrees.get(agentId);
+    if (!worktree) fail('invalid-state', `${agent.name} works in the project folder, not in a worktree of its own.`);
+    if (ready) requireUsable(agent, worktree);
+    return { store, agent, worktree };
+  }
+
+  private async removeFolder(repo: string, agent: Agent, worktree: Worktree, discardWork: boolean): Promise<string | null> {
+    const folderThere = fs.existsSync(worktree.path);
+    const branchThere = await branchExists(this.git, repo, worktree.branch);
+    if (discardWork) {
+      if (folderThere) await this.git.run(repo, ['worktree', 'remove', '--force', '--force', worktree.path]);
+      await this.git.run(repo, ['worktree', 'prune']);
+      if (worktree.ownsBranch && branchThere) await this.git.run(repo, ['branch', '-D', worktree.branch]);
+      return null;
+    }
+    let saved = false;
+    if (folderThere && (await uncommittedPaths(this.git, worktree.path)).length > 0) {
+      await this.git.run(worktree.path, ['add', '--all']);
+      await runCommitting(this.git, worktree.path, ['commit', '--quiet', '--no-verify', '-m', `Uncommitted work of ${agent.name}, saved by Drover when the agent was removed`]);
+      saved = true;
+    }
+    // Clean now, so git removes it without force; anything else makes it refuse, and nothing is lost.
+    if (folderThere) await this.git.run(repo, ['worktree', 'remove', worktree.path]);
+    await this.git.run(repo, ['worktree', 'prune']);
+    if (!branchThere) return null;
+    const parentThere = await branchExists(this.git, repo, worktree.parentBranch);
+    const hasWork = saved || (await this.divergence(repo, worktree, parentThere)).ahead > 0;
+    if (hasWork) return worktree.branch;
+    if (worktree.ownsBranch) await this.git.run(repo, ['branch', '-D', worktree.branch]);
+    return null;
+  }
+
+  /** Commits the branch has that its parent lacks, and the other way round; without a parent, those since its base. */
+  private async divergence(repo: string, worktree: Worktree, parentThere: boolean): Promise<{ ahead: number; behind: number }> {
+    if (parentThere) return aheadBehind(this.git, repo, worktree.parentBranch, worktree.branch);
+    const since = await this.git.run(repo, ['rev-list', '--count', `${worktree.baseCommit}..refs/heads/${worktree.branch}`]);
+    return { ahead: Number(since.stdout.trim()) || 0, behind: 0 };
+  }
+
+  private worktreesRoot(project: Project, repoRoot: string): string {
+    const configured = this.stores.get(project.id).settings.get().worktreesDir;
+    const root = path.resolve(configured ?? path.join(this.stores.projectDir(project.id), 'worktrees'));
+    const canonical = fs.existsSync(root) ? fs.realpathSync(root) : root;
+    if (isInside(repoRoot, canonical)) {
+      fail('invalid-state', `Worktrees must live outside the repository, and ${canonical} is inside ${repoRoot}: choose another worktrees folder in the project's settings.`);
+    }
+    return canonical;
+  }
+
+  private existingWorktree(entries: readonly WorktreeEntry[], repoRoot: string, requested: string, projectId: string): WorktreeEntry {
+    const absolute = path.resolve(requested);
+    const canonical = fs.existsSync(absolute) ? fs.realpathSync(absolute) : absolute;
+    const entry = entries.find((candidate) => candidate.path === canonical);
+    if (!entry) fail('not-found', `${canonical} is not a worktree of this repository (git worktree list names them).`);
+    if (entry.path === repoRoot) fail('invalid-state', 'That is the project checkout itself: let the agent work in the project folder instead.');
+    if (this.stores.get(projectId).worktrees.list().some((worktree) => worktree.path === entry.path)) {
+      fail('conflict', `Another agent already works in ${entry.path}.`);
+    }
+    return entry;
+  }
+
+  private refuseExisting(folder: string): void {
+    if (fs.existsSync(folder)) fail('conflict', `${folder} already exists; try again (a new name is picked each time).`);
+  }
+
+  private async refuseDirtyBase(entries: readonly WorktreeEntry[], parentBranch: string): Promise<void> {
+    const checkout = checkoutOf(entries, parentBranch);
+    if (!checkout) return;
+    const dirty = await uncommittedPaths(this.git, checkout.path, { trackedOnly: true });
+    if (dirty.length === 0) return;
+    fail(
+      'invalid-state',
+      `${parentBranch} has uncommitted changes in ${checkout.path} (${countOf(dirty.length, 'file')}: ${listNames(dirty)}). ` +
+        `The new worktree would start from ${parentBranch}'s last commit without them: commit or stash them first, or choose to start without them.`,
+    );
+  }
+
+  private async refuseBadBranchName(repoRoot: string, branch: string): Promise<void> {
+    const check = await this.git.run(repoRoot, ['check-ref-format', '--branch', branch], { okCodes: [0, 1, 128] });
+    if (check.code !== 0) fail('bad-request', `${branch} is not a valid branch name.`);
+  }
+
+  private async forkPoint(repoRoot: string, parentBranch: string, branch: string): Promise<string> {
+    if (parentBranch === branch) fail('invalid-state', `${branch} cannot merge into itself: pick another parent branch.`);
+    const base = await mergeBase(this.git, repoRoot, `refs/heads/${parentBranch}`, `refs/heads/${branch}`);
+    if (!base) fail('invalid-state', `${branch} and ${parentBranch} share no history, so ${branch} cannot be merged into ${parentBranch}.`);
+    return base;
+  }
+
+  private announce(worktree: Worktree): Worktree {
+    this.events.emit({ name: 'agentWorktreeChanged', seq: worktree.seq, projectId: worktree.projectId, agentId: worktree.agentId, worktree });
+    return worktree;
+  }
+}

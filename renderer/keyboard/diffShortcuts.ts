@@ -1,0 +1,18 @@
+import type { KeyPress } from './keyPress';
+
+/** Keys of the changes view (an agent's diff). One table drives the handling and the shortcut sheet. */
+export type DiffCommand = 'nextFile' | 'previousFile' | 'nextHunk' | 'previousHunk' | 'toggleLayout' | 'merge';
+
+export const DIFF_SHORTCUTS: readonly { command: DiffCommand; keys: readonly string[]; display: readonly string[]; description: string }[] = [
+  { command: 'nextFile', keys: ['j', ']'], display: ['j', ']'], description: 'Next changed file' },
+  { command: 'previousFile', keys: ['k', '['], display: ['k', '['], description: 'Previous changed file' },
+  { command: 'nextHunk', keys: ['n'], display: ['n'], description: 'Next hunk' },
+  { command: 'previousHunk', keys: ['p', 'N'], display: ['p', 'N'], description: 'Previous hunk' },
+  { command: 'toggleLayout', keys: ['u'], display: ['u'], description: 'Unified or split diff' },
+  { command: 'merge', keys: ['m'], display: ['m'], description: 'Merge into the parent branch…' },
+];
+
+export function diffCommandFor(press: KeyPress): DiffCommand | null {
+  if (press.altKey || press.ctrlKey || press.metaKey) return null;
+  return DIFF_SHORTCUTS.find((shortcut) => shortcut.keys.includes(press.key))?.command ?? null;
+}

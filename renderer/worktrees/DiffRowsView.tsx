@@ -1,0 +1,131 @@
+import { DiffModeEnum, DiffView } from '@git-diff-view/react';
+import '@git-diff-view/react/styles/diff-view-pure.css';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useImperativeHandle, useMemo, useRef, type Ref } from 'react';
+import type { WorktreeDiffFile } from '../../shared/entities';
+import type { DiffRow } from './diffChunks';
+
+export type DiffLayout = 'unified' | 'split';
+
+export interface DiffRowsHandle {
+  showFile(fileIndex: number): void;
+  /** Scrolls to the next (1) or previous (-1) hunk from where the view is; returns its file. */
+  showHunk(direction: 1 | -1): number | null;
+}
+
+interface DiffRowsViewProps {
+  files: readonly WorktreeDiffFile[];
+  rows: readonly DiffRow[];
+  layout: DiffLayout;
+  /** The file at the top of the view changed (by scrolling). */
+  onTopFile(fileIndex: number): void;
+  ref?: Ref<DiffRowsHandle>;
+}
+
+const LINE_HEIGHT = 20;
+/**
+ * Fewer pixels than a hunk's lines can take in either layout (split pairs lines up, so it may show
+ * half as many rows). The viewer draws its lines a moment after it mounts: without this floor an
+ * empty hunk would measure 0 px, and the list would mount every hunk of the diff at once.
+ */
+const MIN_PX_PER_LINE = LINE_HEIGHT / 2 - 1;
+
+/** One hunk (or a piece of a long one) through the diff viewer: syntax colouring, split or unified. */
+const HunkView = memo(function HunkView({ file, patch, layout }: { file: WorktreeDiffFile; patch: string; layout: DiffLayout }) {
+  const data = useMemo(() => ({ oldFile: { fileName: file.oldPath ?? file.path }, newFile: { fileName: file.path }, hunks: [patch] }), [file.oldPath, file.path, patch]);
+  return (
+    <DiffView
+      data={data}
+      diffViewMode={layout === 'split' ? DiffModeEnum.Split : DiffModeEnum.Unified}
+      diffViewTheme="dark"
+      diffViewHighlight
+      diffViewFontSize={12}
+    />
+  );
+});
+
+/**
+ * The whole diff as one scrolling list, virtualised: only the file headings and hunks near the
+ * view are rendered, so a diff of many thousand lines opens as fast as a short one.
+ */
+export function DiffRowsView({ files, rows, layout, onTopFile, ref }: DiffRowsViewProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (index) => {
+      const row = rows[index];
+      return row?.kind === 'hunk' ? (row.lines + (row.continued ? 0 : 1)) * LINE_HEIGHT : 34;
+    },
+    getItemKey: (index) => rows[index]?.key ?? index,
+    overscan: 1,
+  });
+  const lastTopFile = useRef(-1);
+
+  const currentIndex = () => virtualizer.getVirtualItemForOffset((virtualizer.scrollOffset ?? 0) + 1)?.index ?? 0;
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      showFile: (fileIndex) => {
+        const index = rows.findIndex((row) => row.kind === 'file' && row.fileIndex === fileIndex);
+        if (index >= 0) virtualizer.scrollToIndex(index, { align: 'start' });
+      },
+      showHunk: (direction) => {
+        const from = currentIndex();
+        const isHunkStart = (row: DiffRow | undefined) => row?.kind === 'hunk' && !row.continued;
+        let index = from + direction;
+        while (index >= 0 && index < rows.length && !isHunkStart(rows[index])) index += direction;
+        const row = rows[index];
+        if (!row) return null;
+        virtualizer.scrollToIndex(index, { align: 'start' });
+        return row.fileIndex;
+      },
+    }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- currentIndex reads the virtualizer, which is stable.
+    [rows, virtualizer],
+  );
+
+  return (
+    <div
+      ref={scrollRef}
+      role="region"
+      aria-label="Diff"
+      tabIndex={0}
+      className="changes-diff"
+      onScroll={() => {
+        const top = rows[currentIndex()]?.fileIndex ?? 0;
+        if (top !== lastTopFile.current) {
+          lastTopFile.current = top;
+          onTopFile(top);
+        }
+      }}
+    >
+      <div className="changes-diff__canvas" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rows[item.index];
+          const file = row && files[row.fileIndex];
+          if (!row || !file) return null;
+          return (
+            <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="changes-diff__row" style={{ transform: `translateY(${item.start}px)` }}>
+              {row.kind === 'file' ? (
+                <h3 className="changes-diff__file">
+                  <span className="changes-diff__file-path">{file.oldPath ? `${file.oldPath} → ${file.path}` : file.path}</span>
+                  <span className="changes-files__added">+{file.additions}</span> <span className="changes-files__removed">−{file.deletions}</span>
+                  {row.note && <span className="changes-diff__note">{row.note}</span>}
+                </h3>
+              ) : (
+                <div
+                  className={row.continued ? 'changes-diff__hunk changes-diff__hunk--continued' : 'changes-diff__hunk'}
+                  style={{ minHeight: row.lines * MIN_PX_PER_LINE }}
+                >
+                  <HunkView file={file} patch={row.patch} layout={layout} />
+                </div>
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
