@@ -61,8 +61,8 @@ export async function openWorkspace(page: Page, hostUrl: string, projectId: stri
 export async function addAgent(page: Page, name: string, role: string, profileName: string): Promise<Locator> {
   await page.getByRole('button', { name: 'Add agent' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add agent' });
-  await dialog.getByLabel('Name').fill(name);
-  await dialog.getByLabel('Role').fill(role);
+  await dialog.getByLabel('Name', { exact: true }).fill(name);
+  await dialog.getByLabel('Role', { exact: true }).fill(role);
   await dialog.getByLabel('Profile').selectOption({ label: profileName });
   await dialog.getByRole('button', { name: 'Add agent' }).click();
   await expect(dialog).toBeHidden();
