@@ -5,6 +5,7 @@ import * as pty from 'node-pty';
 import WebSocket from 'ws';
 import type { Agent } from '../shared/entities';
 import { RpcClient } from '../shared/rpcClient';
+import { decodeStreamFrame } from '../shared/streamFrames';
 import { startServe, type ServeProcess } from '../test-support/droverProcess';
 import type { BenchRow } from './table';
 
@@ -43,7 +44,7 @@ function rawFloodSeconds(): Promise<number> {
 interface BenchClient {
   rpc: RpcClient;
   /** Where terminal chunks go; each flood points it at its own counter. */
-  onTerminal: (data: string, agentId: string) => void;
+  onTerminal: (data: Uint8Array, agentId: string) => void;
   /** Resolves once the agent's session has exited, so the host is quiet before the next round. */
   untilExited(agentId: string): Promise<void>;
   close(): void;
@@ -67,7 +68,7 @@ async function connect(serve: ServeProcess): Promise<BenchClient> {
     untilExited: (agentId) => new Promise((resolve) => (exited.has(agentId) ? resolve() : exitWaiters.set(agentId, resolve))),
     close: () => ws.close(),
   };
-  ws.on('message', (data) => client.rpc.receive(JSON.parse(data.toString())));
+  ws.on('message', (data, isBinary) => client.rpc.receive(isBinary ? decodeStreamFrame(data as Buffer) : JSON.parse(data.toString())));
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   return client;
 }
@@ -96,7 +97,7 @@ async function droverFlood(serve: ServeProcess, projectId: string, name: string,
       received += data.length;
       unacknowledged += data.length;
       if (unacknowledged >= ACK_STEP) {
-        void rpc.call('ackAgentOutput', { agentId: agent.id, chars: unacknowledged });
+        void rpc.call('ackAgentOutput', { agentId: agent.id, bytes: unacknowledged });
         unacknowledged = 0;
       }
       if (received >= FLOOD_BYTES) resolve(Number(process.hrtime.bigint() - start) / 1e9);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FLOW_CONTROL, TerminalStream } from './terminalStream';
+import { FLOW_CONTROL, SentChunks, TerminalStream } from './terminalStream';
 
 function fakePty() {
   const calls: string[] = [];
@@ -59,5 +59,18 @@ describe('TerminalStream flow control', () => {
     stream.push('new');
     stream.flush();
     expect(sent).toEqual(['old', 'new']);
+  });
+});
+
+describe('SentChunks', () => {
+  it('turns the bytes a client acknowledges into the characters the stream counts', () => {
+    const sent = new SentChunks();
+    sent.sent('abc');
+    sent.sent('\u00e9\u00e9');
+    sent.sent('\u{1F600}');
+    expect(sent.charsIn(3 + 4)).toBe(5);
+    expect(sent.charsIn(2)).toBe(1);
+    expect(sent.charsIn(2)).toBe(1);
+    expect(sent.charsIn(100)).toBe(0);
   });
 });

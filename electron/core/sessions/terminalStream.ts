@@ -98,3 +98,37 @@ export class TerminalStream {
     }
   }
 }
+
+/**
+ * Clients acknowledge bytes (their chunks cross as UTF-8), the stream counts characters (what the
+ * PTY gave): this turns one into the other, per attachment, from the chunks sent in order. A
+ * client acknowledges whole chunks, so the rare partial one is prorated.
+ */
+export class SentChunks {
+  private readonly chunks: { chars: number; bytes: number }[] = [];
+
+  sent(data: string): void {
+    this.chunks.push({ chars: data.length, bytes: Buffer.byteLength(data) });
+  }
+
+  /** The characters in the next `bytes` bytes the client has written. */
+  charsIn(bytes: number): number {
+    let chars = 0;
+    let left = bytes;
+    while (left > 0 && this.chunks.length > 0) {
+      const chunk = this.chunks[0] as { chars: number; bytes: number };
+      if (left >= chunk.bytes) {
+        chars += chunk.chars;
+        left -= chunk.bytes;
+        this.chunks.shift();
+      } else {
+        const part = Math.floor((chunk.chars * left) / chunk.bytes);
+        chars += part;
+        chunk.chars -= part;
+        chunk.bytes -= left;
+        left = 0;
+      }
+    }
+    return chars;
+  }
+}
