@@ -1,3 +1,4 @@
+import { benchBrowser } from './browserBench';
 import { benchExitLatency } from './exitLatencyBench';
 import { printTable, type BenchRow } from './table';
 import { benchTerminal } from './terminalFloodBench';
@@ -15,6 +16,8 @@ async function main(): Promise<void> {
   rows.push(...(await benchExitLatency()));
   process.stderr.write('terminal flood and agent memory…\n');
   rows.push(...(await benchTerminal()));
+  process.stderr.write('keystroke echo, flood to screen and work-state first paint in Chromium…\n');
+  rows.push(...(await benchBrowser()));
   printTable(rows);
 }
 
