@@ -132,6 +132,10 @@ function projectName(projects: EntityMap<Project>, projectId: string): string {
   return projects[projectId]?.name ?? projectId;
 }
 
+// One collator for every comparison: localeCompare with options builds one per call, which made
+// sorting a queue of thousands of failed tasks take a tenth of a second.
+const byName = new Intl.Collator(undefined, { sensitivity: 'base' });
+
 /** The queue across every project: most urgent first, then by project name, then in each project's order. */
 export function attentionQueue(workStates: WorkStates, projects: EntityMap<Project>, handled: ReadonlySet<string>): AttentionItem[] {
   const items = Object.entries(workStates)
@@ -141,7 +145,7 @@ export function attentionQueue(workStates: WorkStates, projects: EntityMap<Proje
   return items.sort(
     (a, b) =>
       PRIORITY[a.kind] - PRIORITY[b.kind] ||
-      projectName(projects, a.projectId).localeCompare(projectName(projects, b.projectId), undefined, { sensitivity: 'base' }) ||
+      (a.projectId === b.projectId ? 0 : byName.compare(projectName(projects, a.projectId), projectName(projects, b.projectId))) ||
       (position.get(a) ?? 0) - (position.get(b) ?? 0),
   );
 }
