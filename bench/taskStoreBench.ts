@@ -52,8 +52,8 @@ export function benchTaskWrites(count = 20_000): BenchRow {
       drover: `${Math.round(writes / (droverMs / 1000)).toLocaleString('en')}/s`,
       baseline: `${Math.round(writes / (rawMs / 1000)).toLocaleString('en')}/s raw better-sqlite3`,
       ratio,
-      target: 'within 2x of raw',
-      met: ratio <= 2,
+      target: 'within 1.2x of raw',
+      met: ratio <= 1.2,
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -94,8 +94,9 @@ export function benchReconcile(count = 100_000, stranded = count): BenchRow {
       drover: `${droverMs.toFixed(1)} ms`,
       baseline: `${rawMs.toFixed(1)} ms bare UPDATE`,
       ratio: droverMs / Math.max(rawMs, 0.01),
-      target: 'under 1 s',
-      met: droverMs < 1000,
+      // A handful stranded: the fixed cost of looking (the bare UPDATE is then near zero).
+      target: stranded === count ? 'within 2x bare UPDATE' : 'under 1 s',
+      met: stranded === count ? droverMs <= 2 * rawMs : droverMs < 1000,
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
