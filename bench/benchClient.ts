@@ -41,8 +41,3 @@ export async function connect(serve: ServeProcess): Promise<BenchClient> {
 export function commandProfile(id: string, command: string, args: string[]): AgentProfileInput {
   return { id, name: id, command, args, env: {}, promptPattern: null, busyPattern: null, needsInputPattern: null, usageLimitPattern: null, quietMs: 500, integration: 'none', wakeAs: 'prompt' };
 }
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}

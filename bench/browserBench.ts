@@ -8,8 +8,8 @@ import * as pty from 'node-pty';
 import { CHROMIUM_ARGS } from '../playwright.config';
 import { PERFORMANCE_MARKS } from '../shared/performanceMarks';
 import { startServe, type ServeProcess } from '../test-support/droverProcess';
-import { commandProfile, connect, median, type BenchClient } from './benchClient';
-import { percentile, type BenchRow } from './table';
+import { commandProfile, connect, type BenchClient } from './benchClient';
+import { median, percentile, type BenchRow } from './table';
 
 const KEYS = 500;
 const WARMUP_KEYS = 20;
@@ -34,18 +34,21 @@ function installProbes(): void {
   document.addEventListener('keydown', () => (bench.keyAt = performance.now()), true);
 }
 
-/** Resolves, in the page, with the ms from the last keydown until `count` echoed x's are drawn. */
+/**
+ * Resolves, in the page, with the ms from the last keydown until `count` echoed x's are drawn. The
+ * keydown's time is read when the echo is seen: the key may reach the page before or after this.
+ */
 function echoDrawn([label, count]: [string, number]): Promise<number> {
   const rows = document.querySelector(`[aria-label="${label}"] .xterm-rows`);
   if (!rows) return Promise.reject(new Error(`no DOM rows for ${label} (the WebGL renderer draws on a canvas)`));
-  const { keyAt } = (window as unknown as { droverBench: { keyAt: number } }).droverBench;
+  const bench = (window as unknown as { droverBench: { keyAt: number } }).droverBench;
   const drawn = () => (rows.textContent?.match(/x/g)?.length ?? 0) >= count;
   return new Promise((resolve) => {
-    if (drawn()) return resolve(performance.now() - keyAt);
+    if (drawn()) return resolve(performance.now() - bench.keyAt);
     const observer = new MutationObserver(() => {
       if (!drawn()) return;
       observer.disconnect();
-      resolve(performance.now() - keyAt);
+      resolve(performance.now() - bench.keyAt);
     });
     observer.observe(rows, { childList: true, subtree: true, characterData: true });
   });

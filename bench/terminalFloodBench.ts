@@ -4,8 +4,8 @@ import path from 'node:path';
 import * as pty from 'node-pty';
 import type { Agent } from '../shared/entities';
 import { startServe, type ServeProcess } from '../test-support/droverProcess';
-import { commandProfile, connect, median, type BenchClient } from './benchClient';
-import type { BenchRow } from './table';
+import { commandProfile, connect, type BenchClient } from './benchClient';
+import { median, type BenchRow } from './table';
 
 const FLOOD_BYTES = 100 * 1024 * 1024;
 const FLOOD = `head -c ${FLOOD_BYTES} /dev/zero | tr '\\0' 'a'; sleep 1`;
