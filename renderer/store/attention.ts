@@ -83,13 +83,16 @@ function projectItems(slice: WorkStateSlice): AttentionItem[] {
     const item = agentAttention(agent, slice.sessionsByAgentId[agent.id]);
     if (item) items.push(item);
   }
+  // Plain loops: this runs over every task of a snapshot (10,000 of them) before its first paint.
   const tasks = Object.values(slice.tasksById);
-  const retried = new Set(tasks.map((task) => task.retryOf).filter((id): id is string => id !== null));
-  const taskItems = tasks
-    .filter((task) => !retried.has(task.id))
-    .map(taskAttention)
-    .filter((item): item is TaskAttention => item !== null)
-    .sort((a, b) => (a.task.endedAt ?? 0) - (b.task.endedAt ?? 0));
+  const retried = new Set<string>();
+  for (const task of tasks) if (task.retryOf !== null) retried.add(task.retryOf);
+  const taskItems: TaskAttention[] = [];
+  for (const task of tasks) {
+    const item = retried.has(task.id) ? null : taskAttention(task);
+    if (item) taskItems.push(item);
+  }
+  taskItems.sort((a, b) => (a.task.endedAt ?? 0) - (b.task.endedAt ?? 0));
   return [...items, ...taskItems];
 }
 
