@@ -1,3 +1,4 @@
+import { benchBrowser } from './browserBench';
 import { benchExitLatency } from './exitLatencyBench';
 import { printTable, type BenchRow } from './table';
 import { benchTerminal } from './terminalFloodBench';
@@ -18,6 +19,8 @@ async function main(): Promise<void> {
   rows.push(...(await benchTerminal()));
   process.stderr.write('worktree creation and diff first paint…\n');
   rows.push(...(await benchWorktrees()));
+  process.stderr.write('keystroke echo, flood to screen and work-state first paint in Chromium…\n');
+  rows.push(...(await benchBrowser()));
   printTable(rows);
 }
 

@@ -6,7 +6,7 @@ import { PROJECT_MIGRATIONS } from '../electron/core/storage/projectSchema';
 import { reconcileTasks } from '../electron/core/tasks/reconcile';
 import { SeqCounter } from '../electron/core/storage/seqCounter';
 import { TaskStore, type NewTask } from '../electron/core/storage/taskStore';
-import { timeIt, type BenchRow } from './table';
+import { median, timeIt, type BenchRow } from './table';
 
 function freshStore(dir: string, name: string): TaskStore {
   const db = openDatabase(path.join(dir, `${name}.sqlite`), { migrations: PROJECT_MIGRATIONS, description: name });
@@ -18,42 +18,57 @@ function newTask(i: number, dir: string): NewTask {
   return { id, ownerAgentId: 'agent-1', label: `job ${i}`, command: `make test SHARD=${i}`, cwd: dir, attempt: 1, retryOf: null, createdAt: 1_700_000_000_000 + i, logPath: path.join(dir, `${id}.log`) };
 }
 
+/** Rounds per side: they alternate, and each side's median counts, so one noisy moment cannot decide. */
+const WRITE_ROUNDS = 3;
+
 /** Task-state writes through TaskStore vs raw prepared statements writing the same rows. */
-export function benchTaskWrites(count = 20_000): BenchRow {
+export function benchTaskWrites(count = 10_000): BenchRow {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-bench-'));
   try {
-    const store = freshStore(dir, 'drover');
-    const droverMs = timeIt(() => {
-      for (let i = 0; i < count; i++) {
-        const task = store.insert(newTask(i, dir));
-        store.update(task.id, { state: 'running', startedAt: 1, pid: 1000 + i, pidStartTime: '42' });
-        store.update(task.id, { state: 'succeeded', endedAt: 2, exitCode: 0, signal: null, outputBytes: 10 });
-      }
-    });
-    const raw = freshStore(dir, 'raw').db;
-    const insert = raw.prepare(
-      `INSERT INTO tasks (id, owner_agent_id, label, command, cwd, state, attempt, retry_of, created_at, log_path, seq)
-       VALUES (@id, @ownerAgentId, @label, @command, @cwd, 'queued', @attempt, @retryOf, @createdAt, @logPath, @seq)`,
-    );
-    const start = raw.prepare('UPDATE tasks SET state = ?, started_at = ?, pid = ?, pid_start_time = ?, seq = ? WHERE id = ?');
-    const end = raw.prepare('UPDATE tasks SET state = ?, ended_at = ?, exit_code = ?, signal = ?, output_bytes = ?, seq = ? WHERE id = ?');
-    const rawMs = timeIt(() => {
-      for (let i = 0; i < count; i++) {
-        const task = newTask(i, dir);
-        insert.run({ ...task, seq: 3 * i + 1 });
-        start.run('running', 1, 1000 + i, '42', 3 * i + 2, task.id);
-        end.run('succeeded', 2, 0, null, 10, 3 * i + 3, task.id);
-      }
-    });
+    const droverRound = (round: number) => {
+      const store = freshStore(dir, `drover-${round}`);
+      return timeIt(() => {
+        for (let i = 0; i < count; i++) {
+          const task = store.insert(newTask(i, dir));
+          store.update(task.id, { state: 'running', startedAt: 1, pid: 1000 + i, pidStartTime: '42' });
+          store.update(task.id, { state: 'succeeded', endedAt: 2, exitCode: 0, signal: null, outputBytes: 10 });
+        }
+      });
+    };
+    const rawRound = (round: number) => {
+      const raw = freshStore(dir, `raw-${round}`).db;
+      const insert = raw.prepare(
+        `INSERT INTO tasks (id, owner_agent_id, label, command, cwd, state, attempt, retry_of, created_at, log_path, seq)
+         VALUES (@id, @ownerAgentId, @label, @command, @cwd, 'queued', @attempt, @retryOf, @createdAt, @logPath, @seq)`,
+      );
+      const start = raw.prepare('UPDATE tasks SET state = ?, started_at = ?, pid = ?, pid_start_time = ?, seq = ? WHERE id = ?');
+      const end = raw.prepare('UPDATE tasks SET state = ?, ended_at = ?, exit_code = ?, signal = ?, output_bytes = ?, seq = ? WHERE id = ?');
+      return timeIt(() => {
+        for (let i = 0; i < count; i++) {
+          const task = newTask(i, dir);
+          insert.run({ ...task, seq: 3 * i + 1 });
+          start.run('running', 1, 1000 + i, '42', 3 * i + 2, task.id);
+          end.run('succeeded', 2, 0, null, 10, 3 * i + 3, task.id);
+        }
+      });
+    };
+    const droverRounds: number[] = [];
+    const rawRounds: number[] = [];
+    for (let round = 0; round < WRITE_ROUNDS; round++) {
+      droverRounds.push(droverRound(round));
+      rawRounds.push(rawRound(round));
+    }
+    const droverMs = median(droverRounds);
+    const rawMs = median(rawRounds);
     const writes = count * 3;
     const ratio = droverMs / rawMs;
     return {
-      name: `task-state writes (${writes.toLocaleString('en')} writes, each committed)`,
+      name: `task-state writes (${writes.toLocaleString('en')} writes, each committed; median of ${WRITE_ROUNDS})`,
       drover: `${Math.round(writes / (droverMs / 1000)).toLocaleString('en')}/s`,
       baseline: `${Math.round(writes / (rawMs / 1000)).toLocaleString('en')}/s raw better-sqlite3`,
       ratio,
-      target: 'within 2x of raw',
-      met: ratio <= 2,
+      target: 'within 1.2x of raw',
+      met: ratio <= 1.2,
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -94,8 +109,9 @@ export function benchReconcile(count = 100_000, stranded = count): BenchRow {
       drover: `${droverMs.toFixed(1)} ms`,
       baseline: `${rawMs.toFixed(1)} ms bare UPDATE`,
       ratio: droverMs / Math.max(rawMs, 0.01),
-      target: 'under 1 s',
-      met: droverMs < 1000,
+      // A handful stranded: the fixed cost of looking (the bare UPDATE is then near zero).
+      target: stranded === count ? 'within 2x bare UPDATE' : 'under 1 s',
+      met: stranded === count ? droverMs <= 2 * rawMs : droverMs < 1000,
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

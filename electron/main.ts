@@ -26,6 +26,7 @@ import { parseLaunchArgs, projectForRequest, requestFromSecondInstance, type Lau
 import { showError } from './desktop/native/desktopDialogs';
 import { startDesktopFeatures } from './desktop/native/desktopFeatures';
 import { focusWindow, showRoute } from './desktop/native/windowRoutes';
+import { toStreamFrame } from './host/frameCodec';
 import { startHost } from './host/host';
 import { keepServingOnUnhandledRejection } from './host/lastResort';
 import type { Connection, DroverHost } from './host/host';
@@ -198,7 +199,8 @@ function createConnectionRegistry(host: DroverHost): (contents: WebContents) => 
       watch(contents);
     }
     const connection = host.openConnection((frame) => {
-      if (!contents.isDestroyed()) contents.send(IPC_PUSH_CHANNEL, frame);
+      // Terminal and task output cross as bytes (a Uint8Array in the page), decoded once by xterm.
+      if (!contents.isDestroyed()) contents.send(IPC_PUSH_CHANNEL, frame.t === 'evt' ? frame : toStreamFrame(frame));
     });
     connections.set(contents.id, connection);
     return connection;

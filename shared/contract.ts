@@ -180,6 +180,14 @@ export const METHODS = {
     params: z.object({ taskId: TaskIdSchema }).strict(),
     result: z.object({ taskId: TaskIdSchema }),
   },
+  /**
+   * Flow control: the client has taken in `bytes` more bytes of this task's pushed output. A client
+   * far behind gets only the newest output once it catches up (the log keeps every byte).
+   */
+  ackTaskOutput: {
+    params: z.object({ taskId: TaskIdSchema, bytes: z.number().int().positive() }).strict(),
+    result: z.object({ taskId: TaskIdSchema }),
+  },
   listAgentProfiles: {
     params: z.object({}).strict(),
     result: z.array(AgentProfileSchema),
@@ -260,9 +268,9 @@ export const METHODS = {
     params: z.object({ agentId: AgentIdSchema }).strict(),
     result: z.object({ agentId: AgentIdSchema }),
   },
-  /** Flow control: the client has written `chars` more characters of this agent's stream. */
+  /** Flow control: the client has written `bytes` more bytes of this agent's stream to its screen. */
   ackAgentOutput: {
-    params: z.object({ agentId: AgentIdSchema, chars: z.number().int().positive() }).strict(),
+    params: z.object({ agentId: AgentIdSchema, bytes: z.number().int().positive() }).strict(),
     result: z.object({ agentId: AgentIdSchema }),
   },
   /**

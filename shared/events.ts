@@ -108,7 +108,10 @@ export type ProjectChanged = z.infer<typeof ProjectChangedSchema>;
 export type AppSettingsChanged = z.infer<typeof AppSettingsChangedSchema>;
 export type BackgroundTaskChanged = z.infer<typeof BackgroundTaskChangedSchema>;
 
-/** Live bytes of a task's output, sent only to connections that watch that task. */
+/**
+ * Live output of a task, batched, sent only to connections that watch that task and acknowledged
+ * by them (ackTaskOutput); on the wire its data is bytes (TaskOutputBytes in protocol.ts).
+ */
 export const TaskOutputChunkSchema = z.object({
   taskId: TaskIdSchema,
   projectId: ProjectIdSchema,
@@ -117,8 +120,9 @@ export const TaskOutputChunkSchema = z.object({
 export type TaskOutputChunk = z.infer<typeof TaskOutputChunkSchema>;
 
 /**
- * Terminal bytes of an agent session, batched. `chars` counts what the client must acknowledge
- * (ackAgentOutput) so the host can pause a PTY whose client falls behind.
+ * Terminal output of an agent session, batched. Clients acknowledge the bytes they have shown
+ * (ackAgentOutput) so the host can pause a PTY whose client falls behind; on the wire its data is
+ * bytes (TerminalBytes in protocol.ts).
  */
 export const TerminalChunkSchema = z.object({
   agentId: AgentIdSchema,

@@ -61,14 +61,28 @@ export const ResponseFrameSchema = z.discriminatedUnion('ok', [
 export type ResponseFrame = z.infer<typeof ResponseFrameSchema>;
 
 export const EventFrameSchema = z.object({ t: z.literal('evt'), event: DroverEventSchema });
-export const OutputFrameSchema = z.object({ t: z.literal('out'), chunk: TaskOutputChunkSchema });
-export const TerminalFrameSchema = z.object({ t: z.literal('term'), chunk: TerminalChunkSchema });
+
+/** Bytes as every client holds them: a Uint8Array (a Node Buffer is one too). */
+const BytesSchema = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'not bytes');
+/** On the wire, task output and terminal chunks carry their bytes undecoded (see streamFrames.ts). */
+export const TaskOutputBytesSchema = TaskOutputChunkSchema.extend({ data: BytesSchema });
+export type TaskOutputBytes = z.infer<typeof TaskOutputBytesSchema>;
+export const TerminalBytesSchema = TerminalChunkSchema.extend({ data: BytesSchema });
+export type TerminalBytes = z.infer<typeof TerminalBytesSchema>;
+
+export const OutputFrameSchema = z.object({ t: z.literal('out'), chunk: TaskOutputBytesSchema });
+export const TerminalFrameSchema = z.object({ t: z.literal('term'), chunk: TerminalBytesSchema });
+/** The frames that carry bytes: binary on sockets, a Uint8Array over Electron IPC. */
+export type StreamFrame = z.infer<typeof OutputFrameSchema> | z.infer<typeof TerminalFrameSchema>;
 
 // Discriminated by `t`, so a frame is checked against its own shape only: a flood of terminal
 // frames costs no failed attempts at the other shapes.
 export const ServerFrameSchema = z.discriminatedUnion('t', [ResponseFrameSchema, EventFrameSchema, OutputFrameSchema, TerminalFrameSchema]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;
-export type PushFrame = z.infer<typeof EventFrameSchema> | z.infer<typeof OutputFrameSchema> | z.infer<typeof TerminalFrameSchema>;
+export type EventFrame = z.infer<typeof EventFrameSchema>;
+export type PushFrame = EventFrame | StreamFrame;
+/** What travels as JSON text: replies and events. */
+export type TextFrame = ResponseFrame | EventFrame;
 
 /** The serve host prints exactly this line (with its URL) once it is ready. */
 export const SERVING_LINE_PREFIX = 'Drover serving at ';

@@ -1,11 +1,11 @@
 import { METHODS, type MethodName, type MethodParams, type MethodResult } from './contract';
-import type { DroverEvent, TaskOutputChunk, TerminalChunk } from './events';
-import { DroverRequestError, ServerFrameSchema, type RequestFrame } from './protocol';
+import type { DroverEvent } from './events';
+import { DroverRequestError, ServerFrameSchema, type RequestFrame, type TaskOutputBytes, type TerminalBytes } from './protocol';
 
 export interface PushHandlers {
   onEvent?(event: DroverEvent): void;
-  onOutput?(chunk: TaskOutputChunk): void;
-  onTerminal?(chunk: TerminalChunk): void;
+  onOutput?(chunk: TaskOutputBytes): void;
+  onTerminal?(chunk: TerminalBytes): void;
 }
 
 /**
@@ -35,7 +35,7 @@ export class RpcClient {
     });
   }
 
-  /** Feed one decoded frame from the transport. */
+  /** Feed one decoded frame from the transport (a binary one through decodeStreamFrame). */
   receive(raw: unknown): void {
     const parsed = ServerFrameSchema.safeParse(raw);
     if (!parsed.success) return;

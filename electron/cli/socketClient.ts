@@ -1,9 +1,10 @@
 import net from 'node:net';
 import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
-import type { DroverEvent, TaskOutputChunk } from '../../shared/events';
-import { MAX_SERVER_FRAME_BYTES } from '../../shared/protocol';
+import type { DroverEvent } from '../../shared/events';
+import { MAX_SERVER_FRAME_BYTES, type TaskOutputBytes } from '../../shared/protocol';
 import { RpcClient } from '../../shared/rpcClient';
-import { LineReader } from '../host/lineFraming';
+import { decodeStreamFrame } from '../../shared/streamFrames';
+import { HostStreamReader } from '../host/socketRecords';
 
 export interface SocketClient {
   rpc: RpcClient;
@@ -14,7 +15,7 @@ export interface SocketClient {
 
 export interface PushListeners {
   onEvent?(event: DroverEvent): void;
-  onOutput?(chunk: TaskOutputChunk): void;
+  onOutput?(chunk: TaskOutputBytes): void;
 }
 
 function unreachable(socketPath: string, error: NodeJS.ErrnoException): string {
@@ -28,7 +29,7 @@ export function connectToDrover(socketPath: string, handlers: PushListeners = {}
   return new Promise((resolve, reject) => {
     const socket = net.connect(socketPath);
     const rpc = new RpcClient((frame) => socket.write(`${JSON.stringify(frame)}\n`), handlers);
-    const lines = new LineReader(
+    const frames = new HostStreamReader(
       MAX_SERVER_FRAME_BYTES,
       (line) => {
         try {
@@ -37,10 +38,11 @@ export function connectToDrover(socketPath: string, handlers: PushListeners = {}
           // Not a frame: RpcClient ignores what it cannot read, and so does this.
         }
       },
+      (record) => rpc.receive(decodeStreamFrame(record)),
       () => rpc.failAll(`Drover sent a frame larger than ${MAX_SERVER_FRAME_BYTES} bytes.`),
     );
     const closed = new Promise<void>((resolveClosed) => socket.once('close', () => resolveClosed()));
-    socket.on('data', (chunk: Buffer) => lines.push(chunk));
+    socket.on('data', (chunk: Buffer) => frames.push(chunk));
     socket.once('connect', () => resolve({ rpc, closed, close: () => socket.end() }));
     socket.on('error', (error: NodeJS.ErrnoException) => {
       const message = unreachable(socketPath, error);

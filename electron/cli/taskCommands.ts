@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { AckCounter } from '../../shared/ackCounter';
 import { formatDuration, taskRunTime } from '../../shared/duration';
 import { ProjectIdSchema, isTaskFinished, type Project, type Task } from '../../shared/entities';
 import { shellLine } from '../../shared/shellQuote';
@@ -133,8 +134,17 @@ export async function taskCommand(args: string[], context: CliContext): Promise<
   const json = values.json ?? false;
   const wake = wakeSignal();
   const followedTask: { id?: string } = {};
+  // The output itself is read from the log; pushes only wake the follower, and are acknowledged so
+  // the host keeps sending them.
+  const acks = new AckCounter((bytes) => {
+    if (followedTask.id) client.rpc.call('ackTaskOutput', { taskId: followedTask.id, bytes }).catch(() => undefined);
+  });
   const client = await connectToDrover(context.socketPath, {
-    onOutput: (chunk) => chunk.taskId === followedTask.id && wake.signal(),
+    onOutput: (chunk) => {
+      if (chunk.taskId !== followedTask.id) return;
+      acks.written(chunk.data.byteLength);
+      wake.signal();
+    },
     onEvent: (event) => event.name === 'backgroundTaskChanged' && event.task.id === followedTask.id && wake.signal(),
   });
   const { rpc } = client;

@@ -1,10 +1,13 @@
-import type { PushFrame, ResponseFrame } from '../../shared/protocol';
-import { decodeFrame, encodeServerFrame, malformedFrameReply } from './frameCodec';
+import type { ResponseFrame } from '../../shared/protocol';
+import { decodeFrame, encodeServerFrame, encodeStreamPush, malformedFrameReply, type HostPush } from './frameCodec';
 
 /** What a door gives the flow: a way to write frames to one client and to stop reading from it. */
 export interface ClientChannel {
-  /** Writes one encoded frame; `flushed` runs once the operating system has taken it. */
-  write(text: string, flushed: () => void): void;
+  /**
+   * Writes one encoded frame, JSON text or a binary stream frame (shared/streamFrames.ts);
+   * `flushed` runs once the operating system has taken it.
+   */
+  write(frame: string | Buffer, flushed: () => void): void;
   /** Bytes written but not yet taken by the operating system: what the client has not read. */
   backlogBytes(): number;
   pauseInput(): void;
@@ -64,11 +67,11 @@ export class ClientFlow {
     this.pump();
   }
 
-  push(frame: PushFrame): void {
+  push(frame: HostPush): void {
     if (this.closed) return;
-    const text = encodeServerFrame(frame, this.log);
-    if (text === null) return;
-    const bytes = Buffer.byteLength(text);
+    const encoded = frame.t === 'evt' ? encodeServerFrame(frame, this.log) : encodeStreamPush(frame, this.log);
+    if (encoded === null) return;
+    const bytes = typeof encoded === 'string' ? Buffer.byteLength(encoded) : encoded.length;
     if (this.unreadPushBytes + bytes > this.limits.maxUnreadPushBytes) {
       this.log(`a client stopped reading (${this.unreadPushBytes} bytes of events unread): disconnected`);
       this.close();
@@ -76,7 +79,7 @@ export class ClientFlow {
       return;
     }
     this.unreadPushBytes += bytes;
-    this.channel.write(text, () => {
+    this.channel.write(encoded, () => {
       this.unreadPushBytes -= bytes;
       this.pump();
     });

@@ -1,9 +1,10 @@
 import { METHODS, isMethodName } from '../../shared/contract';
-import { RequestFrameSchema, type ErrorBody, type PushFrame, type ResponseFrame } from '../../shared/protocol';
+import { RequestFrameSchema, type ErrorBody, type ResponseFrame } from '../../shared/protocol';
 import { describeIssues } from '../../shared/validationIssues';
 import type { Client } from '../core/api';
 import type { Core } from '../core/compose';
 import { toRequestError } from '../core/errors';
+import type { HostPush } from './frameCodec';
 
 /** One client of any transport: it sends raw frames in and gets responses and pushes back. */
 export interface Connection {
@@ -24,7 +25,7 @@ function idOf(raw: unknown): number | null {
  * Validates every frame against the shared contract, dispatches it to the core on behalf of this
  * client, and turns every failure into an error reply, so a bad client never takes the transport down.
  */
-export function openConnection(core: Core, push: (frame: PushFrame) => void): Connection {
+export function openConnection(core: Core, push: (frame: HostPush) => void): Connection {
   const lifetime = new AbortController();
   const client: Client = {
     signal: lifetime.signal,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_FRAME_DEPTH, MAX_REQUEST_FRAME_BYTES, MAX_SERVER_FRAME_BYTES, type ServerFrame } from '../../shared/protocol';
-import { decodeFrame, encodeServerFrame } from './frameCodec';
+import { decodeStreamFrame } from '../../shared/streamFrames';
+import { decodeFrame, encodeServerFrame, encodeStreamPush, toStreamFrame } from './frameCodec';
 
 const why = (value: unknown) => (value instanceof Error ? value.message : 'parsed');
 
@@ -43,10 +44,40 @@ describe('encodeServerFrame', () => {
     expect(JSON.parse(text as string)).toMatchObject({ id: 3, ok: false, error: { code: 'too-large', message: expect.stringContaining('Invalid string length') } });
   });
 
+});
+
+describe('encodeStreamPush', () => {
+  it('sends terminal text as one binary frame whose bytes are the UTF-8, undecoded and unescaped', () => {
+    const data = 'caf\u00e9 \u001b[31mred\u001b[0m \u{1F600}\r\n';
+    const frame = encodeStreamPush({ t: 'term', chunk: { agentId: 'a-aaaaaa', projectId: 'p-bbbbbb', data } }, () => undefined) as Buffer;
+    expect(frame.includes(Buffer.from(data, 'utf8'))).toBe(true);
+    const decoded = decodeStreamFrame(frame) as { t: string; chunk: { agentId: string; projectId: string; data: Uint8Array } };
+    expect(decoded.t).toBe('term');
+    expect(decoded.chunk.agentId).toBe('a-aaaaaa');
+    expect(decoded.chunk.projectId).toBe('p-bbbbbb');
+    expect(Buffer.from(decoded.chunk.data).toString('utf8')).toBe(data);
+  });
+
+  it('round-trips task output, and the IPC form carries the same bytes', () => {
+    const push = { t: 'out' as const, chunk: { taskId: 't-cccccc', projectId: 'p-bbbbbb', data: '\u00fcber\n' } };
+    const decoded = decodeStreamFrame(encodeStreamPush(push, () => undefined) as Buffer) as { chunk: { taskId: string; data: Uint8Array } };
+    expect(decoded.chunk.taskId).toBe('t-cccccc');
+    expect(Buffer.from(decoded.chunk.data).equals(Buffer.from('\u00fcber\n'))).toBe(true);
+    const ipc = toStreamFrame(push);
+    expect(ipc.chunk.data).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(ipc.chunk.data).toString('utf8')).toBe('\u00fcber\n');
+  });
+
+  it('refuses what is not a stream frame', () => {
+    expect(decodeStreamFrame(new Uint8Array([]))).toBeNull();
+    expect(decodeStreamFrame(new Uint8Array([9, 1, 0x61, 1, 0x62]))).toBeNull();
+    expect(decodeStreamFrame(new Uint8Array([1, 40, 0x61]))).toBeNull();
+  });
+
   it('drops a push too large to send, and says so', () => {
     const dropped: string[] = [];
-    const push = { t: 'out', chunk: { taskId: 't-aaaaaa', projectId: 'p-aaaaaa', data: 'y'.repeat(MAX_SERVER_FRAME_BYTES) } } as ServerFrame;
-    expect(encodeServerFrame(push, (note) => dropped.push(note))).toBeNull();
+    const push = { t: 'out' as const, chunk: { taskId: 't-aaaaaa', projectId: 'p-aaaaaa', data: 'y'.repeat(MAX_SERVER_FRAME_BYTES) } };
+    expect(encodeStreamPush(push, (note) => dropped.push(note))).toBeNull();
     expect(dropped).toEqual([expect.stringContaining('out frame')]);
   });
 });

@@ -1,5 +1,11 @@
 import { isUtf8 } from 'node:buffer';
-import { MAX_FRAME_DEPTH, MAX_REQUEST_FRAME_BYTES, MAX_SERVER_FRAME_BYTES, type ResponseFrame, type ServerFrame } from '../../shared/protocol';
+import type { TaskOutputChunk, TerminalChunk } from '../../shared/events';
+import { MAX_FRAME_DEPTH, MAX_REQUEST_FRAME_BYTES, MAX_SERVER_FRAME_BYTES, type EventFrame, type ResponseFrame, type StreamFrame, type TextFrame } from '../../shared/protocol';
+import { streamHeaderLength, writeStreamHeader } from '../../shared/streamFrames';
+
+/** A push as the core hands it to a door: terminal and task output still as the PTY's text. */
+export type HostStreamPush = { t: 'term'; chunk: TerminalChunk } | { t: 'out'; chunk: TaskOutputChunk };
+export type HostPush = EventFrame | HostStreamPush;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -50,7 +56,7 @@ export function malformedFrameReply(why: Error): ResponseFrame {
   return { t: 'res', id: null, ok: false, error: { code: 'bad-request', message: `Malformed frame: ${why.message}` } };
 }
 
-function serialize(frame: ServerFrame): { text: string } | { tooLarge: string } {
+function serialize(frame: TextFrame): { text: string } | { tooLarge: string } {
   let text: string;
   try {
     text = JSON.stringify(frame);
@@ -71,7 +77,7 @@ function serialize(frame: ServerFrame): { text: string } | { tooLarge: string } 
  * fit becomes an error reply to the same request; a push that does not fit is dropped (null), and
  * `onDropped` says so. Nothing the core returns can make a door throw.
  */
-export function encodeServerFrame(frame: ServerFrame, onDropped: (why: string) => void): string | null {
+export function encodeServerFrame(frame: TextFrame, onDropped: (why: string) => void): string | null {
   const encoded = serialize(frame);
   if ('text' in encoded) return encoded.text;
   if (frame.t !== 'res') {
@@ -89,4 +95,28 @@ export function encodeServerFrame(frame: ServerFrame, onDropped: (why: string) =
     },
   };
   return JSON.stringify(refusal);
+}
+
+/**
+ * A terminal or task-output push as one binary frame (shared/streamFrames.ts): the text is
+ * encoded to UTF-8 once, straight into the frame, and never escaped. Chunks are batches of at most
+ * tens of KiB, so the size limit only guards against a caller that stopped batching.
+ */
+export function encodeStreamPush(push: HostStreamPush, onDropped: (why: string) => void): Buffer | null {
+  const headerLength = streamHeaderLength(push);
+  const total = headerLength + Buffer.byteLength(push.chunk.data);
+  if (total > MAX_SERVER_FRAME_BYTES) {
+    onDropped(`a ${push.t} frame too large to send (${megabytes(total)}) was dropped`);
+    return null;
+  }
+  const frame = Buffer.allocUnsafe(total);
+  writeStreamHeader(frame, push);
+  frame.write(push.chunk.data, headerLength, 'utf8');
+  return frame;
+}
+
+/** The same push for Electron IPC, which carries a Buffer to the page as a Uint8Array. */
+export function toStreamFrame(push: HostStreamPush): StreamFrame {
+  const data = Buffer.from(push.chunk.data, 'utf8');
+  return push.t === 'term' ? { t: 'term', chunk: { ...push.chunk, data } } : { t: 'out', chunk: { ...push.chunk, data } };
 }

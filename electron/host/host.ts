@@ -1,8 +1,8 @@
 import type { ProjectSettings } from '../../shared/entities';
-import type { PushFrame } from '../../shared/protocol';
 import type { CommandLineToolSource } from '../core/commandLineTool/commandLineTool';
 import { createCore, type Core } from '../core/compose';
 import { openConnection, type Connection } from './connection';
+import type { HostPush } from './frameCodec';
 import { startLocalSocketServer } from './localSocketServer';
 import { socketPathFor } from './paths';
 import { enforcePrivateDataDir } from './privateDataDir';
@@ -30,7 +30,7 @@ export interface DroverHost {
   log(line: string): void;
   socketPath: string;
   core: Core;
-  openConnection(push: (frame: PushFrame) => void): Connection;
+  openConnection(push: (frame: HostPush) => void): Connection;
   close(): Promise<void>;
 }
 

@@ -22,6 +22,11 @@ export class LineReader {
     private readonly onOversized: () => void,
   ) {}
 
+  /** No part of a line is waiting for its newline (and none is being skipped). */
+  get atLineStart(): boolean {
+    return this.pendingBytes === 0 && !this.skipping;
+  }
+
   push(chunk: Buffer): void {
     let start = 0;
     for (;;) {

@@ -105,4 +105,30 @@ describe('local socket', () => {
     await expect(client.rpc.call('getStatus', {})).resolves.toMatchObject({ version: 'test' });
     client.close();
   });
+
+  it('streams task output as binary records between the JSON replies, every byte intact', async () => {
+    fs.mkdirSync(path.join(dir, 'repo'));
+    const project = await host.core.api.addProject({ path: path.join(dir, 'repo') });
+    const pushed: Buffer[] = [];
+    const client = await connectToDrover(host.socketPath, {
+      onOutput: (chunk) => {
+        expect(chunk.data).toBeInstanceOf(Uint8Array);
+        pushed.push(Buffer.from(chunk.data));
+      },
+    });
+    // Held until it is watched, so every line is pushed; a newline inside a record must not split it.
+    const gate = path.join(dir, 'go');
+    const task = await client.rpc.call('createTask', {
+      projectId: project.id,
+      command: `while [ ! -e ${gate} ]; do sleep 0.02; done; i=0; while [ $i -lt 3000 ]; do echo "line $i caf\u00e9 \u{1F600}"; i=$((i+1)); done`,
+    });
+    await client.rpc.call('watchTaskOutput', { taskId: task.id });
+    fs.writeFileSync(gate, '');
+    const replies = await Promise.all(Array.from({ length: 200 }, () => client.rpc.call('getTask', { taskId: task.id })));
+    expect(replies.every((reply) => reply.id === task.id)).toBe(true);
+    const expected = Array.from({ length: 3000 }, (_, i) => `line ${i} caf\u00e9 \u{1F600}\r\n`).join('');
+    await waitFor(() => Buffer.concat(pushed).toString('utf8').endsWith('line 2999 caf\u00e9 \u{1F600}\r\n'), 'the last line pushed');
+    expect(Buffer.concat(pushed).toString('utf8')).toBe(expected);
+    client.close();
+  });
 });

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import net from 'node:net';
-import { MAX_REQUEST_FRAME_BYTES, type PushFrame } from '../../shared/protocol';
+import { MAX_REQUEST_FRAME_BYTES } from '../../shared/protocol';
 import { ClientFlow } from './clientFlow';
 import type { Connection } from './connection';
+import type { HostPush } from './frameCodec';
 import { LineReader } from './lineFraming';
+import { recordHeader } from './socketRecords';
 
 export interface LocalSocketServer {
   close(): Promise<void>;
@@ -32,12 +34,13 @@ function listen(server: net.Server, socketPath: string): Promise<void> {
 }
 
 /**
- * The CLI's door: newline-delimited JSON frames on a Unix socket that only the owner can open.
+ * The CLI's door: newline-delimited JSON frames on a Unix socket that only the owner can open (and
+ * binary records for terminal and task output, see socketRecords.ts).
  * Binding it is also the data dir's instance lock: a live socket means another Drover owns the dir.
  */
 export async function startLocalSocketServer(
   socketPath: string,
-  connect: (push: (frame: PushFrame) => void) => Promise<Connection>,
+  connect: (push: (frame: HostPush) => void) => Promise<Connection>,
   log: (line: string) => void,
 ): Promise<LocalSocketServer> {
   const sockets = new Set<net.Socket>();
@@ -45,7 +48,14 @@ export async function startLocalSocketServer(
     sockets.add(socket);
     const flow = new ClientFlow(
       {
-        write: (text, flushed) => socket.write(`${text}\n`, flushed),
+        write: (frame, flushed) => {
+          if (typeof frame === 'string') {
+            socket.write(`${frame}\n`, flushed);
+            return;
+          }
+          socket.write(recordHeader(frame.length));
+          socket.write(frame, flushed);
+        },
         backlogBytes: () => socket.writableLength,
         pauseInput: () => socket.pause(),
         resumeInput: () => socket.resume(),

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerFrame } from '../../shared/protocol';
+import { decodeStreamFrame } from '../../shared/streamFrames';
+import { AckCounter } from '../../shared/ackCounter';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 import { startHost, type DroverHost } from './host';
@@ -20,7 +22,7 @@ describe('browser host web server', () => {
       const ws = new WebSocket(url, { headers });
       open.push(ws);
       const frames: ServerFrame[] = [];
-      ws.on('message', (data) => frames.push(JSON.parse(data.toString()) as ServerFrame));
+      ws.on('message', (data, isBinary) => frames.push((isBinary ? decodeStreamFrame(data as Buffer) : JSON.parse(data.toString())) as ServerFrame));
       ws.once('open', () => resolve({ ws, frames }));
       ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
       ws.once('error', reject);
@@ -90,7 +92,7 @@ describe('browser host web server', () => {
     );
   });
 
-  it('streams output only to connections that watch the task', async () => {
+  it('streams output as binary frames, only to connections that watch the task', async () => {
     const watcher = await connect();
     const bystander = await connect();
     const project = (await host.core.api.addProject({ path: path.join(dir, 'repo') }));
@@ -100,11 +102,40 @@ describe('browser host web server', () => {
     watcher.ws.send(JSON.stringify({ t: 'req', id: 1, method: 'watchTaskOutput', params: { taskId: task.id } }));
     await reply(watcher.frames, 1);
     await waitFor(
-      () => watcher.frames.some((frame) => frame.t === 'out' && frame.chunk.data.includes('streamed-output')),
+      () => watcher.frames.some((frame) => frame.t === 'out' && frame.chunk.data instanceof Uint8Array && Buffer.from(frame.chunk.data).toString().includes('streamed-output')),
       'streamed output',
     );
     expect(bystander.frames.some((frame) => frame.t === 'out')).toBe(false);
     expect(blocker.id).not.toBe(task.id);
+  });
+
+  it('streams an agent terminal as binary frames, and acknowledged bytes keep a multibyte flood flowing', async () => {
+    const client = await connect();
+    const project = await host.core.api.addProject({ path: path.join(dir, 'repo') });
+    // Each line is 10 bytes but 5 characters: acknowledging bytes must still release the PTY.
+    const flood = "yes '\u00e9\u20ac\u{1F600}' | head -n 300000; echo FLOOD-END";
+    await host.core.api.saveAgentProfile({
+      profile: { id: 'flood', name: 'flood', command: '/bin/sh', args: ['-c', `${flood}; sleep 30`], env: {}, promptPattern: null, busyPattern: null, needsInputPattern: null, usageLimitPattern: null, quietMs: 200, integration: 'none', wakeAs: 'shell-note' },
+    });
+    const agent = await host.core.api.createAgent({ projectId: project.id, name: 'Flood', role: '', profileId: 'flood' });
+    const received: Buffer[] = [];
+    let nextId = 10;
+    const acks = new AckCounter((bytes) => client.ws.send(JSON.stringify({ t: 'req', id: nextId++, method: 'ackAgentOutput', params: { agentId: agent.id, bytes } })));
+    client.ws.on('message', (data, isBinary) => {
+      if (!isBinary) return;
+      const frame = decodeStreamFrame(data as Buffer) as { t: string; chunk: { data: Uint8Array } } | null;
+      if (frame?.t !== 'term') return;
+      received.push(Buffer.from(frame.chunk.data));
+      acks.written(frame.chunk.data.byteLength);
+    });
+    client.ws.send(JSON.stringify({ t: 'req', id: 1, method: 'attachAgentTerminal', params: { agentId: agent.id } }));
+    await reply(client.frames, 1);
+    await host.core.api.startAgent({ agentId: agent.id, resume: false });
+    await waitFor(() => Buffer.concat(received).includes('FLOOD-END'), 'the whole flood through flow control', 30_000);
+    const text = Buffer.concat(received).toString('utf8');
+    expect(text).not.toContain('\uFFFD');
+    expect(text.match(/\u00e9\u20ac\u{1F600}/gu)).toHaveLength(300_000);
+    await host.core.api.stopAgent({ agentId: agent.id });
   });
 
   it('bound beyond loopback, accepts pages of its bound address and the listed origins only, never by the Host header', async () => {

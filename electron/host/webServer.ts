@@ -132,7 +132,8 @@ export async function startWebServer(host: DroverHost, options: WebServerOptions
 function serveClient(host: DroverHost, ws: WebSocket): void {
   const flow = new ClientFlow(
     {
-      write: (text, flushed) => ws.send(text, () => flushed()),
+      // A Buffer goes as a binary message, a string as a text one.
+      write: (frame, flushed) => ws.send(frame, () => flushed()),
       backlogBytes: () => ws.bufferedAmount,
       pauseInput: () => ws.pause(),
       resumeInput: () => ws.resume(),

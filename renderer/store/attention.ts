@@ -83,13 +83,16 @@ function projectItems(slice: WorkStateSlice): AttentionItem[] {
     const item = agentAttention(agent, slice.sessionsByAgentId[agent.id]);
     if (item) items.push(item);
   }
+  // Plain loops: this runs over every task of a snapshot (10,000 of them) before its first paint.
   const tasks = Object.values(slice.tasksById);
-  const retried = new Set(tasks.map((task) => task.retryOf).filter((id): id is string => id !== null));
-  const taskItems = tasks
-    .filter((task) => !retried.has(task.id))
-    .map(taskAttention)
-    .filter((item): item is TaskAttention => item !== null)
-    .sort((a, b) => (a.task.endedAt ?? 0) - (b.task.endedAt ?? 0));
+  const retried = new Set<string>();
+  for (const task of tasks) if (task.retryOf !== null) retried.add(task.retryOf);
+  const taskItems: TaskAttention[] = [];
+  for (const task of tasks) {
+    const item = retried.has(task.id) ? null : taskAttention(task);
+    if (item) taskItems.push(item);
+  }
+  taskItems.sort((a, b) => (a.task.endedAt ?? 0) - (b.task.endedAt ?? 0));
   return [...items, ...taskItems];
 }
 
@@ -132,6 +135,10 @@ function projectName(projects: EntityMap<Project>, projectId: string): string {
   return projects[projectId]?.name ?? projectId;
 }
 
+// One collator for every comparison: localeCompare with options builds one per call, which made
+// sorting a queue of thousands of failed tasks take a tenth of a second.
+const byName = new Intl.Collator(undefined, { sensitivity: 'base' });
+
 /** The queue across every project: most urgent first, then by project name, then in each project's order. */
 export function attentionQueue(workStates: WorkStates, projects: EntityMap<Project>, handled: ReadonlySet<string>): AttentionItem[] {
   const items = Object.entries(workStates)
@@ -141,7 +148,7 @@ export function attentionQueue(workStates: WorkStates, projects: EntityMap<Proje
   return items.sort(
     (a, b) =>
       PRIORITY[a.kind] - PRIORITY[b.kind] ||
-      projectName(projects, a.projectId).localeCompare(projectName(projects, b.projectId), undefined, { sensitivity: 'base' }) ||
+      (a.projectId === b.projectId ? 0 : byName.compare(projectName(projects, a.projectId), projectName(projects, b.projectId))) ||
       (position.get(a) ?? 0) - (position.get(b) ?? 0),
   );
 }

@@ -1,5 +1,6 @@
 import type { Agent, AgentSession, InboxMessage, ProjectWorkState, Task, Wake, Worktree } from '../../shared/entities';
 import type { Bridge } from '../bridge';
+import { PERFORMANCE_MARKS, type WorkStateMarkDetail } from '../../shared/performanceMarks';
 import type { Loadable, StateCell } from './slice';
 import { byKey, type EntityMap } from './versioned';
 
@@ -79,5 +80,6 @@ export async function fetchWorkState(bridge: Pick<Bridge, 'call'>, projectId: st
     for (const message of part.messages) messages.push(message);
     after = part.next;
   }
+  performance.mark(PERFORMANCE_MARKS.workStateSnapshot, { detail: { projectId, tasks: tasks.length } satisfies WorkStateMarkDetail });
   return { ...first, tasks, messages };
 }

@@ -23,5 +23,8 @@ export function without<V>(map: EntityMap<V>, key: string): EntityMap<V> {
 }
 
 export function byKey<V>(items: readonly V[], key: (item: V) => string): EntityMap<V> {
-  return Object.fromEntries(items.map((item) => [key(item), item]));
+  // A loop rather than Object.fromEntries: no pair array per item (a snapshot holds 10,000 tasks).
+  const map: Record<string, V> = {};
+  for (const item of items) map[key(item)] = item;
+  return map;
 }

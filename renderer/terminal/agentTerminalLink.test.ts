@@ -5,6 +5,7 @@ import { BaseFakeBridge, settle } from '../testing/fakeBridge';
 import { AgentTerminalLink, type TerminalScreen } from './agentTerminalLink';
 
 const AGENT = 'a-aaaaaa';
+const encoder = new TextEncoder();
 
 /** A host holding one agent's scrollback; it records the calls and pushes chunks on demand. */
 class FakeTerminalHost extends BaseFakeBridge {
@@ -20,23 +21,24 @@ class FakeTerminalHost extends BaseFakeBridge {
 
   output(data: string, agentId = AGENT): void {
     this.scrollback += data;
-    this.pushTerminal({ agentId, projectId: 'p-aaaaaa', data });
+    this.pushTerminal({ agentId, projectId: 'p-aaaaaa', data: encoder.encode(data) });
   }
   acked(): number[] {
-    return this.calls.filter((c) => c.method === 'ackAgentOutput').map((c) => (c.params as { chars: number }).chars);
+    return this.calls.filter((c) => c.method === 'ackAgentOutput').map((c) => (c.params as { bytes: number }).bytes);
   }
 }
 
 /** A screen that parses each write on a later tick, like xterm, unless told to hold them. */
 class FakeScreen implements TerminalScreen {
   text = '';
+  private readonly decoder = new TextDecoder();
   hold = false;
   private readonly parsing: (() => void)[] = [];
   clear(): void {
     this.text = '';
   }
-  write(data: string, onParsed?: () => void): void {
-    this.text += data;
+  write(data: string | Uint8Array, onParsed?: () => void): void {
+    this.text += typeof data === 'string' ? data : this.decoder.decode(data, { stream: true });
     if (onParsed) this.parsing.push(onParsed);
     if (!this.hold) this.parseAll();
   }
@@ -75,6 +77,17 @@ describe('AgentTerminalLink', () => {
     expect(host.acked()).toEqual([]);
     screen.parseAll();
     expect(host.acked()).toEqual([5_000, 5_000]);
+  });
+
+  it('writes live chunks to the screen as bytes and acknowledges bytes, not characters', async () => {
+    const host = new FakeTerminalHost();
+    const writes: (string | Uint8Array)[] = [];
+    const screen: TerminalScreen = { clear: () => undefined, write: (data, onParsed) => (writes.push(data), onParsed?.()) };
+    new AgentTerminalLink(host, AGENT, screen, () => undefined).start();
+    await settle();
+    host.output('é'.repeat(2_500));
+    expect(writes.at(-1)).toBeInstanceOf(Uint8Array);
+    expect(host.acked()).toEqual([5_000]);
   });
 
   it('attaches again after a reconnect and rewrites the screen from the new scrollback', async () => {

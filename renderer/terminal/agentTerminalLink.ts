@@ -1,14 +1,17 @@
-import type { TerminalChunk } from '../../shared/events';
+import { AckCounter } from '../../shared/ackCounter';
+import type { TerminalBytes } from '../../shared/protocol';
 import type { Bridge, Unsubscribe } from '../bridge';
 import { errorMessage } from '../format/errorMessage';
-import { AckCounter } from './ackCounter';
 
 /** The part of an xterm the link drives. */
 export interface TerminalScreen {
   /** Empties the screen and its scrollback. */
   clear(): void;
-  /** `onParsed` runs once the terminal has processed `data` (xterm's write callback). */
-  write(data: string, onParsed?: () => void): void;
+  /**
+   * `onParsed` runs once the terminal has processed `data` (xterm's write callback). Live output
+   * comes as UTF-8 bytes, which xterm decodes itself; the scrollback comes as text.
+   */
+  write(data: string | Uint8Array, onParsed?: () => void): void;
 }
 
 /**
@@ -29,8 +32,8 @@ export class AgentTerminalLink {
     private readonly screen: TerminalScreen,
     private readonly onError: (message: string | null) => void,
   ) {
-    this.acks = new AckCounter((chars) => {
-      this.bridge.call('ackAgentOutput', { agentId: this.agentId, chars }).catch(() => undefined);
+    this.acks = new AckCounter((bytes) => {
+      this.bridge.call('ackAgentOutput', { agentId: this.agentId, bytes }).catch(() => undefined);
     });
   }
 
@@ -75,11 +78,11 @@ export class AgentTerminalLink {
    * connection (the host sends the answer before any chunk of the new one), and the scrollback
    * already holds them.
    */
-  private receive(chunk: TerminalChunk): void {
+  private receive(chunk: TerminalBytes): void {
     if (chunk.agentId !== this.agentId || !this.attached) return;
     const generation = this.generation;
     this.screen.write(chunk.data, () => {
-      if (generation === this.generation) this.acks.written(chunk.data.length);
+      if (generation === this.generation) this.acks.written(chunk.data.byteLength);
     });
   }
 }

@@ -2,6 +2,7 @@ import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon } from '@xterm/addon-search';
 import { SerializeAddon } from '@xterm/addon-serialize';
 import { WebLinksAddon } from '@xterm/addon-web-links';
+import { WebglAddon } from '@xterm/addon-webgl';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { TERMINAL_FONT, TERMINAL_THEME } from './terminalTheme';
@@ -30,7 +31,59 @@ export function createAgentXterm(host: HTMLElement): AgentXterm {
   terminal.loadAddon(addons.serialize);
   terminal.loadAddon(new WebLinksAddon());
   terminal.open(host);
+  drawWithWebglWherePossible(terminal, host);
   return { terminal, ...addons };
+}
+
+/** Where set to `webgl` or `dom`, picks the terminal renderer (to compare them; see the README). */
+const RENDERER_OVERRIDE_KEY = 'drover.terminalRenderer';
+const SOFTWARE_RASTERIZER = /swiftshader|llvmpipe|softpipe|software/i;
+
+/** 'hardware' WebGL 2, 'software' (rasterized on the CPU, as with --disable-gpu), or 'none'. */
+function webgl2Support(): 'hardware' | 'software' | 'none' {
+  try {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    if (!gl) return 'none';
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    const renderer = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+    gl.getExtension('WEBGL_lose_context')?.loseContext();
+    return SOFTWARE_RASTERIZER.test(renderer) ? 'software' : 'hardware';
+  } catch {
+    return 'none';
+  }
+}
+
+function rendererOverride(): string | null {
+  try {
+    return window.localStorage.getItem(RENDERER_OVERRIDE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Draws with xterm's WebGL renderer where the browser has WebGL 2 on a GPU, and falls back to the
+ * DOM renderer when it has none, when its WebGL is rasterized on the CPU (that competes with the
+ * page for the same cores), when the addon fails to start, or when the GPU drops the context
+ * later. `data-renderer` on the pane's box says which one draws.
+ */
+function drawWithWebglWherePossible(terminal: Terminal, host: HTMLElement): void {
+  host.dataset.renderer = 'dom';
+  const override = rendererOverride();
+  if (override === 'dom') return;
+  const support = webgl2Support();
+  if (support === 'none' || (support === 'software' && override !== 'webgl')) return;
+  try {
+    const webgl = new WebglAddon();
+    webgl.onContextLoss(() => {
+      webgl.dispose();
+      host.dataset.renderer = 'dom';
+    });
+    terminal.loadAddon(webgl);
+    host.dataset.renderer = 'webgl';
+  } catch (error) {
+    console.warn('Drover: the WebGL terminal renderer could not start; drawing with the DOM renderer', error);
+  }
 }
 
 /** Fits the terminal to its box; a hidden pane (another one is maximised) has no box to fit. */

@@ -1,5 +1,6 @@
 import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
-import type { DroverEvent, TaskOutputChunk, TerminalChunk } from '../../shared/events';
+import type { DroverEvent } from '../../shared/events';
+import type { TaskOutputBytes, TerminalBytes } from '../../shared/protocol';
 import type { Bridge, ConnectionState } from '../bridge';
 import { Listeners } from '../transport/listeners';
 
@@ -12,8 +13,8 @@ export const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
  */
 export abstract class BaseFakeBridge implements Bridge {
   private readonly eventListeners = new Listeners<DroverEvent>();
-  private readonly outputListeners = new Listeners<TaskOutputChunk>();
-  private readonly terminalListeners = new Listeners<TerminalChunk>();
+  private readonly outputListeners = new Listeners<TaskOutputBytes>();
+  private readonly terminalListeners = new Listeners<TerminalBytes>();
   private readonly connectionListeners = new Listeners<ConnectionState>();
 
   constructor(private state: ConnectionState = 'open') {}
@@ -23,10 +24,10 @@ export abstract class BaseFakeBridge implements Bridge {
   onEvent(listener: (event: DroverEvent) => void) {
     return this.eventListeners.add(listener);
   }
-  onOutput(listener: (chunk: TaskOutputChunk) => void) {
+  onOutput(listener: (chunk: TaskOutputBytes) => void) {
     return this.outputListeners.add(listener);
   }
-  onTerminal(listener: (chunk: TerminalChunk) => void) {
+  onTerminal(listener: (chunk: TerminalBytes) => void) {
     return this.terminalListeners.add(listener);
   }
   onConnectionChange(listener: (state: ConnectionState) => void) {
@@ -43,10 +44,10 @@ export abstract class BaseFakeBridge implements Bridge {
   push(event: DroverEvent): void {
     this.eventListeners.emit(event);
   }
-  pushOutput(chunk: TaskOutputChunk): void {
+  pushOutput(chunk: TaskOutputBytes): void {
     this.outputListeners.emit(chunk);
   }
-  pushTerminal(chunk: TerminalChunk): void {
+  pushTerminal(chunk: TerminalBytes): void {
     this.terminalListeners.emit(chunk);
   }
 }

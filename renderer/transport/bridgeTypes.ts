@@ -1,5 +1,6 @@
 import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
-import type { DroverEvent, TaskOutputChunk, TerminalChunk } from '../../shared/events';
+import type { DroverEvent } from '../../shared/events';
+import type { TaskOutputBytes, TerminalBytes } from '../../shared/protocol';
 
 export type ConnectionState = 'connecting' | 'open' | 'lost';
 export type Unsubscribe = () => void;
@@ -9,9 +10,9 @@ export interface Bridge {
   call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>>;
   onEvent(listener: (event: DroverEvent) => void): Unsubscribe;
   /** Live chunks of tasks this connection watches (`watchTaskOutput`); watches end with the connection. */
-  onOutput(listener: (chunk: TaskOutputChunk) => void): Unsubscribe;
+  onOutput(listener: (chunk: TaskOutputBytes) => void): Unsubscribe;
   /** Terminal chunks of agents this connection attached to (`attachAgentTerminal`); attachments end with the connection. */
-  onTerminal(listener: (chunk: TerminalChunk) => void): Unsubscribe;
+  onTerminal(listener: (chunk: TerminalBytes) => void): Unsubscribe;
   onConnectionChange(listener: (state: ConnectionState) => void): Unsubscribe;
   connectionState(): ConnectionState;
 }

@@ -1,5 +1,5 @@
-import type { DroverEvent, TaskOutputChunk, TerminalChunk } from '../../shared/events';
-import type { RequestFrame } from '../../shared/protocol';
+import type { DroverEvent } from '../../shared/events';
+import type { RequestFrame, TaskOutputBytes, TerminalBytes } from '../../shared/protocol';
 import { RpcClient } from '../../shared/rpcClient';
 import type { Bridge } from './bridgeTypes';
 import { Listeners } from './listeners';
@@ -14,8 +14,8 @@ export function createRpcBridge(
   connection: Pick<Bridge, 'onConnectionChange' | 'connectionState'>,
 ): { rpc: RpcClient; bridge: Bridge } {
   const events = new Listeners<DroverEvent>();
-  const output = new Listeners<TaskOutputChunk>();
-  const terminal = new Listeners<TerminalChunk>();
+  const output = new Listeners<TaskOutputBytes>();
+  const terminal = new Listeners<TerminalBytes>();
   const rpc = new RpcClient(sendFrame, {
     onEvent: (event) => events.emit(event),
     onOutput: (chunk) => output.emit(chunk),

@@ -1,11 +1,13 @@
 import { DroverRequestError } from '../../shared/protocol';
+import { decodeStreamFrame } from '../../shared/streamFrames';
 import type { Bridge, ConnectionState } from './bridgeTypes';
 import { Listeners } from './listeners';
 import { reconnectDelay } from './reconnectDelay';
 import { createRpcBridge } from './rpcBridge';
 
 /**
- * Browser host: one WebSocket carrying JSON text frames. When it drops, pending calls fail, the
+ * Browser host: one WebSocket carrying JSON text frames, and binary frames for terminal and task
+ * output (their bytes go to xterm undecoded). When it drops, pending calls fail, the
  * state turns 'lost', and it reconnects with backoff; listeners of 'open' re-fetch their snapshots.
  */
 export function createWebSocketBridge(url: string): Bridge {
@@ -33,11 +35,16 @@ export function createWebSocketBridge(url: string): Bridge {
   function connect(): void {
     const ws = new WebSocket(url);
     socket = ws;
+    ws.binaryType = 'arraybuffer';
     ws.onopen = () => {
       failedAttempts = 0;
       setState('open');
     };
     ws.onmessage = (message: MessageEvent<unknown>) => {
+      if (message.data instanceof ArrayBuffer) {
+        rpc.receive(decodeStreamFrame(new Uint8Array(message.data)));
+        return;
+      }
       if (typeof message.data !== 'string') return;
       let frame: unknown;
       try {

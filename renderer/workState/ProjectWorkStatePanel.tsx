@@ -19,6 +19,7 @@ import { ShortcutSheet } from './ShortcutSheet';
 import { taskCommands, type TaskAction } from './taskCommands';
 import { TaskFilterBar } from './TaskFilterBar';
 import { TaskGrid } from './TaskGrid';
+import { usePaintedMark } from './usePaintedMark';
 import { countTasks, filterTasks, sortNewestFirst, type TaskFilter } from './taskQuery';
 import { useGlobalShortcuts } from './useGlobalShortcuts';
 import { useTaskActions } from './useTaskActions';
@@ -49,6 +50,7 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
   const sorted = useMemo(() => sortNewestFirst(Object.values(tasksById)), [tasksById]);
   const counts = useMemo(() => countTasks(sorted), [sorted]);
   const visible = useMemo(() => filterTasks(sorted, filter, deferredQuery), [sorted, filter, deferredQuery]);
+  usePaintedMark(projectId, tasksById, sorted.length);
   const selectedIndex = Math.max(0, visible.findIndex((task) => task.id === selectedId));
 
   const outputTarget = useOutputViewer((state) => state.target);

@@ -1,6 +1,7 @@
 import type { Methods } from '../api';
 import { PerClient } from '../api';
 import type { SessionService, TerminalAttachment } from './sessionService';
+import { SentChunks } from './terminalStream';
 
 type SessionMethod =
   | 'startAgent'
@@ -37,8 +38,13 @@ export function sessionMethods(sessions: SessionService): Methods<SessionMethod>
     attachAgentTerminal: ({ agentId }, client) => {
       const byAgent = attachments.of(client);
       byAgent.get(agentId)?.detach();
-      const { scrollback, ...attachment } = sessions.attach(agentId, (chunk) => client.sendTerminal(chunk));
-      byAgent.set(agentId, attachment);
+      // The client acknowledges the bytes it was sent; the stream counts characters.
+      const sent = new SentChunks();
+      const { scrollback, ...attachment } = sessions.attach(agentId, (chunk) => {
+        sent.sent(chunk.data);
+        client.sendTerminal(chunk);
+      });
+      byAgent.set(agentId, { detach: attachment.detach, acknowledge: (bytes) => attachment.acknowledge(sent.charsIn(bytes)) });
       return { agentId, scrollback };
     },
     detachAgentTerminal: ({ agentId }, client) => {
@@ -47,8 +53,8 @@ export function sessionMethods(sessions: SessionService): Methods<SessionMethod>
       byAgent.delete(agentId);
       return { agentId };
     },
-    ackAgentOutput: ({ agentId, chars }, client) => {
-      attachments.of(client).get(agentId)?.acknowledge(chars);
+    ackAgentOutput: ({ agentId, bytes }, client) => {
+      attachments.of(client).get(agentId)?.acknowledge(bytes);
       return { agentId };
     },
     reportAgentHook: ({ agentId, ...report }) => sessions.hook(agentId, report),

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { FLOW_CONTROL, TerminalStream } from './terminalStream';
+import { describe, expect, it, vi } from 'vitest';
+import { FLOW_CONTROL, SentChunks, TerminalStream } from './terminalStream';
 
 function fakePty() {
   const calls: string[] = [];
@@ -7,17 +7,29 @@ function fakePty() {
 }
 
 describe('TerminalStream flow control', () => {
-  it('batches output and sends a full batch at once', () => {
-    const stream = new TerminalStream();
-    const sent: string[] = [];
-    stream.attach({ send: (data) => sent.push(data) });
-    stream.push('a');
-    stream.push('b');
-    expect(sent).toEqual([]);
-    stream.flush();
-    expect(sent).toEqual(['ab']);
-    stream.push('x'.repeat(FLOW_CONTROL.maxBatchChars));
-    expect(sent).toHaveLength(2);
+  it('sends output after a quiet spell at once, batches what follows, and sends a full batch at once', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const stream = new TerminalStream();
+      const sent: string[] = [];
+      stream.attach({ send: (data) => sent.push(data) });
+      stream.push('a');
+      expect(sent).toEqual(['a']);
+      vi.advanceTimersByTime(1);
+      stream.push('b');
+      stream.push('c');
+      expect(sent).toEqual(['a']);
+      vi.advanceTimersByTime(FLOW_CONTROL.batchMs);
+      expect(sent).toEqual(['a', 'bc']);
+      stream.push('d');
+      stream.push('x'.repeat(FLOW_CONTROL.maxBatchChars));
+      expect(sent).toHaveLength(3);
+      vi.advanceTimersByTime(FLOW_CONTROL.batchMs * 2);
+      stream.push('after a quiet spell');
+      expect(sent.at(-1)).toBe('after a quiet spell');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('pauses the PTY above the high watermark and resumes only below the low one', () => {
@@ -59,5 +71,18 @@ describe('TerminalStream flow control', () => {
     stream.push('new');
     stream.flush();
     expect(sent).toEqual(['old', 'new']);
+  });
+});
+
+describe('SentChunks', () => {
+  it('turns the bytes a client acknowledges into the characters the stream counts', () => {
+    const sent = new SentChunks();
+    sent.sent('abc');
+    sent.sent('\u00e9\u00e9');
+    sent.sent('\u{1F600}');
+    expect(sent.charsIn(3 + 4)).toBe(5);
+    expect(sent.charsIn(2)).toBe(1);
+    expect(sent.charsIn(2)).toBe(1);
+    expect(sent.charsIn(100)).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Flow control for one agent terminal, modelled on VS Code's: output is batched (every 5 ms, or at
  * once past 64 KiB), each client acknowledges what it has written, and the PTY is paused while any
- * client has more than 100,000 characters unacknowledged, resuming once all are below 5,000.
+ * client has more than 100,000 characters unacknowledged, resuming once all are below 5,000. Output
+ * after a quiet spell (a keystroke's echo) goes at once: only what follows it within 5 ms waits.
  */
 export const FLOW_CONTROL = {
   batchMs: 5,
@@ -33,6 +34,7 @@ export class TerminalStream {
   private timer: NodeJS.Timeout | undefined;
   private paused = false;
   private source: FlowSource | null = null;
+  private lastSentAt = -Infinity;
 
   /** The PTY whose output this is now; the stream and its clients outlive each session. */
   connect(source: FlowSource | null): void {
@@ -46,8 +48,13 @@ export class TerminalStream {
   push(data: string): void {
     this.pending.push(data);
     this.pendingChars += data.length;
-    if (this.pendingChars >= FLOW_CONTROL.maxBatchChars) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), FLOW_CONTROL.batchMs);
+    if (this.timer) {
+      if (this.pendingChars >= FLOW_CONTROL.maxBatchChars) this.flush();
+      return;
+    }
+    const sinceSent = performance.now() - this.lastSentAt;
+    if (sinceSent >= FLOW_CONTROL.batchMs || this.pendingChars >= FLOW_CONTROL.maxBatchChars) this.flush();
+    else this.timer = setTimeout(() => this.flush(), FLOW_CONTROL.batchMs - sinceSent);
   }
 
   attach(sink: TerminalSink): { acknowledge(chars: number): void; detach(): void } {
@@ -79,6 +86,7 @@ export class TerminalStream {
     const data = this.pending.join('');
     this.pending = [];
     this.pendingChars = 0;
+    this.lastSentAt = performance.now();
     for (const attachment of this.attachments.values()) {
       attachment.unacknowledged += data.length;
       attachment.sink.send(data);
@@ -96,5 +104,39 @@ export class TerminalStream {
       this.paused = false;
       this.source.resume();
     }
+  }
+}
+
+/**
+ * Clients acknowledge bytes (their chunks cross as UTF-8), the stream counts characters (what the
+ * PTY gave): this turns one into the other, per attachment, from the chunks sent in order. A
+ * client acknowledges whole chunks, so the rare partial one is prorated.
+ */
+export class SentChunks {
+  private readonly chunks: { chars: number; bytes: number }[] = [];
+
+  sent(data: string): void {
+    this.chunks.push({ chars: data.length, bytes: Buffer.byteLength(data) });
+  }
+
+  /** The characters in the next `bytes` bytes the client has written. */
+  charsIn(bytes: number): number {
+    let chars = 0;
+    let left = bytes;
+    while (left > 0 && this.chunks.length > 0) {
+      const chunk = this.chunks[0] as { chars: number; bytes: number };
+      if (left >= chunk.bytes) {
+        chars += chunk.chars;
+        left -= chunk.bytes;
+        this.chunks.shift();
+      } else {
+        const part = Math.floor((chunk.chars * left) / chunk.bytes);
+        chars += part;
+        chunk.chars -= part;
+        chunk.bytes -= left;
+        left = 0;
+      }
+    }
+    return chars;
   }
 }

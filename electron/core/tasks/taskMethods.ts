@@ -1,22 +1,31 @@
 import type { Methods } from '../api';
 import { PerClient } from '../api';
 import type { EventBus } from '../events/eventBus';
+import { TaskOutputFeed } from './taskOutputFeed';
 import type { TaskService } from './taskService';
 
-type TaskMethod = 'createTask' | 'listTasks' | 'getTask' | 'cancelTask' | 'retryTask' | 'readTaskOutput' | 'watchTaskOutput' | 'unwatchTaskOutput';
+type TaskMethod =
+  | 'createTask'
+  | 'listTasks'
+  | 'getTask'
+  | 'cancelTask'
+  | 'retryTask'
+  | 'readTaskOutput'
+  | 'watchTaskOutput'
+  | 'unwatchTaskOutput'
+  | 'ackTaskOutput';
 
 /** Background tasks: run, list, cancel, retry, read and follow their output. */
 export function taskMethods(tasks: TaskService, events: EventBus): Methods<TaskMethod> {
   const watches = new PerClient(
-    (client) => {
-      const watched = new Set<string>();
-      const stop = events.onOutput((chunk) => {
-        if (watched.has(chunk.taskId)) client.sendTaskOutput(chunk);
-      });
+    () => {
+      const watched = new Map<string, TaskOutputFeed>();
+      const stop = events.onOutput((chunk) => watched.get(chunk.taskId)?.push(chunk.data));
       return { watched, stop };
     },
     ({ watched, stop }) => {
       stop();
+      for (const feed of watched.values()) feed.stop();
       watched.clear();
     },
   );
@@ -28,12 +37,19 @@ export function taskMethods(tasks: TaskService, events: EventBus): Methods<TaskM
     retryTask: ({ taskId }) => tasks.retry(taskId),
     readTaskOutput: ({ taskId, ...request }) => tasks.readOutput(taskId, request),
     watchTaskOutput: ({ taskId }, client) => {
-      tasks.get(taskId);
-      watches.of(client).watched.add(taskId);
+      const { projectId } = tasks.get(taskId);
+      const { watched } = watches.of(client);
+      if (!watched.has(taskId)) watched.set(taskId, new TaskOutputFeed(taskId, projectId, (chunk) => client.sendTaskOutput(chunk)));
       return { taskId };
     },
     unwatchTaskOutput: ({ taskId }, client) => {
-      watches.of(client).watched.delete(taskId);
+      const { watched } = watches.of(client);
+      watched.get(taskId)?.stop();
+      watched.delete(taskId);
+      return { taskId };
+    },
+    ackTaskOutput: ({ taskId, bytes }, client) => {
+      watches.of(client).watched.get(taskId)?.acknowledge(bytes);
       return { taskId };
     },
   };

@@ -7,9 +7,11 @@ import { TaskOutputFollower, TAIL_BYTES, type FollowerStatus } from './taskOutpu
 class FakeLogHost extends BaseFakeBridge {
   log = '';
   readonly watches: string[] = [];
+  readonly acks: number[] = [];
 
   async call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>> {
     await settle();
+    if (method === 'ackTaskOutput') this.acks.push((params as MethodParams<'ackTaskOutput'>).bytes);
     if (method === 'watchTaskOutput') {
       this.watches.push('watch');
       return { taskId: 't-aaaaaa' } as MethodResult<M>;
@@ -25,7 +27,7 @@ class FakeLogHost extends BaseFakeBridge {
 
   write(data: string, push = true): void {
     this.log += data;
-    if (push) this.pushOutput({ taskId: 't-aaaaaa', projectId: 'p-aaaaaa', data });
+    if (push) this.pushOutput({ taskId: 't-aaaaaa', projectId: 'p-aaaaaa', data: new TextEncoder().encode(data) });
   }
 }
 
@@ -53,6 +55,16 @@ describe('TaskOutputFollower', () => {
     host.write('line 4\r\n');
     for (let i = 0; i < 10; i++) await settle();
     expect(view.shown()).toBe('line 1\r\nline 2\r\nline 3\r\nline 4\r\n');
+    view.follower.stop();
+  });
+
+  it('acknowledges the pushed bytes in steps, so the host keeps sending', async () => {
+    const host = new FakeLogHost();
+    const view = follow(host);
+    for (let i = 0; i < 5; i++) await settle();
+    host.pushOutput({ taskId: 't-aaaaaa', projectId: 'p-aaaaaa', data: new TextEncoder().encode('é'.repeat(3_000)) });
+    await settle();
+    expect(host.acks).toEqual([6_000]);
     view.follower.stop();
   });
 

@@ -1,3 +1,4 @@
+import { AckCounter } from '../../../shared/ackCounter';
 import type { Bridge, Unsubscribe } from '../../bridge';
 import { errorMessage } from '../../format/errorMessage';
 import type { OutputSink } from '../../terminal/TerminalView';
@@ -16,8 +17,6 @@ const UNFLUSHED_RETRY_MS = 120;
 /** Bytes past the task's output cap never reach the log: stop looking for them after a while. */
 const MAX_EMPTY_RETRIES = 10;
 
-const encoder = new TextEncoder();
-
 /**
  * Shows one task's log and follows it live. Pushed chunks only say "there is more": the bytes
  * themselves are read from the log by offset, so nothing shows twice or goes missing, even across
@@ -35,19 +34,25 @@ export class TaskOutputFollower {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
   private readonly subscriptions: Unsubscribe[] = [];
+  private readonly acks: AckCounter;
 
   constructor(
     private readonly bridge: Bridge,
     private readonly taskId: string,
     private readonly sink: OutputSink,
     private readonly onStatus: (status: FollowerStatus) => void,
-  ) {}
+  ) {
+    this.acks = new AckCounter((bytes) => {
+      this.bridge.call('ackTaskOutput', { taskId: this.taskId, bytes }).catch(() => undefined);
+    });
+  }
 
   start(): void {
     this.subscriptions.push(
       this.bridge.onOutput((chunk) => {
         if (chunk.taskId !== this.taskId) return;
-        this.unflushedBytes += encoder.encode(chunk.data).length;
+        this.unflushedBytes += chunk.data.byteLength;
+        this.acks.written(chunk.data.byteLength);
         this.refresh();
       }),
       this.bridge.onConnectionChange((state) => {
@@ -92,6 +97,7 @@ export class TaskOutputFollower {
   }
 
   private async connect(): Promise<void> {
+    this.acks.reset();
     try {
       await this.bridge.call('watchTaskOutput', { taskId: this.taskId });
       if (this.loaded) {
