@@ -100,13 +100,7 @@ export function WorkspaceFields({ git, gitError, draft, onChange }: WorkspaceFie
           }
         >
           {(describedBy) => (
-            <select className="select select--field" value={base} aria-describedby={describedBy} onChange={(event) => set({ base: event.target.value })}>
-              {git.branches.map((branch) => (
-                <option key={branch} value={branch}>
-                  {branch}
-                </option>
-              ))}
-            </select>
+            <BranchSelect branches={git.branches} value={base} describedBy={describedBy} onChange={(branch) => set({ base: branch })} />
           )}
         </Field>
       )}
@@ -119,13 +113,7 @@ export function WorkspaceFields({ git, gitError, draft, onChange }: WorkspaceFie
       {kind === 'existing-branch' && git && (
         <Field label="Branch">
           {() => (
-            <select className="select select--field" value={draft.branch || git.branches[0]} onChange={(event) => set({ branch: event.target.value })}>
-              {git.branches.map((branch) => (
-                <option key={branch} value={branch}>
-                  {branch}
-                </option>
-              ))}
-            </select>
+            <BranchSelect branches={git.branches} value={draft.branch || git.branches[0]} onChange={(branch) => set({ branch })} />
           )}
         </Field>
       )}
@@ -147,5 +135,24 @@ export function WorkspaceFields({ git, gitError, draft, onChange }: WorkspaceFie
         </Field>
       )}
     </fieldset>
+  );
+}
+
+interface BranchSelectProps {
+  branches: readonly string[];
+  value: string | undefined;
+  describedBy?: string | undefined;
+  onChange(branch: string): void;
+}
+
+function BranchSelect({ branches, value, describedBy, onChange }: BranchSelectProps) {
+  return (
+    <select className="select select--field" value={value} aria-describedby={describedBy} onChange={(event) => onChange(event.target.value)}>
+      {branches.map((branch) => (
+        <option key={branch} value={branch}>
+          {branch}
+        </option>
+      ))}
+    </select>
   );
 }
