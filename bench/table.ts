@@ -6,14 +6,20 @@ export interface BenchRow {
   drover: string;
   baseline: string;
   ratio: number;
+  /** What the figure is held to; '-' when it is a figure only. */
   target: string;
   met: boolean;
+}
+
+function metCell(row: BenchRow): string {
+  if (row.target === '-') return '-';
+  return row.met ? 'yes' : 'NO';
 }
 
 /** Prints rows as an aligned table; ratios are Drover over the baseline measured in the same run. */
 export function printTable(rows: BenchRow[]): void {
   const header = ['benchmark', 'drover', 'baseline', 'ratio', 'target', 'met'];
-  const cells = rows.map((row) => [row.name, row.drover, row.baseline, `${row.ratio.toFixed(2)}x`, row.target, row.met ? 'yes' : 'NO']);
+  const cells = rows.map((row) => [row.name, row.drover, row.baseline, `${row.ratio.toFixed(2)}x`, row.target, metCell(row)]);
   const widths = header.map((title, i) => Math.max(title.length, ...cells.map((line) => (line[i] as string).length)));
   const format = (line: string[]) => line.map((cell, i) => cell.padEnd(widths[i] as number)).join('  ');
   process.stdout.write(`${format(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
