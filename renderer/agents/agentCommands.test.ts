@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { makeAgent, makeSession, makeWorktree } from '../testing/fixtures';
+import { agentCommands } from './agentCommands';
+
+const labels = (commands: ReturnType<typeof agentCommands>) => commands.map((command) => command.label);
+
+describe('agentCommands', () => {
+  const alpha = makeAgent({ id: 'a-alpha00', name: 'alpha' });
+  const beta = makeAgent({ id: 'a-beta000', name: 'beta' });
+
+  it('offers to review the changes of an agent whose worktree is ready, and of no other', () => {
+    const commands = agentCommands([alpha, beta], {}, { [alpha.id]: makeWorktree({ agentId: alpha.id, state: 'ready' }), [beta.id]: makeWorktree({ agentId: beta.id, state: 'creating' }) });
+    expect(labels(commands)).toContain('Review alpha’s changes…');
+    expect(labels(commands)).not.toContain('Review beta’s changes…');
+    expect(commands.find((command) => command.label === 'Review alpha’s changes…')).toMatchObject({ action: 'changes', agent: alpha });
+  });
+
+  it('offers Stop and Restart for a live agent, Start for one that is not running', () => {
+    const commands = agentCommands([alpha, beta], { [alpha.id]: makeSession({ agentId: alpha.id, state: 'ready' }) }, {});
+    expect(labels(commands)).toEqual(expect.arrayContaining(['Stop alpha', 'Restart alpha', 'Start beta']));
+    expect(labels(commands)).not.toContain('Start alpha');
+    expect(labels(commands)).not.toContain('Review alpha’s changes…');
+  });
+});
