@@ -30,8 +30,7 @@ export function AgentsArea({ projectId }: { projectId: string }) {
   const workByAgentId = useAgentWork(projectId);
   const worktrees = useWorkState(projectId, 'worktreesByAgentId');
   const profiles = useProfiles().list;
-  const actions = useDroverActions();
-  const { trackAgentProfiles } = actions;
+  const { trackAgentProfiles, startAgent, stopAgent, restartAgent, holdAgentWakes } = useDroverActions();
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
   const phone = usePhoneLayout();
   const chosenSolo = useWorkspaceView((state) => state.soloAgentByProject[projectId]);
@@ -76,7 +75,6 @@ export function AgentsArea({ projectId }: { projectId: string }) {
     return true;
   });
 
-  const { startAgent, stopAgent, restartAgent, holdAgentWakes } = actions;
   const commands = useMemo(() => {
     const run = (command: AgentCommand): void | Promise<unknown> => {
       if (!('agent' in command)) return setDialog({ kind: command.action });
