@@ -48,6 +48,7 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
      */
     const answer = async (r: RealCliRig, dialog: RegExp, next: RegExp, keys: string) => {
       for (let attempt = 1; ; attempt++) {
+        await r.waitForStillScreen('the dialog drawn');
         await r.type(keys);
         try {
           await waitFor(async () => {
@@ -156,14 +157,14 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       await r.startAgent();
       await r.waitForReady('ready');
       r.model.enqueue({ kind: 'error', status: 500, message: 'Internal error encountered.' });
-      let from = r.states().length;
-      await r.submit('this will fail');
+      let from = await r.submit('this will fail');
       await waitFor(() => r.states().slice(from).includes('busy'), 'the turn to start');
       const afterError = await r.waitForSession((s) => s.state !== 'busy', 'not busy after the API error', 60_000);
       if (afterError.needsInput) {
         // The CLI asks what to do ("Keep trying / Stop"): the person stops it.
         await r.waitForDialog('the question after the error');
         await r.record('api-error');
+        await r.waitForStillScreen('the question drawn');
         await r.type('2');
         await r.waitForReady('ready once the person stopped retrying');
       } else {
@@ -172,8 +173,7 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       }
       expect(r.model.pendingTurns).toBe(0);
       r.model.enqueue({ kind: 'rate-limit', message: 'You exceeded your current quota.', retryAfterSeconds: 3 * 3600 });
-      from = r.states().length;
-      await r.submit('and this hits the limit');
+      from = await r.submit('and this hits the limit');
       await waitFor(() => r.states().slice(from).includes('busy'), 'the turn to start');
       const limited = await r.waitForSession((s) => s.state === 'limited', 'limited', 60_000);
       await r.record('usage-limit');

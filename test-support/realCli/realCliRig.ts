@@ -31,6 +31,7 @@ class AttachedScreen {
   private readonly terminal = new Terminal({ cols: COLS, rows: ROWS, scrollback: 2000, allowProposedApi: true });
   private written = Promise.resolve();
   private detach: (() => void) | undefined;
+  private lastOutputAt = Date.now();
 
   attach(host: DroverHost, agentId: string): void {
     this.detach?.();
@@ -51,12 +52,18 @@ class AttachedScreen {
     return lines.join('\n').replace(/\s+$/, '');
   }
 
+  /** Whether the program drew nothing for `ms`. */
+  quietFor(ms: number): boolean {
+    return Date.now() - this.lastOutputAt >= ms;
+  }
+
   dispose(): void {
     this.detach?.();
     this.terminal.dispose();
   }
 
   private feed(data: string): void {
+    this.lastOutputAt = Date.now();
     this.written = this.written.then(() => new Promise<void>((resolve) => this.terminal.write(data, resolve)));
   }
 }
@@ -183,17 +190,37 @@ export class RealCliRig {
     }
   }
 
+  /**
+   * Waits until the program has drawn nothing for a moment, as a person reads a screen before
+   * answering it. Codex 0.171.0 exits ("timed out discarding buffered terminal input") when a lone
+   * Esc arrives while it drains typeahead on entering a dialog, within ~0.1 s of drawing it.
+   */
+  async waitForStillScreen(what: string, quietMs = 500, timeoutMs = 30_000): Promise<void> {
+    try {
+      await waitFor(() => this.screen.quietFor(quietMs), `${what}: the screen still for ${quietMs} ms`, timeoutMs);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${await this.diagnosis()}`, { cause: error });
+    }
+  }
+
   /** Types as a person at the pane would. */
   async type(data: string): Promise<void> {
     await this.host.core.api.writeAgentInput({ agentId: this.agent.id, data });
   }
 
-  /** Types a prompt and presses Enter a moment later, as a person does (CLIs take a fast Enter as a newline). */
-  async submit(text: string): Promise<void> {
+  /**
+   * Types a prompt and presses Enter a moment later, as a person does (CLIs take a fast Enter as a
+   * newline). Returns how many states the session had gone through when Enter went, so a test can
+   * look only at what the turn did (Codex 0.171.0 shows itself working for a moment after its first
+   * idle prompt, before any turn).
+   */
+  async submit(text: string): Promise<number> {
     await this.type(text);
     await this.waitForScreen(new RegExp(text.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the typed text on screen', 30_000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await this.waitForStillScreen('the typed text drawn', 300);
+    const statesBeforeEnter = this.states().length;
     await this.type('\r');
+    return statesBeforeEnter;
   }
 
   /**
