@@ -185,8 +185,7 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       await r.startAgent();
       await r.waitForReady('ready');
       r.model.enqueue({ kind: 'text', text: 'I will remember pineapple.' });
-      const from = r.states().length;
-      await r.submit('remember the word pineapple');
+      const from = await r.submit('remember the word pineapple');
       await r.model.waitForRequest((request) => request.turn && (fixture.lastUserText(request) ?? '').includes('pineapple'), 'the first prompt');
       await waitFor(() => r.states().slice(from).includes('busy'), 'the turn to start');
       await r.waitForReady('ready after the first turn');
