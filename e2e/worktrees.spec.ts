@@ -47,6 +47,29 @@ async function commitChange(page: Page, pane: Locator, agent: string): Promise<v
   await expect(terminal).toContainText(/committed-SECRET=from-the-project-port-\d+/);
 }
 
+type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** Every part of a pane's header is drawn whole, inside the pane, over nothing else. */
+async function expectHeaderFits(pane: Locator, agent: string): Promise<void> {
+  const paneBox = (await pane.boundingBox()) as Box;
+  const header = pane.locator('header');
+  const parts = [branchOf(pane, agent), ...(await header.getByRole('button').all())];
+  const boxes: Box[] = [];
+  for (const part of parts) {
+    const box = await part.boundingBox();
+    expect(box, 'a header part is drawn').not.toBeNull();
+    boxes.push(box as Box);
+  }
+  // The branch shows more than its ellipsis.
+  expect(boxes[0]!.width).toBeGreaterThan(40);
+  for (const [index, box] of boxes.entries()) {
+    expect(box.x, `header part ${index} inside the pane`).toBeGreaterThanOrEqual(paneBox.x);
+    expect(box.x + box.width, `header part ${index} inside the pane`).toBeLessThanOrEqual(paneBox.x + paneBox.width);
+    for (const other of boxes.slice(index + 1)) expect(overlaps(box, other), `header part ${index} over another`).toBe(false);
+  }
+}
+
 async function openChanges(page: Page, pane: Locator, agent: string): Promise<Locator> {
   await pane.getByRole('button', { name: 'Changes' }).click();
   const dialog = page.getByRole('dialog', { name: `Changes of ${agent}` });
@@ -79,6 +102,12 @@ test('two agents in their own worktrees: each diff shows its own change, the fir
     await commitChange(page, alpha, 'alpha');
     await commitChange(page, beta, 'beta');
     await screenshot(page, 'worktrees-panes.png');
+    // Side by side in a narrow window, a header wraps rather than drawing its parts over each other.
+    await page.setViewportSize({ width: 760, height: 560 });
+    await expectHeaderFits(alpha, 'alpha');
+    await expectHeaderFits(beta, 'beta');
+    await screenshot(page, 'worktrees-narrow-panes.png');
+    await page.setViewportSize({ width: 1400, height: 900 });
 
     // Each diff shows its own change only.
     const alphaChanges = await openChanges(page, alpha, 'alpha');
