@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { Terminal as HeadlessTerminal } from '@xterm/headless';
-import Database from 'better-sqlite3';
 import * as pty from 'node-pty';
 import { CHROMIUM_ARGS } from '../playwright.config';
 import { PERFORMANCE_MARKS } from '../shared/performanceMarks';
 import { startServe, type ServeProcess } from '../test-support/droverProcess';
+import { seedFinishedTasks } from '../test-support/seedTasks';
 import { commandProfile, connect, type BenchClient } from './benchClient';
 import { median, percentile, type BenchRow } from './table';
 
@@ -209,23 +209,6 @@ async function benchFloodToScreen(world: World, floodFile: string): Promise<Benc
     target: '-',
     met: true,
   };
-}
-
-/** Fills a stopped host's project store with finished tasks, as months of agent work would. */
-function seedFinishedTasks(dataDir: string, projectId: string, folder: string, count: number): void {
-  const db = new Database(path.join(dataDir, 'projects', projectId, 'state.sqlite'));
-  const insert = db.prepare(
-    `INSERT INTO tasks (id, label, command, cwd, state, exit_code, attempt, created_at, started_at, ended_at, log_path, seq)
-     VALUES (@id, @label, @command, @cwd, @state, @exitCode, 1, @at, @at, @at, @logPath, @seq)`,
-  );
-  db.transaction(() => {
-    for (let i = 0; i < count; i++) {
-      const id = `t-seed${String(i).padStart(6, '0')}`;
-      const failed = i % 10 === 0;
-      insert.run({ id, label: `job ${i}`, command: `make test SHARD=${i}`, cwd: folder, state: failed ? 'failed' : 'succeeded', exitCode: failed ? 1 : 0, at: 1_700_000_000_000 + i * 1000, logPath: path.join(dataDir, `${id}.log`), seq: i + 1 });
-    }
-  })();
-  db.close();
 }
 
 async function firstPaintMs(page: Page, url: string, projectId: string): Promise<{ ms: number; tasks: number }[]> {
