@@ -1,5 +1,6 @@
 import { expect, test } from './support/droverHost';
-import { screenshot } from './support/agents';
+import { addAgent, openWorkspace, saveProfiles, screenshot, SHELL_PROFILE, terminalOf, typeLine } from './support/agents';
+import { startFromPane } from './support/agentBridge';
 import { openProject, runTask, taskRow } from './support/workState';
 import { withSocket } from './support/attention';
 
@@ -57,4 +58,27 @@ test('the command palette runs a task and cancels it, by keyboard alone', async 
   await expect(confirm.getByRole('button', { name: 'Cancel task' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(row.getByText('Cancelled')).toBeVisible();
+});
+
+test('keys typed right after Ctrl+Shift+P in an agent terminal reach the palette, never the agent', async ({ page, drover }) => {
+  const folder = drover.makeFolder('shop');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  await openWorkspace(page, url, projectId);
+  const pane = await addAgent(page, 'sam', 'Runs the shell', 'POSIX shell');
+  await startFromPane(pane);
+  const terminal = terminalOf(pane, 'sam');
+  await typeLine(page, terminal, 'echo before-palette');
+  await expect(terminal).toContainText(/echo before-palette\s*before-palette/);
+
+  // The first opening, typed at once: no pause for the palette to appear.
+  await page.keyboard.press('Control+Shift+P');
+  await page.keyboard.type('focus sam');
+  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  await expect(palette.getByRole('combobox')).toHaveValue('focus sam');
+  await page.keyboard.press('Escape');
+  await expect(palette).toBeHidden();
+  // Whatever reached the shell would sit before this line's echo.
+  await typeLine(page, terminal, 'echo after-palette');
+  await expect(terminal).toContainText(/\$ echo after-palette\s*after-palette/);
 });

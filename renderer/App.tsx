@@ -1,9 +1,10 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { AttentionCenter } from './attention/AttentionCenter';
 import { usePaletteCommands, type PaletteCommand } from './components/commandRegistry';
 import { ConnectionBanner } from './components/ConnectionBanner';
 import { StatusBar } from './components/StatusBar';
 import { useAppShortcut } from './components/useAppShortcut';
+import { CommandPalette } from './palette/CommandPalette';
 import { navigate, routeHref, useRoute, type Route } from './routing';
 import { goTo } from './store/focusRequest';
 import { useAttentionQueue, useProject, useProjects } from './store/hooks';
@@ -11,12 +12,6 @@ import { ProjectPage } from './views/ProjectPage';
 import { ProjectsView } from './views/ProjectsView';
 import { SettingsPage } from './views/SettingsPage';
 import { TaskToasts } from './workState/toasts/TaskToasts';
-
-// cmdk stays out of the first load; it is fetched once the page is up, so the keys typed right
-// after Ctrl+K reach a palette that is already there.
-const loadPalette = () => import('./palette/CommandPalette').then((module) => ({ default: module.CommandPalette }));
-const CommandPalette = lazy(loadPalette);
-
 
 export function App() {
   const route = useRoute();
@@ -29,10 +24,6 @@ export function App() {
     document.title = `${waiting > 0 ? `(${waiting}) ` : ''}${projectName ? `${projectName} — ` : ''}Drover`;
   }, [projectName, waiting]);
 
-  useEffect(() => {
-    // A failed early fetch is tried again when the palette opens.
-    loadPalette().catch(() => undefined);
-  }, []);
   useAppShortcut('openPalette', () => setPaletteOpen(true));
   useAppCommands();
 
@@ -63,9 +54,7 @@ export function App() {
       <StatusBar />
       <TaskToasts />
       {paletteOpen && (
-        <Suspense fallback={null}>
-          <CommandPalette onClose={() => setPaletteOpen(false)} />
-        </Suspense>
+        <CommandPalette onClose={() => setPaletteOpen(false)} />
       )}
     </div>
   );
