@@ -24,7 +24,7 @@ if (!installed()) {
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'drover-agent-clis', private: true }, null, 2));
   process.stderr.write(`installing ${specs.join(', ')} into ${dir}\n`);
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'] });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], { cwd: dir, stdio: ['ignore', 2, 'inherit'] });
   if (!installed()) {
     process.stderr.write(`the agent CLIs did not install into ${dir}\n`);
     process.exit(1);
