@@ -39,6 +39,7 @@ import {
   localBranches,
   mergeBase,
   repositoryRoot,
+  requireBranchName,
   requireRepositoryRoot,
   runCommitting,
   splitNul,
@@ -156,6 +157,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const requestedParent = request.kind === 'new-worktree' ? request.base : request.parent;
     const [entries, parentBranch] = await Promise.all([worktreeList(this.git, repoRoot), requestedParent ?? currentBranch(this.git, project.path)]);
     if (!parentBranch) fail('invalid-state', 'The project checkout is on a detached HEAD: pick the branch the agent starts from.');
+    await requireBranchName(this.git, repoRoot, parentBranch);
     const parentTip = await commitOf(this.git, repoRoot, `refs/heads/${parentBranch}`);
     if (!parentTip) {
       const unborn = !requestedParent;
@@ -167,11 +169,13 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     if (request.kind === 'existing-worktree') {
       const target = this.existingWorktree(entries, repoRoot, request.path, project.id);
       if (!target.branch) fail('invalid-state', `${target.path} has a detached HEAD: check out a branch there first.`);
+      await requireBranchName(this.git, repoRoot, target.branch);
       const baseCommit = await this.forkPoint(repoRoot, parentBranch, target.branch);
       return { kind: request.kind, repoRoot, subdir, path: target.path, branch: target.branch, parentBranch, baseCommit, ownsFolder: false, ownsBranch: false };
     }
     this.refuseExisting(ownFolder);
     if (request.kind === 'existing-branch') {
+      await requireBranchName(this.git, repoRoot, request.branch);
       if (!(await branchExists(this.git, repoRoot, request.branch))) fail('not-found', `There is no branch ${request.branch} in this repository.`);
       const holder = checkoutOf(entries, request.branch);
       if (holder) {
@@ -186,7 +190,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const branch = request.branch ?? `drover/${folderName}`;
     const [, , taken] = await Promise.all([
       request.allowDirtyBase ? Promise.resolve() : this.refuseDirtyBase(entries, parentBranch),
-      this.refuseBadBranchName(repoRoot, branch),
+      requireBranchName(this.git, repoRoot, branch),
       branchExists(this.git, repoRoot, branch),
     ]);
     if (taken) fail('conflict', `A branch named ${branch} already exists. Pick another name, or attach it as an existing branch.`);
@@ -219,7 +223,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     try {
       if (plan.kind !== 'existing-worktree') {
         await fs.promises.mkdir(path.dirname(plan.path), { recursive: true });
-        const add = plan.kind === 'new-worktree' ? ['--no-track', '-b', plan.branch, plan.path, plan.baseCommit] : [plan.path, plan.branch];
+        const add = plan.kind === 'new-worktree' ? ['--no-track', '-b', plan.branch, '--end-of-options', plan.path, plan.baseCommit] : ['--end-of-options', plan.path, plan.branch];
         await this.git.run(plan.repoRoot, ['worktree', 'add', '--quiet', ...add]);
         await copyIncludedFiles(this.git, plan.repoRoot, plan.path);
       }
@@ -310,7 +314,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
 
   async merge(agentId: string, strategy: MergeStrategy, message: string | undefined): Promise<MergeResult> {
     const { store, agent, worktree } = this.requireWorktree(agentId);
-    const merged = await mergeIntoParent(this.git, worktree, agent.name, strategy, message);
+    const merged = await mergeIntoParent(this.git, worktree, agent.name, strategy, message, () => {});
     this.announce(store.worktrees.update(agentId, { baseCommit: merged.commit, changedAt: Date.now() }));
     return { agentId, parentBranch: worktree.parentBranch, strategy, ...merged };
   }
@@ -335,7 +339,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const target = remote ?? (remotes.includes('origin') ? 'origin' : remotes.length === 1 ? remotes[0] : undefined);
     if (!target) fail('invalid-state', remotes.length === 0 ? 'This repository has no remote to push to: add one with git remote add.' : `Name the remote to push to: ${remotes.join(', ')}.`);
     if (!remotes.includes(target)) fail('not-found', `There is no remote ${target} (remotes: ${remotes.join(', ') || 'none'}).`);
-    await this.git.run(worktree.path, ['push', '--quiet', target, `refs/heads/${worktree.branch}:refs/heads/${worktree.branch}`]);
+    await this.git.run(worktree.path, ['push', '--quiet', '--end-of-options', target, `refs/heads/${worktree.branch}:refs/heads/${worktree.branch}`]);
     return { agentId, remote: target, branch: worktree.branch };
   }
 
@@ -467,9 +471,9 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const folderThere = fs.existsSync(worktree.path);
     const branchThere = await branchExists(this.git, repo, worktree.branch);
     if (discardWork) {
-      if (folderThere) await this.git.run(repo, ['worktree', 'remove', '--force', '--force', worktree.path]);
+      if (folderThere) await this.git.run(repo, ['worktree', 'remove', '--force', '--force', '--end-of-options', worktree.path]);
       await this.git.run(repo, ['worktree', 'prune']);
-      if (worktree.ownsBranch && branchThere) await this.git.run(repo, ['branch', '-D', worktree.branch]);
+      if (worktree.ownsBranch && branchThere) await this.git.run(repo, ['branch', '-D', '--end-of-options', worktree.branch]);
       return null;
     }
     let saved = false;
@@ -479,20 +483,20 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
       saved = true;
     }
     // Clean now, so git removes it without force; anything else makes it refuse, and nothing is lost.
-    if (folderThere) await this.git.run(repo, ['worktree', 'remove', worktree.path]);
+    if (folderThere) await this.git.run(repo, ['worktree', 'remove', '--end-of-options', worktree.path]);
     await this.git.run(repo, ['worktree', 'prune']);
     if (!branchThere) return null;
     const parentThere = await branchExists(this.git, repo, worktree.parentBranch);
     const hasWork = saved || (await this.divergence(repo, worktree, parentThere)).ahead > 0;
     if (hasWork) return worktree.branch;
-    if (worktree.ownsBranch) await this.git.run(repo, ['branch', '-D', worktree.branch]);
+    if (worktree.ownsBranch) await this.git.run(repo, ['branch', '-D', '--end-of-options', worktree.branch]);
     return null;
   }
 
   /** Commits the branch has that its parent lacks, and the other way round; without a parent, those since its base. */
   private async divergence(repo: string, worktree: Worktree, parentThere: boolean): Promise<{ ahead: number; behind: number }> {
     if (parentThere) return aheadBehind(this.git, repo, worktree.parentBranch, worktree.branch);
-    const since = await this.git.run(repo, ['rev-list', '--count', `${worktree.baseCommit}..refs/heads/${worktree.branch}`]);
+    const since = await this.git.run(repo, ['rev-list', '--count', '--end-of-options', `${worktree.baseCommit}..refs/heads/${worktree.branch}`]);
     return { ahead: Number(since.stdout.trim()) || 0, behind: 0 };
   }
 
@@ -532,11 +536,6 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
       `${parentBranch} has uncommitted changes in ${checkout.path} (${countOf(dirty.length, 'file')}: ${listNames(dirty)}). ` +
         `The new worktree would start from ${parentBranch}'s last commit without them: commit or stash them first, or choose to start without them.`,
     );
-  }
-
-  private async refuseBadBranchName(repoRoot: string, branch: string): Promise<void> {
-    const check = await this.git.run(repoRoot, ['check-ref-format', '--branch', branch], { okCodes: [0, 1, 128] });
-    if (check.code !== 0) fail('bad-request', `${branch} is not a valid branch name.`);
   }
 
   private async forkPoint(repoRoot: string, parentBranch: string, branch: string): Promise<string> {
