@@ -124,7 +124,9 @@ export async function mergeBase(git: Git, folder: string, a: string, b: string):
  * name back unchanged: it expands `@{-1}` to another branch.
  */
 export async function requireBranchName(git: Git, folder: string, branch: string): Promise<void> {
-  if (branch.startsWith('-')) fail('bad-request', `The branch name ${branch} starts with "-", so git would read it as an option: rename the branch first (Drover does not use such names).`);
+  if (branch.startsWith('-')) {
+    fail('bad-request', `The branch name ${branch} starts with "-", so git would read it as an option: rename the branch first (git branch -m -- '${branch}' NEW-NAME); Drover does not use such names.`);
+  }
   const check = await git.run(folder, ['check-ref-format', '--branch', branch], { okCodes: [0, 1, 128] });
   if (check.code !== 0 || check.stdout.trim() !== branch) fail('bad-request', `${branch} is not a valid branch name.`);
 }
