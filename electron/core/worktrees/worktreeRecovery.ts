@@ -155,10 +155,20 @@ export class WorktreeRecovery {
     return parentDirs ? [...refs, path.join(parentDirs.gitDir, 'index.lock'), path.join(parentDirs.gitDir, 'HEAD.lock')] : refs;
   }
 
+  /**
+   * A checkout's git dir and the repository's, read from its `.git` as git does (a folder, or a
+   * file naming the worktree's folder in the repository, whose `commondir` names the repository's):
+   * no git is started per worktree while the boot holds everything back.
+   */
   private gitDirsOf(checkout: string): { gitDir: string; commonDir: string } | null {
-    const result = this.git.runSync(checkout, ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir'], { okCodes: [0, 128] });
-    const [gitDir, commonDir] = result.stdout.trim().split('\n');
-    return result.code === 0 && gitDir && commonDir ? { gitDir, commonDir } : null;
+    const dotGit = path.join(checkout, '.git');
+    const stat = fs.statSync(dotGit, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) return { gitDir: dotGit, commonDir: dotGit };
+    const pointer = /^gitdir: (.+)$/m.exec(readTrimmed(dotGit))?.[1];
+    if (!stat?.isFile() || !pointer) return null;
+    const gitDir = path.resolve(checkout, pointer);
+    const common = readTrimmed(path.join(gitDir, 'commondir'));
+    return fs.existsSync(gitDir) ? { gitDir, commonDir: common ? path.resolve(gitDir, common) : gitDir } : null;
   }
 
   private worktreeEntries(): WorktreeEntry[] {
