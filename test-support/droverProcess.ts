@@ -10,9 +10,13 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `drover serve` as its own process and resolves once it prints its serving line. */
-export function startServe(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI_PATH, 'serve', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `drover serve` as its own process and resolves once it prints its serving line. With
+ * `ownProcessGroup`, the host leads a process group of its own and `stop` signals that whole group
+ * (the host and every child it did not put in a group of their own, such as its git commands).
+ */
+export function startServe(args: string[], env: NodeJS.ProcessEnv = process.env, { ownProcessGroup = false } = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [CLI_PATH, 'serve', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: ownProcessGroup });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -30,7 +34,10 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv = process.env)
         url: line.slice(SERVING_LINE_PREFIX.length),
         stderr: () => stderr,
         stop: async (signal = 'SIGTERM') => {
-          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+          if (child.exitCode === null && child.signalCode === null) {
+            if (ownProcessGroup) process.kill(-(child.pid as number), signal);
+            else child.kill(signal);
+          }
           await exited;
         },
       });
