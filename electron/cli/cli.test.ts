@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Project, Task } from '../../shared/entities';
+import { spawn } from 'node:child_process';
+import { CLI_PATH } from '../../test-support/buildOnce';
 import { runCli } from '../../test-support/droverProcess';
+import { seedFinishedTasks } from '../../test-support/seedTasks';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 import { startHost, type DroverHost } from '../host/host';
@@ -125,5 +128,43 @@ describe('drover CLI over the local socket', () => {
   it('says plainly when Drover is not running', async () => {
     const result = await runCli(['--data-dir', path.join(dir, 'elsewhere'), 'status'], { cwd: repo });
     expect(result).toMatchObject({ code: 1, stderr: expect.stringContaining('Drover is not running') });
+  });
+  it('ends quietly when the reader closes the pipe early (drover task list | head -5), also with --json', async () => {
+    await host.close();
+    seedFinishedTasks(dataDir, project.id, repo, 3000);
+    host = await startHost({ dataDir, version: 'test', settingsDefaults: { cancelGraceMs: 500 } });
+    for (const extra of [[], ['--json']]) {
+      const child = spawn(process.execPath, [CLI_PATH, '--data-dir', dataDir, 'task', 'list', ...extra], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.stdout.once('data', () => child.stdout.destroy());
+      const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+    }
+  });
+
+  it('says what is wrong in words of its own: a malformed task id, an unknown option, a followed task that failed', async () => {
+    for (const command of ['show', 'logs', 'cancel', 'retry']) {
+      const malformed = await cli(['task', command, 't-nope']);
+      expect(malformed.code).toBe(2);
+      expect(malformed.stderr).toContain('t-nope is not a task id');
+      expect(malformed.stderr).not.toMatch(/Invalid|params|taskId/);
+    }
+    const bogus = await cli(['task', 'list', '--bogus']);
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toContain('drover task list has no option --bogus');
+    expect(bogus.stderr).not.toContain('"');
+    const statusBogus = await cli(['status', '--bogus']);
+    expect(statusBogus).toMatchObject({ code: 2, stderr: expect.stringContaining('drover status has no option --bogus') });
+
+    const failing = (await cli(['task', 'run', '--', 'echo about to fail; exit 4'])).stdout.trim();
+    const follow = await cli(['task', 'logs', '-f', failing]);
+    expect(follow.stdout).toContain('about to fail');
+    expect(follow.stderr).toContain(`drover: task ${failing} failed: exit code 4`);
+    expect(follow.code).toBe(3);
+    const passing = (await cli(['task', 'run', '--', 'echo fine'])).stdout.trim();
+    const followPassing = await cli(['task', 'logs', '--follow', passing]);
+    expect(followPassing).toMatchObject({ code: 0, stderr: `drover: task ${passing} succeeded\n` });
   });
 });

@@ -23,4 +23,6 @@ Inside an agent terminal the project and agent come from DROVER_SOCKET, DROVER_P
 DROVER_AGENT_ID. Elsewhere the socket is found from --data-dir, DROVER_DATA_DIR or the default data dir.
 drover worktree merge checks for conflicts first (git merge-tree) and refuses with exit code 2,
 naming the files; --hand-back then posts them to the agent to rebase and resolve.
-Exit codes: 0 ok, 1 Drover unreachable or internal error, 2 bad usage or a request Drover refused.`;
+drover task logs --follow ends with how the task ended (on stderr).
+Exit codes: 0 ok, 1 Drover unreachable or internal error, 2 bad usage or a request Drover refused,
+3 the task that drover task logs --follow followed did not succeed.`;
