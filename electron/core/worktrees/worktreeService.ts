@@ -141,6 +141,8 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
         worktreeList(this.git, root),
         uncommittedPaths(this.git, project.path, { trackedOnly: true }),
       ]);
+      // A repository before its first commit has nothing a worktree could start from.
+      if (branches.length === 0) return { ...none, currentBranch: current, problem: `${current ?? 'The repository'} has no commits yet: agents work in the project folder until its first commit.` };
       const used = new Set(this.stores.get(projectId).worktrees.list().map((worktree) => worktree.path));
       const freeWorktrees = entries
         .filter((entry) => entry.path !== root && !used.has(entry.path) && !entry.bare && !entry.prunable)

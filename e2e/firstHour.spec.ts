@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page, WebSocketRoute } from '@playwright/test';
+import { git, makeRepo } from '../test-support/gitRepo';
+import { agentPane, openWorkspace, saveProfiles, SHELL_PROFILE } from './support/agents';
+import { expect, test } from './support/droverHost';
+
+/** Holds the host's answers to `method` until `release` is called; every other frame passes. */
+async function holdReplies(page: Page, method: string): Promise<{ release(): void }> {
+  const held: { route: WebSocketRoute; message: string | Buffer }[] = [];
+  const waiting = new Set<string>();
+  let releasing = false;
+  await page.routeWebSocket(/.*/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => {
+      if (typeof message === 'string') {
+        const frame = JSON.parse(message) as { t?: string; id?: number; method?: string };
+        if (frame.t === 'req' && frame.method === method) waiting.add(String(frame.id));
+      }
+      server.send(message);
+    });
+    server.onMessage((message) => {
+      if (!releasing && typeof message === 'string') {
+        const frame = JSON.parse(message) as { t?: string; id?: number };
+        if (frame.t === 'res' && waiting.has(String(frame.id))) {
+          held.push({ route: ws, message });
+          return;
+        }
+      }
+      ws.send(message);
+    });
+  });
+  return {
+    release() {
+      releasing = true;
+      for (const { route, message } of held.splice(0)) route.send(message);
+    },
+  };
+}
+
+test.describe('item 1: a new repository can get an agent', () => {
+  test('a repository with no commit yet defaults Add agent to the project folder and adds the agent', async ({ page, drover }) => {
+    const folder = drover.makeFolder('fresh');
+    git(folder, 'init', '--quiet', '--initial-branch=main');
+    const url = await drover.startHost(['--project', folder]);
+    const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+    await openWorkspace(page, url, projectId);
+
+    await page.getByRole('button', { name: 'Add agent' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add agent' });
+    await expect(dialog.getByText('main has no commits yet')).toBeVisible();
+    await expect(dialog.getByRole('radio', { name: 'The project folder' })).toBeChecked();
+    await expect(dialog.getByRole('radio', { name: 'Its own worktree, on a new branch' })).toBeDisabled();
+    await dialog.getByLabel('Name', { exact: true }).fill('first');
+    await dialog.getByLabel('Profile').selectOption({ label: 'POSIX shell' });
+    await dialog.getByRole('button', { name: 'Add agent' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(agentPane(page, 'first')).toBeVisible();
+  });
+
+  test('the place a person picked before the repository answered is kept', async ({ page, drover }) => {
+    const folder = makeRepo(path.join(drover.root, 'repo'), { 'README.md': 'hello\n' });
+    const url = await drover.startHost(['--project', folder]);
+    const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+    const gitAnswer = await holdReplies(page, 'getProjectGit');
+    await openWorkspace(page, url, projectId);
+
+    await page.getByRole('button', { name: 'Add agent' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add agent' });
+    await expect(dialog.getByText('Looking at the project’s repository…')).toBeVisible();
+    await dialog.getByRole('radio', { name: 'The project folder' }).click();
+    gitAnswer.release();
+    await expect(dialog.getByRole('radio', { name: 'Its own worktree, on a new branch' })).toBeEnabled();
+    await expect(dialog.getByRole('radio', { name: 'The project folder' })).toBeChecked();
+    await dialog.getByLabel('Name', { exact: true }).fill('here');
+    await dialog.getByLabel('Profile').selectOption({ label: 'POSIX shell' });
+    await dialog.getByRole('button', { name: 'Add agent' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(agentPane(page, 'here')).toBeVisible();
+    expect(fs.readdirSync(folder)).toEqual(['.git', 'README.md']);
+    expect(git(folder, 'worktree', 'list').split('\n')).toHaveLength(1);
+  });
+});
