@@ -3,7 +3,10 @@ import path from 'node:path';
 import type { Page, WebSocketRoute } from '@playwright/test';
 import { git, makeRepo } from '../test-support/gitRepo';
 import { agentPane, openWorkspace, saveProfiles, SHELL_PROFILE } from './support/agents';
-import { expect, test } from './support/droverHost';
+import { expect, test, type DroverWorld } from './support/droverHost';
+import { openProject, runTask, taskRow } from './support/workState';
+import { connectToDrover } from '../electron/cli/socketClient';
+import { waitFor } from '../test-support/waitFor';
 
 /** Holds the host's answers to `method` until `release` is called; every other frame passes. */
 async function holdReplies(page: Page, method: string): Promise<{ release(): void }> {
@@ -36,6 +39,16 @@ async function holdReplies(page: Page, method: string): Promise<{ release(): voi
       for (const { route, message } of held.splice(0)) route.send(message);
     },
   };
+}
+
+/** Waits until the task has ended, asking the host over its local socket. */
+async function waitForTaskEnd(drover: DroverWorld, taskId: string): Promise<void> {
+  const client = await connectToDrover(path.join(drover.dataDir, 'drover.sock'));
+  try {
+    await waitFor(async () => ['succeeded', 'failed', 'cancelled', 'interrupted'].includes((await client.rpc.call('getTask', { taskId })).state), `task ${taskId} to end`);
+  } finally {
+    client.close();
+  }
 }
 
 test.describe('item 1: a new repository can get an agent', () => {
@@ -80,4 +93,27 @@ test.describe('item 1: a new repository can get an agent', () => {
     expect(fs.readdirSync(folder)).toEqual(['.git', 'README.md']);
     expect(git(folder, 'worktree', 'list').split('\n')).toHaveLength(1);
   });
+});
+
+test('item 3: the palette lists the command whose name matches first, and Enter runs it', async ({ page, drover }) => {
+  const folder = drover.makeFolder('history');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, []);
+  const broken = await runTask(drover, folder, 'exit 1', 'broken');
+  const long = await runTask(drover, folder, 'sleep 0.2', 'long');
+  await waitForTaskEnd(drover, broken);
+  await waitForTaskEnd(drover, long);
+  const panel = await openProject(page, url, projectId);
+  await taskRow(panel, 'long').click();
+  await page.getByRole('dialog', { name: /long/ }).getByRole('button', { name: 'Close' }).click();
+
+  await page.getByRole('button', { name: 'Commands' }).click();
+  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  // The project's name spells r-e-t-r-y too, so "Go to broken (task failed, history)" also matches.
+  await palette.getByRole('combobox').pressSequentially('retry');
+  await expect(palette.getByRole('option', { name: /Go to broken/ })).toBeVisible();
+  await expect(palette.getByRole('option').first()).toHaveText(/^Retry long/);
+  await expect(palette.getByRole('option', { selected: true })).toHaveText(/^Retry long/);
+  await page.keyboard.press('Enter');
+  await expect(taskRow(panel, 'long').filter({ hasText: '#2' })).toBeVisible();
 });
