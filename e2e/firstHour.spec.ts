@@ -117,3 +117,24 @@ test('item 3: the palette lists the command whose name matches first, and Enter 
   await page.keyboard.press('Enter');
   await expect(taskRow(panel, 'long').filter({ hasText: '#2' })).toBeVisible();
 });
+
+test('item 12: the profile form says what is wrong in words, with a bad pattern’s reason and every bad Environment line', async ({ page, drover }) => {
+  const folder = drover.makeFolder('forms');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, []);
+  await openWorkspace(page, url, projectId);
+  await page.getByRole('button', { name: 'Profiles' }).click();
+  await page.getByRole('dialog', { name: 'Agent profiles' }).getByRole('button', { name: 'New profile' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New profile' });
+  await dialog.getByRole('textbox', { name: /^Id\b/ }).fill('mine');
+  await dialog.getByRole('textbox', { name: /^Quiet period \(ms\)/ }).fill('20');
+  await dialog.getByRole('textbox', { name: /^Prompt pattern/ }).fill('(unclosed');
+  await dialog.getByRole('textbox', { name: /^Environment/ }).fill('GOOD=1\nnonsense\n1BAD=2');
+  await dialog.getByRole('button', { name: 'Save profile' }).click();
+
+  await expect(dialog.getByText('Give the profile a name.')).toBeVisible();
+  await expect(dialog.getByText('A quiet period is a whole number of milliseconds, from 50 to 60000.')).toBeVisible();
+  await expect(dialog.getByText('Not a regular expression: Unterminated group.')).toBeVisible();
+  await expect(dialog.getByText('line 2 (nonsense), line 3 (1BAD=2)')).toBeVisible();
+  await expect(dialog.getByText(/expected|Too small|>=/)).toHaveCount(0);
+});
