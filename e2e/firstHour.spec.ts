@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page, WebSocketRoute } from '@playwright/test';
 import { git, makeRepo } from '../test-support/gitRepo';
-import { agentPane, openWorkspace, saveProfiles, SHELL_PROFILE } from './support/agents';
+import { addAgent, agentPane, openWorkspace, saveProfiles, SHELL_PROFILE, stateBadge, terminalOf, typeLine } from './support/agents';
+import { runCli } from '../test-support/droverProcess';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { openProject, runTask, taskRow } from './support/workState';
 import { connectToDrover } from '../electron/cli/socketClient';
@@ -137,4 +138,30 @@ test('item 12: the profile form says what is wrong in words, with a bad patternâ
   await expect(dialog.getByText('Not a regular expression: Unterminated group.')).toBeVisible();
   await expect(dialog.getByText('line 2 (nonsense), line 3 (1BAD=2)')).toBeVisible();
   await expect(dialog.getByText(/expected|Too small|>=/)).toHaveCount(0);
+});
+
+test('item 9: a shell agentâ€™s note points at drover inbox, which reads it; the inbox counts in the words its messages show', async ({ page, drover }) => {
+  const folder = drover.makeFolder('inbox');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  await openWorkspace(page, url, projectId);
+  const pane = await addAgent(page, 'sheller', '', 'POSIX shell');
+  const terminal = terminalOf(pane, 'sheller');
+  await pane.getByRole('button', { name: 'Start' }).click();
+  await expect(stateBadge(pane, 'Ready')).toBeVisible();
+  const long = `sh -c 'exit 1' ${'--an-option-that-makes-it-long '.repeat(30)}`;
+  const result = await runCli(['--data-dir', drover.dataDir, 'task', 'run', '--agent', 'sheller', '--', long], { cwd: folder });
+  expect(result.code, result.stderr).toBe(0);
+  await expect(terminal).toContainText('failed: exit code 1');
+  await expect(terminal).toContainText('drover inbox shows the full text');
+
+  await pane.getByRole('button', { name: 'Inbox', exact: true }).click();
+  const inbox = page.getByRole('dialog', { name: 'sheller inbox' });
+  await expect(inbox.getByText('1 message: 1 delivered.')).toBeVisible();
+  await inbox.getByRole('button', { name: 'Close' }).click();
+
+  await typeLine(page, terminal, 'clear; drover inbox');
+  await expect(terminal).toContainText('Task result from Drover');
+  await pane.getByRole('button', { name: 'Inbox', exact: true }).click();
+  await expect(inbox.getByText('1 message: 1 read.')).toBeVisible();
 });

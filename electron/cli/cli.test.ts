@@ -167,4 +167,18 @@ describe('drover CLI over the local socket', () => {
     const followPassing = await cli(['task', 'logs', '--follow', passing]);
     expect(followPassing).toMatchObject({ code: 0, stderr: `drover: task ${passing} succeeded\n` });
   });
+
+  it('drover inbox prints the agent’s new messages in full and marks them read (a shell’s read_inbox)', async () => {
+    const agent = await host.core.api.createAgent({ projectId: project.id, name: 'Shell', role: '', profileId: 'shell' });
+    await host.core.api.sendMessage({ projectId: project.id, to: 'Shell', kind: 'note', body: 'first line\nsecond line of the note' });
+    const env = { DROVER_SOCKET: host.socketPath, DROVER_PROJECT_ID: project.id, DROVER_AGENT_ID: agent.id };
+    const read = await runCli(['inbox'], { cwd: dir, env: { ...process.env, ...env } });
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.stdout).toMatch(/^Note from a person, .+\nfirst line\nsecond line of the note\n$/);
+    expect((await host.core.api.listInbox({ agentId: agent.id, unreadOnly: true })).messages).toEqual([]);
+    expect((await runCli(['inbox'], { cwd: dir, env: { ...process.env, ...env } })).stdout).toBe('No new messages for Shell (drover inbox --all shows the read ones).\n');
+    const all = await cli(['inbox', '--agent', 'shell', '--all']);
+    expect(all.stdout).toContain('second line of the note');
+    expect(await cli(['inbox'])).toMatchObject({ code: 2, stderr: expect.stringContaining('drover inbox needs an agent') });
+  });
 });

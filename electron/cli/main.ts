@@ -4,6 +4,7 @@ import { DroverRequestError } from '../../shared/protocol';
 import { defaultDataDir, socketPathFor } from '../host/paths';
 import { parseCommandArgs } from './cliOptions';
 import { hookCommand } from './hookCommand';
+import { inboxCommand } from './inboxCommands';
 import { runMcpServer } from './mcp/mcpServer';
 import { serve } from './serve';
 import { connectToDrover } from './socketClient';
@@ -74,6 +75,7 @@ async function run(argv: string[]): Promise<number> {
   }
   if (command === 'task') return taskCommand(rest, context);
   if (command === 'worktree') return worktreeCommand(rest, context);
+  if (command === 'inbox') return inboxCommand(rest, context);
   throw new UsageError(`Unknown command: ${command}`);
 }
 

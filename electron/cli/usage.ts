@@ -13,6 +13,7 @@ export const USAGE = `Usage:
   drover worktree list [--project ID|PATH] [--json]
   drover worktree diff AGENT [--stat] [--json]
   drover worktree merge AGENT [--squash] [-m MESSAGE] [--hand-back] [--json]
+  drover inbox [--agent NAME] [--all] [--json]   (an agent's new messages in full, then marked read)
   drover mcp [--project ID|PATH]  (stdio MCP server for agent CLIs: run_in_background, inbox, ask_agent, ...)
   drover hook EVENT            (run by agent CLIs' hooks; reports busy/ready to Drover, always exits 0)
 

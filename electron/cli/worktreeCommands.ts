@@ -12,7 +12,7 @@ function table(rows: string[][]): string {
 }
 
 /** The agent of the project named by id or by name (names are unique in a project, in any case). */
-async function agentIdOf(rpc: RpcClient, project: Project, agent: string): Promise<string> {
+export async function agentIdOf(rpc: RpcClient, project: Project, agent: string): Promise<string> {
   const { agents } = await rpc.call('getWorkState', { projectId: project.id });
   const found = agents.find((candidate) => candidate.id === agent || candidate.name.toLowerCase() === agent.toLowerCase());
   if (!found) throw new UsageError(`No agent ${agent} in ${project.name} (agents: ${agents.map((candidate) => candidate.name).join(', ') || 'none yet'}).`);

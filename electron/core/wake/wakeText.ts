@@ -37,7 +37,9 @@ function describe(message: InboxMessage, senders: Map<string, Agent>): string {
 export function composeWakeText(messages: InboxMessage[], senders: Map<string, Agent>, style: WakeStyle = 'prompt'): string {
   const heading = messages.length === 1 ? 'New message' : `New messages (${messages.length})`;
   const parts = messages.map((message, i) => (messages.length === 1 ? '' : `(${i + 1}) `) + describe(message, senders));
-  const text = `[Drover] ${heading}: ${parts.join(' ')} — read_inbox has the full text.`.replace(CONTROL_CHARACTERS, ' ');
+  // A shell has no MCP tools: its way to the full text is the command line.
+  const fullText = style === 'shell-note' ? 'drover inbox shows the full text' : 'read_inbox has the full text';
+  const text = `[Drover] ${heading}: ${parts.join(' ')} — ${fullText}.`.replace(CONTROL_CHARACTERS, ' ');
   // `true` exists in every shell; the text is one single-quoted word, so nothing in it runs.
   return style === 'shell-note' ? `true '${text.replace(/'/g, '’')}'` : text;
 }
