@@ -165,3 +165,53 @@ test('item 9: a shell agent’s note points at drover inbox, which reads it; the
   await pane.getByRole('button', { name: 'Inbox', exact: true }).click();
   await expect(inbox.getByText('1 message: 1 read.')).toBeVisible();
 });
+
+test.describe('item 16: smaller things', () => {
+  test('a shell agent reads Busy while its command runs, Ready at its prompt again', async ({ page, drover }) => {
+    const folder = drover.makeFolder('busy');
+    const url = await drover.startHost(['--project', folder]);
+    const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+    await openWorkspace(page, url, projectId);
+    const pane = await addAgent(page, 'sleeper', '', 'POSIX shell');
+    await pane.getByRole('button', { name: 'Start' }).click();
+    await expect(stateBadge(pane, 'Ready')).toBeVisible();
+    await typeLine(page, terminalOf(pane, 'sleeper'), 'sleep 3');
+    await expect(stateBadge(pane, 'Busy')).toBeVisible();
+    await expect(stateBadge(pane, 'Ready')).toBeVisible({ timeout: 15_000 });
+  });
+
+  test('merge is offered only with something to merge; removing an agent shows its progress', async ({ page, drover }) => {
+    const folder = makeRepo(path.join(drover.root, 'repo'), { 'README.md': 'hello\n' });
+    const url = await drover.startHost(['--project', folder]);
+    const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+    await openWorkspace(page, url, projectId);
+    const pane = await addAgent(page, 'idle', '', 'POSIX shell');
+    await pane.getByRole('button', { name: /Changes/ }).click();
+    const changes = page.getByRole('dialog', { name: 'Changes of idle' });
+    await expect(changes.getByText('No changes yet')).toBeVisible();
+    await expect(changes.getByRole('button', { name: 'Merge into main…' })).toBeDisabled();
+    await changes.getByRole('button', { name: 'Close' }).click();
+
+    const removal = await holdReplies(page, 'removeAgent');
+    await pane.getByRole('button', { name: 'Remove agent' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Remove idle?' });
+    await confirm.getByRole('button', { name: 'Remove agent' }).click();
+    await expect(confirm.getByRole('status')).toHaveText('Removing idle: stopping its session, saving and deleting its worktree…');
+    await expect(confirm.getByRole('button', { name: 'Removing…' })).toBeDisabled();
+    removal.release();
+    await expect(confirm).toBeHidden();
+    await expect(pane).toBeHidden();
+  });
+
+  test('the output viewer shows a command of several lines line by line', async ({ page, drover }) => {
+    const folder = drover.makeFolder('lines');
+    const url = await drover.startHost(['--project', folder]);
+    const projectId = await saveProfiles(drover, folder, []);
+    const taskId = await runTask(drover, folder, 'echo one\nfor i in; do\necho two', 'two lines');
+    await waitForTaskEnd(drover, taskId);
+    const panel = await openProject(page, url, projectId);
+    await taskRow(panel, 'two lines').click();
+    const lines = page.getByRole('list', { name: 'Command' });
+    await expect(lines.getByRole('listitem')).toHaveText(['echo one', 'for i in; do', 'echo two']);
+  });
+});

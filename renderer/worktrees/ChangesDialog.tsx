@@ -51,7 +51,7 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
     if (command === 'nextFile') select(Math.min(selected + 1, files.length - 1));
     else if (command === 'previousFile') select(Math.max(selected - 1, 0));
     else if (command === 'toggleLayout') setSplit(!split);
-    else if (command === 'merge') setMerging(true);
+    else if (command === 'merge') setMerging(canMerge);
     else {
       const fileIndex = rowsRef.current?.showHunk(command === 'nextHunk' ? 1 : -1);
       if (fileIndex !== null && fileIndex !== undefined) setSelectedPath(files[fileIndex]?.path ?? null);
@@ -75,6 +75,8 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
       setPushed(`Pushed ${result.branch} to ${result.remote}.`);
     }, 'Could not push: ');
 
+  // Nothing to merge: no commit of the branch and no file it changed.
+  const canMerge = diff !== null && (diff.commits.length > 0 || diff.files.length > 0);
   const summary = diff && `${countOf(diff.commits.length, 'commit')}, ${countOf(diff.files.length, 'file')}, +${diff.additions} −${diff.deletions}`;
   return (
     <ModalDialog
@@ -116,7 +118,7 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
           <button type="button" className="button button--ghost" disabled={push.pending} onClick={pushBranch}>
             {push.pending ? 'Pushing…' : 'Push branch'}
           </button>
-          <button type="button" className="button button--primary" title="m" onClick={() => setMerging(true)}>
+          <button type="button" className="button button--primary" title={canMerge ? 'm' : 'Nothing to merge yet'} disabled={!canMerge} onClick={() => setMerging(true)}>
             Merge into {worktree.parentBranch}…
           </button>
         </div>

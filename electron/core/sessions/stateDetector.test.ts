@@ -124,6 +124,12 @@ describe('screens of agents without real-CLI recordings (Aider, a shell)', () =>
     expect(showsEmptyPrompt(readScreen('me@box:~/shop$ ls\nREADME.md  src\nme@box:~/shop$ ', profile('shell')))).toBe(true);
     expect(showsEmptyPrompt(readScreen('me@box:~/shop$ make\nbuilding…', profile('shell')))).toBe(false);
   });
+
+  it('a shell: busy while a command runs (its prompt gone), which is all a profile without a busy pattern can tell', () => {
+    expect(readScreen('me@box:~/shop$ sleep 8', profile('shell')).busy).toBe(true);
+    expect(detectState(READY, screen({ busy: readScreen('me@box:~/shop$ sleep 8', profile('shell')).busy }), NOW)).toEqual(BUSY);
+    expect(readScreen('me@box:~/shop$ sleep 8\nme@box:~/shop$ ', profile('shell')).busy).toBe(false);
+  });
 });
 
 const NOW = Date.UTC(2026, 10, 29, 15, 0);

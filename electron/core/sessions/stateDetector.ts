@@ -69,7 +69,8 @@ export function readScreen(text: string, profile: ScreenPatterns): ScreenReading
   const promptAt = matchesOf(profile.promptPattern, text).at(-1)?.index ?? -1;
   return {
     prompt: promptAt >= 0,
-    busy: test(profile.busyPattern, text),
+    // Without a busy pattern (a shell), the prompt gone from the last line is what says a command runs.
+    busy: profile.busyPattern !== null ? test(profile.busyPattern, text) : profile.promptPattern !== null && promptAt < 0,
     dialog: test(profile.needsInputPattern, promptAt >= 0 ? text.slice(promptAt) : text),
     dialogTexts: matchesOf(profile.needsInputPattern, text).length,
     limitLines: limitLines(profile.usageLimitPattern, text),
