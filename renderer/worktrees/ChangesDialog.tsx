@@ -38,6 +38,8 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
 
   const files = useMemo(() => diff?.files ?? [], [diff]);
   const rows = useMemo(() => diffRows(files), [files]);
+  // Nothing to merge: no commit of the branch and no file it changed.
+  const canMerge = diff !== null && (diff.commits.length > 0 || diff.files.length > 0);
   const selected = Math.max(0, files.findIndex((file) => file.path === selectedPath));
 
   const select = (index: number) => {
@@ -75,8 +77,6 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
       setPushed(`Pushed ${result.branch} to ${result.remote}.`);
     }, 'Could not push: ');
 
-  // Nothing to merge: no commit of the branch and no file it changed.
-  const canMerge = diff !== null && (diff.commits.length > 0 || diff.files.length > 0);
   const summary = diff && `${countOf(diff.commits.length, 'commit')}, ${countOf(diff.files.length, 'file')}, +${diff.additions} −${diff.deletions}`;
   return (
     <ModalDialog
