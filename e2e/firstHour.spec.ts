@@ -215,3 +215,22 @@ test.describe('item 16: smaller things', () => {
     await expect(lines.getByRole('listitem')).toHaveText(['echo one', 'for i in; do', 'echo two']);
   });
 });
+
+test('item 6: the agents grid keeps its shape while the task list grows', async ({ page, drover }) => {
+  const folder = drover.makeFolder('grid');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  const client = await connectToDrover(path.join(drover.dataDir, 'drover.sock'));
+  try {
+    for (const name of ['one', 'two', 'three']) await client.rpc.call('createAgent', { projectId, name, role: '', profileId: 'sh' });
+    await page.setViewportSize({ width: 1200, height: 800 });
+    const panel = await openProject(page, url, projectId);
+    const boxes = () => Promise.all(['one', 'two', 'three'].map(async (name) => agentPane(page, name).boundingBox()));
+    const before = await boxes();
+    for (let i = 0; i < 12; i++) await client.rpc.call('createTask', { projectId, command: 'true', label: `task ${i}` });
+    await expect(panel.getByText('12 tasks', { exact: true })).toBeVisible();
+    expect(await boxes()).toEqual(before);
+  } finally {
+    client.close();
+  }
+});

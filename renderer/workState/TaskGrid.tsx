@@ -9,7 +9,6 @@ import { TaskRow, type TaskRowActions } from './TaskRow';
 const ROW_HEIGHT = 34;
 /** Rows a finger can hit (the row's buttons are 36 px there). */
 const PHONE_ROW_HEIGHT = 44;
-const MAX_VISIBLE_ROWS = 16;
 
 interface TaskGridProps extends TaskRowActions {
   tasks: readonly Task[];
@@ -71,7 +70,6 @@ export function TaskGrid({ tasks, agentsById, worktreesByAgentId, selectedIndex,
   );
 
   const rowId = (task: Task) => `${rowIdPrefix}-${task.id}`;
-  const bodyHeight = Math.max(1, Math.min(tasks.length, MAX_VISIBLE_ROWS)) * rowHeight;
 
   return (
     <div
@@ -96,7 +94,7 @@ export function TaskGrid({ tasks, agentsById, worktreesByAgentId, selectedIndex,
           </div>
         </div>
       </div>
-      <div ref={scrollRef} role="rowgroup" className="task-grid__body" style={{ height: bodyHeight }}>
+      <div ref={scrollRef} role="rowgroup" className="task-grid__body">
         {tasks.length === 0 ? (
           <p className="task-grid__empty">{emptyMessage}</p>
         ) : (
