@@ -52,6 +52,15 @@ async function waitForTaskEnd(drover: DroverWorld, taskId: string): Promise<void
   }
 }
 
+async function withAgents(drover: DroverWorld, projectId: string, names: readonly string[]): Promise<void> {
+  const client = await connectToDrover(path.join(drover.dataDir, 'drover.sock'));
+  try {
+    for (const name of names) await client.rpc.call('createAgent', { projectId, name, role: '', profileId: 'sh' });
+  } finally {
+    client.close();
+  }
+}
+
 test.describe('item 1: a new repository can get an agent', () => {
   test('a repository with no commit yet defaults Add agent to the project folder and adds the agent', async ({ page, drover }) => {
     const folder = drover.makeFolder('fresh');
@@ -233,4 +242,27 @@ test('item 6: the agents grid keeps its shape while the task list grows', async 
   } finally {
     client.close();
   }
+});
+
+test('item 14: at phone width the breadcrumb leads back to Projects, and the agent picked there maximises nothing on a wide window', async ({ page, drover }) => {
+  const folder = drover.makeFolder('pocket');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  await withAgents(drover, projectId, ['left', 'right']);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openWorkspace(page, url, projectId);
+  const back = page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Projects' });
+  await expect(back).toBeVisible();
+  await page.getByRole('tab', { name: /right/ }).click();
+  await expect(agentPane(page, 'right')).toBeVisible();
+  await expect(agentPane(page, 'left')).toBeHidden();
+
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await expect(agentPane(page, 'left')).toBeVisible();
+  await expect(agentPane(page, 'right')).toBeVisible();
+  await expect(agentPane(page, 'right').getByRole('button', { name: 'Maximise' })).toHaveAttribute('aria-pressed', 'false');
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await back.click();
+  await expect(page.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible();
 });

@@ -7,7 +7,7 @@ import { useAgents, useAgentWork, useProfiles, useWorkState } from '../store/hoo
 import { usePhoneLayout } from '../store/phoneLayout';
 import { NO_WORK } from '../store/selectors';
 import { useDroverActions } from '../store/StoreContext';
-import { setSoloAgent, soloAgentId, useWorkspaceView } from '../store/workspaceView';
+import { chosenSoloAgent, setSoloAgent, soloAgentId, useWorkspaceView } from '../store/workspaceView';
 import { RemoveAgentDialog } from '../worktrees/RemoveAgentDialog';
 import { AgentFormDialog } from './AgentFormDialog';
 import { AgentPane, type AgentPaneHandle } from './AgentPane';
@@ -33,7 +33,7 @@ export function AgentsArea({ projectId }: { projectId: string }) {
   const { trackAgentProfiles, startAgent, stopAgent, restartAgent, holdAgentWakes } = useDroverActions();
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
   const phone = usePhoneLayout();
-  const chosenSolo = useWorkspaceView((state) => state.soloAgentByProject[projectId]);
+  const chosenSolo = useWorkspaceView((state) => chosenSoloAgent(state, projectId, phone));
   // A ref, not state: Alt+1 then Ctrl+Shift+Enter can come faster than the focus moves (it waits a
   // frame) or a render, and the second key must act on the pane the first one chose.
   const focusedId = useRef<string | null>(null);

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { create } from 'zustand';
 import { navigate } from '../routing';
 import { isPhoneLayout } from './phoneLayout';
-import { setSoloAgent, showWorkState, useWorkspaceView } from './workspaceView';
+import { chosenSoloAgent, setSoloAgent, showWorkState, useWorkspaceView } from './workspaceView';
 
 /**
  * Where the person asked to go: an agent's pane, a task's row, the add-project field, or the
@@ -32,7 +32,7 @@ export function goTo(target: FocusTarget): void {
   else navigate({ page: 'project', projectId: target.projectId });
   if (target.kind === 'task') showWorkState(true);
   if (target.kind === 'agent') {
-    const solo = useWorkspaceView.getState().soloAgentByProject[target.projectId];
+    const solo = chosenSoloAgent(useWorkspaceView.getState(), target.projectId, isPhoneLayout());
     if (solo || isPhoneLayout()) setSoloAgent(target.projectId, target.agentId);
   }
   usePendingFocus.setState({ pending: { target, id: nextId++ } });
