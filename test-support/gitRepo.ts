@@ -60,3 +60,12 @@ export function holdWorktreeCreation(repo: string, dir: string): { started: stri
   );
   return files;
 }
+
+/** A bare repository at `bare` as `repo`'s origin, with `main` pushed to it (the push remote of forge tests). */
+export function addBareOrigin(repo: string, bare: string): string {
+  fs.mkdirSync(bare, { recursive: true });
+  git(bare, 'init', '--quiet', '--bare', '--initial-branch=main');
+  git(repo, 'remote', 'add', 'origin', bare);
+  git(repo, 'push', '--quiet', 'origin', 'main');
+  return fs.realpathSync(bare);
+}
