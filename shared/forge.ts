@@ -182,3 +182,26 @@ export const PullRequestDraftSchema = z.object({
   commits: z.number().int().nonnegative(),
 });
 export type PullRequestDraft = z.infer<typeof PullRequestDraftSchema>;
+
+const STATE_WORDS: Readonly<Record<PullRequestState, string>> = { draft: 'draft', open: 'open', merged: 'merged', closed: 'closed' };
+const CHECK_WORDS: Readonly<Record<CheckState, string | null>> = { none: null, pending: 'checks running', passed: 'checks passed', failed: 'checks failed' };
+const REVIEW_WORDS: Readonly<Record<(typeof REVIEW_DECISIONS)[number], string | null>> = { none: null, approved: 'approved', 'changes-requested': 'changes requested' };
+const MERGE_WORDS: Readonly<Record<Mergeability, string | null>> = {
+  unknown: null,
+  mergeable: null,
+  'checks-failing': null,
+  draft: null,
+  conflicts: 'conflicts',
+  behind: 'behind its base',
+  blocked: 'blocked',
+};
+
+/** "#7 open · checks failed · changes requested": the pull request in a line (pane header, CLI). */
+export function pullRequestSummary(pullRequest: PullRequest): string {
+  const open = pullRequest.state === 'open' || pullRequest.state === 'draft';
+  const parts = [
+    `#${pullRequest.number} ${STATE_WORDS[pullRequest.state]}`,
+    ...(open ? [CHECK_WORDS[pullRequest.checksState], REVIEW_WORDS[pullRequest.reviewDecision], MERGE_WORDS[pullRequest.mergeability]] : []),
+  ];
+  return parts.filter((part): part is string => part !== null).join(' · ');
+}
