@@ -125,6 +125,12 @@ test('an issue becomes an agent, its pull request goes through failed checks and
     await expect(dialog.getByRole('status')).toContainText(`Sent 1 review comment to ${agentName}'s inbox`);
     await expect(needsYouButton(page, 0)).toBeVisible();
     await screenshot(page, 'github-pull-request.png');
+    // At phone width the dialog stays whole on screen, its merge within reach.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await dialog.getByRole('button', { name: 'Merge pull request' }).scrollIntoViewIfNeeded();
+    await expect(dialog.getByRole('button', { name: 'Merge pull request' })).toBeInViewport();
+    await screenshot(page, 'github-pull-request-phone.png');
+    await page.setViewportSize({ width: 1400, height: 900 });
 
     // Merge, then archive: the branch and the worktree go, nothing else.
     const before = { branches: git(repo, 'for-each-ref', '--format=%(refname:short)', 'refs/heads').split('\n'), head: git(repo, 'rev-parse', 'HEAD'), status: git(repo, 'status', '--porcelain') };

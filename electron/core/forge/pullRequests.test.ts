@@ -11,6 +11,15 @@ import { createCore, type Core } from '../compose';
 
 const TOKEN = 'ghp_testtoken0123456789';
 
+/** A project folder with a bare origin, and a fake GitHub whose branches are that origin's. */
+async function shopOnFakeGitHub(dir: string, scopes?: string[]): Promise<{ repo: string; bare: string; fake: FakeGitHub }> {
+  const repo = makeRepo(path.join(dir, 'shop'), { 'src/cart.js': 'export const total = () => 2;\n' });
+  const bare = addBareOrigin(repo, path.join(dir, 'remote.git'));
+  const fake = new FakeGitHub({ repository: 'acme/shop', bareRepo: bare, token: TOKEN, ...(scopes ? { scopes } : {}) });
+  await fake.listen();
+  return { repo, bare, fake };
+}
+
 describe('the GitHub loop against a fake GitHub and a bare push remote', () => {
   let dir: string;
   let repo: string;
@@ -47,10 +56,7 @@ describe('the GitHub loop against a fake GitHub and a bare push remote', () => {
 
   beforeEach(async () => {
     dir = makeTempDir();
-    repo = makeRepo(path.join(dir, 'shop'), { 'src/cart.js': 'export const total = () => 2;\n' });
-    bare = addBareOrigin(repo, path.join(dir, 'remote.git'));
-    fake = new FakeGitHub({ repository: 'acme/shop', bareRepo: bare, token: TOKEN });
-    await fake.listen();
+    ({ repo, bare, fake } = await shopOnFakeGitHub(dir));
     start();
     project = await core.api.addProject({ path: repo });
     // origin is a local folder: the repository on GitHub is a project setting.
@@ -229,10 +235,7 @@ describe('GitHub tokens', () => {
 
   beforeEach(async () => {
     dir = makeTempDir();
-    const repo = makeRepo(path.join(dir, 'shop'), { 'a.txt': 'a\n' });
-    const bare = addBareOrigin(repo, path.join(dir, 'remote.git'));
-    fake = new FakeGitHub({ repository: 'acme/shop', bareRepo: bare, token: TOKEN, scopes: ['repo', 'read:org'] });
-    await fake.listen();
+    ({ fake } = await shopOnFakeGitHub(dir, ['repo', 'read:org']));
   });
   afterEach(async () => {
     await core.close();
@@ -284,10 +287,8 @@ describe('issues in', () => {
 
   beforeEach(async () => {
     dir = makeTempDir();
-    const repo = makeRepo(path.join(dir, 'shop'), { 'a.txt': 'a\n' });
-    const bare = addBareOrigin(repo, path.join(dir, 'remote.git'));
-    fake = new FakeGitHub({ repository: 'acme/shop', bareRepo: bare, token: TOKEN });
-    await fake.listen();
+    let repo: string;
+    ({ repo, fake } = await shopOnFakeGitHub(dir));
     core = createCore({
       dataDir: path.join(dir, 'data'),
       version: 'test',
