@@ -61,6 +61,9 @@ export const TaskSchema = z.object({
 });
 export type Task = z.infer<typeof TaskSchema>;
 
+/** The most checkpoints kept per agent, whatever the setting (a turn list is one reply). */
+export const MAX_CHECKPOINTS_KEPT = 1000;
+
 export const ProjectSettingsSchema = z.object({
   taskConcurrency: z.number().int().min(1).max(64),
   taskOutputCapBytes: z.number().int().min(1024),
@@ -71,6 +74,10 @@ export const ProjectSettingsSchema = z.object({
   worktreesDir: z.string().trim().min(1).max(4096).refine((dir) => dir.startsWith('/'), 'the worktrees folder must be an absolute path').nullable(),
   /** Run as a background task of the agent in each new worktree (e.g. `npm ci`); null: none. */
   worktreeSetupCommand: z.string().trim().min(1).max(10_000).nullable(),
+  /** Checkpoints of each agent's turns kept: the newest this many (see `checkpointDaysKept`). */
+  checkpointTurnsKept: z.number().int().min(1).max(MAX_CHECKPOINTS_KEPT),
+  /** Checkpoints older than this many days are pruned too; null: by count only. */
+  checkpointDaysKept: z.number().int().min(1).max(3650).nullable(),
 });
 export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;
 
@@ -81,6 +88,8 @@ export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
   notificationsMuted: false,
   worktreesDir: null,
   worktreeSetupCommand: null,
+  checkpointTurnsKept: 100,
+  checkpointDaysKept: null,
 };
 
 export const ProjectListSchema = z.object({
