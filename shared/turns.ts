@@ -116,3 +116,18 @@ export const AgentsDiffSchema = z.object({
   deletions: Count,
 });
 export type AgentsDiff = z.infer<typeof AgentsDiffSchema>;
+
+/** A prompt's first line, cut to `max` characters. */
+export function promptHeadline(prompt: string | null, max = 100): string | null {
+  const first = prompt?.trim().split('\n')[0]?.trim() ?? '';
+  if (!first) return null;
+  return first.length > max ? `${first.slice(0, max - 1)}…` : first;
+}
+
+/** What a checkpoint is, in a few words: `turn 3 (“add a test”)`, `the start`, `the state before restoring 1`. */
+export function checkpointLabel(turn: Pick<Turn, 'n' | 'kind' | 'prompt' | 'restoredTo'>): string {
+  if (turn.kind === 'start') return 'the start';
+  if (turn.kind === 'restore') return `the state before restoring checkpoint ${turn.restoredTo ?? '?'}`;
+  const headline = promptHeadline(turn.prompt, 60);
+  return headline ? `turn ${turn.n} (“${headline}”)` : `turn ${turn.n}`;
+}

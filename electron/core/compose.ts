@@ -34,6 +34,12 @@ import { taskMethods } from './tasks/taskMethods';
 import { TaskService } from './tasks/taskService';
 import { AgentWakeService, DEFAULT_WAKE_OPTIONS, type WakeOptions } from './wake/agentWakeService';
 import { wakeMethods } from './wake/wakeMethods';
+import { CommentService } from './comments/commentService';
+import { commentMethods } from './comments/commentMethods';
+import { AgentComparison } from './turns/agentComparison';
+import { Checkpoints } from './turns/checkpoints';
+import { turnMethods } from './turns/turnMethods';
+import { TurnService } from './turns/turnService';
 import { Git } from './worktrees/git';
 import { PortBlocks } from './worktrees/portBlocks';
 import { worktreeMethods } from './worktrees/worktreeMethods';
@@ -133,7 +139,10 @@ export function createCore(options: CoreOptions): Core {
   const cliCommand = options.cliCommand ?? [process.execPath, process.argv[1] ?? 'drover'];
   const inbox = new MediatedInbox(locator, projects, stores, events);
   const ports = new PortBlocks(options.portBlocksDir ?? defaultPortBlocksDir(env));
-  const worktrees = new WorktreeService(locator, projects, stores, events, inbox, new Git(env), ports, tasks, { log });
+  const git = new Git(env);
+  const worktrees = new WorktreeService(locator, projects, stores, events, inbox, git, ports, tasks, { log });
+  const checkpoints = new Checkpoints(git);
+  const turns = new TurnService(locator, projects, stores, events, inbox, git, checkpoints, { log });
   const sessions = new SessionService(
     locator,
     projects,
@@ -145,6 +154,7 @@ export function createCore(options: CoreOptions): Core {
       shimDir: writeCliShim(path.join(options.dataDir, 'bin'), cliCommand, options.cliEnv),
       baseEnv: env,
       ...(options.agentStopGraceMs !== undefined ? { stopGraceMs: options.agentStopGraceMs } : {}),
+      onPrompt: (agentId, prompt) => turns.notePrompt(agentId, prompt),
       log,
     },
     worktrees,
@@ -159,7 +169,7 @@ export function createCore(options: CoreOptions): Core {
 
   const api = toCoreApi(
     {
-    ...projectMethods(projects, stores, [tasks, sessions, worktrees], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
+    ...projectMethods(projects, stores, [tasks, sessions, worktrees, turns], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
     ...taskMethods(tasks, events),
     ...profileMethods(profiles),
     ...agentMethods(agents),
@@ -169,6 +179,8 @@ export function createCore(options: CoreOptions): Core {
     ...appSettingsMethods(new AppSettingsTable(appDb), events),
     ...commandLineToolMethods(options.commandLineTool ?? { kind: 'launcher', command: cliCommand, ...(options.cliEnv ? { env: options.cliEnv } : {}) }, env),
     ...worktreeMethods(worktrees),
+    ...turnMethods(turns, new AgentComparison(locator, git, checkpoints)),
+    ...commentMethods(new CommentService(locator, events, inbox)),
     },
     (error) => nameDamagedDatabase(error, [{ db: appDb, file: appFile, description: 'app database' }, ...stores.opened()]),
   );

@@ -127,7 +127,7 @@ describe('checkpoints (real git)', () => {
     expect(await checkpoints.stats(repo, start.commit, turn.commit)).toEqual({ files: 2, additions: 5, deletions: 1 });
     expect(await checkpoints.diskUsage(repo, ['refs/drover/checkpoints/a-x'])).toBe(0);
     await checkpoints.setRef(repo, 'refs/drover/checkpoints/a-x/1', turn.commit);
-    expect(await checkpoints.refs(repo, 'refs/drover/checkpoints/a-x')).toEqual(['refs/drover/checkpoints/a-x/1']);
+    expect(await checkpoints.refs(repo, 'refs/drover/checkpoints/a-x')).toEqual([{ ref: 'refs/drover/checkpoints/a-x/1', commit: turn.commit }]);
     expect(await checkpoints.diskUsage(repo, ['refs/drover/checkpoints/a-x'])).toBeGreaterThan(0);
   });
 

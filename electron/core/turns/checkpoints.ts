@@ -73,7 +73,7 @@ export class Checkpoints {
    * for the index's tree and one to add the working files to.
    */
   async snapshot(folder: string, message: string): Promise<Snapshot> {
-    return this.withIndexCopies(folder, 2, async ([forIndex, forFiles]) => {
+    return this.withIndexCopies(folder, async ({ first: forIndex, second: forFiles }) => {
       const [indexCommit, tree] = await Promise.all([
         this.indexTree(folder, forIndex).then((indexTree) => this.commitTree(folder, indexTree, ['HEAD'], 'index')),
         this.filesTree(folder, forFiles),
@@ -84,7 +84,7 @@ export class Checkpoints {
 
   /** The tree of every file git does not ignore, for comparing without keeping a checkpoint. */
   async tree(folder: string): Promise<string> {
-    return this.withIndexCopies(folder, 1, ([forFiles]) => this.filesTree(folder, forFiles));
+    return this.withIndexCopies(folder, ({ first }) => this.filesTree(folder, first));
   }
 
   /**
@@ -98,13 +98,12 @@ export class Checkpoints {
       fail('invalid-state', `The worktree has ${checkedOut.code === 0 ? `branch ${checkedOut.stdout.trim()}` : 'a detached HEAD'} checked out, not ${branch}; check out ${branch} there first.`);
     }
     const commit = objectId(target, 'the checkpoint');
-    const [targetTree, targetHead, targetIndex, head] = (await this.git.run(folder, ['rev-parse', `${commit}^{tree}`, `${commit}^1`, `${commit}^2^{tree}`, 'HEAD'])).stdout
-      .split('\n')
-      .slice(0, 4)
-      .map((line, index) => objectId(line, ['its tree', 'its HEAD', 'its index', 'HEAD'][index] ?? 'a revision'));
-    const changed = await this.withIndexCopies(folder, 1, async ([forFiles], dir) => {
+    const revisions = { tree: `${commit}^{tree}`, head: `${commit}^1`, index: `${commit}^2^{tree}`, current: 'HEAD' };
+    const lines = (await this.git.run(folder, ['rev-parse', ...Object.values(revisions)])).stdout.split('\n');
+    const [targetTree, targetHead, targetIndex, head] = Object.keys(revisions).map((name, index) => objectId(lines[index] ?? '', `${name} of the restore`)) as [string, string, string, string];
+    const changed = await this.withIndexCopies(folder, async ({ first: forFiles, dir }) => {
       const current = await this.filesTree(folder, forFiles);
-      const paths = splitNul((await this.git.run(folder, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--end-of-options', current, targetTree as string])).stdout);
+      const paths = splitNul((await this.git.run(folder, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--end-of-options', current, targetTree])).stdout);
       if (paths.length === 0) return paths;
       const list = path.join(dir, 'paths');
       await fs.promises.writeFile(list, paths.map((file) => `${file}\0`).join(''), { mode: 0o600 });
@@ -112,8 +111,8 @@ export class Checkpoints {
       await this.git.run(folder, ['restore', `--source=${targetTree}`, '--worktree', `--pathspec-from-file=${list}`, '--pathspec-file-nul'], { env: { GIT_INDEX_FILE: forFiles } });
       return paths;
     });
-    if (head !== targetHead) await this.git.run(folder, ['update-ref', '-m', 'drover: restore a checkpoint', '--end-of-options', `refs/heads/${branch}`, targetHead as string, head as string]);
-    await this.git.run(folder, ['read-tree', '--end-of-options', targetIndex as string]);
+    if (head !== targetHead) await this.git.run(folder, ['update-ref', '-m', 'drover: restore a checkpoint', '--end-of-options', `refs/heads/${branch}`, targetHead, head]);
+    await this.git.run(folder, ['read-tree', '--end-of-options', targetIndex]);
     // read-tree drops what the index knew of the files' stat data; git status would redo it each time.
     await this.git.run(folder, ['update-index', '-q', '--refresh'], { okCodes: [0, 1] });
     return changed;
@@ -133,10 +132,13 @@ export class Checkpoints {
     await this.git.run(folder, ['update-ref', '-d', '--end-of-options', ref]);
   }
 
-  /** The checkpoint refs under `prefix`. */
-  async refs(folder: string, prefix: string): Promise<string[]> {
-    const result = await this.git.run(folder, ['for-each-ref', '--format=%(refname)', '--end-of-options', `${prefix}/`]);
-    return result.stdout.split('\n').filter((line) => line.length > 0);
+  /** The checkpoint refs under `prefix`, with the commit each names. */
+  async refs(folder: string, prefix: string): Promise<{ ref: string; commit: string }[]> {
+    const result = await this.git.run(folder, ['for-each-ref', '--format=%(objectname) %(refname)', '--end-of-options', `${prefix}/`]);
+    return result.stdout
+      .split('\n')
+      .filter((line) => line.length > 0)
+      .map((line) => ({ commit: line.slice(0, line.indexOf(' ')), ref: line.slice(line.indexOf(' ') + 1) }));
   }
 
   /**
@@ -175,14 +177,14 @@ export class Checkpoints {
     return objectId((await this.git.run(folder, args, { env: CHECKPOINT_IDENTITY })).stdout, 'a checkpoint');
   }
 
-  /** Runs `work` with `count` copies of the worktree's index in a private temporary folder, removed after. */
-  private async withIndexCopies<T>(folder: string, count: number, work: (copies: string[], dir: string) => Promise<T>): Promise<T> {
+  /** Runs `work` with two copies of the worktree's index in a private temporary folder, removed after. */
+  private async withIndexCopies<T>(folder: string, work: (copies: { first: string; second: string; dir: string }) => Promise<T>): Promise<T> {
     const indexFile = await this.indexFileOf(folder);
     const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'drover-checkpoint-'));
     try {
-      const copies = Array.from({ length: count }, (_, index) => path.join(dir, `index-${index}`));
-      await Promise.all(copies.map((copy) => copyIndex(indexFile, copy)));
-      return await work(copies, dir);
+      const copies = { first: path.join(dir, 'index-1'), second: path.join(dir, 'index-2'), dir };
+      await Promise.all([copyIndex(indexFile, copies.first), copyIndex(indexFile, copies.second)]);
+      return await work(copies);
     } finally {
       await fs.promises.rm(dir, { recursive: true, force: true });
     }

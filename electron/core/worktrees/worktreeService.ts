@@ -251,16 +251,16 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
   /**
    * The agent is being removed: its worktree folder goes. With `discardWork` its branch goes too;
    * otherwise uncommitted changes are committed onto the branch first, and a branch with commits
-   * its parent lacks is kept (returned). An attached worktree or branch that Drover did not make is
-   * never touched.
+   * its parent lacks (or any, with `keepBranch`) is kept (returned). An attached worktree or branch
+   * that Drover did not make is never touched.
    */
-  async remove(store: ProjectStore, agent: Agent, discardWork: boolean): Promise<string | null> {
+  async remove(store: ProjectStore, agent: Agent, { discardWork, keepBranch }: { discardWork: boolean; keepBranch: boolean }): Promise<string | null> {
     const worktree = store.worktrees.get(agent.id);
     if (!worktree) return null;
     if (worktree.state === 'creating') fail('invalid-state', `${agent.name}'s worktree is still being made; remove the agent once that ends.`);
     this.stopWatching(agent.id);
     const repo = this.projects.get(store.projectId).path;
-    const keptBranch = worktree.ownsFolder ? await this.removeFolder(repo, agent, worktree, discardWork) : null;
+    const keptBranch = worktree.ownsFolder ? await this.removeFolder(repo, agent, worktree, discardWork, keepBranch) : null;
     if (worktree.portBase !== null) this.ports.release(worktree.portBase, worktree.path);
     return keptBranch;
   }
@@ -463,7 +463,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     return { store, agent, worktree };
   }
 
-  private async removeFolder(repo: string, agent: Agent, worktree: Worktree, discardWork: boolean): Promise<string | null> {
+  private async removeFolder(repo: string, agent: Agent, worktree: Worktree, discardWork: boolean, keepBranch: boolean): Promise<string | null> {
     const folderThere = fs.existsSync(worktree.path);
     const branchThere = await branchExists(this.git, repo, worktree.branch);
     if (discardWork) {
@@ -483,7 +483,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     await this.git.run(repo, ['worktree', 'prune']);
     if (!branchThere) return null;
     const parentThere = await branchExists(this.git, repo, worktree.parentBranch);
-    const hasWork = saved || (await this.divergence(repo, worktree, parentThere)).ahead > 0;
+    const hasWork = saved || keepBranch || (await this.divergence(repo, worktree, parentThere)).ahead > 0;
     if (hasWork) return worktree.branch;
     if (worktree.ownsBranch) await this.git.run(repo, ['branch', '-D', worktree.branch]);
     return null;
