@@ -8,6 +8,7 @@ import { runMcpServer } from './mcp/mcpServer';
 import { serve } from './serve';
 import { connectToDrover } from './socketClient';
 import { taskCommand, type CliContext } from './taskCommands';
+import { turnsCommand } from './turnCommands';
 import { USAGE, UsageError } from './usage';
 import { worktreeCommand } from './worktreeCommands';
 
@@ -72,6 +73,7 @@ async function run(argv: string[]): Promise<number> {
   }
   if (command === 'task') return taskCommand(rest, context);
   if (command === 'worktree') return worktreeCommand(rest, context);
+  if (command === 'turns') return turnsCommand(rest, context);
   throw new UsageError(`Unknown command: ${command}`);
 }
 

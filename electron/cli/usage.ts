@@ -13,6 +13,9 @@ export const USAGE = `Usage:
   drover worktree list [--project ID|PATH] [--json]
   drover worktree diff AGENT [--stat] [--json]
   drover worktree merge AGENT [--squash] [-m MESSAGE] [--hand-back] [--json]
+  drover turns AGENT [--project ID|PATH] [--json]       (the agent's checkpoints, one per turn; 0 is its start)
+  drover turns diff AGENT N [M] [--stat] [--json]       (what checkpoint N, or N through M, changed)
+  drover turns restore AGENT N [--json]                 (the worktree back as checkpoint N had it; undoable)
   drover mcp [--project ID|PATH]  (stdio MCP server for agent CLIs: run_in_background, inbox, ask_agent, ...)
   drover hook EVENT            (run by agent CLIs' hooks; reports busy/ready to Drover, always exits 0)
 

@@ -5,13 +5,13 @@ import { connectToDrover } from './socketClient';
 import { resolveProject, type CliContext } from './taskCommands';
 import { UsageError } from './usage';
 
-function table(rows: string[][]): string {
+export function table(rows: string[][]): string {
   const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
   return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ')).join('\n');
 }
 
 /** The agent of the project named by id or by name (names are unique in a project, in any case). */
-async function agentIdOf(rpc: RpcClient, project: Project, agent: string): Promise<string> {
+export async function agentIdOf(rpc: RpcClient, project: Project, agent: string): Promise<string> {
   const { agents } = await rpc.call('getWorkState', { projectId: project.id });
   const found = agents.find((candidate) => candidate.id === agent || candidate.name.toLowerCase() === agent.toLowerCase());
   if (!found) throw new UsageError(`No agent ${agent} in ${project.name} (agents: ${agents.map((candidate) => candidate.name).join(', ') || 'none yet'}).`);
