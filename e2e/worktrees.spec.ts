@@ -5,6 +5,7 @@ import { branchesStartingWith, git, holdWorktreeCreation, makeRepo } from '../te
 import { addAgent, openWorkspace, saveProfiles, screenshot, SHELL_PROFILE, terminalOf, typeLine } from './support/agents';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { inboxMessage, openInbox, startFromPane } from './support/agentBridge';
+import { branchOf, openChanges, privatePortBlocks } from './support/worktrees';
 
 /** A repository whose `.env` (ignored, named in .worktreeinclude) every new worktree must get. */
 function makeProjectRepo(drover: DroverWorld): string {
@@ -17,16 +18,6 @@ function makeProjectRepo(drover: DroverWorld): string {
   return repo;
 }
 
-/** Leases of port blocks go to a folder of this test's own. */
-function privatePortBlocks(drover: DroverWorld): () => void {
-  const previous = process.env.DROVER_PORT_BLOCKS_DIR;
-  process.env.DROVER_PORT_BLOCKS_DIR = path.join(drover.root, 'port-blocks');
-  return () => {
-    if (previous === undefined) delete process.env.DROVER_PORT_BLOCKS_DIR;
-    else process.env.DROVER_PORT_BLOCKS_DIR = previous;
-  };
-}
-
 /** The folder of the agent's worktree, as git lists it. */
 function worktreeFolder(repo: string, agent: string): string {
   const line = git(repo, 'worktree', 'list', '--porcelain')
@@ -34,10 +25,6 @@ function worktreeFolder(repo: string, agent: string): string {
     .find((entry) => entry.startsWith('worktree ') && path.basename(entry).startsWith(`${agent}-`));
   if (!line) throw new Error(`no worktree of ${agent}`);
   return line.slice('worktree '.length);
-}
-
-function branchOf(pane: Locator, agent: string): Locator {
-  return pane.getByText(new RegExp(`^drover/${agent}-[a-z0-9]{4}$`));
 }
 
 /** The agent's shell changes the shared file its own way and commits it. */
@@ -68,13 +55,6 @@ async function expectHeaderFits(pane: Locator, agent: string): Promise<void> {
     expect(box.x + box.width, `header part ${index} inside the pane`).toBeLessThanOrEqual(paneBox.x + paneBox.width);
     for (const other of boxes.slice(index + 1)) expect(overlaps(box, other), `header part ${index} over another`).toBe(false);
   }
-}
-
-async function openChanges(page: Page, pane: Locator, agent: string): Promise<Locator> {
-  await pane.getByRole('button', { name: 'Changes' }).click();
-  const dialog = page.getByRole('dialog', { name: `Changes of ${agent}` });
-  await expect(dialog.getByRole('listbox', { name: 'Changed files' })).toBeVisible();
-  return dialog;
 }
 
 test('two agents in their own worktrees: each diff shows its own change, the first merges, the second conflicts and goes back to its agent', async ({ page, drover }) => {

@@ -131,3 +131,9 @@ export function checkpointLabel(turn: Pick<Turn, 'n' | 'kind' | 'prompt' | 'rest
   const headline = promptHeadline(turn.prompt, 60);
   return headline ? `turn ${turn.n} (“${headline}”)` : `turn ${turn.n}`;
 }
+
+/** The lines a comment is on: `line 4`, `lines 4–9`, with `(old)` for lines of the file before the change. */
+export function lineRange(comment: Pick<DiffComment, 'startLine' | 'endLine' | 'side'>): string {
+  const lines = comment.startLine === comment.endLine ? `line ${comment.startLine}` : `lines ${comment.startLine}–${comment.endLine}`;
+  return comment.side === 'old' ? `${lines} (old)` : lines;
+}

@@ -1,11 +1,5 @@
 import { countOf } from '../../../shared/plural';
-import type { DiffComment } from '../../../shared/turns';
-
-/** The lines a comment is on: `line 4`, `lines 4–9`, with `(old)` for lines the change removed. */
-export function lineRange(comment: Pick<DiffComment, 'startLine' | 'endLine' | 'side'>): string {
-  const lines = comment.startLine === comment.endLine ? `line ${comment.startLine}` : `lines ${comment.startLine}–${comment.endLine}`;
-  return comment.side === 'old' ? `${lines} (old)` : lines;
-}
+import { lineRange, type DiffComment } from '../../../shared/turns';
 
 function quote(lines: string): string {
   return lines

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Agent, Project, Worktree } from '../../../shared/entities';
+import type { Agent, AgentProfileInput, Project, Worktree } from '../../../shared/entities';
 import type { Turn } from '../../../shared/turns';
 import { git, makeRepo } from '../../../test-support/gitRepo';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
@@ -9,7 +9,7 @@ import { waitFor } from '../../../test-support/waitFor';
 import { createCore, type Core } from '../compose';
 
 /** A plain POSIX shell with a prompt the screen reading knows: each command it runs is a turn. */
-const SHELL = {
+const SHELL: AgentProfileInput = {
   id: 'sh',
   name: 'POSIX shell',
   command: '/bin/sh',
@@ -22,7 +22,7 @@ const SHELL = {
   quietMs: 150,
   integration: 'none',
   wakeAs: 'shell-note',
-} as const;
+};
 
 describe('turns: a checkpoint per turn of a shell agent (real PTY, real git)', () => {
   let dir: string;
@@ -35,7 +35,7 @@ describe('turns: a checkpoint per turn of a shell agent (real PTY, real git)', (
     repo = makeRepo(path.join(dir, 'repo'), { 'notes.txt': 'one\n', '.gitignore': '*.log\n' });
     core = createCore({ dataDir: path.join(dir, 'data'), version: 'test', socketPath: '/unused', portBlocksDir: path.join(dir, 'ports') });
     project = await core.api.addProject({ path: repo });
-    await core.api.saveAgentProfile({ profile: { ...SHELL } });
+    await core.api.saveAgentProfile({ profile: SHELL });
   });
   afterEach(async () => {
     await core.close();

@@ -1,0 +1,26 @@
+import path from 'node:path';
+import { expect, type Locator, type Page } from '@playwright/test';
+import type { DroverWorld } from './droverHost';
+
+/** Leases of port blocks go to a folder of this test's own; returns what puts the old one back. */
+export function privatePortBlocks(drover: DroverWorld): () => void {
+  const previous = process.env.DROVER_PORT_BLOCKS_DIR;
+  process.env.DROVER_PORT_BLOCKS_DIR = path.join(drover.root, 'port-blocks');
+  return () => {
+    if (previous === undefined) delete process.env.DROVER_PORT_BLOCKS_DIR;
+    else process.env.DROVER_PORT_BLOCKS_DIR = previous;
+  };
+}
+
+/** The branch chip in an agent's pane header. */
+export function branchOf(pane: Locator, agent: string): Locator {
+  return pane.getByText(new RegExp(`^drover/${agent}-[a-z0-9]{4}$`));
+}
+
+/** Opens the agent's changes view from its pane header. */
+export async function openChanges(page: Page, pane: Locator, agent: string): Promise<Locator> {
+  await pane.getByRole('button', { name: 'Changes' }).click();
+  const dialog = page.getByRole('dialog', { name: `Changes of ${agent}` });
+  await expect(dialog.getByRole('region', { name: 'Diff' }).or(dialog.getByText(/^No changes yet/))).toBeVisible();
+  return dialog;
+}
