@@ -140,6 +140,13 @@ test('three shell turns: each turn shows only its change; restore to turn 1 and 
     const again = await openChanges(page, pane, 'builder');
     await expect(again.getByRole('list', { name: 'Comments on the diff' }).getByText('Sent', { exact: true })).toHaveCount(2);
     await expect(again.getByRole('listbox', { name: 'Turns' }).getByRole('option')).toHaveCount(6);
+    // At phone width the columns stack, each as wide as the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const part of [again.getByRole('listbox', { name: 'Turns' }), again.getByRole('region', { name: 'Diff' }), again.getByRole('heading', { name: 'Comments' })]) {
+      const box = await part.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    }
+    await screenshot(page, 'turns-phone.png');
   } finally {
     restorePorts();
   }

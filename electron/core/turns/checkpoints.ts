@@ -82,6 +82,16 @@ export class Checkpoints {
     });
   }
 
+  /**
+   * A checkpoint kept under `ref`: the snapshot, and the files and lines it differs by from `since`
+   * (counted while the ref is written). What a turn's end costs.
+   */
+  async take(folder: string, message: string, ref: string, since: string): Promise<{ snapshot: Snapshot; stats: ChangeStats }> {
+    const snapshot = await this.snapshot(folder, message);
+    const [stats] = await Promise.all([this.stats(folder, since, snapshot.commit), this.setRef(folder, ref, snapshot.commit)]);
+    return { snapshot, stats };
+  }
+
   /** The tree of every file git does not ignore, for comparing without keeping a checkpoint. */
   async tree(folder: string): Promise<string> {
     return this.withIndexCopies(folder, ({ first }) => this.filesTree(folder, first));

@@ -83,7 +83,8 @@ describe('turns: a checkpoint per turn of a shell agent (real PTY, real git)', (
     expect(git(repo, 'show-ref', '--', `refs/drover/checkpoints/${agent.id}/3`)).toContain((await turnsOf(agent))[3]?.commit);
 
     const restored = await core.api.restoreTurn({ agentId: agent.id, n: 1 });
-    expect(restored.undo).toMatchObject({ n: 4, kind: 'restore', restoredTo: 1, files: 2 });
+    // Restoring brings first.txt's line back and takes notes.txt's second line away.
+    expect(restored.undo).toMatchObject({ n: 4, kind: 'restore', restoredTo: 1, files: 2, additions: 1, deletions: 1 });
     expect(fs.readFileSync(path.join(worktree.path, 'first.txt'), 'utf8')).toBe('a\n');
     expect(fs.readFileSync(path.join(worktree.path, 'notes.txt'), 'utf8')).toBe('one\n');
     expect(git(worktree.path, '--no-optional-locks', 'status', '--porcelain')).toBe('?? first.txt');

@@ -96,11 +96,11 @@ export class TurnService implements ProjectWork {
     return this.serially(agentId, async () => {
       this.refuseBusy(store, agent);
       const latest = store.turns.latest(agentId) as Turn;
-      const snapshot = await this.checkpoints.snapshot(worktree.path, `Drover checkpoint: ${agent.name} before restoring checkpoint ${n}`);
-      const [stats] = await Promise.all([
-        this.checkpoints.stats(worktree.path, snapshot.commit, target.commit),
-        this.checkpoints.setRef(worktree.path, checkpointRef(agentId, latest.n + 1), snapshot.commit),
-      ]);
+      const commitMessage = `Drover checkpoint: ${agent.name} before restoring checkpoint ${n}`;
+      const taken = await this.checkpoints.take(worktree.path, commitMessage, checkpointRef(agentId, latest.n + 1), target.commit);
+      const { snapshot } = taken;
+      // Counted from the target to now; the restore's change goes the other way.
+      const stats = { files: taken.stats.files, additions: taken.stats.deletions, deletions: taken.stats.additions };
       // Written before anything changes: however the restore ends, the state before it can be had back.
       const undo = this.record(store, {
         agentId,
@@ -192,8 +192,7 @@ export class TurnService implements ProjectWork {
     const latest = store.turns.latest(agentId);
     const n = latest ? latest.n + 1 : 1;
     const before = latest?.after ?? worktree.baseCommit;
-    const snapshot = await this.checkpoints.snapshot(worktree.path, `Drover checkpoint: ${agent.name} turn ${n}`);
-    const [stats] = await Promise.all([this.checkpoints.stats(worktree.path, before, snapshot.commit), this.checkpoints.setRef(worktree.path, checkpointRef(agentId, n), snapshot.commit)]);
+    const { snapshot, stats } = await this.checkpoints.take(worktree.path, `Drover checkpoint: ${agent.name} turn ${n}`, checkpointRef(agentId, n), before);
     if (!this.stores.isOpen(projectId)) return;
     this.record(store, { agentId, n, kind: 'turn', prompt, startedAt, takenAt: Date.now(), commit: snapshot.commit, before, after: snapshot.commit, restoredTo: null, ...stats });
     await this.prune(store, agent, worktree.path);
