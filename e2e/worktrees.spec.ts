@@ -91,18 +91,18 @@ test('two agents in their own worktrees: each diff shows its own change, the fir
 
     // Each diff shows its own change only.
     const alphaChanges = await openChanges(page, alpha, 'alpha');
-    await expect(alphaChanges.getByRole('option', { name: /shared\.txt/ })).toContainText('+1 −1');
+    await expect(alphaChanges.getByRole('listbox', { name: 'Changed files' }).getByRole('option', { name: /shared\.txt/ })).toContainText('+1 −1');
     const alphaDiff = alphaChanges.getByRole('region', { name: 'Diff' });
     await expect(alphaDiff).toContainText('alpha was here');
     await expect(alphaDiff).not.toContainText('beta was here');
     // The open view follows the worktree: a new file shows up, and the keys move through the files.
     const alphaFolder = worktreeFolder(repo, 'alpha');
     fs.writeFileSync(path.join(alphaFolder, 'notes.md'), 'first\nsecond\n');
-    const notes = alphaChanges.getByRole('option', { name: /notes\.md/ });
+    const notes = alphaChanges.getByRole('listbox', { name: 'Changed files' }).getByRole('option', { name: /notes\.md/ });
     await expect(notes).toContainText('untracked');
     await expect(notes).toHaveAttribute('aria-selected', 'true');
     await page.keyboard.press('j');
-    await expect(alphaChanges.getByRole('option', { name: /shared\.txt/ })).toHaveAttribute('aria-selected', 'true');
+    await expect(alphaChanges.getByRole('listbox', { name: 'Changed files' }).getByRole('option', { name: /shared\.txt/ })).toHaveAttribute('aria-selected', 'true');
     await screenshot(page, 'worktrees-changes.png');
     fs.rmSync(path.join(alphaFolder, 'notes.md'));
     await expect(notes).toHaveCount(0);
