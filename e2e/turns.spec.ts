@@ -3,21 +3,12 @@ import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { branchesStartingWith, git, makeRepo } from '../test-support/gitRepo';
 import { inboxDialog, inboxMessage, openInbox, startFromPane } from './support/agentBridge';
-import { addAgent, openWorkspace, saveProfiles, screenshot, SHELL_PROFILE, terminalOf, typeLine } from './support/agents';
+import { addAgent, openWorkspace, screenshot, terminalOf, typeLine } from './support/agents';
 import { expect, test, type DroverWorld } from './support/droverHost';
-import { branchOf, openChanges, privatePortBlocks } from './support/worktrees';
+import { branchOf, openChanges, openRepoWithShell, privatePortBlocks, worktreeFolder } from './support/worktrees';
 
 function makeProjectRepo(drover: DroverWorld): string {
   return makeRepo(path.join(drover.root, 'shop'), { 'notes.txt': 'one\n', '.gitignore': '*.log\n' });
-}
-
-/** The folder of the agent's worktree, as git lists it. */
-function worktreeFolder(repo: string, agent: string): string {
-  const line = git(repo, 'worktree', 'list', '--porcelain')
-    .split('\n')
-    .find((entry) => entry.startsWith('worktree ') && path.basename(entry).startsWith(`${agent}-`));
-  if (!line) throw new Error(`no worktree of ${agent}`);
-  return line.slice('worktree '.length);
 }
 
 /** Runs one command in the agent's shell (one turn) and waits for it to have printed its marker. */
@@ -37,9 +28,7 @@ test('three shell turns: each turn shows only its change; restore to turn 1 and 
   const restorePorts = privatePortBlocks(drover);
   try {
     const repo = makeProjectRepo(drover);
-    const url = await drover.startHost(['--project', repo]);
-    const projectId = await saveProfiles(drover, repo, [SHELL_PROFILE]);
-    await openWorkspace(page, url, projectId);
+    const projectId = await openRepoWithShell(page, drover, repo);
     const pane = await addAgent(page, 'builder', 'Builds things', 'POSIX shell');
     await expect(branchOf(pane, 'builder')).toBeVisible();
     await startFromPane(pane);
@@ -157,9 +146,7 @@ test('two agents compared side by side: one taken (merged), the other archived w
   const restorePorts = privatePortBlocks(drover);
   try {
     const repo = makeProjectRepo(drover);
-    const url = await drover.startHost(['--project', repo]);
-    const projectId = await saveProfiles(drover, repo, [SHELL_PROFILE]);
-    await openWorkspace(page, url, projectId);
+    await openRepoWithShell(page, drover, repo);
     for (const name of ['alpha', 'beta']) {
       const pane = await addAgent(page, name, 'Tries the task', 'POSIX shell');
       await startFromPane(pane);

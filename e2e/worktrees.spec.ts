@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { branchesStartingWith, git, holdWorktreeCreation, makeRepo } from '../test-support/gitRepo';
-import { addAgent, openWorkspace, saveProfiles, screenshot, SHELL_PROFILE, terminalOf, typeLine } from './support/agents';
+import { addAgent, openWorkspace, screenshot, terminalOf, typeLine } from './support/agents';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { inboxMessage, openInbox, startFromPane } from './support/agentBridge';
-import { branchOf, openChanges, privatePortBlocks } from './support/worktrees';
+import { branchOf, openChanges, openRepoWithShell, privatePortBlocks, worktreeFolder } from './support/worktrees';
 
 /** A repository whose `.env` (ignored, named in .worktreeinclude) every new worktree must get. */
 function makeProjectRepo(drover: DroverWorld): string {
@@ -16,15 +16,6 @@ function makeProjectRepo(drover: DroverWorld): string {
   });
   fs.writeFileSync(path.join(repo, '.env'), 'SECRET=from-the-project\n');
   return repo;
-}
-
-/** The folder of the agent's worktree, as git lists it. */
-function worktreeFolder(repo: string, agent: string): string {
-  const line = git(repo, 'worktree', 'list', '--porcelain')
-    .split('\n')
-    .find((entry) => entry.startsWith('worktree ') && path.basename(entry).startsWith(`${agent}-`));
-  if (!line) throw new Error(`no worktree of ${agent}`);
-  return line.slice('worktree '.length);
 }
 
 /** The agent's shell changes the shared file its own way and commits it. */
@@ -62,9 +53,7 @@ test('two agents in their own worktrees: each diff shows its own change, the fir
   const restorePorts = privatePortBlocks(drover);
   try {
     const repo = makeProjectRepo(drover);
-    const url = await drover.startHost(['--project', repo]);
-    const projectId = await saveProfiles(drover, repo, [SHELL_PROFILE]);
-    await openWorkspace(page, url, projectId);
+    await openRepoWithShell(page, drover, repo);
 
     await page.getByRole('button', { name: 'Add agent' }).click();
     const form = page.getByRole('dialog', { name: 'Add agent' });
@@ -163,9 +152,7 @@ test('a crash while a worktree is being made leaves nothing behind after the nex
   const repo = makeProjectRepo(drover);
   const hold = holdWorktreeCreation(repo, drover.root);
   try {
-    const url = await drover.startHost(['--project', repo]);
-    const projectId = await saveProfiles(drover, repo, [SHELL_PROFILE]);
-    await openWorkspace(page, url, projectId);
+    const projectId = await openRepoWithShell(page, drover, repo);
     await page.getByRole('button', { name: 'Add agent' }).click();
     const form = page.getByRole('dialog', { name: 'Add agent' });
     await form.getByLabel('Name').fill('doomed');

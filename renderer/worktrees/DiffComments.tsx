@@ -24,6 +24,16 @@ interface DiffCommentsProps {
   onDraftChange(draft: CommentDraft | null): void;
 }
 
+/** A line number typed in; never below `min`. */
+function LineField({ label, value, min, onChange }: { label: string; value: number; min: number; onChange(line: number): void }) {
+  return (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <input className="text-input" type="number" min={min} value={value} onChange={(event) => onChange(Math.max(min, Number(event.target.value) || min))} />
+    </label>
+  );
+}
+
 function CommentItem({ comment, onDelete }: { comment: DiffComment; onDelete(): void }) {
   const sent = comment.sentAt !== null;
   return (
@@ -119,29 +129,8 @@ export function DiffComments({ agent, files, draft, onDraftChange }: DiffComment
                 <option value="old">the old file</option>
               </select>
             </label>
-            <label className="field">
-              <span className="field-label">First line</span>
-              <input
-                className="text-input"
-                type="number"
-                min={1}
-                value={draft.startLine}
-                onChange={(event) => {
-                  const startLine = Math.max(1, Number(event.target.value) || 1);
-                  change({ startLine, endLine: Math.max(startLine, draft.endLine) });
-                }}
-              />
-            </label>
-            <label className="field">
-              <span className="field-label">Last line</span>
-              <input
-                className="text-input"
-                type="number"
-                min={draft.startLine}
-                value={draft.endLine}
-                onChange={(event) => change({ endLine: Math.max(draft.startLine, Number(event.target.value) || draft.startLine) })}
-              />
-            </label>
+            <LineField label="First line" value={draft.startLine} min={1} onChange={(startLine) => change({ startLine, endLine: Math.max(startLine, draft.endLine) })} />
+            <LineField label="Last line" value={draft.endLine} min={draft.startLine} onChange={(endLine) => change({ endLine })} />
           </div>
           {quoted ? <pre className="diff-comment__quote" aria-label="Lines commented on">{quoted.replace(/\n$/, '')}</pre> : <p className="field-hint">The diff shows none of these lines.</p>}
           <label className="field">

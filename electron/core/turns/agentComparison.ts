@@ -5,7 +5,7 @@ import type { Locator } from '../locate';
 import { requireUsable } from '../worktrees/agentWorkspace';
 import type { Git } from '../worktrees/git';
 import { mergeBase } from '../worktrees/repo';
-import { changedFiles, withinBudget } from '../worktrees/worktreeDiff';
+import { changedFiles, lineTotals, withinBudget } from '../worktrees/worktreeDiff';
 import type { Checkpoints } from './checkpoints';
 
 /**
@@ -29,8 +29,7 @@ export class AgentComparison {
           agentId: worktree.agentId,
           branch: worktree.branch,
           files,
-          additions: files.reduce((sum, file) => sum + file.additions, 0),
-          deletions: files.reduce((sum, file) => sum + file.deletions, 0),
+          ...lineTotals(files),
         };
       }),
     );
@@ -46,8 +45,7 @@ export class AgentComparison {
       fromAgentId,
       toAgentId,
       files,
-      additions: files.reduce((sum, file) => sum + file.additions, 0),
-      deletions: files.reduce((sum, file) => sum + file.deletions, 0),
+      ...lineTotals(files),
     };
   }
 

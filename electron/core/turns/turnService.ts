@@ -11,7 +11,7 @@ import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import { checkpointRef, type NewTurn } from '../storage/turnStore';
 import { requireUsable } from '../worktrees/agentWorkspace';
 import type { Git } from '../worktrees/git';
-import { changedFiles, withinBudget } from '../worktrees/worktreeDiff';
+import { changedFiles, lineTotals, withinBudget } from '../worktrees/worktreeDiff';
 import { checkpointRefsOf, type Checkpoints } from './checkpoints';
 import { restoredNote } from './turnWords';
 
@@ -80,8 +80,7 @@ export class TurnService implements ProjectWork {
       base,
       head,
       files,
-      additions: files.reduce((sum, file) => sum + file.additions, 0),
-      deletions: files.reduce((sum, file) => sum + file.deletions, 0),
+      ...lineTotals(files),
     };
   }
 

@@ -151,6 +151,11 @@ async function countLines(file: string): Promise<number> {
   return last === 10 ? lines : lines + 1;
 }
 
+/** Lines all the files add and remove. */
+export function lineTotals(files: readonly { additions: number; deletions: number }[]): { additions: number; deletions: number } {
+  return { additions: files.reduce((sum, file) => sum + file.additions, 0), deletions: files.reduce((sum, file) => sum + file.deletions, 0) };
+}
+
 /** Sends patches until the diff's budget is spent; the rest are listed without theirs. */
 export function withinBudget(files: WorktreeDiffFile[]): WorktreeDiffFile[] {
   let spent = 0;
@@ -221,7 +226,6 @@ export async function readWorktreeDiff(git: Git, worktree: Worktree): Promise<Wo
     head,
     commits,
     files,
-    additions: files.reduce((sum, file) => sum + file.additions, 0),
-    deletions: files.reduce((sum, file) => sum + file.deletions, 0),
+    ...lineTotals(files),
   };
 }
