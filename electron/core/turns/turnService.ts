@@ -164,7 +164,8 @@ export class TurnService implements ProjectWork {
     const turnStartedAt = session.state === 'busy' ? (previous?.state === 'busy' && !isNew ? previous.turnStartedAt : Date.now()) : null;
     this.seen.set(agentId, { sessionId: session.id, state: session.state, turnStartedAt });
     if (session.state === 'exited') this.seen.delete(agentId);
-    if (isNew) this.inBackground(agentId, 'take the start checkpoint', () => this.takeStart(projectId, agentId));
+    // A session first seen ended is the boot reconciliation's: nothing starts.
+    if (isNew && session.state !== 'exited') this.inBackground(agentId, 'take the start checkpoint', () => this.takeStart(projectId, agentId));
     const turnEnded = previous?.state === 'busy' && !isNew && session.state !== 'busy' && session.endReason !== 'removed';
     if (turnEnded) {
       const prompt = this.prompts.get(agentId) ?? null;
