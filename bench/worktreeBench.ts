@@ -91,7 +91,7 @@ async function benchCreation(client: SocketClient, repo: string, projectId: stri
  * beside `git stash create` on the same tree (which writes the index and tracked files as commits,
  * without untracked files or a ref). Medians of alternating rounds after a warm-up each.
  */
-export async function benchCheckpoint(repo: string, root: string): Promise<BenchRow> {
+async function benchCheckpoint(repo: string, root: string): Promise<BenchRow> {
   const folder = path.join(root, 'checkpoint-worktree');
   await run('git', ['worktree', 'add', '--quiet', '--no-track', '-b', 'bench/checkpoints', folder, 'main'], { cwd: repo });
   fs.appendFileSync(path.join(folder, 'src', 'module0', 'file0.ts'), 'export const changed = true;\n');
