@@ -19,8 +19,8 @@ const payload = (cli: keyof typeof RECORDED, name: string) => {
 describe('parseHook on what Claude Code sends', () => {
   const id = '5de42f8c-36af-4a84-8b6b-b746bc66c05f';
 
-  it('follows a turn: a prompt submitted (with the conversation id), then its end', () => {
-    expect(parseHook('claude', payload('claude', 'UserPromptSubmit'))).toEqual({ event: 'prompt-submitted', externalSessionId: id });
+  it('follows a turn: a prompt submitted (with the conversation id and its text), then its end', () => {
+    expect(parseHook('claude', payload('claude', 'UserPromptSubmit'))).toEqual({ event: 'prompt-submitted', externalSessionId: id, prompt: 'say hello' });
     expect(parseHook('claude', payload('claude', 'Stop'))).toEqual({ event: 'stopped', externalSessionId: id });
     expect(parseHook('claude', payload('claude', 'SessionStart/startup'))).toEqual({ event: 'session-start' });
   });
@@ -59,7 +59,7 @@ describe('parseHook on what Claude Code sends', () => {
 describe('parseHook on what Codex and Gemini CLI send', () => {
   it('Codex: a prompt, its end, a permission dialog; nothing else', () => {
     const id = JSON.parse(payload('codex', 'Stop')).session_id as string;
-    expect(parseHook('codex', payload('codex', 'UserPromptSubmit'))).toEqual({ event: 'prompt-submitted', externalSessionId: id });
+    expect(parseHook('codex', payload('codex', 'UserPromptSubmit'))).toEqual({ event: 'prompt-submitted', externalSessionId: id, prompt: 'create the marker' });
     expect(parseHook('codex', payload('codex', 'Stop'))).toEqual({ event: 'stopped', externalSessionId: id });
     expect(parseHook('codex', payload('codex', 'PermissionRequest'))).toEqual({ event: 'needs-input' });
     expect(parseHook('codex', payload('codex', 'SessionStart'))).toBeNull();
@@ -67,7 +67,7 @@ describe('parseHook on what Codex and Gemini CLI send', () => {
 
   it('Gemini CLI: BeforeAgent, AfterAgent, and the ToolPermission notification for shell and MCP dialogs', () => {
     const id = JSON.parse(payload('gemini', 'AfterAgent')).session_id as string;
-    expect(parseHook('gemini', payload('gemini', 'BeforeAgent'))).toEqual({ event: 'prompt-submitted', externalSessionId: id });
+    expect(parseHook('gemini', payload('gemini', 'BeforeAgent'))).toEqual({ event: 'prompt-submitted', externalSessionId: id, prompt: 'say something' });
     expect(parseHook('gemini', payload('gemini', 'AfterAgent'))).toEqual({ event: 'stopped', externalSessionId: id });
     expect(parseHook('gemini', payload('gemini', 'Notification/exec'))).toEqual({ event: 'needs-input' });
     expect(parseHook('gemini', payload('gemini', 'Notification/mcp'))).toEqual({ event: 'needs-input' });

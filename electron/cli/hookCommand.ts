@@ -1,5 +1,6 @@
 import type { MethodParams } from '../../shared/contract';
 import type { AgentQuota, QuotaWindow } from '../../shared/entities';
+import { MAX_TURN_PROMPT_CHARS } from '../../shared/turns';
 import { connectToDrover } from './socketClient';
 
 export type HookReport = Omit<MethodParams<'reportAgentHook'>, 'agentId'>;
@@ -28,6 +29,11 @@ function parseObject(text: string): Payload {
 const text = (value: unknown, max: number): string | undefined => (typeof value === 'string' && value.length > 0 ? value.slice(0, max) : undefined);
 const conversation = (payload: Payload) => text(payload.session_id, 200);
 
+/** A prompt went in (Claude's and Codex's UserPromptSubmit, Gemini's BeforeAgent): its text names the turn. */
+function promptSubmitted(payload: Payload): HookReport {
+  return { event: 'prompt-submitted', externalSessionId: conversation(payload), prompt: text(payload.prompt, MAX_TURN_PROMPT_CHARS) };
+}
+
 /**
  * Claude Code 2.1.197's hooks (JSON on stdin, `hook_event_name`). A subagent's events carry
  * `agent_id` and say nothing of the main session, except its permission dialog, which shows on the
@@ -39,7 +45,7 @@ function fromClaude(payload: Payload): HookReport | null {
     case 'SessionStart':
       return { event: 'session-start' };
     case 'UserPromptSubmit':
-      return { event: 'prompt-submitted', externalSessionId: conversation(payload) };
+      return promptSubmitted(payload);
     case 'Stop':
       return { event: 'stopped', externalSessionId: conversation(payload) };
     case 'StopFailure':
@@ -57,7 +63,7 @@ function fromClaude(payload: Payload): HookReport | null {
 function fromCodex(payload: Payload): HookReport | null {
   switch (payload.hook_event_name) {
     case 'UserPromptSubmit':
-      return { event: 'prompt-submitted', externalSessionId: conversation(payload) };
+      return promptSubmitted(payload);
     case 'Stop':
       return { event: 'stopped', externalSessionId: conversation(payload) };
     case 'PermissionRequest':
@@ -74,7 +80,7 @@ function fromCodex(payload: Payload): HookReport | null {
 function fromGemini(payload: Payload): HookReport | null {
   switch (payload.hook_event_name) {
     case 'BeforeAgent':
-      return { event: 'prompt-submitted', externalSessionId: conversation(payload) };
+      return promptSubmitted(payload);
     case 'AfterAgent':
       return { event: 'stopped', externalSessionId: conversation(payload) };
     case 'Notification':

@@ -9,6 +9,7 @@ import { runMcpServer } from './mcp/mcpServer';
 import { serve } from './serve';
 import { connectToDrover } from './socketClient';
 import { taskCommand, type CliContext } from './taskCommands';
+import { turnsCommand } from './turnCommands';
 import { USAGE, UsageError } from './usage';
 import { worktreeCommand } from './worktreeCommands';
 
@@ -75,6 +76,7 @@ async function run(argv: string[]): Promise<number> {
   if (command === 'worktree') return worktreeCommand(rest, context);
   if (command === 'pr') return pullRequestCommand(rest, context);
   if (command === 'issue') return issueCommand(rest, context);
+  if (command === 'turns') return turnsCommand(rest, context);
   throw new UsageError(`Unknown command: ${command}`);
 }
 

@@ -18,6 +18,9 @@ export const USAGE = `Usage:
   drover pr merge AGENT [--method merge|squash|rebase] [--json]
   drover issue list [--search TEXT] [--label L]... [--mine] [--json]
   drover issue start N [--profile P] [--name NAME] [--json]
+  drover turns AGENT [--project ID|PATH] [--json]       (the agent's checkpoints, one per turn; 0 is its start)
+  drover turns diff AGENT N [M] [--stat] [--json]       (what checkpoint N, or N through M, changed)
+  drover turns restore AGENT N [--json]                 (the worktree back as checkpoint N had it; undoable)
   drover mcp [--project ID|PATH]  (stdio MCP server for agent CLIs: run_in_background, inbox, ask_agent, ...)
   drover hook EVENT            (run by agent CLIs' hooks; reports busy/ready to Drover, always exits 0)
 

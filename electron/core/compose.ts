@@ -39,6 +39,12 @@ import { taskMethods } from './tasks/taskMethods';
 import { TaskService } from './tasks/taskService';
 import { AgentWakeService, DEFAULT_WAKE_OPTIONS, type WakeOptions } from './wake/agentWakeService';
 import { wakeMethods } from './wake/wakeMethods';
+import { CommentService } from './comments/commentService';
+import { commentMethods } from './comments/commentMethods';
+import { AgentComparison } from './turns/agentComparison';
+import { Checkpoints } from './turns/checkpoints';
+import { turnMethods } from './turns/turnMethods';
+import { TurnService } from './turns/turnService';
 import { Git } from './worktrees/git';
 import { PortBlocks } from './worktrees/portBlocks';
 import { worktreeMethods } from './worktrees/worktreeMethods';
@@ -150,6 +156,8 @@ export function createCore(options: CoreOptions): Core {
   const ports = new PortBlocks(options.portBlocksDir ?? defaultPortBlocksDir(env));
   const git = new Git(env);
   const worktrees = new WorktreeService(locator, projects, stores, events, inbox, git, ports, tasks, { log });
+  const checkpoints = new Checkpoints(git);
+  const turns = new TurnService(locator, projects, stores, events, inbox, git, checkpoints, { log });
   const sessions = new SessionService(
     locator,
     projects,
@@ -161,6 +169,7 @@ export function createCore(options: CoreOptions): Core {
       shimDir: writeCliShim(path.join(options.dataDir, 'bin'), cliCommand, options.cliEnv),
       baseEnv: env,
       ...(options.agentStopGraceMs !== undefined ? { stopGraceMs: options.agentStopGraceMs } : {}),
+      onPrompt: (agentId, prompt) => turns.notePrompt(agentId, prompt),
       log,
     },
     worktrees,
@@ -179,7 +188,7 @@ export function createCore(options: CoreOptions): Core {
 
   const api = toCoreApi(
     {
-    ...projectMethods(projects, stores, [tasks, sessions, worktrees, pullRequests], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
+    ...projectMethods(projects, stores, [tasks, sessions, worktrees, pullRequests, turns], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
     ...taskMethods(tasks, events),
     ...profileMethods(profiles),
     ...agentMethods(agents),
@@ -190,6 +199,8 @@ export function createCore(options: CoreOptions): Core {
     ...commandLineToolMethods(options.commandLineTool ?? { kind: 'launcher', command: cliCommand, ...(options.cliEnv ? { env: options.cliEnv } : {}) }, env),
     ...worktreeMethods(worktrees),
     ...forgeMethods(connector, pullRequests, issues),
+    ...turnMethods(turns, new AgentComparison(locator, git, checkpoints)),
+    ...commentMethods(new CommentService(locator, events, inbox)),
     },
     (error) => nameDamagedDatabase(error, [{ db: appDb, file: appFile, description: 'app database' }, ...stores.opened()]),
   );

@@ -21,6 +21,7 @@ import type { ProgramState } from './programStatus';
 import { typePrompt, whyNotAtPrompt, type PromptTimings, type PromptTyping } from './promptTyping';
 import { detectState, readScreen, type DetectedState, type StateSignal } from './stateDetector';
 import { TerminalStream, type TerminalSink } from './terminalStream';
+import { TypedLine } from './typedLine';
 import type { AgentWorkspaces } from '../worktrees/agentWorkspace';
 
 export interface SessionOptions {
@@ -31,6 +32,8 @@ export interface SessionOptions {
   stopGraceMs?: number;
   /** A usage limit whose reset time is unknown is lifted after this long, to be seen again if it holds. */
   limitRecheckMs?: number;
+  /** A turn's prompt became known: a hook reported it, or a person ran a command in a shell. */
+  onPrompt?(agentId: string, prompt: string): void;
   log(line: string): void;
 }
 
@@ -41,6 +44,7 @@ export interface HookReport {
   error?: string | undefined;
   message?: string | undefined;
   quota?: AgentQuota | undefined;
+  prompt?: string | undefined;
 }
 
 interface LiveSession {
@@ -60,6 +64,8 @@ interface LiveSession {
   resumedId: string | null;
   startedAt: number;
   limitLines: LimitLineTracker;
+  /** A plain shell's typed line: each command it submits is a turn. */
+  typedLine: TypedLine | null;
 }
 
 export interface TerminalAttachment {
@@ -170,6 +176,7 @@ export class SessionService implements ProjectWork {
       resumedId: resumeId,
       startedAt: Date.now(),
       limitLines: new LimitLineTracker(),
+      typedLine: profile.wakeAs === 'shell-note' ? new TypedLine() : null,
     });
     const started = this.changeSession(store, record.id, { pid: process.pid, pidStartTime: process.startTime });
     const limit = this.limits.get(profile.id);
@@ -197,7 +204,13 @@ export class SessionService implements ProjectWork {
   }
 
   write(agentId: string, data: string): void {
-    this.requireLive(agentId).process.write(data);
+    const live = this.requireLive(agentId);
+    live.process.write(data);
+    // A shell has no hooks: a command the person submits starts a turn, its prompt coming back ends it.
+    for (const line of live.typedLine?.feed(data) ?? []) {
+      if (line.text !== null) this.options.onPrompt?.(agentId, line.text);
+      this.apply(live, { kind: 'submitted' });
+    }
   }
 
   wakeStyle(agentId: string): WakeStyle {
@@ -234,6 +247,7 @@ export class SessionService implements ProjectWork {
     if (report.externalSessionId && report.event !== 'session-start' && report.externalSessionId !== session.externalSessionId) {
       this.announceSession(publicSession(store.sessions.update(session.id, { externalSessionId: report.externalSessionId })));
     }
+    if (report.event === 'prompt-submitted' && report.prompt) this.options.onPrompt?.(agentId, report.prompt);
     return this.apply(live, { kind: 'hook', event: report.event, error: report.error, message: report.message }) ?? publicSession(session);
   }
 
