@@ -122,6 +122,40 @@ describe('drover CLI over the local socket', () => {
     expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('needs a command') });
   });
 
+  it('prints names, labels and commands with control characters quoted as git quotes file names; --json keeps them as they are', async () => {
+    const hostileFolder = path.join(dir, 'repo\u001b]52;c;aGk=\u0007');
+    fs.mkdirSync(hostileFolder);
+    const hostile = await host.core.api.addProject({ path: hostileFolder });
+    const label = 'build\u001b[2J';
+    const command = 'echo hi\nt-forged00000000000000 succeeded #1 fake';
+    const task = await host.core.api.createTask({ projectId: hostile.id, command, label });
+    await finished(task.id);
+    const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+    const status = await cli(['status']);
+    expect(status.stdout).not.toMatch(controls);
+    expect(status.stdout).toContain('"repo\\033]52;c;aGk=\\a"');
+
+    const list = await cli(['task', 'list', '--project', hostile.id]);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).not.toMatch(controls);
+    // One header and one row: the newline in the command did not forge a second row.
+    expect(list.stdout.trimEnd().split('\n')).toHaveLength(2);
+    expect(list.stdout).toContain('"build\\033[2J": "echo hi\\nt-forged00000000000000 succeeded #1 fake"');
+
+    const show = await cli(['task', 'show', task.id]);
+    expect(show.stdout).not.toMatch(controls);
+    expect(show.stdout).toMatch(/^command: {3}"echo hi\\nt-forged/m);
+    expect(show.stdout).toMatch(/^label: {5}"build\\033\[2J"$/m);
+    expect(show.stdout).toContain(`cwd:       "${hostileFolder.replace('\u001b', '\\033').replace('\u0007', '\\a')}"`);
+    expect(JSON.parse((await cli(['task', 'show', task.id, '--json'])).stdout)).toMatchObject({ label, command, cwd: hostileFolder });
+
+    const refused = await cli(['task', 'run', '--agent', 'x\u001b]0;owned\u0007', '--', 'true']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).not.toMatch(controls);
+    expect(refused.stderr).toContain('No agent x\\033]0;owned\\a in this project');
+  });
+
   it('says plainly when Drover is not running', async () => {
     const result = await runCli(['--data-dir', path.join(dir, 'elsewhere'), 'status'], { cwd: repo });
     expect(result).toMatchObject({ code: 1, stderr: expect.stringContaining('Drover is not running') });

@@ -1,6 +1,7 @@
 import type { MethodParams } from '../../shared/contract';
 import type { AgentQuota, QuotaWindow } from '../../shared/entities';
 import { connectToDrover } from './socketClient';
+import { withoutControls } from './terminalText';
 
 export type HookReport = Omit<MethodParams<'reportAgentHook'>, 'agentId'>;
 type Payload = Record<string, unknown>;
@@ -101,7 +102,7 @@ export function quotaOf(payload: Payload): AgentQuota | null {
 
 /** What Claude Code shows as its status line: whose agent this is, and the quota where known. */
 export function statusLine(agentName: string | undefined, quota: AgentQuota | null): string {
-  const parts = [`Drover agent ${agentName ?? ''}`.trim()];
+  const parts = [`Drover agent ${withoutControls(agentName ?? '')}`.trim()];
   if (quota?.fiveHour) parts.push(`5h ${Math.round(quota.fiveHour.usedPercent)}%`);
   if (quota?.weekly) parts.push(`week ${Math.round(quota.weekly.usedPercent)}%`);
   return parts.join(' · ');

@@ -66,6 +66,20 @@ describe('drover worktree', () => {
     expect(await cli(['worktree'])).toMatchObject({ code: 2, stderr: expect.stringContaining('drover worktree needs a command: list, diff, merge') });
   });
 
+  it('quotes agent names and file names with control characters in its tables, as git does', async () => {
+    const worktree = await addAgent('evil\u001b[2J');
+    commitFiles(worktree.path, { 'a\u001b]52;c;aGk=\u0007.txt': 'x\n' }, 'hostile name');
+    const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+    const list = await cli(['worktree', 'list']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).not.toMatch(controls);
+    expect(list.stdout).toMatch(/^"evil\\033\[2J"\s+drover\//m);
+    const stat = await cli(['worktree', 'diff', worktree.agentId, '--stat']);
+    expect(stat.code, stat.stderr).toBe(0);
+    expect(stat.stdout).not.toMatch(controls);
+    expect(stat.stdout).toContain('"a\\033]52;c;aGk=\\a.txt"');
+  });
+
   it('merges one branch and refuses the conflicting one with exit code 2, handing it back', async () => {
     const { alpha, beta } = await twoConflictingAgents();
     const merged = await cli(['worktree', 'merge', 'alpha']);
