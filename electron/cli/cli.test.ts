@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Project, Task } from '../../shared/entities';
+import { agentTerminalEnv } from '../../test-support/agentTerminalEnv';
 import { runCli } from '../../test-support/droverProcess';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
@@ -86,8 +87,8 @@ describe('drover CLI over the local socket', () => {
 
   it('takes the project and agent from an agent terminal env', async () => {
     const agent = (await host.core.api.createAgent({ projectId: project.id, name: 'Backend', role: '', profileId: 'shell' }));
-    const env = { DROVER_SOCKET: host.socketPath, DROVER_PROJECT_ID: project.id, DROVER_AGENT_ID: agent.id };
-    const result = await runCli(['task', 'run', '--json', '--', 'true'], { cwd: dir, env: { ...process.env, ...env } });
+    await host.core.api.startAgent({ agentId: agent.id, resume: false });
+    const result = await runCli(['task', 'run', '--json', '--', 'true'], { cwd: dir, env: await agentTerminalEnv(host, agent) });
     expect(result.code, result.stderr).toBe(0);
     const task = JSON.parse(result.stdout) as Task;
     expect(task).toMatchObject({ projectId: project.id, ownerAgentId: agent.id, cwd: repo });
@@ -130,6 +131,7 @@ describe('drover CLI over the local socket', () => {
     const command = 'echo hi\nt-forged00000000000000 succeeded #1 fake';
     const task = await host.core.api.createTask({ projectId: hostile.id, command, label });
     await finished(task.id);
+    // eslint-disable-next-line no-control-regex -- the very characters that must not reach the terminal
     const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
     const status = await cli(['status']);

@@ -1,5 +1,6 @@
 import type { MethodParams } from '../../shared/contract';
 import type { AgentQuota, QuotaWindow } from '../../shared/entities';
+import { agentCredentials } from './agentCredentials';
 import { connectToDrover } from './socketClient';
 import { withoutControls } from './terminalText';
 
@@ -139,7 +140,7 @@ export async function hookCommand(args: string[], env: NodeJS.ProcessEnv): Promi
   const report = parseHook(cli, stdin);
   if (!report || !socketPath || !agentId) return 0;
   try {
-    const client = await connectToDrover(socketPath);
+    const client = await connectToDrover(socketPath, {}, agentCredentials(env));
     try {
       await client.rpc.call('reportAgentHook', { agentId, ...report });
     } finally {

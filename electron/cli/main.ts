@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import packageJson from '../../package.json';
 import { DroverRequestError } from '../../shared/protocol';
 import { defaultDataDir, socketPathFor } from '../host/paths';
+import { agentCredentials } from './agentCredentials';
 import { hookCommand } from './hookCommand';
 import { runMcpServer } from './mcp/mcpServer';
 import { serve } from './serve';
@@ -28,7 +29,7 @@ function socketPath(dataDir: string | undefined): string {
 }
 
 async function status(args: string[], context: CliContext): Promise<number> {
-  const client = await connectToDrover(context.socketPath);
+  const client = await connectToDrover(context.socketPath, {}, agentCredentials(context.env));
   try {
     const info = await client.rpc.call('getStatus', {});
     if (args.includes('--json')) {

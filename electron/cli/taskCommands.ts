@@ -7,6 +7,7 @@ import { ProjectIdSchema, isTaskFinished, type Project, type Task } from '../../
 import { shellLine } from '../../shared/shellQuote';
 import type { RpcClient } from '../../shared/rpcClient';
 import { isInside } from '../core/projects/projectRegistry';
+import { agentCredentials } from './agentCredentials';
 import { connectToDrover, type DroverCaller } from './socketClient';
 import { quoted } from './terminalText';
 import { UsageError } from './usage';
@@ -140,14 +141,18 @@ export async function taskCommand(args: string[], context: CliContext): Promise<
   const acks = new AckCounter((bytes) => {
     if (followedTask.id) client.rpc.call('ackTaskOutput', { taskId: followedTask.id, bytes }).catch(() => undefined);
   });
-  const client = await connectToDrover(context.socketPath, {
-    onOutput: (chunk) => {
-      if (chunk.taskId !== followedTask.id) return;
-      acks.written(chunk.data.byteLength);
-      wake.signal();
+  const client = await connectToDrover(
+    context.socketPath,
+    {
+      onOutput: (chunk) => {
+        if (chunk.taskId !== followedTask.id) return;
+        acks.written(chunk.data.byteLength);
+        wake.signal();
+      },
+      onEvent: (event) => event.name === 'backgroundTaskChanged' && event.task.id === followedTask.id && wake.signal(),
     },
-    onEvent: (event) => event.name === 'backgroundTaskChanged' && event.task.id === followedTask.id && wake.signal(),
-  });
+    agentCredentials(context.env),
+  );
   const { rpc } = client;
   const printTask = (task: Task, plain: string) => context.out(json ? `${JSON.stringify(task, null, 2)}\n` : `${plain}\n`);
   try {

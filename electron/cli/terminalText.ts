@@ -7,6 +7,7 @@
  */
 
 /** C0 and C1 controls, DEL, and the bidirectional overrides and isolates that reorder what is shown. */
+// eslint-disable-next-line no-control-regex -- these are the characters to escape
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g');
 

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Project, WorktreeDiff } from '../../shared/entities';
 import type { RpcClient } from '../../shared/rpcClient';
+import { agentCredentials } from './agentCredentials';
 import { connectToDrover } from './socketClient';
 import { resolveProject, type CliContext } from './taskCommands';
 import { quoted } from './terminalText';
@@ -57,7 +58,7 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
     },
     strict: true,
   });
-  const client = await connectToDrover(context.socketPath);
+  const client = await connectToDrover(context.socketPath, {}, agentCredentials(context.env));
   const { rpc } = client;
   try {
     const project = await resolveProject(rpc, values.project, context);

@@ -5,6 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent, Project } from '../../shared/entities';
+import { agentTerminalEnv } from '../../test-support/agentTerminalEnv';
 import { CLI_PATH, REPO_ROOT } from '../../test-support/buildOnce';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
@@ -40,16 +41,11 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     await host.core.api.startAgent({ agentId: agent.id, resume: false });
     await waitFor(async () => (await session(agent.id))?.state === 'ready', `${agent.name} ready`);
   };
+  /** The MCP server as the agent's CLI starts it: in the env of the agent's running terminal. */
   const mcpFor = async (agent: Agent) => {
+    if ((await session(agent.id))?.state !== 'ready') await startReady(agent);
     const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [CLI_PATH, 'mcp'],
-        env: { ...(process.env as Record<string, string>), DROVER_SOCKET: host.socketPath, DROVER_PROJECT_ID: project.id, DROVER_AGENT_ID: agent.id },
-        stderr: 'ignore',
-      }),
-    );
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI_PATH, 'mcp'], env: await agentTerminalEnv(host, agent), stderr: 'ignore' }));
     clients.push(client);
     return client;
   };

@@ -16,7 +16,7 @@ const profile = (id: string, command = '/bin/sh'): AgentProfile => ({
   unavailableReason: null,
 });
 const plan = (id: string, resumeId: string | null = null) =>
-  planLaunch({ profile: profile(id), agent, socketPath: '/data/drover.sock', shimDir: '/data/bin', agentDir: '/data/agent', resumeId, baseEnv: env });
+  planLaunch({ profile: profile(id), agent, socketPath: '/data/drover.sock', shimDir: '/data/bin', agentDir: '/data/agent', resumeId, proof: 'ab12', baseEnv: env });
 
 const contentOf = (launch: LaunchPlan, name: string): string => {
   const file = launch.files.find((f) => f.path.endsWith(name));
@@ -27,8 +27,17 @@ const contentOf = (launch: LaunchPlan, name: string): string => {
 describe('planLaunch', () => {
   it('gives every agent terminal the Drover env and the drover shim first on PATH', () => {
     const { env: launched } = plan('shell');
-    expect(launched).toMatchObject({ DROVER_SOCKET: '/data/drover.sock', DROVER_PROJECT_ID: 'p-abc123', DROVER_AGENT_ID: 'a-abc123', HOME: '/home/me' });
+    expect(launched).toMatchObject({ DROVER_SOCKET: '/data/drover.sock', DROVER_PROJECT_ID: 'p-abc123', DROVER_AGENT_ID: 'a-abc123', DROVER_AGENT_PROOF: 'ab12', HOME: '/home/me' });
     expect(launched.PATH).toBe('/data/bin:/bin:/usr/bin');
+  });
+
+  it("puts the session's proof in the env only: never in argv or a config file", () => {
+    for (const id of ['shell', 'claude', 'codex', 'gemini']) {
+      const launch = plan(id);
+      expect(launch.env.DROVER_AGENT_PROOF, id).toBe('ab12');
+      expect(launch.args.join(' '), id).not.toContain('ab12');
+      expect(launch.files.map((file) => ('content' in file ? file.content : file.linkTo)).join('\n'), id).not.toContain('ab12');
+    }
   });
 
   it('points Claude Code at per-session hooks, status line and MCP server, with a conversation id it chose or the one to resume', () => {
@@ -56,7 +65,7 @@ describe('planLaunch', () => {
       '-c',
       'mcp_servers.drover.args=["mcp"]',
       '-c',
-      'mcp_servers.drover.env_vars=["DROVER_SOCKET","DROVER_PROJECT_ID","DROVER_AGENT_ID"]',
+      'mcp_servers.drover.env_vars=["DROVER_SOCKET","DROVER_PROJECT_ID","DROVER_AGENT_ID","DROVER_AGENT_PROOF"]',
       '-c',
       'mcp_servers.drover.default_tools_approval_mode="approve"',
     ]);
@@ -74,7 +83,7 @@ describe('planLaunch', () => {
     try {
       fs.mkdirSync(path.join(home, '.gemini', 'tmp'), { recursive: true });
       fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify({ ui: { theme: 'Dracula' }, hooks: { AfterAgent: [{ hooks: [{ type: 'command', command: 'mine' }] }] } }));
-      const launch = planLaunch({ profile: profile('gemini'), agent, socketPath: '/s', shimDir: '/data/bin', agentDir: '/data/agent', resumeId: null, baseEnv: { ...env, HOME: home } });
+      const launch = planLaunch({ profile: profile('gemini'), agent, socketPath: '/s', shimDir: '/data/bin', agentDir: '/data/agent', resumeId: null, proof: 'ab12', baseEnv: { ...env, HOME: home } });
       expect(launch.env).toMatchObject({ GEMINI_CLI_HOME: '/data/agent/gemini-home', GEMINI_CLI_TRUSTED_FOLDERS_PATH: path.join(home, '.gemini', 'trustedFolders.json') });
       const settings = JSON.parse(contentOf(launch, 'settings.json'));
       expect(settings.ui).toEqual({ theme: 'Dracula' });
@@ -89,7 +98,7 @@ describe('planLaunch', () => {
 
   it('refuses a command that is not installed', () => {
     expect(() =>
-      planLaunch({ profile: { ...profile('aider'), command: 'aider-not-here', unavailableReason: 'aider-not-here is not installed' }, agent, socketPath: '', shimDir: '', agentDir: '', resumeId: null, baseEnv: env }),
+      planLaunch({ profile: { ...profile('aider'), command: 'aider-not-here', unavailableReason: 'aider-not-here is not installed' }, agent, socketPath: '', shimDir: '', agentDir: '', resumeId: null, proof: 'ab12', baseEnv: env }),
     ).toThrow(/not installed/);
   });
 });

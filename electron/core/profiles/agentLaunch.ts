@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { AGENT_PROOF_ENV } from '../../../shared/agentEnv';
 import type { Agent, AgentIntegration, AgentProfile } from '../../../shared/entities';
 import { claudeLaunch } from './claudeLaunch';
 import type { CliLaunch, CliLaunchInput, LaunchFile } from './cliLaunch';
@@ -16,6 +17,8 @@ export interface LaunchInput {
   agentDir: string;
   /** The agent CLI's own conversation id to resume, if any. */
   resumeId: string | null;
+  /** The session's secret, by which its tools prove they speak for this agent (never on screen or in argv). */
+  proof: string;
   baseEnv: NodeJS.ProcessEnv;
 }
 
@@ -58,6 +61,7 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
     DROVER_PROJECT_ID: agent.projectId,
     DROVER_AGENT_ID: agent.id,
     DROVER_AGENT_NAME: agent.name,
+    [AGENT_PROOF_ENV]: input.proof,
     PATH: [input.shimDir, input.baseEnv.PATH].filter(Boolean).join(path.delimiter),
   });
   return { file, args, env, files, conversationId: integration?.conversationId ?? null };

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { AGENT_PROOF_ENV } from '../../../shared/agentEnv';
 import { shellQuote } from '../../../shared/shellQuote';
 import type { CliLaunch, CliLaunchInput } from './cliLaunch';
 
@@ -47,7 +48,7 @@ export function codexLaunch(input: CliLaunchInput): CliLaunch {
       '-c',
       'mcp_servers.drover.args=["mcp"]',
       '-c',
-      'mcp_servers.drover.env_vars=["DROVER_SOCKET","DROVER_PROJECT_ID","DROVER_AGENT_ID"]',
+      `mcp_servers.drover.env_vars=["DROVER_SOCKET","DROVER_PROJECT_ID","DROVER_AGENT_ID","${AGENT_PROOF_ENV}"]`,
       '-c',
       'mcp_servers.drover.default_tools_approval_mode="approve"',
       ...hookFlags,

@@ -120,7 +120,7 @@ export class AgentWakeService {
     if (!byHand && !this.readyNow(store, wake, session)) return 0;
     if (!store.inbox.hasPending(agentId)) return this.nothingToDeliver(store, wake);
     this.delivering.add(agentId);
-    let messageIds: string[] = [];
+    let messageIds: string[];
     let attempt: Wake | undefined;
     try {
       if (!byHand) {
