@@ -71,6 +71,11 @@ export const ProjectSettingsSchema = z.object({
   worktreesDir: z.string().trim().min(1).max(4096).refine((dir) => dir.startsWith('/'), 'the worktrees folder must be an absolute path').nullable(),
   /** Run as a background task of the agent in each new worktree (e.g. `npm ci`); null: none. */
   worktreeSetupCommand: z.string().trim().min(1).max(10_000).nullable(),
+  /**
+   * Agents' CLIs run every Drover tool without asking (run_in_background runs any shell command as
+   * the person). Off: only the read-only tools; the CLI asks before the others. Read at each start.
+   */
+  preApproveDroverTools: z.boolean(),
 });
 export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;
 
@@ -81,6 +86,7 @@ export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
   notificationsMuted: false,
   worktreesDir: null,
   worktreeSetupCommand: null,
+  preApproveDroverTools: false,
 };
 
 export const ProjectListSchema = z.object({

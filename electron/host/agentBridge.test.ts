@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DROVER_TOOL_NAMES } from '../../shared/droverTools';
 import type { Agent, Project } from '../../shared/entities';
 import { agentTerminalEnv } from '../../test-support/agentTerminalEnv';
 import { CLI_PATH, REPO_ROOT } from '../../test-support/buildOnce';
@@ -145,9 +146,8 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     const agent = await addAgent('Caller');
     const client = await mcpFor(agent);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(
-      ['ask_agent', 'cancel_task', 'get_task', 'list_tasks', 'read_inbox', 'reply', 'retry_task', 'run_in_background', 'send_message'].sort(),
-    );
+    expect(tools.map((t) => t.name).sort()).toEqual([...DROVER_TOOL_NAMES].sort());
+    expect(tools.filter((t) => t.annotations?.readOnlyHint).map((t) => t.name)).toEqual(['list_tasks', 'get_task', 'read_inbox']);
     expect(tools.find((t) => t.name === 'run_in_background')?.inputSchema).toMatchObject({ type: 'object', required: ['command'] });
     const started = text(await client.callTool({ name: 'run_in_background', arguments: { command: 'echo from-mcp', label: 'mcp job' } }));
     const taskId = /task (t-[a-z0-9]+)/.exec(started)?.[1] as string;

@@ -3,6 +3,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { READ_ONLY_DROVER_TOOLS } from '../../../shared/droverTools';
 import { MAX_REQUEST_FRAME_BYTES } from '../../../shared/protocol';
 import { describeIssues } from '../../../shared/validationIssues';
 import { LineReader } from '../../host/lineFraming';
@@ -72,6 +73,8 @@ export async function runMcpServer(options: McpServerOptions): Promise<number> {
       name: tool.name,
       description: tool.description,
       inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as { type: 'object'; [key: string]: unknown },
+      // What the agent CLIs' approval also goes by: the readers change nothing but the caller's own inbox.
+      annotations: { readOnlyHint: READ_ONLY_DROVER_TOOLS.includes(tool.name), openWorldHint: false },
     })),
   }));
 

@@ -19,6 +19,8 @@ export interface LaunchInput {
   resumeId: string | null;
   /** The session's secret, by which its tools prove they speak for this agent (never on screen or in argv). */
   proof: string;
+  /** The project's setting: the agent CLI runs every Drover tool without asking (see CliLaunchInput). */
+  preApproveDroverTools: boolean;
   baseEnv: NodeJS.ProcessEnv;
 }
 
@@ -49,6 +51,7 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
     agentDir: input.agentDir,
     resumeId: input.resumeId,
     env: input.baseEnv,
+    preApproveDroverTools: input.preApproveDroverTools,
   });
   const args = [...profile.args, ...(integration?.args ?? [])];
   const files = integration?.files ?? [];

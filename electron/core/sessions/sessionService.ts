@@ -123,6 +123,7 @@ export class SessionService implements ProjectWork {
       // The last id any session learnt: a session that ended before its CLI reported one must not lose it.
       resumeId,
       proof: proof.toString('hex'),
+      preApproveDroverTools: store.settings.get().preApproveDroverTools,
       baseEnv: this.options.baseEnv,
     });
     writeLaunchFiles(plan.files);
