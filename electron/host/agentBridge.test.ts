@@ -7,13 +7,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DROVER_TOOL_NAMES } from '../../shared/droverTools';
 import type { Agent, Project } from '../../shared/entities';
 import { agentTerminalEnv } from '../../test-support/agentTerminalEnv';
-import { CLI_PATH, REPO_ROOT } from '../../test-support/buildOnce';
+import { CLI_PATH } from '../../test-support/buildOnce';
+import { FAKE_PROFILE } from '../../test-support/fakeAgentProfile';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 import { connectToDrover } from '../cli/socketClient';
 import { startHost, type DroverHost } from './host';
-
-const FAKE_AGENT = path.join(REPO_ROOT, 'e2e', 'fixtures', 'fake-agent.mjs');
 
 describe('agent bridge: inbox, wakes and the MCP server', () => {
   let dir: string;
@@ -57,21 +56,7 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     fs.mkdirSync(path.join(dir, 'repo'));
     await boot();
     project = (await host.core.api.addProject({ path: path.join(dir, 'repo') }));
-    await host.core.api.saveAgentProfile({
-      profile: {
-        id: 'fake',
-        name: 'Fake agent',
-        command: process.execPath,
-        args: [FAKE_AGENT],
-        env: { FAKE_AGENT_WORK_MS: '300' },
-        promptPattern: '^fake> ?$',
-        busyPattern: 'esc to interrupt',
-        needsInputPattern: null,
-        usageLimitPattern: 'hit your session limit',
-        quietMs: 150,
-        integration: 'claude', wakeAs: 'prompt',
-      },
-    });
+    await host.core.api.saveAgentProfile({ profile: { ...FAKE_PROFILE, env: { FAKE_AGENT_WORK_MS: '300' }, usageLimitPattern: 'hit your session limit' } });
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.close()));

@@ -6,14 +6,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent, InboxMessage, Project, Task } from '../../shared/entities';
 import type { DroverEvent } from '../../shared/events';
 import { agentTerminalEnv } from '../../test-support/agentTerminalEnv';
-import { CLI_PATH, REPO_ROOT } from '../../test-support/buildOnce';
+import { CLI_PATH } from '../../test-support/buildOnce';
+import { FAKE_PROFILE } from '../../test-support/fakeAgentProfile';
 import { runCli } from '../../test-support/droverProcess';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 import { connectToDrover, type SocketClient } from '../cli/socketClient';
 import { startHost, type DroverHost } from './host';
-
-const FAKE_AGENT = path.join(REPO_ROOT, 'e2e', 'fixtures', 'fake-agent.mjs');
 
 /**
  * Every way in for an agent is scoped to the agent: through `drover mcp` and the `drover` command
@@ -62,22 +61,7 @@ describe('agent identity: each agent acts only as itself, in its own project', (
   beforeEach(async () => {
     dir = makeTempDir();
     host = await startHost({ dataDir: path.join(dir, 'data'), version: 'test', cliCommand: [process.execPath, CLI_PATH], agentStopGraceMs: 500 });
-    await host.core.api.saveAgentProfile({
-      profile: {
-        id: 'fake',
-        name: 'Fake agent',
-        command: process.execPath,
-        args: [FAKE_AGENT],
-        env: {},
-        promptPattern: '^fake> ?$',
-        busyPattern: 'esc to interrupt',
-        needsInputPattern: null,
-        usageLimitPattern: null,
-        quietMs: 150,
-        integration: 'none',
-        wakeAs: 'prompt',
-      },
-    });
+    await host.core.api.saveAgentProfile({ profile: { ...FAKE_PROFILE, integration: 'none' } });
     projectA = await addProject('a');
     projectB = await addProject('b');
     alice = await startAgent(projectA.id, 'Alice');
