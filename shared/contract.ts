@@ -86,6 +86,15 @@ export const METHODS = {
     params: z.object({}).strict(),
     result: StatusSchema,
   },
+  /**
+   * Connection-scoped, once: this connection speaks for the agent whose running session `proof`
+   * belongs to (its terminal's DROVER_AGENT_PROOF) and may from then on act only as that agent, in
+   * its own project. Connections that never identify speak for the person.
+   */
+  identifyAgent: {
+    params: z.object({ agentId: AgentIdSchema, proof: z.string().min(1).max(200) }).strict(),
+    result: z.object({ agentId: AgentIdSchema, project: ProjectSchema }),
+  },
   listProjects: {
     params: z.object({}).strict(),
     result: ProjectListSchema,

@@ -87,6 +87,11 @@ export const ProjectSettingsSchema = z.object({
   checkpointTurnsKept: z.number().int().min(1).max(MAX_CHECKPOINTS_KEPT),
   /** Checkpoints older than this many days are pruned too; null: by count only. */
   checkpointDaysKept: z.number().int().min(1).max(3650).nullable(),
+  /**
+   * Agents' CLIs run every Drover tool without asking (run_in_background runs any shell command as
+   * the person). Off: only the read-only tools; the CLI asks before the others. Read at each start.
+   */
+  preApproveDroverTools: z.boolean(),
 });
 export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;
 
@@ -103,6 +108,7 @@ export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
   autoSendReviewComments: false,
   checkpointTurnsKept: 100,
   checkpointDaysKept: null,
+  preApproveDroverTools: false,
 };
 
 export const ProjectListSchema = z.object({

@@ -53,6 +53,8 @@ describe('parseHook on what Claude Code sends', () => {
     expect(parseHook('claude-status-line', payload('claude', 'statusLine/after-429'))).toMatchObject({ event: 'quota', quota: { fiveHour: { usedPercent: 100 } } });
     expect(parseHook('claude-status-line', payload('claude', 'statusLine/api-key'))).toBeNull();
     expect(statusLine('Backend', quotaOf(withLimits))).toBe('Drover agent Backend · 5h 42% · week 17%');
+    // Claude Code draws the line as the command prints it: a name's control characters are shown escaped.
+    expect(statusLine('Evil\u001b[2J\u001b]52;c;aGk=\u0007', null)).toBe('Drover agent Evil\\033[2J\\033]52;c;aGk=\\a');
   });
 });
 

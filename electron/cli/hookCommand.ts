@@ -1,7 +1,9 @@
 import type { MethodParams } from '../../shared/contract';
 import type { AgentQuota, QuotaWindow } from '../../shared/entities';
 import { MAX_TURN_PROMPT_CHARS } from '../../shared/turns';
+import { agentCredentials } from './agentCredentials';
 import { connectToDrover } from './socketClient';
+import { withoutControls } from './terminalText';
 
 export type HookReport = Omit<MethodParams<'reportAgentHook'>, 'agentId'>;
 type Payload = Record<string, unknown>;
@@ -107,7 +109,7 @@ export function quotaOf(payload: Payload): AgentQuota | null {
 
 /** What Claude Code shows as its status line: whose agent this is, and the quota where known. */
 export function statusLine(agentName: string | undefined, quota: AgentQuota | null): string {
-  const parts = [`Drover agent ${agentName ?? ''}`.trim()];
+  const parts = [`Drover agent ${withoutControls(agentName ?? '')}`.trim()];
   if (quota?.fiveHour) parts.push(`5h ${Math.round(quota.fiveHour.usedPercent)}%`);
   if (quota?.weekly) parts.push(`week ${Math.round(quota.weekly.usedPercent)}%`);
   return parts.join(' · ');
@@ -144,7 +146,7 @@ export async function hookCommand(args: string[], env: NodeJS.ProcessEnv): Promi
   const report = parseHook(cli, stdin);
   if (!report || !socketPath || !agentId) return 0;
   try {
-    const client = await connectToDrover(socketPath);
+    const client = await connectToDrover(socketPath, {}, agentCredentials(env));
     try {
       await client.rpc.call('reportAgentHook', { agentId, ...report });
     } finally {

@@ -27,8 +27,8 @@ export const USAGE = `Usage:
 Several words after -- are run as they are, each one word (like env or timeout):
 drover task run -- npm test -- --grep "a b". One word is a line for your shell:
 drover task run -- 'make && make test'.
-Inside an agent terminal the project and agent come from DROVER_SOCKET, DROVER_PROJECT_ID and
-DROVER_AGENT_ID. Elsewhere the socket is found from --data-dir, DROVER_DATA_DIR or the default data dir.
+Inside an agent terminal the project and agent come from DROVER_SOCKET, DROVER_PROJECT_ID,
+DROVER_AGENT_ID and DROVER_AGENT_PROOF, and the command acts for that agent. Elsewhere the socket is found from --data-dir, DROVER_DATA_DIR or the default data dir.
 drover worktree merge checks for conflicts first (git merge-tree) and refuses with exit code 2,
 naming the files; --hand-back then posts them to the agent to rebase and resolve.
 drover pr create pushes the agent's branch (that branch only) and opens its pull request against

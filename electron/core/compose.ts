@@ -6,6 +6,8 @@ import { agentMethods } from './agents/agentMethods';
 import { appSettingsMethods } from './appSettings/appSettingsMethods';
 import { AgentService } from './agents/agentService';
 import { toCoreApi, type CoreApi } from './api';
+import { restrictAgents } from './callers/agentAccess';
+import { callerMethods } from './callers/callerMethods';
 import { DroverRequestError } from './errors';
 import { reconcileProjects } from './boot';
 import type { CommandLineToolSource } from './commandLineTool/commandLineTool';
@@ -186,8 +188,8 @@ export function createCore(options: CoreOptions): Core {
 
   const reconcileReports = reconcileProjects({ projects, stores, sessions, wakes, inbox, worktrees, events, log });
 
-  const api = toCoreApi(
-    {
+  const handlers = {
+    ...callerMethods(sessions, projects, locator),
     ...projectMethods(projects, stores, [tasks, sessions, worktrees, pullRequests, turns], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
     ...taskMethods(tasks, events),
     ...profileMethods(profiles),
@@ -201,8 +203,10 @@ export function createCore(options: CoreOptions): Core {
     ...forgeMethods(connector, pullRequests, issues),
     ...turnMethods(turns, new AgentComparison(locator, git, checkpoints)),
     ...commentMethods(new CommentService(locator, events, inbox)),
-    },
-    (error) => nameDamagedDatabase(error, [{ db: appDb, file: appFile, description: 'app database' }, ...stores.opened()]),
+  };
+  // Agents' connections are held to their own project and inbox; the person's are not.
+  const api = toCoreApi(restrictAgents(handlers, locator), (error) =>
+    nameDamagedDatabase(error, [{ db: appDb, file: appFile, description: 'app database' }, ...stores.opened()]),
   );
 
   let closed = false;

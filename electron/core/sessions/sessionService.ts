@@ -1,3 +1,4 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentHookEvent, AgentProfile, AgentQuota, AgentSession, WakeStyle } from '../../../shared/entities';
@@ -53,6 +54,8 @@ interface LiveSession {
   sessionId: string;
   profile: AgentProfile;
   process: AgentProcess;
+  /** This session's secret (in its terminal's env only): whoever hands it back speaks for the agent. */
+  proof: Buffer;
   scrollback: ScrollbackLog;
   /** The CLI's own signals (hooks, status reports) have spoken: busy and ready are theirs to say. */
   signalsSeen: boolean;
@@ -115,6 +118,8 @@ export class SessionService implements ProjectWork {
     const profile = this.profiles.get(agent.profileId);
     if (profile.unavailableReason) fail('spawn-failed', `Cannot start ${agent.name} with ${profile.name}: ${profile.unavailableReason}`);
     const resumeId = resume ? store.sessions.lastExternalSessionId(agentId) : null;
+    // Hex: no secret-looking pattern an agent CLI strips from the env its tools get matches it.
+    const proof = randomBytes(32);
     const plan = planLaunch({
       profile,
       agent,
@@ -123,6 +128,8 @@ export class SessionService implements ProjectWork {
       agentDir: this.agentDir(agent.projectId, agentId),
       // The last id any session learnt: a session that ended before its CLI reported one must not lose it.
       resumeId,
+      proof: proof.toString('hex'),
+      preApproveDroverTools: store.settings.get().preApproveDroverTools,
       baseEnv: this.options.baseEnv,
     });
     writeLaunchFiles(plan.files);
@@ -169,6 +176,7 @@ export class SessionService implements ProjectWork {
       sessionId,
       profile,
       process,
+      proof,
       scrollback,
       signalsSeen: false,
       turnSignals: 0,
@@ -201,6 +209,14 @@ export class SessionService implements ProjectWork {
   async forget(agentId: string): Promise<void> {
     await this.stopLive(agentId, 'removed');
     this.streams.delete(agentId);
+  }
+
+  /** Whether `proof` is the secret of the agent's running session (compared in constant time). */
+  identify(agentId: string, proof: string): boolean {
+    const live = this.live.get(agentId);
+    if (!live || !/^[0-9a-f]+$/.test(proof)) return false;
+    const given = Buffer.from(proof, 'hex');
+    return given.length === live.proof.length && timingSafeEqual(given, live.proof);
   }
 
   write(agentId: string, data: string): void {
