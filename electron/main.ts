@@ -11,7 +11,7 @@ import { app, BrowserWindow, dialog, ipcMain, Notification, session, shell } fro
 import type { IpcMainEvent, IpcMainInvokeEvent, Session, WebContents } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONTENT_SECURITY_POLICY } from '../shared/contentSecurityPolicy';
+import { SECURITY_HEADERS } from '../shared/contentSecurityPolicy';
 import { BadgeCountSchema, DesktopNotificationSchema } from '../shared/desktopNotification';
 import {
   IPC_BADGE_CHANNEL,
@@ -25,6 +25,7 @@ import { commandLineToolSource, detectDistribution } from './desktop/distributio
 import { parseLaunchArgs, projectForRequest, requestFromSecondInstance, type LaunchRequest } from './desktop/launchRequest';
 import { showError } from './desktop/native/desktopDialogs';
 import { startDesktopFeatures } from './desktop/native/desktopFeatures';
+import { safeStorageCipher } from './desktop/native/safeStorageCipher';
 import { focusWindow, showRoute } from './desktop/native/windowRoutes';
 import { toStreamFrame } from './host/frameCodec';
 import { startHost } from './host/host';
@@ -95,7 +96,7 @@ function isTrustedSender(event: IpcMainInvokeEvent | IpcMainEvent): boolean {
 function applySessionPolicy(ses: Session): void {
   ses.webRequest.onHeadersReceived((details, callback) => {
     callback({
-      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
+      responseHeaders: { ...details.responseHeaders, ...Object.fromEntries(Object.entries(SECURITY_HEADERS).map(([name, value]) => [name, [value]])) },
     });
   });
   // Only the clipboard, which terminal copy/paste needs, and only for the app's own page.
@@ -273,6 +274,8 @@ async function boot(dataDir: string, launch: LaunchRequest): Promise<void> {
   const distribution = detectDistribution({ isPackaged: app.isPackaged, env: process.env, resourcesPath: process.resourcesPath });
   const cli = { execPath: process.execPath, cliPath: CLI_PATH };
 
+  // Pasted forge tokens are sealed with the system keyring where there is one.
+  const tokenCipher = safeStorageCipher();
   let host: DroverHost;
   try {
     // Boot reconciliation happens in here, before any window or client is served.
@@ -286,6 +289,7 @@ async function boot(dataDir: string, launch: LaunchRequest): Promise<void> {
       commandLineTool: commandLineToolSource(distribution, cli),
       env: workEnvironment(process.env),
       log,
+      ...(tokenCipher ? { tokenCipher } : {}),
     });
   } catch (error) {
     dialog.showErrorBox('Drover could not start', errorMessage(error));

@@ -35,6 +35,19 @@ import {
   WorktreeSchema,
   WorktreeStatusSchema,
 } from './entities';
+import { ForgeIssueSchema, ForgeLinkSchema, ForgeStatusSchema, MergeMethodSchema, PullRequestDraftSchema } from './forge';
+import {
+  MAX_TURN_PROMPT_CHARS,
+  AgentChangesSchema,
+  AgentsDiffSchema,
+  CheckpointUsageSchema,
+  DIFF_SIDES,
+  DiffCommentSchema,
+  MAX_COMMENT_CHARS,
+  MAX_QUOTED_CHARS,
+  TurnDiffSchema,
+  TurnSchema,
+} from './turns';
 
 /** The most of a task's log one readTaskOutput call returns (viewers read on from `nextOffset`). */
 export const MAX_OUTPUT_READ_BYTES = 4 * 1024 * 1024;
@@ -72,6 +85,15 @@ export const METHODS = {
   getStatus: {
     params: z.object({}).strict(),
     result: StatusSchema,
+  },
+  /**
+   * Connection-scoped, once: this connection speaks for the agent whose running session `proof`
+   * belongs to (its terminal's DROVER_AGENT_PROOF) and may from then on act only as that agent, in
+   * its own project. Connections that never identify speak for the person.
+   */
+  identifyAgent: {
+    params: z.object({ agentId: AgentIdSchema, proof: z.string().min(1).max(200) }).strict(),
+    result: z.object({ agentId: AgentIdSchema, project: ProjectSchema }),
   },
   listProjects: {
     params: z.object({}).strict(),
@@ -227,7 +249,14 @@ export const METHODS = {
    * `discardWork` says to delete it too.
    */
   removeAgent: {
-    params: z.object({ agentId: AgentIdSchema, discardWork: z.boolean().optional() }).strict(),
+    params: z
+      .object({
+        agentId: AgentIdSchema,
+        discardWork: z.boolean().optional(),
+        /** Archive: keep the branch even when it holds nothing its parent lacks. */
+        keepBranch: z.boolean().optional(),
+      })
+      .strict(),
     result: z.object({
       agentId: AgentIdSchema,
       /** The branch kept with the agent's work, if any. */
@@ -290,6 +319,8 @@ export const METHODS = {
         message: z.string().max(4000).optional(),
         /** quota: the plan quota the CLI reported. */
         quota: AgentQuotaSchema.optional(),
+        /** prompt-submitted: what the person asked, where the CLI's hook says (kept with the turn). */
+        prompt: z.string().max(MAX_TURN_PROMPT_CHARS).optional(),
       })
       .strict(),
     result: AgentSessionSchema,
@@ -405,6 +436,130 @@ export const METHODS = {
   getWorktreeDiskUsage: {
     params: z.object({ projectId: ProjectIdSchema }).strict(),
     result: WorktreeDiskUsageSchema,
+  },
+  /** The project's forge: its repository and API (from origin, the settings, DROVER_GITHUB_API_URL), who Drover is there, the rate limit left. */
+  getForgeStatus: {
+    params: z.object({ projectId: ProjectIdSchema }).strict(),
+    result: ForgeStatusSchema,
+  },
+  /** Keeps a token the person pasted, for the project's forge API only (null forgets it); it is tried before it is kept. */
+  setForgeToken: {
+    params: z.object({ projectId: ProjectIdSchema, token: z.string().trim().min(1).max(1000).regex(/^[\x21-\x7e]+$/, 'a token is one word of printable characters').nullable() }).strict(),
+    result: ForgeStatusSchema,
+  },
+  /** A title and body for the agent's pull request, drafted from its commits (and its issue). */
+  draftPullRequest: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: PullRequestDraftSchema,
+  },
+  /** Pushes the agent's branch (that branch only), then opens its pull request against the parent branch. */
+  createPullRequest: {
+    params: z.object({ agentId: AgentIdSchema, title: NonEmpty.max(256), body: z.string().max(65_536).default(''), draft: z.boolean().default(false) }).strict(),
+    result: ForgeLinkSchema,
+  },
+  /** Reads the agent's pull request from the forge now. */
+  refreshPullRequest: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: ForgeLinkSchema,
+  },
+  /** Posts the pull request's failed checks (with what the forge says of them) or its unsent review comments to the agent's inbox. */
+  sendForgeFeedback: {
+    params: z.object({ agentId: AgentIdSchema, what: z.enum(['failed-checks', 'review-comments']) }).strict(),
+    result: InboxMessageSchema,
+  },
+  /** Merges the agent's pull request on the forge, the way the repository allows. */
+  mergePullRequest: {
+    params: z.object({ agentId: AgentIdSchema, method: MergeMethodSchema }).strict(),
+    result: ForgeLinkSchema,
+  },
+  /**
+   * After its pull request merged: the agent goes with its worktree; its branch is deleted only when
+   * the forge merged exactly what it holds, and kept otherwise (nothing unmerged is deleted).
+   */
+  archiveAgent: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: z.object({ agentId: AgentIdSchema, deletedBranch: z.string().nullable(), keptBranch: z.string().nullable() }),
+  },
+  /** The project's open issues: a search, labels, or those assigned to the person the token belongs to. */
+  listForgeIssues: {
+    params: z
+      .object({
+        projectId: ProjectIdSchema,
+        search: z.string().trim().max(256).optional(),
+        labels: z.array(z.string().trim().min(1).max(100)).max(20).optional(),
+        assignedToMe: z.boolean().optional(),
+      })
+      .strict(),
+    result: z.object({ issues: z.array(ForgeIssueSchema), labels: z.array(z.string()) }),
+  },
+  /** An agent in its own worktree, on a branch named for the issue; its first prompt is the issue, typed in once it is ready. */
+  startAgentOnIssue: {
+    params: z.object({ projectId: ProjectIdSchema, issueNumber: z.number().int().positive(), profileId: ProfileIdSchema, name: NonEmpty.max(60).optional() }).strict(),
+    result: AgentSchema,
+  },
+  /** The agent's checkpoints, oldest first (bounded by the project's checkpoint settings). */
+  listTurns: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: z.object({ agentId: AgentIdSchema, turns: z.array(TurnSchema) }),
+  },
+  /**
+   * The change of checkpoints `from` through `to` (one turn: from = to), or with `to` null from the
+   * state before `from` to the worktree as it is now.
+   */
+  getTurnDiff: {
+    params: z.object({ agentId: AgentIdSchema, from: z.number().int().nonnegative(), to: z.number().int().nonnegative().nullable().default(null) }).strict(),
+    result: TurnDiffSchema,
+  },
+  /**
+   * Puts the agent's worktree (files, index, HEAD) back as it was at checkpoint `n`; refused while
+   * the agent is busy. The state before becomes a checkpoint first, so the restore can be undone.
+   */
+  restoreTurn: {
+    params: z.object({ agentId: AgentIdSchema, n: z.number().int().nonnegative() }).strict(),
+    result: z.object({ agentId: AgentIdSchema, restoredTo: z.number().int().nonnegative(), undo: TurnSchema, message: InboxMessageSchema }),
+  },
+  getCheckpointUsage: {
+    params: z.object({ projectId: ProjectIdSchema }).strict(),
+    result: CheckpointUsageSchema,
+  },
+  /** The agent's diff comments: unsent ones, and the latest sent. */
+  listDiffComments: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: z.array(DiffCommentSchema),
+  },
+  addDiffComment: {
+    params: z
+      .object({
+        agentId: AgentIdSchema,
+        path: z.string().min(1).max(4096),
+        side: z.enum(DIFF_SIDES),
+        startLine: z.number().int().positive(),
+        endLine: z.number().int().positive(),
+        quoted: z.string().max(MAX_QUOTED_CHARS),
+        body: NonEmpty.max(MAX_COMMENT_CHARS),
+      })
+      .strict()
+      .refine((comment) => comment.endLine >= comment.startLine, 'the last line comes before the first'),
+    result: DiffCommentSchema,
+  },
+  deleteDiffComment: {
+    params: z.object({ agentId: AgentIdSchema, commentId: z.string().min(1).max(100) }).strict(),
+    result: z.object({ commentId: z.string() }),
+  },
+  /** Posts the agent's unsent comments as one inbox message (it is woken with it) and marks them sent. */
+  sendDiffComments: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: z.object({ message: InboxMessageSchema, comments: z.array(DiffCommentSchema) }),
+  },
+  /** Which files each agent changed on its branch, committed or not (agents with their own worktrees). */
+  compareAgents: {
+    params: z.object({ agentIds: z.array(AgentIdSchema).min(2).max(8) }).strict(),
+    result: z.array(AgentChangesSchema),
+  },
+  /** The difference between two agents' worktrees as they are now. */
+  diffAgents: {
+    params: z.object({ fromAgentId: AgentIdSchema, toAgentId: AgentIdSchema }).strict(),
+    result: AgentsDiffSchema,
   },
 } as const;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ForgeApiUrlSchema, ForgeLinkSchema, RepositoryNameSchema } from './forge';
 
 /** Ids are opaque strings minted by the core; the prefix only helps people reading logs. */
 export const ProjectIdSchema = z.string().regex(/^p-[a-z0-9]{6,32}$/, 'not a project id');
@@ -61,6 +62,9 @@ export const TaskSchema = z.object({
 });
 export type Task = z.infer<typeof TaskSchema>;
 
+/** The most checkpoints kept per agent, whatever the setting (a turn list is one reply). */
+export const MAX_CHECKPOINTS_KEPT = 1000;
+
 export const ProjectSettingsSchema = z.object({
   taskConcurrency: z.number().int().min(1).max(64),
   taskOutputCapBytes: z.number().int().min(1024),
@@ -71,6 +75,23 @@ export const ProjectSettingsSchema = z.object({
   worktreesDir: z.string().trim().min(1).max(4096).refine((dir) => dir.startsWith('/'), 'the worktrees folder must be an absolute path').nullable(),
   /** Run as a background task of the agent in each new worktree (e.g. `npm ci`); null: none. */
   worktreeSetupCommand: z.string().trim().min(1).max(10_000).nullable(),
+  /** The repository on the forge (owner/name); null: what `origin` says. */
+  forgeRepository: RepositoryNameSchema.nullable(),
+  /** The forge's REST API; null: what `origin` says (DROVER_GITHUB_API_URL wins over both). */
+  forgeApiUrl: ForgeApiUrlSchema.nullable(),
+  /** Failed checks of an agent's pull request go to the agent without the person pressing Send. */
+  autoSendFailedChecks: z.boolean(),
+  /** New review comments go to the agent without the person pressing Send. */
+  autoSendReviewComments: z.boolean(),
+  /** Checkpoints of each agent's turns kept: the newest this many (see `checkpointDaysKept`). */
+  checkpointTurnsKept: z.number().int().min(1).max(MAX_CHECKPOINTS_KEPT),
+  /** Checkpoints older than this many days are pruned too; null: by count only. */
+  checkpointDaysKept: z.number().int().min(1).max(3650).nullable(),
+  /**
+   * Agents' CLIs run every Drover tool without asking (run_in_background runs any shell command as
+   * the person). Off: only the read-only tools; the CLI asks before the others. Read at each start.
+   */
+  preApproveDroverTools: z.boolean(),
 });
 export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;
 
@@ -81,6 +102,13 @@ export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
   notificationsMuted: false,
   worktreesDir: null,
   worktreeSetupCommand: null,
+  forgeRepository: null,
+  forgeApiUrl: null,
+  autoSendFailedChecks: false,
+  autoSendReviewComments: false,
+  checkpointTurnsKept: 100,
+  checkpointDaysKept: null,
+  preApproveDroverTools: false,
 };
 
 export const ProjectListSchema = z.object({
@@ -447,5 +475,7 @@ export const ProjectWorkStateSchema = z.object({
   wakes: z.array(WakeSchema),
   /** The agents' own worktrees. */
   worktrees: z.array(WorktreeSchema),
+  /** What ties agents to the forge: their issue, their pull request. */
+  forgeLinks: z.array(ForgeLinkSchema),
 });
 export type ProjectWorkState = z.infer<typeof ProjectWorkStateSchema>;

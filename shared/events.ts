@@ -12,6 +12,8 @@ import {
   WakeSchema,
   WorktreeSchema,
 } from './entities';
+import { ForgeLinkSchema } from './forge';
+import { DiffCommentSchema, TurnSchema } from './turns';
 
 /**
  * Every event carries `seq`, monotonic per project (and, for `projectChanged` and
@@ -27,6 +29,9 @@ export const EVENT_NAMES = [
   'agentChanged',
   'appSettingsChanged',
   'agentWorktreeChanged',
+  'agentForgeChanged',
+  'agentTurnChanged',
+  'diffCommentChanged',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
@@ -93,6 +98,35 @@ export const AgentWorktreeChangedSchema = z.object({
   worktree: WorktreeSchema.nullable(),
 });
 
+/** An agent's issue or pull request changed (a poll found news, something was sent to it); `null` when it went. */
+export const AgentForgeChangedSchema = z.object({
+  name: z.literal('agentForgeChanged'),
+  seq,
+  projectId: ProjectIdSchema,
+  agentId: AgentIdSchema,
+  link: ForgeLinkSchema.nullable(),
+});
+
+/** A checkpoint of an agent's worktree was taken, or pruned (`null`). */
+export const AgentTurnChangedSchema = z.object({
+  name: z.literal('agentTurnChanged'),
+  seq,
+  projectId: ProjectIdSchema,
+  agentId: AgentIdSchema,
+  n: z.number().int().nonnegative(),
+  turn: TurnSchema.nullable(),
+});
+
+/** A comment on an agent's diff was written, sent, or deleted (`null`). */
+export const DiffCommentChangedSchema = z.object({
+  name: z.literal('diffCommentChanged'),
+  seq,
+  projectId: ProjectIdSchema,
+  agentId: AgentIdSchema,
+  commentId: z.string(),
+  comment: DiffCommentSchema.nullable(),
+});
+
 export const DroverEventSchema = z.discriminatedUnion('name', [
   ProjectChangedSchema,
   BackgroundTaskChangedSchema,
@@ -102,6 +136,9 @@ export const DroverEventSchema = z.discriminatedUnion('name', [
   AgentWakeChangedSchema,
   AppSettingsChangedSchema,
   AgentWorktreeChangedSchema,
+  AgentForgeChangedSchema,
+  AgentTurnChangedSchema,
+  DiffCommentChangedSchema,
 ]);
 export type DroverEvent = z.infer<typeof DroverEventSchema>;
 export type ProjectChanged = z.infer<typeof ProjectChangedSchema>;

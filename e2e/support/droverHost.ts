@@ -11,7 +11,7 @@ export interface DroverWorld {
   /** Makes a project folder under root. */
   makeFolder(name: string): string;
   /** Starts (or restarts) `drover serve` on the same data dir and returns its URL with the token. */
-  startHost(extraArgs?: string[]): Promise<string>;
+  startHost(extraArgs?: string[], env?: NodeJS.ProcessEnv): Promise<string>;
   /** The running host process (for killing it mid-test). */
   host(): ServeProcess;
 }
@@ -31,9 +31,9 @@ export const test = base.extend<{ drover: DroverWorld }>({
         fs.mkdirSync(folder, { recursive: true });
         return folder;
       },
-      startHost: async (extraArgs = []) => {
+      startHost: async (extraArgs = [], env = process.env) => {
         if (current && current.child.exitCode === null && current.child.signalCode === null) await current.stop();
-        current = await startServe(['--data-dir', dataDir, ...extraArgs]);
+        current = await startServe(['--data-dir', dataDir, ...extraArgs], env);
         return current.url;
       },
       host: () => {

@@ -1,4 +1,5 @@
 import type { InboxMessage } from '../../shared/entities';
+import { agentCredentials } from './agentCredentials';
 import { parseCommandArgs } from './cliOptions';
 import { connectToDrover } from './socketClient';
 import { resolveProject, type CliContext } from './taskCommands';
@@ -31,7 +32,7 @@ export async function inboxCommand(args: string[], context: CliContext): Promise
   });
   const given = values.agent ?? context.env.DROVER_AGENT_ID;
   if (!given) throw new UsageError('drover inbox needs an agent: run it in an agent terminal, or name one with --agent NAME.');
-  const client = await connectToDrover(context.socketPath);
+  const client = await connectToDrover(context.socketPath, {}, agentCredentials(context.env));
   const { rpc } = client;
   try {
     const project = await resolveProject(rpc, values.project, context);

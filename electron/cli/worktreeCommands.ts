@@ -1,12 +1,17 @@
 import type { Project, WorktreeDiff } from '../../shared/entities';
+import { pullRequestSummary } from '../../shared/forge';
 import { countOf } from '../../shared/plural';
 import type { RpcClient } from '../../shared/rpcClient';
+import { agentCredentials } from './agentCredentials';
 import { parseCommandArgs } from './cliOptions';
 import { connectToDrover } from './socketClient';
 import { resolveProject, type CliContext } from './taskCommands';
+import { quoted } from './terminalText';
 import { UsageError } from './usage';
 
-function table(rows: string[][]): string {
+/** Columns padded to their widest cell; every cell is quoted where it holds control characters. */
+export function table(cells: string[][]): string {
+  const rows = cells.map((row) => row.map(quoted));
   const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
   return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ')).join('\n');
 }
@@ -27,13 +32,13 @@ function agentArgument(positionals: string[], command: string): string {
 
 /** The diff as git prints it; a file too large to send is named with where to look. */
 function patchText(diff: WorktreeDiff, folder: string): string {
-  return diff.files.map((file) => file.patch ?? `# ${file.path}: too large to show here; run git diff ${diff.base} in ${folder}\n`).join('');
+  return diff.files.map((file) => file.patch ?? `# ${quoted(file.path)}: too large to show here; run git diff ${diff.base} in ${quoted(folder)}\n`).join('');
 }
 
 function statText(diff: WorktreeDiff): string {
   const rows = diff.files.map((file) => [file.path, `+${file.additions}`, `-${file.deletions}`, file.binary ? 'binary' : '', file.origins.join(', ')]);
   const commits = countOf(diff.commits.length, 'commit');
-  return `${table(rows)}\n${countOf(diff.files.length, 'file')} changed, +${diff.additions} -${diff.deletions}, ${commits} on ${diff.branch} since ${diff.parentBranch}\n`;
+  return `${table(rows)}\n${countOf(diff.files.length, 'file')} changed, +${diff.additions} -${diff.deletions}, ${commits} on ${quoted(diff.branch)} since ${quoted(diff.parentBranch)}\n`;
 }
 
 const SUBCOMMANDS = ['list', 'diff', 'merge'];
@@ -55,17 +60,18 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
     },
     true,
   );
-  const client = await connectToDrover(context.socketPath);
+  const client = await connectToDrover(context.socketPath, {}, agentCredentials(context.env));
   const { rpc } = client;
   try {
     const project = await resolveProject(rpc, values.project, context);
     switch (sub) {
       case 'list': {
-        const listed = await rpc.call('listWorktrees', { projectId: project.id });
+        const [listed, { forgeLinks }] = await Promise.all([rpc.call('listWorktrees', { projectId: project.id }), rpc.call('getWorkState', { projectId: project.id })]);
         if (values.json) context.out(`${JSON.stringify(listed, null, 2)}\n`);
-        else if (listed.length === 0) context.out(`No agent of ${project.name} has a worktree of its own.\n`);
+        else if (listed.length === 0) context.out(`No agent of ${quoted(project.name)} has a worktree of its own.\n`);
         else {
-          const header = ['AGENT', 'BRANCH', 'PARENT', 'AHEAD', 'BEHIND', 'UNCOMMITTED', 'STATE', 'PATH'];
+          const header = ['AGENT', 'BRANCH', 'PARENT', 'AHEAD', 'BEHIND', 'UNCOMMITTED', 'STATE', 'PULL REQUEST', 'PATH'];
+          const pullRequests = new Map(forgeLinks.flatMap((link) => (link.pullRequest ? [[link.agentId, pullRequestSummary(link.pullRequest)] as const] : [])));
           const rows = listed.map(({ agentName, worktree, status }) => [
             agentName,
             worktree.branch,
@@ -74,6 +80,7 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
             String(status?.behind ?? '-'),
             String(status?.uncommittedFiles ?? '-'),
             worktree.state,
+            pullRequests.get(worktree.agentId) ?? '-',
             worktree.path,
           ]);
           context.out(`${table([header, ...rows])}\n`);
@@ -100,7 +107,7 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
         }
         const merged = await rpc.call('mergeWorktree', { agentId, strategy: values.squash ? 'squash' : 'rebase', ...(values.message ? { message: values.message } : {}) });
         if (values.json) context.out(`${JSON.stringify(merged, null, 2)}\n`);
-        else context.out(`Merged ${check.branch} into ${merged.parentBranch} (${merged.strategy}, ${merged.commits} ${merged.commits === 1 ? 'commit' : 'commits'}): ${merged.commit}\n`);
+        else context.out(`Merged ${quoted(check.branch)} into ${quoted(merged.parentBranch)} (${merged.strategy}, ${merged.commits} ${merged.commits === 1 ? 'commit' : 'commits'}): ${merged.commit}\n`);
         return 0;
       }
       default:

@@ -6,11 +6,18 @@ import { agentMethods } from './agents/agentMethods';
 import { appSettingsMethods } from './appSettings/appSettingsMethods';
 import { AgentService } from './agents/agentService';
 import { toCoreApi, type CoreApi } from './api';
+import { restrictAgents } from './callers/agentAccess';
+import { callerMethods } from './callers/callerMethods';
 import { DroverRequestError } from './errors';
 import { reconcileProjects } from './boot';
 import type { CommandLineToolSource } from './commandLineTool/commandLineTool';
 import { commandLineToolMethods } from './commandLineTool/commandLineToolMethods';
 import { EventBus } from './events/eventBus';
+import { ForgeConnector } from './forge/forgeConnector';
+import { forgeMethods } from './forge/forgeMethods';
+import { ForgeTokens, TokenVault, type TokenCipher } from './forge/forgeTokens';
+import { IssueService } from './forge/issueService';
+import { PullRequestService } from './forge/pullRequestService';
 import { inboxMethods } from './inbox/inboxMethods';
 import { MediatedInbox } from './inbox/mediatedInbox';
 import { connectTaskCompletionSink } from './inbox/taskCompletionSink';
@@ -34,6 +41,12 @@ import { taskMethods } from './tasks/taskMethods';
 import { TaskService } from './tasks/taskService';
 import { AgentWakeService, DEFAULT_WAKE_OPTIONS, type WakeOptions } from './wake/agentWakeService';
 import { wakeMethods } from './wake/wakeMethods';
+import { CommentService } from './comments/commentService';
+import { commentMethods } from './comments/commentMethods';
+import { AgentComparison } from './turns/agentComparison';
+import { Checkpoints } from './turns/checkpoints';
+import { turnMethods } from './turns/turnMethods';
+import { TurnService } from './turns/turnService';
 import { Git } from './worktrees/git';
 import { PortBlocks } from './worktrees/portBlocks';
 import { worktreeMethods } from './worktrees/worktreeMethods';
@@ -62,6 +75,16 @@ export interface CoreOptions {
    * else ~/.local/state/drover/port-blocks), so no two live worktrees get the same ports.
    */
   portBlocksDir?: string;
+  /** How a pasted forge token is sealed on disk (the desktop app: Electron's safeStorage); default: a 0600 file as is. */
+  tokenCipher?: TokenCipher;
+}
+
+/** How soon an open pull request is looked at again after a change (DROVER_GITHUB_POLL_MS; it backs off from there). */
+const DEFAULT_FORGE_POLL_MS = 20_000;
+
+function forgePollMs(env: NodeJS.ProcessEnv): number {
+  const configured = Number(env.DROVER_GITHUB_POLL_MS);
+  return Number.isInteger(configured) && configured >= 100 ? configured : DEFAULT_FORGE_POLL_MS;
 }
 
 export interface Core {
@@ -133,7 +156,10 @@ export function createCore(options: CoreOptions): Core {
   const cliCommand = options.cliCommand ?? [process.execPath, process.argv[1] ?? 'drover'];
   const inbox = new MediatedInbox(locator, projects, stores, events);
   const ports = new PortBlocks(options.portBlocksDir ?? defaultPortBlocksDir(env));
-  const worktrees = new WorktreeService(locator, projects, stores, events, inbox, new Git(env), ports, tasks, { log });
+  const git = new Git(env);
+  const worktrees = new WorktreeService(locator, projects, stores, events, inbox, git, ports, tasks, { log });
+  const checkpoints = new Checkpoints(git);
+  const turns = new TurnService(locator, projects, stores, events, inbox, git, checkpoints, { log });
   const sessions = new SessionService(
     locator,
     projects,
@@ -145,21 +171,26 @@ export function createCore(options: CoreOptions): Core {
       shimDir: writeCliShim(path.join(options.dataDir, 'bin'), cliCommand, options.cliEnv),
       baseEnv: env,
       ...(options.agentStopGraceMs !== undefined ? { stopGraceMs: options.agentStopGraceMs } : {}),
+      onPrompt: (agentId, prompt) => turns.notePrompt(agentId, prompt),
       log,
     },
     worktrees,
   );
   const agents = new AgentService(locator, projects, stores, profiles, sessions, worktrees, events);
   connectTaskCompletionSink(events, stores, inbox);
+  const tokens = new ForgeTokens(env, new TokenVault(path.join(options.dataDir, 'forge-tokens.json'), options.tokenCipher ?? null));
+  const connector = new ForgeConnector(projects, stores, git, tokens, { env, userAgent: `drover/${options.version}`, log });
+  const pullRequests = new PullRequestService(locator, events, inbox, git, worktrees, agents, connector, { pollMs: forgePollMs(env), log });
+  const issues = new IssueService(projects, stores, events, inbox, profiles, agents, sessions, connector);
   const wakes = new AgentWakeService(locator, stores, events, inbox, sessions, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
 
   const stopReportingPatterns = patternSandbox.onRunaway((_source, reason) => log(`screen pattern stopped: ${reason}`));
 
   const reconcileReports = reconcileProjects({ projects, stores, sessions, wakes, inbox, worktrees, events, log });
 
-  const api = toCoreApi(
-    {
-    ...projectMethods(projects, stores, [tasks, sessions, worktrees], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
+  const handlers = {
+    ...callerMethods(sessions, projects, locator),
+    ...projectMethods(projects, stores, [tasks, sessions, worktrees, pullRequests, turns], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
     ...taskMethods(tasks, events),
     ...profileMethods(profiles),
     ...agentMethods(agents),
@@ -169,8 +200,13 @@ export function createCore(options: CoreOptions): Core {
     ...appSettingsMethods(new AppSettingsTable(appDb), events),
     ...commandLineToolMethods(options.commandLineTool ?? { kind: 'launcher', command: cliCommand, ...(options.cliEnv ? { env: options.cliEnv } : {}) }, env),
     ...worktreeMethods(worktrees),
-    },
-    (error) => nameDamagedDatabase(error, [{ db: appDb, file: appFile, description: 'app database' }, ...stores.opened()]),
+    ...forgeMethods(connector, pullRequests, issues),
+    ...turnMethods(turns, new AgentComparison(locator, git, checkpoints)),
+    ...commentMethods(new CommentService(locator, events, inbox)),
+  };
+  // Agents' connections are held to their own project and inbox; the person's are not.
+  const api = toCoreApi(restrictAgents(handlers, locator), (error) =>
+    nameDamagedDatabase(error, [{ db: appDb, file: appFile, description: 'app database' }, ...stores.opened()]),
   );
 
   let closed = false;
@@ -190,12 +226,14 @@ export function createCore(options: CoreOptions): Core {
         }
       }
       wakes.startAll();
+      pullRequests.startAll();
     },
     close: async () => {
       if (closed) return;
       closed = true;
       stopReportingPatterns();
       wakes.stop();
+      pullRequests.stop();
       worktrees.close();
       await Promise.all([tasks.shutdown(), sessions.shutdown()]);
       stores.closeAll();

@@ -1,7 +1,8 @@
 import { METHODS, isMethodName } from '../../shared/contract';
-import { RequestFrameSchema, type ErrorBody, type ResponseFrame } from '../../shared/protocol';
+import { DroverRequestError, RequestFrameSchema, type ErrorBody, type ResponseFrame } from '../../shared/protocol';
 import { describeIssues } from '../../shared/validationIssues';
-import type { Client } from '../core/api';
+import type { Caller, Client } from '../core/api';
+import { visibleTo } from '../core/callers/agentAccess';
 import type { Core } from '../core/compose';
 import { toRequestError } from '../core/errors';
 import type { HostPush } from './frameCodec';
@@ -27,12 +28,22 @@ function idOf(raw: unknown): number | null {
  */
 export function openConnection(core: Core, push: (frame: HostPush) => void): Connection {
   const lifetime = new AbortController();
+  let caller: Caller = { kind: 'person' };
   const client: Client = {
     signal: lifetime.signal,
+    get caller() {
+      return caller;
+    },
+    identifyAs: (agent) => {
+      if (caller.kind === 'agent') throw new DroverRequestError('forbidden', `This connection already speaks for ${caller.agentName}; it cannot change whom it speaks for.`);
+      caller = agent;
+    },
     sendTaskOutput: (chunk) => push({ t: 'out', chunk }),
     sendTerminal: (chunk) => push({ t: 'term', chunk }),
   };
-  const stopEvents = core.events.onEvent((event) => push({ t: 'evt', event }));
+  const stopEvents = core.events.onEvent((event) => {
+    if (visibleTo(caller, event)) push({ t: 'evt', event });
+  });
 
   async function dispatch(method: string, rawParams: unknown, id: number): Promise<ResponseFrame> {
     if (!isMethodName(method)) return errorFrame(id, { code: 'unknown-method', message: `Unknown method: ${method}` });

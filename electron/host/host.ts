@@ -1,6 +1,7 @@
 import type { ProjectSettings } from '../../shared/entities';
 import type { CommandLineToolSource } from '../core/commandLineTool/commandLineTool';
 import { createCore, type Core } from '../core/compose';
+import type { TokenCipher } from '../core/forge/forgeTokens';
 import { openConnection, type Connection } from './connection';
 import type { HostPush } from './frameCodec';
 import { startLocalSocketServer } from './localSocketServer';
@@ -8,6 +9,7 @@ import { socketPathFor } from './paths';
 import { enforcePrivateDataDir } from './privateDataDir';
 
 export type { Connection } from './connection';
+export type { TokenCipher } from '../core/forge/forgeTokens';
 
 export interface HostOptions {
   dataDir: string;
@@ -23,6 +25,8 @@ export interface HostOptions {
   agentStopGraceMs?: number;
   /** The environment agents and tasks start from (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /** How a pasted forge token is sealed on disk (the desktop app passes Electron's safeStorage). */
+  tokenCipher?: TokenCipher;
 }
 
 export interface DroverHost {
@@ -60,6 +64,7 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
       ...(options.commandLineTool ? { commandLineTool: options.commandLineTool } : {}),
       ...(options.agentStopGraceMs !== undefined ? { agentStopGraceMs: options.agentStopGraceMs } : {}),
       ...(options.env ? { env: options.env } : {}),
+      ...(options.tokenCipher ? { tokenCipher: options.tokenCipher } : {}),
     });
   } catch (error) {
     await socketServer.close();

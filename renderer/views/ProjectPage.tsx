@@ -1,6 +1,7 @@
 import { useId, useMemo } from 'react';
 import type { Project } from '../../shared/entities';
 import { AgentsArea } from '../agents/AgentsArea';
+import { AgentToolsSetting } from './AgentToolsSetting';
 import { usePaletteCommands, type PaletteCommand } from '../components/commandRegistry';
 import { PageHeading } from '../components/PageHeading';
 import { routeHref } from '../routing';
@@ -9,6 +10,7 @@ import { usePhoneLayout } from '../store/phoneLayout';
 import { useDroverActions } from '../store/StoreContext';
 import { showWorkState, useWorkStateShown } from '../store/workspaceView';
 import { ProjectWorkStatePanel } from '../workState/ProjectWorkStatePanel';
+import { ProjectGitHub } from '../forge/ProjectGitHub';
 import { ProjectWorktrees } from '../worktrees/ProjectWorktrees';
 
 export function ProjectPage({ projectId }: { projectId: string }) {
@@ -66,7 +68,9 @@ function ProjectDetails({ project }: { project: Project }) {
           {project.path}
         </p>
         <span className="workspace__spacer" />
+        <AgentToolsSetting projectId={project.id} projectName={project.name} />
         <ProjectWorktrees projectId={project.id} />
+        <ProjectGitHub projectId={project.id} />
         <button
           type="button"
           className="button button--ghost workspace__toggle"

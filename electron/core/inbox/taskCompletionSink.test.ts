@@ -77,7 +77,7 @@ describe('describeTaskResult', () => {
   it('keeps the outcome in view when the command is long: the note typed into a prompt has room for it', () => {
     const command = `npm run build -- ${'--flag '.repeat(200)}\necho line 2`;
     const body = describeTaskResult(task({ command }));
-    const typed = composeWakeText([{ ...MESSAGE, body }], new Map());
+    const typed = composeWakeText([{ ...MESSAGE, body }], 1, new Map());
     expect(typed).toContain('failed: exit code 3, after 2s.');
     expect(body).toContain('npm run build -- --flag');
     expect(body.split('\n')[0]).not.toContain('echo line 2');

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ProjectSettings } from '../../../shared/entities';
 import { AgentStore } from './agentStore';
+import { ForgeLinkStore } from './forgeLinkStore';
+import { CommentStore } from './commentStore';
 import { InboxStore } from './inboxStore';
 import { PROJECT_MIGRATIONS, SEQ_TABLES } from './projectSchema';
 import { SeqCounter } from './seqCounter';
@@ -10,6 +12,7 @@ import { SettingsStore } from './settingsStore';
 import { fail } from '../errors';
 import { openDatabase, type OpenedDatabase, type SqliteDatabase } from './sqlite';
 import { TaskStore } from './taskStore';
+import { TurnStore } from './turnStore';
 import { WakeStore } from './wakeStore';
 import { WorktreeStore } from './worktreeStore';
 
@@ -27,6 +30,9 @@ export interface ProjectStore {
   inbox: InboxStore;
   wakes: WakeStore;
   worktrees: WorktreeStore;
+  forgeLinks: ForgeLinkStore;
+  turns: TurnStore;
+  comments: CommentStore;
   settings: SettingsStore;
   logsDir: string;
 }
@@ -107,6 +113,9 @@ export class ProjectStores {
       inbox: new InboxStore(db, projectId, seq),
       wakes: new WakeStore(db, projectId, seq),
       worktrees: new WorktreeStore(db, projectId, seq),
+      forgeLinks: new ForgeLinkStore(db, projectId, seq),
+      turns: new TurnStore(db, projectId, seq),
+      comments: new CommentStore(db, projectId, seq),
       settings: new SettingsStore(db, this.options.settingsDefaults),
       logsDir: path.join(dir, 'logs'),
     };
