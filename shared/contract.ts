@@ -22,6 +22,7 @@ import {
   StatusSchema,
   TaskIdSchema,
   TaskOutputSchema,
+  TaskListSchema,
   TaskSchema,
   TaskStateSchema,
   TASK_STATES,
@@ -166,7 +167,7 @@ export const METHODS = {
         limit: PageLimit.optional(),
       })
       .strict(),
-    result: z.object({ tasks: z.array(TaskSchema), next: TaskIdSchema.nullable() }),
+    result: z.object({ tasks: TaskListSchema, next: TaskIdSchema.nullable() }),
   },
   getTask: {
     params: z.object({ taskId: TaskIdSchema }).strict(),

@@ -8,6 +8,7 @@ import { attentionQueue, countByProject, type AttentionItem } from './attention'
 import { agentsInOrder, agentWork, inboxesByAgent, type AgentWork } from './selectors';
 import { useDrover } from './StoreContext';
 import { EMPTY_WORK_STATE, type WorkStateSlice } from './projectWorkState';
+import { entitiesOf } from './versioned';
 
 // What components read from the store. Each hook selects existing references (or derives with
 // memoisation), so a component re-renders only when what it shows changed.
@@ -75,7 +76,7 @@ export function useAgentWork(projectId: string): ReadonlyMap<string, AgentWork> 
   const messagesById = useWorkState(projectId, 'messagesById');
   return useMemo(() => {
     const inboxes = inboxesByAgent(Object.values(messagesById));
-    const tasks = Object.values(tasksById);
+    const tasks = entitiesOf(tasksById);
     return new Map(agents.map((agent) => [agent.id, agentWork(agent, tasks, inboxes.get(agent.id), tasksById)]));
   }, [agents, tasksById, messagesById]);
 }

@@ -10,6 +10,7 @@ import { useAgents, useProject, useWorkState } from '../store/hooks';
 import { useDroverActions } from '../store/StoreContext';
 import { isPhoneLayout } from '../store/phoneLayout';
 import { isWorkStateShown, showWorkState, useWorkspaceView } from '../store/workspaceView';
+import { entitiesOf } from '../store/versioned';
 import { ConcurrencyControl } from './ConcurrencyControl';
 import { MissingWorkState } from './MissingWorkState';
 import { useOutputViewer } from './outputViewerStore';
@@ -47,7 +48,7 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
   const searchRef = useRef<HTMLInputElement>(null);
   const headingId = useId();
 
-  const sorted = useMemo(() => sortNewestFirst(Object.values(tasksById)), [tasksById]);
+  const sorted = useMemo(() => sortNewestFirst(entitiesOf(tasksById)), [tasksById]);
   const counts = useMemo(() => countTasks(sorted), [sorted]);
   const visible = useMemo(() => filterTasks(sorted, filter, deferredQuery), [sorted, filter, deferredQuery]);
   usePaintedMark(projectId, tasksById, sorted.length);

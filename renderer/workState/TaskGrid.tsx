@@ -48,8 +48,13 @@ export function TaskGrid({ tasks, agentsById, worktreesByAgentId, selectedIndex,
 
   useEffect(() => virtualizer.measure(), [virtualizer, rowHeight]);
 
+  // Scrolling reads the list's layout at once (a forced layout of the whole page, the first time):
+  // only when the selected row is not already wholly in view.
   useEffect(() => {
-    if (tasks.length > 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+    const range = virtualizer.range;
+    const atTop = selectedIndex === 0 && (virtualizer.scrollOffset ?? 0) === 0;
+    const inView = atTop || (range !== null && selectedIndex > range.startIndex && selectedIndex < range.endIndex);
+    if (tasks.length > 0 && !inView) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
   }, [virtualizer, selectedIndex, tasks.length]);
 
   const selected = tasks[selectedIndex];
