@@ -266,3 +266,55 @@ test('item 14: at phone width the breadcrumb leads back to Projects, and the age
   await back.click();
   await expect(page.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible();
 });
+
+test('item 7: a removed agent’s tasks keep its name, Retry only where it can run, and its kept branch can be attached or deleted', async ({ page, drover }) => {
+  test.setTimeout(90_000);
+  const repo = makeRepo(path.join(drover.root, 'repo'), { 'README.md': 'hello\n' });
+  const url = await drover.startHost(['--project', repo]);
+  const projectId = await saveProfiles(drover, repo, [SHELL_PROFILE]);
+  const client = await connectToDrover(path.join(drover.dataDir, 'drover.sock'));
+  try {
+    const kept: Record<string, string> = {};
+    for (const name of ['alpha', 'beta']) {
+      const agent = await client.rpc.call('createAgent', { projectId, name, role: 'builds things', profileId: 'sh', workspace: { kind: 'new-worktree' } });
+      const worktree = (await client.rpc.call('getWorkState', { projectId })).worktrees.find((candidate) => candidate.agentId === agent.id);
+      if (!worktree) throw new Error(`no worktree of ${name}`);
+      fs.writeFileSync(path.join(worktree.path, `${name}.txt`), `${name}'s work\n`);
+      git(worktree.path, 'add', '.');
+      git(worktree.path, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-qm', `${name} works`);
+      const task = await client.rpc.call('createTask', { projectId, ownerAgentId: agent.id, command: 'exit 4', label: `${name} check` });
+      await waitForTaskEnd(drover, task.id);
+      if (name === 'alpha') {
+        const removed = await client.rpc.call('removeAgent', { agentId: agent.id });
+        kept[name] = removed.keptBranch ?? '';
+        await expect(client.rpc.call('retryTask', { taskId: task.id })).rejects.toThrow(`its folder ${worktree.path} no longer exists: it was alpha's worktree, removed with the agent`);
+      } else kept[name] = worktree.branch;
+    }
+
+    const panel = await openProject(page, url, projectId);
+    const alphaRow = taskRow(panel, 'alpha check');
+    await expect(alphaRow.getByRole('gridcell').nth(2)).toHaveText(/^alpha \(removed\)/);
+    await expect(alphaRow.getByRole('button', { name: 'Retry' })).toBeDisabled();
+    await expect(taskRow(panel, 'beta check').getByRole('button', { name: 'Retry' })).toBeEnabled();
+
+    await client.rpc.call('removeAgent', { agentId: (await client.rpc.call('getWorkState', { projectId })).agents.find((agent) => agent.name === 'beta')?.id ?? '' });
+    await page.getByRole('button', { name: 'Kept branches 2' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Kept branches' });
+    await expect(dialog.getByRole('listitem')).toHaveText([new RegExp(`^${kept.alpha} alpha’s, from main`), new RegExp(`^${kept.beta} beta’s, from main`)]);
+
+    await dialog.getByRole('button', { name: `Delete ${kept.alpha}` }).click();
+    await expect(dialog.getByRole('alert')).toHaveText(`Not deleted: ${kept.alpha} holds 1 commit that main lacks: merge it first, or confirm to delete it with its work.`);
+    expect(git(repo, 'branch', '--list', kept.alpha ?? '')).toContain(kept.alpha);
+    await dialog.getByRole('button', { name: `Delete with its work: ${kept.alpha}` }).click();
+    await expect(dialog.getByRole('listitem')).toHaveCount(1);
+    expect(git(repo, 'branch', '--list', kept.alpha ?? '').trim()).toBe('');
+
+    await dialog.getByRole('button', { name: `Attach ${kept.beta}` }).click();
+    await expect(dialog).toBeHidden();
+    const beta = agentPane(page, 'beta');
+    await expect(beta.getByText(kept.beta ?? '')).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Kept branches/ })).toBeHidden();
+  } finally {
+    client.close();
+  }
+});

@@ -23,6 +23,7 @@ import {
   TaskIdSchema,
   TaskOutputSchema,
   TaskListSchema,
+  FormerAgentSchema,
   TaskSchema,
   TaskStateSchema,
   TASK_STATES,
@@ -263,6 +264,14 @@ export const METHODS = {
       /** The branch kept with the agent's work, if any. */
       keptBranch: z.string().nullable(),
     }),
+  },
+  /**
+   * Deletes the branch kept when the agent was removed. Refused while the branch holds commits its
+   * parent lacks, unless `force` (the person confirmed that work may go).
+   */
+  deleteKeptBranch: {
+    params: z.object({ agentId: AgentIdSchema, force: z.boolean().default(false) }).strict(),
+    result: FormerAgentSchema,
   },
   /** Starts a session; `resume` continues the agent CLI's own conversation where its id is known. */
   startAgent: {

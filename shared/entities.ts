@@ -275,6 +275,24 @@ export const AgentSchema = z.object({
 });
 export type Agent = z.infer<typeof AgentSchema>;
 
+/**
+ * An agent that was removed, as its tasks and kept branch still name it: its name, where its
+ * worktree was (gone with it), and the branch kept with its work until attached or deleted.
+ */
+export const FormerAgentSchema = z.object({
+  id: AgentIdSchema,
+  projectId: ProjectIdSchema,
+  name: z.string(),
+  role: z.string(),
+  profileId: ProfileIdSchema,
+  worktreePath: z.string().nullable(),
+  keptBranch: z.string().nullable(),
+  parentBranch: z.string().nullable(),
+  removedAt: Timestamp,
+  seq: z.number().int().nonnegative(),
+});
+export type FormerAgent = z.infer<typeof FormerAgentSchema>;
+
 export const AGENT_SESSION_STATES = ['starting', 'busy', 'ready', 'limited', 'exited'] as const;
 export const AgentSessionStateSchema = z.enum(AGENT_SESSION_STATES);
 export type AgentSessionState = z.infer<typeof AgentSessionStateSchema>;
@@ -545,5 +563,7 @@ export const ProjectWorkStateSchema = z.object({
   worktrees: z.array(WorktreeSchema),
   /** What ties agents to the forge: their issue, their pull request. */
   forgeLinks: z.array(ForgeLinkSchema),
+  /** Removed agents: their names (their tasks still name them) and kept branches. */
+  formerAgents: z.array(FormerAgentSchema),
 });
 export type ProjectWorkState = z.infer<typeof ProjectWorkStateSchema>;

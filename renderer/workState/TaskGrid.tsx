@@ -1,9 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useId, useMemo, useRef, type KeyboardEvent, type Ref } from 'react';
-import type { Agent, Task, Worktree } from '../../shared/entities';
+import type { Agent, FormerAgent, Task, Worktree } from '../../shared/entities';
 import { listCommandFor, type ListCommand } from '../keyboard/shortcuts';
 import { usePhoneLayout } from '../store/phoneLayout';
-import { branchOfFolder } from '../store/selectors';
+import { branchOfFolder, ownerNameOf } from '../store/selectors';
 import { TaskRow, type TaskRowActions } from './TaskRow';
 
 const ROW_HEIGHT = 34;
@@ -14,6 +14,10 @@ interface TaskGridProps extends TaskRowActions {
   tasks: readonly Task[];
   /** To show an owner agent by name (tasks may name their owner by id or by name). */
   agentsById: Readonly<Record<string, Agent>>;
+  /** To name the owner of a removed agent's tasks. */
+  formerAgentsById: Readonly<Record<string, FormerAgent>>;
+  /** Why a task cannot run again, where it cannot (its Retry is then off). */
+  retryRefusalOf(task: Task): string | null;
   /** To name the branch of the agent worktree a task runs in. */
   worktreesByAgentId: Readonly<Record<string, Worktree>>;
   selectedIndex: number;
@@ -33,7 +37,7 @@ function moveTarget(command: ListCommand, index: number, count: number): number 
  * The task list as an ARIA grid: focus stays on the grid and aria-activedescendant names the
  * selected row, which is what keeps keyboard use working while rows come and go (virtualised).
  */
-export function TaskGrid({ tasks, agentsById, worktreesByAgentId, selectedIndex, gridRef, emptyMessage, ...actions }: TaskGridProps) {
+export function TaskGrid({ tasks, agentsById, formerAgentsById, retryRefusalOf, worktreesByAgentId, selectedIndex, gridRef, emptyMessage, ...actions }: TaskGridProps) {
   const worktrees = useMemo(() => Object.values(worktreesByAgentId), [worktreesByAgentId]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const rowIdPrefix = useId();
@@ -111,7 +115,8 @@ export function TaskGrid({ tasks, agentsById, worktreesByAgentId, selectedIndex,
                 <TaskRow
                   key={task.id}
                   task={task}
-                  ownerName={task.ownerAgentId && (agentsById[task.ownerAgentId]?.name ?? task.ownerAgentId)}
+                  ownerName={ownerNameOf(task, agentsById, formerAgentsById)}
+                  retryRefusal={retryRefusalOf(task)}
                   branch={branchOfFolder(task.cwd, worktrees)}
                   rowId={rowId(task)}
                   rowIndex={item.index + 2}

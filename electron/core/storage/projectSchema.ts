@@ -165,7 +165,21 @@ export const PROJECT_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX diff_comments_by_agent ON diff_comments (agent_id, created_at);
   `,
+  `
+  -- Removed agents, as their tasks and kept branches still name them.
+  CREATE TABLE former_agents (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    role TEXT NOT NULL,
+    profile_id TEXT NOT NULL,
+    worktree_path TEXT,
+    kept_branch TEXT,
+    parent_branch TEXT,
+    removed_at INTEGER NOT NULL,
+    seq INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** Every table whose rows carry the project's seq; the counter resumes at the max over them. */
-export const SEQ_TABLES = ['tasks', 'agents', 'agent_sessions', 'inbox_messages', 'wakes', 'worktrees', 'forge_links', 'turns', 'diff_comments'] as const;
+export const SEQ_TABLES = ['tasks', 'agents', 'agent_sessions', 'inbox_messages', 'wakes', 'worktrees', 'forge_links', 'turns', 'diff_comments', 'former_agents'] as const;

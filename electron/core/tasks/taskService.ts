@@ -151,6 +151,11 @@ export class TaskService implements ProjectWork {
     if (!isTaskFinished(task.state)) {
       fail('invalid-state', `Task ${taskId} is ${task.state}; only a finished task can be retried (cancel it first).`);
     }
+    if (!fs.existsSync(task.cwd)) {
+      const former = task.ownerAgentId ? store.formerAgents.get(task.ownerAgentId) : undefined;
+      const why = former?.worktreePath && isInside(former.worktreePath, task.cwd) ? `: it was ${former.name}'s worktree, removed with the agent` : '';
+      fail('invalid-state', `Task ${taskId} cannot run again: its folder ${task.cwd} no longer exists${why}. Run the command anew in another folder.`);
+    }
     return this.enqueue(store, {
       ownerAgentId: task.ownerAgentId,
       label: task.label,
