@@ -318,3 +318,30 @@ test('item 7: a removed agent’s tasks keep its name, Retry only where it can r
     client.close();
   }
 });
+
+test('item 8: the Run task hint states where the task runs, and a folder outside the project is refused as outside', async ({ page, drover }) => {
+  const repo = makeRepo(path.join(drover.root, 'repo'), { 'README.md': 'hello\n' });
+  const url = await drover.startHost(['--project', repo]);
+  const projectId = await saveProfiles(drover, repo, [SHELL_PROFILE]);
+  const client = await connectToDrover(path.join(drover.dataDir, 'drover.sock'));
+  let worktreePath = '';
+  try {
+    const agent = await client.rpc.call('createAgent', { projectId, name: 'alpha', role: '', profileId: 'sh', workspace: { kind: 'new-worktree' } });
+    worktreePath = (await client.rpc.call('getWorkState', { projectId })).worktrees.find((worktree) => worktree.agentId === agent.id)?.path ?? '';
+  } finally {
+    client.close();
+  }
+  const panel = await openProject(page, url, projectId);
+  await panel.getByRole('button', { name: 'Run task…' }).click();
+  const form = page.getByRole('dialog', { name: 'Run task' });
+  const folder = form.getByRole('textbox', { name: 'Working folder' });
+  const rule = "A relative folder is taken from there; it must stay inside the project or an agent's worktree.";
+  await expect(folder).toHaveAccessibleDescription(`Empty: the project folder, ${repo}. ${rule}`);
+  await form.getByRole('combobox', { name: 'Owner agent' }).selectOption({ label: 'alpha' });
+  await expect(folder).toHaveAccessibleDescription(`Empty: alpha's worktree, ${worktreePath}. ${rule}`);
+
+  await form.getByRole('textbox', { name: 'Command' }).fill('pwd');
+  await folder.fill('../../etc');
+  await form.getByRole('button', { name: 'Run task' }).click();
+  await expect(form.getByRole('alert')).toContainText(`is outside the project (${repo}) and its agents' worktrees; tasks run inside their project. A relative folder is taken from ${worktreePath}.`);
+});

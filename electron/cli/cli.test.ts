@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { CLI_PATH } from '../../test-support/buildOnce';
 import { agentTerminalEnv } from '../../test-support/agentTerminalEnv';
 import { runCli } from '../../test-support/droverProcess';
+import { makeRepo } from '../../test-support/gitRepo';
 import { seedFinishedTasks } from '../../test-support/seedTasks';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
@@ -209,6 +210,18 @@ describe('drover CLI over the local socket', () => {
     const passing = (await cli(['task', 'run', '--', 'echo fine'])).stdout.trim();
     const followPassing = await cli(['task', 'logs', '--follow', passing]);
     expect(followPassing).toMatchObject({ code: 0, stderr: `drover: task ${passing} succeeded\n` });
+  });
+
+  it('runs an owner’s task in the owner’s worktree, wherever drover is run from, as the page does', async () => {
+    const shop = makeRepo(path.join(dir, 'shop'), { 'README.md': 'hello\n' });
+    const shopProject = await host.core.api.addProject({ path: shop });
+    const agent = await host.core.api.createAgent({ projectId: shopProject.id, name: 'alpha', role: '', profileId: 'shell', workspace: { kind: 'new-worktree' } });
+    const worktree = (await host.core.api.getWorkState({ projectId: shopProject.id })).worktrees.find((candidate) => candidate.agentId === agent.id);
+    const run = await cli(['task', 'run', '--json', '--agent', 'alpha', '--', 'true'], { cwd: shop });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ownerAgentId: agent.id, cwd: worktree?.path });
+    const given = await cli(['task', 'run', '--json', '--agent', 'alpha', '--cwd', '.', '--', 'true'], { cwd: shop });
+    expect(JSON.parse(given.stdout)).toMatchObject({ cwd: shop });
   });
 
   it('drover inbox prints the agent’s new messages in full and marks them read (a shell’s read_inbox)', async () => {

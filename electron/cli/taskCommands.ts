@@ -161,8 +161,9 @@ export async function taskCommand(args: string[], context: CliContext): Promise<
       case 'run': {
         if (commandWords.length === 0) throw new UsageError('drover task run needs a command after --');
         const project = await resolveProject(rpc, values.project, context);
-        const cwd = values.cwd ? path.resolve(context.cwd, values.cwd) : insideOrDefault(project.path, context.cwd);
         const agent = values.agent ?? context.env.DROVER_AGENT_ID;
+        // The rule of the page too: an owner's task runs in the owner's folder unless --cwd names one.
+        const cwd = values.cwd ? path.resolve(context.cwd, values.cwd) : agent ? undefined : insideOrDefault(project.path, context.cwd);
         const task = await rpc.call('createTask', {
           projectId: project.id,
           command: commandOf(commandWords),

@@ -28,6 +28,9 @@ export const USAGE = `Usage:
 Several words after -- are run as they are, each one word (like env or timeout):
 drover task run -- npm test -- --grep "a b". One word is a line for your shell:
 drover task run -- 'make && make test'.
+A task runs in its owner's folder (the agent's worktree, or the project folder for an agent without
+one); with no owner, in the folder you run drover in when that is inside the project, else the
+project folder. --cwd names another, inside the project or an agent's worktree.
 Inside an agent terminal the project and agent come from DROVER_SOCKET, DROVER_PROJECT_ID,
 DROVER_AGENT_ID and DROVER_AGENT_PROOF, and the command acts for that agent. Elsewhere the socket is found from --data-dir, DROVER_DATA_DIR or the default data dir.
 drover worktree merge checks for conflicts first (git merge-tree) and refuses with exit code 2,

@@ -207,6 +207,7 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
           projectId={projectId}
           projectPath={projectPath}
           agents={agents}
+          worktreesByAgentId={worktreesByAgentId}
           onCreated={(task) => {
             setFilter('all');
             setQuery('');
