@@ -324,13 +324,14 @@ test('item 8: the Run task hint states where the task runs, and a folder outside
   const url = await drover.startHost(['--project', repo]);
   const projectId = await saveProfiles(drover, repo, [SHELL_PROFILE]);
   const client = await connectToDrover(path.join(drover.dataDir, 'drover.sock'));
-  let worktreePath = '';
-  try {
-    const agent = await client.rpc.call('createAgent', { projectId, name: 'alpha', role: '', profileId: 'sh', workspace: { kind: 'new-worktree' } });
-    worktreePath = (await client.rpc.call('getWorkState', { projectId })).worktrees.find((worktree) => worktree.agentId === agent.id)?.path ?? '';
-  } finally {
-    client.close();
-  }
+  const worktreePath = await (async () => {
+    try {
+      const agent = await client.rpc.call('createAgent', { projectId, name: 'alpha', role: '', profileId: 'sh', workspace: { kind: 'new-worktree' } });
+      return (await client.rpc.call('getWorkState', { projectId })).worktrees.find((worktree) => worktree.agentId === agent.id)?.path ?? '';
+    } finally {
+      client.close();
+    }
+  })();
   const panel = await openProject(page, url, projectId);
   await panel.getByRole('button', { name: 'Run task…' }).click();
   const form = page.getByRole('dialog', { name: 'Run task' });
