@@ -346,3 +346,30 @@ test('item 8: the Run task hint states where the task runs, and a folder outside
   await form.getByRole('button', { name: 'Run task' }).click();
   await expect(form.getByRole('alert')).toContainText(`is outside the project (${repo}) and its agents' worktrees; tasks run inside their project. A relative folder is taken from ${worktreePath}.`);
 });
+
+test('item 11: a relative path is refused, a folder without git says where agents work, and a folder added twice opens its project saying so', async ({ page, drover }) => {
+  const folder = drover.makeFolder('plain');
+  await page.goto(await drover.startHost());
+  const field = page.getByLabel('Project folder');
+  await field.fill('code/plain');
+  await page.getByRole('button', { name: 'Add project' }).click();
+  await expect(page.getByRole('alert')).toHaveText("code/plain is a relative path: give the folder's full path, starting with /.");
+  const client = await connectToDrover(path.join(drover.dataDir, 'drover.sock'));
+  try {
+    await expect(client.rpc.call('addProject', { path: 'code/plain' })).rejects.toThrow("code/plain is a relative path: give the folder's full path, starting with /.");
+  } finally {
+    client.close();
+  }
+
+  await field.fill(folder);
+  await page.getByRole('button', { name: 'Add project' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Added plain.' })).toHaveText(
+    `Added plain. ${folder} is not in a git repository: its agents work in the folder itself (no worktree of their own).`,
+  );
+
+  await field.fill(`${folder}/`);
+  await page.getByRole('button', { name: 'Add project' }).click();
+  await expect(page.getByRole('heading', { name: 'plain', level: 1 })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'already added' })).toHaveText(`${folder} was already added: this is its project.`);
+  await expect(page.getByRole('listitem').filter({ hasText: folder })).toHaveCount(0);
+});

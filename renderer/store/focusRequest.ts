@@ -5,13 +5,15 @@ import { isPhoneLayout } from './phoneLayout';
 import { chosenSoloAgent, setSoloAgent, showWorkState, useWorkspaceView } from './workspaceView';
 
 /**
- * Where the person asked to go: an agent's pane, a task's row, the add-project field, or the
- * Settings page's button that installs the command line tool.
+ * Where the person asked to go: an agent's pane, a task's row, the add-project field, a project's
+ * page, or the Settings page's button that installs the command line tool.
  */
 export type FocusTarget =
   | { kind: 'agent'; projectId: string; agentId: string }
   | { kind: 'task'; projectId: string; taskId: string }
   | { kind: 'add-project' }
+  /** A project's page, with a word on why it opened (it was already added). */
+  | { kind: 'project'; projectId: string; notice: string }
   | { kind: 'command-line-tool' };
 
 interface PendingFocus {

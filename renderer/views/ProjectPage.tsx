@@ -1,10 +1,11 @@
-import { useId, useMemo } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { Project } from '../../shared/entities';
 import { AgentsArea } from '../agents/AgentsArea';
 import { AgentToolsSetting } from './AgentToolsSetting';
 import { usePaletteCommands, type PaletteCommand } from '../components/commandRegistry';
 import { PageHeading } from '../components/PageHeading';
 import { routeHref } from '../routing';
+import { useFocusRequest } from '../store/focusRequest';
 import { useProject, useProjects, useProjectSettings } from '../store/hooks';
 import { usePhoneLayout } from '../store/phoneLayout';
 import { useDroverActions } from '../store/StoreContext';
@@ -39,6 +40,12 @@ function ProjectDetails({ project }: { project: Project }) {
   const muted = useProjectSettings(project.id).settings?.notificationsMuted ?? false;
   const { updateProjectSettings } = useDroverActions();
   const sidePanelId = useId();
+  const [notice, setNotice] = useState<string | null>(null);
+  useFocusRequest((target) => {
+    if (target.kind !== 'project' || target.projectId !== project.id) return false;
+    setNotice(target.notice);
+    return true;
+  });
 
   const commands = useMemo<PaletteCommand[]>(
     () => [
@@ -81,6 +88,14 @@ function ProjectDetails({ project }: { project: Project }) {
           {workStateShown ? 'Hide work state' : 'Show work state'}
         </button>
       </header>
+      {notice && (
+        <div className="workspace__notice">
+          <p role="status">{notice}</p>
+          <button type="button" className="button button--ghost button--compact" onClick={() => setNotice(null)}>
+            Dismiss
+          </button>
+        </div>
+      )}
       <div className="workspace__body">
         <AgentsArea projectId={project.id} />
         <div id={sidePanelId} className={phone ? 'workspace__side workspace__side--sheet' : 'workspace__side'} hidden={!workStateShown}>

@@ -142,7 +142,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const none: ProjectGit = { projectId, problem: null, currentBranch: null, branches: [], dirtyFiles: 0, freeWorktrees: [] };
     try {
       const root = await repositoryRoot(this.git, project.path);
-      if (root === null) return { ...none, problem: `${project.path} is not in a git repository.` };
+      if (root === null) return { ...none, problem: `${project.path} is not in a git repository: its agents work in the folder itself (no worktree of their own).` };
       const [current, branches, entries, dirty] = await Promise.all([
         currentBranch(this.git, project.path),
         localBranches(this.git, root),
