@@ -164,14 +164,14 @@ test('item 9: a shell agent’s note points at drover inbox, which reads it; the
   await expect(terminal).toContainText('failed: exit code 1');
   await expect(terminal).toContainText('drover inbox shows the full text');
 
-  await pane.getByRole('button', { name: 'Inbox', exact: true }).click();
+  await pane.getByRole('button', { name: /^Inbox, / }).click();
   const inbox = page.getByRole('dialog', { name: 'sheller inbox' });
   await expect(inbox.getByText('1 message: 1 delivered.')).toBeVisible();
   await inbox.getByRole('button', { name: 'Close' }).click();
 
   await typeLine(page, terminal, 'clear; drover inbox');
   await expect(terminal).toContainText('Task result from Drover');
-  await pane.getByRole('button', { name: 'Inbox', exact: true }).click();
+  await pane.getByRole('button', { name: /^Inbox, / }).click();
   await expect(inbox.getByText('1 message: 1 read.')).toBeVisible();
 });
 
