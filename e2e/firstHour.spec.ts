@@ -301,6 +301,7 @@ test('item 7: a removed agent’s tasks keep its name, Retry only where it can r
     await page.getByRole('button', { name: 'Kept branches 2' }).click();
     const dialog = page.getByRole('dialog', { name: 'Kept branches' });
     await expect(dialog.getByRole('listitem')).toHaveText([new RegExp(`^${kept.alpha} alpha’s, from main`), new RegExp(`^${kept.beta} beta’s, from main`)]);
+    await dialog.screenshot({ path: 'e2e-artifacts/kept-branches.png' });
 
     await dialog.getByRole('button', { name: `Delete ${kept.alpha}` }).click();
     await expect(dialog.getByRole('alert')).toHaveText(`Not deleted: ${kept.alpha} holds 1 commit that main lacks: merge it first, or confirm to delete it with its work.`);
