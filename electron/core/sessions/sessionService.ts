@@ -325,10 +325,7 @@ export class SessionService implements ProjectWork {
   }
 
   private async readScreen(live: LiveSession): Promise<void> {
-    const screen = readScreen(await live.process.screen(), live.profile);
-    // A shell whose keys Drover follows is busy from the Enter that submits a command: its prompt
-    // gone from the screen may only be a line being typed, and would start a turn per keystroke pause.
-    const reading = live.typedLine !== null && live.profile.busyPattern === null ? { ...screen, busy: false } : screen;
+    const reading = readScreen(await live.process.screen(), live.profile);
     const newLimit = live.limitLines.note(reading.limitLines, Date.now());
     this.apply(live, { kind: 'screen', reading, newLimit, signalsDecide: live.signalsSeen });
   }

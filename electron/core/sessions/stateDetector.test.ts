@@ -126,10 +126,16 @@ describe('screens of agents without real-CLI recordings (Aider, a shell)', () =>
   });
 
   it('a shell: busy while a command runs (its prompt gone), which is all a profile without a busy pattern can tell', () => {
-    expect(readScreen('me@box:~/shop$ sleep 8', profile('shell')).busy).toBe(true);
-    expect(detectState(READY, screen({ busy: readScreen('me@box:~/shop$ sleep 8', profile('shell')).busy }), NOW)).toEqual(BUSY);
-    expect(readScreen('me@box:~/shop$ sleep 8\nme@box:~/shop$ ', profile('shell')).busy).toBe(false);
+    const unfollowed = { ...profile('shell'), wakeAs: 'prompt' as const };
+    expect(readScreen('me@box:~/shop$ sleep 8', unfollowed).busy).toBe(true);
+    expect(detectState(READY, screen({ busy: readScreen('me@box:~/shop$ sleep 8', unfollowed).busy }), NOW)).toEqual(BUSY);
+    expect(readScreen('me@box:~/shop$ sleep 8\nme@box:~/shop$ ', unfollowed).busy).toBe(false);
+    // A shell whose keys Drover follows is busy from its Enter ('submitted'): its prompt is also gone
+    // while a line is typed, which must neither make it busy nor end a turn at every pause.
+    expect(readScreen('me@box:~/shop$ git comm', profile('shell')).busy).toBe(false);
+    expect(detectState(READY, { kind: 'submitted' }, NOW)).toEqual(BUSY);
   });
+
 });
 
 const NOW = Date.UTC(2026, 10, 29, 15, 0);
