@@ -113,6 +113,10 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       const handOff = await r.submit('build it in the background');
       const task = await waitFor(async () => (await r.host.core.api.listTasks({ projectId: r.project.id })).tasks.find((t) => t.label === 'build'), 'the task from run_in_background', 60_000);
       expect(task.ownerAgentId).toBe(r.agent.id);
+      // The model called it as a model can: offered from the start, or (a deferred tool) loaded through the CLI's tool search first.
+      const toolName = fixture.modelToolName('run_in_background');
+      const offeredAtFirst = r.model.turns()[0]?.tools.callable.includes(toolName) ?? false;
+      expect(r.model.toolsLoaded().includes(toolName)).toBe(!offeredAtFirst);
       await r.waitForReady('ready after handing off the task');
       // Pre-approved: the CLI never asked.
       expect(r.states().slice(handOff).filter((state) => state.includes('needs input'))).toEqual([]);

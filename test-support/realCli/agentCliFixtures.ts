@@ -1,7 +1,8 @@
-import { prepareClaudeHome, subscriberEnv, CLAUDE_CODE_VERSION } from './claudeHome';
-import { CODEX_VERSION, prepareCodexHome } from './codexHome';
-import { startFakeAnthropic, lastUserText as anthropicUserText, unifiedLimitHeaders } from './fakeAnthropic';
-import { createGeminiProtocol, lastUserText as geminiUserText } from './fakeGemini';
+import { installedCliVersion } from './agentCliBin';
+import { prepareClaudeHome, subscriberEnv } from './claudeHome';
+import { prepareCodexHome } from './codexHome';
+import { claudeToolName, startFakeAnthropic, lastUserText as anthropicUserText, unifiedLimitHeaders } from './fakeAnthropic';
+import { createGeminiProtocol, geminiToolName, lastUserText as geminiUserText } from './fakeGemini';
 import { lastUserText as responsesUserText, startFakeResponses } from './fakeOpenAiResponses';
 import { prepareGeminiHome } from './geminiHome';
 import type { AgentCliFixture } from './realCliRig';
@@ -28,6 +29,8 @@ export interface CliScenarioFixture extends AgentCliFixture {
   quotaAfterTurn: { fiveHour: number; weekly: number } | null;
   /** The key a person presses in the CLI's approval dialog of an MCP tool to allow this one call. */
   approveOnce: string;
+  /** The name the model calls one of Drover's tools by in this CLI. */
+  modelToolName(droverTool: string): string;
 }
 
 const plainShell = (command: string) => ({ command });
@@ -48,7 +51,9 @@ const ESC = '\u001b';
  */
 export const CLAUDE_FIXTURE: CliScenarioFixture = {
   profileId: 'claude',
-  version: CLAUDE_CODE_VERSION,
+  get version() {
+    return installedCliVersion('@anthropic-ai/claude-code');
+  },
   async startModel() {
     let holdMs = 0;
     // upgrade paths 'none': the limit line only, without the plan menu a person would see.
@@ -61,7 +66,7 @@ export const CLAUDE_FIXTURE: CliScenarioFixture = {
     return started;
   },
   prepareHome(home, options) {
-    const { env } = prepareClaudeHome(home, options);
+    const { env } = prepareClaudeHome(home, { ...options, version: this.version });
     return { env: options.firstRun ? env : subscriberEnv(env) };
   },
   firstRunDialogs: [
@@ -75,11 +80,14 @@ export const CLAUDE_FIXTURE: CliScenarioFixture = {
   approvalShell: plainShell,
   quotaAfterTurn: { fiveHour: 42, weekly: 17 },
   approveOnce: '\r',
+  modelToolName: claudeToolName,
 };
 
 export const CODEX_FIXTURE: CliScenarioFixture = {
   profileId: 'codex',
-  version: CODEX_VERSION,
+  get version() {
+    return installedCliVersion('@openai/codex');
+  },
   async startModel() {
     const started = await startFakeResponses({ rateLimitPlanType: null });
     turnDelays.set(started.server, (ms) => (started.protocol.options.eventDelayMs = ms));
@@ -98,11 +106,14 @@ export const CODEX_FIXTURE: CliScenarioFixture = {
   approvalShell: (command) => ({ command, sandbox_permissions: 'require_escalated', justification: 'Create the marker file?' }),
   quotaAfterTurn: null,
   approveOnce: '\r',
+  modelToolName: (droverTool) => `mcp__drover__${droverTool}`,
 };
 
 export const GEMINI_FIXTURE: CliScenarioFixture = {
   profileId: 'gemini',
-  version: '0.61.0',
+  get version() {
+    return installedCliVersion('@google/gemini-cli');
+  },
   async startModel() {
     const protocol = createGeminiProtocol();
     const server = new ScriptedModelServer(protocol);
@@ -123,4 +134,5 @@ export const GEMINI_FIXTURE: CliScenarioFixture = {
   approvalShell: plainShell,
   quotaAfterTurn: null,
   approveOnce: '\r',
+  modelToolName: geminiToolName,
 };

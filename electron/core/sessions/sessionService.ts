@@ -9,6 +9,7 @@ import { newId } from '../ids';
 import type { Locator } from '../locate';
 import { isSameProcessAlive, signalProcessGroup } from '../process/processGroup';
 import { planLaunch } from '../profiles/agentLaunch';
+import { readCliVersion } from '../profiles/cliVersion';
 import type { LaunchFile } from '../profiles/cliLaunch';
 import type { ProfileRegistry } from '../profiles/profileRegistry';
 import type { ProjectWork } from '../projects/projectMethods';
@@ -187,9 +188,19 @@ export class SessionService implements ProjectWork {
       typedLine: profile.wakeAs === 'shell-note' ? new TypedLine() : null,
     });
     const started = this.changeSession(store, record.id, { pid: process.pid, pidStartTime: process.startTime });
+    this.noteCliVersion(agentId, sessionId, profile.command, plan.file, plan.env);
     const limit = this.limits.get(profile.id);
     if (limit) return this.changeSession(store, record.id, { state: 'limited', limitResetsAt: limit.resetsAt });
     return started;
+  }
+
+  /** Reads the CLI's version beside the running session (never holding it up) and shows it on the session. */
+  private noteCliVersion(agentId: string, sessionId: string, command: string, file: string, env: NodeJS.ProcessEnv): void {
+    readCliVersion(command, file, env)
+      .then((cliVersion) => {
+        if (cliVersion && this.live.get(agentId)?.sessionId === sessionId) this.changeSession(this.locator.agent(agentId).store, sessionId, { cliVersion });
+      })
+      .catch((error: unknown) => this.options.log(`noting ${agentId}'s CLI version failed: ${String(error)}`));
   }
 
   async stop(agentId: string): Promise<AgentSession> {

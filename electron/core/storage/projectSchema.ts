@@ -165,6 +165,10 @@ export const PROJECT_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX diff_comments_by_agent ON diff_comments (agent_id, created_at);
   `,
+  `
+  -- The agent CLI's version (JSON: version, newerThanTested), read when the session started.
+  ALTER TABLE agent_sessions ADD COLUMN cli_version TEXT;
+  `,
 ];
 
 /** Every table whose rows carry the project's seq; the counter resumes at the max over them. */
