@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentSession } from '../../shared/entities';
-import { setTurnDelay, type CliScenarioFixture } from '../../test-support/realCli/agentCliFixtures';
+import { setTurnDelay, type CliScenarioFixture, type DialogAnswer } from '../../test-support/realCli/agentCliFixtures';
 import { RealCliRig } from '../../test-support/realCli/realCliRig';
 import type { RecordedRequest } from '../../test-support/realCli/scriptedModelServer';
 import { waitFor } from '../../test-support/waitFor';
@@ -46,10 +46,14 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
      * few seconds later and what follows it is not (a CLI starting up, as Gemini CLI after its trust
      * relaunch, can drop a key).
      */
-    const answer = async (r: RealCliRig, dialog: RegExp, next: RegExp, keys: string) => {
+    const answer = async (r: RealCliRig, dialog: RegExp, next: RegExp, keys: DialogAnswer['keys']) => {
       for (let attempt = 1; ; attempt++) {
         await r.waitForStillScreen('the dialog drawn');
-        await r.type(keys);
+        const steps = typeof keys === 'string' ? [keys] : keys(await r.screen.text());
+        for (const [index, key] of steps.entries()) {
+          if (index > 0) await r.waitForStillScreen('the next key awaited');
+          await r.type(key);
+        }
         try {
           await waitFor(async () => {
             const text = await r.screen.text();

@@ -20,7 +20,7 @@ import { IssueService } from './forge/issueService';
 import { PullRequestService } from './forge/pullRequestService';
 import { inboxMethods } from './inbox/inboxMethods';
 import { MediatedInbox } from './inbox/mediatedInbox';
-import { connectTaskCompletionSink } from './inbox/taskCompletionSink';
+import { connectTaskCompletionSink } from './tasks/taskCompletionSink';
 import { Locator } from './locate';
 import { patternSandbox } from './patterns/patternSandbox';
 import { writeCliShim } from './profiles/cliShim';

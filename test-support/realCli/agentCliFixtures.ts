@@ -8,12 +8,18 @@ import { prepareGeminiHome } from './geminiHome';
 import type { AgentCliFixture } from './realCliRig';
 import { ScriptedModelServer } from './scriptedModelServer';
 
-/** A person answering each first-run dialog: wait until `screen` shows, then press `keys`. */
+/**
+ * A person answering each first-run dialog: wait until `screen` shows, then press `keys`, one
+ * after another (each once the screen is still); chosen from what the dialog shows where versions
+ * draw it differently.
+ */
 export interface DialogAnswer {
   screen: RegExp;
-  keys: string;
+  keys: string | ((screen: string) => string[]);
   name: string;
 }
+
+const UP = '\u001b[A';
 
 /** What the real-CLI scenarios need to know of each CLI, beyond what the rig does. */
 export interface CliScenarioFixture extends AgentCliFixture {
@@ -71,7 +77,8 @@ export const CLAUDE_FIXTURE: CliScenarioFixture = {
   },
   firstRunDialogs: [
     { name: 'first-run-theme', screen: /Choose the text style that looks best with your terminal/, keys: '\r' },
-    { name: 'first-run-api-key', screen: /Do you want to use this API key\?/, keys: '1' },
+    // 2.1.197 numbers its options ("1. Yes"); 2.1.332 does not, its cursor on "No (recommended)".
+    { name: 'first-run-api-key', screen: /Do you want to use this API key\?/, keys: (screen) => (/\b1\. Yes/.test(screen) ? ['1'] : [UP, '\r']) },
     { name: 'first-run-security-notes', screen: /Press Enter to continue…/, keys: '\r' },
     { name: 'first-run-trust', screen: /Is this a project you created or one you trust\?/, keys: '\r' },
   ],

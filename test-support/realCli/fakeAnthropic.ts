@@ -23,7 +23,7 @@ import { DROVER_TOOL_NAMES } from '../../shared/droverTools';
  *   `ToolSearch` and a `DeferredToolPlaceholder` (`defer_loading: true`), and a system text lists
  *   the rest ("The following deferred tools are now available via ToolSearch. … mcp__drover__…").
  *   The model calls `ToolSearch` with `select:<name>`; the CLI answers with a `tool_reference`
- *   block and offers that tool in `tools` from the next request on. A scripted call to a deferred
+ *   block and sends that tool's definition (still `defer_loading`) from the next request on. A scripted call to a deferred
  *   tool does that search first, as a model must (one script turn, two requests); a call to a tool
  *   neither offered nor deferred is answered with a text saying so, since a model cannot make it.
  */
@@ -99,19 +99,21 @@ function messageBlocks(body: MessagesBody): Record<string, unknown>[] {
 const DEFERRED_TOOL_LIST = /deferred tools are now available via ToolSearch[^\n]*\n((?:[\w-]+\n)+)/g;
 
 /**
- * What a Messages request offers the model: `tools` without `defer_loading` (callable), the names
- * Claude Code lists as loadable through ToolSearch (deferred), and the tools ToolSearch loaded
- * earlier in the conversation (its `tool_reference` results).
+ * What a Messages request offers the model: the names Claude Code lists as loadable through
+ * ToolSearch (deferred), the tools ToolSearch loaded earlier in the conversation (its
+ * `tool_reference` results; the CLI sends their definitions with `defer_loading: true`, which the
+ * API expands for a referenced tool), and so the callable ones: `tools` without `defer_loading`,
+ * and the loaded ones.
  */
 export function anthropicTools(request: RecordedRequest): OfferedTools {
   const body = asMessagesBody(request.body);
   const tools = (body.tools ?? []) as { name?: unknown; defer_loading?: unknown }[];
-  const callable = tools.flatMap((tool) => (typeof tool.name === 'string' && tool.defer_loading !== true ? [tool.name] : []));
   const said = [...stringsOf(body.system), ...stringsOf(body.messages)].join('\n');
   const deferred = [...new Set([...said.matchAll(DEFERRED_TOOL_LIST)].flatMap((match) => (match[1] ?? '').split('\n').filter(Boolean)))];
   const loaded = messageBlocks(body)
     .filter((block) => block.type === 'tool_result' && Array.isArray(block.content))
     .flatMap((block) => (block.content as Record<string, unknown>[]).flatMap((part) => (part.type === 'tool_reference' && typeof part.tool_name === 'string' ? [part.tool_name] : [])));
+  const callable = tools.flatMap((tool) => (typeof tool.name === 'string' && (tool.defer_loading !== true || loaded.includes(tool.name)) ? [tool.name] : []));
   return { callable, deferred, loaded };
 }
 

@@ -290,12 +290,16 @@ export class SessionService implements ProjectWork {
     return whyNotAtPrompt(readScreen(await live.process.screen(), live.profile));
   }
 
-  /** Types `text` as the agent's next prompt and submits it, if it is positively at an empty prompt (see typePrompt). */
-  async typePrompt(agentId: string, text: string, timings: PromptTimings): Promise<PromptTyping> {
-    const live = this.live.get(agentId);
-    if (!live) return { outcome: 'not-ready', why: 'not running' };
+  /**
+   * Types `text` as the agent's next prompt and submits it, if it is positively at an empty prompt
+   * (see typePrompt); `onTyping` runs once it is, before the first key.
+   */
+  async typePrompt(agentId: string, text: string, timings: PromptTimings, onTyping?: () => void): Promise<PromptTyping> {
     const why = await this.readiness(agentId);
     if (why) return { outcome: 'not-ready', why };
+    const live = this.live.get(agentId);
+    if (!live) return { outcome: 'not-ready', why: 'not running' };
+    onTyping?.();
     return typePrompt(
       {
         read: async () => readScreen(await live.process.screen(), live.profile),

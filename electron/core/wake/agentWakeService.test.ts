@@ -29,22 +29,22 @@ describe('AgentWakeService', () => {
   let screenNotReady: string | null;
   /** How the next typings go (then 'submitted'). */
   let outcomes: PromptTyping[];
-  /** How often the wake service looked at the agent's screen. */
+  /** How often the wake service had the session look at the agent's screen. */
   let readinessChecks: number;
 
   const terminal: WakeTerminal = {
     wakeStyle: () => style,
-    readiness: async () => {
+    // As the session does: one readiness check, then the first key (a PTY write that fails).
+    typePrompt: async (_agentId, text, _timings, onTyping) => {
       readinessChecks++;
-      return screenNotReady;
-    },
-    typePrompt: async (_agentId, text) => {
+      if (screenNotReady) return { outcome: 'not-ready', why: screenNotReady };
+      onTyping?.();
       if (failWrites > 0) {
         failWrites--;
         throw new Error('the PTY is gone');
       }
       const outcome = outcomes.shift() ?? { outcome: 'submitted' };
-      if (outcome.outcome !== 'not-ready') typed.push(text);
+      typed.push(text);
       return outcome;
     },
   };

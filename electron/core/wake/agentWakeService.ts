@@ -13,9 +13,11 @@ import { composeWakeText, WAKE_NAMES_AT_MOST } from './wakeText';
 export interface WakeTerminal {
   /** How the running agent takes a wake (from its profile); throws when it is not running. */
   wakeStyle(agentId: string): WakeStyle;
-  /** Null when the agent is positively at an empty prompt; otherwise why not. */
-  readiness(agentId: string): Promise<string | null>;
-  typePrompt(agentId: string, text: string, timings: PromptTimings): Promise<PromptTyping>;
+  /**
+   * Types `text` as the agent's prompt if it is positively at an empty prompt (else `not-ready`,
+   * with why not): the one readiness check of a wake. `onTyping` runs once it is, before any key.
+   */
+  typePrompt(agentId: string, text: string, timings: PromptTimings, onTyping?: () => void): Promise<PromptTyping>;
 }
 
 export interface WakeOptions extends PromptTimings {
@@ -90,8 +92,6 @@ export class AgentWakeService {
     const { store } = this.locator.agent(agentId);
     if (!store.inbox.hasPending(agentId)) return 0;
     this.ensureWake(store, agentId);
-    const why = await this.terminal.readiness(agentId);
-    if (why) fail('invalid-state', `The agent is ${why}; Drover types into a terminal only when its agent is ready at an empty prompt.`);
     return this.deliver(store, agentId, true);
   }
 
@@ -120,47 +120,61 @@ export class AgentWakeService {
     if (!byHand && !this.readyNow(store, wake, session)) return 0;
     if (!store.inbox.hasPending(agentId)) return this.nothingToDeliver(store, wake);
     this.delivering.add(agentId);
-    let messageIds: string[];
+    let typed: { delivered: number } | { notReady: string };
+    try {
+      typed = await this.typeWake(store, wake, agentId);
+    } finally {
+      this.delivering.delete(agentId);
+    }
+    if ('notReady' in typed) {
+      if (byHand) fail('invalid-state', `The agent is ${typed.notReady}; Drover types into a terminal only when its agent is ready at an empty prompt.`);
+      // Its state says ready but its screen does not (a dialog the hooks missed, text being typed).
+      this.retryAt(store.projectId, agentId, Date.now() + this.options.recheckMs);
+      return 0;
+    }
+    // Messages that arrived while this wake was typing go in the next one.
+    if (typed.delivered > 0) this.schedule(store.projectId, agentId);
+    return typed.delivered;
+  }
+
+  /**
+   * Types the wake of every pending message, if the agent is at its empty prompt (the session's
+   * answer is the one readiness check). An attempt counts from the first key typed.
+   */
+  private async typeWake(store: ProjectStore, wake: Wake, agentId: string): Promise<{ delivered: number } | { notReady: string }> {
     let attempt: Wake | undefined;
     try {
-      if (!byHand) {
-        const why = await this.terminal.readiness(agentId);
-        if (why) {
-          // Its state says ready but its screen does not (a dialog the hooks missed, text being typed).
-          this.retryAt(store.projectId, agentId, Date.now() + this.options.recheckMs);
-          return 0;
-        }
-      }
-      if (this.stopped || !this.stores.isOpen(store.projectId)) return 0;
+      if (this.stopped || !this.stores.isOpen(store.projectId)) return { delivered: 0 };
       // The wake delivers every pending message, but names only the first few (read together, with no wait in between).
-      messageIds = store.inbox.pendingIds(agentId);
-      if (messageIds.length === 0) return this.nothingToDeliver(store, wake);
+      const messageIds = store.inbox.pendingIds(agentId);
+      if (messageIds.length === 0) return { delivered: this.nothingToDeliver(store, wake) };
       const named = store.inbox.firstPending(agentId, WAKE_NAMES_AT_MOST);
-      attempt = this.change(store, wake.id, { state: 'delivering', messageIds, attempts: wake.attempts + 1 });
       const senders = new Map(store.agents.list().map((a) => [a.id, a]));
       const text = composeWakeText(named, messageIds.length, senders, this.terminal.wakeStyle(agentId));
-      const typing = await this.terminal.typePrompt(agentId, text, this.options);
-      if (this.stopped || !this.stores.isOpen(store.projectId)) return 0;
-      if (typing.outcome === 'not-ready' || typing.outcome === 'not-taken') {
+      const typing = await this.terminal.typePrompt(agentId, text, this.options, () => {
+        attempt = this.change(store, wake.id, { state: 'delivering', messageIds, attempts: wake.attempts + 1 });
+      });
+      if (this.stopped || !this.stores.isOpen(store.projectId)) return { delivered: 0 };
+      if (typing.outcome === 'not-ready') return { notReady: typing.why };
+      if (!attempt) throw new Error(`typing reported ${typing.outcome} without typing`);
+      if (typing.outcome === 'not-taken') {
         this.failAttempt(store, attempt, typing.why);
-        return 0;
+        return { delivered: 0 };
       }
       this.inbox.markDelivered(store, attempt.messageIds);
       if (typing.outcome === 'unconfirmed') {
         this.options.log(`wake ${attempt.id} of agent ${agentId} was typed in but not taken up: ${typing.why}`);
         this.change(store, wake.id, { state: 'failed', lastError: `Typed in and submitted, but ${typing.why}` });
-        return 0;
+        return { delivered: 0 };
       }
       this.change(store, wake.id, { state: 'delivered', lastError: null, notBefore: null });
+      return { delivered: messageIds.length };
     } catch (error) {
-      if (attempt && this.stores.isOpen(store.projectId)) this.failAttempt(store, attempt, error instanceof Error ? error.message : String(error));
-      return 0;
-    } finally {
-      this.delivering.delete(agentId);
+      const why = error instanceof Error ? error.message : String(error);
+      if (attempt && this.stores.isOpen(store.projectId)) this.failAttempt(store, attempt, why);
+      else this.options.log(`waking ${agentId} failed before typing: ${why}`);
+      return { delivered: 0 };
     }
-    // Messages that arrived while this wake was typing go in the next one.
-    this.schedule(store.projectId, agentId);
-    return messageIds.length;
   }
 
   /** The messages were read before a wake typed them: it has nothing left to do. */

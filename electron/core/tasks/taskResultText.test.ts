@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Task } from '../../../shared/entities';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
-import { describeTaskResult } from './taskCompletionSink';
+import { describeTaskResult } from './taskResultText';
 
 describe('describeTaskResult', () => {
   let dir: string;
