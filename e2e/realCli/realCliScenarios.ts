@@ -66,6 +66,31 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       }
     };
 
+    /**
+     * Approves the call the CLI asks about, answering each of its questions in turn (Claude Code
+     * 2.1.332 in auto mode first says it cannot check actions here, then asks as usual) until
+     * `done`. Fixed keys go at once (Codex keeps redrawing the call's timer behind its dialog, so its
+     * screen is never still); keys chosen from the screen go once it is still.
+     */
+    const approveUntil = async (r: RealCliRig, done: () => Promise<boolean>) => {
+      for (let answers = 0; ; answers++) {
+        const asked = await waitFor(async () => ((await done()) ? 'done' : (await r.showsDialog()) ? 'asked' : undefined), 'the call to run, or a question', 60_000);
+        if (asked === 'done') return;
+        if (answers === 3) throw new Error(`still asked after ${answers} answers\n${await r.diagnosis()}`);
+        if (typeof fixture.approveOnce === 'string') {
+          await r.type(fixture.approveOnce);
+        } else {
+          await r.waitForStillScreen('the question drawn');
+          for (const [index, key] of fixture.approveOnce(await r.screen.text()).entries()) {
+            if (index > 0) await r.waitForStillScreen('the next key awaited');
+            await r.type(key);
+          }
+        }
+        const answered = await r.screen.text();
+        await waitFor(async () => (await done()) || (await r.screen.text()) !== answered, 'the answer taken', 20_000);
+      }
+    };
+
     afterEach(async () => {
       await rig?.close();
       rig = undefined;
@@ -190,9 +215,9 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       expect(fs.existsSync(marker)).toBe(false);
       expect((await r.session())?.needsInput).toBe(true);
 
-      // The dialog has been up for 8 s (Codex keeps redrawing the call's timer behind it, so the screen is never still).
-      await r.type(fixture.approveOnce);
-      const task = await waitFor(async () => (await r.host.core.api.listTasks({ projectId: r.project.id })).tasks.find((t) => t.label === 'unapproved'), 'the task once approved', 60_000);
+      const approvedTask = async () => (await r.host.core.api.listTasks({ projectId: r.project.id })).tasks.find((t) => t.label === 'unapproved');
+      await approveUntil(r, async () => (await approvedTask()) !== undefined);
+      const task = await waitFor(approvedTask, 'the task once approved', 60_000);
       expect(task.ownerAgentId).toBe(r.agent.id);
       await waitFor(() => fs.existsSync(marker), 'the approved command ran');
       await r.waitForReady('ready after the approved call');

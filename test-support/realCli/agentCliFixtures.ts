@@ -20,6 +20,7 @@ export interface DialogAnswer {
 }
 
 const UP = '\u001b[A';
+const DOWN = '\u001b[B';
 
 /** What the real-CLI scenarios need to know of each CLI, beyond what the rig does. */
 export interface CliScenarioFixture extends AgentCliFixture {
@@ -33,8 +34,8 @@ export interface CliScenarioFixture extends AgentCliFixture {
   approvalShell(command: string): Record<string, unknown>;
   /** The plan quota the CLI reports after a turn, as this fixture's server sends it (null: none). */
   quotaAfterTurn: { fiveHour: number; weekly: number } | null;
-  /** The key a person presses in the CLI's approval dialog of an MCP tool to allow this one call. */
-  approveOnce: string;
+  /** The keys a person presses in the CLI's approval dialog of an MCP tool to allow this one call. */
+  approveOnce: DialogAnswer['keys'];
   /** The name the model calls one of Drover's tools by in this CLI. */
   modelToolName(droverTool: string): string;
 }
@@ -79,14 +80,17 @@ export const CLAUDE_FIXTURE: CliScenarioFixture = {
     { name: 'first-run-theme', screen: /Choose the text style that looks best with your terminal/, keys: '\r' },
     // 2.1.197 numbers its options ("1. Yes"); 2.1.332 does not, its cursor on "No (recommended)".
     { name: 'first-run-api-key', screen: /Do you want to use this API key\?/, keys: (screen) => (/\b1\. Yes/.test(screen) ? ['1'] : [UP, '\r']) },
-    { name: 'first-run-security-notes', screen: /Press Enter to continue…/, keys: '\r' },
-    { name: 'first-run-trust', screen: /Is this a project you created or one you trust\?/, keys: '\r' },
+    { name: 'first-run-security-notes', screen: /Press Enter to continue/, keys: '\r' },
+    // 2.1.332 puts its cursor on "No, exit" first.
+    { name: 'first-run-trust', screen: /Is this a project you created or one you trust\?/, keys: (screen) => (/❯ No, exit/.test(screen) ? [DOWN, '\r'] : ['\r']) },
   ],
   lastUserText: anthropicUserText,
   limitShowsReset: true,
   approvalShell: plainShell,
   quotaAfterTurn: { fiveHour: 42, weekly: 17 },
-  approveOnce: '\r',
+  // 2.1.332 in auto mode, through a gateway that does not pass its server-side check, first says so
+  // (Enter stays in auto mode), then asks "Do you want to proceed? ❯ No / Yes" (No first).
+  approveOnce: (screen) => (/Enter to stay in auto mode/.test(screen) ? ['\r'] : /❯ No\n\s+Yes/.test(screen) ? [DOWN, '\r'] : ['\r']),
   modelToolName: claudeToolName,
 };
 

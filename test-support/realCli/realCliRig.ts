@@ -172,6 +172,11 @@ export class RealCliRig {
     return profile;
   }
 
+  /** Whether the screen a person sees shows a dialog, by the profile's patterns. */
+  async showsDialog(): Promise<boolean> {
+    return readScreen(await this.screen.text(), this.profile()).dialog;
+  }
+
   /** A dialog drawn on the screen a person sees (the CLI may report it before it draws it). */
   async waitForDialog(what: string, timeoutMs = 60_000): Promise<string> {
     const dialog = this.profile().needsInputPattern;

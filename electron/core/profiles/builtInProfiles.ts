@@ -30,7 +30,7 @@ const CLAUDE: AgentProfileInput = {
     String.raw`Enter to confirm · Esc to cancel`,
     String.raw`Do you want to use this API key\?`,
     String.raw`Is this a project you created or one you trust\?`,
-    String.raw`Press Enter to continue…`,
+    String.raw`Press Enter to continue…?$`,
     String.raw`Choose the text style that looks best with your terminal`,
     String.raw`What do you want to do\?`,
     String.raw`Enter to stay in auto mode`,
