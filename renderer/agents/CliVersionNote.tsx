@@ -9,7 +9,7 @@ export function CliVersionNote({ session }: { session: AgentSession | undefined 
   if (!cli?.newerThanTested) return null;
   const detail = `This CLI is version ${cli.version}, newer than the newest Drover was tested with (${cli.newerThanTested}). It runs as usual; if its state looks wrong, its screens may have changed.`;
   return (
-    <span className="agent-pane__cli-version" title={detail} aria-label={detail}>
+    <span className="agent-pane__cli-version" role="note" title={detail} aria-label={detail}>
       {cli.version} untested
     </span>
   );

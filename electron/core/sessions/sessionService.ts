@@ -244,6 +244,11 @@ export class SessionService implements ProjectWork {
     return this.requireLive(agentId).profile.wakeAs;
   }
 
+  /** Claude Code continues by itself when a usage limit resets (since 2.1.234, unless turned off in its /config). */
+  continuesAtLimitReset(agentId: string): boolean {
+    return this.live.get(agentId)?.profile.integration === 'claude';
+  }
+
   resize(agentId: string, cols: number, rows: number): void {
     this.requireLive(agentId).process.resize(cols, rows);
   }

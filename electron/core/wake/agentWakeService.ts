@@ -18,6 +18,8 @@ export interface WakeTerminal {
    * with why not): the one readiness check of a wake. `onTyping` runs once it is, before any key.
    */
   typePrompt(agentId: string, text: string, timings: PromptTimings, onTyping?: () => void): Promise<PromptTyping>;
+  /** Whether the agent's CLI goes on by itself when a usage limit resets (Claude Code since 2.1.234). */
+  continuesAtLimitReset(agentId: string): boolean;
 }
 
 export interface WakeOptions extends PromptTimings {
@@ -25,6 +27,8 @@ export interface WakeOptions extends PromptTimings {
   maxAttempts: number;
   /** How soon to look again at an agent whose state says ready but whose screen does not show its prompt. */
   recheckMs: number;
+  /** How long past a limit's reset a wake waits for an agent whose CLI goes on by itself then. */
+  limitContinueGraceMs: number;
   log(line: string): void;
 }
 
@@ -35,6 +39,7 @@ export const DEFAULT_WAKE_OPTIONS: Omit<WakeOptions, 'log'> = {
   retryBaseMs: 1_000,
   maxAttempts: 5,
   recheckMs: 3_000,
+  limitContinueGraceMs: 60_000,
 };
 
 /**
@@ -189,8 +194,11 @@ export class AgentWakeService {
     // A new turn would only hit the limit again: wait for the reset (a limited session, or a spent quota).
     const resetsAt = session?.state === 'limited' ? session.limitResetsAt : quotaSpentUntil(session?.quota ?? null, now);
     if (session?.state === 'limited' || resetsAt !== null) {
-      if (resetsAt !== null && wake.notBefore !== resetsAt) this.change(store, wake.id, { notBefore: resetsAt });
-      if (resetsAt !== null) this.retryAt(store.projectId, wake.agentId, resetsAt);
+      // A CLI that goes on by itself at the reset gets that moment to itself: the wake never lands on its continuation.
+      const grace = this.terminal.continuesAtLimitReset(wake.agentId) ? this.options.limitContinueGraceMs : 0;
+      const wakeAt = resetsAt === null ? null : resetsAt + grace;
+      if (wakeAt !== null && wake.notBefore !== wakeAt) this.change(store, wake.id, { notBefore: wakeAt });
+      if (wakeAt !== null) this.retryAt(store.projectId, wake.agentId, wakeAt);
       return false;
     }
     // An agent asking the person something is waiting for *them*: Enter would answer its prompt.
