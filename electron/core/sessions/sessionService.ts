@@ -240,10 +240,6 @@ export class SessionService implements ProjectWork {
     }
   }
 
-  wakeStyle(agentId: string): WakeStyle {
-    return this.requireLive(agentId).profile.wakeAs;
-  }
-
   /** Claude Code continues by itself when a usage limit resets (since 2.1.234, unless turned off in its /config). */
   continuesAtLimitReset(agentId: string): boolean {
     return this.live.get(agentId)?.profile.integration === 'claude';
@@ -296,10 +292,10 @@ export class SessionService implements ProjectWork {
   }
 
   /**
-   * Types `text` as the agent's next prompt and submits it, if it is positively at an empty prompt
-   * (see typePrompt); `onTyping` runs once it is, before the first key.
+   * Types the text `compose` writes for the agent's wake style as its next prompt and submits it, if
+   * it is positively at an empty prompt (see typePrompt); `onTyping` runs once it is, before the first key.
    */
-  async typePrompt(agentId: string, text: string, timings: PromptTimings, onTyping?: () => void): Promise<PromptTyping> {
+  async typePrompt(agentId: string, compose: (style: WakeStyle) => string, timings: PromptTimings, onTyping?: () => void): Promise<PromptTyping> {
     const why = await this.readiness(agentId);
     if (why) return { outcome: 'not-ready', why };
     const live = this.live.get(agentId);
@@ -314,7 +310,7 @@ export class SessionService implements ProjectWork {
         alive: () => this.live.get(agentId) === live,
         submitOnly: live.profile.wakeAs === 'shell-note',
       },
-      text,
+      compose(live.profile.wakeAs),
       timings,
     );
   }

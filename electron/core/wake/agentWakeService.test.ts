@@ -36,10 +36,9 @@ describe('AgentWakeService', () => {
   const CONTINUE_GRACE_MS = 400;
 
   const terminal: WakeTerminal = {
-    wakeStyle: () => style,
     continuesAtLimitReset: () => continuesAtReset,
     // As the session does: one readiness check, then the first key (a PTY write that fails).
-    typePrompt: async (_agentId, text, _timings, onTyping) => {
+    typePrompt: async (_agentId, compose, _timings, onTyping) => {
       readinessChecks++;
       if (screenNotReady) return { outcome: 'not-ready', why: screenNotReady };
       onTyping?.();
@@ -48,7 +47,7 @@ describe('AgentWakeService', () => {
         throw new Error('the PTY is gone');
       }
       const outcome = outcomes.shift() ?? { outcome: 'submitted' };
-      typed.push(text);
+      typed.push(compose(style));
       return outcome;
     },
   };

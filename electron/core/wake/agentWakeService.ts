@@ -11,13 +11,12 @@ import { composeWakeText, WAKE_NAMES_AT_MOST } from './wakeText';
 
 /** The agent terminals a wake types into (the session service). */
 export interface WakeTerminal {
-  /** How the running agent takes a wake (from its profile); throws when it is not running. */
-  wakeStyle(agentId: string): WakeStyle;
   /**
-   * Types `text` as the agent's prompt if it is positively at an empty prompt (else `not-ready`,
-   * with why not): the one readiness check of a wake. `onTyping` runs once it is, before any key.
+   * Types the text `compose` writes for how the agent takes a wake (its profile's style) as its
+   * prompt, if it is positively at an empty prompt (else `not-ready`, with why not): the one
+   * readiness check of a wake. `onTyping` runs once it is, before any key.
    */
-  typePrompt(agentId: string, text: string, timings: PromptTimings, onTyping?: () => void): Promise<PromptTyping>;
+  typePrompt(agentId: string, compose: (style: WakeStyle) => string, timings: PromptTimings, onTyping?: () => void): Promise<PromptTyping>;
   /** Whether the agent's CLI goes on by itself when a usage limit resets (Claude Code since 2.1.234). */
   continuesAtLimitReset(agentId: string): boolean;
 }
@@ -155,8 +154,8 @@ export class AgentWakeService {
       if (messageIds.length === 0) return { delivered: this.nothingToDeliver(store, wake) };
       const named = store.inbox.firstPending(agentId, WAKE_NAMES_AT_MOST);
       const senders = new Map(store.agents.list().map((a) => [a.id, a]));
-      const text = composeWakeText(named, messageIds.length, senders, this.terminal.wakeStyle(agentId));
-      const typing = await this.terminal.typePrompt(agentId, text, this.options, () => {
+      const compose = (style: WakeStyle) => composeWakeText(named, messageIds.length, senders, style);
+      const typing = await this.terminal.typePrompt(agentId, compose, this.options, () => {
         attempt = this.change(store, wake.id, { state: 'delivering', messageIds, attempts: wake.attempts + 1 });
       });
       if (this.stopped || !this.stores.isOpen(store.projectId)) return { delivered: 0 };
