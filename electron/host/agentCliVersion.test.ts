@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentSession, Project } from '../../shared/entities';
-import { NEWEST_TESTED_CLI_VERSIONS } from '../core/profiles/cliVersion';
+import { TESTED_CLIS } from '../core/profiles/cliVersion';
 import { CLI_PATH } from '../../test-support/buildOnce';
 import { FAKE_PROFILE } from '../../test-support/fakeAgentProfile';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
@@ -47,12 +47,12 @@ describe("an agent's CLI version", () => {
 
   it('notes a CLI newer than the newest tested on its session, and not a tested one', async () => {
     await host.core.api.saveAgentProfile({ profile: { ...FAKE_PROFILE, id: 'newer', command: claudeCli('newer', '9.9.9'), args: [] } });
-    await host.core.api.saveAgentProfile({ profile: { ...FAKE_PROFILE, id: 'tested', command: claudeCli('tested', NEWEST_TESTED_CLI_VERSIONS.claude as string), args: [] } });
+    await host.core.api.saveAgentProfile({ profile: { ...FAKE_PROFILE, id: 'tested', command: claudeCli('tested', TESTED_CLIS.claude?.newestTested as string), args: [] } });
     const newer = await start('newer');
     const tested = await start('tested');
     await waitFor(async () => (await newer()).cliVersion !== null && (await tested()).cliVersion !== null, 'both versions read');
-    expect((await newer()).cliVersion).toEqual({ version: '9.9.9', newerThanTested: NEWEST_TESTED_CLI_VERSIONS.claude });
-    expect((await tested()).cliVersion).toEqual({ version: NEWEST_TESTED_CLI_VERSIONS.claude, newerThanTested: null });
+    expect((await newer()).cliVersion).toEqual({ version: '9.9.9', newerThanTested: TESTED_CLIS.claude?.newestTested });
+    expect((await tested()).cliVersion).toEqual({ version: TESTED_CLIS.claude?.newestTested, newerThanTested: null });
   });
 
   it('never holds the agent up: it is ready while its CLI has not told its version, which shows once it does', async () => {
