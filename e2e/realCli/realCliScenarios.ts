@@ -255,6 +255,9 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       const r = await start();
       await r.startAgent();
       await r.waitForReady('ready');
+      // Drover read the CLI's version when it started, and knows it as tested.
+      await r.waitForSession((s) => s.cliVersion !== null, 'the CLI version read');
+      expect((await r.session())?.cliVersion).toEqual({ version: fixture.version, newerThanTested: null });
       r.model.enqueue({ kind: 'text', text: 'I will remember pineapple.' });
       const from = await r.submit('remember the word pineapple');
       await r.model.waitForRequest((request) => request.turn && (fixture.lastUserText(request) ?? '').includes('pineapple'), 'the first prompt');
