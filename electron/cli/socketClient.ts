@@ -1,7 +1,9 @@
 import net from 'node:net';
+import packageJson from '../../package.json';
 import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
 import type { DroverEvent } from '../../shared/events';
-import { MAX_SERVER_FRAME_BYTES, type TaskOutputBytes } from '../../shared/protocol';
+import { PROTOCOL_VERSION, type HostHello } from '../../shared/host';
+import { DroverRequestError, MAX_SERVER_FRAME_BYTES, type TaskOutputBytes } from '../../shared/protocol';
 import { RpcClient } from '../../shared/rpcClient';
 import { decodeStreamFrame } from '../../shared/streamFrames';
 import { HostStreamReader } from '../host/socketRecords';
@@ -20,12 +22,46 @@ export interface PushListeners {
 
 function unreachable(socketPath: string, error: NodeJS.ErrnoException): string {
   return error.code === 'ENOENT' || error.code === 'ECONNREFUSED'
-    ? `Drover is not running (no answer on ${socketPath}). Start it with \`drover serve\` or the desktop app.`
+    ? `Drover is not running (no answer on ${socketPath}). Start it with \`drover host start\`, \`drover serve\` or the desktop app.`
     : `Cannot reach Drover on ${socketPath}: ${error.message}`;
 }
 
-/** Connects to a running Drover's local socket; rejects with a clear message when none answers. */
-export function connectToDrover(socketPath: string, handlers: PushListeners = {}): Promise<SocketClient> {
+/** The host says who it is; a host of another protocol is named, with how to move it to this one. */
+export async function greetHost(rpc: RpcClient, client: string): Promise<HostHello> {
+  let hello: HostHello;
+  try {
+    hello = await rpc.call('hostHello', { protocol: PROTOCOL_VERSION, version: packageJson.version, client });
+  } catch (error) {
+    // A host from before the handshake does not know it: it speaks protocol 1.
+    if (!(error instanceof DroverRequestError && error.code === 'unknown-method')) throw error;
+    hello = { protocol: 1, version: 'older', pid: 0, rendererDir: null };
+  }
+  if (hello.protocol !== PROTOCOL_VERSION) {
+    throw new Error(
+      `The running Drover host is version ${hello.version} (protocol ${hello.protocol}); this drover is ${packageJson.version} (protocol ${PROTOCOL_VERSION}). ` +
+        'Restart the host to use this version: drover host restart (it names the agents and tasks that would stop).',
+    );
+  }
+  return hello;
+}
+
+/**
+ * Connects to a running Drover's local socket and greets it (see greetHost); rejects with a clear
+ * message when none answers or it speaks another protocol.
+ */
+export async function connectToDrover(socketPath: string, handlers: PushListeners = {}, client = 'cli'): Promise<SocketClient> {
+  const connected = await openSocket(socketPath, handlers);
+  try {
+    await greetHost(connected.rpc, client);
+  } catch (error) {
+    connected.close();
+    throw error;
+  }
+  return connected;
+}
+
+/** Connects without greeting the host: for a client that decides itself what a mismatch means (the window). */
+export function openSocket(socketPath: string, handlers: PushListeners): Promise<SocketClient> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(socketPath);
     const rpc = new RpcClient((frame) => socket.write(`${JSON.stringify(frame)}\n`), handlers);

@@ -134,6 +134,7 @@ export function createCore(options: CoreOptions): Core {
   const inbox = new MediatedInbox(locator, projects, stores, events);
   const ports = new PortBlocks(options.portBlocksDir ?? defaultPortBlocksDir(env));
   const worktrees = new WorktreeService(locator, projects, stores, events, inbox, new Git(env), ports, tasks, { log });
+  const appSettings = new AppSettingsTable(appDb);
   const sessions = new SessionService(
     locator,
     projects,
@@ -145,10 +146,14 @@ export function createCore(options: CoreOptions): Core {
       shimDir: writeCliShim(path.join(options.dataDir, 'bin'), cliCommand, options.cliEnv),
       baseEnv: env,
       ...(options.agentStopGraceMs !== undefined ? { stopGraceMs: options.agentStopGraceMs } : {}),
+      scrollbackLines: appSettings.read().settings.terminalScrollbackLines,
       log,
     },
     worktrees,
   );
+  const stopFollowingSettings = events.onEvent((event) => {
+    if (event.name === 'appSettingsChanged') sessions.setScrollbackLines(event.settings.terminalScrollbackLines);
+  });
   const agents = new AgentService(locator, projects, stores, profiles, sessions, worktrees, events);
   connectTaskCompletionSink(events, stores, inbox);
   const wakes = new AgentWakeService(locator, stores, events, inbox, sessions, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
@@ -166,7 +171,7 @@ export function createCore(options: CoreOptions): Core {
     ...sessionMethods(sessions),
     ...inboxMethods(inbox),
     ...wakeMethods(wakes),
-    ...appSettingsMethods(new AppSettingsTable(appDb), events),
+    ...appSettingsMethods(appSettings, events),
     ...commandLineToolMethods(options.commandLineTool ?? { kind: 'launcher', command: cliCommand, ...(options.cliEnv ? { env: options.cliEnv } : {}) }, env),
     ...worktreeMethods(worktrees),
     },
@@ -195,6 +200,7 @@ export function createCore(options: CoreOptions): Core {
       if (closed) return;
       closed = true;
       stopReportingPatterns();
+      stopFollowingSettings();
       wakes.stop();
       worktrees.close();
       await Promise.all([tasks.shutdown(), sessions.shutdown()]);
