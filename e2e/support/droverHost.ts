@@ -19,7 +19,7 @@ export interface DroverWorld {
 /** A Playwright fixture: each test gets its own data dir and a real `drover serve` process. */
 export const test = base.extend<{ drover: DroverWorld }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern.
-  drover: async ({}, use) => {
+  drover: async ({}, use, testInfo) => {
     const root = makeTempDir('drover-e2e-');
     const dataDir = path.join(root, 'data');
     let current: ServeProcess | undefined;
@@ -32,6 +32,7 @@ export const test = base.extend<{ drover: DroverWorld }>({
         return folder;
       },
       startHost: async (extraArgs = []) => {
+        // Stops the host as well as serve (a clean stop), so a new one reconciles, as a restart of Drover does.
         if (current && current.child.exitCode === null && current.child.signalCode === null) await current.stop();
         current = await startServe(['--data-dir', dataDir, ...extraArgs]);
         return current.url;
@@ -42,6 +43,10 @@ export const test = base.extend<{ drover: DroverWorld }>({
       },
     };
     await use(world);
+    if (testInfo.status !== testInfo.expectedStatus && current) {
+      await testInfo.attach('host.log', { body: current.hostLog(), contentType: 'text/plain' });
+      await testInfo.attach('serve.log', { body: current.stderr(), contentType: 'text/plain' });
+    }
     await current?.stop();
     removeDir(root);
   },

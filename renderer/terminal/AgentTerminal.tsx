@@ -1,4 +1,4 @@
-import { useEffect, useImperativeHandle, useRef, useState, type Ref, type RefObject } from 'react';
+import { useCallback, useEffect, useImperativeHandle, useRef, useState, type Ref, type RefObject } from 'react';
 import { terminalCommandFor, workspaceCommandFor } from '../keyboard/agentShortcuts';
 import { useBridge } from '../store/StoreContext';
 import { AgentTerminalLink } from './agentTerminalLink';
@@ -30,7 +30,7 @@ interface AgentTerminalProps {
  * True once the element has come into view (and from then on): a page of 200 agents makes and
  * attaches only the terminals a person can see, and the others as they scroll in.
  */
-function useSeen(ref: RefObject<HTMLElement | null>): boolean {
+function useSeen(ref: RefObject<HTMLElement | null>): [boolean, () => void] {
   const [seen, setSeen] = useState(false);
   useEffect(() => {
     const element = ref.current;
@@ -41,7 +41,8 @@ function useSeen(ref: RefObject<HTMLElement | null>): boolean {
     observer.observe(element);
     return () => observer.disconnect();
   }, [ref, seen]);
-  return seen;
+  const markSeen = useCallback(() => setSeen(true), []);
+  return [seen, markSeen];
 }
 
 /**
@@ -51,8 +52,10 @@ function useSeen(ref: RefObject<HTMLElement | null>): boolean {
 export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, ref }: AgentTerminalProps) {
   const bridge = useBridge();
   const hostRef = useRef<HTMLDivElement>(null);
-  const seen = useSeen(hostRef);
+  const [seen, markSeen] = useSeen(hostRef);
   const [xterm, setXterm] = useState<AgentXterm | null>(null);
+  /** Focus asked for before the terminal was made (it is made when it comes into view): given once it is. */
+  const focusWanted = useRef(false);
   const [searching, setSearching] = useState(false);
   const [linkError, setLinkError] = useState<string | null>(null);
   const liveRef = useRef(live);
@@ -62,7 +65,19 @@ export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, r
     startAgainRef.current = onStartAgain;
   });
 
-  useImperativeHandle(ref, () => ({ focus: () => xterm?.terminal.focus() }), [xterm]);
+  useImperativeHandle(
+    ref,
+    () => ({
+      focus: () => {
+        if (xterm) xterm.terminal.focus();
+        else {
+          focusWanted.current = true;
+          markSeen();
+        }
+      },
+    }),
+    [xterm, markSeen],
+  );
 
   useEffect(() => {
     const host = hostRef.current;
@@ -120,6 +135,10 @@ export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, r
     });
     observer.observe(host);
     setXterm(created);
+    if (focusWanted.current) {
+      focusWanted.current = false;
+      terminal.focus();
+    }
 
     return () => {
       clearTimeout(resizeTimer);

@@ -19,7 +19,8 @@ export interface AgentTerminalOptions {
  * scrolled into the scrollback, so history stays while the new session starts on a clean screen.
  */
 function sessionBoundary(rows: number): string {
-  return `\u001b[?1049l\u001b[!p\u001b[?2004l\u001b[?1000l\u001b[?1002l\u001b[?1003l\u001b[?1006l\u001b[?1004l\u001b[0m\r${'\n'.repeat(rows)}\u001b[H`;
+  // From the bottom row, each line feed scrolls one row of the old screen into the scrollback.
+  return `\u001b[?1049l\u001b[!p\u001b[?2004l\u001b[?1000l\u001b[?1002l\u001b[?1003l\u001b[?1006l\u001b[?1004l\u001b[0m\u001b[${rows};1H${'\n'.repeat(rows)}\u001b[H`;
 }
 
 export interface AttachedTerminal extends MirrorSnapshot {
