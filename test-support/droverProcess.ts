@@ -41,12 +41,16 @@ function exitOf(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-/** Stops the data dir's host (SIGTERM: its clean stop; SIGKILL: a crash) and waits until it is gone. */
+/**
+ * Stops the data dir's host and waits until it is gone. SIGTERM is its clean stop; SIGKILL is a
+ * crash: it goes to the host's whole process group (the host leads one), so the git commands it
+ * runs die with it, as on a power cut. Agents and tasks have groups of their own and live on.
+ */
 export async function stopHostOf(dataDir: string, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   const record: HostRecord | null = readHostRecord(dataDir);
   if (!record || !isRecordedHostAlive(record)) return;
   try {
-    process.kill(record.pid, signal);
+    process.kill(signal === 'SIGKILL' ? -record.pid : record.pid, signal);
   } catch {
     return;
   }

@@ -46,17 +46,40 @@ export function branchesStartingWith(folder: string, prefix: string): string[] {
     .filter((name) => name.length > 0);
 }
 
+/** Files through which a test holds a git command: it touches `started`, waits for `gate`, touches `done`. */
+export interface GitHold {
+  started: string;
+  gate: string;
+  done: string;
+}
+
+/** A shell script that waits (at most a minute) for the hold's gate, then runs `then`. */
+function holdingScript(dir: string, name: string, then: string): { hold: GitHold; script: string } {
+  const hold = { started: path.join(dir, `${name}-started`), gate: path.join(dir, `${name}-gate`), done: path.join(dir, `${name}-done`) };
+  const script = `#!/bin/sh\ntouch '${hold.started}'\ni=0\nwhile [ ! -f '${hold.gate}' ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done\ntouch '${hold.done}'\n${then}`;
+  return { hold, script };
+}
+
 /**
  * A post-checkout hook holds `git worktree add` (as a slow hook of a real repository would) until
  * the test opens its gate; the host is killed meanwhile.
  */
-export function holdWorktreeCreation(repo: string, dir: string): { started: string; gate: string; done: string } {
-  const files = { started: path.join(dir, 'hook-started'), gate: path.join(dir, 'hook-gate'), done: path.join(dir, 'hook-done') };
-  const hook = path.join(repo, '.git', 'hooks', 'post-checkout');
-  fs.writeFileSync(
-    hook,
-    `#!/bin/sh\ntouch '${files.started}'\ni=0\nwhile [ ! -f '${files.gate}' ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done\ntouch '${files.done}'\n`,
-    { mode: 0o755 },
-  );
-  return files;
+export function holdWorktreeCreation(repo: string, dir: string): GitHold {
+  const { hold, script } = holdingScript(dir, 'hook', '');
+  fs.writeFileSync(path.join(repo, '.git', 'hooks', 'post-checkout'), script, { mode: 0o755 });
+  return hold;
+}
+
+/**
+ * Sets the repository's filter driver `hold-smudge` or `hold-clean` (files marked
+ * `filter=hold-smudge` or `filter=hold-clean` in .gitattributes) so that its one step waits until
+ * the test opens the gate, as a slow filter (git-lfs, say) would: git holds the index lock
+ * meanwhile, smudging while it writes a checkout (a rebase), cleaning while it stages files (`git add`).
+ */
+export function holdGitFilter(repo: string, dir: string, step: 'smudge' | 'clean'): GitHold {
+  const { hold, script } = holdingScript(dir, `filter-${step}`, 'exec cat\n');
+  const file = path.join(dir, `filter-${step}.sh`);
+  fs.writeFileSync(file, script, { mode: 0o755 });
+  git(repo, 'config', `filter.hold-${step}.${step}`, file);
+  return hold;
 }

@@ -108,6 +108,14 @@ export const PROJECT_MIGRATIONS: readonly string[] = [
     seq INTEGER NOT NULL
   );
   `,
+  `
+  -- A merge or removal of the worktree under way, journalled before its first change so that the
+  -- boot after a crash finds it: 'merging' with the tips it started from (the rebase it began is
+  -- told by them), 'removing' once everything in the folder was committed or is to be discarded.
+  ALTER TABLE worktrees ADD COLUMN operation TEXT CHECK (operation IN ('merging','removing'));
+  ALTER TABLE worktrees ADD COLUMN operation_branch_tip TEXT;
+  ALTER TABLE worktrees ADD COLUMN operation_onto TEXT;
+  `,
 ];
 
 /** Every table whose rows carry the project's seq; the counter resumes at the max over them. */

@@ -17,7 +17,13 @@ interface WorktreeRow {
   changed_at: number | null;
   created_at: number;
   seq: number;
+  operation: WorktreeOperation['kind'] | null;
+  operation_branch_tip: string | null;
+  operation_onto: string | null;
 }
+
+/** A merge or removal under way (journalled so that the boot after a crash can finish or undo it). */
+export type WorktreeOperation = { kind: 'merging'; branchTip: string; onto: string } | { kind: 'removing' };
 
 export interface NewWorktree {
   agentId: string;
@@ -55,6 +61,7 @@ export class WorktreeStore {
            changed_at = @changedAt, seq = @seq WHERE agent_id = @agentId`,
       ),
       remove: db.prepare('DELETE FROM worktrees WHERE agent_id = ?'),
+      journal: db.prepare('UPDATE worktrees SET operation = @kind, operation_branch_tip = @branchTip, operation_onto = @onto WHERE agent_id = @agentId'),
     };
   }
 
@@ -83,6 +90,19 @@ export class WorktreeStore {
     if (!current) throw new Error(`No worktree for agent ${agentId}`);
     this.statements.update.run({ ...current, ...change, agentId, seq: this.seq.next() });
     return this.get(agentId) as Worktree;
+  }
+
+  /** Journals the operation under way (null: none). Clients do not see it, so no seq is spent. */
+  journalOperation(agentId: string, operation: WorktreeOperation | null): void {
+    const tips = operation?.kind === 'merging' ? { branchTip: operation.branchTip, onto: operation.onto } : { branchTip: null, onto: null };
+    this.statements.journal.run({ agentId, kind: operation?.kind ?? null, ...tips });
+  }
+
+  operationOf(agentId: string): WorktreeOperation | null {
+    const row = this.statements.byAgent.get(agentId);
+    if (!row?.operation) return null;
+    if (row.operation === 'removing') return { kind: 'removing' };
+    return { kind: 'merging', branchTip: row.operation_branch_tip ?? '', onto: row.operation_onto ?? '' };
   }
 
   /** Forgets the worktree; returns the seq of the removal. */

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Agent, Worktree } from '../../../shared/entities';
 import { fail } from '../errors';
 import { isInside } from '../projects/projectRegistry';
@@ -20,9 +21,20 @@ function worktreeEnv(worktree: Worktree): Record<string, string> {
   return { ...portEnv(worktree.portBase), DROVER_WORKTREE: worktree.path, DROVER_BRANCH: worktree.branch };
 }
 
+/** A folder git can work in as a checkout: it holds its `.git` (for a linked worktree, a file pointing into the repository). */
+export function isCheckout(folder: string): boolean {
+  return fs.existsSync(path.join(folder, '.git'));
+}
+
 /** Fails, saying why, unless the worktree is ready and its folder is there. */
 export function requireUsable(agent: Agent, worktree: Worktree): void {
   if (worktree.state === 'creating') fail('invalid-state', `${agent.name}'s worktree is still being made.`);
+  if (fs.existsSync(worktree.path) && !isCheckout(worktree.path)) {
+    fail(
+      'invalid-state',
+      `${agent.name}'s worktree folder ${worktree.path} is no longer a git checkout (its branch ${worktree.branch} is kept). Remove the agent, then add it again on that existing branch.`,
+    );
+  }
   if (worktree.state === 'missing' || !fs.existsSync(worktree.folder)) {
     fail(
       'invalid-state',

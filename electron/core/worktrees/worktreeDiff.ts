@@ -173,11 +173,11 @@ export async function readWorktreeDiff(git: Git, worktree: Worktree): Promise<Wo
   const base = forkPoint ?? worktree.baseCommit;
   // Three reads of the working tree (status, name-status, patch); the rest read only git's objects.
   const [nameStatus, patch, committed, status, log] = await Promise.all([
-    git.run(cwd, [...PLAIN_PATHS, 'diff', '--name-status', '-z', '-M', base]),
-    git.run(cwd, [...PLAIN_PATHS, 'diff', ...DIFF_OPTIONS, base]),
-    git.run(cwd, [...PLAIN_PATHS, 'diff', '--name-only', '-z', '-M', base, head]),
+    git.run(cwd, [...PLAIN_PATHS, 'diff', '--name-status', '-z', '-M', '--end-of-options', base]),
+    git.run(cwd, [...PLAIN_PATHS, 'diff', ...DIFF_OPTIONS, '--end-of-options', base]),
+    git.run(cwd, [...PLAIN_PATHS, 'diff', '--name-only', '-z', '-M', '--end-of-options', base, head]),
     git.run(cwd, [...PLAIN_PATHS, 'status', '--porcelain', '-z', '--untracked-files=all']),
-    git.run(cwd, ['log', '--no-color', '--format=%H%x1f%s%x1f%an%x1f%at%x1e', `${base}..${head}`]),
+    git.run(cwd, ['log', '--no-color', '--format=%H%x1f%s%x1f%an%x1f%at%x1e', '--end-of-options', `${base}..${head}`]),
   ]);
   const committedPaths = new Set(splitNul(committed.stdout));
   const { staged, unstaged, untracked } = parseStatusOrigins(status.stdout);

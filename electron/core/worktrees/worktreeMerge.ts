@@ -19,7 +19,7 @@ interface MergeTree {
 
 /** `git merge-tree --write-tree`: the merged tree and the conflicted files, written to no checkout. */
 async function mergeTree(git: Git, cwd: string, parent: string, branch: string): Promise<MergeTree> {
-  const result = await git.run(cwd, ['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', `refs/heads/${parent}`, `refs/heads/${branch}`], {
+  const result = await git.run(cwd, ['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', '--end-of-options', `refs/heads/${parent}`, `refs/heads/${branch}`], {
     okCodes: [0, 1],
   });
   const [tree = '', ...conflicted] = splitNul(result.stdout);
@@ -53,7 +53,9 @@ export async function inspectMerge(git: Git, worktree: Worktree, agentName: stri
   const parentCheckout = checkoutOf(entries, parent)?.path ?? null;
   let blockingFiles: string[] = [];
   if (parentCheckout && base) {
-    const changed = new Set(splitNul((await git.run(cwd, ['-c', 'core.quotePath=false', 'diff', '--name-only', '-z', '--no-renames', base, `refs/heads/${branch}`])).stdout));
+    const changed = new Set(
+      splitNul((await git.run(cwd, ['-c', 'core.quotePath=false', 'diff', '--name-only', '-z', '--no-renames', '--end-of-options', base, `refs/heads/${branch}`])).stdout),
+    );
     blockingFiles = (await uncommittedPaths(git, parentCheckout)).filter((file) => changed.has(file));
   }
   const findings: Findings = {
@@ -93,10 +95,10 @@ function mergeProblem(check: Findings, agentName: string): string | null {
 /** Moves the parent branch to `commit`, updating its checkout (if it has one) as a fast-forward. */
 async function advanceParent(git: Git, cwd: string, check: MergeCheck, commit: string, previousTip: string): Promise<void> {
   if (check.parentCheckout) {
-    await git.run(check.parentCheckout, ['merge', '--ff-only', '--quiet', commit]);
+    await git.run(check.parentCheckout, ['merge', '--ff-only', '--quiet', '--end-of-options', commit]);
     return;
   }
-  await git.run(cwd, ['update-ref', '-m', `drover: merge ${check.branch}`, `refs/heads/${check.parentBranch}`, commit, previousTip]);
+  await git.run(cwd, ['update-ref', '-m', `drover: merge ${check.branch}`, '--end-of-options', `refs/heads/${check.parentBranch}`, commit, previousTip]);
 }
 
 function squashMessage(check: MergeCheck, subjects: readonly string[]): string {
@@ -104,23 +106,39 @@ function squashMessage(check: MergeCheck, subjects: readonly string[]): string {
   return `Merge ${check.branch} (${countOf(subjects.length, 'commit')}, squashed)\n\n${list}\n`;
 }
 
+/** The branch and parent tips a merge starts from: journalled before it changes anything, so a boot after a crash can tell its rebase. */
+export interface MergeStart {
+  branchTip: string;
+  onto: string;
+}
+
 /**
  * Merges the worktree's branch into its parent once the inspection finds nothing in the way:
  * `rebase` replays the branch on the parent in the agent's worktree, then fast-forwards the parent;
  * `squash` writes the merged tree as one commit on the parent and moves the branch to it (its
- * worktree is clean, so nothing of it is lost). Returns the parent's new tip.
+ * worktree is clean, so nothing of it is lost). `starting` is told the tips before the first change.
+ * Returns the parent's new tip.
  */
-export async function mergeIntoParent(git: Git, worktree: Worktree, agentName: string, strategy: MergeStrategy, message: string | undefined): Promise<{ commit: string; commits: number }> {
+export async function mergeIntoParent(
+  git: Git,
+  worktree: Worktree,
+  agentName: string,
+  strategy: MergeStrategy,
+  message: string | undefined,
+  starting: (start: MergeStart) => void,
+): Promise<{ commit: string; commits: number }> {
   const { check, tree } = await inspectMerge(git, worktree, agentName);
   if (check.problem) fail(check.conflicts.length > 0 ? 'conflict' : 'invalid-state', check.problem);
   const cwd = worktree.path;
-  const parentRef = `refs/heads/${check.parentBranch}`;
-  const branchRef = `refs/heads/${check.branch}`;
-  const parentTip = (await commitOf(git, cwd, parentRef)) as string;
+  const parentRef = `refs/heads/${check.parentBranch}` as const;
+  const branchRef = `refs/heads/${check.branch}` as const;
+  const [parentTip, branchTip] = (await Promise.all([commitOf(git, cwd, parentRef), commitOf(git, cwd, branchRef)])) as [string, string];
+  starting({ branchTip, onto: parentTip });
   let commit: string;
   if (strategy === 'rebase') {
     if (check.behind > 0) {
-      const rebase = await git.run(cwd, ['rebase', '--quiet', parentRef, check.branch], { okCodes: [0, 1, 128], env: { GIT_EDITOR: 'true' } });
+      // Onto the tip just read (not the ref), so the rebase's own record names the journalled commit.
+      const rebase = await git.run(cwd, ['rebase', '--quiet', '--end-of-options', parentTip, check.branch], { okCodes: [0, 1, 128], env: { GIT_EDITOR: 'true' } });
       if (rebase.code !== 0) {
         await git.run(cwd, ['rebase', '--abort'], { okCodes: [0, 1, 128] });
         fail('conflict', `Rebasing ${check.branch} on ${check.parentBranch} stopped on a conflict between its commits, though the merged result has none; nothing changed. Merge with squash instead, or hand it back to ${agentName}.`);
@@ -128,11 +146,12 @@ export async function mergeIntoParent(git: Git, worktree: Worktree, agentName: s
     }
     commit = (await commitOf(git, cwd, branchRef)) as string;
   } else {
-    const subjects = (await git.run(cwd, ['log', '--reverse', '--format=%s', `${parentRef}..${branchRef}`])).stdout.split('\n').filter((line) => line.length > 0);
-    commit = (await runCommitting(git, cwd, ['commit-tree', tree, '-p', parentTip, '-m', message ?? squashMessage(check, subjects)])).trim();
+    const subjects = (await git.run(cwd, ['log', '--reverse', '--format=%s', '--end-of-options', `${parentRef}..${branchRef}`])).stdout.split('\n').filter((line) => line.length > 0);
+    commit = (await runCommitting(git, cwd, ['commit-tree', '-p', parentTip, '-m', message ?? squashMessage(check, subjects), '--end-of-options', tree])).trim();
   }
   await advanceParent(git, cwd, check, commit, parentTip);
-  // The squashed commit holds all of the branch's work; the branch continues from it.
+  // The squashed commit holds all of the branch's work; the branch continues from it. (git reset
+  // takes no --end-of-options; `commit` is the id commit-tree printed.)
   if (strategy === 'squash') await git.run(cwd, ['reset', '--keep', '--quiet', commit]);
   return { commit, commits: check.ahead };
 }

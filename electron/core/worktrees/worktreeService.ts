@@ -25,7 +25,7 @@ import type { ProjectWork } from '../projects/projectMethods';
 import { isInside, type ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import type { CreateTaskInput } from '../tasks/taskService';
-import { requireUsable, workspaceOf, type AgentWorkspaces, type Workspace } from './agentWorkspace';
+import { isCheckout, requireUsable, workspaceOf, type AgentWorkspaces, type Workspace } from './agentWorkspace';
 import { diskUsage } from './diskUsage';
 import { FolderWatcher } from './folderWatcher';
 import type { Git } from './git';
@@ -39,6 +39,7 @@ import {
   localBranches,
   mergeBase,
   repositoryRoot,
+  requireBranchName,
   requireRepositoryRoot,
   runCommitting,
   splitNul,
@@ -49,6 +50,7 @@ import {
 import { readWorktreeDiff } from './worktreeDiff';
 import { copyIncludedFiles } from './worktreeInclude';
 import { inspectMerge, listNames, mergeIntoParent } from './worktreeMerge';
+import { WorktreeRecovery } from './worktreeRecovery';
 import { undoWorktreeCreation } from './worktreeUndo';
 
 /** A worktree request other than "work in the project folder". */
@@ -107,6 +109,8 @@ function shortRandom(): string {
  */
 export class WorktreeService implements AgentWorkspaces, ProjectWork {
   private readonly watches = new Map<string, Watch>();
+  /** Agents whose worktree is being merged or removed right now. */
+  private readonly operating = new Set<string>();
 
   constructor(
     private readonly locator: Locator,
@@ -156,6 +160,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const requestedParent = request.kind === 'new-worktree' ? request.base : request.parent;
     const [entries, parentBranch] = await Promise.all([worktreeList(this.git, repoRoot), requestedParent ?? currentBranch(this.git, project.path)]);
     if (!parentBranch) fail('invalid-state', 'The project checkout is on a detached HEAD: pick the branch the agent starts from.');
+    await requireBranchName(this.git, repoRoot, parentBranch);
     const parentTip = await commitOf(this.git, repoRoot, `refs/heads/${parentBranch}`);
     if (!parentTip) {
       const unborn = !requestedParent;
@@ -167,11 +172,13 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     if (request.kind === 'existing-worktree') {
       const target = this.existingWorktree(entries, repoRoot, request.path, project.id);
       if (!target.branch) fail('invalid-state', `${target.path} has a detached HEAD: check out a branch there first.`);
+      await requireBranchName(this.git, repoRoot, target.branch);
       const baseCommit = await this.forkPoint(repoRoot, parentBranch, target.branch);
       return { kind: request.kind, repoRoot, subdir, path: target.path, branch: target.branch, parentBranch, baseCommit, ownsFolder: false, ownsBranch: false };
     }
     this.refuseExisting(ownFolder);
     if (request.kind === 'existing-branch') {
+      await requireBranchName(this.git, repoRoot, request.branch);
       if (!(await branchExists(this.git, repoRoot, request.branch))) fail('not-found', `There is no branch ${request.branch} in this repository.`);
       const holder = checkoutOf(entries, request.branch);
       if (holder) {
@@ -186,7 +193,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const branch = request.branch ?? `drover/${folderName}`;
     const [, , taken] = await Promise.all([
       request.allowDirtyBase ? Promise.resolve() : this.refuseDirtyBase(entries, parentBranch),
-      this.refuseBadBranchName(repoRoot, branch),
+      requireBranchName(this.git, repoRoot, branch),
       branchExists(this.git, repoRoot, branch),
     ]);
     if (taken) fail('conflict', `A branch named ${branch} already exists. Pick another name, or attach it as an existing branch.`);
@@ -219,7 +226,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     try {
       if (plan.kind !== 'existing-worktree') {
         await fs.promises.mkdir(path.dirname(plan.path), { recursive: true });
-        const add = plan.kind === 'new-worktree' ? ['--no-track', '-b', plan.branch, plan.path, plan.baseCommit] : [plan.path, plan.branch];
+        const add = plan.kind === 'new-worktree' ? ['--no-track', '-b', plan.branch, '--end-of-options', plan.path, plan.baseCommit] : ['--end-of-options', plan.path, plan.branch];
         await this.git.run(plan.repoRoot, ['worktree', 'add', '--quiet', ...add]);
         await copyIncludedFiles(this.git, plan.repoRoot, plan.path);
       }
@@ -260,7 +267,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     if (worktree.state === 'creating') fail('invalid-state', `${agent.name}'s worktree is still being made; remove the agent once that ends.`);
     this.stopWatching(agent.id);
     const repo = this.projects.get(store.projectId).path;
-    const keptBranch = worktree.ownsFolder ? await this.removeFolder(repo, agent, worktree, discardWork) : null;
+    const keptBranch = worktree.ownsFolder ? await this.exclusively(agent, () => this.removeFolder(store, repo, agent, worktree, discardWork)) : null;
     if (worktree.portBase !== null) this.ports.release(worktree.portBase, worktree.path);
     return keptBranch;
   }
@@ -272,7 +279,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const [branchThere, parentThere, uncommitted] = await Promise.all([
       branchExists(this.git, repo, worktree.branch),
       branchExists(this.git, repo, worktree.parentBranch),
-      folderExists ? uncommittedPaths(this.git, worktree.path) : Promise.resolve([]),
+      isCheckout(worktree.path) ? uncommittedPaths(this.git, worktree.path) : Promise.resolve([]),
     ]);
     const counts = branchThere ? await this.divergence(repo, worktree, parentThere) : { ahead: 0, behind: 0 };
     return {
@@ -308,11 +315,18 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     return (await inspectMerge(this.git, worktree, agent.name)).check;
   }
 
+  /** Merges the branch into its parent, journalled from its first change until it ends (a crash in between is undone at boot). */
   async merge(agentId: string, strategy: MergeStrategy, message: string | undefined): Promise<MergeResult> {
     const { store, agent, worktree } = this.requireWorktree(agentId);
-    const merged = await mergeIntoParent(this.git, worktree, agent.name, strategy, message);
-    this.announce(store.worktrees.update(agentId, { baseCommit: merged.commit, changedAt: Date.now() }));
-    return { agentId, parentBranch: worktree.parentBranch, strategy, ...merged };
+    return this.exclusively(agent, async () => {
+      try {
+        const merged = await mergeIntoParent(this.git, worktree, agent.name, strategy, message, (start) => store.worktrees.journalOperation(agentId, { kind: 'merging', ...start }));
+        this.announce(store.worktrees.update(agentId, { baseCommit: merged.commit, changedAt: Date.now() }));
+        return { agentId, parentBranch: worktree.parentBranch, strategy, ...merged };
+      } finally {
+        store.worktrees.journalOperation(agentId, null);
+      }
+    });
   }
 
   /** Posts the merge's conflicts to the agent: it rebases on its parent and resolves them. */
@@ -335,7 +349,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const target = remote ?? (remotes.includes('origin') ? 'origin' : remotes.length === 1 ? remotes[0] : undefined);
     if (!target) fail('invalid-state', remotes.length === 0 ? 'This repository has no remote to push to: add one with git remote add.' : `Name the remote to push to: ${remotes.join(', ')}.`);
     if (!remotes.includes(target)) fail('not-found', `There is no remote ${target} (remotes: ${remotes.join(', ') || 'none'}).`);
-    await this.git.run(worktree.path, ['push', '--quiet', target, `refs/heads/${worktree.branch}:refs/heads/${worktree.branch}`]);
+    await this.git.run(worktree.path, ['push', '--quiet', '--end-of-options', target, `refs/heads/${worktree.branch}:refs/heads/${worktree.branch}`]);
     return { agentId, remote: target, branch: worktree.branch };
   }
 
@@ -394,12 +408,17 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     };
   }
 
-  /** Boot: undoes worktrees a crash left half-made (and their agents), marks vanished folders, keeps port blocks. */
+  /**
+   * Boot: undoes worktrees a crash left half-made (and their agents), puts right what it cut short
+   * in the others (see settleAfterCrash), marks missing those whose folder vanished or lost its
+   * .git, keeps port blocks.
+   */
   reconcile(store: ProjectStore, project: Project): { undone: number; missing: number } {
     const worktrees = store.worktrees.list();
     const outcome = { undone: 0, missing: 0 };
     if (worktrees.length === 0) return outcome;
     this.git.ensureUsableSync();
+    const recovery = new WorktreeRecovery(this.git, project.path, this.options.log);
     let pruned = false;
     for (const worktree of worktrees) {
       if (worktree.state === 'creating') {
@@ -408,7 +427,10 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
         const seq = store.agents.remove(worktree.agentId);
         this.events.emit({ name: 'agentChanged', seq, projectId: project.id, agentId: worktree.agentId, agent: null });
         outcome.undone++;
-      } else if (!fs.existsSync(worktree.path)) {
+        continue;
+      }
+      this.settleAfterCrash(store, recovery, worktree);
+      if (!isCheckout(worktree.path)) {
         if (!pruned) this.git.runSync(project.path, ['worktree', 'prune']);
         pruned = true;
         if (worktree.portBase !== null) this.ports.release(worktree.portBase, worktree.path);
@@ -463,36 +485,88 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     return { store, agent, worktree };
   }
 
-  private async removeFolder(repo: string, agent: Agent, worktree: Worktree, discardWork: boolean): Promise<string | null> {
-    const folderThere = fs.existsSync(worktree.path);
-    const branchThere = await branchExists(this.git, repo, worktree.branch);
-    if (discardWork) {
-      if (folderThere) await this.git.run(repo, ['worktree', 'remove', '--force', '--force', worktree.path]);
-      await this.git.run(repo, ['worktree', 'prune']);
-      if (worktree.ownsBranch && branchThere) await this.git.run(repo, ['branch', '-D', worktree.branch]);
-      return null;
+  /**
+   * What a crash cut short in a worktree: a journalled removal is finished (its folder deleted), the
+   * rebase of a journalled merge aborted and its base read again, and the locks the killed git left
+   * removed. The journal goes once that is done; where git still works, it stays for the next boot.
+   */
+  private settleAfterCrash(store: ProjectStore, recovery: WorktreeRecovery, worktree: Worktree): void {
+    const operation = store.worktrees.operationOf(worktree.agentId);
+    const removed = operation?.kind === 'removing' ? recovery.finishRemoval(worktree) : true;
+    const recovered = isCheckout(worktree.path) ? recovery.recover(worktree, operation) : true;
+    if (!operation || !removed || !recovered) return;
+    if (operation.kind === 'merging') {
+      const base = recovery.baseOf(worktree);
+      if (base && base !== worktree.baseCommit) this.announce(store.worktrees.update(worktree.agentId, { baseCommit: base }));
     }
+    store.worktrees.journalOperation(worktree.agentId, null);
+  }
+
+  /** Runs a merge or removal of the agent's worktree, one at a time per worktree. */
+  private async exclusively<T>(agent: Agent, operation: () => Promise<T>): Promise<T> {
+    if (this.operating.has(agent.id)) fail('conflict', `${agent.name}'s worktree is being merged or removed already; try again once that ends.`);
+    this.operating.add(agent.id);
+    try {
+      return await operation();
+    } finally {
+      this.operating.delete(agent.id);
+    }
+  }
+
+  /**
+   * Removes the folder: uncommitted work is first committed onto the branch (unless discarded), then
+   * the removal is journalled and the folder deleted, so a crash mid-deletion is finished at boot.
+   * A removal journalled before (one that failed half-way) has nothing left to save and is finished.
+   * A folder that is no longer a checkout is left in place unless the work is discarded: nothing
+   * tells what in it is saved.
+   */
+  private async removeFolder(store: ProjectStore, repo: string, agent: Agent, worktree: Worktree, discardWork: boolean): Promise<string | null> {
+    const folderThere = fs.existsSync(worktree.path);
+    const checkout = isCheckout(worktree.path);
+    const branchThere = await branchExists(this.git, repo, worktree.branch);
+    const resumed = store.worktrees.operationOf(agent.id)?.kind === 'removing';
     let saved = false;
-    if (folderThere && (await uncommittedPaths(this.git, worktree.path)).length > 0) {
+    if (checkout && !discardWork && !resumed && (await uncommittedPaths(this.git, worktree.path)).length > 0) {
       await this.git.run(worktree.path, ['add', '--all']);
       await runCommitting(this.git, worktree.path, ['commit', '--quiet', '--no-verify', '-m', `Uncommitted work of ${agent.name}, saved by Drover when the agent was removed`]);
       saved = true;
     }
-    // Clean now, so git removes it without force; anything else makes it refuse, and nothing is lost.
-    if (folderThere) await this.git.run(repo, ['worktree', 'remove', worktree.path]);
+    if (folderThere) await this.deleteFolder(store, repo, agent, worktree, { checkout, force: discardWork || resumed });
     await this.git.run(repo, ['worktree', 'prune']);
     if (!branchThere) return null;
+    if (discardWork) {
+      if (worktree.ownsBranch) await this.git.run(repo, ['branch', '-D', '--end-of-options', worktree.branch]);
+      return null;
+    }
     const parentThere = await branchExists(this.git, repo, worktree.parentBranch);
     const hasWork = saved || (await this.divergence(repo, worktree, parentThere)).ahead > 0;
     if (hasWork) return worktree.branch;
-    if (worktree.ownsBranch) await this.git.run(repo, ['branch', '-D', worktree.branch]);
+    if (worktree.ownsBranch) await this.git.run(repo, ['branch', '-D', '--end-of-options', worktree.branch]);
     return null;
+  }
+
+  private async deleteFolder(store: ProjectStore, repo: string, agent: Agent, worktree: Worktree, { checkout, force }: { checkout: boolean; force: boolean }): Promise<void> {
+    if (!checkout && !force) {
+      this.options.log(`left ${worktree.path} in place: it is no longer a git checkout, so nothing tells whether what is in it was saved`);
+      return;
+    }
+    store.worktrees.journalOperation(agent.id, { kind: 'removing' });
+    try {
+      // Unforced, git refuses a tree with anything uncommitted in it (the save above left none), and nothing is lost.
+      if (checkout) await this.git.run(repo, ['worktree', 'remove', ...(force ? ['--force', '--force'] : []), '--end-of-options', worktree.path]);
+      // What git left of a forced removal: a folder without its .git.
+      if (force) await fs.promises.rm(worktree.path, { recursive: true, force: true });
+    } catch (error) {
+      // Refused before anything went: no removal is under way.
+      if (isCheckout(worktree.path) && (await this.git.run(worktree.path, ['ls-files', '--deleted'])).stdout === '') store.worktrees.journalOperation(agent.id, null);
+      throw error;
+    }
   }
 
   /** Commits the branch has that its parent lacks, and the other way round; without a parent, those since its base. */
   private async divergence(repo: string, worktree: Worktree, parentThere: boolean): Promise<{ ahead: number; behind: number }> {
     if (parentThere) return aheadBehind(this.git, repo, worktree.parentBranch, worktree.branch);
-    const since = await this.git.run(repo, ['rev-list', '--count', `${worktree.baseCommit}..refs/heads/${worktree.branch}`]);
+    const since = await this.git.run(repo, ['rev-list', '--count', '--end-of-options', `${worktree.baseCommit}..refs/heads/${worktree.branch}`]);
     return { ahead: Number(since.stdout.trim()) || 0, behind: 0 };
   }
 
@@ -532,11 +606,6 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
       `${parentBranch} has uncommitted changes in ${checkout.path} (${countOf(dirty.length, 'file')}: ${listNames(dirty)}). ` +
         `The new worktree would start from ${parentBranch}'s last commit without them: commit or stash them first, or choose to start without them.`,
     );
-  }
-
-  private async refuseBadBranchName(repoRoot: string, branch: string): Promise<void> {
-    const check = await this.git.run(repoRoot, ['check-ref-format', '--branch', branch], { okCodes: [0, 1, 128] });
-    if (check.code !== 0) fail('bad-request', `${branch} is not a valid branch name.`);
   }
 
   private async forkPoint(repoRoot: string, parentBranch: string, branch: string): Promise<string> {

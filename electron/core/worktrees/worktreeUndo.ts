@@ -25,7 +25,7 @@ export function undoWorktreeCreation(git: Git, repoFolder: string, worktree: Wor
   if (worktree.ownsFolder) {
     const known = parseWorktreeList(git.runSync(repoFolder, ['worktree', 'list', '--porcelain', '-z']).stdout).some((entry) => entry.path === worktree.path);
     // Twice forced: git locks a worktree while it is being added.
-    if (known) git.runSync(repoFolder, ['worktree', 'remove', '--force', '--force', worktree.path], { okCodes: [0, 128] });
+    if (known) git.runSync(repoFolder, ['worktree', 'remove', '--force', '--force', '--end-of-options', worktree.path], { okCodes: [0, 128] });
     if (fs.existsSync(worktree.path)) {
       if (isCheckoutGitMade(worktree.path)) fs.rmSync(worktree.path, { recursive: true, force: true });
       else log(`left ${worktree.path} in place: it does not look like the checkout Drover was making`);
@@ -34,7 +34,7 @@ export function undoWorktreeCreation(git: Git, repoFolder: string, worktree: Wor
   }
   if (worktree.ownsBranch) {
     const tip = git.runSync(repoFolder, ['rev-parse', '--verify', '--quiet', `refs/heads/${worktree.branch}`], { okCodes: [0, 1, 128] });
-    if (tip.code === 0 && tip.stdout.trim() === worktree.baseCommit) git.runSync(repoFolder, ['branch', '-D', worktree.branch]);
+    if (tip.code === 0 && tip.stdout.trim() === worktree.baseCommit) git.runSync(repoFolder, ['branch', '-D', '--end-of-options', worktree.branch]);
     else if (tip.code === 0) log(`kept branch ${worktree.branch}: it has commits beyond the one it was made from`);
   }
 }

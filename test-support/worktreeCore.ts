@@ -1,0 +1,48 @@
+import path from 'node:path';
+import type { Agent, AgentWorkspaceRequest, Project, Worktree } from '../shared/entities';
+import { createCore, type Core } from '../electron/core/compose';
+
+/** A core over `dataDir` with one git project, and the few calls worktree tests make of it. */
+export interface WorktreeCore {
+  core: Core;
+  project: Project;
+  addAgent(name: string, workspace?: AgentWorkspaceRequest): Promise<Agent>;
+  worktreeOf(agent: Agent): Promise<Worktree>;
+  /** Closes the core and boots a new one on the same data dir (the boot reconciliation runs). */
+  restart(): Promise<void>;
+  /** What the boot reconciliation logged. */
+  logged(): string[];
+  close(): Promise<void>;
+}
+
+export async function openWorktreeCore(dir: string, repo: string): Promise<WorktreeCore> {
+  const lines: string[] = [];
+  const boot = () =>
+    createCore({
+      dataDir: path.join(dir, 'data'),
+      version: 'test',
+      socketPath: '/unused',
+      portBlocksDir: path.join(dir, 'ports'),
+      log: (line) => lines.push(line),
+    });
+  let core = boot();
+  const project = await core.api.addProject({ path: repo });
+  return {
+    get core() {
+      return core;
+    },
+    project,
+    addAgent: (name, workspace = { kind: 'new-worktree' }) => core.api.createAgent({ projectId: project.id, name, role: '', profileId: 'shell', workspace }),
+    worktreeOf: async (agent) => {
+      const found = (await core.api.getWorkState({ projectId: project.id })).worktrees.find((worktree) => worktree.agentId === agent.id);
+      if (!found) throw new Error(`${agent.name} has no worktree`);
+      return found;
+    },
+    restart: async () => {
+      await core.close();
+      core = boot();
+    },
+    logged: () => lines,
+    close: () => core.close(),
+  };
+}
