@@ -82,7 +82,7 @@ describe('SIGKILL of the host process group mid-merge and mid-removal leaves no 
     await boot();
     expect(fs.existsSync(path.join(adminDir, 'rebase-merge'))).toBe(false);
     expect(fs.existsSync(path.join(adminDir, 'index.lock'))).toBe(false);
-    expect(host?.stderr()).toMatch(/aborted the rebase of drover\/rebaser-\w+ that Drover's merge had started/);
+    expect(host?.hostLog()).toMatch(/aborted the rebase of drover\/rebaser-\w+ that Drover's merge had started/);
     expect(git(tree, 'symbolic-ref', '--short', 'HEAD')).toBe(branch);
     expect(git(repo, 'rev-parse', branch)).toBe(branchTip);
     expect(git(tree, 'status', '--porcelain')).toBe('');
@@ -112,7 +112,7 @@ describe('SIGKILL of the host process group mid-merge and mid-removal leaves no 
 
     await boot();
     expect(fs.existsSync(path.join(adminDir, 'index.lock'))).toBe(false);
-    expect(host?.stderr()).toMatch(/removed a stale .*index\.lock/);
+    expect(host?.hostLog()).toMatch(/removed a stale .*index\.lock/);
     expect((await worktreeOf(agent.id)).state).toBe('ready');
     expect(fs.readFileSync(path.join(tree, 'work.dat'), 'utf8')).toBe('unsaved\n');
     expect(fs.readFileSync(path.join(tree, 'readme.md'), 'utf8')).toBe('edited\n');
@@ -129,7 +129,9 @@ describe('SIGKILL of the host process group mid-merge and mid-removal leaves no 
     const { path: tree, branch } = await worktreeOf(agent.id);
     const work = commitFiles(tree, { 'feature.txt': 'committed work\n' }, 'agent work');
     const before = mainState();
-    const hostGroup = host?.child.pid as number;
+    const hostGroup = (host as ServeProcess).hostPid();
+    // Serve would start a new host the moment this one dies; the next boot is the test's to make.
+    await host?.stopServe();
 
     // The first file git deletes ends the host's group, git with it.
     const watcher = fs.watch(path.join(tree, 'bulk'), () => {
@@ -141,7 +143,7 @@ describe('SIGKILL of the host process group mid-merge and mid-removal leaves no 
     });
     try {
       rpc().call('removeAgent', { agentId: agent.id }).catch(() => {});
-      await waitFor(() => host?.child.exitCode !== null || host.child.signalCode !== null, 'the host to be killed mid-removal');
+      await waitFor(() => !host?.hostAlive(), 'the host to be killed mid-removal');
     } finally {
       watcher.close();
     }
@@ -156,7 +158,7 @@ describe('SIGKILL of the host process group mid-merge and mid-removal leaves no 
     await boot();
     expect(await worktreeOf(agent.id)).toMatchObject({ state: 'missing', portBase: null });
     expect(fs.existsSync(tree)).toBe(false);
-    expect(host?.stderr()).toMatch(/finished removing .*deleter-\w+/);
+    expect(host?.hostLog()).toMatch(/finished removing .*deleter-\w+/);
     expect(git(repo, 'worktree', 'list', '--porcelain')).not.toContain(tree);
     expect(git(repo, 'rev-parse', branch)).toBe(work);
     expect(mainState()).toEqual(before);
