@@ -20,7 +20,7 @@ export interface ServeProcess {
   hostPid(): number;
   /** The host that serve found or started is still running (it did not crash). */
   hostAlive(): boolean;
-  /** Stops serve only: the door closes, the host and its work go on. */
+  /** Stops serve only (the signal goes to its whole process group): the door closes, the host and its work go on. */
   stopServe(signal?: NodeJS.Signals): Promise<void>;
   /**
    * Stops serve and the host: SIGTERM is a clean stop (agents stop, tasks end interrupted, as
@@ -62,11 +62,12 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv = process.env)
   const dataDir = dataDirOf(args);
   const hostLogFile = path.join(dataDir, HOST_LOG_FILE);
   const logFrom = fs.existsSync(hostLogFile) ? fs.statSync(hostLogFile).size : 0;
-  const child = spawn(process.execPath, [CLI_PATH, 'serve', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A process group of its own, as a terminal gives a command: stopping it is signalling that group.
+  const child = spawn(process.execPath, [CLI_PATH, 'serve', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const stopServe = async (signal: NodeJS.Signals = 'SIGTERM') => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    if (child.exitCode === null && child.signalCode === null) process.kill(-(child.pid as number), signal);
     await exitOf(child);
   };
   return new Promise((resolve, reject) => {

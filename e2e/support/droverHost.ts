@@ -10,8 +10,13 @@ export interface DroverWorld {
   dataDir: string;
   /** Makes a project folder under root. */
   makeFolder(name: string): string;
-  /** Starts (or restarts) `drover serve` on the same data dir and returns its URL with the token. */
+  /**
+   * Starts (or restarts) `drover serve` on the same data dir and returns its URL with the token;
+   * a running serve and its host are stopped first (cleanly), so the new host reconciles.
+   */
   startHost(extraArgs?: string[]): Promise<string>;
+  /** Starts serve again after it was stopped, leaving the host (and what runs in it) as it is. */
+  startServe(extraArgs?: string[]): Promise<string>;
   /** The running host process (for killing it mid-test). */
   host(): ServeProcess;
 }
@@ -33,7 +38,11 @@ export const test = base.extend<{ drover: DroverWorld }>({
       },
       startHost: async (extraArgs = []) => {
         // Stops the host as well as serve (a clean stop), so a new one reconciles, as a restart of Drover does.
-        if (current && current.child.exitCode === null && current.child.signalCode === null) await current.stop();
+        if (current) await current.stop();
+        current = await startServe(['--data-dir', dataDir, ...extraArgs]);
+        return current.url;
+      },
+      startServe: async (extraArgs = []) => {
         current = await startServe(['--data-dir', dataDir, ...extraArgs]);
         return current.url;
       },
