@@ -79,9 +79,14 @@ export function openSocket(socketPath: string, handlers: PushListeners): Promise
     );
     const closed = new Promise<void>((resolveClosed) => socket.once('close', () => resolveClosed()));
     socket.on('data', (chunk: Buffer) => frames.push(chunk));
-    socket.once('connect', () => resolve({ rpc, closed, close: () => socket.end() }));
+    let connected = false;
+    socket.once('connect', () => {
+      connected = true;
+      resolve({ rpc, closed, close: () => socket.end() });
+    });
     socket.on('error', (error: NodeJS.ErrnoException) => {
-      const message = unreachable(socketPath, error);
+      // Once connected, an error is the host going away mid-conversation (a reset), as a close is.
+      const message = connected ? 'Drover closed the connection.' : unreachable(socketPath, error);
       rpc.failAll(message);
       reject(new Error(message));
     });
