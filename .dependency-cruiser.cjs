@@ -94,7 +94,7 @@ function rendererLayerRules() {
     ['entry', '^renderer/main\\.tsx$'], // creates the bridge and the store, renders <App>
     ['pages', '^renderer/(App\\.tsx$|views/)'], // App and its pages
     ['agents', '^renderer/agents/'], // the agents workspace: embeds each agent's terminal, opens its inbox
-    ['features', '^renderer/(inbox|workState|attention|palette|worktrees)/'],
+    ['features', '^renderer/(inbox|workState|attention|palette|worktrees|forge)/'],
     ['terminal', '^renderer/terminal/'], // xterm: agent terminals and the read-only output view
     ['components', '^renderer/components/'], // shared UI pieces
     ['store', '^renderer/store/'], // client state: slices, selector hooks, StoreContext
@@ -113,6 +113,7 @@ function rendererLayerRules() {
     '^renderer/inbox/InboxDialog\\.tsx$',
     '^renderer/terminal/(AgentTerminal|TerminalView)\\.tsx$',
     '^renderer/worktrees/(BranchChip|ChangesDialog|ProjectWorktrees|RemoveAgentDialog|WorkspaceFields)\\.tsx$',
+    '^renderer/forge/(PullRequestChip|ProjectGitHub)\\.tsx$',
   ];
   return [
     ...upward,
@@ -120,15 +121,15 @@ function rendererLayerRules() {
       name: 'renderer-features-share-entry-points-only',
       comment: 'A feature uses another only through its entry points; shared pieces live in components/, format/, keyboard/ or store/.',
       severity: 'error',
-      from: { path: '^renderer/(agents|inbox|workState|worktrees|terminal)/' },
-      to: { path: '^renderer/(agents|inbox|workState|worktrees|terminal)/', pathNot: ['^renderer/$1/', ...featureEntryPoints] },
+      from: { path: '^renderer/(agents|inbox|workState|worktrees|terminal|forge)/' },
+      to: { path: '^renderer/(agents|inbox|workState|worktrees|terminal|forge)/', pathNot: ['^renderer/$1/', ...featureEntryPoints] },
     },
     {
       name: 'renderer-features-independent',
-      comment: 'inbox/, workState/, attention/, palette/ and worktrees/ use no piece of each other; what they share lives in components/, format/, keyboard/ or store/.',
+      comment: 'inbox/, workState/, attention/, palette/, worktrees/ and forge/ use no piece of each other; what they share lives in components/, format/, keyboard/ or store/.',
       severity: 'error',
-      from: { path: '^renderer/(inbox|workState|attention|palette|worktrees)/' },
-      to: { path: '^renderer/(inbox|workState|attention|palette|worktrees)/', pathNot: '^renderer/$1/' },
+      from: { path: '^renderer/(inbox|workState|attention|palette|worktrees|forge)/' },
+      to: { path: '^renderer/(inbox|workState|attention|palette|worktrees|forge)/', pathNot: '^renderer/$1/' },
     },
     {
       name: 'renderer-base-modules-stand-alone',

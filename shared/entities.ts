@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ForgeApiUrlSchema, ForgeLinkSchema, RepositoryNameSchema } from './forge';
 
 /** Ids are opaque strings minted by the core; the prefix only helps people reading logs. */
 export const ProjectIdSchema = z.string().regex(/^p-[a-z0-9]{6,32}$/, 'not a project id');
@@ -71,6 +72,14 @@ export const ProjectSettingsSchema = z.object({
   worktreesDir: z.string().trim().min(1).max(4096).refine((dir) => dir.startsWith('/'), 'the worktrees folder must be an absolute path').nullable(),
   /** Run as a background task of the agent in each new worktree (e.g. `npm ci`); null: none. */
   worktreeSetupCommand: z.string().trim().min(1).max(10_000).nullable(),
+  /** The repository on the forge (owner/name); null: what `origin` says. */
+  forgeRepository: RepositoryNameSchema.nullable(),
+  /** The forge's REST API; null: what `origin` says (DROVER_GITHUB_API_URL wins over both). */
+  forgeApiUrl: ForgeApiUrlSchema.nullable(),
+  /** Failed checks of an agent's pull request go to the agent without the person pressing Send. */
+  autoSendFailedChecks: z.boolean(),
+  /** New review comments go to the agent without the person pressing Send. */
+  autoSendReviewComments: z.boolean(),
 });
 export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;
 
@@ -81,6 +90,10 @@ export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
   notificationsMuted: false,
   worktreesDir: null,
   worktreeSetupCommand: null,
+  forgeRepository: null,
+  forgeApiUrl: null,
+  autoSendFailedChecks: false,
+  autoSendReviewComments: false,
 };
 
 export const ProjectListSchema = z.object({
@@ -447,5 +460,7 @@ export const ProjectWorkStateSchema = z.object({
   wakes: z.array(WakeSchema),
   /** The agents' own worktrees. */
   worktrees: z.array(WorktreeSchema),
+  /** What ties agents to the forge: their issue, their pull request. */
+  forgeLinks: z.array(ForgeLinkSchema),
 });
 export type ProjectWorkState = z.infer<typeof ProjectWorkStateSchema>;

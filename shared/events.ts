@@ -12,6 +12,7 @@ import {
   WakeSchema,
   WorktreeSchema,
 } from './entities';
+import { ForgeLinkSchema } from './forge';
 
 /**
  * Every event carries `seq`, monotonic per project (and, for `projectChanged` and
@@ -27,6 +28,7 @@ export const EVENT_NAMES = [
   'agentChanged',
   'appSettingsChanged',
   'agentWorktreeChanged',
+  'agentForgeChanged',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
@@ -93,6 +95,15 @@ export const AgentWorktreeChangedSchema = z.object({
   worktree: WorktreeSchema.nullable(),
 });
 
+/** An agent's issue or pull request changed (a poll found news, something was sent to it); `null` when it went. */
+export const AgentForgeChangedSchema = z.object({
+  name: z.literal('agentForgeChanged'),
+  seq,
+  projectId: ProjectIdSchema,
+  agentId: AgentIdSchema,
+  link: ForgeLinkSchema.nullable(),
+});
+
 export const DroverEventSchema = z.discriminatedUnion('name', [
   ProjectChangedSchema,
   BackgroundTaskChangedSchema,
@@ -102,6 +113,7 @@ export const DroverEventSchema = z.discriminatedUnion('name', [
   AgentWakeChangedSchema,
   AppSettingsChangedSchema,
   AgentWorktreeChangedSchema,
+  AgentForgeChangedSchema,
 ]);
 export type DroverEvent = z.infer<typeof DroverEventSchema>;
 export type ProjectChanged = z.infer<typeof ProjectChangedSchema>;

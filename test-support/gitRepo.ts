@@ -83,3 +83,12 @@ export function holdGitFilter(repo: string, dir: string, step: 'smudge' | 'clean
   git(repo, 'config', `filter.hold-${step}.${step}`, file);
   return hold;
 }
+
+/** A bare repository at `bare` as `repo`'s origin, with `main` pushed to it (the push remote of forge tests). */
+export function addBareOrigin(repo: string, bare: string): string {
+  fs.mkdirSync(bare, { recursive: true });
+  git(bare, 'init', '--quiet', '--bare', '--initial-branch=main');
+  git(repo, 'remote', 'add', 'origin', bare);
+  git(repo, 'push', '--quiet', 'origin', 'main');
+  return fs.realpathSync(bare);
+}

@@ -14,9 +14,9 @@ export interface DroverWorld {
    * Starts (or restarts) `drover serve` on the same data dir and returns its URL with the token;
    * a running serve and its host are stopped first (cleanly), so the new host reconciles.
    */
-  startHost(extraArgs?: string[]): Promise<string>;
+  startHost(extraArgs?: string[], env?: NodeJS.ProcessEnv): Promise<string>;
   /** Starts serve again after it was stopped, leaving the host (and what runs in it) as it is. */
-  startServe(extraArgs?: string[]): Promise<string>;
+  startServe(extraArgs?: string[], env?: NodeJS.ProcessEnv): Promise<string>;
   /** The running host process (for killing it mid-test). */
   host(): ServeProcess;
 }
@@ -36,14 +36,14 @@ export const test = base.extend<{ drover: DroverWorld }>({
         fs.mkdirSync(folder, { recursive: true });
         return folder;
       },
-      startHost: async (extraArgs = []) => {
+      startHost: async (extraArgs = [], env = process.env) => {
         // Stops the host as well as serve (a clean stop), so a new one reconciles, as a restart of Drover does.
         if (current) await current.stop();
-        current = await startServe(['--data-dir', dataDir, ...extraArgs]);
+        current = await startServe(['--data-dir', dataDir, ...extraArgs], env);
         return current.url;
       },
-      startServe: async (extraArgs = []) => {
-        current = await startServe(['--data-dir', dataDir, ...extraArgs]);
+      startServe: async (extraArgs = [], env = process.env) => {
+        current = await startServe(['--data-dir', dataDir, ...extraArgs], env);
         return current.url;
       },
       host: () => {

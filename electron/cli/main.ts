@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import packageJson from '../../package.json';
 import { DroverRequestError } from '../../shared/protocol';
 import { defaultDataDir, socketPathFor } from '../host/paths';
+import { issueCommand, pullRequestCommand } from './forgeCommands';
 import { hookCommand } from './hookCommand';
 import { hostCommand, type HostCliContext } from './hostCommands';
 import { runMcpServer } from './mcp/mcpServer';
@@ -90,6 +91,8 @@ async function run(argv: string[]): Promise<number> {
   }
   if (command === 'task') return taskCommand(rest, context);
   if (command === 'worktree') return worktreeCommand(rest, context);
+  if (command === 'pr') return pullRequestCommand(rest, context);
+  if (command === 'issue') return issueCommand(rest, context);
   throw new UsageError(`Unknown command: ${command}`);
 }
 

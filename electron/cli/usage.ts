@@ -14,6 +14,11 @@ export const USAGE = `Usage:
   drover worktree list [--project ID|PATH] [--json]
   drover worktree diff AGENT [--stat] [--json]
   drover worktree merge AGENT [--squash] [-m MESSAGE] [--hand-back] [--json]
+  drover pr create AGENT [--title T] [--body B] [--draft] [--json]
+  drover pr status AGENT [--json]
+  drover pr merge AGENT [--method merge|squash|rebase] [--json]
+  drover issue list [--search TEXT] [--label L]... [--mine] [--json]
+  drover issue start N [--profile P] [--name NAME] [--json]
   drover mcp [--project ID|PATH]  (stdio MCP server for agent CLIs: run_in_background, inbox, ask_agent, ...)
   drover hook EVENT            (run by agent CLIs' hooks; reports busy/ready to Drover, always exits 0)
 
@@ -27,4 +32,7 @@ Inside an agent terminal the project and agent come from DROVER_SOCKET, DROVER_P
 DROVER_AGENT_ID. Elsewhere the socket is found from --data-dir, DROVER_DATA_DIR or the default data dir.
 drover worktree merge checks for conflicts first (git merge-tree) and refuses with exit code 2,
 naming the files; --hand-back then posts them to the agent to rebase and resolve.
+drover pr create pushes the agent's branch (that branch only) and opens its pull request against
+the branch it started from; drover issue start makes an agent in its own worktree whose first
+prompt is the issue (default profile: claude).
 Exit codes: 0 ok, 1 Drover unreachable or internal error, 2 bad usage or a request Drover refused.`;

@@ -51,8 +51,8 @@ describe('drover worktree', () => {
 
     const list = await cli(['worktree', 'list']);
     expect(list.code, list.stderr).toBe(0);
-    expect(list.stdout.split('\n')[0]).toMatch(/^AGENT\s+BRANCH\s+PARENT\s+AHEAD\s+BEHIND\s+UNCOMMITTED\s+STATE\s+PATH$/);
-    expect(list.stdout).toMatch(new RegExp(`beta\\s+${beta.branch}\\s+main\\s+1\\s+0\\s+1\\s+ready\\s+${beta.path}`));
+    expect(list.stdout.split('\n')[0]).toMatch(/^AGENT\s+BRANCH\s+PARENT\s+AHEAD\s+BEHIND\s+UNCOMMITTED\s+STATE\s+PULL REQUEST\s+PATH$/);
+    expect(list.stdout).toMatch(new RegExp(`beta\\s+${beta.branch}\\s+main\\s+1\\s+0\\s+1\\s+ready\\s+-\\s+${beta.path}`));
     const listed = JSON.parse((await cli(['worktree', 'list', '--json'])).stdout) as { agentName: string }[];
     expect(listed.map((entry) => entry.agentName)).toEqual(['alpha', 'beta']);
 

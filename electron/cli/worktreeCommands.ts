@@ -1,17 +1,18 @@
 import { parseArgs } from 'node:util';
 import type { Project, WorktreeDiff } from '../../shared/entities';
+import { pullRequestSummary } from '../../shared/forge';
 import type { RpcClient } from '../../shared/rpcClient';
 import { connectToDrover } from './socketClient';
 import { resolveProject, type CliContext } from './taskCommands';
 import { UsageError } from './usage';
 
-function table(rows: string[][]): string {
+export function table(rows: string[][]): string {
   const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
   return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ')).join('\n');
 }
 
 /** The agent of the project named by id or by name (names are unique in a project, in any case). */
-async function agentIdOf(rpc: RpcClient, project: Project, agent: string): Promise<string> {
+export async function agentIdOf(rpc: RpcClient, project: Project, agent: string): Promise<string> {
   const { agents } = await rpc.call('getWorkState', { projectId: project.id });
   const found = agents.find((candidate) => candidate.id === agent || candidate.name.toLowerCase() === agent.toLowerCase());
   if (!found) throw new UsageError(`No agent ${agent} in ${project.name} (agents: ${agents.map((candidate) => candidate.name).join(', ') || 'none yet'}).`);
@@ -60,11 +61,12 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
     const project = await resolveProject(rpc, values.project, context);
     switch (sub) {
       case 'list': {
-        const listed = await rpc.call('listWorktrees', { projectId: project.id });
+        const [listed, { forgeLinks }] = await Promise.all([rpc.call('listWorktrees', { projectId: project.id }), rpc.call('getWorkState', { projectId: project.id })]);
         if (values.json) context.out(`${JSON.stringify(listed, null, 2)}\n`);
         else if (listed.length === 0) context.out(`No agent of ${project.name} has a worktree of its own.\n`);
         else {
-          const header = ['AGENT', 'BRANCH', 'PARENT', 'AHEAD', 'BEHIND', 'UNCOMMITTED', 'STATE', 'PATH'];
+          const header = ['AGENT', 'BRANCH', 'PARENT', 'AHEAD', 'BEHIND', 'UNCOMMITTED', 'STATE', 'PULL REQUEST', 'PATH'];
+          const pullRequests = new Map(forgeLinks.flatMap((link) => (link.pullRequest ? [[link.agentId, pullRequestSummary(link.pullRequest)] as const] : [])));
           const rows = listed.map(({ agentName, worktree, status }) => [
             agentName,
             worktree.branch,
@@ -73,6 +75,7 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
             String(status?.behind ?? '-'),
             String(status?.uncommittedFiles ?? '-'),
             worktree.state,
+            pullRequests.get(worktree.agentId) ?? '-',
             worktree.path,
           ]);
           context.out(`${table([header, ...rows])}\n`);

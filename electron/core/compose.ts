@@ -11,6 +11,11 @@ import { reconcileProjects } from './boot';
 import type { CommandLineToolSource } from './commandLineTool/commandLineTool';
 import { commandLineToolMethods } from './commandLineTool/commandLineToolMethods';
 import { EventBus } from './events/eventBus';
+import { ForgeConnector } from './forge/forgeConnector';
+import { forgeMethods } from './forge/forgeMethods';
+import { ForgeTokens, TokenVault } from './forge/forgeTokens';
+import { IssueService } from './forge/issueService';
+import { PullRequestService } from './forge/pullRequestService';
 import { inboxMethods } from './inbox/inboxMethods';
 import { MediatedInbox } from './inbox/mediatedInbox';
 import { connectTaskCompletionSink } from './inbox/taskCompletionSink';
@@ -62,6 +67,14 @@ export interface CoreOptions {
    * else ~/.local/state/drover/port-blocks), so no two live worktrees get the same ports.
    */
   portBlocksDir?: string;
+}
+
+/** How soon an open pull request is looked at again after a change (DROVER_GITHUB_POLL_MS; it backs off from there). */
+const DEFAULT_FORGE_POLL_MS = 20_000;
+
+function forgePollMs(env: NodeJS.ProcessEnv): number {
+  const configured = Number(env.DROVER_GITHUB_POLL_MS);
+  return Number.isInteger(configured) && configured >= 100 ? configured : DEFAULT_FORGE_POLL_MS;
 }
 
 export interface Core {
@@ -133,7 +146,8 @@ export function createCore(options: CoreOptions): Core {
   const cliCommand = options.cliCommand ?? [process.execPath, process.argv[1] ?? 'drover'];
   const inbox = new MediatedInbox(locator, projects, stores, events);
   const ports = new PortBlocks(options.portBlocksDir ?? defaultPortBlocksDir(env));
-  const worktrees = new WorktreeService(locator, projects, stores, events, inbox, new Git(env), ports, tasks, { log });
+  const git = new Git(env);
+  const worktrees = new WorktreeService(locator, projects, stores, events, inbox, git, ports, tasks, { log });
   const appSettings = new AppSettingsTable(appDb);
   const sessions = new SessionService(
     locator,
@@ -156,6 +170,10 @@ export function createCore(options: CoreOptions): Core {
   });
   const agents = new AgentService(locator, projects, stores, profiles, sessions, worktrees, events);
   connectTaskCompletionSink(events, stores, inbox);
+  const tokens = new ForgeTokens(env, new TokenVault(path.join(options.dataDir, 'forge-tokens.json')));
+  const connector = new ForgeConnector(projects, stores, git, tokens, { env, userAgent: `drover/${options.version}`, log });
+  const pullRequests = new PullRequestService(locator, events, inbox, git, worktrees, agents, connector, { pollMs: forgePollMs(env), log });
+  const issues = new IssueService(projects, stores, events, inbox, profiles, agents, sessions, connector);
   const wakes = new AgentWakeService(locator, stores, events, inbox, sessions, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
 
   const stopReportingPatterns = patternSandbox.onRunaway((_source, reason) => log(`screen pattern stopped: ${reason}`));
@@ -164,7 +182,7 @@ export function createCore(options: CoreOptions): Core {
 
   const api = toCoreApi(
     {
-    ...projectMethods(projects, stores, [tasks, sessions, worktrees], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
+    ...projectMethods(projects, stores, [tasks, sessions, worktrees, pullRequests], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
     ...taskMethods(tasks, events),
     ...profileMethods(profiles),
     ...agentMethods(agents),
@@ -174,6 +192,7 @@ export function createCore(options: CoreOptions): Core {
     ...appSettingsMethods(appSettings, events),
     ...commandLineToolMethods(options.commandLineTool ?? { kind: 'launcher', command: cliCommand, ...(options.cliEnv ? { env: options.cliEnv } : {}) }, env),
     ...worktreeMethods(worktrees),
+    ...forgeMethods(connector, pullRequests, issues),
     },
     (error) => nameDamagedDatabase(error, [{ db: appDb, file: appFile, description: 'app database' }, ...stores.opened()]),
   );
@@ -195,6 +214,7 @@ export function createCore(options: CoreOptions): Core {
         }
       }
       wakes.startAll();
+      pullRequests.startAll();
     },
     close: async () => {
       if (closed) return;
@@ -202,6 +222,7 @@ export function createCore(options: CoreOptions): Core {
       stopReportingPatterns();
       stopFollowingSettings();
       wakes.stop();
+      pullRequests.stop();
       worktrees.close();
       await Promise.all([tasks.shutdown(), sessions.shutdown()]);
       stores.closeAll();

@@ -1,10 +1,12 @@
 import { lazy, Suspense, useId, useImperativeHandle, useRef, type Ref } from 'react';
 import type { Agent, AgentProfile, AgentSession, Worktree } from '../../shared/entities';
+import type { ForgeLink } from '../../shared/forge';
 import { usePendingAction } from '../components/usePendingAction';
 import { endedHint, isSessionLive } from '../format/agentPresentation';
 import type { AgentWork } from '../store/selectors';
 import { useDroverActions } from '../store/StoreContext';
 import type { AgentTerminalHandle } from '../terminal/AgentTerminal';
+import { PullRequestChip } from '../forge/PullRequestChip';
 import { BranchChip } from '../worktrees/BranchChip';
 import { AgentStateBadge } from './AgentStateBadge';
 import { QuotaChip } from './QuotaChip';
@@ -28,6 +30,8 @@ interface AgentPaneProps {
   work: AgentWork;
   /** The agent's own worktree, if it has one. */
   worktree: Worktree | undefined;
+  /** The agent's issue and pull request, if it has one. */
+  forgeLink: ForgeLink | undefined;
   maximised: boolean;
   hidden: boolean;
   onToggleMaximise(): void;
@@ -78,6 +82,7 @@ export function AgentPane(props: AgentPaneProps) {
         <InboxButton count={work.unread} onOpen={props.onOpenInbox} />
         <AgentTaskBadges work={work} />
         {worktree && <BranchChip agentName={agent.name} worktree={worktree} onReview={props.onOpenChanges} />}
+        {worktree?.ownsBranch && <PullRequestChip agent={agent} worktree={worktree} link={props.forgeLink} />}
         <span className="agent-pane__role" title={agent.role}>
           {agent.role || profile?.name}
         </span>

@@ -29,6 +29,7 @@ export function AgentsArea({ projectId }: { projectId: string }) {
   const sessions = useWorkState(projectId, 'sessionsByAgentId');
   const workByAgentId = useAgentWork(projectId);
   const worktrees = useWorkState(projectId, 'worktreesByAgentId');
+  const forgeLinks = useWorkState(projectId, 'forgeLinksByAgentId');
   const profiles = useProfiles().list;
   const { trackAgentProfiles, startAgent, stopAgent, restartAgent, holdAgentWakes } = useDroverActions();
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
@@ -183,6 +184,7 @@ export function AgentsArea({ projectId }: { projectId: string }) {
             profile={profilesById.get(agent.profileId)}
             work={workByAgentId.get(agent.id) ?? NO_WORK}
             worktree={worktrees[agent.id]}
+            forgeLink={forgeLinks[agent.id]}
             maximised={maximised === agent && !phone}
             hidden={maximised !== null && maximised !== agent}
             onToggleMaximise={() => !phone && setMaximisedId(maximised === agent ? null : agent.id)}

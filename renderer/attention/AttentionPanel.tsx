@@ -1,6 +1,8 @@
 import { useId } from 'react';
 import { countOf } from '../../shared/plural';
+import { FormError } from '../components/FormError';
 import { ModalDialog } from '../components/ModalDialog';
+import { usePendingAction } from '../components/usePendingAction';
 import { StatusBadge } from '../components/StatusBadge';
 import { useNow } from '../components/useNow';
 import type { AttentionItem } from '../store/attention';
@@ -18,7 +20,8 @@ interface AttentionPanelProps {
 
 /** The Needs you queue as a list: go to an item, or dismiss it (it comes back only if it happens again). */
 export function AttentionPanel({ queue, onGoTo, onClose }: AttentionPanelProps) {
-  const { markHandled } = useDroverActions();
+  const { markHandled, sendForgeFeedback } = useDroverActions();
+  const sending = usePendingAction();
   const projects = useProjects().byId;
   const now = useNow(queue.some((item) => item.kind === 'limited'));
   const summaryId = useId();
@@ -43,6 +46,17 @@ export function AttentionPanel({ queue, onGoTo, onClose }: AttentionPanelProps) 
                   <span className="attention-item__detail">{detail}</span>
                   <span className="attention-item__project">{project}</span>
                 </button>
+                {(item.kind === 'checks-failed' || item.kind === 'review-comments') && (
+                  <button
+                    type="button"
+                    className="button"
+                    aria-label={`Send the ${item.kind === 'checks-failed' ? 'failed checks' : 'review comments'} to ${subject}`}
+                    disabled={sending.pending}
+                    onClick={() => void sending.run(() => sendForgeFeedback(item.agent.id, item.kind === 'checks-failed' ? 'failed-checks' : 'review-comments'), 'Could not send it: ')}
+                  >
+                    Send to agent
+                  </button>
+                )}
                 <button type="button" className="button button--ghost" aria-label={`Dismiss ${subject}`} onClick={() => markHandled([item.key])}>
                   Dismiss
                 </button>
@@ -51,6 +65,7 @@ export function AttentionPanel({ queue, onGoTo, onClose }: AttentionPanelProps) 
           })}
         </ul>
       )}
+      <FormError message={sending.error} />
       {systemNotifier().permission() === 'default' && <NotificationPermission />}
       {queue.length > 1 && (
         <div className="dialog__actions">

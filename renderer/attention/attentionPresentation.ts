@@ -1,4 +1,6 @@
 import type { AgentSession } from '../../shared/entities';
+import { unsentCommentIds } from '../../shared/forge';
+import { countOf } from '../../shared/plural';
 import { formatClockTime } from '../format/clockTime';
 import { taskOutcome, taskTitle } from '../format/taskPresentation';
 import type { Status } from '../format/tone';
@@ -23,6 +25,8 @@ const STATUS: Readonly<Record<AttentionKind, Status>> = {
   crashed: { label: 'Crashed', tone: 'failed' },
   'task-failed': { label: 'Task failed', tone: 'failed' },
   'task-interrupted': { label: 'Task interrupted', tone: 'interrupted' },
+  'checks-failed': { label: 'Checks failed', tone: 'failed' },
+  'review-comments': { label: 'Review comments', tone: 'needs-input' },
 };
 
 /** The item's status and whom or what it is about, without what changes with the clock. */
@@ -44,6 +48,12 @@ function itemDetail(item: AttentionItem, now: number): string {
       return taskOutcome(item.task) ?? item.task.reason ?? 'failed';
     case 'task-interrupted':
       return item.task.reason ?? 'stopped when Drover did';
+    case 'checks-failed': {
+      const failed = item.link.pullRequest?.checks.filter((check) => check.state === 'failed').map((check) => check.name) ?? [];
+      return `#${item.link.pullRequest?.number ?? ''}: ${failed.join(', ')} failed, not sent to ${item.agent.name} yet`;
+    }
+    case 'review-comments':
+      return `#${item.link.pullRequest?.number ?? ''}: ${countOf(unsentCommentIds(item.link).length, 'review comment')} not sent to ${item.agent.name} yet`;
   }
 }
 

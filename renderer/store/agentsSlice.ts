@@ -1,11 +1,12 @@
 import type { MethodParams } from '../../shared/contract';
 import type { Agent, AgentSession, InboxMessage, Wake, Worktree } from '../../shared/entities';
 import type { DroverEvent } from '../../shared/events';
+import type { ForgeLink } from '../../shared/forge';
 import type { SliceContext, StateCell } from './slice';
 import { applyNewer, without } from './versioned';
 import { currentWake, updateWorkState, type WorkStates } from './projectWorkState';
 
-export const AGENT_EVENTS = ['agentChanged', 'agentSessionChanged', 'agentInboxChanged', 'agentWakeChanged', 'agentWorktreeChanged'] as const;
+export const AGENT_EVENTS = ['agentChanged', 'agentSessionChanged', 'agentInboxChanged', 'agentWakeChanged', 'agentWorktreeChanged', 'agentForgeChanged'] as const;
 export type AgentEvent = Extract<DroverEvent, { name: (typeof AGENT_EVENTS)[number] }>;
 
 export interface AgentsActions {
@@ -42,7 +43,13 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
       sessionsByAgentId: without(slice.sessionsByAgentId, agentId),
       wakesByAgentId: without(slice.wakesByAgentId, agentId),
       worktreesByAgentId: without(slice.worktreesByAgentId, agentId),
+      forgeLinksByAgentId: without(slice.forgeLinksByAgentId, agentId),
     }));
+  }
+
+  function putForgeLink(link: ForgeLink): ForgeLink {
+    updateWorkState(cell, link.projectId, (slice) => ({ ...slice, forgeLinksByAgentId: applyNewer(slice.forgeLinksByAgentId, link.agentId, link) }));
+    return link;
   }
 
   function putWorktree(worktree: Worktree): void {
@@ -107,7 +114,10 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
       } else if (event.name === 'agentSessionChanged') putSession(event.session);
       else if (event.name === 'agentInboxChanged') putMessage(event.message);
       else if (event.name === 'agentWakeChanged') putWake(event.wake);
-      else if (event.worktree) putWorktree(event.worktree);
+      else if (event.name === 'agentForgeChanged') {
+        if (event.link) putForgeLink(event.link);
+        else updateWorkState(cell, event.projectId, (slice) => ({ ...slice, forgeLinksByAgentId: without(slice.forgeLinksByAgentId, event.agentId) }));
+      } else if (event.worktree) putWorktree(event.worktree);
       else dropWorktree(event.projectId, event.agentId);
     },
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentSession, Task } from '../../shared/entities';
+import type { ForgeLink, PullRequest } from '../../shared/forge';
 import { makeAgent, makeProject, makeSession, makeTask } from '../testing/fixtures';
 import { attentionKey, attentionQueue, countByProject, keptHandledKeys, nextItem, raisedItem } from './attention';
 import { EMPTY_WORK_STATE, type WorkStates, type WorkStateSlice } from './projectWorkState';
@@ -143,5 +144,42 @@ describe('nextItem', () => {
     const rest = queue.filter((item) => !('task' in item && item.task.id === 't-2'));
     expect(id(nextItem(rest, { key: queue[1]?.key ?? '', index: 1 }))).toBe('t-3');
     expect(nextItem([], null)).toBeNull();
+  });
+});
+
+describe('forge items', () => {
+  const pullRequest = (changes: Partial<PullRequest> = {}): PullRequest => ({
+    number: 7,
+    url: 'https://github.invalid/acme/shop/pull/7',
+    title: 'Fix the cart',
+    state: 'open',
+    baseBranch: 'main',
+    headBranch: 'drover/ada-1234',
+    headSha: 'abc123',
+    checks: [{ id: 'run:1', name: 'build', state: 'failed', conclusion: 'failure', summary: null, url: null }],
+    checksState: 'failed',
+    reviewDecision: 'none',
+    mergeability: 'checks-failing',
+    reviewCommentIds: [11, 12],
+    mergeMethods: ['merge'],
+    mergedAt: null,
+    checkedAt: 1,
+    problem: null,
+    ...changes,
+  });
+  const link = (changes: Partial<ForgeLink> = {}): ForgeLink => ({ agentId: 'a-ada', projectId: 'p-aaaaaa', issue: null, pullRequest: pullRequest(), checksSentFor: null, sentCommentIds: [], seq: 1, ...changes });
+  const withLink = (forgeLink: ForgeLink): WorkStates => ({ 'p-aaaaaa': { ...slice(), forgeLinksByAgentId: { 'a-ada': forgeLink } } });
+
+  it('raises failed checks and unsent review comments until they were sent to the agent', () => {
+    expect(kinds(withLink(link()))).toEqual(['checks-failed p-aaaaaa Ada', 'review-comments p-aaaaaa Ada']);
+    expect(kinds(withLink(link({ checksSentFor: 'abc123:run:1', sentCommentIds: [11, 12] })))).toEqual([]);
+    // A new failure on a new commit, and a new comment, are new occurrences.
+    const again = attentionQueue(withLink(link({ checksSentFor: 'old:run:1', sentCommentIds: [11] })), projects, new Set());
+    expect(again.map((item) => item.key)).toEqual([attentionKey('checks-failed', 'p-aaaaaa', 'a-ada@abc123:run:1'), attentionKey('review-comments', 'p-aaaaaa', 'a-ada@12')]);
+  });
+
+  it('raises nothing for a merged or closed pull request, or passing checks', () => {
+    expect(kinds(withLink(link({ pullRequest: pullRequest({ state: 'merged' }) })))).toEqual([]);
+    expect(kinds(withLink(link({ pullRequest: pullRequest({ checksState: 'passed', checks: [], reviewCommentIds: [] }) })))).toEqual([]);
   });
 });

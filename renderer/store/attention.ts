@@ -1,4 +1,5 @@
 import type { Agent, AgentSession, Project, Task } from '../../shared/entities';
+import { failedChecksKey, hasUnsentFailure, unsentCommentIds, type ForgeLink } from '../../shared/forge';
 import type { WorkStates, WorkStateSlice } from './projectWorkState';
 import type { EntityMap } from './versioned';
 
@@ -10,7 +11,9 @@ import type { EntityMap } from './versioned';
  */
 export type AgentAttentionKind = 'needs-input' | 'crashed' | 'limited';
 export type TaskAttentionKind = 'task-failed' | 'task-interrupted';
-export type AttentionKind = AgentAttentionKind | TaskAttentionKind;
+/** An agent's pull request has failed checks or review comments that were not sent to the agent. */
+export type ForgeAttentionKind = 'checks-failed' | 'review-comments';
+export type AttentionKind = AgentAttentionKind | TaskAttentionKind | ForgeAttentionKind;
 
 export interface AgentAttention {
   kind: AgentAttentionKind;
@@ -27,7 +30,15 @@ export interface TaskAttention {
   task: Task;
 }
 
-export type AttentionItem = AgentAttention | TaskAttention;
+export interface ForgeAttention {
+  kind: ForgeAttentionKind;
+  key: string;
+  projectId: string;
+  agent: Agent;
+  link: ForgeLink;
+}
+
+export type AttentionItem = AgentAttention | TaskAttention | ForgeAttention;
 
 /** What is most urgent first: a question blocks an agent outright; a limit only waits for its reset. */
 const PRIORITY: Readonly<Record<AttentionKind, number>> = {
@@ -35,7 +46,9 @@ const PRIORITY: Readonly<Record<AttentionKind, number>> = {
   crashed: 1,
   'task-failed': 2,
   'task-interrupted': 3,
-  limited: 4,
+  'checks-failed': 4,
+  'review-comments': 5,
+  limited: 6,
 };
 
 /** The kinds worth a notification, and only on a transition into them: never a turn's end, never an interruption by a restart. */
@@ -75,6 +88,20 @@ export function taskAttention(task: Task): TaskAttention | null {
   return { kind, key: attentionKey(kind, task.projectId, task.id), projectId: task.projectId, task };
 }
 
+/** What the agent's pull request brings for it that it was not sent: failed checks, review comments. */
+export function forgeAttention(agent: Agent, link: ForgeLink | undefined): ForgeAttention[] {
+  const pullRequest = link?.pullRequest;
+  if (!link || !pullRequest) return [];
+  const items: ForgeAttention[] = [];
+  const failure = hasUnsentFailure(link) ? failedChecksKey(pullRequest) : null;
+  if (failure) items.push({ kind: 'checks-failed', key: attentionKey('checks-failed', agent.projectId, `${agent.id}@${failure}`), projectId: agent.projectId, agent, link });
+  const unsent = pullRequest.state === 'merged' || pullRequest.state === 'closed' ? [] : unsentCommentIds(link);
+  if (unsent.length > 0) {
+    items.push({ kind: 'review-comments', key: attentionKey('review-comments', agent.projectId, `${agent.id}@${Math.max(...unsent)}`), projectId: agent.projectId, agent, link });
+  }
+  return items;
+}
+
 /** Every item of one project, handled or not; a task retried since (by anyone) is handled. */
 function projectItems(slice: WorkStateSlice): AttentionItem[] {
   const items: AttentionItem[] = [];
@@ -82,6 +109,7 @@ function projectItems(slice: WorkStateSlice): AttentionItem[] {
   for (const agent of agents) {
     const item = agentAttention(agent, slice.sessionsByAgentId[agent.id]);
     if (item) items.push(item);
+    items.push(...forgeAttention(agent, slice.forgeLinksByAgentId[agent.id]));
   }
   // Plain loops: this runs over every task of a snapshot (10,000 of them) before its first paint.
   const tasks = Object.values(slice.tasksById);

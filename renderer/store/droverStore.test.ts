@@ -54,6 +54,7 @@ const snapshot = (seq: number, entities: Partial<Omit<ProjectWorkState, 'project
   messages: [],
   wakes: [],
   worktrees: [],
+  forgeLinks: [],
   ...entities,
   next,
 });

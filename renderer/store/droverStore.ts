@@ -4,6 +4,7 @@ import { Listeners } from '../transport/listeners';
 import { createAgentsSlice, type AgentsActions } from './agentsSlice';
 import { createAppSettingsSlice, type AppSettingsActions, type AppSettingsSlice } from './appSettingsSlice';
 import { keptHandledKeys, raisedItem, type AttentionItem } from './attention';
+import { createForgeActions, type ForgeActions } from './forgeActions';
 import { createAttentionSlice, type AttentionActions, type AttentionState } from './attentionSlice';
 import { createProfilesSlice, type ProfilesActions, type ProfilesSlice } from './profilesSlice';
 import { createProjectsSlice, type ProjectsActions, type ProjectsSlice } from './projectsSlice';
@@ -19,7 +20,8 @@ export interface DroverActions
     ProfilesActions,
     SettingsActions,
     AppSettingsActions,
-    AttentionActions {
+    AttentionActions,
+    ForgeActions {
   /**
    * Items that a live change brought into the Needs you queue in a kind worth a notification
    * (see `raisedItem`); never what a snapshot shows after a reload or reconnect.
@@ -81,6 +83,7 @@ export function createDroverStore(bridge: Bridge): DroverStore {
   const profiles = createProfilesSlice(cell('profiles'), context);
   const appSettings = createAppSettingsSlice(cell('appSettings'), context);
   const attention = createAttentionSlice(cell('attention'));
+  const forge = createForgeActions(cell('workStates'), context);
   const slices = [projects, workStates, profiles, settings, appSettings];
   const raised = new Listeners<AttentionItem>();
 
@@ -100,6 +103,7 @@ export function createDroverStore(bridge: Bridge): DroverStore {
       ...settings.actions,
       ...appSettings.actions,
       ...attention.actions,
+      ...forge,
       onAttentionRaised: (listener) => raised.add(listener),
     },
   }));

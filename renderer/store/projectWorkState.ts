@@ -1,4 +1,5 @@
 import type { Agent, AgentSession, InboxMessage, ProjectWorkState, Task, Wake, Worktree } from '../../shared/entities';
+import type { ForgeLink } from '../../shared/forge';
 import type { Bridge } from '../bridge';
 import { PERFORMANCE_MARKS, type WorkStateMarkDetail } from '../../shared/performanceMarks';
 import type { Loadable, StateCell } from './slice';
@@ -15,6 +16,8 @@ export interface WorkStateSlice extends Loadable {
   wakesByAgentId: EntityMap<Wake>;
   /** The worktree of each agent that has one of its own. */
   worktreesByAgentId: EntityMap<Worktree>;
+  /** Each agent's issue and pull request, where it has one. */
+  forgeLinksByAgentId: EntityMap<ForgeLink>;
 }
 
 /** Only for projects someone asked to track, keyed by project id. */
@@ -30,6 +33,7 @@ export const EMPTY_WORK_STATE: WorkStateSlice = {
   messagesById: {},
   wakesByAgentId: {},
   worktreesByAgentId: {},
+  forgeLinksByAgentId: {},
 };
 
 /** Applies `update` to one project's work state (an untracked project starts empty). */
@@ -62,6 +66,7 @@ export function workStateFromSnapshot(snapshot: ProjectWorkState): WorkStateSlic
       return byAgent;
     }, {}),
     worktreesByAgentId: byKey(snapshot.worktrees, (worktree) => worktree.agentId),
+    forgeLinksByAgentId: byKey(snapshot.forgeLinks, (link) => link.agentId),
   };
 }
 

@@ -9,6 +9,7 @@ import { usePhoneLayout } from '../store/phoneLayout';
 import { useDroverActions } from '../store/StoreContext';
 import { showWorkState, useWorkStateShown } from '../store/workspaceView';
 import { ProjectWorkStatePanel } from '../workState/ProjectWorkStatePanel';
+import { ProjectGitHub } from '../forge/ProjectGitHub';
 import { ProjectWorktrees } from '../worktrees/ProjectWorktrees';
 
 export function ProjectPage({ projectId }: { projectId: string }) {
@@ -68,6 +69,7 @@ function ProjectDetails({ project }: { project: Project }) {
         </p>
         <span className="workspace__spacer" />
         <ProjectWorktrees projectId={project.id} />
+        <ProjectGitHub projectId={project.id} />
         <button
           type="button"
           className="button button--ghost workspace__toggle"

@@ -74,9 +74,10 @@ export class AgentService {
 
   /**
    * Stops the agent's session if it runs, removes its worktree folder (keeping a branch with work on
-   * it unless `discardWork`), then forgets the agent. Returns the branch kept, if any.
+   * it unless `discardWork`), then forgets the agent. Returns the branch kept, if any. A branch at
+   * `mergedUpstream` (the commit a forge merged) counts as merged.
    */
-  async remove(agentId: string, discardWork = false): Promise<string | null> {
+  async remove(agentId: string, discardWork = false, mergedUpstream?: string): Promise<string | null> {
     const { store, agent } = this.locator.agent(agentId);
     const worktree = store.worktrees.get(agentId);
     if (worktree) {
@@ -85,7 +86,7 @@ export class AgentService {
       if (inside.length > 0) fail('invalid-state', `${countOf(inside.length, 'task')} of ${agent.name} still ${inside.length === 1 ? 'runs' : 'run'} in its worktree: cancel ${inside.length === 1 ? 'it' : 'them'} first.`);
     }
     await this.sessions.forget(agentId);
-    const keptBranch = await this.worktrees.remove(store, agent, discardWork);
+    const keptBranch = await this.worktrees.remove(store, agent, discardWork, mergedUpstream);
     if (worktree) {
       const seq = store.worktrees.remove(agentId);
       this.events.emit({ name: 'agentWorktreeChanged', seq, projectId: agent.projectId, agentId, worktree: null });

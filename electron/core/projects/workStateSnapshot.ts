@@ -27,9 +27,10 @@ export function workStatePart(store: ProjectStore, after: string | undefined, pr
       messages: [],
       wakes: first ? store.wakes.visible() : [],
       worktrees: first ? store.worktrees.list() : [],
+      forgeLinks: first ? store.forgeLinks.list() : [],
       next: null,
     };
-    if (first) budget.take(JSON.stringify([part.agents, part.sessions, part.wakes, part.worktrees]).length);
+    if (first) budget.take(JSON.stringify([part.agents, part.sessions, part.wakes, part.worktrees, part.forgeLinks]).length);
     let messagesAfter: string | undefined;
     if (first || after.startsWith(TASKS)) {
       const taskAfter = first ? undefined : after.slice(TASKS.length) || undefined;

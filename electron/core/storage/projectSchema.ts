@@ -116,7 +116,19 @@ export const PROJECT_MIGRATIONS: readonly string[] = [
   ALTER TABLE worktrees ADD COLUMN operation_branch_tip TEXT;
   ALTER TABLE worktrees ADD COLUMN operation_onto TEXT;
   `,
+  `
+  -- What ties an agent to the forge: the issue it was started on and its pull request as last
+  -- read (JSON), and what of it was sent to the agent.
+  CREATE TABLE forge_links (
+    agent_id TEXT PRIMARY KEY REFERENCES agents(id) ON DELETE CASCADE,
+    issue TEXT,
+    pull_request TEXT,
+    checks_sent_for TEXT,
+    sent_comment_ids TEXT NOT NULL DEFAULT '[]',
+    seq INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** Every table whose rows carry the project's seq; the counter resumes at the max over them. */
-export const SEQ_TABLES = ['tasks', 'agents', 'agent_sessions', 'inbox_messages', 'wakes', 'worktrees'] as const;
+export const SEQ_TABLES = ['tasks', 'agents', 'agent_sessions', 'inbox_messages', 'wakes', 'worktrees', 'forge_links'] as const;

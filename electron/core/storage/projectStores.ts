@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ProjectSettings } from '../../../shared/entities';
 import { AgentStore } from './agentStore';
+import { ForgeLinkStore } from './forgeLinkStore';
 import { InboxStore } from './inboxStore';
 import { PROJECT_MIGRATIONS, SEQ_TABLES } from './projectSchema';
 import { SeqCounter } from './seqCounter';
@@ -27,6 +28,7 @@ export interface ProjectStore {
   inbox: InboxStore;
   wakes: WakeStore;
   worktrees: WorktreeStore;
+  forgeLinks: ForgeLinkStore;
   settings: SettingsStore;
   logsDir: string;
 }
@@ -107,6 +109,7 @@ export class ProjectStores {
       inbox: new InboxStore(db, projectId, seq),
       wakes: new WakeStore(db, projectId, seq),
       worktrees: new WorktreeStore(db, projectId, seq),
+      forgeLinks: new ForgeLinkStore(db, projectId, seq),
       settings: new SettingsStore(db, this.options.settingsDefaults),
       logsDir: path.join(dir, 'logs'),
     };

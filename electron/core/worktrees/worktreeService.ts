@@ -259,15 +259,16 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
    * The agent is being removed: its worktree folder goes. With `discardWork` its branch goes too;
    * otherwise uncommitted changes are committed onto the branch first, and a branch with commits
    * its parent lacks is kept (returned). An attached worktree or branch that Drover did not make is
-   * never touched.
+   * never touched. `mergedUpstream` names the commit a forge merged: a branch still at exactly that
+   * commit holds no work the forge lacks, so it goes too.
    */
-  async remove(store: ProjectStore, agent: Agent, discardWork: boolean): Promise<string | null> {
+  async remove(store: ProjectStore, agent: Agent, discardWork: boolean, mergedUpstream?: string): Promise<string | null> {
     const worktree = store.worktrees.get(agent.id);
     if (!worktree) return null;
     if (worktree.state === 'creating') fail('invalid-state', `${agent.name}'s worktree is still being made; remove the agent once that ends.`);
     this.stopWatching(agent.id);
     const repo = this.projects.get(store.projectId).path;
-    const keptBranch = worktree.ownsFolder ? await this.exclusively(agent, () => this.removeFolder(store, repo, agent, worktree, discardWork)) : null;
+    const keptBranch = worktree.ownsFolder ? await this.exclusively(agent, () => this.removeFolder(store, repo, agent, worktree, discardWork, mergedUpstream)) : null;
     if (worktree.portBase !== null) this.ports.release(worktree.portBase, worktree.path);
     return keptBranch;
   }
@@ -520,7 +521,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
    * A folder that is no longer a checkout is left in place unless the work is discarded: nothing
    * tells what in it is saved.
    */
-  private async removeFolder(store: ProjectStore, repo: string, agent: Agent, worktree: Worktree, discardWork: boolean): Promise<string | null> {
+  private async removeFolder(store: ProjectStore, repo: string, agent: Agent, worktree: Worktree, discardWork: boolean, mergedUpstream: string | undefined): Promise<string | null> {
     const folderThere = fs.existsSync(worktree.path);
     const checkout = isCheckout(worktree.path);
     const branchThere = await branchExists(this.git, repo, worktree.branch);
@@ -539,7 +540,8 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
       return null;
     }
     const parentThere = await branchExists(this.git, repo, worktree.parentBranch);
-    const hasWork = saved || (await this.divergence(repo, worktree, parentThere)).ahead > 0;
+    const mergedThere = mergedUpstream !== undefined && (await commitOf(this.git, repo, `refs/heads/${worktree.branch}`)) === mergedUpstream;
+    const hasWork = saved || (!mergedThere && (await this.divergence(repo, worktree, parentThere)).ahead > 0);
     if (hasWork) return worktree.branch;
     if (worktree.ownsBranch) await this.git.run(repo, ['branch', '-D', '--end-of-options', worktree.branch]);
     return null;

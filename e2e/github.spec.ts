@@ -1,0 +1,152 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import { FakeGitHub } from '../test-support/fakeGitHub';
+import { addBareOrigin, git, makeRepo } from '../test-support/gitRepo';
+import { inboxMessage, openInbox } from './support/agentBridge';
+import { agentPane, openWorkspace, saveProfiles, screenshot, SHELL_PROFILE, terminalOf, typeLine } from './support/agents';
+import { needsYouButton } from './support/attention';
+import { expect, test } from './support/droverHost';
+
+const TOKEN = 'ghp_e2etoken0123456789';
+
+/** The agent's shell edits the cart, commits, and says so. */
+async function commitInTerminal(page: Page, terminal: Locator, content: string, message: string): Promise<void> {
+  await typeLine(page, terminal, `printf '${content}\\n' > src/cart.js && git commit -qam '${message}' && echo "done: $(git log -1 --format=%s)"`);
+  await expect(terminal).toContainText(`done: ${message}`);
+}
+
+function pullRequestDialog(page: Page, number: number): Locator {
+  return page.getByRole('dialog', { name: `Pull request #${number}` });
+}
+
+test('an issue becomes an agent, its pull request goes through failed checks and a review back to it, merges, and the agent is archived', async ({ page, drover }) => {
+  test.setTimeout(180_000);
+  const repo = makeRepo(path.join(drover.root, 'shop'), { 'src/cart.js': 'export const total = () => 2;\n' });
+  const bare = addBareOrigin(repo, path.join(drover.root, 'remote.git'));
+  const fake = new FakeGitHub({ repository: 'acme/shop', bareRepo: bare, token: TOKEN });
+  await fake.listen();
+  const issue = fake.addIssue({ title: 'Cart drops the last item', body: 'Put three items in the cart: it shows two.', labels: ['bug'], assignees: ['octo-person'], author: 'customer' });
+  fake.addIssue({ title: 'Dark mode', body: 'Please.', labels: ['feature'], assignees: [], author: 'designer' });
+  try {
+    const url = await drover.startHost(['--project', repo], {
+      ...process.env,
+      DROVER_GITHUB_API_URL: fake.url,
+      GH_TOKEN: TOKEN,
+      DROVER_GITHUB_POLL_MS: '300',
+      DROVER_PORT_BLOCKS_DIR: path.join(drover.root, 'port-blocks'),
+    });
+    const projectId = await saveProfiles(drover, repo, [SHELL_PROFILE]);
+    await openWorkspace(page, url, projectId);
+
+    // origin is a local folder: name the repository on GitHub in the project's GitHub settings.
+    await page.getByRole('button', { name: 'GitHub', exact: true }).click();
+    const settings = page.getByRole('dialog', { name: 'GitHub' });
+    await expect(settings.getByRole('alert').first()).toContainText('is not a GitHub repository Drover recognises');
+    await settings.getByLabel('Repository').fill('acme/shop');
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await expect(settings.getByRole('status')).toContainText('Connected as octo-person through GH_TOKEN / GITHUB_TOKEN');
+    await expect(settings.getByText('Drover keeps a pasted token in')).toContainText('mode 0600');
+    await screenshot(page, 'github-settings.png');
+    await settings.getByRole('button', { name: 'Close' }).click();
+
+    // Issues in: filter, then start an agent on the cart issue, on the shell profile.
+    await page.getByRole('button', { name: 'Issues', exact: true }).click();
+    const issues = page.getByRole('dialog', { name: 'Issues' });
+    const list = issues.getByRole('list', { name: 'Open issues' });
+    await expect(list.getByRole('listitem')).toHaveCount(2);
+    await issues.getByLabel('Assigned to me').check();
+    await issues.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(list.getByRole('listitem')).toHaveCount(1);
+    await issues.getByLabel('Profile for new agents').selectOption({ label: 'POSIX shell' });
+    await screenshot(page, 'github-issues.png');
+    await list.getByRole('button', { name: `Start an agent on #${issue}` }).click();
+    await expect(issues).toBeHidden();
+
+    const agentName = `issue-${issue}`;
+    const pane = agentPane(page, agentName);
+    const terminal = terminalOf(pane, agentName);
+    await expect(pane.getByText(`drover/issue-${issue}-cart-drops-the-last-item`)).toBeVisible();
+    // Its first prompt is the issue, typed in through the wake once the shell was ready (as a note it does not run).
+    await expect(terminal).toContainText(`GitHub issue #${issue}: Cart drops the last item`);
+
+    await commitInTerminal(page, terminal, 'export const total = () => 3;', 'Count the third item');
+    const worktree = git(repo, 'worktree', 'list', '--porcelain').split('\n').filter((line) => line.startsWith('worktree ')).map((line) => line.slice('worktree '.length)).find((folder) => folder !== repo) as string;
+    const branch = git(worktree, 'branch', '--show-current');
+    const firstHead = git(worktree, 'rev-parse', 'HEAD');
+
+    // Open its pull request from the drafted title and body.
+    await pane.getByRole('button', { name: 'Open pull request' }).click();
+    const form = page.getByRole('dialog', { name: `Open a pull request for ${agentName}` });
+    await expect(form.getByLabel('Title')).toHaveValue('Count the third item');
+    await expect(form.getByLabel('Description')).toHaveValue(`Fixes #${issue}`);
+    await screenshot(page, 'github-open-pull-request.png');
+    await form.getByRole('button', { name: 'Open pull request' }).click();
+    const number = 3;
+    const dialog = pullRequestDialog(page, number);
+    await expect(dialog.getByRole('list', { name: 'Checks' })).toContainText('build');
+    expect(git(bare, 'rev-parse', `refs/heads/${branch}`)).toBe(firstHead);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    const chip = pane.getByRole('button', { name: /^Pull request #3 / });
+    await expect(chip).toHaveText(/#3 open · checks running/);
+
+    // The checks fail: Needs you, and Send to agent puts the failure in its inbox.
+    fake.setChecks(firstHead, 'failed');
+    await expect(chip).toHaveText(/#3 open · checks failed/);
+    await needsYouButton(page, 1).click();
+    const queue = page.getByRole('dialog', { name: 'Needs you' });
+    await expect(queue.getByRole('listitem', { name: /Checks failed/ })).toContainText('build, test (node 20) failed');
+    await screenshot(page, 'github-needs-you.png');
+    await queue.getByRole('button', { name: `Send the failed checks to ${agentName}` }).click();
+    await expect(queue.getByText('Nothing needs you right now.')).toBeVisible();
+    await queue.getByRole('button', { name: 'Close' }).click();
+    const inbox = await openInbox(page, pane, agentName);
+    const failure = inboxMessage(inbox, 'Note from You').first();
+    await expect(failure).toContainText(FakeGitHub.BUILD_FAILURE);
+    await expect(failure).toContainText(FakeGitHub.LOG_FAILURE);
+    await page.keyboard.press('Escape');
+
+    // A new commit, pushed from the pull request; its checks pass.
+    await commitInTerminal(page, terminal, 'export const total = () => 3; // every item', 'Keep every item');
+    const secondHead = git(worktree, 'rev-parse', 'HEAD');
+    await chip.click();
+    await dialog.getByRole('button', { name: 'Push branch' }).click();
+    await expect(dialog.getByRole('status')).toContainText(`Pushed ${branch} to origin`);
+    await expect(dialog).toContainText(secondHead.slice(0, 10));
+    fake.setChecks(secondHead, 'passed');
+    await expect(dialog.getByRole('listitem', { name: 'build: Passed' })).toBeVisible();
+    await expect(chip).toHaveText(/#3 open · checks passed/);
+
+    // A review comment goes to the agent too.
+    fake.addReviewComment(number, { path: 'src/cart.js', line: 1, diffHunk: '@@ -1 +1 @@\n+export const total = () => 3; // every item', body: 'Name the constant rather than commenting it.', author: 'reviewer' });
+    await expect(dialog.getByRole('button', { name: `Send review comments to ${agentName}` })).toBeVisible();
+    await expect(needsYouButton(page, 1)).toBeVisible();
+    await dialog.getByRole('button', { name: `Send review comments to ${agentName}` }).click();
+    await expect(dialog.getByRole('status')).toContainText(`Sent 1 review comment to ${agentName}'s inbox`);
+    await expect(needsYouButton(page, 0)).toBeVisible();
+    await screenshot(page, 'github-pull-request.png');
+    // At phone width the dialog stays whole on screen, its merge within reach.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await dialog.getByRole('button', { name: 'Merge pull request' }).scrollIntoViewIfNeeded();
+    await expect(dialog.getByRole('button', { name: 'Merge pull request' })).toBeInViewport();
+    await screenshot(page, 'github-pull-request-phone.png');
+    await page.setViewportSize({ width: 1400, height: 900 });
+
+    // Merge, then archive: the branch and the worktree go, nothing else.
+    const before = { branches: git(repo, 'for-each-ref', '--format=%(refname:short)', 'refs/heads').split('\n'), head: git(repo, 'rev-parse', 'HEAD'), status: git(repo, 'status', '--porcelain') };
+    await dialog.getByRole('button', { name: 'Merge pull request' }).click();
+    await expect(dialog.getByRole('status')).toContainText(`Merged #${number} into main`);
+    expect(git(bare, 'show', 'main:src/cart.js')).toBe('export const total = () => 3; // every item');
+    await expect(dialog.getByRole('button', { name: `Archive ${agentName}` })).toBeVisible();
+    await screenshot(page, 'github-merged.png');
+    await dialog.getByRole('button', { name: `Archive ${agentName}` }).click();
+    await expect(pane).toHaveCount(0);
+    expect(git(repo, 'for-each-ref', '--format=%(refname:short)', 'refs/heads').split('\n')).toEqual(before.branches.filter((name) => name !== branch));
+    expect({ head: git(repo, 'rev-parse', 'HEAD'), status: git(repo, 'status', '--porcelain') }).toEqual({ head: before.head, status: before.status });
+    expect(fs.existsSync(worktree)).toBe(false);
+    expect(git(bare, 'rev-parse', `refs/heads/${branch}`)).toBe(secondHead);
+    expect(fake.tokenLeaks()).toEqual([]);
+  } finally {
+    await fake.close();
+  }
+});
