@@ -1,5 +1,6 @@
 import { SerializeAddon } from '@xterm/addon-serialize';
 import { Terminal } from '@xterm/headless';
+import { serializeScrollback } from './scrollbackSerializer';
 
 type Op = { kind: 'data'; data: string } | { kind: 'resize'; cols: number; rows: number };
 
@@ -93,9 +94,16 @@ export class ScreenMirror {
     return this.afterWritten(() => this.terminal.modes.bracketedPasteMode);
   }
 
-  /** Everything written so far, serialized (scrollback, screen, cursor, modes). */
+  /**
+   * Everything written so far, serialized: the scrollback (fast, run by run), then the screen, the
+   * cursor, the modes and an alternate screen (the serialize addon).
+   */
   snapshot(): Promise<MirrorSnapshot> {
-    return this.afterWritten(() => ({ data: this.serializer.serialize(), cols: this.terminal.cols, rows: this.terminal.rows }));
+    return this.afterWritten(() => ({
+      data: serializeScrollback(this.terminal) + this.serializer.serialize({ scrollback: 0 }),
+      cols: this.terminal.cols,
+      rows: this.terminal.rows,
+    }));
   }
 
   dispose(): void {
