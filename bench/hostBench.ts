@@ -12,6 +12,8 @@ import { median, type BenchRow } from './table';
 const SCROLLBACK_LINES = 5_000;
 const ATTACH_ROUNDS = 10;
 const SOAK_AGENTS = 40;
+/** Fast enough that every mirror has filled its scrollback well before the soak's second half. */
+const LINES_PER_SECOND = 50;
 const MB = 1024 * 1024;
 
 function rssMb(pid: number): number {
@@ -80,7 +82,8 @@ function soakMinutes(): number {
 
 /**
  * 40 agents printing steadily into the host while a page shows the project: the host's RSS and the
- * page's JS heap, a minute in (once every mirror has filled its scrollback) and at the end.
+ * page's JS heap once every mirror has filled its scrollback (2 minutes in, or half the soak), and
+ * at the end. Growth between the two is what a leak looks like.
  */
 async function benchSoak(): Promise<BenchRow[]> {
   const minutes = soakMinutes();
@@ -92,8 +95,9 @@ async function benchSoak(): Promise<BenchRow[]> {
   try {
     const client = await connect(serve);
     const projectId = (await client.rpc.call('listProjects', {})).projects[0]!.id;
-    const printer = "i=0; while :; do i=$((i+1)); printf '\\033[36m%s\\033[0m line %d of a steady agent, with some words to fill it\\n' \"$(date +%T)\" $i; sleep 0.1; done";
-    await client.rpc.call('saveAgentProfile', { profile: commandProfile('steady', '/bin/sh', ['-c', printer]) });
+    // One light process per agent (perl is in every Debian): no fork per line.
+    const printer = `$| = 1; for ($i = 1; ; $i++) { printf("\\e[36m%s\\e[0m line %d of a steady agent, with some words to fill it\\n", scalar localtime, $i); select(undef, undef, undef, ${1 / LINES_PER_SECOND}); }`;
+    await client.rpc.call('saveAgentProfile', { profile: commandProfile('steady', '/usr/bin/perl', ['-e', printer]) });
     for (let n = 1; n <= SOAK_AGENTS; n++) {
       const agent = await client.rpc.call('createAgent', { projectId, name: `Steady ${n}`, role: '', profileId: 'steady' });
       await client.rpc.call('startAgent', { agentId: agent.id, resume: false });
@@ -102,7 +106,7 @@ async function benchSoak(): Promise<BenchRow[]> {
     await page.goto(`${serve.url}#/project/${projectId}`);
     await page.getByRole('region', { name: 'Agents', exact: true }).waitFor();
     const heapMb = async () => (await page.evaluate(() => (performance as unknown as { memory: { usedJSHeapSize: number } }).memory.usedJSHeapSize)) / MB;
-    const warmUpMs = Math.min(60_000, (minutes * 60_000) / 4);
+    const warmUpMs = Math.min(120_000, (minutes * 60_000) / 2);
     await new Promise((resolve) => setTimeout(resolve, warmUpMs));
     const rssStart = rssMb(serve.hostPid());
     const heapStart = await heapMb();
@@ -112,7 +116,7 @@ async function benchSoak(): Promise<BenchRow[]> {
     client.close();
     return [
       {
-        name: `host RSS, ${SOAK_AGENTS} agents printing 10 lines/s each for ${minutes} min (start: ${(warmUpMs / 1000).toFixed(0)} s in)`,
+        name: `host RSS, ${SOAK_AGENTS} agents printing ${LINES_PER_SECOND} lines/s each for ${minutes} min (start: ${(warmUpMs / 1000).toFixed(0)} s in)`,
         drover: `${rssEnd.toFixed(0)} MB at the end`,
         baseline: `${rssStart.toFixed(0)} MB at the start`,
         ratio: rssEnd / rssStart,
