@@ -3,12 +3,13 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { CONTENT_SECURITY_POLICY_META } from './shared/contentSecurityPolicy';
 
-/** Electron loads the page from file://, which gets no CSP header, so the page carries it itself. */
+/** Electron loads the page from file://, which gets no headers, so the page carries its policies itself. */
 function contentSecurityPolicyMeta(): Plugin {
   return {
     name: 'drover-csp-meta',
     transformIndexHtml: () => [
       { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY_META }, injectTo: 'head-prepend' },
+      { tag: 'meta', attrs: { name: 'referrer', content: 'no-referrer' }, injectTo: 'head-prepend' },
     ],
   };
 }

@@ -1,6 +1,7 @@
 import { benchBrowser } from './browserBench';
 import { benchExitLatency } from './exitLatencyBench';
 import { benchHost } from './hostBench';
+import { benchInbox } from './inboxBench';
 import { printTable, type BenchRow } from './table';
 import { benchTerminal } from './terminalFloodBench';
 import { benchReconcile, benchTaskWrites } from './taskStoreBench';
@@ -14,6 +15,8 @@ async function main(): Promise<void> {
   process.stderr.write('reconciliation…\n');
   rows.push(benchReconcile(100_000, 8));
   rows.push(benchReconcile(100_000, 100_000));
+  process.stderr.write('inbox posts…\n');
+  rows.push(await benchInbox());
   process.stderr.write('exit-to-client latency…\n');
   rows.push(...(await benchExitLatency()));
   process.stderr.write('terminal flood and agent memory…\n');

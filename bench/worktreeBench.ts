@@ -5,6 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium } from '@playwright/test';
 import { connectToDrover, type SocketClient } from '../electron/cli/socketClient';
+import { Checkpoints } from '../electron/core/turns/checkpoints';
+import { Git } from '../electron/core/worktrees/git';
 import { CHROMIUM_ARGS } from '../playwright.config';
 import { startServe } from '../test-support/droverProcess';
 import { git, makeRepo } from '../test-support/gitRepo';
@@ -77,6 +79,37 @@ async function benchCreation(client: SocketClient, repo: string, projectId: stri
     name: `create a worktree, setup skipped (${(REPO_FOLDERS * FILES_PER_FOLDER).toLocaleString('en')} files, median of ${ROUNDS})`,
     drover: `${droverMs.toFixed(0)} ms`,
     baseline: `${plainMs.toFixed(0)} ms git worktree add`,
+    ratio,
+    target: 'within 1.5x',
+    met: ratio <= 1.5,
+  };
+}
+
+/**
+ * A turn's checkpoint (the worktree's files through copies of its index, the commits, the ref and
+ * the change's line counts) in a worktree of the 3,000-file repository with one changed file,
+ * beside `git stash create` on the same tree (which writes the index and tracked files as commits,
+ * without untracked files or a ref). Medians of alternating rounds after a warm-up each.
+ */
+async function benchCheckpoint(repo: string, root: string): Promise<BenchRow> {
+  const folder = path.join(root, 'checkpoint-worktree');
+  await run('git', ['worktree', 'add', '--quiet', '--no-track', '-b', 'bench/checkpoints', folder, 'main'], { cwd: repo });
+  fs.appendFileSync(path.join(folder, 'src', 'module0', 'file0.ts'), 'export const changed = true;\n');
+  const checkpoints = new Checkpoints(new Git(process.env));
+  const head = git(folder, 'rev-parse', 'HEAD');
+  const stash: number[] = [];
+  const drover: number[] = [];
+  for (let round = 0; round <= ROUNDS; round++) {
+    stash.push(await timed(() => run('git', ['stash', 'create'], { cwd: folder })));
+    drover.push(await timed(() => checkpoints.take(folder, `bench ${round}`, `refs/drover/checkpoints/a-bench/${round}`, head)));
+  }
+  const stashMs = median(stash.slice(1));
+  const droverMs = median(drover.slice(1));
+  const ratio = droverMs / stashMs;
+  return {
+    name: `checkpoint of a turn, ${(REPO_FOLDERS * FILES_PER_FOLDER).toLocaleString('en')} files, 1 changed (median of ${ROUNDS})`,
+    drover: `${droverMs.toFixed(0)} ms`,
+    baseline: `${stashMs.toFixed(0)} ms git stash create`,
     ratio,
     target: 'within 1.5x',
     met: ratio <= 1.5,
@@ -175,7 +208,8 @@ export async function benchWorktrees(): Promise<BenchRow[]> {
   try {
     const { id: projectId } = await client.rpc.call('findProjectByPath', { path: repo });
     const creation = await benchCreation(client, repo, projectId, root);
-    return [creation, ...(await benchDiffPaint(serve.url, client, repo, projectId))];
+    const checkpoint = await benchCheckpoint(repo, root);
+    return [creation, checkpoint, ...(await benchDiffPaint(serve.url, client, repo, projectId))];
   } finally {
     client.close();
     await serve.stop();

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { branchesStartingWith, git, holdWorktreeCreation, makeRepo } from '../test-support/gitRepo';
-import { addAgent, openWorkspace, saveProfiles, screenshot, SHELL_PROFILE, terminalOf, typeLine } from './support/agents';
+import { addAgent, openWorkspace, screenshot, terminalOf, typeLine } from './support/agents';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { inboxMessage, openInbox, startFromPane } from './support/agentBridge';
+import { branchOf, openChanges, openRepoWithShell, privatePortBlocks, worktreeFolder } from './support/worktrees';
 
 /** A repository whose `.env` (ignored, named in .worktreeinclude) every new worktree must get. */
 function makeProjectRepo(drover: DroverWorld): string {
@@ -15,29 +16,6 @@ function makeProjectRepo(drover: DroverWorld): string {
   });
   fs.writeFileSync(path.join(repo, '.env'), 'SECRET=from-the-project\n');
   return repo;
-}
-
-/** Leases of port blocks go to a folder of this test's own. */
-function privatePortBlocks(drover: DroverWorld): () => void {
-  const previous = process.env.DROVER_PORT_BLOCKS_DIR;
-  process.env.DROVER_PORT_BLOCKS_DIR = path.join(drover.root, 'port-blocks');
-  return () => {
-    if (previous === undefined) delete process.env.DROVER_PORT_BLOCKS_DIR;
-    else process.env.DROVER_PORT_BLOCKS_DIR = previous;
-  };
-}
-
-/** The folder of the agent's worktree, as git lists it. */
-function worktreeFolder(repo: string, agent: string): string {
-  const line = git(repo, 'worktree', 'list', '--porcelain')
-    .split('\n')
-    .find((entry) => entry.startsWith('worktree ') && path.basename(entry).startsWith(`${agent}-`));
-  if (!line) throw new Error(`no worktree of ${agent}`);
-  return line.slice('worktree '.length);
-}
-
-function branchOf(pane: Locator, agent: string): Locator {
-  return pane.getByText(new RegExp(`^drover/${agent}-[a-z0-9]{4}$`));
 }
 
 /** The agent's shell changes the shared file its own way and commits it. */
@@ -70,21 +48,12 @@ async function expectHeaderFits(pane: Locator, agent: string): Promise<void> {
   }
 }
 
-async function openChanges(page: Page, pane: Locator, agent: string): Promise<Locator> {
-  await pane.getByRole('button', { name: 'Changes' }).click();
-  const dialog = page.getByRole('dialog', { name: `Changes of ${agent}` });
-  await expect(dialog.getByRole('listbox', { name: 'Changed files' })).toBeVisible();
-  return dialog;
-}
-
 test('two agents in their own worktrees: each diff shows its own change, the first merges, the second conflicts and goes back to its agent', async ({ page, drover }) => {
   test.setTimeout(150_000);
   const restorePorts = privatePortBlocks(drover);
   try {
     const repo = makeProjectRepo(drover);
-    const url = await drover.startHost(['--project', repo]);
-    const projectId = await saveProfiles(drover, repo, [SHELL_PROFILE]);
-    await openWorkspace(page, url, projectId);
+    await openRepoWithShell(page, drover, repo);
 
     await page.getByRole('button', { name: 'Add agent' }).click();
     const form = page.getByRole('dialog', { name: 'Add agent' });
@@ -111,18 +80,18 @@ test('two agents in their own worktrees: each diff shows its own change, the fir
 
     // Each diff shows its own change only.
     const alphaChanges = await openChanges(page, alpha, 'alpha');
-    await expect(alphaChanges.getByRole('option', { name: /shared\.txt/ })).toContainText('+1 −1');
+    await expect(alphaChanges.getByRole('listbox', { name: 'Changed files' }).getByRole('option', { name: /shared\.txt/ })).toContainText('+1 −1');
     const alphaDiff = alphaChanges.getByRole('region', { name: 'Diff' });
     await expect(alphaDiff).toContainText('alpha was here');
     await expect(alphaDiff).not.toContainText('beta was here');
     // The open view follows the worktree: a new file shows up, and the keys move through the files.
     const alphaFolder = worktreeFolder(repo, 'alpha');
     fs.writeFileSync(path.join(alphaFolder, 'notes.md'), 'first\nsecond\n');
-    const notes = alphaChanges.getByRole('option', { name: /notes\.md/ });
+    const notes = alphaChanges.getByRole('listbox', { name: 'Changed files' }).getByRole('option', { name: /notes\.md/ });
     await expect(notes).toContainText('untracked');
     await expect(notes).toHaveAttribute('aria-selected', 'true');
     await page.keyboard.press('j');
-    await expect(alphaChanges.getByRole('option', { name: /shared\.txt/ })).toHaveAttribute('aria-selected', 'true');
+    await expect(alphaChanges.getByRole('listbox', { name: 'Changed files' }).getByRole('option', { name: /shared\.txt/ })).toHaveAttribute('aria-selected', 'true');
     await screenshot(page, 'worktrees-changes.png');
     fs.rmSync(path.join(alphaFolder, 'notes.md'));
     await expect(notes).toHaveCount(0);
@@ -183,9 +152,7 @@ test('a crash while a worktree is being made leaves nothing behind after the nex
   const repo = makeProjectRepo(drover);
   const hold = holdWorktreeCreation(repo, drover.root);
   try {
-    const url = await drover.startHost(['--project', repo]);
-    const projectId = await saveProfiles(drover, repo, [SHELL_PROFILE]);
-    await openWorkspace(page, url, projectId);
+    const projectId = await openRepoWithShell(page, drover, repo);
     await page.getByRole('button', { name: 'Add agent' }).click();
     const form = page.getByRole('dialog', { name: 'Add agent' });
     await form.getByLabel('Name').fill('doomed');

@@ -13,7 +13,7 @@ import { app, BrowserWindow, dialog, ipcMain, Notification, session, shell } fro
 import type { IpcMainEvent, IpcMainInvokeEvent, Session, WebContents } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONTENT_SECURITY_POLICY } from '../shared/contentSecurityPolicy';
+import { SECURITY_HEADERS } from '../shared/contentSecurityPolicy';
 import { BadgeCountSchema, DesktopNotificationSchema } from '../shared/desktopNotification';
 import { PROTOCOL_VERSION, type RunningWork } from '../shared/host';
 import { countOf } from '../shared/plural';
@@ -102,7 +102,7 @@ function isTrustedSender(event: IpcMainInvokeEvent | IpcMainEvent): boolean {
 function applySessionPolicy(ses: Session): void {
   ses.webRequest.onHeadersReceived((details, callback) => {
     callback({
-      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
+      responseHeaders: { ...details.responseHeaders, ...Object.fromEntries(Object.entries(SECURITY_HEADERS).map(([name, value]) => [name, [value]])) },
     });
   });
   // Only the clipboard, which terminal copy/paste needs, and only for the app's own page.

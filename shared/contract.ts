@@ -37,6 +37,18 @@ import {
   WorktreeStatusSchema,
 } from './entities';
 import { ForgeIssueSchema, ForgeLinkSchema, ForgeStatusSchema, MergeMethodSchema, PullRequestDraftSchema } from './forge';
+import {
+  MAX_TURN_PROMPT_CHARS,
+  AgentChangesSchema,
+  AgentsDiffSchema,
+  CheckpointUsageSchema,
+  DIFF_SIDES,
+  DiffCommentSchema,
+  MAX_COMMENT_CHARS,
+  MAX_QUOTED_CHARS,
+  TurnDiffSchema,
+  TurnSchema,
+} from './turns';
 
 /** The most of a task's log one readTaskOutput call returns (viewers read on from `nextOffset`). */
 export const MAX_OUTPUT_READ_BYTES = 4 * 1024 * 1024;
@@ -98,6 +110,15 @@ export const METHODS = {
   getStatus: {
     params: z.object({}).strict(),
     result: StatusSchema,
+  },
+  /**
+   * Connection-scoped, once: this connection speaks for the agent whose running session `proof`
+   * belongs to (its terminal's DROVER_AGENT_PROOF) and may from then on act only as that agent, in
+   * its own project. Connections that never identify speak for the person.
+   */
+  identifyAgent: {
+    params: z.object({ agentId: AgentIdSchema, proof: z.string().min(1).max(200) }).strict(),
+    result: z.object({ agentId: AgentIdSchema, project: ProjectSchema }),
   },
   listProjects: {
     params: z.object({}).strict(),
@@ -253,7 +274,14 @@ export const METHODS = {
    * `discardWork` says to delete it too.
    */
   removeAgent: {
-    params: z.object({ agentId: AgentIdSchema, discardWork: z.boolean().optional() }).strict(),
+    params: z
+      .object({
+        agentId: AgentIdSchema,
+        discardWork: z.boolean().optional(),
+        /** Archive: keep the branch even when it holds nothing its parent lacks. */
+        keepBranch: z.boolean().optional(),
+      })
+      .strict(),
     result: z.object({
       agentId: AgentIdSchema,
       /** The branch kept with the agent's work, if any. */
@@ -323,6 +351,8 @@ export const METHODS = {
         message: z.string().max(4000).optional(),
         /** quota: the plan quota the CLI reported. */
         quota: AgentQuotaSchema.optional(),
+        /** prompt-submitted: what the person asked, where the CLI's hook says (kept with the turn). */
+        prompt: z.string().max(MAX_TURN_PROMPT_CHARS).optional(),
       })
       .strict(),
     result: AgentSessionSchema,
@@ -498,6 +528,70 @@ export const METHODS = {
   startAgentOnIssue: {
     params: z.object({ projectId: ProjectIdSchema, issueNumber: z.number().int().positive(), profileId: ProfileIdSchema, name: NonEmpty.max(60).optional() }).strict(),
     result: AgentSchema,
+  },
+  /** The agent's checkpoints, oldest first (bounded by the project's checkpoint settings). */
+  listTurns: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: z.object({ agentId: AgentIdSchema, turns: z.array(TurnSchema) }),
+  },
+  /**
+   * The change of checkpoints `from` through `to` (one turn: from = to), or with `to` null from the
+   * state before `from` to the worktree as it is now.
+   */
+  getTurnDiff: {
+    params: z.object({ agentId: AgentIdSchema, from: z.number().int().nonnegative(), to: z.number().int().nonnegative().nullable().default(null) }).strict(),
+    result: TurnDiffSchema,
+  },
+  /**
+   * Puts the agent's worktree (files, index, HEAD) back as it was at checkpoint `n`; refused while
+   * the agent is busy. The state before becomes a checkpoint first, so the restore can be undone.
+   */
+  restoreTurn: {
+    params: z.object({ agentId: AgentIdSchema, n: z.number().int().nonnegative() }).strict(),
+    result: z.object({ agentId: AgentIdSchema, restoredTo: z.number().int().nonnegative(), undo: TurnSchema, message: InboxMessageSchema }),
+  },
+  getCheckpointUsage: {
+    params: z.object({ projectId: ProjectIdSchema }).strict(),
+    result: CheckpointUsageSchema,
+  },
+  /** The agent's diff comments: unsent ones, and the latest sent. */
+  listDiffComments: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: z.array(DiffCommentSchema),
+  },
+  addDiffComment: {
+    params: z
+      .object({
+        agentId: AgentIdSchema,
+        path: z.string().min(1).max(4096),
+        side: z.enum(DIFF_SIDES),
+        startLine: z.number().int().positive(),
+        endLine: z.number().int().positive(),
+        quoted: z.string().max(MAX_QUOTED_CHARS),
+        body: NonEmpty.max(MAX_COMMENT_CHARS),
+      })
+      .strict()
+      .refine((comment) => comment.endLine >= comment.startLine, 'the last line comes before the first'),
+    result: DiffCommentSchema,
+  },
+  deleteDiffComment: {
+    params: z.object({ agentId: AgentIdSchema, commentId: z.string().min(1).max(100) }).strict(),
+    result: z.object({ commentId: z.string() }),
+  },
+  /** Posts the agent's unsent comments as one inbox message (it is woken with it) and marks them sent. */
+  sendDiffComments: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: z.object({ message: InboxMessageSchema, comments: z.array(DiffCommentSchema) }),
+  },
+  /** Which files each agent changed on its branch, committed or not (agents with their own worktrees). */
+  compareAgents: {
+    params: z.object({ agentIds: z.array(AgentIdSchema).min(2).max(8) }).strict(),
+    result: z.array(AgentChangesSchema),
+  },
+  /** The difference between two agents' worktrees as they are now. */
+  diffAgents: {
+    params: z.object({ fromAgentId: AgentIdSchema, toAgentId: AgentIdSchema }).strict(),
+    result: AgentsDiffSchema,
   },
 } as const;
 

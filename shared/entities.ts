@@ -62,6 +62,9 @@ export const TaskSchema = z.object({
 });
 export type Task = z.infer<typeof TaskSchema>;
 
+/** The most checkpoints kept per agent, whatever the setting (a turn list is one reply). */
+export const MAX_CHECKPOINTS_KEPT = 1000;
+
 export const ProjectSettingsSchema = z.object({
   taskConcurrency: z.number().int().min(1).max(64),
   taskOutputCapBytes: z.number().int().min(1024),
@@ -80,6 +83,15 @@ export const ProjectSettingsSchema = z.object({
   autoSendFailedChecks: z.boolean(),
   /** New review comments go to the agent without the person pressing Send. */
   autoSendReviewComments: z.boolean(),
+  /** Checkpoints of each agent's turns kept: the newest this many (see `checkpointDaysKept`). */
+  checkpointTurnsKept: z.number().int().min(1).max(MAX_CHECKPOINTS_KEPT),
+  /** Checkpoints older than this many days are pruned too; null: by count only. */
+  checkpointDaysKept: z.number().int().min(1).max(3650).nullable(),
+  /**
+   * Agents' CLIs run every Drover tool without asking (run_in_background runs any shell command as
+   * the person). Off: only the read-only tools; the CLI asks before the others. Read at each start.
+   */
+  preApproveDroverTools: z.boolean(),
 });
 export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;
 
@@ -94,6 +106,9 @@ export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
   forgeApiUrl: null,
   autoSendFailedChecks: false,
   autoSendReviewComments: false,
+  checkpointTurnsKept: 100,
+  checkpointDaysKept: null,
+  preApproveDroverTools: false,
 };
 
 export const ProjectListSchema = z.object({

@@ -13,6 +13,7 @@ import {
   WorktreeSchema,
 } from './entities';
 import { ForgeLinkSchema } from './forge';
+import { DiffCommentSchema, TurnSchema } from './turns';
 
 /**
  * Every event carries `seq`, monotonic per project (and, for `projectChanged` and
@@ -29,6 +30,8 @@ export const EVENT_NAMES = [
   'appSettingsChanged',
   'agentWorktreeChanged',
   'agentForgeChanged',
+  'agentTurnChanged',
+  'diffCommentChanged',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
@@ -104,6 +107,26 @@ export const AgentForgeChangedSchema = z.object({
   link: ForgeLinkSchema.nullable(),
 });
 
+/** A checkpoint of an agent's worktree was taken, or pruned (`null`). */
+export const AgentTurnChangedSchema = z.object({
+  name: z.literal('agentTurnChanged'),
+  seq,
+  projectId: ProjectIdSchema,
+  agentId: AgentIdSchema,
+  n: z.number().int().nonnegative(),
+  turn: TurnSchema.nullable(),
+});
+
+/** A comment on an agent's diff was written, sent, or deleted (`null`). */
+export const DiffCommentChangedSchema = z.object({
+  name: z.literal('diffCommentChanged'),
+  seq,
+  projectId: ProjectIdSchema,
+  agentId: AgentIdSchema,
+  commentId: z.string(),
+  comment: DiffCommentSchema.nullable(),
+});
+
 export const DroverEventSchema = z.discriminatedUnion('name', [
   ProjectChangedSchema,
   BackgroundTaskChangedSchema,
@@ -114,6 +137,8 @@ export const DroverEventSchema = z.discriminatedUnion('name', [
   AppSettingsChangedSchema,
   AgentWorktreeChangedSchema,
   AgentForgeChangedSchema,
+  AgentTurnChangedSchema,
+  DiffCommentChangedSchema,
 ]);
 export type DroverEvent = z.infer<typeof DroverEventSchema>;
 export type ProjectChanged = z.infer<typeof ProjectChangedSchema>;

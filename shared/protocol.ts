@@ -34,6 +34,8 @@ export const ERROR_CODES = [
   'not-found',
   'invalid-path',
   'invalid-state',
+  /** An agent's connection asked for what only the person, or another agent, may do. */
+  'forbidden',
   'conflict',
   'spawn-failed',
   'storage-unavailable',

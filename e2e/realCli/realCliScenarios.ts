@@ -89,6 +89,8 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
 
     it('reads the idle prompt as Ready, a turn as Busy then Ready, and stays Ready through a long idle; a task result then wakes it', async () => {
       const r = await start();
+      // The project pre-approves Drover's tools: run_in_background runs without the CLI asking.
+      await r.host.core.api.updateProjectSettings({ projectId: r.project.id, settings: { preApproveDroverTools: true } });
       await r.startAgent();
       await r.waitForReady('ready at the idle prompt');
       await r.record('idle');
@@ -108,10 +110,12 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       const gate = path.join(r.dir, 'gate');
       const command = `while [ ! -e ${gate} ]; do sleep 0.2; done; echo built-ok`;
       r.model.enqueue({ kind: 'tool-call', name: 'run_in_background', input: { command, label: 'build' } }, { kind: 'text', text: 'The build runs in the background.' });
-      await r.submit('build it in the background');
+      const handOff = await r.submit('build it in the background');
       const task = await waitFor(async () => (await r.host.core.api.listTasks({ projectId: r.project.id })).tasks.find((t) => t.label === 'build'), 'the task from run_in_background', 60_000);
       expect(task.ownerAgentId).toBe(r.agent.id);
       await r.waitForReady('ready after handing off the task');
+      // Pre-approved: the CLI never asked.
+      expect(r.states().slice(handOff).filter((state) => state.includes('needs input'))).toEqual([]);
       const idleFrom = Date.now();
       const statesBefore = r.states().length;
       // The scenario is the idle itself: nothing happens for this long, and the agent must stay Ready.
@@ -150,6 +154,40 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       await r.waitForReady('ready after the person declined');
       await modelReceives(r, '[Drover] New message: Note from a person: The build is green', 60_000, from);
       expect(fs.existsSync(marker)).toBe(false);
+    });
+
+    it("asks before run_in_background: the CLI's own approval reads as Needs input and nothing runs until the person approves; the read-only tools never ask", async () => {
+      const r = await start();
+      await r.startAgent();
+      await r.waitForReady('ready');
+      r.model.enqueue({ kind: 'tool-call', name: 'list_tasks', input: {} }, { kind: 'text', text: 'There are no tasks yet.' });
+      const listing = await r.submit('list the tasks');
+      // Its result went back to the model: list_tasks ran without a question.
+      await r.model.waitForRequest((request) => request.turn && JSON.stringify(request.body).includes('No tasks.'), 'the result of list_tasks', 60_000).catch(async (error: unknown) => {
+        throw new Error(`${(error as Error).message}\n${await r.diagnosis()}`, { cause: error });
+      });
+      await r.waitForReady('ready after a read-only tool');
+      expect(r.states().slice(listing).filter((state) => state.includes('needs input'))).toEqual([]);
+
+      const marker = path.join(r.dir, 'ran-marker');
+      r.model.enqueue({ kind: 'tool-call', name: 'run_in_background', input: { command: `touch ${marker}`, label: 'unapproved' } }, { kind: 'text', text: 'It runs in the background.' });
+      await r.submit('touch the marker in the background');
+      await r.waitForSession(needsInput, 'needs input at the approval of run_in_background');
+      await r.waitForDialog('the approval dialog of run_in_background drawn');
+      await r.record('drover-tool-approval');
+      const askedAt = Date.now();
+      // The CLI holds the call while the person has not answered: give it time to (wrongly) run it.
+      await waitFor(() => Date.now() - askedAt >= 8_000, 'the question unanswered for 8 s', 20_000);
+      expect((await r.host.core.api.listTasks({ projectId: r.project.id })).tasks).toEqual([]);
+      expect(fs.existsSync(marker)).toBe(false);
+      expect((await r.session())?.needsInput).toBe(true);
+
+      // The dialog has been up for 8 s (Codex keeps redrawing the call's timer behind it, so the screen is never still).
+      await r.type(fixture.approveOnce);
+      const task = await waitFor(async () => (await r.host.core.api.listTasks({ projectId: r.project.id })).tasks.find((t) => t.label === 'unapproved'), 'the task once approved', 60_000);
+      expect(task.ownerAgentId).toBe(r.agent.id);
+      await waitFor(() => fs.existsSync(marker), 'the approved command ran');
+      await r.waitForReady('ready after the approved call');
     });
 
     it('never leaves the pane Busy after an API error, and reads a usage limit as Limited', async () => {

@@ -3,27 +3,13 @@ import path from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { AgentProfileInput } from '../../shared/entities';
 import { connectToDrover } from '../../electron/cli/socketClient';
+import { FAKE_PROFILE } from '../../test-support/fakeAgentProfile';
 import type { DroverWorld } from './droverHost';
 import { ARTIFACTS_DIR } from './workState';
 
-const FAKE_AGENT = path.resolve(__dirname, '..', 'fixtures', 'fake-agent.mjs');
-
 const NO_PATTERNS = { promptPattern: null, busyPattern: null, needsInputPattern: null, usageLimitPattern: null };
 
-/** The fake agent CLI, run by node, with Claude-style hooks so its conversation can be resumed. */
-export const FAKE_PROFILE: AgentProfileInput = {
-  id: 'fake',
-  name: 'Fake agent',
-  command: process.execPath,
-  args: [FAKE_AGENT],
-  env: { FAKE_AGENT_WORK_MS: '1500' },
-  ...NO_PATTERNS,
-  promptPattern: '^fake> ?$',
-  busyPattern: 'esc to interrupt',
-  quietMs: 150,
-  integration: 'claude',
-  wakeAs: 'prompt',
-};
+export { FAKE_PROFILE };
 
 /** A plain POSIX shell, to ask the PTY its size with `stty size`. */
 export const SHELL_PROFILE: AgentProfileInput = {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Project, Task } from '../../shared/entities';
+import { agentTerminalEnv } from '../../test-support/agentTerminalEnv';
 import { runCli } from '../../test-support/droverProcess';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
@@ -86,8 +87,8 @@ describe('drover CLI over the local socket', () => {
 
   it('takes the project and agent from an agent terminal env', async () => {
     const agent = (await host.core.api.createAgent({ projectId: project.id, name: 'Backend', role: '', profileId: 'shell' }));
-    const env = { DROVER_SOCKET: host.socketPath, DROVER_PROJECT_ID: project.id, DROVER_AGENT_ID: agent.id };
-    const result = await runCli(['task', 'run', '--json', '--', 'true'], { cwd: dir, env: { ...process.env, ...env } });
+    await host.core.api.startAgent({ agentId: agent.id, resume: false });
+    const result = await runCli(['task', 'run', '--json', '--', 'true'], { cwd: dir, env: await agentTerminalEnv(host, agent) });
     expect(result.code, result.stderr).toBe(0);
     const task = JSON.parse(result.stdout) as Task;
     expect(task).toMatchObject({ projectId: project.id, ownerAgentId: agent.id, cwd: repo });
@@ -120,6 +121,41 @@ describe('drover CLI over the local socket', () => {
     expect(retryActive).toMatchObject({ code: 2, stderr: expect.stringContaining('only a finished task can be retried') });
     const usage = await cli(['task', 'run']);
     expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('needs a command') });
+  });
+
+  it('prints names, labels and commands with control characters quoted as git quotes file names; --json keeps them as they are', async () => {
+    const hostileFolder = path.join(dir, 'repo\u001b]52;c;aGk=\u0007');
+    fs.mkdirSync(hostileFolder);
+    const hostile = await host.core.api.addProject({ path: hostileFolder });
+    const label = 'build\u001b[2J';
+    const command = 'echo hi\nt-forged00000000000000 succeeded #1 fake';
+    const task = await host.core.api.createTask({ projectId: hostile.id, command, label });
+    await finished(task.id);
+    // eslint-disable-next-line no-control-regex -- the very characters that must not reach the terminal
+    const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+    const status = await cli(['status']);
+    expect(status.stdout).not.toMatch(controls);
+    expect(status.stdout).toContain('"repo\\033]52;c;aGk=\\a"');
+
+    const list = await cli(['task', 'list', '--project', hostile.id]);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).not.toMatch(controls);
+    // One header and one row: the newline in the command did not forge a second row.
+    expect(list.stdout.trimEnd().split('\n')).toHaveLength(2);
+    expect(list.stdout).toContain('"build\\033[2J": "echo hi\\nt-forged00000000000000 succeeded #1 fake"');
+
+    const show = await cli(['task', 'show', task.id]);
+    expect(show.stdout).not.toMatch(controls);
+    expect(show.stdout).toMatch(/^command: {3}"echo hi\\nt-forged/m);
+    expect(show.stdout).toMatch(/^label: {5}"build\\033\[2J"$/m);
+    expect(show.stdout).toContain(`cwd:       "${hostileFolder.replace('\u001b', '\\033').replace('\u0007', '\\a')}"`);
+    expect(JSON.parse((await cli(['task', 'show', task.id, '--json'])).stdout)).toMatchObject({ label, command, cwd: hostileFolder });
+
+    const refused = await cli(['task', 'run', '--agent', 'x\u001b]0;owned\u0007', '--', 'true']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).not.toMatch(controls);
+    expect(refused.stderr).toContain('No agent x\\033]0;owned\\a in this project');
   });
 
   it('says plainly when Drover is not running', async () => {

@@ -19,8 +19,8 @@ const payload = (cli: keyof typeof RECORDED, name: string) => {
 describe('parseHook on what Claude Code sends', () => {
   const id = '5de42f8c-36af-4a84-8b6b-b746bc66c05f';
 
-  it('follows a turn: a prompt submitted (with the conversation id), then its end', () => {
-    expect(parseHook('claude', payload('claude', 'UserPromptSubmit'))).toEqual({ event: 'prompt-submitted', externalSessionId: id });
+  it('follows a turn: a prompt submitted (with the conversation id and its text), then its end', () => {
+    expect(parseHook('claude', payload('claude', 'UserPromptSubmit'))).toEqual({ event: 'prompt-submitted', externalSessionId: id, prompt: 'say hello' });
     expect(parseHook('claude', payload('claude', 'Stop'))).toEqual({ event: 'stopped', externalSessionId: id });
     expect(parseHook('claude', payload('claude', 'SessionStart/startup'))).toEqual({ event: 'session-start' });
   });
@@ -53,13 +53,15 @@ describe('parseHook on what Claude Code sends', () => {
     expect(parseHook('claude-status-line', payload('claude', 'statusLine/after-429'))).toMatchObject({ event: 'quota', quota: { fiveHour: { usedPercent: 100 } } });
     expect(parseHook('claude-status-line', payload('claude', 'statusLine/api-key'))).toBeNull();
     expect(statusLine('Backend', quotaOf(withLimits))).toBe('Drover agent Backend · 5h 42% · week 17%');
+    // Claude Code draws the line as the command prints it: a name's control characters are shown escaped.
+    expect(statusLine('Evil\u001b[2J\u001b]52;c;aGk=\u0007', null)).toBe('Drover agent Evil\\033[2J\\033]52;c;aGk=\\a');
   });
 });
 
 describe('parseHook on what Codex and Gemini CLI send', () => {
   it('Codex: a prompt, its end, a permission dialog; nothing else', () => {
     const id = JSON.parse(payload('codex', 'Stop')).session_id as string;
-    expect(parseHook('codex', payload('codex', 'UserPromptSubmit'))).toEqual({ event: 'prompt-submitted', externalSessionId: id });
+    expect(parseHook('codex', payload('codex', 'UserPromptSubmit'))).toEqual({ event: 'prompt-submitted', externalSessionId: id, prompt: 'create the marker' });
     expect(parseHook('codex', payload('codex', 'Stop'))).toEqual({ event: 'stopped', externalSessionId: id });
     expect(parseHook('codex', payload('codex', 'PermissionRequest'))).toEqual({ event: 'needs-input' });
     expect(parseHook('codex', payload('codex', 'SessionStart'))).toBeNull();
@@ -67,7 +69,7 @@ describe('parseHook on what Codex and Gemini CLI send', () => {
 
   it('Gemini CLI: BeforeAgent, AfterAgent, and the ToolPermission notification for shell and MCP dialogs', () => {
     const id = JSON.parse(payload('gemini', 'AfterAgent')).session_id as string;
-    expect(parseHook('gemini', payload('gemini', 'BeforeAgent'))).toEqual({ event: 'prompt-submitted', externalSessionId: id });
+    expect(parseHook('gemini', payload('gemini', 'BeforeAgent'))).toEqual({ event: 'prompt-submitted', externalSessionId: id, prompt: 'say something' });
     expect(parseHook('gemini', payload('gemini', 'AfterAgent'))).toEqual({ event: 'stopped', externalSessionId: id });
     expect(parseHook('gemini', payload('gemini', 'Notification/exec'))).toEqual({ event: 'needs-input' });
     expect(parseHook('gemini', payload('gemini', 'Notification/mcp'))).toEqual({ event: 'needs-input' });

@@ -1,6 +1,9 @@
 import type { MethodParams } from '../../shared/contract';
 import type { AgentQuota, QuotaWindow } from '../../shared/entities';
+import { MAX_TURN_PROMPT_CHARS } from '../../shared/turns';
+import { agentCredentials } from './agentCredentials';
 import { connectToDrover } from './socketClient';
+import { withoutControls } from './terminalText';
 
 export type HookReport = Omit<MethodParams<'reportAgentHook'>, 'agentId'>;
 type Payload = Record<string, unknown>;
@@ -28,6 +31,11 @@ function parseObject(text: string): Payload {
 const text = (value: unknown, max: number): string | undefined => (typeof value === 'string' && value.length > 0 ? value.slice(0, max) : undefined);
 const conversation = (payload: Payload) => text(payload.session_id, 200);
 
+/** A prompt went in (Claude's and Codex's UserPromptSubmit, Gemini's BeforeAgent): its text names the turn. */
+function promptSubmitted(payload: Payload): HookReport {
+  return { event: 'prompt-submitted', externalSessionId: conversation(payload), prompt: text(payload.prompt, MAX_TURN_PROMPT_CHARS) };
+}
+
 /**
  * Claude Code 2.1.197's hooks (JSON on stdin, `hook_event_name`). A subagent's events carry
  * `agent_id` and say nothing of the main session, except its permission dialog, which shows on the
@@ -39,7 +47,7 @@ function fromClaude(payload: Payload): HookReport | null {
     case 'SessionStart':
       return { event: 'session-start' };
     case 'UserPromptSubmit':
-      return { event: 'prompt-submitted', externalSessionId: conversation(payload) };
+      return promptSubmitted(payload);
     case 'Stop':
       return { event: 'stopped', externalSessionId: conversation(payload) };
     case 'StopFailure':
@@ -57,7 +65,7 @@ function fromClaude(payload: Payload): HookReport | null {
 function fromCodex(payload: Payload): HookReport | null {
   switch (payload.hook_event_name) {
     case 'UserPromptSubmit':
-      return { event: 'prompt-submitted', externalSessionId: conversation(payload) };
+      return promptSubmitted(payload);
     case 'Stop':
       return { event: 'stopped', externalSessionId: conversation(payload) };
     case 'PermissionRequest':
@@ -74,7 +82,7 @@ function fromCodex(payload: Payload): HookReport | null {
 function fromGemini(payload: Payload): HookReport | null {
   switch (payload.hook_event_name) {
     case 'BeforeAgent':
-      return { event: 'prompt-submitted', externalSessionId: conversation(payload) };
+      return promptSubmitted(payload);
     case 'AfterAgent':
       return { event: 'stopped', externalSessionId: conversation(payload) };
     case 'Notification':
@@ -101,7 +109,7 @@ export function quotaOf(payload: Payload): AgentQuota | null {
 
 /** What Claude Code shows as its status line: whose agent this is, and the quota where known. */
 export function statusLine(agentName: string | undefined, quota: AgentQuota | null): string {
-  const parts = [`Drover agent ${agentName ?? ''}`.trim()];
+  const parts = [`Drover agent ${withoutControls(agentName ?? '')}`.trim()];
   if (quota?.fiveHour) parts.push(`5h ${Math.round(quota.fiveHour.usedPercent)}%`);
   if (quota?.weekly) parts.push(`week ${Math.round(quota.weekly.usedPercent)}%`);
   return parts.join(' · ');
@@ -138,7 +146,7 @@ export async function hookCommand(args: string[], env: NodeJS.ProcessEnv): Promi
   const report = parseHook(cli, stdin);
   if (!report || !socketPath || !agentId) return 0;
   try {
-    const client = await connectToDrover(socketPath);
+    const client = await connectToDrover(socketPath, {}, { agent: agentCredentials(env) });
     try {
       await client.rpc.call('reportAgentHook', { agentId, ...report });
     } finally {

@@ -5,12 +5,15 @@ import packageJson from '../../package.json';
 import { DroverRequestError } from '../../shared/protocol';
 import { defaultDataDir, socketPathFor } from '../host/paths';
 import { issueCommand, pullRequestCommand } from './forgeCommands';
+import { agentCredentials } from './agentCredentials';
 import { hookCommand } from './hookCommand';
 import { hostCommand, type HostCliContext } from './hostCommands';
 import { runMcpServer } from './mcp/mcpServer';
 import { serve } from './serve';
 import { connectToDrover } from './socketClient';
 import { taskCommand, type CliContext } from './taskCommands';
+import { turnsCommand } from './turnCommands';
+import { quoted, withoutControls } from './terminalText';
 import { USAGE, UsageError } from './usage';
 import { worktreeCommand } from './worktreeCommands';
 
@@ -43,15 +46,17 @@ function terminalConfirm(): HostCliContext['confirm'] {
 }
 
 async function status(args: string[], context: CliContext): Promise<number> {
-  const client = await connectToDrover(context.socketPath);
+  const client = await connectToDrover(context.socketPath, {}, { agent: agentCredentials(context.env) });
   try {
     const info = await client.rpc.call('getStatus', {});
     if (args.includes('--json')) {
       context.out(`${JSON.stringify(info, null, 2)}\n`);
       return 0;
     }
-    const projects = info.projects.map((p) => `  ${p.id}  ${p.name}  ${p.path}`).join('\n');
-    context.out(`Drover ${info.version}\ndata dir: ${info.dataDir}\nsocket:   ${info.socketPath}\nprojects: ${info.projects.length}\n${projects}${projects ? '\n' : ''}`);
+    const projects = info.projects.map((p) => `  ${p.id}  ${quoted(p.name)}  ${quoted(p.path)}`).join('\n');
+    context.out(
+      `Drover ${quoted(info.version)}\ndata dir: ${quoted(info.dataDir)}\nsocket:   ${quoted(info.socketPath)}\nprojects: ${info.projects.length}\n${projects}${projects ? '\n' : ''}`,
+    );
     return 0;
   } finally {
     client.close();
@@ -93,6 +98,7 @@ async function run(argv: string[]): Promise<number> {
   if (command === 'worktree') return worktreeCommand(rest, context);
   if (command === 'pr') return pullRequestCommand(rest, context);
   if (command === 'issue') return issueCommand(rest, context);
+  if (command === 'turns') return turnsCommand(rest, context);
   throw new UsageError(`Unknown command: ${command}`);
 }
 
@@ -102,7 +108,7 @@ run(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`drover: ${message}\n`);
+    process.stderr.write(`drover: ${withoutControls(message)}\n`);
     if (error instanceof UsageError) process.stderr.write(`Run \`drover help\` for usage.\n`);
     const refused = error instanceof UsageError || (error instanceof DroverRequestError && error.code !== 'internal') || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     process.exitCode = refused ? 2 : 1;

@@ -51,7 +51,7 @@ export async function serve(args: string[], context: HostCliContext): Promise<nu
   const openDoor = async (wantedPort: number, newToken: boolean): Promise<{ client: SocketClient; url: string; port: number }> => {
     const outcome = await ensureHost({ dataDir, socketPath, start: hostCommand });
     if (outcome === 'started') log(`started the Drover host for ${dataDir}`);
-    const client = await connectToDrover(socketPath, {}, 'serve');
+    const client = await connectToDrover(socketPath, {}, { client: 'serve' });
     try {
       const door = await client.rpc.call('openWebDoor', { host: values.host, port: wantedPort, allowOrigins, newToken });
       return { client, ...door };

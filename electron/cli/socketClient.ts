@@ -7,9 +7,15 @@ import { DroverRequestError, MAX_SERVER_FRAME_BYTES, type TaskOutputBytes } from
 import { RpcClient } from '../../shared/rpcClient';
 import { decodeStreamFrame } from '../../shared/streamFrames';
 import { HostStreamReader } from '../host/socketRecords';
+import type { AgentCredentials } from './agentCredentials';
+
+/** The agent a connection proved it speaks for, with its project. */
+export type AgentIdentity = MethodResult<'identifyAgent'>;
 
 export interface SocketClient {
   rpc: RpcClient;
+  /** Set when the connection identified as an agent (see connectToDrover's `agent`). */
+  identity: AgentIdentity | null;
   /** Resolves once the socket is gone (closed by either side). */
   closed: Promise<void>;
   close(): void;
@@ -45,19 +51,26 @@ export async function greetHost(rpc: RpcClient, client: string): Promise<HostHel
   return hello;
 }
 
+/** Who a connection is for: the client's kind (named to the host) and, for an agent, its proof. */
+export interface ConnectAs {
+  client?: string;
+  agent?: AgentCredentials | null;
+}
+
 /**
- * Connects to a running Drover's local socket and greets it (see greetHost); rejects with a clear
- * message when none answers or it speaks another protocol.
+ * Connects to a running Drover's local socket and greets it (see greetHost); with `agent`, the
+ * connection then identifies as that agent. Rejects with a clear message when none answers, it
+ * speaks another protocol, or it refuses the agent.
  */
-export async function connectToDrover(socketPath: string, handlers: PushListeners = {}, client = 'cli'): Promise<SocketClient> {
+export async function connectToDrover(socketPath: string, handlers: PushListeners = {}, { client = 'cli', agent = null }: ConnectAs = {}): Promise<SocketClient> {
   const connected = await openSocket(socketPath, handlers);
   try {
     await greetHost(connected.rpc, client);
+    return agent ? { ...connected, identity: await connected.rpc.call('identifyAgent', agent) } : connected;
   } catch (error) {
     connected.close();
     throw error;
   }
-  return connected;
 }
 
 /** Connects without greeting the host: for a client that decides itself what a mismatch means (the window). */
@@ -82,7 +95,7 @@ export function openSocket(socketPath: string, handlers: PushListeners): Promise
     let connected = false;
     socket.once('connect', () => {
       connected = true;
-      resolve({ rpc, closed, close: () => socket.end() });
+      resolve({ rpc, identity: null, closed, close: () => socket.end() });
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       // Once connected, an error is the host going away mid-conversation (a reset), as a close is.
@@ -103,8 +116,8 @@ const RECONNECT_STEPS_MS = [50, 100, 200, 400, 800, 1000];
 
 /**
  * A connection to Drover that comes back: when the socket drops (Drover restarted), calls in flight
- * fail with a clear message and the next call connects again, waiting up to `reconnectWithinMs`
- * for Drover to answer. For long-lived clients such as `drover mcp`.
+ * fail with a clear message and the next call connects again (identifying again as `agent`),
+ * waiting up to `reconnectWithinMs` for Drover to answer. For long-lived clients such as `drover mcp`.
  */
 export class DroverLink implements DroverCaller {
   private current: Promise<SocketClient> | null = null;
@@ -112,13 +125,14 @@ export class DroverLink implements DroverCaller {
 
   constructor(
     private readonly socketPath: string,
+    private readonly agent: AgentCredentials | null = null,
     private readonly reconnectWithinMs = 15_000,
   ) {}
 
-  /** The first connection: fails at once when Drover is not running. */
-  async open(): Promise<void> {
-    this.adopt(connectToDrover(this.socketPath));
-    await this.current;
+  /** The first connection: fails at once when Drover is not running or refuses the agent. */
+  async open(): Promise<AgentIdentity | null> {
+    this.adopt(connectToDrover(this.socketPath, {}, { agent: this.agent }));
+    return (await (this.current as Promise<SocketClient>)).identity;
   }
 
   async call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>> {
@@ -156,9 +170,10 @@ export class DroverLink implements DroverCaller {
     const deadline = Date.now() + this.reconnectWithinMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await connectToDrover(this.socketPath);
+        return await connectToDrover(this.socketPath, {}, { agent: this.agent });
       } catch (error) {
-        if (this.closed || Date.now() >= deadline) throw error;
+        // A refusal (the agent's session ended) stays a refusal: only an absent Drover is waited for.
+        if (this.closed || Date.now() >= deadline || error instanceof DroverRequestError) throw error;
         const delay = RECONNECT_STEPS_MS[Math.min(attempt, RECONNECT_STEPS_MS.length - 1)] as number;
         await new Promise((resolve) => setTimeout(resolve, delay));
       }

@@ -7,7 +7,9 @@ import { ProjectIdSchema, isTaskFinished, type Project, type Task } from '../../
 import { shellLine } from '../../shared/shellQuote';
 import type { RpcClient } from '../../shared/rpcClient';
 import { isInside } from '../core/projects/projectRegistry';
+import { agentCredentials } from './agentCredentials';
 import { connectToDrover, type DroverCaller } from './socketClient';
+import { quoted } from './terminalText';
 import { UsageError } from './usage';
 
 export interface CliContext {
@@ -22,7 +24,7 @@ const TASK_TABLE_HEADER = ['ID'.padEnd(24), 'STATE'.padEnd(12), 'TRY'.padEnd(4),
 function taskLine(task: Task): string {
   const runTime = taskRunTime(task, Date.now());
   const elapsed = runTime === null ? '-' : formatDuration(runTime);
-  const title = task.label ? `${task.label}: ${task.command}` : task.command;
+  const title = task.label ? `${quoted(task.label)}: ${quoted(task.command)}` : quoted(task.command);
   return [task.id.padEnd(24), task.state.padEnd(12), `#${task.attempt}`.padEnd(4), elapsed.padEnd(8), title].join(' ');
 }
 
@@ -47,7 +49,7 @@ function taskDetails(task: Task): string {
   ];
   return rows
     .filter(([, value]) => value !== null && value !== undefined)
-    .map(([key, value]) => `${`${key}:`.padEnd(11)}${value}`)
+    .map(([key, value]) => `${`${key}:`.padEnd(11)}${typeof value === 'string' ? quoted(value) : value}`)
     .join('\n');
 }
 
@@ -139,14 +141,18 @@ export async function taskCommand(args: string[], context: CliContext): Promise<
   const acks = new AckCounter((bytes) => {
     if (followedTask.id) client.rpc.call('ackTaskOutput', { taskId: followedTask.id, bytes }).catch(() => undefined);
   });
-  const client = await connectToDrover(context.socketPath, {
-    onOutput: (chunk) => {
-      if (chunk.taskId !== followedTask.id) return;
-      acks.written(chunk.data.byteLength);
-      wake.signal();
+  const client = await connectToDrover(
+    context.socketPath,
+    {
+      onOutput: (chunk) => {
+        if (chunk.taskId !== followedTask.id) return;
+        acks.written(chunk.data.byteLength);
+        wake.signal();
+      },
+      onEvent: (event) => event.name === 'backgroundTaskChanged' && event.task.id === followedTask.id && wake.signal(),
     },
-    onEvent: (event) => event.name === 'backgroundTaskChanged' && event.task.id === followedTask.id && wake.signal(),
-  });
+    { agent: agentCredentials(context.env) },
+  );
   const { rpc } = client;
   const printTask = (task: Task, plain: string) => context.out(json ? `${JSON.stringify(task, null, 2)}\n` : `${plain}\n`);
   try {
@@ -181,7 +187,7 @@ export async function taskCommand(args: string[], context: CliContext): Promise<
           after = page.next;
         }
         if (json) context.out(printed === 0 ? '[]\n' : '\n]\n');
-        else if (printed === 0) context.out(`No tasks in ${project.name}.\n`);
+        else if (printed === 0) context.out(`No tasks in ${quoted(project.name)}.\n`);
         return 0;
       }
       case 'show': {

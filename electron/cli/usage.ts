@@ -19,6 +19,9 @@ export const USAGE = `Usage:
   drover pr merge AGENT [--method merge|squash|rebase] [--json]
   drover issue list [--search TEXT] [--label L]... [--mine] [--json]
   drover issue start N [--profile P] [--name NAME] [--json]
+  drover turns AGENT [--project ID|PATH] [--json]       (the agent's checkpoints, one per turn; 0 is its start)
+  drover turns diff AGENT N [M] [--stat] [--json]       (what checkpoint N, or N through M, changed)
+  drover turns restore AGENT N [--json]                 (the worktree back as checkpoint N had it; undoable)
   drover mcp [--project ID|PATH]  (stdio MCP server for agent CLIs: run_in_background, inbox, ask_agent, ...)
   drover hook EVENT            (run by agent CLIs' hooks; reports busy/ready to Drover, always exits 0)
 
@@ -28,8 +31,8 @@ default) reuses the port of the last serve when it is free.
 Several words after -- are run as they are, each one word (like env or timeout):
 drover task run -- npm test -- --grep "a b". One word is a line for your shell:
 drover task run -- 'make && make test'.
-Inside an agent terminal the project and agent come from DROVER_SOCKET, DROVER_PROJECT_ID and
-DROVER_AGENT_ID. Elsewhere the socket is found from --data-dir, DROVER_DATA_DIR or the default data dir.
+Inside an agent terminal the project and agent come from DROVER_SOCKET, DROVER_PROJECT_ID,
+DROVER_AGENT_ID and DROVER_AGENT_PROOF, and the command acts for that agent. Elsewhere the socket is found from --data-dir, DROVER_DATA_DIR or the default data dir.
 drover worktree merge checks for conflicts first (git merge-tree) and refuses with exit code 2,
 naming the files; --hand-back then posts them to the agent to rebase and resolve.
 drover pr create pushes the agent's branch (that branch only) and opens its pull request against

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Project, Worktree } from '../../shared/entities';
+import type { Agent, Project, Worktree } from '../../shared/entities';
+import { agentTerminalEnv } from '../../test-support/agentTerminalEnv';
 import { runCli } from '../../test-support/droverProcess';
 import { commitFiles, git, makeRepo } from '../../test-support/gitRepo';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
@@ -66,6 +67,21 @@ describe('drover worktree', () => {
     expect(await cli(['worktree'])).toMatchObject({ code: 2, stderr: expect.stringContaining('drover worktree needs a command: list, diff, merge') });
   });
 
+  it('quotes agent names and file names with control characters in its tables, as git does', async () => {
+    const worktree = await addAgent('evil\u001b[2J');
+    commitFiles(worktree.path, { 'a\u001b]52;c;aGk=\u0007.txt': 'x\n' }, 'hostile name');
+    // eslint-disable-next-line no-control-regex -- the very characters that must not reach the terminal
+    const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+    const list = await cli(['worktree', 'list']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).not.toMatch(controls);
+    expect(list.stdout).toMatch(/^"evil\\033\[2J"\s+drover\//m);
+    const stat = await cli(['worktree', 'diff', worktree.agentId, '--stat']);
+    expect(stat.code, stat.stderr).toBe(0);
+    expect(stat.stdout).not.toMatch(controls);
+    expect(stat.stdout).toContain('"a\\033]52;c;aGk=\\a.txt"');
+  });
+
   it('merges one branch and refuses the conflicting one with exit code 2, handing it back', async () => {
     const { alpha, beta } = await twoConflictingAgents();
     const merged = await cli(['worktree', 'merge', 'alpha']);
@@ -86,7 +102,9 @@ describe('drover worktree', () => {
 
   it('runs `drover task run` of an agent standing in its worktree there', async () => {
     const worker = await addAgent('worker');
-    const run = await cli(['task', 'run', '--', 'pwd'], { DROVER_PROJECT_ID: project.id, DROVER_AGENT_ID: worker.agentId }, worker.path);
+    await host.core.api.startAgent({ agentId: worker.agentId, resume: false });
+    const agent = (await host.core.api.getWorkState({ projectId: project.id })).agents.find((a) => a.id === worker.agentId) as Agent;
+    const run = await runCli(['task', 'run', '--', 'pwd'], { cwd: worker.path, env: await agentTerminalEnv(host, agent) });
     expect(run.code, run.stderr).toBe(0);
     const task = await waitFor(async () => {
       const found = await host.core.api.getTask({ taskId: run.stdout.trim() });

@@ -2,11 +2,15 @@ import { parseArgs } from 'node:util';
 import type { Project, WorktreeDiff } from '../../shared/entities';
 import { pullRequestSummary } from '../../shared/forge';
 import type { RpcClient } from '../../shared/rpcClient';
+import { agentCredentials } from './agentCredentials';
 import { connectToDrover } from './socketClient';
 import { resolveProject, type CliContext } from './taskCommands';
+import { quoted } from './terminalText';
 import { UsageError } from './usage';
 
-export function table(rows: string[][]): string {
+/** Columns padded to their widest cell; every cell is quoted where it holds control characters. */
+export function table(cells: string[][]): string {
+  const rows = cells.map((row) => row.map(quoted));
   const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
   return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ')).join('\n');
 }
@@ -27,13 +31,13 @@ function agentArgument(positionals: string[], command: string): string {
 
 /** The diff as git prints it; a file too large to send is named with where to look. */
 function patchText(diff: WorktreeDiff, folder: string): string {
-  return diff.files.map((file) => file.patch ?? `# ${file.path}: too large to show here; run git diff ${diff.base} in ${folder}\n`).join('');
+  return diff.files.map((file) => file.patch ?? `# ${quoted(file.path)}: too large to show here; run git diff ${diff.base} in ${quoted(folder)}\n`).join('');
 }
 
 function statText(diff: WorktreeDiff): string {
   const rows = diff.files.map((file) => [file.path, `+${file.additions}`, `-${file.deletions}`, file.binary ? 'binary' : '', file.origins.join(', ')]);
   const commits = `${diff.commits.length} ${diff.commits.length === 1 ? 'commit' : 'commits'}`;
-  return `${table(rows)}\n${diff.files.length} files changed, +${diff.additions} -${diff.deletions}, ${commits} on ${diff.branch} since ${diff.parentBranch}\n`;
+  return `${table(rows)}\n${diff.files.length} files changed, +${diff.additions} -${diff.deletions}, ${commits} on ${quoted(diff.branch)} since ${quoted(diff.parentBranch)}\n`;
 }
 
 const SUBCOMMANDS = ['list', 'diff', 'merge'];
@@ -55,7 +59,7 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
     },
     strict: true,
   });
-  const client = await connectToDrover(context.socketPath);
+  const client = await connectToDrover(context.socketPath, {}, { agent: agentCredentials(context.env) });
   const { rpc } = client;
   try {
     const project = await resolveProject(rpc, values.project, context);
@@ -63,7 +67,7 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
       case 'list': {
         const [listed, { forgeLinks }] = await Promise.all([rpc.call('listWorktrees', { projectId: project.id }), rpc.call('getWorkState', { projectId: project.id })]);
         if (values.json) context.out(`${JSON.stringify(listed, null, 2)}\n`);
-        else if (listed.length === 0) context.out(`No agent of ${project.name} has a worktree of its own.\n`);
+        else if (listed.length === 0) context.out(`No agent of ${quoted(project.name)} has a worktree of its own.\n`);
         else {
           const header = ['AGENT', 'BRANCH', 'PARENT', 'AHEAD', 'BEHIND', 'UNCOMMITTED', 'STATE', 'PULL REQUEST', 'PATH'];
           const pullRequests = new Map(forgeLinks.flatMap((link) => (link.pullRequest ? [[link.agentId, pullRequestSummary(link.pullRequest)] as const] : [])));
@@ -102,7 +106,7 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
         }
         const merged = await rpc.call('mergeWorktree', { agentId, strategy: values.squash ? 'squash' : 'rebase', ...(values.message ? { message: values.message } : {}) });
         if (values.json) context.out(`${JSON.stringify(merged, null, 2)}\n`);
-        else context.out(`Merged ${check.branch} into ${merged.parentBranch} (${merged.strategy}, ${merged.commits} ${merged.commits === 1 ? 'commit' : 'commits'}): ${merged.commit}\n`);
+        else context.out(`Merged ${quoted(check.branch)} into ${quoted(merged.parentBranch)} (${merged.strategy}, ${merged.commits} ${merged.commits === 1 ? 'commit' : 'commits'}): ${merged.commit}\n`);
         return 0;
       }
       default:

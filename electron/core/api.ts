@@ -1,9 +1,24 @@
 import type { z } from 'zod';
 import type { CoreMethodName, METHODS, MethodName, MethodResult } from '../../shared/contract';
 import type { TaskOutputChunk, TerminalChunk } from '../../shared/events';
+import { DroverRequestError } from '../../shared/protocol';
 
 /** A method's params as its schema produced them (defaults filled in). */
 export type MethodInput<M extends MethodName> = z.output<(typeof METHODS)[M]['params']>;
+
+/** An agent a connection proved it speaks for (see identifyAgent). */
+export interface AgentCaller {
+  kind: 'agent';
+  projectId: string;
+  agentId: string;
+  agentName: string;
+}
+
+/**
+ * Who a client speaks for: the person (the window, the browser page, the CLI in their own shell,
+ * and every connection that never identified), or one agent, held to its own project and inbox.
+ */
+export type Caller = { kind: 'person' } | AgentCaller;
 
 /**
  * Whoever sent a request: a window, a browser tab, the CLI, an MCP server. Methods whose effect
@@ -12,6 +27,10 @@ export type MethodInput<M extends MethodName> = z.output<(typeof METHODS)[M]['pa
  */
 export interface Client {
   readonly signal: AbortSignal;
+  /** The person until the connection identifies as an agent, which it may do once. */
+  readonly caller: Caller;
+  /** Called by the core once it checked the agent's proof; refused if the client already is an agent. */
+  identifyAs(agent: AgentCaller): void;
   sendTaskOutput(chunk: TaskOutputChunk): void;
   sendTerminal(chunk: TerminalChunk): void;
 }
@@ -24,8 +43,16 @@ export type Methods<M extends MethodName> = { [K in M]: Handler<K> };
 /** The core's part of the contract (all of it but the host's own methods), as every door calls it. */
 export type CoreApi = { [M in CoreMethodName]: (params: MethodInput<M>, client?: Client) => Promise<MethodResult<M>> };
 
-/** For in-process callers (tests, the host itself): nothing is pushed to it and it never goes away. */
-const IN_PROCESS_CLIENT: Client = { signal: new AbortController().signal, sendTaskOutput: () => {}, sendTerminal: () => {} };
+/** For in-process callers (tests, the host itself): the person; nothing is pushed to it and it never goes away. */
+const IN_PROCESS_CLIENT: Client = {
+  signal: new AbortController().signal,
+  caller: { kind: 'person' },
+  identifyAs: () => {
+    throw new DroverRequestError('forbidden', 'An in-process caller speaks for the person; only a connection can identify as an agent.');
+  },
+  sendTaskOutput: () => {},
+  sendTerminal: () => {},
+};
 
 /**
  * Every handler answers with a promise, whether its domain works synchronously or not; what a

@@ -6,6 +6,8 @@ import { agentMethods } from './agents/agentMethods';
 import { appSettingsMethods } from './appSettings/appSettingsMethods';
 import { AgentService } from './agents/agentService';
 import { toCoreApi, type CoreApi } from './api';
+import { restrictAgents } from './callers/agentAccess';
+import { callerMethods } from './callers/callerMethods';
 import { DroverRequestError } from './errors';
 import { reconcileProjects } from './boot';
 import type { CommandLineToolSource } from './commandLineTool/commandLineTool';
@@ -39,6 +41,12 @@ import { taskMethods } from './tasks/taskMethods';
 import { TaskService } from './tasks/taskService';
 import { AgentWakeService, DEFAULT_WAKE_OPTIONS, type WakeOptions } from './wake/agentWakeService';
 import { wakeMethods } from './wake/wakeMethods';
+import { CommentService } from './comments/commentService';
+import { commentMethods } from './comments/commentMethods';
+import { AgentComparison } from './turns/agentComparison';
+import { Checkpoints } from './turns/checkpoints';
+import { turnMethods } from './turns/turnMethods';
+import { TurnService } from './turns/turnService';
 import { Git } from './worktrees/git';
 import { PortBlocks } from './worktrees/portBlocks';
 import { worktreeMethods } from './worktrees/worktreeMethods';
@@ -149,6 +157,8 @@ export function createCore(options: CoreOptions): Core {
   const git = new Git(env);
   const worktrees = new WorktreeService(locator, projects, stores, events, inbox, git, ports, tasks, { log });
   const appSettings = new AppSettingsTable(appDb);
+  const checkpoints = new Checkpoints(git);
+  const turns = new TurnService(locator, projects, stores, events, inbox, git, checkpoints, { log });
   const sessions = new SessionService(
     locator,
     projects,
@@ -161,6 +171,7 @@ export function createCore(options: CoreOptions): Core {
       baseEnv: env,
       ...(options.agentStopGraceMs !== undefined ? { stopGraceMs: options.agentStopGraceMs } : {}),
       scrollbackLines: appSettings.read().settings.terminalScrollbackLines,
+      onPrompt: (agentId, prompt) => turns.notePrompt(agentId, prompt),
       log,
     },
     worktrees,
@@ -180,9 +191,9 @@ export function createCore(options: CoreOptions): Core {
 
   const reconcileReports = reconcileProjects({ projects, stores, sessions, wakes, inbox, worktrees, events, log });
 
-  const api = toCoreApi(
-    {
-    ...projectMethods(projects, stores, [tasks, sessions, worktrees, pullRequests], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
+  const handlers = {
+    ...callerMethods(sessions, projects, locator),
+    ...projectMethods(projects, stores, [tasks, sessions, worktrees, pullRequests, turns], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
     ...taskMethods(tasks, events),
     ...profileMethods(profiles),
     ...agentMethods(agents),
@@ -193,8 +204,12 @@ export function createCore(options: CoreOptions): Core {
     ...commandLineToolMethods(options.commandLineTool ?? { kind: 'launcher', command: cliCommand, ...(options.cliEnv ? { env: options.cliEnv } : {}) }, env),
     ...worktreeMethods(worktrees),
     ...forgeMethods(connector, pullRequests, issues),
-    },
-    (error) => nameDamagedDatabase(error, [{ db: appDb, file: appFile, description: 'app database' }, ...stores.opened()]),
+    ...turnMethods(turns, new AgentComparison(locator, git, checkpoints)),
+    ...commentMethods(new CommentService(locator, events, inbox)),
+  };
+  // Agents' connections are held to their own project and inbox; the person's are not.
+  const api = toCoreApi(restrictAgents(handlers, locator), (error) =>
+    nameDamagedDatabase(error, [{ db: appDb, file: appFile, description: 'app database' }, ...stores.opened()]),
   );
 
   let closed = false;

@@ -4,14 +4,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DROVER_TOOL_NAMES } from '../../shared/droverTools';
 import type { Agent, Project } from '../../shared/entities';
-import { CLI_PATH, REPO_ROOT } from '../../test-support/buildOnce';
+import { agentTerminalEnv } from '../../test-support/agentTerminalEnv';
+import { CLI_PATH } from '../../test-support/buildOnce';
+import { FAKE_PROFILE } from '../../test-support/fakeAgentProfile';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 import { connectToDrover } from '../cli/socketClient';
 import { startHost, type DroverHost } from './host';
-
-const FAKE_AGENT = path.join(REPO_ROOT, 'e2e', 'fixtures', 'fake-agent.mjs');
 
 describe('agent bridge: inbox, wakes and the MCP server', () => {
   let dir: string;
@@ -40,16 +41,11 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     await host.core.api.startAgent({ agentId: agent.id, resume: false });
     await waitFor(async () => (await session(agent.id))?.state === 'ready', `${agent.name} ready`);
   };
+  /** The MCP server as the agent's CLI starts it: in the env of the agent's running terminal. */
   const mcpFor = async (agent: Agent) => {
+    if ((await session(agent.id))?.state !== 'ready') await startReady(agent);
     const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [CLI_PATH, 'mcp'],
-        env: { ...(process.env as Record<string, string>), DROVER_SOCKET: host.socketPath, DROVER_PROJECT_ID: project.id, DROVER_AGENT_ID: agent.id },
-        stderr: 'ignore',
-      }),
-    );
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI_PATH, 'mcp'], env: await agentTerminalEnv(host, agent), stderr: 'ignore' }));
     clients.push(client);
     return client;
   };
@@ -60,21 +56,7 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     fs.mkdirSync(path.join(dir, 'repo'));
     await boot();
     project = (await host.core.api.addProject({ path: path.join(dir, 'repo') }));
-    await host.core.api.saveAgentProfile({
-      profile: {
-        id: 'fake',
-        name: 'Fake agent',
-        command: process.execPath,
-        args: [FAKE_AGENT],
-        env: { FAKE_AGENT_WORK_MS: '300' },
-        promptPattern: '^fake> ?$',
-        busyPattern: 'esc to interrupt',
-        needsInputPattern: null,
-        usageLimitPattern: 'hit your session limit',
-        quietMs: 150,
-        integration: 'claude', wakeAs: 'prompt',
-      },
-    });
+    await host.core.api.saveAgentProfile({ profile: { ...FAKE_PROFILE, env: { FAKE_AGENT_WORK_MS: '300' }, usageLimitPattern: 'hit your session limit' } });
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.close()));
@@ -149,9 +131,8 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     const agent = await addAgent('Caller');
     const client = await mcpFor(agent);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(
-      ['ask_agent', 'cancel_task', 'get_task', 'list_tasks', 'read_inbox', 'reply', 'retry_task', 'run_in_background', 'send_message'].sort(),
-    );
+    expect(tools.map((t) => t.name).sort()).toEqual([...DROVER_TOOL_NAMES].sort());
+    expect(tools.filter((t) => t.annotations?.readOnlyHint).map((t) => t.name)).toEqual(['list_tasks', 'get_task', 'read_inbox']);
     expect(tools.find((t) => t.name === 'run_in_background')?.inputSchema).toMatchObject({ type: 'object', required: ['command'] });
     const started = text(await client.callTool({ name: 'run_in_background', arguments: { command: 'echo from-mcp', label: 'mcp job' } }));
     const taskId = /task (t-[a-z0-9]+)/.exec(started)?.[1] as string;

@@ -1,8 +1,9 @@
 import { METHODS, isMethodName, type CoreMethodName, type MethodName } from '../../shared/contract';
 import { HOST_METHOD_NAMES, SOCKET_ONLY_METHODS, type HostMethodName } from '../../shared/host';
-import { RequestFrameSchema, type ErrorBody, type ResponseFrame } from '../../shared/protocol';
+import { DroverRequestError, RequestFrameSchema, type ErrorBody, type ResponseFrame } from '../../shared/protocol';
 import { describeIssues } from '../../shared/validationIssues';
-import type { Client, Methods } from '../core/api';
+import type { Caller, Client, Methods } from '../core/api';
+import { checkHostMethod, visibleTo } from '../core/callers/agentAccess';
 import type { Core } from '../core/compose';
 import { toRequestError } from '../core/errors';
 import type { HostPush } from './frameCodec';
@@ -41,12 +42,22 @@ function isHostMethod(method: MethodName): method is HostMethodName {
  */
 export function openConnection(core: Core, host: HostMethods, door: Door, push: (frame: HostPush) => void): Connection {
   const lifetime = new AbortController();
+  let caller: Caller = { kind: 'person' };
   const client: Client = {
     signal: lifetime.signal,
+    get caller() {
+      return caller;
+    },
+    identifyAs: (agent) => {
+      if (caller.kind === 'agent') throw new DroverRequestError('forbidden', `This connection already speaks for ${caller.agentName}; it cannot change whom it speaks for.`);
+      caller = agent;
+    },
     sendTaskOutput: (chunk) => push({ t: 'out', chunk }),
     sendTerminal: (chunk) => push({ t: 'term', chunk }),
   };
-  const stopEvents = core.events.onEvent((event) => push({ t: 'evt', event }));
+  const stopEvents = core.events.onEvent((event) => {
+    if (visibleTo(caller, event)) push({ t: 'evt', event });
+  });
 
   async function dispatch(method: string, rawParams: unknown, id: number): Promise<ResponseFrame> {
     if (!isMethodName(method)) return errorFrame(id, { code: 'unknown-method', message: `Unknown method: ${method}` });
@@ -59,6 +70,7 @@ export function openConnection(core: Core, host: HostMethods, door: Door, push: 
     }
     try {
       // The params were just validated by this method's own schema.
+      if (isHostMethod(method)) checkHostMethod(method, caller);
       const handler = (isHostMethod(method) ? host[method] : core.api[method as CoreMethodName]) as (params: unknown, client: Client) => Promise<unknown>;
       return { t: 'res', id, ok: true, result: await handler(params.data, client) };
     } catch (error) {

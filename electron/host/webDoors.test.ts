@@ -35,7 +35,7 @@ describe("the host's browser doors", () => {
   let host: DroverHost;
   const clients: SocketClient[] = [];
   const serveClient = async () => {
-    const client = await connectToDrover(host.socketPath, {}, 'serve');
+    const client = await connectToDrover(host.socketPath, {}, { client: 'serve' });
     clients.push(client);
     return client;
   };

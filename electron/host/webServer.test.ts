@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -55,6 +56,49 @@ describe('browser host web server', () => {
     expect((await fetch(`${new URL(web.url).origin}/%00`)).status).toBe(403);
     expect((await fetch(`${new URL(web.url).origin}/%E0%A4%A`)).status).toBe(400);
     expect((await fetch(web.url)).status).toBe(200);
+  });
+
+  it('sends no referrer, no sniffing and a CSP limiting connections to its own origin on every reply, errors too', async () => {
+    const origin = new URL(web.url).origin;
+    const upgrade = (target: string) =>
+      new Promise<http.IncomingMessage>((resolve, reject) => {
+        const request = http.request(`${origin}${target}`, { headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+        request.once('response', resolve);
+        request.once('error', reject);
+        request.end();
+      });
+    const replies: [string, number, Headers | http.IncomingHttpHeaders][] = [];
+    for (const [what, init] of [
+      ['/', {}],
+      ['/missing.js', {}],
+      ['/', { method: 'POST' }],
+      ['/%00', {}],
+      ['/%E0%A4%A', {}],
+    ] as const) {
+      const response = await fetch(`${origin}${what}`, init);
+      replies.push([`${init.method ?? 'GET'} ${what}`, response.status, response.headers]);
+    }
+    for (const target of ['/elsewhere', '/api?token=wrong']) {
+      const response = await upgrade(target);
+      response.resume();
+      replies.push([`upgrade ${target}`, response.statusCode ?? 0, response.headers]);
+    }
+    expect(replies.map(([what, status]) => `${what} ${status}`)).toEqual([
+      'GET / 200',
+      'GET /missing.js 404',
+      'POST / 405',
+      'GET /%00 403',
+      'GET /%E0%A4%A 400',
+      'upgrade /elsewhere 404',
+      'upgrade /api?token=wrong 401',
+    ]);
+    for (const [what, , headers] of replies) {
+      const header = (name: string) => (headers instanceof Headers ? headers.get(name) : (headers[name] as string | undefined));
+      expect({ what, referrer: header('referrer-policy'), sniff: header('x-content-type-options') }).toEqual({ what, referrer: 'no-referrer', sniff: 'nosniff' });
+      const csp = header('content-security-policy') ?? '';
+      expect(csp, what).toContain("default-src 'self'");
+      expect(csp.split('; ').find((directive) => directive.startsWith('connect-src')), what).toBe("connect-src 'self'");
+    }
   });
 
   it('refuses a missing or wrong token and a foreign Origin', async () => {

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { CONTENT_SECURITY_POLICY } from '../../shared/contentSecurityPolicy';
+import { SECURITY_HEADERS } from '../../shared/contentSecurityPolicy';
 import { MAX_REQUEST_FRAME_BYTES } from '../../shared/protocol';
 import { ClientFlow } from './clientFlow';
 import type { Connection } from './connection';
@@ -57,8 +57,13 @@ function sameToken(given: string | null, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+const SECURITY_HEADER_LINES = Object.entries(SECURITY_HEADERS)
+  .map(([name, value]) => `${name}: ${value}\r\n`)
+  .join('');
+
+/** A refused WebSocket upgrade, written on the raw socket, with the same headers as every reply. */
 function reject(socket: import('node:stream').Duplex, status: number, reason: string): void {
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n${SECURITY_HEADER_LINES}\r\n`);
 }
 
 /** `scheme://host[:port]` exactly as a browser sends it in Origin, or an error saying what is wrong. */
@@ -174,6 +179,7 @@ function serveClient(host: WebServerHost, ws: WebSocket): void {
 }
 
 function serveStatic(root: string, request: http.IncomingMessage, response: http.ServerResponse): void {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     response.writeHead(405, { Allow: 'GET, HEAD' }).end();
     return;
@@ -197,8 +203,6 @@ function serveStatic(root: string, request: http.IncomingMessage, response: http
     }
     response.writeHead(200, {
       'Content-Type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
-      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-      'X-Content-Type-Options': 'nosniff',
       'Cache-Control': file.endsWith('index.html') ? 'no-store' : 'public, max-age=31536000, immutable',
     });
     response.end(request.method === 'HEAD' ? undefined : body);

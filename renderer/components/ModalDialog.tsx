@@ -19,7 +19,13 @@ export function ModalDialog({ title, headerExtras, className, children, onClose,
   const titleId = useId();
 
   return (
-    <dialog ref={dialogRef} aria-labelledby={titleId} className={`dialog ${className ?? ''}`} onClose={onClose}>
+    <dialog
+      ref={dialogRef}
+      aria-labelledby={titleId}
+      className={`dialog ${className ?? ''}`}
+      // React passes a dialog opened over this one (a merge, a question) its close too: only this one's own counts.
+      onClose={(event) => event.target === event.currentTarget && onClose()}
+    >
       <header className="dialog__header">
         <h2 id={titleId} className="dialog__title">
           {title}

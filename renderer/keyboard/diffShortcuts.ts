@@ -1,13 +1,31 @@
 import type { KeyPress } from './keyPress';
 
 /** Keys of the changes view (an agent's diff). One table drives the handling and the shortcut sheet. */
-export type DiffCommand = 'nextFile' | 'previousFile' | 'nextHunk' | 'previousHunk' | 'toggleLayout' | 'merge';
+export type DiffCommand =
+  | 'nextFile'
+  | 'previousFile'
+  | 'nextHunk'
+  | 'previousHunk'
+  | 'nextTurn'
+  | 'previousTurn'
+  | 'wholeBranch'
+  | 'thisTurn'
+  | 'sinceTurn'
+  | 'comment'
+  | 'toggleLayout'
+  | 'merge';
 
 export const DIFF_SHORTCUTS: readonly { command: DiffCommand; keys: readonly string[]; display: readonly string[]; description: string }[] = [
   { command: 'nextFile', keys: ['j', ']'], display: ['j', ']'], description: 'Next changed file' },
   { command: 'previousFile', keys: ['k', '['], display: ['k', '['], description: 'Previous changed file' },
   { command: 'nextHunk', keys: ['n'], display: ['n'], description: 'Next hunk' },
   { command: 'previousHunk', keys: ['p', 'N'], display: ['p', 'N'], description: 'Previous hunk' },
+  { command: 'nextTurn', keys: ['.'], display: ['.'], description: 'Next (newer) turn' },
+  { command: 'previousTurn', keys: [','], display: [','], description: 'Previous (older) turn' },
+  { command: 'thisTurn', keys: ['t'], display: ['t'], description: 'Show this turn’s change' },
+  { command: 'sinceTurn', keys: ['s'], display: ['s'], description: 'Show everything since this turn' },
+  { command: 'wholeBranch', keys: ['w'], display: ['w'], description: 'Show the whole branch' },
+  { command: 'comment', keys: ['c'], display: ['c'], description: 'Comment on lines of the selected file' },
   { command: 'toggleLayout', keys: ['u'], display: ['u'], description: 'Unified or split diff' },
   { command: 'merge', keys: ['m'], display: ['m'], description: 'Merge into the parent branch…' },
 ];

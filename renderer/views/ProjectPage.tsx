@@ -1,6 +1,7 @@
 import { useId, useMemo } from 'react';
 import type { Project } from '../../shared/entities';
 import { AgentsArea } from '../agents/AgentsArea';
+import { AgentToolsSetting } from './AgentToolsSetting';
 import { usePaletteCommands, type PaletteCommand } from '../components/commandRegistry';
 import { PageHeading } from '../components/PageHeading';
 import { routeHref } from '../routing';
@@ -68,6 +69,7 @@ function ProjectDetails({ project }: { project: Project }) {
           {project.path}
         </p>
         <span className="workspace__spacer" />
+        <AgentToolsSetting projectId={project.id} projectName={project.name} />
         <ProjectWorktrees projectId={project.id} />
         <ProjectGitHub projectId={project.id} />
         <button

@@ -1,19 +1,28 @@
-import { useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import type { Agent, Worktree } from '../../shared/entities';
 import { countOf } from '../../shared/plural';
 import { FormError } from '../components/FormError';
 import { ModalDialog } from '../components/ModalDialog';
 import { usePendingAction } from '../components/usePendingAction';
+import { useNow } from '../components/useNow';
 import { useStoredFlag } from '../components/useStoredFlag';
+import { formatClockTime } from '../format/clockTime';
 import { diffCommandFor, type DiffCommand } from '../keyboard/diffShortcuts';
 import { isTypingTarget } from '../keyboard/shortcuts';
 import { useWindowKeyDown } from '../keyboard/useWindowKeyDown';
+import { useAgentSession } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
+import { firstChangedLine } from './commentLines';
+import { DiffComments, type CommentDraft } from './DiffComments';
 import { diffRows } from './diffChunks';
 import { DiffFileList } from './DiffFileList';
-import { DiffRowsView, type DiffRowsHandle } from './DiffRowsView';
+import { DiffRowsView, type DiffRowsHandle, type LineSelection } from './DiffRowsView';
+import { scopeOf, scopeTurn, stepTurn, WHOLE_BRANCH, type DiffScope } from './diffScope';
 import { MergeDialog } from './MergeDialog';
+import { TurnList, turnTitle } from './TurnList';
+import { TurnRestore } from './TurnRestore';
 import { useWorktreeDiff } from './useWorktreeDiff';
+import { useTurns } from './useTurns';
 
 interface ChangesDialogProps {
   agent: Agent;
@@ -22,14 +31,21 @@ interface ChangesDialogProps {
 }
 
 /**
- * What an agent changed on its branch (commits, staged, unstaged and untracked files), as a file
- * list and a diff that follows the worktree as it changes; merge into the parent and push from here.
+ * What an agent changed: on its whole branch (commits, staged, unstaged and untracked files), in
+ * one of its turns, or since one, as a file list and a diff that follows the worktree as it changes.
+ * Lines of the diff take comments for the agent; a turn's checkpoint can be restored; the branch
+ * merges into its parent and pushes from here.
  */
 export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) {
-  const { diff, loading, error } = useWorktreeDiff(worktree);
+  const [scope, setScope] = useState<DiffScope>(WHOLE_BRANCH);
+  const { diff, loading, error } = useWorktreeDiff(worktree, scope);
+  const { items: turns } = useTurns(agent.id);
+  const session = useAgentSession(agent);
+  const now = useNow(false);
   const bridge = useBridge();
   const [split, setSplit] = useStoredFlag('drover.diffSplit', false);
   const [selectedPath, setSelectedPath] = useState<string | null>(null);
+  const [draft, setDraft] = useState<CommentDraft | null>(null);
   const [merging, setMerging] = useState(false);
   const [pushed, setPushed] = useState<string | null>(null);
   const push = usePendingAction();
@@ -39,6 +55,9 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
   const files = useMemo(() => diff?.files ?? [], [diff]);
   const rows = useMemo(() => diffRows(files), [files]);
   const selected = Math.max(0, files.findIndex((file) => file.path === selectedPath));
+  const turnAt = scopeTurn(scope);
+  const turn = turns.find((candidate) => candidate.n === turnAt);
+  const restoreRefusal = session?.state === 'busy' ? `${agent.name} is busy: restore once its turn has ended` : null;
 
   const select = (index: number) => {
     const file = files[index];
@@ -47,9 +66,30 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
     rowsRef.current?.showFile(index);
   };
 
+  const selectLines = useCallback(
+    ({ fileIndex, side, startLine, endLine }: LineSelection) => {
+      const file = files[fileIndex];
+      if (file) setDraft({ path: file.path, side, startLine, endLine });
+    },
+    [files],
+  );
+
+  const commentOnSelectedFile = () => {
+    const file = files[selected];
+    if (!file) return;
+    const side = file.status === 'deleted' ? 'old' : 'new';
+    const line = firstChangedLine(file.patch, side) ?? 1;
+    setDraft({ path: file.path, side, startLine: line, endLine: line });
+  };
+
   const run = (command: DiffCommand) => {
     if (command === 'nextFile') select(Math.min(selected + 1, files.length - 1));
     else if (command === 'previousFile') select(Math.max(selected - 1, 0));
+    else if (command === 'nextTurn' || command === 'previousTurn') setScope(stepTurn(scope, turns, command === 'nextTurn' ? 1 : -1));
+    else if (command === 'wholeBranch') setScope(WHOLE_BRANCH);
+    else if (command === 'thisTurn') setScope(scopeOf('turn', turns, turnAt));
+    else if (command === 'sinceTurn') setScope(scopeOf('since', turns, turnAt));
+    else if (command === 'comment') commentOnSelectedFile();
     else if (command === 'toggleLayout') setSplit(!split);
     else if (command === 'merge') setMerging(true);
     else {
@@ -75,7 +115,21 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
       setPushed(`Pushed ${result.branch} to ${result.remote}.`);
     }, 'Could not push: ');
 
-  const summary = diff && `${countOf(diff.commits.length, 'commit')}, ${countOf(diff.files.length, 'file')}, +${diff.additions} −${diff.deletions}`;
+  const counts = diff && `${countOf(diff.files.length, 'file')}, +${diff.additions} −${diff.deletions}`;
+  const summary = diff && (diff.commits ? `${countOf(diff.commits.length, 'commit')}, ${counts}` : counts);
+  const scopeButton = (kind: DiffScope['kind'], label: string, title: string) => (
+    <button
+      type="button"
+      className="button button--ghost"
+      aria-pressed={scope.kind === kind}
+      disabled={kind !== 'branch' && turns.length === 0}
+      title={title}
+      onClick={() => setScope(scopeOf(kind, turns, turnAt))}
+    >
+      {label}
+    </button>
+  );
+  const sinceLabel = `Since turn ${turnAt ?? turns.at(-1)?.n ?? ''}`.trim();
   return (
     <ModalDialog
       title={`Changes of ${agent.name}`}
@@ -91,6 +145,11 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
     >
       <div ref={contentRef} className="changes-dialog__content">
         <div className="changes-dialog__toolbar">
+          <span role="group" aria-label="Diff scope" className="changes-dialog__layout">
+            {scopeButton('branch', 'Whole branch', `Everything ${worktree.branch} changed since it left ${worktree.parentBranch} (w)`)}
+            {scopeButton('turn', 'This turn', "The selected turn's change alone (t)")}
+            {scopeButton('since', sinceLabel, 'Everything from the start of the selected turn to now (s)')}
+          </span>
           <span role="group" aria-label="Diff layout" className="changes-dialog__layout">
             <button type="button" className="button button--ghost" aria-pressed={!split} onClick={() => setSplit(false)}>
               Unified
@@ -99,7 +158,7 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
               Split
             </button>
           </span>
-          {diff && diff.commits.length > 0 && (
+          {diff?.commits && diff.commits.length > 0 && (
             <details className="changes-dialog__commits">
               <summary>{countOf(diff.commits.length, 'commit')}</summary>
               <ol>
@@ -120,22 +179,50 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
             Merge into {worktree.parentBranch}…
           </button>
         </div>
-        <FormError message={push.error} />
-        <FormError message={error && `Could not read the changes: ${error}`} />
-        {diff === null ? (
-          !error && <p role="status">Reading the changes…</p>
-        ) : files.length === 0 ? (
-          <p className="changes-dialog__empty">
-            No changes yet: {worktree.branch} holds nothing that {worktree.parentBranch} lacks, committed or not.
-          </p>
-        ) : (
-          <div className="changes-dialog__body">
-            <DiffFileList files={files} selected={selected} onSelect={select} />
-            <DiffRowsView ref={rowsRef} files={files} rows={rows} layout={split ? 'split' : 'unified'} onTopFile={(index) => setSelectedPath(files[index]?.path ?? null)} />
+        {turn && (
+          <div className="changes-dialog__turn" aria-label="Checkpoint">
+            <span>
+              Checkpoint {turn.n}: <strong>{turnTitle(turn)}</strong> <span className="field-hint">{formatClockTime(turn.takenAt, now)}</span>
+            </span>
+            <TurnRestore agent={agent} turn={turn} refusal={restoreRefusal} />
           </div>
         )}
+        <FormError message={push.error} />
+        <FormError message={error && `Could not read the changes: ${error}`} />
+        <div className="changes-dialog__body">
+          <div className="changes-dialog__side">
+            {turns.length > 0 ? (
+              <TurnList turns={turns} selected={turnAt} onSelect={(n) => setScope({ kind: scope.kind === 'since' ? 'since' : 'turn', n })} />
+            ) : (
+              <p className="field-hint">No turns yet: a checkpoint is taken when {agent.name} starts and at the end of each turn.</p>
+            )}
+            {files.length > 0 && <DiffFileList files={files} selected={selected} onSelect={select} />}
+          </div>
+          {diff === null ? (
+            !error && <p role="status">Reading the changes…</p>
+          ) : files.length === 0 ? (
+            <p className="changes-dialog__empty">
+              {scope.kind === 'branch'
+                ? `No changes yet: ${worktree.branch} holds nothing that ${worktree.parentBranch} lacks, committed or not.`
+                : scope.kind === 'turn'
+                  ? 'No file changed in this turn.'
+                  : 'No file changed since this turn began.'}
+            </p>
+          ) : (
+            <DiffRowsView
+              ref={rowsRef}
+              files={files}
+              rows={rows}
+              layout={split ? 'split' : 'unified'}
+              onTopFile={(index) => setSelectedPath(files[index]?.path ?? null)}
+              onSelectLines={selectLines}
+            />
+          )}
+          <DiffComments agent={agent} files={files} draft={draft} onDraftChange={setDraft} />
+        </div>
         <p className="changes-dialog__keys">
-          <kbd>j</kbd>/<kbd>k</kbd> next/previous file · <kbd>n</kbd>/<kbd>p</kbd> next/previous hunk · <kbd>u</kbd> unified/split · <kbd>m</kbd> merge
+          <kbd>j</kbd>/<kbd>k</kbd> files · <kbd>n</kbd>/<kbd>p</kbd> hunks · <kbd>,</kbd>/<kbd>.</kbd> turns · <kbd>t</kbd> this turn · <kbd>s</kbd> since ·{' '}
+          <kbd>w</kbd> whole branch · <kbd>c</kbd> comment · <kbd>u</kbd> unified/split · <kbd>m</kbd> merge
         </p>
       </div>
       {merging && <MergeDialog agent={agent} worktree={worktree} onClose={() => setMerging(false)} />}

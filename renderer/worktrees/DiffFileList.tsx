@@ -1,5 +1,5 @@
-import { useEffect, useId, useRef } from 'react';
 import type { WorktreeDiffFile } from '../../shared/entities';
+import { OptionList } from '../components/OptionList';
 
 const STATUS_LETTER: Readonly<Record<WorktreeDiffFile['status'], string>> = {
   added: 'A',
@@ -25,43 +25,20 @@ interface DiffFileListProps {
 
 /** The changed files with their line counts and where their changes lie; the selected one is shown in the diff. */
 export function DiffFileList({ files, selected, onSelect }: DiffFileListProps) {
-  const baseId = useId();
-  const listRef = useRef<HTMLUListElement>(null);
-  const optionId = (index: number) => `${baseId}-file-${index}`;
-
-  // Focus starts here once the changes are in: j/k move through files, n/p through hunks.
-  useEffect(() => listRef.current?.focus(), []);
-
-  useEffect(() => {
-    listRef.current?.querySelector(`[data-index="${selected}"]`)?.scrollIntoView({ block: 'nearest' });
-  }, [selected]);
-
   return (
-    <ul
-      ref={listRef}
-      role="listbox"
-      aria-label="Changed files"
-      tabIndex={0}
-      aria-activedescendant={files.length > 0 ? optionId(selected) : undefined}
+    // Focus starts here once the changes are in: j/k move through files, n/p through hunks.
+    <OptionList
+      label="Changed files"
+      items={files}
+      keyOf={(file) => file.path}
+      selected={files.length > 0 ? selected : -1}
+      onSelect={onSelect}
       className="changes-files"
-      onKeyDown={(event) => {
-        const next = event.key === 'ArrowDown' ? selected + 1 : event.key === 'ArrowUp' ? selected - 1 : null;
-        if (next === null || next < 0 || next >= files.length) return;
-        event.preventDefault();
-        onSelect(next);
-      }}
+      autoFocus
+      titleOf={(file) => (file.oldPath ? `${file.oldPath} → ${file.path}` : file.path)}
     >
-      {files.map((file, index) => (
-        <li
-          key={file.path}
-          id={optionId(index)}
-          data-index={index}
-          role="option"
-          aria-selected={index === selected}
-          className={`changes-files__item ${index === selected ? 'changes-files__item--selected' : ''}`}
-          title={file.oldPath ? `${file.oldPath} → ${file.path}` : file.path}
-          onClick={() => onSelect(index)}
-        >
+      {(file) => (
+        <>
           <span className={`changes-files__status changes-files__status--${file.status}`} aria-label={file.status}>
             {STATUS_LETTER[file.status]}
           </span>
@@ -76,8 +53,8 @@ export function DiffFileList({ files, selected, onSelect }: DiffFileListProps) {
             )}
           </span>
           <span className="changes-files__origins">{file.origins.map((origin) => ORIGIN_WORDS[origin]).join(', ')}</span>
-        </li>
-      ))}
-    </ul>
+        </>
+      )}
+    </OptionList>
   );
 }

@@ -1,11 +1,20 @@
-import { DiffModeEnum, DiffView } from '@git-diff-view/react';
+import { DiffModeEnum, DiffViewWithMultiSelect, type MultiSelectResult } from '@git-diff-view/react';
 import '@git-diff-view/react/styles/diff-view-pure.css';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useImperativeHandle, useMemo, useRef, type Ref } from 'react';
 import type { WorktreeDiffFile } from '../../shared/entities';
+import type { DiffSide } from '../../shared/turns';
 import type { DiffRow } from './diffChunks';
 
 export type DiffLayout = 'unified' | 'split';
+
+/** Lines a person dragged over in the diff's line numbers, to comment on. */
+export interface LineSelection {
+  fileIndex: number;
+  side: DiffSide;
+  startLine: number;
+  endLine: number;
+}
 
 export interface DiffRowsHandle {
   showFile(fileIndex: number): void;
@@ -19,6 +28,8 @@ interface DiffRowsViewProps {
   layout: DiffLayout;
   /** The file at the top of the view changed (by scrolling). */
   onTopFile(fileIndex: number): void;
+  /** Lines were selected (dragged over in the line numbers); without it, lines cannot be selected. */
+  onSelectLines?(selection: LineSelection): void;
   ref?: Ref<DiffRowsHandle>;
 }
 
@@ -30,11 +41,28 @@ const LINE_HEIGHT = 20;
  */
 const MIN_PX_PER_LINE = LINE_HEIGHT / 2 - 1;
 
-/** One hunk (or a piece of a long one) through the diff viewer: syntax colouring, split or unified. */
-const HunkView = memo(function HunkView({ file, patch, layout }: { file: WorktreeDiffFile; patch: string; layout: DiffLayout }) {
+interface HunkViewProps {
+  file: WorktreeDiffFile;
+  fileIndex: number;
+  patch: string;
+  layout: DiffLayout;
+  onSelectLines: ((selection: LineSelection) => void) | undefined;
+}
+
+/**
+ * One hunk (or a piece of a long one) through the diff viewer: syntax colouring, split or unified;
+ * dragging over its line numbers selects lines.
+ */
+const HunkView = memo(function HunkView({ file, fileIndex, patch, layout, onSelectLines }: HunkViewProps) {
   const data = useMemo(() => ({ oldFile: { fileName: file.oldPath ?? file.path }, newFile: { fileName: file.path }, hunks: [patch] }), [file.oldPath, file.path, patch]);
+  const onSelect = useMemo(
+    () => onSelectLines && (({ range }: MultiSelectResult) => onSelectLines({ fileIndex, side: range.side, startLine: range.startLineNumber, endLine: range.endLineNumber })),
+    [onSelectLines, fileIndex],
+  );
   return (
-    <DiffView
+    <DiffViewWithMultiSelect
+      enableMultiSelect={onSelect !== undefined}
+      {...(onSelect ? { onMultiSelectComplete: onSelect } : {})}
       data={data}
       diffViewMode={layout === 'split' ? DiffModeEnum.Split : DiffModeEnum.Unified}
       diffViewTheme="dark"
@@ -48,7 +76,7 @@ const HunkView = memo(function HunkView({ file, patch, layout }: { file: Worktre
  * The whole diff as one scrolling list, virtualised: only the file headings and hunks near the
  * view are rendered, so a diff of many thousand lines opens as fast as a short one.
  */
-export function DiffRowsView({ files, rows, layout, onTopFile, ref }: DiffRowsViewProps) {
+export function DiffRowsView({ files, rows, layout, onTopFile, onSelectLines, ref }: DiffRowsViewProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -119,7 +147,7 @@ export function DiffRowsView({ files, rows, layout, onTopFile, ref }: DiffRowsVi
                   className={row.continued ? 'changes-diff__hunk changes-diff__hunk--continued' : 'changes-diff__hunk'}
                   style={{ minHeight: row.lines * MIN_PX_PER_LINE }}
                 >
-                  <HunkView file={file} patch={row.patch} layout={layout} />
+                  <HunkView file={file} fileIndex={row.fileIndex} patch={row.patch} layout={layout} onSelectLines={onSelectLines} />
                 </div>
               )}
             </div>

@@ -11,6 +11,8 @@ interface MergeDialogProps {
   agent: Agent;
   worktree: Worktree;
   onClose(): void;
+  /** The branch merged (the compare view then offers to archive the other agents). */
+  onMerged?(): void;
 }
 
 const STRATEGIES: readonly { value: MergeStrategy; label: string; hint: string }[] = [
@@ -22,7 +24,7 @@ const STRATEGIES: readonly { value: MergeStrategy; label: string; hint: string }
  * Merging an agent's branch into its parent: checked first without touching any checkout, then
  * merged the way the person picks; conflicts are listed and can be handed back to the agent.
  */
-export function MergeDialog({ agent, worktree, onClose }: MergeDialogProps) {
+export function MergeDialog({ agent, worktree, onClose, onMerged }: MergeDialogProps) {
   const bridge = useBridge();
   const [check, setCheck] = useState<{ check: MergeCheck | null; error: string | null } | null>(null);
   const [strategy, setStrategy] = useState<MergeStrategy>('rebase');
@@ -53,6 +55,7 @@ export function MergeDialog({ agent, worktree, onClose }: MergeDialogProps) {
     void action.run(async () => {
       const merged = await bridge.call('mergeWorktree', { agentId, strategy, ...(strategy === 'squash' && message.trim() ? { message: message.trim() } : {}) });
       setOutcome(`Merged ${countOf(merged.commits, 'commit')} of ${worktree.branch} into ${parent}: ${parent} is now at ${merged.commit.slice(0, 10)}.`);
+      onMerged?.();
     }, 'Could not merge: ');
   const handBack = () =>
     void action.run(async () => {

@@ -1,11 +1,14 @@
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import type { WorktreeDiskUsage } from '../../shared/entities';
 import { countOf } from '../../shared/plural';
+import { usePaletteCommands, type PaletteCommand } from '../components/commandRegistry';
 import { formatBytes } from '../format/bytes';
 import { errorMessage } from '../format/errorMessage';
 import { useConnection, useWorkState } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
 import { WorktreeSettingsDialog } from './WorktreeSettingsDialog';
+
+const CompareAgentsDialog = lazy(() => import('./CompareAgentsDialog').then((module) => ({ default: module.CompareAgentsDialog })));
 
 export interface DiskUsageState {
   usage: WorktreeDiskUsage | null;
@@ -14,15 +17,22 @@ export interface DiskUsageState {
 
 /**
  * The project page's word on its agents' worktrees: how many, and how much disk they take; it opens
- * the worktree settings (where they are made, the setup command).
+ * the worktree settings (where they are made, the setup command, checkpoints) and the comparison
+ * of agents that each worked on a branch of their own.
  */
 export function ProjectWorktrees({ projectId }: { projectId: string }) {
   const bridge = useBridge();
   const connection = useConnection();
   const worktrees = useWorkState(projectId, 'worktreesByAgentId');
   const count = Object.keys(worktrees).length;
+  const comparable = Object.values(worktrees).filter((worktree) => worktree.state === 'ready').length >= 2;
   const [disk, setDisk] = useState<DiskUsageState>({ usage: null, error: null });
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState<'settings' | 'compare' | null>(null);
+  const commands = useMemo<PaletteCommand[]>(
+    () => (comparable ? [{ id: 'worktrees:compare', group: 'Project', label: 'Compare agents…', keywords: ['branches', 'take', 'best'], run: () => setOpen('compare') }] : []),
+    [comparable],
+  );
+  usePaletteCommands(commands);
 
   const measure = useCallback(
     (isCurrent: () => boolean = () => true) =>
@@ -48,12 +58,24 @@ export function ProjectWorktrees({ projectId }: { projectId: string }) {
         type="button"
         className="button button--ghost"
         title={disk.error ? `Could not measure their disk use: ${disk.error}` : "Disk used by the agents' worktrees; worktree settings"}
-        onClick={() => setOpen(true)}
+        onClick={() => setOpen('settings')}
       >
         Worktrees: {count}
         {size}
       </button>
-      {open && <WorktreeSettingsDialog projectId={projectId} disk={disk} count={countOf(count, 'worktree')} onMeasure={() => void measure()} onClose={() => setOpen(false)} />}
+      {comparable && (
+        <button type="button" className="button button--ghost" title="Which files each agent changed, two side by side, and take the best" onClick={() => setOpen('compare')}>
+          Compare agents
+        </button>
+      )}
+      {open === 'settings' && (
+        <WorktreeSettingsDialog projectId={projectId} disk={disk} count={countOf(count, 'worktree')} onMeasure={() => void measure()} onClose={() => setOpen(null)} />
+      )}
+      {open === 'compare' && (
+        <Suspense fallback={null}>
+          <CompareAgentsDialog projectId={projectId} onClose={() => setOpen(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

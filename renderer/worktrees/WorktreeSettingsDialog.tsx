@@ -1,12 +1,16 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { MAX_CHECKPOINTS_KEPT } from '../../shared/entities';
+import { countOf } from '../../shared/plural';
+import type { CheckpointUsage } from '../../shared/turns';
 import { Field } from '../components/Field';
 import { FormActions } from '../components/FormActions';
 import { FormError } from '../components/FormError';
 import { ModalDialog } from '../components/ModalDialog';
 import { usePendingAction } from '../components/usePendingAction';
 import { formatBytes } from '../format/bytes';
+import { errorMessage } from '../format/errorMessage';
 import { useProjectSettings, useWorkState } from '../store/hooks';
-import { useDroverActions } from '../store/StoreContext';
+import { useBridge, useDroverActions } from '../store/StoreContext';
 import type { DiskUsageState } from './ProjectWorktrees';
 
 interface WorktreeSettingsDialogProps {
@@ -18,21 +22,74 @@ interface WorktreeSettingsDialogProps {
   onClose(): void;
 }
 
-/** Where the project's agent worktrees are made, what runs in a new one, and the disk each takes. */
+interface Fields {
+  folder: string;
+  setup: string;
+  turnsKept: string;
+  daysKept: string;
+}
+
+/** A whole number from `min` to `max` typed into a field, or null. */
+function wholeNumber(text: string, min: number, max: number): number | null {
+  const value = Number(text.trim());
+  return /^\d+$/.test(text.trim()) && value >= min && value <= max ? value : null;
+}
+
+/**
+ * Where the project's agent worktrees are made, what runs in a new one, how many checkpoints of
+ * their turns are kept, and the disk each takes.
+ */
 export function WorktreeSettingsDialog({ projectId, disk, count, onMeasure, onClose }: WorktreeSettingsDialogProps) {
   const { updateProjectSettings } = useDroverActions();
+  const bridge = useBridge();
   const agentsById = useWorkState(projectId, 'agentsById');
   const { settings, error: loadError } = useProjectSettings(projectId);
   // The person's edits; until the first one, the fields show the stored settings.
-  const [edited, setEdited] = useState<{ folder: string; setup: string } | null>(null);
-  const fields = edited ?? (settings ? { folder: settings.worktreesDir ?? '', setup: settings.worktreeSetupCommand ?? '' } : null);
+  const [edited, setEdited] = useState<Fields | null>(null);
+  const fields: Fields | null =
+    edited ??
+    (settings
+      ? {
+          folder: settings.worktreesDir ?? '',
+          setup: settings.worktreeSetupCommand ?? '',
+          turnsKept: String(settings.checkpointTurnsKept),
+          daysKept: settings.checkpointDaysKept === null ? '' : String(settings.checkpointDaysKept),
+        }
+      : null);
   const save = usePendingAction({ clearErrorOnStart: true });
+  const [checkpoints, setCheckpoints] = useState<{ usage: CheckpointUsage | null; error: string | null }>({ usage: null, error: null });
+
+  useEffect(() => {
+    let current = true;
+    bridge.call('getCheckpointUsage', { projectId }).then(
+      (usage) => current && setCheckpoints({ usage, error: null }),
+      (failure: unknown) => current && setCheckpoints({ usage: null, error: errorMessage(failure) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [bridge, projectId]);
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
     if (!fields) return;
+    const turnsKept = wholeNumber(fields.turnsKept, 1, MAX_CHECKPOINTS_KEPT);
+    const daysKept = fields.daysKept.trim() === '' ? null : wholeNumber(fields.daysKept, 1, 3650);
+    if (turnsKept === null) {
+      save.setError(`Checkpoints kept must be a whole number from 1 to ${MAX_CHECKPOINTS_KEPT}.`);
+      return;
+    }
+    if (daysKept === null && fields.daysKept.trim() !== '') {
+      save.setError('Days kept must be a whole number from 1 to 3650, or empty to keep checkpoints by count only.');
+      return;
+    }
     await save.run(async () => {
-      await updateProjectSettings(projectId, { worktreesDir: fields.folder.trim() || null, worktreeSetupCommand: fields.setup.trim() || null });
+      await updateProjectSettings(projectId, {
+        worktreesDir: fields.folder.trim() || null,
+        worktreeSetupCommand: fields.setup.trim() || null,
+        checkpointTurnsKept: turnsKept,
+        checkpointDaysKept: daysKept,
+      });
       onClose();
     });
   }
@@ -65,6 +122,33 @@ export function WorktreeSettingsDialog({ projectId, disk, count, onMeasure, onCl
             />
           )}
         </Field>
+        <div className="worktree-settings-dialog__checkpoints">
+          <Field label="Checkpoints kept per agent" note={{ text: 'A checkpoint of the worktree is taken at the end of each turn; older ones are pruned.', kind: 'hint' }}>
+            {(describedBy) => (
+              <input
+                className="text-input"
+                inputMode="numeric"
+                value={fields?.turnsKept ?? ''}
+                disabled={!fields}
+                aria-describedby={describedBy}
+                onChange={(event) => fields && setEdited({ ...fields, turnsKept: event.target.value })}
+              />
+            )}
+          </Field>
+          <Field label="Days kept" note={{ text: 'Empty: by count only. A checkpoint that alone holds commits no branch has is never pruned.', kind: 'hint' }}>
+            {(describedBy) => (
+              <input
+                className="text-input"
+                inputMode="numeric"
+                value={fields?.daysKept ?? ''}
+                disabled={!fields}
+                placeholder="no limit"
+                aria-describedby={describedBy}
+                onChange={(event) => fields && setEdited({ ...fields, daysKept: event.target.value })}
+              />
+            )}
+          </Field>
+        </div>
         <section className="worktree-settings-dialog__disk" aria-label="Disk use">
           <p>
             {count}
@@ -73,6 +157,10 @@ export function WorktreeSettingsDialog({ projectId, disk, count, onMeasure, onCl
             <button type="button" className="button button--ghost button--row" onClick={onMeasure}>
               Measure again
             </button>
+          </p>
+          <p>
+            {checkpoints.usage && `${countOf(checkpoints.usage.checkpoints, 'checkpoint')}, ${formatBytes(checkpoints.usage.bytes)} that no branch holds`}
+            {checkpoints.error && `Checkpoints: could not measure (${checkpoints.error})`}
           </p>
           {disk.usage && disk.usage.worktrees.length > 0 && (
             <ul>

@@ -1,25 +1,43 @@
 import { useEffect, useState } from 'react';
-import type { Worktree, WorktreeDiff } from '../../shared/entities';
+import type { Worktree, WorktreeDiff, WorktreeDiffFile } from '../../shared/entities';
 import { errorMessage } from '../format/errorMessage';
 import { useConnection } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
+import type { DiffScope } from './diffScope';
+
+/** A diff of any scope: the files, their counts, and (for the whole branch) its commits. */
+export interface ScopedDiff {
+  files: readonly WorktreeDiffFile[];
+  additions: number;
+  deletions: number;
+  commits: WorktreeDiff['commits'] | null;
+}
 
 export interface DiffState {
-  diff: WorktreeDiff | null;
+  diff: ScopedDiff | null;
   /** A newer read is on its way (the files changed, or the first read). */
   loading: boolean;
   error: string | null;
 }
 
+function scopeKey(scope: DiffScope): string {
+  return scope.kind === 'branch' ? 'branch' : `${scope.kind}:${scope.n}`;
+}
+
 /**
- * The agent's diff, read again whenever its worktree changes: the host watches the worktree while
- * this view is open, and each change moves the worktree's `seq` (debounced on the host).
+ * The agent's diff in the scope asked for, read again whenever its worktree changes (the host
+ * watches the worktree while this view is open; each change moves the worktree's `seq`, debounced),
+ * except one checkpoint's change, which never changes.
  */
-export function useWorktreeDiff(worktree: Worktree): DiffState {
+export function useWorktreeDiff(worktree: Worktree, scope: DiffScope): DiffState {
   const bridge = useBridge();
   const connection = useConnection();
   const { agentId, seq } = worktree;
-  const [state, setState] = useState<DiffState & { readSeq: number | null }>({ diff: null, loading: true, error: null, readSeq: null });
+  const { kind } = scope;
+  const n = scope.kind === 'branch' ? null : scope.n;
+  const scoped = scopeKey(scope);
+  const readKey = kind === 'turn' ? scoped : `${scoped}@${seq}`;
+  const [state, setState] = useState<DiffState & { readKey: string | null; scoped: string | null }>({ diff: null, loading: true, error: null, readKey: null, scoped: null });
 
   useEffect(() => {
     if (connection !== 'open') return;
@@ -30,14 +48,20 @@ export function useWorktreeDiff(worktree: Worktree): DiffState {
   useEffect(() => {
     if (connection !== 'open') return;
     let current = true;
-    bridge.call('getWorktreeDiff', { agentId }).then(
-      (diff) => current && setState({ diff, loading: false, error: null, readSeq: seq }),
-      (failure: unknown) => current && setState((previous) => ({ ...previous, loading: false, error: errorMessage(failure), readSeq: seq })),
+    const read: Promise<ScopedDiff> =
+      n === null
+        ? bridge.call('getWorktreeDiff', { agentId })
+        : bridge.call('getTurnDiff', { agentId, from: n, to: kind === 'turn' ? n : null }).then((diff) => ({ ...diff, commits: null }));
+    read.then(
+      (diff) => current && setState({ diff, loading: false, error: null, readKey, scoped }),
+      (failure: unknown) => current && setState((previous) => ({ ...previous, loading: false, error: errorMessage(failure), readKey, scoped })),
     );
     return () => {
       current = false;
     };
-  }, [bridge, agentId, seq, connection]);
+  }, [bridge, agentId, kind, n, readKey, scoped, connection]);
 
-  return { diff: state.diff, loading: state.loading || state.readSeq !== seq, error: state.error };
+  // Another scope's diff is never shown for this one, not even while this one is read.
+  const sameScope = state.scoped === scoped;
+  return { diff: sameScope ? state.diff : null, loading: state.loading || state.readKey !== readKey, error: sameScope ? state.error : null };
 }

@@ -26,6 +26,8 @@ export interface CliScenarioFixture extends AgentCliFixture {
   approvalShell(command: string): Record<string, unknown>;
   /** The plan quota the CLI reports after a turn, as this fixture's server sends it (null: none). */
   quotaAfterTurn: { fiveHour: number; weekly: number } | null;
+  /** The key a person presses in the CLI's approval dialog of an MCP tool to allow this one call. */
+  approveOnce: string;
 }
 
 const plainShell = (command: string) => ({ command });
@@ -72,6 +74,7 @@ export const CLAUDE_FIXTURE: CliScenarioFixture = {
   limitShowsReset: true,
   approvalShell: plainShell,
   quotaAfterTurn: { fiveHour: 42, weekly: 17 },
+  approveOnce: '\r',
 };
 
 export const CODEX_FIXTURE: CliScenarioFixture = {
@@ -94,6 +97,7 @@ export const CODEX_FIXTURE: CliScenarioFixture = {
   // Codex runs a command in its sandbox without asking; a model asks to leave the sandbox this way.
   approvalShell: (command) => ({ command, sandbox_permissions: 'require_escalated', justification: 'Create the marker file?' }),
   quotaAfterTurn: null,
+  approveOnce: '\r',
 };
 
 export const GEMINI_FIXTURE: CliScenarioFixture = {
@@ -118,4 +122,5 @@ export const GEMINI_FIXTURE: CliScenarioFixture = {
   limitShowsReset: true,
   approvalShell: plainShell,
   quotaAfterTurn: null,
+  approveOnce: '\r',
 };

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { ScriptedModelServer, type ModelProtocol, type ModelTurn, type RecordedRequest } from './scriptedModelServer';
+import { DROVER_TOOL_NAMES } from '../../shared/droverTools';
 
 /**
  * The Anthropic Messages API as Claude Code 2.1.197 calls it (`ANTHROPIC_BASE_URL`), for
@@ -45,17 +46,7 @@ export interface AnthropicProtocolOptions {
 export type UnifiedLimitClaim = 'five_hour' | 'seven_day' | 'seven_day_opus' | 'seven_day_sonnet';
 
 /** Drover's MCP tools; a turn may name them bare, the CLI knows them as `mcp__drover__<name>`. */
-const DROVER_TOOLS = new Set([
-  'run_in_background',
-  'list_tasks',
-  'get_task',
-  'cancel_task',
-  'retry_task',
-  'read_inbox',
-  'send_message',
-  'ask_agent',
-  'reply',
-]);
+const DROVER_TOOLS = new Set<string>(DROVER_TOOL_NAMES);
 
 interface MessagesBody {
   model?: string;

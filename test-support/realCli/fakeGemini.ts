@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import { ScriptedModelServer, type ModelProtocol, type ModelTurn, type RecordedRequest } from './scriptedModelServer';
+import { DROVER_TOOL_NAMES } from '../../shared/droverTools';
 
 /**
  * The Gemini API (generativelanguage.googleapis.com, `v1beta`) as Gemini CLI 0.61.0 uses it with
@@ -169,7 +170,7 @@ function sse(response: http.ServerResponse, data: unknown): void {
 }
 
 /** Drover's MCP tools as the model sees them in Gemini CLI (`mcp_drover_<name>`). */
-const DROVER_TOOLS = new Set(['run_in_background', 'list_tasks', 'get_task', 'cancel_task', 'retry_task', 'read_inbox', 'send_message', 'ask_agent', 'reply']);
+const DROVER_TOOLS = new Set<string>(DROVER_TOOL_NAMES);
 
 /** Gemini's name for a scripted tool: Drover's bare tool names get their server prefix, `shell` is its shell tool. */
 export function geminiToolName(name: string): string {

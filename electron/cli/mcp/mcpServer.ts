@@ -3,9 +3,11 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { READ_ONLY_DROVER_TOOLS } from '../../../shared/droverTools';
 import { MAX_REQUEST_FRAME_BYTES } from '../../../shared/protocol';
 import { describeIssues } from '../../../shared/validationIssues';
 import { LineReader } from '../../host/lineFraming';
+import { agentCredentials } from '../agentCredentials';
 import { DroverLink } from '../socketClient';
 import { resolveProject } from '../taskCommands';
 import { MCP_TOOLS, type AgentIdentity } from './mcpTools';
@@ -53,16 +55,17 @@ export async function runMcpServer(options: McpServerOptions): Promise<number> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const log = (line: string) => process.stderr.write(`drover mcp: ${line}\n`);
-  const link = new DroverLink(options.socketPath);
-  await link.open();
-  let project;
+  const link = new DroverLink(options.socketPath, agentCredentials(options.env));
+  let me: AgentIdentity;
   try {
-    project = await resolveProject(link, options.project, { env: options.env, cwd: options.cwd });
+    const identity = await link.open();
+    // An agent's tools act in its own project; the person's in the project they name or stand in.
+    const project = identity && !options.project ? identity.project : await resolveProject(link, options.project, { env: options.env, cwd: options.cwd });
+    me = { projectId: project.id, agentId: identity?.agentId ?? null };
   } catch (error) {
     link.close();
     throw error;
   }
-  const me: AgentIdentity = { projectId: project.id, agentId: options.env.DROVER_AGENT_ID || null };
   const server = new Server({ name: 'drover', version: options.version }, { capabilities: { tools: {} } });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -70,6 +73,8 @@ export async function runMcpServer(options: McpServerOptions): Promise<number> {
       name: tool.name,
       description: tool.description,
       inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as { type: 'object'; [key: string]: unknown },
+      // What the agent CLIs' approval also goes by: the readers change nothing but the caller's own inbox.
+      annotations: { readOnlyHint: READ_ONLY_DROVER_TOOLS.includes(tool.name), openWorldHint: false },
     })),
   }));
 

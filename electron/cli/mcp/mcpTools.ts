@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACTIVE_TASK_STATES, FINISHED_TASK_STATES, type InboxMessage, type Task } from '../../../shared/entities';
+import type { DroverToolName } from '../../../shared/droverTools';
 import type { DroverCaller } from '../socketClient';
 
 export interface AgentIdentity {
@@ -8,7 +9,7 @@ export interface AgentIdentity {
 }
 
 export interface McpTool<S extends z.ZodType = z.ZodType> {
-  name: string;
+  name: DroverToolName;
   description: string;
   input: S;
   run(args: z.output<S>, rpc: DroverCaller, me: AgentIdentity): Promise<string>;

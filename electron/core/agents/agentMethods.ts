@@ -8,7 +8,7 @@ export function agentMethods(agents: AgentService): Methods<AgentMethod> {
   return {
     createAgent: (params) => agents.create(params),
     updateAgent: (params) => agents.update(params),
-    removeAgent: async ({ agentId, discardWork }) => ({ agentId, keptBranch: await agents.remove(agentId, discardWork) }),
+    removeAgent: async ({ agentId, discardWork, keepBranch }) => ({ agentId, keptBranch: await agents.remove(agentId, { discardWork: discardWork ?? false, keepBranch: keepBranch ?? false }) }),
     holdAgentWakes: ({ agentId, hold }) => ({ agentId, held: agents.holdWakes(agentId, hold).wakesHeld }),
   };
 }

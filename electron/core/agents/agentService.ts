@@ -1,3 +1,4 @@
+import type { RemoveOptions } from '../worktrees/worktreeService';
 import { ACTIVE_TASK_STATES, type Agent, type AgentWorkspaceRequest } from '../../../shared/entities';
 import { countOf } from '../../../shared/plural';
 import { fail } from '../errors';
@@ -74,10 +75,11 @@ export class AgentService {
 
   /**
    * Stops the agent's session if it runs, removes its worktree folder (keeping a branch with work on
-   * it unless `discardWork`), then forgets the agent. Returns the branch kept, if any. A branch at
-   * `mergedUpstream` (the commit a forge merged) counts as merged.
+   * it unless `discardWork`, and any branch with `keepBranch`: an archive), then forgets the agent.
+   * Returns the branch kept, if any. A branch at `mergedUpstream` (the commit a forge merged) counts
+   * as merged.
    */
-  async remove(agentId: string, discardWork = false, mergedUpstream?: string): Promise<string | null> {
+  async remove(agentId: string, { discardWork = false, keepBranch = false, mergedUpstream }: RemoveOptions = {}): Promise<string | null> {
     const { store, agent } = this.locator.agent(agentId);
     const worktree = store.worktrees.get(agentId);
     if (worktree) {
@@ -86,7 +88,7 @@ export class AgentService {
       if (inside.length > 0) fail('invalid-state', `${countOf(inside.length, 'task')} of ${agent.name} still ${inside.length === 1 ? 'runs' : 'run'} in its worktree: cancel ${inside.length === 1 ? 'it' : 'them'} first.`);
     }
     await this.sessions.forget(agentId);
-    const keptBranch = await this.worktrees.remove(store, agent, discardWork, mergedUpstream);
+    const keptBranch = await this.worktrees.remove(store, agent, { discardWork, keepBranch, mergedUpstream });
     if (worktree) {
       const seq = store.worktrees.remove(agentId);
       this.events.emit({ name: 'agentWorktreeChanged', seq, projectId: agent.projectId, agentId, worktree: null });

@@ -62,7 +62,7 @@ export class IssueService {
       this.inbox.post(input.projectId, { agentId: agent.id, kind: 'note', body: issuePrompt(issue, branch) });
       this.sessions.start(agent.id, false);
     } catch (error) {
-      await this.agents.remove(agent.id, true);
+      await this.agents.remove(agent.id, { discardWork: true });
       throw error;
     }
     return agent;

@@ -191,7 +191,7 @@ export class PullRequestService implements ProjectWork {
       fail('invalid-state', `#${pullRequest.number} has not merged (it is ${pullRequest.state}): archiving is for merged work. Use Remove agent to remove ${agent.name} anyway; its branch is kept.`);
     }
     const worktree = store.worktrees.get(agentId);
-    const keptBranch = await this.agents.remove(agentId, false, pullRequest.headSha);
+    const keptBranch = await this.agents.remove(agentId, { mergedUpstream: pullRequest.headSha });
     const deletedBranch = worktree?.ownsBranch && keptBranch === null ? worktree.branch : null;
     return { agentId, deletedBranch, keptBranch };
   }

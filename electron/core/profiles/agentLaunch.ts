@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { AGENT_PROOF_ENV } from '../../../shared/agentEnv';
 import type { Agent, AgentIntegration, AgentProfile } from '../../../shared/entities';
 import { claudeLaunch } from './claudeLaunch';
 import type { CliLaunch, CliLaunchInput, LaunchFile } from './cliLaunch';
@@ -16,6 +17,10 @@ export interface LaunchInput {
   agentDir: string;
   /** The agent CLI's own conversation id to resume, if any. */
   resumeId: string | null;
+  /** The session's secret, by which its tools prove they speak for this agent (never on screen or in argv). */
+  proof: string;
+  /** The project's setting: the agent CLI runs every Drover tool without asking (see CliLaunchInput). */
+  preApproveDroverTools: boolean;
   baseEnv: NodeJS.ProcessEnv;
 }
 
@@ -46,6 +51,7 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
     agentDir: input.agentDir,
     resumeId: input.resumeId,
     env: input.baseEnv,
+    preApproveDroverTools: input.preApproveDroverTools,
   });
   const args = [...profile.args, ...(integration?.args ?? [])];
   const files = integration?.files ?? [];
@@ -58,6 +64,7 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
     DROVER_PROJECT_ID: agent.projectId,
     DROVER_AGENT_ID: agent.id,
     DROVER_AGENT_NAME: agent.name,
+    [AGENT_PROOF_ENV]: input.proof,
     PATH: [input.shimDir, input.baseEnv.PATH].filter(Boolean).join(path.delimiter),
   });
   return { file, args, env, files, conversationId: integration?.conversationId ?? null };

@@ -1,19 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { READ_ONLY_DROVER_TOOLS } from '../../../shared/droverTools';
 import { shellQuote } from '../../../shared/shellQuote';
 import type { CliLaunch, CliLaunchInput } from './cliLaunch';
 
 /**
  * Claude Code's per-session settings (`--settings`, merged over the person's own): hooks that report
- * its state to Drover, a status line that reports its plan quota, and Drover's MCP tools allowed
- * without a prompt (its Bash and edits still ask).
+ * its state to Drover, a status line that reports its plan quota, and Drover's read-only MCP tools
+ * allowed without a prompt (`mcp__drover__<tool>` rules); Claude Code asks before the others, as
+ * before its Bash and edits. With `preApprove` every Drover tool is allowed.
  *
  * Recorded from Claude Code 2.1.197: `Notification` fires for permission and MCP elicitation
  * dialogs, but also 60 s after each turn (`idle_prompt`) and after a login (`auth_success`), so only
  * the first two are registered; an API error or a rate limit ends the turn with `StopFailure`, not
  * `Stop`; a subagent's permission dialog shows on the main screen, so its `PermissionRequest` counts.
  */
-export function claudeSettings(drover: string): object {
+export function claudeSettings(drover: string, preApprove: boolean): object {
   const report = (matcher?: string) => [{ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: `${shellQuote(drover)} hook claude` }] }];
   return {
     hooks: {
@@ -25,7 +27,7 @@ export function claudeSettings(drover: string): object {
       Notification: report('permission_prompt|elicitation_dialog'),
     },
     statusLine: { type: 'command', command: `${shellQuote(drover)} hook claude-status-line` },
-    permissions: { allow: ['mcp__drover__*'] },
+    permissions: { allow: preApprove ? ['mcp__drover__*'] : READ_ONLY_DROVER_TOOLS.map((tool) => `mcp__drover__${tool}`) },
   };
 }
 
@@ -42,7 +44,7 @@ export function claudeLaunch(input: CliLaunchInput): CliLaunch {
     args: ['--settings', settings, '--mcp-config', mcpConfig, ...(conversationId ? ['--session-id', conversationId] : ['--resume', input.resumeId as string])],
     ...(conversationId ? { conversationId } : {}),
     files: [
-      { path: settings, content: JSON.stringify(claudeSettings(input.drover), null, 2) },
+      { path: settings, content: JSON.stringify(claudeSettings(input.drover, input.preApproveDroverTools), null, 2) },
       { path: mcpConfig, content: JSON.stringify({ mcpServers: { drover: { type: 'stdio', command: input.drover, args: ['mcp'] } } }, null, 2) },
     ],
   };

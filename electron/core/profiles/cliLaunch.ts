@@ -8,6 +8,11 @@ export interface CliLaunchInput {
   resumeId: string | null;
   /** The environment the agent starts from (where the person's own config lives). */
   env: NodeJS.ProcessEnv;
+  /**
+   * The project's `preApproveDroverTools`: every Drover tool runs without the CLI asking. Off,
+   * only the read-only ones do, and the CLI asks the person before each of the others.
+   */
+  preApproveDroverTools: boolean;
 }
 
 /** A config file Drover writes for the CLI (private to the agent), or a link to one of the person's. */

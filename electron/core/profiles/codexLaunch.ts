@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { AGENT_PROOF_ENV } from '../../../shared/agentEnv';
+import { READ_ONLY_DROVER_TOOLS } from '../../../shared/droverTools';
 import { shellQuote } from '../../../shared/shellQuote';
 import type { CliLaunch, CliLaunchInput } from './cliLaunch';
 
@@ -30,10 +32,23 @@ export function codexHookHash(event: string, command: string, timeout: number): 
 }
 
 /**
+ * How Codex 0.171.0 approves Drover's tools: every call asks (`default_tools_approval_mode="prompt"`)
+ * except the read-only tools (`tools.<name>.approval_mode="approve"`); with `preApprove` none asks.
+ */
+function droverToolApproval(preApprove: boolean): string[] {
+  if (preApprove) return ['-c', 'mcp_servers.drover.default_tools_approval_mode="approve"'];
+  return [
+    '-c',
+    'mcp_servers.drover.default_tools_approval_mode="prompt"',
+    ...READ_ONLY_DROVER_TOOLS.flatMap((tool) => ['-c', `mcp_servers.drover.tools.${tool}.approval_mode="approve"`]),
+  ];
+}
+
+/**
  * Codex CLI, per session and without touching the person's config: no background daemon (it would
  * start MCP servers with another agent's env), Drover's MCP server with the DROVER_* env passed
- * through (Codex gives MCP servers only a few variables) and its tools allowed without a prompt, and
- * the hooks above, pre-trusted. A restart resumes the last conversation id Drover learnt.
+ * through (Codex gives MCP servers only a few variables) and its tools approved as above, and the
+ * hooks above, pre-trusted. A restart resumes the last conversation id Drover learnt.
  */
 export function codexLaunch(input: CliLaunchInput): CliLaunch {
   const command = `${shellQuote(input.drover)} hook codex`;
@@ -47,9 +62,8 @@ export function codexLaunch(input: CliLaunchInput): CliLaunch {
       '-c',
       'mcp_servers.drover.args=["mcp"]',
       '-c',
-      'mcp_servers.drover.env_vars=["DROVER_SOCKET","DROVER_PROJECT_ID","DROVER_AGENT_ID"]',
-      '-c',
-      'mcp_servers.drover.default_tools_approval_mode="approve"',
+      `mcp_servers.drover.env_vars=["DROVER_SOCKET","DROVER_PROJECT_ID","DROVER_AGENT_ID","${AGENT_PROOF_ENV}"]`,
+      ...droverToolApproval(input.preApproveDroverTools),
       ...hookFlags,
       '-c',
       `hooks.state={${trust.join(',')}}`,

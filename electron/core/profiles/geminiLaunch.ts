@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { READ_ONLY_DROVER_TOOLS } from '../../../shared/droverTools';
 import { shellQuote } from '../../../shared/shellQuote';
 import type { CliLaunch, CliLaunchInput, LaunchFile } from './cliLaunch';
 
@@ -27,8 +28,25 @@ function readSettings(file: string): Record<string, unknown> {
   }
 }
 
-/** The person's settings with Drover's MCP server (its tools allowed without a prompt) and hooks added. */
-export function geminiSettings(own: Record<string, unknown>, drover: string): Record<string, unknown> {
+/**
+ * Gemini CLI 0.61.0's policy (TOML) that lets Drover's read-only tools run without asking; its MCP
+ * tools are named `mcp_<server>_<tool>`, and a tool no rule allows asks the person.
+ */
+export function geminiDroverPolicy(): string {
+  const tools = READ_ONLY_DROVER_TOOLS.map((tool) => `mcp_drover_${tool}`);
+  return `# Drover's read-only tools run without asking; its other tools ask (the project's setting can pre-approve them).
+[[rule]]
+toolName = ${JSON.stringify(tools)}
+decision = "allow"
+priority = 100
+`;
+}
+
+/** How Drover's tools are approved: which policy file lets the read-only ones through, or every tool trusted. */
+export type GeminiToolApproval = { preApprove: true } | { preApprove: false; policyFile: string; userPoliciesDir: string };
+
+/** The person's settings with Drover's MCP server, the approval of its tools, and hooks added. */
+export function geminiSettings(own: Record<string, unknown>, drover: string, approval: GeminiToolApproval): Record<string, unknown> {
   const hooks = { ...(own.hooks as Record<string, unknown[]> | undefined) };
   for (const event of HOOK_EVENTS) {
     hooks[event] = [...(hooks[event] ?? []), { hooks: [{ type: 'command', name: 'drover', command: `${shellQuote(drover)} hook gemini`, timeout: 60_000 }] }];
@@ -39,7 +57,9 @@ export function geminiSettings(own: Record<string, unknown>, drover: string): Re
     // Gemini CLI 0.61.0's session cleanup deletes a resumed conversation along with the empty
     // start-up file resuming leaves (both share its short id): no cleanup in Drover's sessions.
     general: { ...general, sessionRetention: { ...(general.sessionRetention as object | undefined), enabled: false } },
-    mcpServers: { ...(own.mcpServers as Record<string, unknown> | undefined), drover: { command: drover, args: ['mcp'], trust: true } },
+    mcpServers: { ...(own.mcpServers as Record<string, unknown> | undefined), drover: { command: drover, args: ['mcp'], ...(approval.preApprove ? { trust: true } : {}) } },
+    // Policy paths replace the user's own policies folder, so it is named with Drover's file.
+    ...(approval.preApprove ? {} : { policyPaths: [...((own.policyPaths as string[] | undefined) ?? [approval.userPoliciesDir]), approval.policyFile] }),
     hooks,
   };
 }
@@ -54,11 +74,16 @@ export function geminiSettings(own: Record<string, unknown>, drover: string): Re
 export function geminiLaunch(input: CliLaunchInput): CliLaunch {
   const own = userGeminiDir(input.env);
   const overlay = path.join(input.agentDir, 'gemini-home');
+  const policyFile = path.join(input.agentDir, 'gemini-policies', 'drover.toml');
+  const approval: GeminiToolApproval = input.preApproveDroverTools
+    ? { preApprove: true }
+    : { preApprove: false, policyFile, userPoliciesDir: path.join(overlay, '.gemini', 'policies') };
   const files: LaunchFile[] = [
     {
       path: path.join(overlay, '.gemini', 'settings.json'),
-      content: JSON.stringify(geminiSettings(own ? readSettings(path.join(own, 'settings.json')) : {}, input.drover), null, 2),
+      content: JSON.stringify(geminiSettings(own ? readSettings(path.join(own, 'settings.json')) : {}, input.drover, approval), null, 2),
     },
+    ...(approval.preApprove ? [] : [{ path: policyFile, content: geminiDroverPolicy() }]),
   ];
   if (own && fs.existsSync(own)) {
     for (const entry of fs.readdirSync(own)) {

@@ -1,3 +1,4 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentHookEvent, AgentProfile, AgentQuota, AgentSession, WakeStyle } from '../../../shared/entities';
@@ -21,6 +22,7 @@ import { LimitLineTracker } from './limitLines';
 import type { ProgramState } from './programStatus';
 import { typePrompt, whyNotAtPrompt, type PromptTimings, type PromptTyping } from './promptTyping';
 import { detectState, readScreen, type DetectedState, type StateSignal } from './stateDetector';
+import { TypedLine } from './typedLine';
 import type { AgentWorkspaces } from '../worktrees/agentWorkspace';
 
 export interface SessionOptions {
@@ -33,6 +35,8 @@ export interface SessionOptions {
   limitRecheckMs?: number;
   /** Lines of scrollback the host's mirror of each agent terminal keeps. */
   scrollbackLines: number;
+  /** A turn's prompt became known: a hook reported it, or a person ran a command in a shell. */
+  onPrompt?(agentId: string, prompt: string): void;
   log(line: string): void;
 }
 
@@ -43,6 +47,7 @@ export interface HookReport {
   error?: string | undefined;
   message?: string | undefined;
   quota?: AgentQuota | undefined;
+  prompt?: string | undefined;
 }
 
 interface LiveSession {
@@ -52,6 +57,8 @@ interface LiveSession {
   profile: AgentProfile;
   process: AgentProcess;
   terminal: AgentTerminal;
+  /** This session's secret (in its terminal's env only): whoever hands it back speaks for the agent. */
+  proof: Buffer;
   /** The CLI's own signals (hooks, status reports) have spoken: busy and ready are theirs to say. */
   signalsSeen: boolean;
   /** Counts the CLI's signs of a turn (hooks, status reports), to tell a submitted prompt was taken. */
@@ -62,6 +69,8 @@ interface LiveSession {
   resumedId: string | null;
   startedAt: number;
   limitLines: LimitLineTracker;
+  /** A plain shell's typed line: each command it submits is a turn. */
+  typedLine: TypedLine | null;
 }
 
 export interface TerminalAttachment {
@@ -116,6 +125,8 @@ export class SessionService implements ProjectWork {
     const profile = this.profiles.get(agent.profileId);
     if (profile.unavailableReason) fail('spawn-failed', `Cannot start ${agent.name} with ${profile.name}: ${profile.unavailableReason}`);
     const resumeId = resume ? store.sessions.lastExternalSessionId(agentId) : null;
+    // Hex: no secret-looking pattern an agent CLI strips from the env its tools get matches it.
+    const proof = randomBytes(32);
     const plan = planLaunch({
       profile,
       agent,
@@ -124,6 +135,8 @@ export class SessionService implements ProjectWork {
       agentDir: this.agentDir(agent.projectId, agentId),
       // The last id any session learnt: a session that ended before its CLI reported one must not lose it.
       resumeId,
+      proof: proof.toString('hex'),
+      preApproveDroverTools: store.settings.get().preApproveDroverTools,
       baseEnv: this.options.baseEnv,
     });
     writeLaunchFiles(plan.files);
@@ -168,12 +181,14 @@ export class SessionService implements ProjectWork {
       profile,
       process,
       terminal,
+      proof,
       signalsSeen: false,
       turnSignals: 0,
       conversationId: plan.conversationId,
       resumedId: resumeId,
       startedAt: Date.now(),
       limitLines: new LimitLineTracker(),
+      typedLine: profile.wakeAs === 'shell-note' ? new TypedLine() : null,
     });
     const started = this.changeSession(store, record.id, { pid: process.pid, pidStartTime: process.startTime });
     const limit = this.limits.get(profile.id);
@@ -201,8 +216,22 @@ export class SessionService implements ProjectWork {
     this.terminals.delete(agentId);
   }
 
+  /** Whether `proof` is the secret of the agent's running session (compared in constant time). */
+  identify(agentId: string, proof: string): boolean {
+    const live = this.live.get(agentId);
+    if (!live || !/^[0-9a-f]+$/.test(proof)) return false;
+    const given = Buffer.from(proof, 'hex');
+    return given.length === live.proof.length && timingSafeEqual(given, live.proof);
+  }
+
   write(agentId: string, data: string): void {
-    this.requireLive(agentId).process.write(data);
+    const live = this.requireLive(agentId);
+    live.process.write(data);
+    // A shell has no hooks: a command the person submits starts a turn, its prompt coming back ends it.
+    for (const line of live.typedLine?.feed(data) ?? []) {
+      if (line.text !== null) this.options.onPrompt?.(agentId, line.text);
+      this.apply(live, { kind: 'submitted' });
+    }
   }
 
   wakeStyle(agentId: string): WakeStyle {
@@ -256,6 +285,7 @@ export class SessionService implements ProjectWork {
     if (report.externalSessionId && report.event !== 'session-start' && report.externalSessionId !== session.externalSessionId) {
       this.announceSession(publicSession(store.sessions.update(session.id, { externalSessionId: report.externalSessionId })));
     }
+    if (report.event === 'prompt-submitted' && report.prompt) this.options.onPrompt?.(agentId, report.prompt);
     return this.apply(live, { kind: 'hook', event: report.event, error: report.error, message: report.message }) ?? publicSession(session);
   }
 

@@ -30,6 +30,8 @@ export type StateSignal =
   | { kind: 'hook'; event: AgentHookEvent; error?: string | undefined; message?: string | undefined }
   /** The CLI's own status report on the terminal (Codex's OSC 7501). */
   | { kind: 'program'; state: ProgramState }
+  /** A person submitted a command to a plain shell (which has no hooks). */
+  | { kind: 'submitted' }
   /**
    * The screen, read after output has been quiet for the profile's quiet period. `newLimit` is a
    * limit line that was not on screen before (see LimitLineTracker); `signalsDecide` is true once
@@ -94,10 +96,24 @@ const NEEDS_INPUT: DetectedState = { state: 'ready', needsInput: true, limitRese
  * not: dialogs (and that they closed), usage limits, and everything for CLIs without signals.
  */
 export function detectState(current: DetectedState, signal: StateSignal, now: number): DetectedState | null {
-  const next = signal.kind === 'hook' ? fromHook(current, signal, now) : signal.kind === 'program' ? fromProgram(current, signal.state, now) : fromScreen(current, signal, now);
+  const next = fromSignal(current, signal, now);
   if (!next) return null;
   const same = next.state === current.state && next.needsInput === current.needsInput && next.limitResetsAt === current.limitResetsAt;
   return same ? null : next;
+}
+
+function fromSignal(current: DetectedState, signal: StateSignal, now: number): DetectedState | null {
+  switch (signal.kind) {
+    case 'hook':
+      return fromHook(current, signal, now);
+    case 'program':
+      return fromProgram(current, signal.state, now);
+    case 'submitted':
+      // Enter answers a question on screen rather than starting anything.
+      return current.needsInput || current.state === 'limited' ? null : BUSY;
+    case 'screen':
+      return fromScreen(current, signal, now);
+  }
 }
 
 function limitedUntil(current: DetectedState, now: number): boolean {

@@ -36,7 +36,11 @@ export class InboxStore {
          ORDER BY rowid`,
       ),
       rowidOf: db.prepare<[string], number>('SELECT rowid FROM inbox_messages WHERE id = ?').pluck(),
-      pending: db.prepare<[string], MessageRow>("SELECT * FROM inbox_messages WHERE agent_id = ? AND state = 'pending' ORDER BY created_at, rowid"),
+      hasPending: db.prepare<[string], number>("SELECT EXISTS (SELECT 1 FROM inbox_messages WHERE agent_id = ? AND state = 'pending')").pluck(),
+      pendingIds: db.prepare<[string], string>("SELECT id FROM inbox_messages WHERE agent_id = ? AND state = 'pending' ORDER BY created_at, rowid").pluck(),
+      firstPending: db.prepare<[string, number], MessageRow>(
+        "SELECT * FROM inbox_messages WHERE agent_id = ? AND state = 'pending' ORDER BY created_at, rowid LIMIT ?",
+      ),
       agentsWithPending: db.prepare<[], { agent_id: string }>("SELECT DISTINCT agent_id FROM inbox_messages WHERE state = 'pending'"),
       resultOfTask: db.prepare<[string], MessageRow>("SELECT * FROM inbox_messages WHERE task_id = ? AND kind = 'task-result'"),
       finishedTasksWithoutResult: db.prepare<[], { id: string }>(
@@ -85,8 +89,19 @@ export class InboxStore {
     })();
   }
 
-  pending(agentId: string): InboxMessage[] {
-    return this.statements.pending.all(agentId).map((row) => this.toMessage(row));
+  /** Whether the agent has a message no wake delivered yet: one row looked at, however many wait. */
+  hasPending(agentId: string): boolean {
+    return this.statements.hasPending.get(agentId) === 1;
+  }
+
+  /** The ids of the agent's pending messages, oldest first (ids only: the queue may be long). */
+  pendingIds(agentId: string): string[] {
+    return this.statements.pendingIds.all(agentId);
+  }
+
+  /** The agent's oldest `limit` pending messages. */
+  firstPending(agentId: string, limit: number): InboxMessage[] {
+    return this.statements.firstPending.all(agentId, limit).map((row) => this.toMessage(row));
   }
 
   agentsWithPending(): string[] {

@@ -128,7 +128,44 @@ export const PROJECT_MIGRATIONS: readonly string[] = [
     seq INTEGER NOT NULL
   );
   `,
+  `
+  -- Checkpoints of an agent's worktree, one per turn (n = 0: its start), each held by the git ref
+  -- refs/drover/checkpoints/<agent>/<n>.
+  CREATE TABLE turns (
+    agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    n INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('start','turn','restore')),
+    prompt TEXT,
+    started_at INTEGER,
+    taken_at INTEGER NOT NULL,
+    commit_id TEXT NOT NULL,
+    before_commit TEXT,
+    after_commit TEXT NOT NULL,
+    restored_to INTEGER,
+    files INTEGER NOT NULL,
+    additions INTEGER NOT NULL,
+    deletions INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    PRIMARY KEY (agent_id, n)
+  );
+  -- A person's comments on lines of an agent's diff, kept until sent (and a while after).
+  CREATE TABLE diff_comments (
+    id TEXT PRIMARY KEY,
+    agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    side TEXT NOT NULL CHECK (side IN ('old','new')),
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    quoted TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    sent_at INTEGER,
+    message_id TEXT,
+    seq INTEGER NOT NULL
+  );
+  CREATE INDEX diff_comments_by_agent ON diff_comments (agent_id, created_at);
+  `,
 ];
 
 /** Every table whose rows carry the project's seq; the counter resumes at the max over them. */
-export const SEQ_TABLES = ['tasks', 'agents', 'agent_sessions', 'inbox_messages', 'wakes', 'worktrees', 'forge_links'] as const;
+export const SEQ_TABLES = ['tasks', 'agents', 'agent_sessions', 'inbox_messages', 'wakes', 'worktrees', 'forge_links', 'turns', 'diff_comments'] as const;

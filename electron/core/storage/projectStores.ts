@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ProjectSettings } from '../../../shared/entities';
 import { AgentStore } from './agentStore';
 import { ForgeLinkStore } from './forgeLinkStore';
+import { CommentStore } from './commentStore';
 import { InboxStore } from './inboxStore';
 import { PROJECT_MIGRATIONS, SEQ_TABLES } from './projectSchema';
 import { SeqCounter } from './seqCounter';
@@ -11,6 +12,7 @@ import { SettingsStore } from './settingsStore';
 import { fail } from '../errors';
 import { openDatabase, type OpenedDatabase, type SqliteDatabase } from './sqlite';
 import { TaskStore } from './taskStore';
+import { TurnStore } from './turnStore';
 import { WakeStore } from './wakeStore';
 import { WorktreeStore } from './worktreeStore';
 
@@ -29,6 +31,8 @@ export interface ProjectStore {
   wakes: WakeStore;
   worktrees: WorktreeStore;
   forgeLinks: ForgeLinkStore;
+  turns: TurnStore;
+  comments: CommentStore;
   settings: SettingsStore;
   logsDir: string;
 }
@@ -110,6 +114,8 @@ export class ProjectStores {
       wakes: new WakeStore(db, projectId, seq),
       worktrees: new WorktreeStore(db, projectId, seq),
       forgeLinks: new ForgeLinkStore(db, projectId, seq),
+      turns: new TurnStore(db, projectId, seq),
+      comments: new CommentStore(db, projectId, seq),
       settings: new SettingsStore(db, this.options.settingsDefaults),
       logsDir: path.join(dir, 'logs'),
     };

@@ -102,6 +102,21 @@ describe('AgentWakeService', () => {
     expect(store.inbox.messages(agent.id).map((m) => m.state)).toEqual(['delivered', 'delivered']);
   });
 
+  it('types a summary of a long queue: the first few messages, how many more, and where to read them; all are delivered', async () => {
+    setSession('busy');
+    store.transaction(() => {
+      for (let i = 1; i <= 500; i++) inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: `note ${i} ${'x'.repeat(2_000)}` });
+    });
+    setSession('ready');
+    wakes.schedule(store.projectId, agent.id);
+    await waitFor(() => wake()?.state === 'delivered', 'delivery');
+    expect(typed).toHaveLength(1);
+    expect(typed[0]).toMatch(/^\[Drover\] New messages \(500\): \(1\) Note from a person: note 1 x+… \(2\) Note from a person: note 2 x+… \(3\) Note from a person: note 3 x+… — and 497 more: read_inbox has them all\.$/);
+    expect(typed[0]?.length).toBeLessThan(2_500);
+    expect(wake()?.messageIds).toHaveLength(500);
+    expect(store.inbox.messages(agent.id).every((m) => m.state === 'delivered')).toBe(true);
+  });
+
   it('types a note a plain shell only shows, for shell profiles', async () => {
     style = 'shell-note';
     setSession('ready');

@@ -7,7 +7,7 @@ import type { Locator } from '../locate';
 import type { PromptTimings, PromptTyping } from '../sessions/promptTyping';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import type { WakeChange } from '../storage/wakeStore';
-import { composeWakeText } from './wakeText';
+import { composeWakeText, WAKE_NAMES_AT_MOST } from './wakeText';
 
 /** The agent terminals a wake types into (the session service). */
 export interface WakeTerminal {
@@ -79,7 +79,8 @@ export class AgentWakeService {
   schedule(projectId: string, agentId: string): void {
     if (this.stopped || !this.stores.isOpen(projectId)) return;
     const store = this.stores.get(projectId);
-    if (!store.agents.get(agentId) || store.inbox.pending(agentId).length === 0) return;
+    // Called on every post: a look at one row, however long the queue is.
+    if (!store.agents.get(agentId) || !store.inbox.hasPending(agentId)) return;
     this.ensureWake(store, agentId);
     this.deliver(store, agentId, false).catch((error: unknown) => this.options.log(`waking ${agentId} failed: ${String(error)}`));
   }
@@ -87,7 +88,7 @@ export class AgentWakeService {
   /** A person's wake: deliver now if the agent is ready, whatever holds or backoff say. */
   async wakeNow(agentId: string): Promise<number> {
     const { store } = this.locator.agent(agentId);
-    if (store.inbox.pending(agentId).length === 0) return 0;
+    if (!store.inbox.hasPending(agentId)) return 0;
     this.ensureWake(store, agentId);
     const why = await this.terminal.readiness(agentId);
     if (why) fail('invalid-state', `The agent is ${why}; Drover types into a terminal only when its agent is ready at an empty prompt.`);
@@ -117,12 +118,9 @@ export class AgentWakeService {
     if (!byHand && agent.wakesHeld) return 0;
     const session = store.sessions.latest(agentId);
     if (!byHand && !this.readyNow(store, wake, session)) return 0;
-    const messages = store.inbox.pending(agentId);
-    if (messages.length === 0) {
-      this.change(store, wake.id, { state: 'delivered', messageIds: [] });
-      return 0;
-    }
+    if (!store.inbox.hasPending(agentId)) return this.nothingToDeliver(store, wake);
     this.delivering.add(agentId);
+    let messageIds: string[];
     let attempt: Wake | undefined;
     try {
       if (!byHand) {
@@ -134,9 +132,14 @@ export class AgentWakeService {
         }
       }
       if (this.stopped || !this.stores.isOpen(store.projectId)) return 0;
-      attempt = this.change(store, wake.id, { state: 'delivering', messageIds: messages.map((m) => m.id), attempts: wake.attempts + 1 });
+      // The wake delivers every pending message, but names only the first few (read together, with no wait in between).
+      messageIds = store.inbox.pendingIds(agentId);
+      if (messageIds.length === 0) return this.nothingToDeliver(store, wake);
+      const named = store.inbox.firstPending(agentId, WAKE_NAMES_AT_MOST);
+      attempt = this.change(store, wake.id, { state: 'delivering', messageIds, attempts: wake.attempts + 1 });
       const senders = new Map(store.agents.list().map((a) => [a.id, a]));
-      const typing = await this.terminal.typePrompt(agentId, composeWakeText(messages, senders, this.terminal.wakeStyle(agentId)), this.options);
+      const text = composeWakeText(named, messageIds.length, senders, this.terminal.wakeStyle(agentId));
+      const typing = await this.terminal.typePrompt(agentId, text, this.options);
       if (this.stopped || !this.stores.isOpen(store.projectId)) return 0;
       if (typing.outcome === 'not-ready' || typing.outcome === 'not-taken') {
         this.failAttempt(store, attempt, typing.why);
@@ -157,7 +160,13 @@ export class AgentWakeService {
     }
     // Messages that arrived while this wake was typing go in the next one.
     this.schedule(store.projectId, agentId);
-    return messages.length;
+    return messageIds.length;
+  }
+
+  /** The messages were read before a wake typed them: it has nothing left to do. */
+  private nothingToDeliver(store: ProjectStore, wake: Wake): 0 {
+    this.change(store, wake.id, { state: 'delivered', messageIds: [] });
+    return 0;
   }
 
   /** True when Drover may type now; otherwise arranges to try again when that may change. */

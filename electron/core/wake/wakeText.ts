@@ -2,6 +2,9 @@ import type { Agent, InboxMessage, WakeStyle } from '../../../shared/entities';
 
 const MAX_PART = 600;
 
+/** A wake names at most this many messages; the rest are counted, to be read with read_inbox. */
+export const WAKE_NAMES_AT_MOST = 3;
+
 /** C0/C1 controls and DEL: typed into a prompt they would act as keys (Ctrl-C, Esc, …). */
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
@@ -31,13 +34,17 @@ function describe(message: InboxMessage, senders: Map<string, Agent>): string {
 
 /**
  * What Drover types into an agent's prompt: one line (a newline would submit early in most agent
- * CLIs) naming each message, and where to read them in full. It starts with words no menu takes as
- * an answer (no digit, no y/n), in case a dialog ever got the keys.
+ * CLIs) naming the first few of the `total` pending messages (`named`, oldest first), how many
+ * more there are, and where to read them in full; so a long queue is still one short line. It
+ * starts with words no menu takes as an answer (no digit, no y/n), in case a dialog ever got the keys.
  */
-export function composeWakeText(messages: InboxMessage[], senders: Map<string, Agent>, style: WakeStyle = 'prompt'): string {
-  const heading = messages.length === 1 ? 'New message' : `New messages (${messages.length})`;
-  const parts = messages.map((message, i) => (messages.length === 1 ? '' : `(${i + 1}) `) + describe(message, senders));
-  const text = `[Drover] ${heading}: ${parts.join(' ')} — read_inbox has the full text.`.replace(CONTROL_CHARACTERS, ' ');
+export function composeWakeText(named: InboxMessage[], total: number, senders: Map<string, Agent>, style: WakeStyle = 'prompt'): string {
+  const shown = named.slice(0, WAKE_NAMES_AT_MOST);
+  const heading = total === 1 ? 'New message' : `New messages (${total})`;
+  const parts = shown.map((message, i) => (total === 1 ? '' : `(${i + 1}) `) + describe(message, senders));
+  const more = total - shown.length;
+  const ending = more > 0 ? `and ${more} more: read_inbox has them all.` : 'read_inbox has the full text.';
+  const text = `[Drover] ${heading}: ${parts.join(' ')} — ${ending}`.replace(CONTROL_CHARACTERS, ' ');
   // `true` exists in every shell; the text is one single-quoted word, so nothing in it runs.
   return style === 'shell-note' ? `true '${text.replace(/'/g, '’')}'` : text;
 }

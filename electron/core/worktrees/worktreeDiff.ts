@@ -151,13 +151,34 @@ async function countLines(file: string): Promise<number> {
   return last === 10 ? lines : lines + 1;
 }
 
+/** Lines all the files add and remove. */
+export function lineTotals(files: readonly { additions: number; deletions: number }[]): { additions: number; deletions: number } {
+  return { additions: files.reduce((sum, file) => sum + file.additions, 0), deletions: files.reduce((sum, file) => sum + file.deletions, 0) };
+}
+
 /** Sends patches until the diff's budget is spent; the rest are listed without theirs. */
-function withinBudget(files: WorktreeDiffFile[]): WorktreeDiffFile[] {
+export function withinBudget(files: WorktreeDiffFile[]): WorktreeDiffFile[] {
   let spent = 0;
   return files.map((file) => {
     if (file.patch === null) return file;
     spent += file.patch.length;
     return spent > MAX_DIFF_PATCH_BYTES || file.patch.length > MAX_FILE_PATCH_BYTES ? { ...file, patch: null } : file;
+  });
+}
+
+/**
+ * Files that differ from `revs[0]` to `revs[1]` (commits or trees), or to the working tree when only
+ * one is given, each with its patch and line counts; `origins` is left empty for the caller.
+ */
+export async function changedFiles(git: Git, cwd: string, revs: readonly [string] | readonly [string, string]): Promise<WorktreeDiffFile[]> {
+  const [nameStatus, patch] = await Promise.all([
+    git.run(cwd, [...PLAIN_PATHS, 'diff', '--name-status', '-z', '-M', '--end-of-options', ...revs, '--']),
+    git.run(cwd, [...PLAIN_PATHS, 'diff', ...DIFF_OPTIONS, '--end-of-options', ...revs, '--']),
+  ]);
+  const patches = splitPatch(patch.stdout);
+  return parseNameStatus(nameStatus.stdout).map((entry, index) => {
+    const filePatch = patches[index] ?? null;
+    return { ...entry, ...(filePatch ? countPatchLines(filePatch) : { additions: 0, deletions: 0, binary: false }), origins: [], patch: filePatch };
   });
 }
 
@@ -172,24 +193,20 @@ export async function readWorktreeDiff(git: Git, worktree: Worktree): Promise<Wo
   const head = headCommit ?? worktree.baseCommit;
   const base = forkPoint ?? worktree.baseCommit;
   // Three reads of the working tree (status, name-status, patch); the rest read only git's objects.
-  const [nameStatus, patch, committed, status, log] = await Promise.all([
-    git.run(cwd, [...PLAIN_PATHS, 'diff', '--name-status', '-z', '-M', '--end-of-options', base]),
-    git.run(cwd, [...PLAIN_PATHS, 'diff', ...DIFF_OPTIONS, '--end-of-options', base]),
+  const [changed, committed, status, log] = await Promise.all([
+    changedFiles(git, cwd, [base]),
     git.run(cwd, [...PLAIN_PATHS, 'diff', '--name-only', '-z', '-M', '--end-of-options', base, head]),
     git.run(cwd, [...PLAIN_PATHS, 'status', '--porcelain', '-z', '--untracked-files=all']),
     git.run(cwd, ['log', '--no-color', '--format=%H%x1f%s%x1f%an%x1f%at%x1e', '--end-of-options', `${base}..${head}`]),
   ]);
   const committedPaths = new Set(splitNul(committed.stdout));
   const { staged, unstaged, untracked } = parseStatusOrigins(status.stdout);
-  const statuses = parseNameStatus(nameStatus.stdout);
-  const patches = splitPatch(patch.stdout);
-  const tracked: WorktreeDiffFile[] = statuses.map((entry, index) => {
-    const filePatch = patches[index] ?? null;
+  const tracked: WorktreeDiffFile[] = changed.map((file) => {
     const origins: DiffOrigin[] = [];
-    if (committedPaths.has(entry.path)) origins.push('committed');
-    if (staged.has(entry.path)) origins.push('staged');
-    if (unstaged.has(entry.path)) origins.push('unstaged');
-    return { ...entry, ...(filePatch ? countPatchLines(filePatch) : { additions: 0, deletions: 0, binary: false }), origins, patch: filePatch };
+    if (committedPaths.has(file.path)) origins.push('committed');
+    if (staged.has(file.path)) origins.push('staged');
+    if (unstaged.has(file.path)) origins.push('unstaged');
+    return { ...file, origins };
   });
   const added = await Promise.all(untracked.map((file) => untrackedFile(cwd, file)));
   const files = withinBudget([...tracked, ...added.filter((file): file is WorktreeDiffFile => file !== null)].sort((a, b) => a.path.localeCompare(b.path)));
@@ -209,7 +226,6 @@ export async function readWorktreeDiff(git: Git, worktree: Worktree): Promise<Wo
     head,
     commits,
     files,
-    additions: files.reduce((sum, file) => sum + file.additions, 0),
-    deletions: files.reduce((sum, file) => sum + file.deletions, 0),
+    ...lineTotals(files),
   };
 }

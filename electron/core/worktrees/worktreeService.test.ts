@@ -332,8 +332,8 @@ describe('Worktrees (real git)', () => {
     const control = await addAgent('control');
     const { path: tree } = await worktreeOf(agent);
     const controller = new AbortController();
-    const client: Client = { signal: controller.signal, sendTaskOutput: () => {}, sendTerminal: () => {} };
-    const otherClient: Client = { signal: new AbortController().signal, sendTaskOutput: () => {}, sendTerminal: () => {} };
+    const client: Client = { signal: controller.signal, caller: { kind: 'person' }, identifyAs: () => {}, sendTaskOutput: () => {}, sendTerminal: () => {} };
+    const otherClient: Client = { signal: new AbortController().signal, caller: { kind: 'person' }, identifyAs: () => {}, sendTaskOutput: () => {}, sendTerminal: () => {} };
     await core.api.watchWorktree({ agentId: agent.id }, client);
     await core.api.watchWorktree({ agentId: control.id }, otherClient);
     const changes = (of: Agent) => events.filter((event) => event.name === 'agentWorktreeChanged' && event.agentId === of.id && event.worktree?.changedAt !== null).length;

@@ -107,6 +107,13 @@ function shortRandom(): string {
  * work in (included files copied, a setup task, a block of ports), reviewed as a diff, merged back
  * without touching a checkout before it is safe, and removed without losing work.
  */
+/** How an agent's worktree goes: its work discarded, its branch kept whatever it holds (an archive), or the commit a forge merged. */
+export interface RemoveOptions {
+  discardWork?: boolean;
+  keepBranch?: boolean;
+  mergedUpstream?: string | undefined;
+}
+
 export class WorktreeService implements AgentWorkspaces, ProjectWork {
   private readonly watches = new Map<string, Watch>();
   /** Agents whose worktree is being merged or removed right now. */
@@ -258,17 +265,17 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
   /**
    * The agent is being removed: its worktree folder goes. With `discardWork` its branch goes too;
    * otherwise uncommitted changes are committed onto the branch first, and a branch with commits
-   * its parent lacks is kept (returned). An attached worktree or branch that Drover did not make is
-   * never touched. `mergedUpstream` names the commit a forge merged: a branch still at exactly that
-   * commit holds no work the forge lacks, so it goes too.
+   * its parent lacks (or any, with `keepBranch`) is kept (returned). An attached worktree or branch
+   * that Drover did not make is never touched. `mergedUpstream` names the commit a forge merged: a
+   * branch still at exactly that commit holds no work the forge lacks, so it goes too.
    */
-  async remove(store: ProjectStore, agent: Agent, discardWork: boolean, mergedUpstream?: string): Promise<string | null> {
+  async remove(store: ProjectStore, agent: Agent, { discardWork = false, keepBranch = false, mergedUpstream }: RemoveOptions): Promise<string | null> {
     const worktree = store.worktrees.get(agent.id);
     if (!worktree) return null;
     if (worktree.state === 'creating') fail('invalid-state', `${agent.name}'s worktree is still being made; remove the agent once that ends.`);
     this.stopWatching(agent.id);
     const repo = this.projects.get(store.projectId).path;
-    const keptBranch = worktree.ownsFolder ? await this.exclusively(agent, () => this.removeFolder(store, repo, agent, worktree, discardWork, mergedUpstream)) : null;
+    const keptBranch = worktree.ownsFolder ? await this.exclusively(agent, () => this.removeFolder(store, repo, agent, worktree, { discardWork, keepBranch, mergedUpstream })) : null;
     if (worktree.portBase !== null) this.ports.release(worktree.portBase, worktree.path);
     return keptBranch;
   }
@@ -521,7 +528,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
    * A folder that is no longer a checkout is left in place unless the work is discarded: nothing
    * tells what in it is saved.
    */
-  private async removeFolder(store: ProjectStore, repo: string, agent: Agent, worktree: Worktree, discardWork: boolean, mergedUpstream: string | undefined): Promise<string | null> {
+  private async removeFolder(store: ProjectStore, repo: string, agent: Agent, worktree: Worktree, { discardWork = false, keepBranch = false, mergedUpstream }: RemoveOptions): Promise<string | null> {
     const folderThere = fs.existsSync(worktree.path);
     const checkout = isCheckout(worktree.path);
     const branchThere = await branchExists(this.git, repo, worktree.branch);
@@ -541,7 +548,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     }
     const parentThere = await branchExists(this.git, repo, worktree.parentBranch);
     const mergedThere = mergedUpstream !== undefined && (await commitOf(this.git, repo, `refs/heads/${worktree.branch}`)) === mergedUpstream;
-    const hasWork = saved || (!mergedThere && (await this.divergence(repo, worktree, parentThere)).ahead > 0);
+    const hasWork = saved || keepBranch || (!mergedThere && (await this.divergence(repo, worktree, parentThere)).ahead > 0);
     if (hasWork) return worktree.branch;
     if (worktree.ownsBranch) await this.git.run(repo, ['branch', '-D', '--end-of-options', worktree.branch]);
     return null;

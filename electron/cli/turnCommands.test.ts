@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Agent, Project, Worktree } from '../../shared/entities';
+import type { Turn } from '../../shared/turns';
+import { runCli } from '../../test-support/droverProcess';
+import { makeRepo } from '../../test-support/gitRepo';
+import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import { waitFor } from '../../test-support/waitFor';
+import { startHost, type DroverHost } from '../host/host';
+
+describe('drover turns', () => {
+  let dir: string;
+  let dataDir: string;
+  let repo: string;
+  let host: DroverHost;
+  let project: Project;
+
+  const cli = (args: string[]) => runCli(['--data-dir', dataDir, ...args], { cwd: repo, env: { ...process.env, DROVER_SOCKET: '', DROVER_PROJECT_ID: '', DROVER_AGENT_ID: '' } });
+
+  beforeEach(async () => {
+    dir = makeTempDir();
+    dataDir = path.join(dir, 'data');
+    repo = makeRepo(path.join(dir, 'repo'), { 'notes.txt': 'one\n' });
+    host = await startHost({ dataDir, version: 'test', env: { ...process.env, DROVER_PORT_BLOCKS_DIR: path.join(dir, 'ports') } });
+    project = await host.core.api.addProject({ path: repo });
+    await host.core.api.saveAgentProfile({
+      profile: { id: 'sh', name: 'sh', command: '/bin/sh', args: [], env: { PS1: '$ ' }, promptPattern: '\\$ ?$', busyPattern: null, needsInputPattern: null, usageLimitPattern: null, quietMs: 150, integration: 'none', wakeAs: 'shell-note' },
+    });
+  });
+  afterEach(async () => {
+    await host.close();
+    removeDir(dir);
+  });
+
+  /** A shell agent in its own worktree that ran one command: checkpoints 0 (start) and 1. */
+  const agentWithOneTurn = async (): Promise<{ agent: Agent; worktree: Worktree }> => {
+    const api = host.core.api;
+    const agent = await api.createAgent({ projectId: project.id, name: 'builder', role: '', profileId: 'sh', workspace: { kind: 'new-worktree' } });
+    const worktree = (await api.getWorkState({ projectId: project.id })).worktrees.find((candidate) => candidate.agentId === agent.id) as Worktree;
+    await api.startAgent({ agentId: agent.id, resume: false });
+    const turns = async (): Promise<Turn[]> => (await api.listTurns({ agentId: agent.id })).turns;
+    await waitFor(async () => (await turns()).length === 1 && (await api.getWorkState({ projectId: project.id })).sessions[0]?.state === 'ready', 'the start checkpoint');
+    await api.writeAgentInput({ agentId: agent.id, data: "printf 'two\\n' >> notes.txt\r" });
+    await waitFor(async () => (await turns()).length === 2, 'checkpoint 1');
+    return { agent, worktree };
+  };
+
+  it('lists checkpoints, prints a turn’s diff, restores one and says how to undo it', async () => {
+    await agentWithOneTurn();
+    const list = await cli(['turns', 'builder']);
+    expect(list.code, list.stderr).toBe(0);
+    const lines = list.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^N\s+KIND\s+TAKEN\s+FILES\s+ADDED\s+REMOVED\s+PROMPT$/);
+    expect(lines[1]).toMatch(/^0\s+start\s+.+\s+0\s+\+0\s+-0\s+the start$/);
+    expect(lines[2]).toMatch(/^1\s+turn\s+.+\s+1\s+\+1\s+-0\s+printf 'two\\n' >> notes\.txt$/);
+    expect((JSON.parse((await cli(['turns', 'builder', '--json'])).stdout) as Turn[]).map((turn) => turn.n)).toEqual([0, 1]);
+
+    const diff = await cli(['turns', 'diff', 'builder', '1']);
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(diff.stdout).toContain('diff --git a/notes.txt b/notes.txt');
+    expect(diff.stdout).toContain('+two');
+    expect((await cli(['turns', 'diff', 'builder', '0', '1', '--stat'])).stdout).toContain('1 files changed, +1 -0');
+
+    const restore = await cli(['turns', 'restore', 'builder', '0']);
+    expect(restore.code, restore.stderr).toBe(0);
+    expect(restore.stdout).toBe('Restored checkpoint 0 of builder; what it held before is checkpoint 2 (drover turns restore builder 2 undoes this).\n');
+  });
+
+  it('refuses a checkpoint that does not exist and a bad number, with exit code 2', async () => {
+    await agentWithOneTurn();
+    const missing = await cli(['turns', 'diff', 'builder', '7']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('builder has no checkpoint 7 (checkpoints: 0–1)');
+    const bad = await cli(['turns', 'restore', 'builder', 'last']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('N must be a checkpoint number');
+  });
+});

@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { commitFiles, git, makeRepo, writeFiles } from '../../../test-support/gitRepo';
+import { makeTempDir, removeDir } from '../../../test-support/tempDir';
+import { Git } from '../worktrees/git';
+import { Checkpoints, parseShortStat } from './checkpoints';
+
+/** Every file under `root` but .git, with its bytes and mode (what a restore must give back exactly). */
+function filesOf(root: string): Record<string, string> {
+  const found: Record<string, string> = {};
+  const visit = (folder: string) => {
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      const full = path.join(folder, entry.name);
+      const relative = path.relative(root, full);
+      if (relative === '.git') continue;
+      if (entry.isDirectory()) visit(full);
+      else if (entry.isSymbolicLink()) found[relative] = `link -> ${fs.readlinkSync(full)}`;
+      else found[relative] = `${(fs.statSync(full).mode & 0o777).toString(8)} ${createHash('sha256').update(fs.readFileSync(full)).digest('hex')}`;
+    }
+  };
+  visit(root);
+  return found;
+}
+
+/** What git keeps of a checkout besides its files: the index (bytes and mtime), HEAD, the branch and its reflog. */
+function gitStateOf(repo: string): Record<string, string> {
+  const index = path.join(repo, '.git', 'index');
+  return {
+    index: createHash('sha256').update(fs.readFileSync(index)).digest('hex'),
+    indexMtime: String(fs.statSync(index).mtimeMs),
+    head: git(repo, 'rev-parse', 'HEAD'),
+    symbolicHead: git(repo, 'symbolic-ref', 'HEAD'),
+    reflog: git(repo, 'reflog', 'show', '--format=%H %gs', 'main'),
+    status: git(repo, '--no-optional-locks', 'status', '--porcelain=v2', '--untracked-files=all'),
+  };
+}
+
+describe('checkpoints (real git)', () => {
+  let dir: string;
+  let repo: string;
+  let checkpoints: Checkpoints;
+
+  beforeEach(() => {
+    dir = makeTempDir();
+    repo = makeRepo(path.join(dir, 'repo'), {
+      'kept.txt': 'kept\n',
+      'staged.txt': 'staged before\n',
+      'unstaged.txt': 'unstaged before\n',
+      'both.txt': 'both before\n',
+      'gone.txt': 'deleted in the tree\n',
+      'old-name.txt': 'renamed, same content\n',
+      'src/tool.sh': '#!/bin/sh\necho tool\n',
+      '.gitignore': 'build/\n*.log\n',
+    });
+    checkpoints = new Checkpoints(new Git(process.env));
+  });
+  afterEach(() => removeDir(dir));
+
+  /** A tree with every kind of uncommitted change at once. */
+  function makeEveryKindOfChange(): void {
+    writeFiles(repo, { 'staged.txt': 'staged after\n', 'both.txt': 'both staged\n' });
+    git(repo, 'add', 'staged.txt', 'both.txt');
+    writeFiles(repo, { 'both.txt': 'both staged, then changed again\n', 'unstaged.txt': 'unstaged after\n', 'new/untracked.txt': 'untracked\n', 'binary.bin': '\u0000\u0001\u0002' });
+    fs.chmodSync(path.join(repo, 'src', 'tool.sh'), 0o755);
+    fs.symlinkSync('kept.txt', path.join(repo, 'link-to-kept'));
+    fs.rmSync(path.join(repo, 'gone.txt'));
+    git(repo, 'mv', 'old-name.txt', 'new-name.txt');
+    writeFiles(repo, { 'build/out.js': 'ignored output\n', 'debug.log': 'ignored log\n' });
+  }
+
+  it('takes a checkpoint without touching the index, HEAD or any file', async () => {
+    makeEveryKindOfChange();
+    const before = { git: gitStateOf(repo), files: filesOf(repo) };
+    const snapshot = await checkpoints.snapshot(repo, 'turn 1');
+    expect(gitStateOf(repo)).toEqual(before.git);
+    expect(filesOf(repo)).toEqual(before.files);
+
+    // The tree has the working files (not the ignored ones); the parents are HEAD and the index.
+    const tree = git(repo, 'ls-tree', '-r', '--name-only', snapshot.commit).split('\n');
+    expect(tree).toEqual(expect.arrayContaining(['new/untracked.txt', 'new-name.txt', 'link-to-kept', 'binary.bin', 'both.txt']));
+    expect(tree).not.toContain('gone.txt');
+    expect(tree).not.toContain('old-name.txt');
+    expect(tree.filter((file) => file.startsWith('build/') || file.endsWith('.log'))).toEqual([]);
+    expect(git(repo, 'show', `${snapshot.commit}:both.txt`)).toBe('both staged, then changed again');
+    expect(git(repo, 'rev-parse', `${snapshot.commit}^1`)).toBe(before.git.head);
+    expect(git(repo, 'show', `${snapshot.commit}^2:both.txt`)).toBe('both staged');
+    expect(git(repo, 'rev-parse', `${snapshot.commit}^{tree}`)).toBe(snapshot.tree);
+    expect(git(repo, 'log', '-1', '--format=%an <%ae>', snapshot.commit)).toBe('Drover <drover@localhost>');
+  });
+
+  it('restores a checkpoint byte for byte, with its index and HEAD, and leaves ignored files alone', async () => {
+    makeEveryKindOfChange();
+    const expected = { files: filesOf(repo), status: git(repo, '--no-optional-locks', 'status', '--porcelain=v2', '--untracked-files=all'), head: git(repo, 'rev-parse', 'HEAD') };
+    const snapshot = await checkpoints.snapshot(repo, 'turn 1');
+
+    // The agent carries on: commits some of it, changes and removes more, makes new files.
+    commitFiles(repo, { 'kept.txt': 'kept, changed and committed\n' }, 'later work');
+    writeFiles(repo, { 'new/untracked.txt': 'changed later\n', 'later.txt': 'made later\n', 'build/out.js': 'rebuilt\n' });
+    fs.rmSync(path.join(repo, 'binary.bin'));
+    fs.rmSync(path.join(repo, 'link-to-kept'));
+    fs.chmodSync(path.join(repo, 'src', 'tool.sh'), 0o644);
+
+    const changed = await checkpoints.restore(repo, 'main', snapshot.commit);
+    expect(changed).toEqual(expect.arrayContaining(['later.txt', 'binary.bin', 'link-to-kept', 'new/untracked.txt', 'src/tool.sh']));
+    const restored = filesOf(repo);
+    // Ignored files are never the checkpoint's business: the rebuilt output stays as it is.
+    expect(restored['build/out.js']).not.toBe(expected.files['build/out.js']);
+    expect({ ...restored, 'build/out.js': '' }).toEqual({ ...expected.files, 'build/out.js': '' });
+    expect(git(repo, 'rev-parse', 'HEAD')).toBe(expected.head);
+    expect(git(repo, '--no-optional-locks', 'status', '--porcelain=v2', '--untracked-files=all')).toBe(expected.status);
+  });
+
+  it('refuses to restore into a worktree on another branch, changing nothing', async () => {
+    const snapshot = await checkpoints.snapshot(repo, 'start');
+    git(repo, 'switch', '--quiet', '-c', 'elsewhere');
+    writeFiles(repo, { 'kept.txt': 'changed elsewhere\n' });
+    await expect(checkpoints.restore(repo, 'main', snapshot.commit)).rejects.toThrow(/branch elsewhere checked out, not main/);
+    expect(fs.readFileSync(path.join(repo, 'kept.txt'), 'utf8')).toBe('changed elsewhere\n');
+  });
+
+  it('counts files and lines between two states, and what only checkpoints hold on disk', async () => {
+    const start = await checkpoints.snapshot(repo, 'start');
+    writeFiles(repo, { 'kept.txt': 'one\ntwo\n', 'added.txt': 'a\nb\nc\n' });
+    const turn = await checkpoints.snapshot(repo, 'turn');
+    expect(await checkpoints.stats(repo, start.commit, turn.commit)).toEqual({ files: 2, additions: 5, deletions: 1 });
+    expect(await checkpoints.diskUsage(repo, ['refs/drover/checkpoints/a-x'])).toBe(0);
+    await checkpoints.setRef(repo, 'refs/drover/checkpoints/a-x/1', turn.commit);
+    expect(await checkpoints.refs(repo, 'refs/drover/checkpoints/a-x')).toEqual([{ ref: 'refs/drover/checkpoints/a-x/1', commit: turn.commit }]);
+    expect(await checkpoints.diskUsage(repo, ['refs/drover/checkpoints/a-x'])).toBeGreaterThan(0);
+  });
+
+  it('knows a checkpoint that alone holds commits a branch moved away from', async () => {
+    commitFiles(repo, { 'kept.txt': 'work a restore takes back\n' }, 'later work');
+    const holding = await checkpoints.snapshot(repo, 'before the restore');
+    await checkpoints.setRef(repo, 'refs/drover/checkpoints/a-x/2', holding.commit);
+    expect(await checkpoints.holdsOrphanCommits(repo, 'refs/drover/checkpoints/a-x/2', 'refs/drover/checkpoints')).toBe(false);
+    git(repo, 'reset', '--quiet', '--hard', 'HEAD~1');
+    expect(await checkpoints.holdsOrphanCommits(repo, 'refs/drover/checkpoints/a-x/2', 'refs/drover/checkpoints')).toBe(true);
+    // Another checkpoint holding the same commit makes this one no longer the only one.
+    await checkpoints.setRef(repo, 'refs/drover/checkpoints/a-x/3', holding.commit);
+    expect(await checkpoints.holdsOrphanCommits(repo, 'refs/drover/checkpoints/a-x/2', 'refs/drover/checkpoints')).toBe(false);
+  });
+
+  it('reads git --shortstat', () => {
+    expect(parseShortStat(' 3 files changed, 10 insertions(+), 2 deletions(-)\n')).toEqual({ files: 3, additions: 10, deletions: 2 });
+    expect(parseShortStat(' 1 file changed, 1 deletion(-)\n')).toEqual({ files: 1, additions: 0, deletions: 1 });
+    expect(parseShortStat('')).toEqual({ files: 0, additions: 0, deletions: 0 });
+  });
+});

@@ -1,0 +1,212 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fail } from '../errors';
+import type { Git } from '../worktrees/git';
+import { splitNul } from '../worktrees/repo';
+
+/** Checkpoints are Drover's own commits, whoever's git config is in force. */
+const CHECKPOINT_IDENTITY = {
+  GIT_AUTHOR_NAME: 'Drover',
+  GIT_AUTHOR_EMAIL: 'drover@localhost',
+  GIT_COMMITTER_NAME: 'Drover',
+  GIT_COMMITTER_EMAIL: 'drover@localhost',
+};
+
+/** A commit or tree id as git prints it: only such ids are passed on as revisions. */
+const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/** Where the checkpoints of one agent live (`for-each-ref` and `--glob` take it as a prefix). */
+export function checkpointRefsOf(agentId: string): string {
+  return `refs/drover/checkpoints/${agentId}`;
+}
+
+export interface Snapshot {
+  /** Its tree is every file git does not ignore; its parents are HEAD and a commit of the index. */
+  commit: string;
+  tree: string;
+}
+
+export interface ChangeStats {
+  files: number;
+  additions: number;
+  deletions: number;
+}
+
+function objectId(text: string, what: string): string {
+  const id = text.trim();
+  if (!OBJECT_ID.test(id)) fail('invalid-state', `git gave ${JSON.stringify(id.slice(0, 80))} for ${what}, which is not an object id.`);
+  return id;
+}
+
+/** `3 files changed, 10 insertions(+), 2 deletions(-)` (git leaves out the parts that are 0). */
+export function parseShortStat(output: string): ChangeStats {
+  const count = (pattern: RegExp) => Number(pattern.exec(output)?.[1] ?? 0);
+  return { files: count(/(\d+) files? changed/), additions: count(/(\d+) insertions?\(\+\)/), deletions: count(/(\d+) deletions?\(-\)/) };
+}
+
+/** A copy of the index that git takes for the same (its timestamps kept, so racily clean entries are still checked). */
+async function copyIndex(from: string, to: string): Promise<void> {
+  try {
+    await fs.promises.copyFile(from, to);
+    const stat = await fs.promises.stat(from);
+    await fs.promises.utimes(to, stat.atime, stat.mtime);
+  } catch (error) {
+    // No index yet (nothing ever staged): git starts from an empty one.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/**
+ * The git side of checkpoints: a worktree's state written as a commit through temporary copies of
+ * its index (its own index, HEAD and files are never touched), restored on request, compared, and
+ * pruned without losing commits that only a checkpoint holds.
+ */
+export class Checkpoints {
+  private readonly indexFiles = new Map<string, string>();
+
+  constructor(private readonly git: Git) {}
+
+  /**
+   * The worktree as it stands: every file git does not ignore (staged, unstaged, untracked) as the
+   * commit's tree, and the index as its second parent. Two copies of the index are used at once, one
+   * for the index's tree and one to add the working files to.
+   */
+  async snapshot(folder: string, message: string): Promise<Snapshot> {
+    return this.withIndexCopies(folder, async ({ first: forIndex, second: forFiles }) => {
+      const [indexCommit, tree] = await Promise.all([
+        this.indexTree(folder, forIndex).then((indexTree) => this.commitTree(folder, indexTree, ['HEAD'], 'index')),
+        this.filesTree(folder, forFiles),
+      ]);
+      return { commit: await this.commitTree(folder, tree, ['HEAD', indexCommit], message), tree };
+    });
+  }
+
+  /**
+   * A checkpoint kept under `ref`: the snapshot, and the files and lines it differs by from `since`
+   * (counted while the ref is written). What a turn's end costs.
+   */
+  async take(folder: string, message: string, ref: string, since: string): Promise<{ snapshot: Snapshot; stats: ChangeStats }> {
+    const snapshot = await this.snapshot(folder, message);
+    const [stats] = await Promise.all([this.stats(folder, since, snapshot.commit), this.setRef(folder, ref, snapshot.commit)]);
+    return { snapshot, stats };
+  }
+
+  /** The tree of every file git does not ignore, for comparing without keeping a checkpoint. */
+  async tree(folder: string): Promise<string> {
+    return this.withIndexCopies(folder, ({ first }) => this.filesTree(folder, first));
+  }
+
+  /**
+   * Puts the worktree back as checkpoint `target` had it: files (only those that differ are
+   * written or removed; ignored files are left alone), then HEAD (the branch moves back if it
+   * moved on), then the index. Refused unless `branch` is checked out. Returns the paths changed.
+   */
+  async restore(folder: string, branch: string, target: string): Promise<string[]> {
+    const checkedOut = await this.git.run(folder, ['symbolic-ref', '--quiet', '--short', 'HEAD'], { okCodes: [0, 1, 128] });
+    if (checkedOut.stdout.trim() !== branch) {
+      fail('invalid-state', `The worktree has ${checkedOut.code === 0 ? `branch ${checkedOut.stdout.trim()}` : 'a detached HEAD'} checked out, not ${branch}; check out ${branch} there first.`);
+    }
+    const commit = objectId(target, 'the checkpoint');
+    const revisions = { tree: `${commit}^{tree}`, head: `${commit}^1`, index: `${commit}^2^{tree}`, current: 'HEAD' };
+    const lines = (await this.git.run(folder, ['rev-parse', ...Object.values(revisions)])).stdout.split('\n');
+    const [targetTree, targetHead, targetIndex, head] = Object.keys(revisions).map((name, index) => objectId(lines[index] ?? '', `${name} of the restore`)) as [string, string, string, string];
+    const changed = await this.withIndexCopies(folder, async ({ first: forFiles, dir }) => {
+      const current = await this.filesTree(folder, forFiles);
+      const paths = splitNul((await this.git.run(folder, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--end-of-options', current, targetTree])).stdout);
+      if (paths.length === 0) return paths;
+      const list = path.join(dir, 'paths');
+      await fs.promises.writeFile(list, paths.map((file) => `${file}\0`).join(''), { mode: 0o600 });
+      // The copy knows every file there now, so the ones the checkpoint lacks are removed.
+      await this.git.run(folder, ['restore', `--source=${targetTree}`, '--worktree', `--pathspec-from-file=${list}`, '--pathspec-file-nul'], { env: { GIT_INDEX_FILE: forFiles } });
+      return paths;
+    });
+    if (head !== targetHead) await this.git.run(folder, ['update-ref', '-m', 'drover: restore a checkpoint', '--end-of-options', `refs/heads/${branch}`, targetHead, head]);
+    await this.git.run(folder, ['read-tree', '--end-of-options', targetIndex]);
+    // read-tree drops what the index knew of the files' stat data; git status would redo it each time.
+    await this.git.run(folder, ['update-index', '-q', '--refresh'], { okCodes: [0, 1] });
+    return changed;
+  }
+
+  /** Files and lines that differ from one commit or tree to another. */
+  async stats(folder: string, from: string, to: string): Promise<ChangeStats> {
+    const result = await this.git.run(folder, ['diff', '--shortstat', '-M', '--end-of-options', objectId(from, 'a state'), objectId(to, 'a state'), '--']);
+    return parseShortStat(result.stdout);
+  }
+
+  async setRef(folder: string, ref: string, commit: string): Promise<void> {
+    await this.git.run(folder, ['update-ref', '-m', 'drover: checkpoint', '--end-of-options', ref, objectId(commit, 'a checkpoint')]);
+  }
+
+  async deleteRef(folder: string, ref: string): Promise<void> {
+    await this.git.run(folder, ['update-ref', '-d', '--end-of-options', ref]);
+  }
+
+  /** The checkpoint refs under `prefix`, with the commit each names. */
+  async refs(folder: string, prefix: string): Promise<{ ref: string; commit: string }[]> {
+    const result = await this.git.run(folder, ['for-each-ref', '--format=%(objectname) %(refname)', '--end-of-options', `${prefix}/`]);
+    return result.stdout
+      .split('\n')
+      .filter((line) => line.length > 0)
+      .map((line) => ({ commit: line.slice(0, line.indexOf(' ')), ref: line.slice(line.indexOf(' ') + 1) }));
+  }
+
+  /**
+   * Whether the checkpoint under `ref` is the only thing that holds some commit: one its HEAD
+   * reached that no branch, tag or other checkpoint reaches (after a restore moved a branch back,
+   * its later commits live only in the checkpoint taken before).
+   */
+  async holdsOrphanCommits(folder: string, ref: string, checkpointsPrefix: string): Promise<boolean> {
+    // The first parent is HEAD; the second, the index's commit, is Drover's own and grows from HEAD.
+    const result = await this.git.run(folder, ['rev-list', '-n1', `${ref}^1`, '--not', '--branches', '--tags', `--exclude=${ref}`, `--glob=${checkpointsPrefix}`], { okCodes: [0, 128] });
+    return result.code === 0 && result.stdout.trim().length > 0;
+  }
+
+  /** Bytes of the objects the checkpoints under these prefixes hold that no branch or tag holds. */
+  async diskUsage(folder: string, prefixes: readonly string[]): Promise<number> {
+    if (prefixes.length === 0) return 0;
+    const result = await this.git.run(folder, ['rev-list', '--objects', '--disk-usage', ...prefixes.map((prefix) => `--glob=${prefix}`), '--not', '--branches', '--tags']);
+    return Number(result.stdout.trim()) || 0;
+  }
+
+  /** The index as a tree; one with unresolved conflicts has none, and counts as HEAD's. */
+  private async indexTree(folder: string, indexFile: string): Promise<string> {
+    const written = await this.git.run(folder, ['write-tree'], { env: { GIT_INDEX_FILE: indexFile }, okCodes: [0, 128] });
+    if (written.code === 0) return objectId(written.stdout, 'the index');
+    return objectId((await this.git.run(folder, ['rev-parse', 'HEAD^{tree}'])).stdout, "HEAD's tree");
+  }
+
+  private async filesTree(folder: string, indexFile: string): Promise<string> {
+    const env = { GIT_INDEX_FILE: indexFile };
+    await this.git.run(folder, ['add', '--all', '--', ':/'], { env });
+    return objectId((await this.git.run(folder, ['write-tree'], { env })).stdout, 'the files');
+  }
+
+  private async commitTree(folder: string, tree: string, parents: readonly string[], message: string): Promise<string> {
+    const args = ['commit-tree', '--no-gpg-sign', ...parents.flatMap((parent) => ['-p', parent]), '-m', message, '--end-of-options', tree];
+    return objectId((await this.git.run(folder, args, { env: CHECKPOINT_IDENTITY })).stdout, 'a checkpoint');
+  }
+
+  /** Runs `work` with two copies of the worktree's index in a private temporary folder, removed after. */
+  private async withIndexCopies<T>(folder: string, work: (copies: { first: string; second: string; dir: string }) => Promise<T>): Promise<T> {
+    const indexFile = await this.indexFileOf(folder);
+    const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'drover-checkpoint-'));
+    try {
+      const copies = { first: path.join(dir, 'index-1'), second: path.join(dir, 'index-2'), dir };
+      await Promise.all([copyIndex(indexFile, copies.first), copyIndex(indexFile, copies.second)]);
+      return await work(copies);
+    } finally {
+      await fs.promises.rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** The worktree's own index file (a linked worktree's lives in the main repository's git folder). */
+  private async indexFileOf(folder: string): Promise<string> {
+    let file = this.indexFiles.get(folder);
+    if (!file) {
+      file = path.resolve(folder, (await this.git.run(folder, ['rev-parse', '--git-path', 'index'])).stdout.trim());
+      this.indexFiles.set(folder, file);
+    }
+    return file;
+  }
+}

@@ -1,0 +1,17 @@
+import type { Methods } from '../api';
+import type { AgentComparison } from './agentComparison';
+import type { TurnService } from './turnService';
+
+type TurnMethod = 'listTurns' | 'getTurnDiff' | 'restoreTurn' | 'getCheckpointUsage' | 'compareAgents' | 'diffAgents';
+
+/** An agent's turns and their checkpoints, restoring one, and comparing agents that did the same task. */
+export function turnMethods(turns: TurnService, comparison: AgentComparison): Methods<TurnMethod> {
+  return {
+    listTurns: ({ agentId }) => ({ agentId, turns: turns.list(agentId) }),
+    getTurnDiff: ({ agentId, from, to }) => turns.diff(agentId, from, to),
+    restoreTurn: ({ agentId, n }) => turns.restore(agentId, n),
+    getCheckpointUsage: ({ projectId }) => turns.usage(projectId),
+    compareAgents: ({ agentIds }) => comparison.changes(agentIds),
+    diffAgents: ({ fromAgentId, toAgentId }) => comparison.diff(fromAgentId, toAgentId),
+  };
+}

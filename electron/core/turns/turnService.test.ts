@@ -1,0 +1,169 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Agent, AgentProfileInput, Project, Worktree } from '../../../shared/entities';
+import type { Turn } from '../../../shared/turns';
+import { git, makeRepo } from '../../../test-support/gitRepo';
+import { makeTempDir, removeDir } from '../../../test-support/tempDir';
+import { waitFor } from '../../../test-support/waitFor';
+import { createCore, type Core } from '../compose';
+
+/** A plain POSIX shell with a prompt the screen reading knows: each command it runs is a turn. */
+const SHELL: AgentProfileInput = {
+  id: 'sh',
+  name: 'POSIX shell',
+  command: '/bin/sh',
+  args: [],
+  env: { PS1: '$ ' },
+  promptPattern: '\\$ ?$',
+  busyPattern: null,
+  needsInputPattern: null,
+  usageLimitPattern: null,
+  quietMs: 150,
+  integration: 'none',
+  wakeAs: 'shell-note',
+};
+
+describe('turns: a checkpoint per turn of a shell agent (real PTY, real git)', () => {
+  let dir: string;
+  let repo: string;
+  let core: Core;
+  let project: Project;
+
+  beforeEach(async () => {
+    dir = makeTempDir();
+    repo = makeRepo(path.join(dir, 'repo'), { 'notes.txt': 'one\n', '.gitignore': '*.log\n' });
+    core = createCore({ dataDir: path.join(dir, 'data'), version: 'test', socketPath: '/unused', portBlocksDir: path.join(dir, 'ports') });
+    project = await core.api.addProject({ path: repo });
+    await core.api.saveAgentProfile({ profile: SHELL });
+  });
+  afterEach(async () => {
+    await core.close();
+    removeDir(dir);
+  });
+
+  const addAgent = async (name: string): Promise<{ agent: Agent; worktree: Worktree }> => {
+    const agent = await core.api.createAgent({ projectId: project.id, name, role: '', profileId: 'sh', workspace: { kind: 'new-worktree' } });
+    const worktree = (await core.api.getWorkState({ projectId: project.id })).worktrees.find((candidate) => candidate.agentId === agent.id) as Worktree;
+    return { agent, worktree };
+  };
+  const turnsOf = async (agent: Agent): Promise<Turn[]> => (await core.api.listTurns({ agentId: agent.id })).turns;
+  const started = async (agent: Agent) => {
+    await core.api.startAgent({ agentId: agent.id, resume: false });
+    await waitFor(async () => (await core.api.getWorkState({ projectId: project.id })).sessions.find((s) => s.agentId === agent.id)?.state === 'ready', 'the shell at its prompt');
+    return waitFor(async () => {
+      const turns = await turnsOf(agent);
+      return turns.length === 1 && turns;
+    }, 'the start checkpoint');
+  };
+  /** Types a command as a terminal would (key by key, then Enter) and waits for its turn's checkpoint. */
+  const runCommand = async (agent: Agent, command: string, n: number): Promise<Turn> => {
+    for (const key of command) await core.api.writeAgentInput({ agentId: agent.id, data: key });
+    await core.api.writeAgentInput({ agentId: agent.id, data: '\r' });
+    return waitFor(async () => (await turnsOf(agent)).find((turn) => turn.n === n), `checkpoint ${n} after ${command}`);
+  };
+  const diffPaths = async (agent: Agent, from: number, to: number | null) => (await core.api.getTurnDiff({ agentId: agent.id, from, to })).files.map((file) => file.path);
+
+  it('checkpoints each command, shows what each turn changed, restores one and undoes it', async () => {
+    const { agent, worktree } = await addAgent('builder');
+    const [start] = await started(agent);
+    expect(start).toMatchObject({ n: 0, kind: 'start', before: null, ref: `refs/drover/checkpoints/${agent.id}/0` });
+
+    const first = await runCommand(agent, "printf 'a\\n' > first.txt", 1);
+    expect(first).toMatchObject({ kind: 'turn', prompt: "printf 'a\\n' > first.txt", files: 1, additions: 1, deletions: 0 });
+    expect(first.startedAt).not.toBeNull();
+    await runCommand(agent, "printf 'two\\n' >> notes.txt && git add notes.txt", 2);
+    await runCommand(agent, 'rm first.txt && echo ignored > build.log', 3);
+
+    expect(await diffPaths(agent, 1, 1)).toEqual(['first.txt']);
+    expect(await diffPaths(agent, 2, 2)).toEqual(['notes.txt']);
+    const third = await core.api.getTurnDiff({ agentId: agent.id, from: 3, to: 3 });
+    expect(third.files.map((file) => [file.path, file.status])).toEqual([['first.txt', 'deleted']]);
+    expect(await diffPaths(agent, 2, null)).toEqual(['first.txt', 'notes.txt']);
+    expect(git(repo, 'show-ref', '--', `refs/drover/checkpoints/${agent.id}/3`)).toContain((await turnsOf(agent))[3]?.commit);
+
+    const restored = await core.api.restoreTurn({ agentId: agent.id, n: 1 });
+    // Restoring brings first.txt's line back and takes notes.txt's second line away.
+    expect(restored.undo).toMatchObject({ n: 4, kind: 'restore', restoredTo: 1, files: 2, additions: 1, deletions: 1 });
+    expect(fs.readFileSync(path.join(worktree.path, 'first.txt'), 'utf8')).toBe('a\n');
+    expect(fs.readFileSync(path.join(worktree.path, 'notes.txt'), 'utf8')).toBe('one\n');
+    expect(git(worktree.path, '--no-optional-locks', 'status', '--porcelain')).toBe('?? first.txt');
+    // Ignored files are not the checkpoints' business.
+    expect(fs.existsSync(path.join(worktree.path, 'build.log'))).toBe(true);
+    expect(restored.message.body).toContain('restored your worktree to checkpoint 1, turn 1');
+    expect(restored.message.body).toContain('kept as checkpoint 4');
+
+    await core.api.restoreTurn({ agentId: agent.id, n: 4 });
+    expect(fs.existsSync(path.join(worktree.path, 'first.txt'))).toBe(false);
+    expect(fs.readFileSync(path.join(worktree.path, 'notes.txt'), 'utf8')).toBe('one\ntwo\n');
+    expect(git(worktree.path, '--no-optional-locks', 'status', '--porcelain')).toBe('M  notes.txt');
+  });
+
+  it('refuses to restore while the agent is busy', async () => {
+    const { agent } = await addAgent('sleeper');
+    await started(agent);
+    await core.api.writeAgentInput({ agentId: agent.id, data: 'sleep 30\r' });
+    await waitFor(async () => (await core.api.getWorkState({ projectId: project.id })).sessions.find((s) => s.agentId === agent.id)?.state === 'busy', 'the shell busy');
+    await expect(core.api.restoreTurn({ agentId: agent.id, n: 0 })).rejects.toThrow(/sleeper is busy/);
+  });
+
+  it('prunes to the setting, keeping a checkpoint that alone holds commits a restore took off the branch', async () => {
+    const { agent, worktree } = await addAgent('committer');
+    await started(agent);
+    await runCommand(agent, "printf 'x\\n' > x.txt && git add x.txt && git commit -qm x", 1);
+    await runCommand(agent, "printf 'y\\n' > y.txt && git add y.txt && git commit -qm y", 2);
+    const commitY = git(worktree.path, 'rev-parse', 'HEAD');
+    // Back to the start: the branch loses both commits; checkpoint 3 (before the restore) alone holds them.
+    await core.api.restoreTurn({ agentId: agent.id, n: 0 });
+    expect(git(worktree.path, 'rev-parse', 'HEAD')).toBe(worktree.baseCommit);
+    await core.api.updateProjectSettings({ projectId: project.id, settings: { checkpointTurnsKept: 1 } });
+    await runCommand(agent, "printf 'z\\n' > z.txt", 4);
+    await waitFor(async () => (await turnsOf(agent)).map((turn) => turn.n).join() === '3,4', 'the older checkpoints pruned');
+    // The start's ref stays while turn 4, which began from the state restored, is kept.
+    expect(git(repo, 'for-each-ref', '--format=%(refname)', `refs/drover/checkpoints/${agent.id}/`).split('\n')).toEqual(
+      [0, 3, 4].map((n) => `refs/drover/checkpoints/${agent.id}/${n}`),
+    );
+    expect(await diffPaths(agent, 4, 4)).toEqual(['z.txt']);
+    expect(git(repo, 'rev-list', `refs/drover/checkpoints/${agent.id}/3`)).toContain(commitY);
+    const usage = await core.api.getCheckpointUsage({ projectId: project.id });
+    expect(usage.checkpoints).toBe(2);
+    expect(usage.bytes).toBeGreaterThan(0);
+
+    // Archived: its branch stays, its checkpoints go but for the one that alone holds commits.
+    const removed = await core.api.removeAgent({ agentId: agent.id, keepBranch: true });
+    expect(removed.keptBranch).toBe(worktree.branch);
+    await waitFor(() => git(repo, 'for-each-ref', '--format=%(refname)', `refs/drover/checkpoints/${agent.id}/`) === `refs/drover/checkpoints/${agent.id}/3`, 'the checkpoints removed');
+  });
+
+  it('sends the collected comments as one inbox message with file, lines, quote and comment', async () => {
+    const { agent } = await addAgent('reviewed');
+    const first = await core.api.addDiffComment({ agentId: agent.id, path: 'src/app.ts', side: 'new', startLine: 4, endLine: 6, quoted: 'const a = 1;\nconst b = 2;\nconst c = 3;\n', body: 'Use one object.' });
+    await core.api.addDiffComment({ agentId: agent.id, path: 'README.md', side: 'old', startLine: 2, endLine: 2, quoted: 'old words', body: 'Keep this line.' });
+    const sent = await core.api.sendDiffComments({ agentId: agent.id });
+    expect(sent.message.body).toBe(
+      'Review comments on your changes (2 comments):\n\n' +
+        '1. src/app.ts, lines 4–6:\n> const a = 1;\n> const b = 2;\n> const c = 3;\nUse one object.\n\n' +
+        '2. README.md, line 2 (old):\n> old words\nKeep this line.\n\n' +
+        'Please address each of them, then say what you changed.',
+    );
+    expect(sent.comments.map((comment) => comment.messageId)).toEqual([sent.message.id, sent.message.id]);
+    const listed = await core.api.listDiffComments({ agentId: agent.id });
+    expect(listed.find((comment) => comment.id === first.id)?.sentAt).not.toBeNull();
+    await expect(core.api.sendDiffComments({ agentId: agent.id })).rejects.toThrow(/no comments/);
+    const inbox = await core.api.listInbox({ agentId: agent.id, unreadOnly: false });
+    expect(inbox.messages.map((message) => message.id)).toEqual([sent.message.id]);
+  });
+
+  it('compares two agents: what each changed, and how their worktrees differ', async () => {
+    const alpha = await addAgent('alpha');
+    const beta = await addAgent('beta');
+    fs.writeFileSync(path.join(alpha.worktree.path, 'notes.txt'), 'one\nalpha\n');
+    fs.writeFileSync(path.join(beta.worktree.path, 'notes.txt'), 'one\nbeta\n');
+    fs.writeFileSync(path.join(beta.worktree.path, 'extra.txt'), 'only beta\n');
+    const changes = await core.api.compareAgents({ agentIds: [alpha.agent.id, beta.agent.id] });
+    expect(changes.map((entry) => entry.files.map((file) => file.path))).toEqual([['notes.txt'], ['extra.txt', 'notes.txt']]);
+    const diff = await core.api.diffAgents({ fromAgentId: alpha.agent.id, toAgentId: beta.agent.id });
+    expect(diff.files.map((file) => file.path)).toEqual(['extra.txt', 'notes.txt']);
+    expect(diff.files[1]?.patch).toContain('-alpha\n+beta');
+  });
+});
