@@ -43,14 +43,15 @@ function exitOf(child: ChildProcess): Promise<void> {
 
 /**
  * Stops the data dir's host and waits until it is gone. SIGTERM is its clean stop; SIGKILL is a
- * crash: it goes to the host's whole process group (the host leads one), so the git commands it
- * runs die with it, as on a power cut. Agents and tasks have groups of their own and live on.
+ * crash of the host process alone (as the kernel's OOM killer or a fault ends one): the git
+ * commands it was running go on as orphans, and agents and tasks, in groups of their own, live on.
+ * A test that needs git dead too kills the host's group itself.
  */
 export async function stopHostOf(dataDir: string, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   const record: HostRecord | null = readHostRecord(dataDir);
   if (!record || !isRecordedHostAlive(record)) return;
   try {
-    process.kill(signal === 'SIGKILL' ? -record.pid : record.pid, signal);
+    process.kill(record.pid, signal);
   } catch {
     return;
   }

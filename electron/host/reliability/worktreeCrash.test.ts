@@ -35,7 +35,12 @@ describe('SIGKILL of the host process group mid-merge and mid-removal leaves no 
   };
   /** Kills the host and every git it runs at once, as a crash or an OOM kill of the session would. */
   const killHostGroup = async () => {
-    await host?.stop('SIGKILL');
+    const serve = host as ServeProcess;
+    const group = serve.hostPid();
+    // Serve would start a new host the moment this one dies; the next boot is the test's to make.
+    await serve.stopServe();
+    if (serve.hostAlive()) process.kill(-group, 'SIGKILL');
+    await waitFor(() => !serve.hostAlive(), 'the host and its git to be killed');
     host = undefined;
   };
   const gitDirOf = (tree: string) => git(tree, 'rev-parse', '--absolute-git-dir');
