@@ -99,7 +99,8 @@ for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     // A new serve opens the door on the same port: the page reconnects by itself.
     await drover.startServe();
     await expect(page.getByRole('alert').filter({ hasText: 'Not connected' })).toBeHidden({ timeout: 30_000 });
-    await expect(stateBadge(pane, 'Ready')).toBeVisible();
+    // Its counting command still runs: a shell is busy while a command runs.
+    await expect(stateBadge(pane, 'Busy')).toBeVisible();
     expect((await session(drover, projectId, agentId))?.pid).toBe(pid);
     fs.writeFileSync(path.join(folder, 'task.gate'), '');
     await expect(taskRow(panel, 'steady task').getByText('Task done')).toBeVisible();

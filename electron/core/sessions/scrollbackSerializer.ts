@@ -86,7 +86,10 @@ function contentEnd(line: IBufferLine, cell: IBufferCell): number {
  * reproduce it: the rows written into an empty terminal of the same width, one after another. It
  * goes through each row's runs of one look and takes the text of a run in one piece, so 5,000 rows
  * cost a few tens of milliseconds where a cell-by-cell serializer takes several times that. The
- * screen, the cursor, the modes and the alternate buffer are the serialize addon's to write after it.
+ * screen, the cursor, the modes and the alternate buffer are the serialize addon's to write after it:
+ * it writes them as into an empty terminal, so this ends with the rows scrolled above an empty
+ * screen and the cursor at its top left (the addon leaves out the screen's empty last rows, and
+ * would otherwise start wherever the scrollback ended, one row too low for each).
  */
 export function serializeScrollback(terminal: Terminal): string {
   const buffer = terminal.buffer.normal;
@@ -95,8 +98,9 @@ export function serializeScrollback(terminal: Terminal): string {
   for (let row = 0; row < buffer.baseY; row++) {
     const line = buffer.getLine(row);
     if (!line) continue;
-    // A row the next one continues is written to its full width, so the terminal wraps it there too.
-    const wraps = buffer.getLine(row + 1)?.isWrapped === true;
+    // A row the next one continues is written to its full width, so the terminal wraps it there too
+    // (the last one ends, since the screen starts on a row of its own).
+    const wraps = row + 1 < buffer.baseY && buffer.getLine(row + 1)?.isWrapped === true;
     const end = wraps ? line.length : contentEnd(line, cell);
     let col = 0;
     while (col < end) {
@@ -109,5 +113,7 @@ export function serializeScrollback(terminal: Terminal): string {
     }
     parts.push(wraps ? '\u001b[0m' : '\u001b[0m\r\n');
   }
+  // From the row below the last one, a line feed per row but one brings an empty screen in under it.
+  if (buffer.baseY > 0) parts.push('\n'.repeat(terminal.rows - 1), '\u001b[H');
   return parts.join('');
 }
