@@ -74,7 +74,7 @@ test('an issue becomes an agent, its pull request goes through failed checks and
     const agentName = `issue-${issue}`;
     const pane = agentPane(page, agentName);
     const terminal = terminalOf(pane, agentName);
-    await expect(pane.getByText(`drover/issue-${issue}-cart-drops-the-last-item`)).toBeVisible();
+    await expect(pane.getByText(`drover/issue-${issue}-cart-drops-the-last-item`, { exact: true })).toBeVisible();
     // Its first prompt is the issue, typed in through the wake once the shell was ready (as a note it does not run).
     await expect(terminal).toContainText(`GitHub issue #${issue}: Cart drops the last item`);
     await wakeSubmitted(terminal);
