@@ -1,4 +1,5 @@
 import path from 'node:path';
+import readline from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import packageJson from '../../package.json';
 import { DroverRequestError } from '../../shared/protocol';
@@ -6,6 +7,7 @@ import { defaultDataDir, socketPathFor } from '../host/paths';
 import { issueCommand, pullRequestCommand } from './forgeCommands';
 import { agentCredentials } from './agentCredentials';
 import { hookCommand } from './hookCommand';
+import { hostCommand, type HostCliContext } from './hostCommands';
 import { runMcpServer } from './mcp/mcpServer';
 import { serve } from './serve';
 import { connectToDrover } from './socketClient';
@@ -30,8 +32,21 @@ function socketPath(dataDir: string | undefined): string {
   return process.env.DROVER_SOCKET || socketPathFor(defaultDataDir());
 }
 
+/** A yes/no question on the terminal, or null when stdin is not one (a script must say --force). */
+function terminalConfirm(): HostCliContext['confirm'] {
+  if (!process.stdin.isTTY) return null;
+  return async (question) => {
+    const prompt = readline.createInterface({ input: process.stdin, output: process.stdout });
+    try {
+      return /^y(es)?$/i.test((await prompt.question(question)).trim());
+    } finally {
+      prompt.close();
+    }
+  };
+}
+
 async function status(args: string[], context: CliContext): Promise<number> {
-  const client = await connectToDrover(context.socketPath, {}, agentCredentials(context.env));
+  const client = await connectToDrover(context.socketPath, {}, { agent: agentCredentials(context.env) });
   try {
     const info = await client.rpc.call('getStatus', {});
     if (args.includes('--json')) {
@@ -51,10 +66,6 @@ async function status(args: string[], context: CliContext): Promise<number> {
 async function run(argv: string[]): Promise<number> {
   const [first, ...afterFirst] = argv;
   if (first === 'hook') return hookCommand(afterFirst, process.env);
-  if (first === 'serve') {
-    await serve(afterFirst, packageJson.version);
-    return -1;
-  }
   const { dataDir, rest: withoutDataDir } = takeDataDir(argv);
   const [command, ...rest] = withoutDataDir;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
@@ -65,12 +76,19 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${packageJson.version}\n`);
     return 0;
   }
-  const context: CliContext = {
+  const context: HostCliContext = {
     socketPath: socketPath(dataDir),
+    dataDir: dataDir ?? defaultDataDir(),
+    version: packageJson.version,
     env: process.env,
     cwd: process.cwd(),
     out: (text) => process.stdout.write(text),
+    confirm: terminalConfirm(),
   };
+  // The host of a data dir is reached through that data dir's socket, whatever DROVER_SOCKET says.
+  const ofDataDir = { ...context, socketPath: socketPathFor(context.dataDir) };
+  if (command === 'serve') return serve(rest, ofDataDir);
+  if (command === 'host') return hostCommand(rest, ofDataDir);
   if (command === 'status') return status(rest, context);
   if (command === 'mcp') {
     const { values } = parseArgs({ args: rest, options: { project: { type: 'string' } }, strict: true });
@@ -86,7 +104,7 @@ async function run(argv: string[]): Promise<number> {
 
 run(process.argv.slice(2)).then(
   (code) => {
-    if (code >= 0) process.exitCode = code;
+    process.exitCode = code;
   },
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);

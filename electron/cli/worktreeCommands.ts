@@ -59,7 +59,7 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
     },
     strict: true,
   });
-  const client = await connectToDrover(context.socketPath, {}, agentCredentials(context.env));
+  const client = await connectToDrover(context.socketPath, {}, { agent: agentCredentials(context.env) });
   const { rpc } = client;
   try {
     const project = await resolveProject(rpc, values.project, context);

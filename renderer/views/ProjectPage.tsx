@@ -5,7 +5,7 @@ import { AgentToolsSetting } from './AgentToolsSetting';
 import { usePaletteCommands, type PaletteCommand } from '../components/commandRegistry';
 import { PageHeading } from '../components/PageHeading';
 import { routeHref } from '../routing';
-import { useProject, useProjects, useProjectSettings } from '../store/hooks';
+import { useConnection, useProject, useProjects, useProjectSettings } from '../store/hooks';
 import { usePhoneLayout } from '../store/phoneLayout';
 import { useDroverActions } from '../store/StoreContext';
 import { showWorkState, useWorkStateShown } from '../store/workspaceView';
@@ -39,6 +39,7 @@ function ProjectDetails({ project }: { project: Project }) {
   const muted = useProjectSettings(project.id).settings?.notificationsMuted ?? false;
   const { updateProjectSettings } = useDroverActions();
   const sidePanelId = useId();
+  const online = useConnection() === 'open';
 
   const commands = useMemo<PaletteCommand[]>(
     () => [
@@ -81,12 +82,13 @@ function ProjectDetails({ project }: { project: Project }) {
           {workStateShown ? 'Hide work state' : 'Show work state'}
         </button>
       </header>
-      <div className="workspace__body">
+      {/* Not connected to the host, nothing acts: every control of the agents and tasks is disabled until it is back. */}
+      <fieldset className="workspace__body" disabled={!online}>
         <AgentsArea projectId={project.id} />
         <div id={sidePanelId} className={phone ? 'workspace__side workspace__side--sheet' : 'workspace__side'} hidden={!workStateShown}>
           <ProjectWorkStatePanel projectId={project.id} />
         </div>
-      </div>
+      </fieldset>
     </div>
   );
 }
