@@ -1,5 +1,6 @@
 import { benchBrowser } from './browserBench';
 import { benchExitLatency } from './exitLatencyBench';
+import { benchHost } from './hostBench';
 import { benchInbox } from './inboxBench';
 import { printTable, type BenchRow } from './table';
 import { benchTerminal } from './terminalFloodBench';
@@ -30,6 +31,8 @@ async function main(): Promise<void> {
   rows.push(...(await benchTerminal()));
   process.stderr.write('worktree creation and diff first paint…\n');
   rows.push(...(await benchWorktrees()));
+  process.stderr.write('terminal attach and a soak of steady agents…\n');
+  rows.push(...(await benchHost()));
   process.stderr.write('keystroke echo, flood to screen and work-state first paint in Chromium…\n');
   rows.push(...(await benchBrowser()));
   printTable(rows);

@@ -47,10 +47,10 @@ async function droverFlood(serve: ServeProcess, projectId: string, name: string,
   let unacknowledged = 0;
   // Flat memory: the host's RSS a quarter into the flood vs at its end (and the peak between).
   let rssAtQuarter = 0;
-  let peakRss = rssMb(serve.child.pid as number);
+  let peakRss = rssMb(serve.hostPid());
   const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, rssMb(serve.child.pid as number));
-    if (!rssAtQuarter && received >= FLOOD_BYTES / 4) rssAtQuarter = rssMb(serve.child.pid as number);
+    peakRss = Math.max(peakRss, rssMb(serve.hostPid()));
+    if (!rssAtQuarter && received >= FLOOD_BYTES / 4) rssAtQuarter = rssMb(serve.hostPid());
   }, 100);
   const done = new Promise<number>((resolve) => {
     const start = process.hrtime.bigint();
@@ -69,7 +69,7 @@ async function droverFlood(serve: ServeProcess, projectId: string, name: string,
   await rpc.call('startAgent', { agentId: agent.id, resume: false });
   const seconds = await done;
   clearInterval(sampler);
-  const rssAtEnd = rssMb(serve.child.pid as number);
+  const rssAtEnd = rssMb(serve.hostPid());
   await client.untilExited(agent.id);
   return { seconds, peakRss, rssAtQuarter, rssAtEnd };
 }
@@ -83,7 +83,7 @@ export async function benchTerminal(): Promise<BenchRow[]> {
     const client = await connect(serve);
     const { projects } = await client.rpc.call('listProjects', {});
     const projectId = projects[0]!.id;
-    const rssBefore = rssMb(serve.child.pid as number);
+    const rssBefore = rssMb(serve.hostPid());
     await client.rpc.call('saveAgentProfile', { profile: commandProfile('flood', '/bin/sh', ['-c', FLOOD]) });
     const rawSeconds: number[] = [];
     const floods: Awaited<ReturnType<typeof droverFlood>>[] = [];
@@ -96,13 +96,13 @@ export async function benchTerminal(): Promise<BenchRow[]> {
     const rawRate = mbps(median(rawSeconds.slice(1)));
     const droverRate = mbps(median(floods.slice(1).map((f) => f.seconds)));
 
-    const idleBefore = rssMb(serve.child.pid as number);
+    const idleBefore = rssMb(serve.hostPid());
     await client.rpc.call('saveAgentProfile', { profile: commandProfile('idle', '/bin/sh', ['-c', 'read line']) });
     for (let i = 0; i < 20; i++) {
       const agent = await client.rpc.call('createAgent', { projectId, name: `Idle ${i}`, role: '', profileId: 'idle' });
       await client.rpc.call('startAgent', { agentId: agent.id, resume: false });
     }
-    const idleAfter = rssMb(serve.child.pid as number);
+    const idleAfter = rssMb(serve.hostPid());
     client.close();
 
     return [

@@ -85,6 +85,8 @@ test('an agent hands a command to Drover, is woken with its result, and asks ano
 });
 
 test('holds wakes, delivers a person\'s note, explains a refused wake, and reports tasks cut off by restarts', async ({ page, drover }) => {
+  // Three hosts in turn, each booting and reconciling.
+  test.setTimeout(120_000);
   const folder = drover.makeFolder('shop-api');
   let url = await drover.startHost(['--project', folder]);
   const projectId = await saveProfiles(drover, folder, [QUICK_FAKE_PROFILE]);

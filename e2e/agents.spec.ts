@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/droverHost';
 import {
@@ -144,4 +146,24 @@ test('manages profiles in the UI and explains an agent whose command is missing'
   await page.getByRole('alertdialog', { name: 'Remove reader?' }).getByRole('button', { name: 'Remove agent' }).click();
   await expect(reader).toHaveCount(0);
   await expect(page.getByText('No agents yet')).toBeVisible();
+});
+
+test('notes quietly in the pane header a CLI newer than the newest tested, and runs it all the same', async ({ page, drover }) => {
+  const folder = drover.makeFolder('versions');
+  const url = await drover.startHost(['--project', folder]);
+  // A `claude` that says it is 9.9.9 and is otherwise the fake agent.
+  const bin = drover.makeFolder('newer-claude');
+  const claude = path.join(bin, 'claude');
+  fs.writeFileSync(claude, `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "9.9.9 (Claude Code)"; exit 0; fi\nexec "${FAKE_PROFILE.command}" ${FAKE_PROFILE.args.map((arg) => `"${arg}"`).join(' ')} "$@"\n`, { mode: 0o755 });
+  const projectId = await saveProfiles(drover, folder, [{ ...FAKE_PROFILE, id: 'newer-claude', name: 'Newer Claude', command: claude, args: [] }]);
+  await openWorkspace(page, url, projectId);
+  const pane = await addAgent(page, 'reviewer', '', 'Newer Claude');
+  await pane.getByRole('button', { name: 'Start' }).click();
+  await expect(stateBadge(pane, 'Ready')).toBeVisible();
+  const note = pane.getByLabel(/This CLI is version 9\.9\.9, newer than the newest Drover was tested with \(2\.1\.\d+\)/);
+  await expect(note).toHaveText('9.9.9 untested');
+  await screenshot(page, 'agents-untested-cli.png');
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect(note).toBeVisible();
+  await screenshot(page, 'agents-untested-cli-phone.png');
 });

@@ -11,7 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { _electron as electron, expect, test } from '@playwright/test';
 import type { ElectronApplication } from '@playwright/test';
+import { isRecordedHostAlive, readHostRecord } from '../electron/host/hostRecord';
 import { PRELOAD_BRIDGE_KEY } from '../shared/preloadBridge';
+import { stopHostOf } from '../test-support/droverProcess';
 
 const ROOT = path.resolve(__dirname, '..');
 const SKIP_MESSAGE = 'Electron binary not installed on this machine (and no DROVER_E2E_APP): skipped';
@@ -83,6 +85,12 @@ function launchDrover(app: DesktopApp, world: World): Promise<ElectronApplicatio
   return electron.launch({ executablePath: app.executablePath, args: app.args, cwd: world.root, env: world.env });
 }
 
+/** Closing the window leaves the Drover host running: each test stops it, then removes its world. */
+async function removeWorld(world: World): Promise<void> {
+  await stopHostOf(world.dataDir);
+  fs.rmSync(world.root, { recursive: true, force: true });
+}
+
 function usableApp(): DesktopApp {
   const app = desktopApp();
   if (!app) {
@@ -117,13 +125,17 @@ test('the desktop app starts on a fresh data dir, adds a project and keeps it ac
     await page.getByRole('button', { name: 'Add project' }).click();
     await expect(page.getByRole('listitem').filter({ hasText: folder })).toBeVisible();
 
+    // Closing the window stops nothing: the host it started runs on, and the next window attaches to it.
+    const host = readHostRecord(world.dataDir);
     await drover.close();
+    expect(host && isRecordedHostAlive(host)).toBe(true);
     drover = await launchDrover(app, world);
     page = await drover.firstWindow();
     await expect(page.getByRole('listitem').filter({ hasText: folder })).toBeVisible();
+    expect(readHostRecord(world.dataDir)?.pid).toBe(host?.pid);
   } finally {
     await drover.close();
-    fs.rmSync(world.root, { recursive: true, force: true });
+    await removeWorld(world);
   }
 });
 
@@ -146,7 +158,7 @@ test('Install command line tool gives a drover that runs the CLI with the app’
     expect(JSON.parse(status.stdout)).toMatchObject({ version: VERSION, dataDir: world.dataDir });
   } finally {
     await drover.close();
-    fs.rmSync(world.root, { recursive: true, force: true });
+    await removeWorld(world);
   }
 });
 
@@ -167,6 +179,6 @@ test('a second launch with --project opens that project in the running window, a
     await expect(page.getByRole('heading', { name: 'handed-over', level: 1 })).toBeVisible();
   } finally {
     await drover.close();
-    fs.rmSync(world.root, { recursive: true, force: true });
+    await removeWorld(world);
   }
 });

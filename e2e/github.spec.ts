@@ -16,6 +16,14 @@ async function commitInTerminal(page: Page, terminal: Locator, content: string, 
   await expect(terminal).toContainText(`done: ${message}`);
 }
 
+/**
+ * The wake types its note, then submits it: the shell's next prompt right after the last note says
+ * it is done, and only then may the person type (keys typed meanwhile land inside the note's line).
+ */
+async function wakeSubmitted(terminal: Locator): Promise<void> {
+  await expect(terminal).toContainText(/\[Drover\] New message[^$]*'\s*\$\s*$/);
+}
+
 function pullRequestDialog(page: Page, number: number): Locator {
   return page.getByRole('dialog', { name: `Pull request #${number}` });
 }
@@ -66,9 +74,10 @@ test('an issue becomes an agent, its pull request goes through failed checks and
     const agentName = `issue-${issue}`;
     const pane = agentPane(page, agentName);
     const terminal = terminalOf(pane, agentName);
-    await expect(pane.getByText(`drover/issue-${issue}-cart-drops-the-last-item`)).toBeVisible();
+    await expect(pane.getByText(`drover/issue-${issue}-cart-drops-the-last-item`, { exact: true })).toBeVisible();
     // Its first prompt is the issue, typed in through the wake once the shell was ready (as a note it does not run).
     await expect(terminal).toContainText(`GitHub issue #${issue}: Cart drops the last item`);
+    await wakeSubmitted(terminal);
 
     await commitInTerminal(page, terminal, 'export const total = () => 3;', 'Count the third item');
     const worktree = git(repo, 'worktree', 'list', '--porcelain').split('\n').filter((line) => line.startsWith('worktree ')).map((line) => line.slice('worktree '.length)).find((folder) => folder !== repo) as string;
@@ -105,6 +114,7 @@ test('an issue becomes an agent, its pull request goes through failed checks and
     await expect(failure).toContainText(FakeGitHub.BUILD_FAILURE);
     await expect(failure).toContainText(FakeGitHub.LOG_FAILURE);
     await page.keyboard.press('Escape');
+    await wakeSubmitted(terminal);
 
     // A new commit, pushed from the pull request; its checks pass.
     await commitInTerminal(page, terminal, 'export const total = () => 3; // every item', 'Keep every item');

@@ -2,10 +2,12 @@
  * The Electron main process: with preload.ts and electron/desktop/native/, the only files that
  * import 'electron'.
  *
- * It owns the window, the single-instance lock and the security policy, and wires the host (which
- * owns everything else: databases, tasks, the CLI socket) to one IPC channel pair; the menu,
- * updates and the command line tool are started by desktop/native/desktopFeatures.ts. Each
- * function below has one job; the boot order is in `boot()`.
+ * It owns the window, the single-instance lock and the security policy. Everything stateful (the
+ * databases, agents, tasks, the CLI socket) lives in the Drover host, a process of its own that
+ * outlives the window: main starts it when none runs (desktop/hostSession.ts) and relays each
+ * page's frames to it over the local socket; no PTY and no SQLite run here. The menu, updates and
+ * the command line tool are started by desktop/native/desktopFeatures.ts. Each function below has
+ * one job; the boot order is in `boot()`.
  */
 import { app, BrowserWindow, dialog, ipcMain, Notification, session, shell } from 'electron';
 import type { IpcMainEvent, IpcMainInvokeEvent, Session, WebContents } from 'electron';
@@ -13,8 +15,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SECURITY_HEADERS } from '../shared/contentSecurityPolicy';
 import { BadgeCountSchema, DesktopNotificationSchema } from '../shared/desktopNotification';
+import { PROTOCOL_VERSION, type RunningWork } from '../shared/host';
+import { countOf } from '../shared/plural';
 import {
   IPC_BADGE_CHANNEL,
+  IPC_CONNECTION_CHANNEL,
   IPC_INVOKE_CHANNEL,
   IPC_NOTIFICATION_CLICK_CHANNEL,
   IPC_NOTIFY_CHANNEL,
@@ -23,23 +28,24 @@ import {
 import { routeHref, type Route } from '../shared/routes';
 import { commandLineToolSource, detectDistribution } from './desktop/distribution';
 import { parseLaunchArgs, projectForRequest, requestFromSecondInstance, type LaunchRequest } from './desktop/launchRequest';
-import { showError } from './desktop/native/desktopDialogs';
+import type { HostRelay } from './desktop/hostRelay';
+import { cleanHostCopies, desktopHostCommand, hostCopiesDir } from './desktop/hostRuntime';
+import { HostSession } from './desktop/hostSession';
+import { askYesNo, showError } from './desktop/native/desktopDialogs';
 import { startDesktopFeatures } from './desktop/native/desktopFeatures';
-import { safeStorageCipher } from './desktop/native/safeStorageCipher';
 import { focusWindow, showRoute } from './desktop/native/windowRoutes';
-import { toStreamFrame } from './host/frameCodec';
-import { startHost } from './host/host';
 import { keepServingOnUnhandledRejection } from './host/lastResort';
-import type { Connection, DroverHost } from './host/host';
-import { workEnvironment } from './host/workEnvironment';
+import { socketPathFor } from './host/paths';
 
 
 const CLIPBOARD_PERMISSIONS = new Set(['clipboard-read', 'clipboard-sanitized-write']);
 
 /** Bundled layout: dist/electron/{main,preload}.js next to dist/renderer/index.html. */
 const PRELOAD_PATH = path.join(__dirname, 'preload.js');
-const INDEX_HTML_PATH = path.join(__dirname, '..', 'renderer', 'index.html');
+const BUNDLED_RENDERER_DIR = path.join(__dirname, '..', 'renderer');
 const CLI_PATH = path.join(__dirname, 'cli.js');
+/** The UI the window shows: its own, or a host's of another protocol (until that host restarts). */
+let indexHtmlPath = path.join(BUNDLED_RENDERER_DIR, 'index.html');
 
 let mainWindow: BrowserWindow | null = null;
 /** Set once the host serves: opens what a (second) launch asked for. Until then launches wait. */
@@ -70,7 +76,7 @@ function resolveSqliteBinding(): string | undefined {
 function isAppUrl(url: string): boolean {
   try {
     const parsed = new URL(url);
-    return parsed.protocol === 'file:' && fileURLToPath(parsed) === INDEX_HTML_PATH;
+    return parsed.protocol === 'file:' && fileURLToPath(parsed) === indexHtmlPath;
   } catch {
     return false;
   }
@@ -144,7 +150,7 @@ function createMainWindow(route: Route): BrowserWindow {
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null;
   });
-  window.loadFile(INDEX_HTML_PATH, { hash: routeHref(route).slice(1) }).catch((error: unknown) => log(`could not load the UI: ${errorMessage(error)}`));
+  window.loadFile(indexHtmlPath, { hash: routeHref(route).slice(1) }).catch((error: unknown) => log(`could not load the UI: ${errorMessage(error)}`));
   return window;
 }
 
@@ -153,9 +159,9 @@ function focusMainWindow(): void {
 }
 
 /** `--project PATH`: the project's page, adding the folder first if it is not registered yet. */
-async function routeForLaunch(host: DroverHost, request: LaunchRequest): Promise<Route | null> {
+async function routeForLaunch(host: HostSession, request: LaunchRequest): Promise<Route | null> {
   try {
-    const project = await projectForRequest(host.core.api, request);
+    const project = await projectForRequest(host, request);
     return project && { page: 'project', projectId: project.id };
   } catch (error) {
     void showError(mainWindow, `Could not open ${request.projectPath ?? 'the project'}`, errorMessage(error));
@@ -171,15 +177,16 @@ function onLaunch(request: LaunchRequest): void {
 }
 
 /**
- * One host connection per renderer document. A reload or crash starts a fresh one, so no
- * subscription of a page that is gone keeps pushing into its successor.
+ * One relay to the host per renderer document, opened on its first call. A reload or crash starts
+ * a fresh one, so no subscription of a page that is gone keeps pushing into its successor; so does
+ * a host that went away (the page hears `lost`, then `open` once the session reached a host again).
  */
-function createConnectionRegistry(host: DroverHost): (contents: WebContents) => Connection {
-  const connections = new Map<number, Connection>();
+function createRelayRegistry(host: HostSession): (contents: WebContents) => Promise<HostRelay> {
+  const relays = new Map<number, Promise<HostRelay>>();
 
   const drop = (id: number): void => {
-    connections.get(id)?.close();
-    connections.delete(id);
+    void relays.get(id)?.then((relay) => relay.close(), () => undefined);
+    relays.delete(id);
   };
 
   const watch = (contents: WebContents): void => {
@@ -191,48 +198,85 @@ function createConnectionRegistry(host: DroverHost): (contents: WebContents) => 
     contents.once('destroyed', () => drop(id));
   };
 
+  host.onStateChange((state) => {
+    for (const id of [...relays.keys()]) if (state === 'lost') drop(id);
+    const window = mainWindow;
+    if (window && !window.isDestroyed()) window.webContents.send(IPC_CONNECTION_CHANNEL, state);
+  });
+
   const watched = new Set<number>();
   return (contents) => {
-    const existing = connections.get(contents.id);
+    const existing = relays.get(contents.id);
     if (existing) return existing;
     if (!watched.has(contents.id)) {
       watched.add(contents.id);
       watch(contents);
     }
-    const connection = host.openConnection((frame) => {
-      // Terminal and task output cross as bytes (a Uint8Array in the page), decoded once by xterm.
-      if (!contents.isDestroyed()) contents.send(IPC_PUSH_CHANNEL, frame.t === 'evt' ? frame : toStreamFrame(frame));
+    // Terminal and task output cross as bytes (a Uint8Array in the page), decoded once by xterm.
+    const relay = host.openRelay((frame) => {
+      if (!contents.isDestroyed()) contents.send(IPC_PUSH_CHANNEL, frame);
     });
-    connections.set(contents.id, connection);
-    return connection;
+    relays.set(contents.id, relay);
+    void relay.then(
+      (open) => open.closed.then(() => relays.get(contents.id) === relay && relays.delete(contents.id)),
+      () => relays.get(contents.id) === relay && relays.delete(contents.id),
+    );
+    return relay;
   };
 }
 
-/** The single invoke channel: checks the sender, then hands the raw frame over (the host validates it). */
-function registerIpc(host: DroverHost): void {
-  const connectionFor = createConnectionRegistry(host);
-  ipcMain.handle(IPC_INVOKE_CHANNEL, (event, raw: unknown) => {
+/** The single invoke channel: checks the sender, then hands the raw frame to the page's relay (the host validates it). */
+function registerIpc(host: HostSession): void {
+  const relayFor = createRelayRegistry(host);
+  ipcMain.handle(IPC_INVOKE_CHANNEL, async (event, raw: unknown) => {
     if (!isTrustedSender(event)) throw new Error('Drover IPC refused: the sender is not the Drover window');
-    return connectionFor(event.sender).handle(raw);
+    return (await relayFor(event.sender)).invoke(raw);
   });
 }
 
-/** On quit, stop the host once (tasks, databases, socket) before letting Electron exit. */
-function closeHostBeforeQuit(host: DroverHost): void {
-  let state: 'open' | 'closing' | 'closed' = 'open';
-  app.on('before-quit', (event) => {
-    if (state === 'closed') return;
-    event.preventDefault();
-    if (state === 'closing') return;
-    state = 'closing';
-    host
-      .close()
-      .catch((error: unknown) => log(`error while closing the host: ${errorMessage(error)}`))
-      .finally(() => {
-        state = 'closed';
-        app.quit();
-      });
-  });
+/** "3 agents and 1 task" and their names, for a question that would stop them. */
+function describeStopping(work: RunningWork): string {
+  const names = [...work.agents.map((agent) => `agent ${agent.name} (${agent.projectName})`), ...work.tasks.map((task) => `task ${task.name} (${task.projectName})`)];
+  const shown = names.slice(0, 12).join('\n');
+  const more = names.length > 12 ? `\n…and ${names.length - 12} more` : '';
+  return `${countOf(work.agents.length, 'agent')} and ${countOf(work.tasks.length, 'task')} stop: agents end their session, running tasks end interrupted (retry them later).\n\n${shown}${more}`;
+}
+
+/** The menu's "Quit Drover and stop agents": asks when something runs, then stops the host and quits. */
+async function quitAndStopHost(host: HostSession): Promise<void> {
+  try {
+    const { running } = await host.call('getHostStatus', {});
+    const busy = running.agents.length + running.tasks.length > 0;
+    if (busy && !(await askYesNo(mainWindow, 'Quit Drover and stop its agents?', describeStopping(running), 'Stop and quit'))) return;
+    await host.stopHost(false);
+  } catch (error) {
+    log(`could not stop the host: ${errorMessage(error)}`);
+  }
+  app.quit();
+}
+
+/**
+ * A host of another version than this window: the window shows the host's own UI when the two
+ * speak different protocols, and offers to restart the host into this version, naming what a
+ * restart stops. "Later" keeps everything running; the question comes again at the next start.
+ */
+async function offerHostRestart(host: HostSession): Promise<void> {
+  const { version } = host.hello;
+  if (version === app.getVersion()) return;
+  const { running } = await host.call('getHostStatus', {});
+  const idle = running.agents.length + running.tasks.length === 0;
+  const detail = `The Drover host that runs your agents is version ${version}; this window is ${app.getVersion()}.${idle ? ' Nothing is running now.' : `\n\nRestarting it now: ${describeStopping(running)}`}`;
+  if (!(await askYesNo(mainWindow, `Restart the Drover host into ${app.getVersion()}?`, detail, 'Restart the host now', 'Later'))) return;
+  await host.stopHost(true);
+  useRendererOf(host);
+  mainWindow?.reload();
+}
+
+/** The bundled UI for a host of this protocol; the host's own UI for one of another. */
+function useRendererOf(host: HostSession): void {
+  const rendererDir = host.speaksOurProtocol || !host.hello.rendererDir ? BUNDLED_RENDERER_DIR : host.hello.rendererDir;
+  indexHtmlPath = path.join(rendererDir, 'index.html');
+  if (!host.speaksOurProtocol) log(`the host speaks protocol ${host.hello.protocol} (this window ${PROTOCOL_VERSION}): showing its own UI from ${rendererDir}`);
 }
 
 /**
@@ -273,35 +317,43 @@ async function boot(dataDir: string, launch: LaunchRequest): Promise<void> {
   applySessionPolicy(session.defaultSession);
   const distribution = detectDistribution({ isPackaged: app.isPackaged, env: process.env, resourcesPath: process.resourcesPath });
   const cli = { execPath: process.execPath, cliPath: CLI_PATH };
+  const sqliteBinding = resolveSqliteBinding();
 
-  // Pasted forge tokens are sealed with the system keyring where there is one.
-  const tokenCipher = safeStorageCipher();
-  let host: DroverHost;
+  let host: HostSession;
   try {
-    // Boot reconciliation happens in here, before any window or client is served.
-    host = await startHost({
+    // The host reconciles before it serves anyone; a host that is already running is simply used.
+    host = new HostSession({
       dataDir,
-      version: app.getVersion(),
-      sqliteNativeBinding: resolveSqliteBinding(),
-      // Agent terminals get `drover` on PATH: this Electron binary running the bundled CLI as Node.
-      cliCommand: [process.execPath, CLI_PATH],
-      cliEnv: { ELECTRON_RUN_AS_NODE: '1' },
-      commandLineTool: commandLineToolSource(distribution, cli),
-      env: workEnvironment(process.env),
+      socketPath: socketPathFor(dataDir),
+      start: desktopHostCommand({
+        distribution,
+        cli,
+        dataDir,
+        version: app.getVersion(),
+        env: sqliteBinding ? { ...process.env, DROVER_SQLITE_BINDING: sqliteBinding } : process.env,
+        commandLineTool: commandLineToolSource(distribution, cli),
+      }),
       log,
-      ...(tokenCipher ? { tokenCipher } : {}),
     });
+    await host.open();
   } catch (error) {
     dialog.showErrorBox('Drover could not start', errorMessage(error));
     app.exit(1);
     return;
   }
+  if (distribution.kind === 'appimage') {
+    for (const removed of cleanHostCopies(hostCopiesDir(process.env), app.getVersion())) log(`removed ${removed}: no host runs from it any more`);
+  }
 
-  closeHostBeforeQuit(host);
+  app.on('before-quit', () => host.close());
+  useRendererOf(host);
   registerIpc(host);
   registerAttentionIpc();
   mainWindow = createMainWindow((await routeForLaunch(host, launch)) ?? { page: 'projects' });
-  startDesktopFeatures({ host, distribution, cli, window: () => mainWindow, log }).catch((error: unknown) => log(`desktop features failed: ${errorMessage(error)}`));
+  startDesktopFeatures({ host, distribution, cli, window: () => mainWindow, log, quitAndStopHost: () => void quitAndStopHost(host) }).catch((error: unknown) =>
+    log(`desktop features failed: ${errorMessage(error)}`),
+  );
+  offerHostRestart(host).catch((error: unknown) => log(`could not offer to restart the host: ${errorMessage(error)}`));
   openLaunch = (request) => {
     routeForLaunch(host, request)
       .then((route) => route && mainWindow && showRoute(mainWindow, route))

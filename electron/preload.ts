@@ -7,6 +7,7 @@ import { contextBridge, ipcRenderer } from 'electron';
 import type { IpcRendererEvent } from 'electron';
 import {
   IPC_BADGE_CHANNEL,
+  IPC_CONNECTION_CHANNEL,
   IPC_INVOKE_CHANNEL,
   IPC_NOTIFICATION_CLICK_CHANNEL,
   IPC_NOTIFY_CHANNEL,
@@ -30,6 +31,7 @@ const bridge: PreloadBridge = {
     return ipcRenderer.invoke(IPC_INVOKE_CHANNEL, frame) as Promise<ResponseFrame>;
   },
   onPush: (listener) => listen<PushFrame>(IPC_PUSH_CHANNEL, listener),
+  onConnection: (listener) => listen<'open' | 'lost'>(IPC_CONNECTION_CHANNEL, listener),
   notify(notification) {
     ipcRenderer.send(IPC_NOTIFY_CHANNEL, notification);
   },

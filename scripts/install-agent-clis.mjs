@@ -1,6 +1,8 @@
-// Installs the pinned real agent CLIs (test-support/realCli/agentClis.json) into a cache folder
-// outside node_modules, for the real-CLI suite. They are test tools, not Drover's dependencies.
-// Prints the folder whose node_modules/.bin holds them. Needs only the npm registry.
+// Installs the real agent CLIs for the real-CLI suite into a cache folder outside node_modules. They
+// are test tools, not Drover's dependencies. Two sets: the pinned one (test-support/realCli/
+// agentClis.json, what `npm test` runs) and, with `--latest` or DROVER_AGENT_CLIS=latest, the
+// newest version of each on npm. Each set has its own folder, named by its versions, in the same
+// cache. Prints that folder (its node_modules/.bin holds the CLIs). Needs only the npm registry.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,7 +10,15 @@ import path from 'node:path';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'test-support', 'realCli', 'agentClis.json'), 'utf8'));
-const specs = Object.entries(manifest.packages).map(([name, version]) => `${name}@${version}`);
+const latest = process.argv.includes('--latest') || process.env.DROVER_AGENT_CLIS === 'latest';
+
+/** The newest version npm serves of a package (`npm view <name> version`). */
+function newestOnNpm(name) {
+  return execFileSync('npm', ['view', name, 'version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+}
+
+const versions = Object.fromEntries(Object.entries(manifest.packages).map(([name, pinned]) => [name, latest ? newestOnNpm(name) : pinned]));
+const specs = Object.entries(versions).map(([name, version]) => `${name}@${version}`);
 const cacheRoot = process.env.DROVER_AGENT_CLI_CACHE || path.join(os.homedir(), '.cache', 'drover-agent-clis');
 const dir = path.join(cacheRoot, specs.map((spec) => spec.replace(/^@[^/]+\//, '')).join('+'));
 const binDir = path.join(dir, 'node_modules', '.bin');
@@ -16,7 +26,7 @@ const binDir = path.join(dir, 'node_modules', '.bin');
 function installed() {
   return Object.entries(manifest.bins).every(([bin, name]) => {
     const pkg = path.join(dir, 'node_modules', ...name.split('/'), 'package.json');
-    return fs.existsSync(path.join(binDir, bin)) && fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, 'utf8')).version === manifest.packages[name];
+    return fs.existsSync(path.join(binDir, bin)) && fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, 'utf8')).version === versions[name];
   });
 }
 

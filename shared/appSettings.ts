@@ -7,11 +7,14 @@ export const AppSettingsSchema = z.object({
    * asks before restarting. The .deb leaves updating to the package manager.
    */
   checkForUpdates: z.boolean(),
+  /** Lines of history the host keeps of each agent terminal: what every window shows above the screen. */
+  terminalScrollbackLines: z.number().int().min(100, 'keep at least 100 lines').max(10_000, 'keep at most 10,000 lines'),
 });
 export type AppSettings = z.infer<typeof AppSettingsSchema>;
 
 export const DEFAULT_APP_SETTINGS: AppSettings = {
   checkForUpdates: true,
+  terminalScrollbackLines: 5_000,
 };
 
 /** The settings under the app-wide `seq` (the one `projectChanged` carries), like `listProjects`. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppSettingsSchema, AppSettingsSnapshotSchema } from './appSettings';
 import { CommandLineToolInstallSchema } from './commandLineTool';
+import { type HostMethodName, HostHelloParamsSchema, HostHelloSchema, HostStatusSchema, OpenWebDoorParamsSchema, RunningWorkSchema, WebDoorSchema } from './host';
 import {
   AgentHookEventSchema,
   AgentIdSchema,
@@ -76,6 +77,8 @@ const Command = shellText(MAX_COMMAND_CHARS);
 const Label = shellText(MAX_LABEL_CHARS);
 const FolderPath = shellText(MAX_PATH_CHARS);
 
+const TerminalSize = z.object({ cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(500) });
+
 /** Paged lists: at most `limit` items, and never more than a page's worth of bytes. */
 const PageLimit = z.number().int().min(1).max(10_000);
 
@@ -84,6 +87,28 @@ const PageLimit = z.number().int().min(1).max(10_000);
  * callers cannot drift. Params are validated at every boundary with these schemas.
  */
 export const METHODS = {
+  /** The first call of a client: both sides say which protocol they speak (see shared/host.ts). */
+  hostHello: {
+    params: HostHelloParamsSchema,
+    result: HostHelloSchema,
+  },
+  getHostStatus: {
+    params: z.object({}).strict(),
+    result: HostStatusSchema,
+  },
+  /**
+   * Stops the host as a quit did before the host outlived its windows: agents stop, running tasks
+   * end interrupted. Answers with what it stops, then closes every connection and exits.
+   */
+  stopHost: {
+    params: z.object({}).strict(),
+    result: z.object({ stopped: RunningWorkSchema }),
+  },
+  /** Opens the browser door for as long as the asking connection stays (one per `drover serve`). */
+  openWebDoor: {
+    params: OpenWebDoorParamsSchema,
+    result: WebDoorSchema,
+  },
   getStatus: {
     params: z.object({}).strict(),
     result: StatusSchema,
@@ -292,16 +317,23 @@ export const METHODS = {
     result: z.object({ agentId: AgentIdSchema }),
   },
   resizeAgent: {
-    params: z.object({ agentId: AgentIdSchema, cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(500) }).strict(),
+    params: z.object({ agentId: AgentIdSchema, ...TerminalSize.shape }).strict(),
     result: z.object({ agentId: AgentIdSchema }),
   },
   /**
-   * Connection-scoped: the agent's terminal stream is pushed to this connection. Returns what the
-   * terminal showed so far (the bounded scrollback, with a note when it ended by a restart).
+   * Connection-scoped: the agent's terminal stream is pushed to this connection. Answers with a
+   * snapshot of the host's mirror of the terminal (its bounded scrollback and screen, serialized
+   * for a terminal of `cols` x `rows`) and `at`, where in the stream it ends: the chunks pushed
+   * afterwards start there. The PTY takes the size of the client that attached (or resized) last.
    */
   attachAgentTerminal: {
+    params: z.object({ agentId: AgentIdSchema, ...TerminalSize.partial().shape }).strict(),
+    result: z.object({ agentId: AgentIdSchema, snapshot: z.string(), at: z.number().int().nonnegative(), ...TerminalSize.shape }),
+  },
+  /** What the host's mirror of the agent's terminal holds, as text: scrollback, then the screen. */
+  readAgentScreen: {
     params: z.object({ agentId: AgentIdSchema }).strict(),
-    result: z.object({ agentId: AgentIdSchema, scrollback: z.string() }),
+    result: z.object({ agentId: AgentIdSchema, text: z.string(), ...TerminalSize.shape }),
   },
   detachAgentTerminal: {
     params: z.object({ agentId: AgentIdSchema }).strict(),
@@ -577,7 +609,8 @@ export type MethodName = keyof typeof METHODS;
 export type MethodParams<M extends MethodName> = z.input<(typeof METHODS)[M]['params']>;
 export type MethodResult<M extends MethodName> = z.infer<(typeof METHODS)[M]['result']>;
 
-export const METHOD_NAMES = Object.keys(METHODS) as MethodName[];
+/** The methods the core answers; the host answers the rest itself (see shared/host.ts). */
+export type CoreMethodName = Exclude<MethodName, HostMethodName>;
 
 export function isMethodName(name: unknown): name is MethodName {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(METHODS, name);

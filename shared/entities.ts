@@ -311,6 +311,14 @@ export const AgentQuotaSchema = z.object({
 });
 export type AgentQuota = z.infer<typeof AgentQuotaSchema>;
 
+/** The agent CLI's version, as it printed it (`--version`) when the session started. */
+export const AgentCliVersionSchema = z.object({
+  version: z.string(),
+  /** Set when `version` is newer than the newest one Drover was tested with: that one. */
+  newerThanTested: z.string().nullable(),
+});
+export type AgentCliVersion = z.infer<typeof AgentCliVersionSchema>;
+
 /**
  * What an agent CLI's hooks report, in Drover's words: a session began, a prompt was submitted (a
  * turn starts), the turn ended, the turn failed (an API error or a rate limit), the CLI waits for
@@ -337,6 +345,8 @@ export const AgentSessionSchema = z.object({
   externalSessionId: z.string().nullable(),
   /** The CLI's own plan quota, where it reports one (Claude's status line, for subscribers). */
   quota: AgentQuotaSchema.nullable(),
+  /** Read after the session started, without waiting on it (null until then, or for other commands). */
+  cliVersion: AgentCliVersionSchema.nullable(),
   startedAt: Timestamp,
   endedAt: Timestamp.nullable(),
   seq: z.number().int().nonnegative(),

@@ -170,11 +170,14 @@ export type TaskOutputChunk = z.infer<typeof TaskOutputChunkSchema>;
 /**
  * Terminal output of an agent session, batched. Clients acknowledge the bytes they have shown
  * (ackAgentOutput) so the host can pause a PTY whose client falls behind; on the wire its data is
- * bytes (TerminalBytes in protocol.ts).
+ * bytes (TerminalBytes in protocol.ts). `at` is where the chunk starts in the agent's stream (in
+ * UTF-8 bytes since the host started), so a client that attached at a snapshot's `at` takes exactly
+ * the chunks after it: no gap, no duplicate.
  */
 export const TerminalChunkSchema = z.object({
   agentId: AgentIdSchema,
   projectId: ProjectIdSchema,
+  at: z.number().int().nonnegative(),
   data: z.string(),
 });
 export type TerminalChunk = z.infer<typeof TerminalChunkSchema>;

@@ -12,6 +12,11 @@ export type { DesktopNotification } from './desktopNotification';
 export interface PreloadBridge {
   invoke(frame: RequestFrame): Promise<ResponseFrame>;
   onPush(listener: (frame: PushFrame) => void): () => void;
+  /**
+   * The host runs in a process of its own: when it goes away the page hears `lost`, and `open`
+   * once main reached it again (the page then fetches its snapshots and attaches again).
+   */
+  onConnection(listener: (state: 'open' | 'lost') => void): () => void;
   notify(notification: DesktopNotification): void;
   onNotificationClick(listener: (id: string) => void): () => void;
   /** How many items need the person (0 clears the badge). */
@@ -23,6 +28,7 @@ export const PRELOAD_BRIDGE_KEY = 'droverBridge';
 /** Names of the Electron IPC channels; kept here, away from zod, so the preload bundle stays small. */
 export const IPC_INVOKE_CHANNEL = 'drover:invoke';
 export const IPC_PUSH_CHANNEL = 'drover:push';
+export const IPC_CONNECTION_CHANNEL = 'drover:connection';
 export const IPC_NOTIFY_CHANNEL = 'drover:notify';
 export const IPC_NOTIFICATION_CLICK_CHANNEL = 'drover:notification-click';
 export const IPC_BADGE_CHANNEL = 'drover:badge';

@@ -1,27 +1,78 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import readline from 'node:readline';
 import { SERVING_LINE_PREFIX } from '../shared/protocol';
+import { HOST_LOG_FILE, isRecordedHostAlive, readHostRecord, type HostRecord } from '../electron/host/hostRecord';
 import { CLI_PATH } from './buildOnce';
+import { waitFor } from './waitFor';
 
 export interface ServeProcess {
+  /** The `drover serve` process (the browser door); the host it started runs apart from it. */
   child: ChildProcess;
   url: string;
+  dataDir: string;
+  /** What serve printed on stderr. */
   stderr: () => string;
+  /** What the data dir's host logged since this serve started (a host it started: its reconciliation, its errors). */
+  hostLog: () => string;
+  /** The host's process id (it outlives serve). */
+  hostPid(): number;
+  /** The host that serve found or started is still running (it did not crash). */
+  hostAlive(): boolean;
+  /** Stops serve only (the signal goes to its whole process group): the door closes, the host and its work go on. */
+  stopServe(signal?: NodeJS.Signals): Promise<void>;
+  /**
+   * Stops serve and the host: SIGTERM is a clean stop (agents stop, tasks end interrupted, as
+   * `drover host stop` does); SIGKILL kills both, as a crash would, for boot reconciliation.
+   */
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+function dataDirOf(args: readonly string[]): string {
+  const at = args.indexOf('--data-dir');
+  const dir = at >= 0 ? args[at + 1] : undefined;
+  if (!dir) throw new Error('startServe needs --data-dir: a test never uses the default data dir');
+  return path.resolve(dir);
+}
+
+function exitOf(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
 /**
- * Starts `drover serve` as its own process and resolves once it prints its serving line. With
- * `ownProcessGroup`, the host leads a process group of its own and `stop` signals that whole group
- * (the host and every child it did not put in a group of their own, such as its git commands).
+ * Stops the data dir's host and waits until it is gone. SIGTERM is its clean stop; SIGKILL is a
+ * crash of the host process alone (as the kernel's OOM killer or a fault ends one): the git
+ * commands it was running go on as orphans, and agents and tasks, in groups of their own, live on.
+ * A test that needs git dead too kills the host's group itself.
  */
-export function startServe(args: string[], env: NodeJS.ProcessEnv = process.env, { ownProcessGroup = false } = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI_PATH, 'serve', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: ownProcessGroup });
+export async function stopHostOf(dataDir: string, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  const record: HostRecord | null = readHostRecord(dataDir);
+  if (!record || !isRecordedHostAlive(record)) return;
+  try {
+    process.kill(record.pid, signal);
+  } catch {
+    return;
+  }
+  await waitFor(() => !isRecordedHostAlive(record), `the host ${record.pid} to stop after ${signal}`, 60_000);
+}
+
+/** Starts `drover serve` as its own process and resolves once it prints its serving line. */
+export function startServe(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<ServeProcess> {
+  const dataDir = dataDirOf(args);
+  const hostLogFile = path.join(dataDir, HOST_LOG_FILE);
+  const logFrom = fs.existsSync(hostLogFile) ? fs.statSync(hostLogFile).size : 0;
+  // A process group of its own, as a terminal gives a command: stopping it is signalling that group.
+  const child = spawn(process.execPath, [CLI_PATH, 'serve', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stopServe = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-(child.pid as number), signal);
+    await exitOf(child);
+  };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`drover serve did not start in time:\n${stderr}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`drover serve did not start in time:\n${stderr}`)), 30_000);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`drover serve exited with ${code}:\n${stderr}`));
@@ -32,13 +83,29 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv = process.env,
       resolve({
         child,
         url: line.slice(SERVING_LINE_PREFIX.length),
+        dataDir,
         stderr: () => stderr,
-        stop: async (signal = 'SIGTERM') => {
-          if (child.exitCode === null && child.signalCode === null) {
-            if (ownProcessGroup) process.kill(-(child.pid as number), signal);
-            else child.kill(signal);
+        hostLog: () => {
+          try {
+            return fs.readFileSync(hostLogFile).subarray(logFrom).toString('utf8');
+          } catch {
+            return '';
           }
-          await exited;
+        },
+        hostPid: () => {
+          const record = readHostRecord(dataDir);
+          if (!record) throw new Error(`no host runs for ${dataDir}`);
+          return record.pid;
+        },
+        hostAlive: () => {
+          const record = readHostRecord(dataDir);
+          return record !== null && isRecordedHostAlive(record);
+        },
+        stopServe,
+        stop: async (signal = 'SIGTERM') => {
+          // serve first: it would start a host again when its host went away.
+          await stopServe(signal);
+          await stopHostOf(dataDir, signal);
         },
       });
     });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentSession } from '../../shared/entities';
-import { setTurnDelay, type CliScenarioFixture } from '../../test-support/realCli/agentCliFixtures';
+import { setTurnDelay, type CliScenarioFixture, type DialogAnswer } from '../../test-support/realCli/agentCliFixtures';
 import { RealCliRig } from '../../test-support/realCli/realCliRig';
 import type { RecordedRequest } from '../../test-support/realCli/scriptedModelServer';
 import { waitFor } from '../../test-support/waitFor';
@@ -46,10 +46,14 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
      * few seconds later and what follows it is not (a CLI starting up, as Gemini CLI after its trust
      * relaunch, can drop a key).
      */
-    const answer = async (r: RealCliRig, dialog: RegExp, next: RegExp, keys: string) => {
+    const answer = async (r: RealCliRig, dialog: RegExp, next: RegExp, keys: DialogAnswer['keys']) => {
       for (let attempt = 1; ; attempt++) {
         await r.waitForStillScreen('the dialog drawn');
-        await r.type(keys);
+        const steps = typeof keys === 'string' ? [keys] : keys(await r.screen.text());
+        for (const [index, key] of steps.entries()) {
+          if (index > 0) await r.waitForStillScreen('the next key awaited');
+          await r.type(key);
+        }
         try {
           await waitFor(async () => {
             const text = await r.screen.text();
@@ -59,6 +63,31 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
         } catch (error) {
           if (attempt === 3) throw new Error(`${(error as Error).message}\n${await r.diagnosis()}`, { cause: error });
         }
+      }
+    };
+
+    /**
+     * Approves the call the CLI asks about, answering each of its questions in turn (Claude Code
+     * 2.1.332 in auto mode first says it cannot check actions here, then asks as usual) until
+     * `done`. Fixed keys go at once (Codex keeps redrawing the call's timer behind its dialog, so its
+     * screen is never still); keys chosen from the screen go once it is still.
+     */
+    const approveUntil = async (r: RealCliRig, done: () => Promise<boolean>) => {
+      for (let answers = 0; ; answers++) {
+        const asked = await waitFor(async () => ((await done()) ? 'done' : (await r.showsDialog()) ? 'asked' : undefined), 'the call to run, or a question', 60_000);
+        if (asked === 'done') return;
+        if (answers === 3) throw new Error(`still asked after ${answers} answers\n${await r.diagnosis()}`);
+        if (typeof fixture.approveOnce === 'string') {
+          await r.type(fixture.approveOnce);
+        } else {
+          await r.waitForStillScreen('the question drawn');
+          for (const [index, key] of fixture.approveOnce(await r.screen.text()).entries()) {
+            if (index > 0) await r.waitForStillScreen('the next key awaited');
+            await r.type(key);
+          }
+        }
+        const answered = await r.screen.text();
+        await waitFor(async () => (await done()) || (await r.screen.text()) !== answered, 'the answer taken', 20_000);
       }
     };
 
@@ -113,6 +142,10 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       const handOff = await r.submit('build it in the background');
       const task = await waitFor(async () => (await r.host.core.api.listTasks({ projectId: r.project.id })).tasks.find((t) => t.label === 'build'), 'the task from run_in_background', 60_000);
       expect(task.ownerAgentId).toBe(r.agent.id);
+      // The model called it as a model can: offered from the start, or (a deferred tool) loaded through the CLI's tool search first.
+      const toolName = fixture.modelToolName('run_in_background');
+      const offeredAtFirst = r.model.turns()[0]?.tools.callable.includes(toolName) ?? false;
+      expect(r.model.toolsLoaded().includes(toolName)).toBe(!offeredAtFirst);
       await r.waitForReady('ready after handing off the task');
       // Pre-approved: the CLI never asked.
       expect(r.states().slice(handOff).filter((state) => state.includes('needs input'))).toEqual([]);
@@ -182,9 +215,9 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       expect(fs.existsSync(marker)).toBe(false);
       expect((await r.session())?.needsInput).toBe(true);
 
-      // The dialog has been up for 8 s (Codex keeps redrawing the call's timer behind it, so the screen is never still).
-      await r.type(fixture.approveOnce);
-      const task = await waitFor(async () => (await r.host.core.api.listTasks({ projectId: r.project.id })).tasks.find((t) => t.label === 'unapproved'), 'the task once approved', 60_000);
+      const approvedTask = async () => (await r.host.core.api.listTasks({ projectId: r.project.id })).tasks.find((t) => t.label === 'unapproved');
+      await approveUntil(r, async () => (await approvedTask()) !== undefined);
+      const task = await waitFor(approvedTask, 'the task once approved', 60_000);
       expect(task.ownerAgentId).toBe(r.agent.id);
       await waitFor(() => fs.existsSync(marker), 'the approved command ran');
       await r.waitForReady('ready after the approved call');
@@ -222,6 +255,9 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       const r = await start();
       await r.startAgent();
       await r.waitForReady('ready');
+      // Drover read the CLI's version when it started, and knows it as tested.
+      await r.waitForSession((s) => s.cliVersion !== null, 'the CLI version read');
+      expect((await r.session())?.cliVersion).toEqual({ version: fixture.version, newerThanTested: null });
       r.model.enqueue({ kind: 'text', text: 'I will remember pineapple.' });
       const from = await r.submit('remember the word pineapple');
       await r.model.waitForRequest((request) => request.turn && (fixture.lastUserText(request) ?? '').includes('pineapple'), 'the first prompt');

@@ -10,8 +10,13 @@ export interface DroverWorld {
   dataDir: string;
   /** Makes a project folder under root. */
   makeFolder(name: string): string;
-  /** Starts (or restarts) `drover serve` on the same data dir and returns its URL with the token. */
+  /**
+   * Starts (or restarts) `drover serve` on the same data dir and returns its URL with the token;
+   * a running serve and its host are stopped first (cleanly), so the new host reconciles.
+   */
   startHost(extraArgs?: string[], env?: NodeJS.ProcessEnv): Promise<string>;
+  /** Starts serve again after it was stopped, leaving the host (and what runs in it) as it is. */
+  startServe(extraArgs?: string[], env?: NodeJS.ProcessEnv): Promise<string>;
   /** The running host process (for killing it mid-test). */
   host(): ServeProcess;
 }
@@ -19,7 +24,7 @@ export interface DroverWorld {
 /** A Playwright fixture: each test gets its own data dir and a real `drover serve` process. */
 export const test = base.extend<{ drover: DroverWorld }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern.
-  drover: async ({}, use) => {
+  drover: async ({}, use, testInfo) => {
     const root = makeTempDir('drover-e2e-');
     const dataDir = path.join(root, 'data');
     let current: ServeProcess | undefined;
@@ -32,7 +37,12 @@ export const test = base.extend<{ drover: DroverWorld }>({
         return folder;
       },
       startHost: async (extraArgs = [], env = process.env) => {
-        if (current && current.child.exitCode === null && current.child.signalCode === null) await current.stop();
+        // Stops the host as well as serve (a clean stop), so a new one reconciles, as a restart of Drover does.
+        if (current) await current.stop();
+        current = await startServe(['--data-dir', dataDir, ...extraArgs], env);
+        return current.url;
+      },
+      startServe: async (extraArgs = [], env = process.env) => {
         current = await startServe(['--data-dir', dataDir, ...extraArgs], env);
         return current.url;
       },
@@ -42,6 +52,10 @@ export const test = base.extend<{ drover: DroverWorld }>({
       },
     };
     await use(world);
+    if (testInfo.status !== testInfo.expectedStatus && current) {
+      await testInfo.attach('host.log', { body: current.hostLog(), contentType: 'text/plain' });
+      await testInfo.attach('serve.log', { body: current.stderr(), contentType: 'text/plain' });
+    }
     await current?.stop();
     removeDir(root);
   },

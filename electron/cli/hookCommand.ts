@@ -146,7 +146,7 @@ export async function hookCommand(args: string[], env: NodeJS.ProcessEnv): Promi
   const report = parseHook(cli, stdin);
   if (!report || !socketPath || !agentId) return 0;
   try {
-    const client = await connectToDrover(socketPath, {}, agentCredentials(env));
+    const client = await connectToDrover(socketPath, {}, { agent: agentCredentials(env) });
     try {
       await client.rpc.call('reportAgentHook', { agentId, ...report });
     } finally {

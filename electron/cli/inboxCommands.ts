@@ -32,7 +32,7 @@ export async function inboxCommand(args: string[], context: CliContext): Promise
   });
   const given = values.agent ?? context.env.DROVER_AGENT_ID;
   if (!given) throw new UsageError('drover inbox needs an agent: run it in an agent terminal, or name one with --agent NAME.');
-  const client = await connectToDrover(context.socketPath, {}, agentCredentials(context.env));
+  const client = await connectToDrover(context.socketPath, {}, { agent: agentCredentials(context.env) });
   const { rpc } = client;
   try {
     const project = await resolveProject(rpc, values.project, context);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import readline from 'node:readline/promises';
 import packageJson from '../../package.json';
 import { DroverRequestError } from '../../shared/protocol';
 import { defaultDataDir, socketPathFor } from '../host/paths';
@@ -7,6 +8,7 @@ import { issueCommand, pullRequestCommand } from './forgeCommands';
 import { agentCredentials } from './agentCredentials';
 import { hookCommand } from './hookCommand';
 import { inboxCommand } from './inboxCommands';
+import { hostCommand, type HostCliContext } from './hostCommands';
 import { runMcpServer } from './mcp/mcpServer';
 import { serve } from './serve';
 import { connectToDrover } from './socketClient';
@@ -31,9 +33,22 @@ function socketPath(dataDir: string | undefined): string {
   return process.env.DROVER_SOCKET || socketPathFor(defaultDataDir());
 }
 
+/** A yes/no question on the terminal, or null when stdin is not one (a script must say --force). */
+function terminalConfirm(): HostCliContext['confirm'] {
+  if (!process.stdin.isTTY) return null;
+  return async (question) => {
+    const prompt = readline.createInterface({ input: process.stdin, output: process.stdout });
+    try {
+      return /^y(es)?$/i.test((await prompt.question(question)).trim());
+    } finally {
+      prompt.close();
+    }
+  };
+}
+
 async function status(args: string[], context: CliContext): Promise<number> {
   const { values } = parseCommandArgs('drover status', args, { json: { type: 'boolean', default: false } });
-  const client = await connectToDrover(context.socketPath, {}, agentCredentials(context.env));
+  const client = await connectToDrover(context.socketPath, {}, { agent: agentCredentials(context.env) });
   try {
     const info = await client.rpc.call('getStatus', {});
     if (values.json) {
@@ -53,10 +68,6 @@ async function status(args: string[], context: CliContext): Promise<number> {
 async function run(argv: string[]): Promise<number> {
   const [first, ...afterFirst] = argv;
   if (first === 'hook') return hookCommand(afterFirst, process.env);
-  if (first === 'serve') {
-    await serve(afterFirst, packageJson.version);
-    return -1;
-  }
   const { dataDir, rest: withoutDataDir } = takeDataDir(argv);
   const [command, ...rest] = withoutDataDir;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
@@ -67,13 +78,20 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${packageJson.version}\n`);
     return 0;
   }
-  const context: CliContext = {
+  const context: HostCliContext = {
     socketPath: socketPath(dataDir),
+    dataDir: dataDir ?? defaultDataDir(),
+    version: packageJson.version,
     env: process.env,
     cwd: process.cwd(),
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
+    confirm: terminalConfirm(),
   };
+  // The host of a data dir is reached through that data dir's socket, whatever DROVER_SOCKET says.
+  const ofDataDir = { ...context, socketPath: socketPathFor(context.dataDir) };
+  if (command === 'serve') return serve(rest, ofDataDir);
+  if (command === 'host') return hostCommand(rest, ofDataDir);
   if (command === 'status') return status(rest, context);
   if (command === 'mcp') {
     const { values } = parseCommandArgs('drover mcp', rest, { project: { type: 'string' } });
@@ -99,7 +117,7 @@ for (const stream of [process.stdout, process.stderr]) {
 
 run(process.argv.slice(2)).then(
   (code) => {
-    if (code >= 0) process.exitCode = code;
+    process.exitCode = code;
   },
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);

@@ -1,13 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SERVING_LINE_PREFIX } from '../../shared/protocol';
-import { startHost } from '../host/host';
-import { keepServingOnUnhandledRejection } from '../host/lastResort';
-import { defaultDataDir } from '../host/paths';
-import { parseOrigin, startWebServer } from '../host/webServer';
-import { cliRuntime } from './cliRuntime';
+import { ensureHost, hostAnswers } from '../host/hostLauncher';
+import { isRecordedHostAlive, readHostRecord } from '../host/hostRecord';
+import { parseOrigin } from '../host/webServer';
+import { hostCommandFor, type HostCliContext } from './hostCommands';
+import { connectToDrover, type SocketClient } from './socketClient';
 import { UsageError } from './usage';
 
 function parsePort(text: string): number {
@@ -16,32 +13,25 @@ function parsePort(text: string): number {
   return port;
 }
 
-/**
- * The browser token lives in the data dir (owner-only), so a page left open across a restart of
- * the host reconnects instead of being locked out.
- */
-function readOrCreateToken(file: string): string {
-  try {
-    const existing = fs.readFileSync(file, 'utf8').trim();
-    if (/^[A-Za-z0-9_-]{32,}$/.test(existing)) return existing;
-  } catch {
-    // No token yet: make one.
-  }
-  const token = randomBytes(24).toString('base64url');
-  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  return token;
-}
+const RECONNECT_WITHIN_MS = 15_000;
 
-/** `drover serve`: the browser host. Logs go to stderr; stdout carries only the serving line. */
-export async function serve(args: string[], version: string): Promise<void> {
+/**
+ * `drover serve`: opens the browser door of the data dir's host (starting the host when none runs)
+ * and keeps it open while it runs. Stopping serve (Ctrl+C, SIGTERM, even SIGKILL) closes the door
+ * and nothing else: agents and tasks go on in the host. When the host itself goes away (a crash,
+ * `drover host restart`), serve brings one back and opens the door again on the same port, so an
+ * open page reconnects by itself; after `drover host stop` it ends too. Logs go to stderr; stdout
+ * carries only the serving line.
+ */
+export async function serve(args: string[], context: HostCliContext): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
-      'data-dir': { type: 'string' },
-      port: { type: 'string', default: '7400' },
+      port: { type: 'string', default: '0' },
       host: { type: 'string', default: '127.0.0.1' },
       project: { type: 'string' },
       'allow-origin': { type: 'string', multiple: true },
+      'new-token': { type: 'boolean' },
     },
     strict: true,
   });
@@ -53,42 +43,77 @@ export async function serve(args: string[], version: string): Promise<void> {
     }
   });
   const log = (line: string) => process.stderr.write(`[drover] ${line}\n`);
-  keepServingOnUnhandledRejection(log);
-  const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : defaultDataDir();
   const port = parsePort(values.port);
-  const runtime = cliRuntime({ execPath: process.execPath, cliDir: __dirname, versions: process.versions, env: process.env });
-  const host = await startHost({ dataDir, version, log, ...runtime });
-  let web: Awaited<ReturnType<typeof startWebServer>> | undefined;
-  try {
-    if (values.project) {
-      const project = await host.core.api.addProject({ path: values.project });
-      log(`project ${project.name} (${project.id}) at ${project.path}`);
+  const { dataDir, socketPath } = context;
+  const hostCommand = hostCommandFor(dataDir, process.env);
+
+  /** Connects to the host (starting one if needed) and opens the door; resolves with the door's URL. */
+  const openDoor = async (wantedPort: number, newToken: boolean): Promise<{ client: SocketClient; url: string; port: number }> => {
+    const outcome = await ensureHost({ dataDir, socketPath, start: hostCommand });
+    if (outcome === 'started') log(`started the Drover host for ${dataDir}`);
+    const client = await connectToDrover(socketPath, {}, { client: 'serve' });
+    try {
+      const door = await client.rpc.call('openWebDoor', { host: values.host, port: wantedPort, allowOrigins, newToken });
+      return { client, ...door };
+    } catch (error) {
+      client.close();
+      throw error;
     }
-    web = await startWebServer(host, {
-      host: values.host,
-      port,
-      rendererDir: path.join(__dirname, '..', 'renderer'),
-      token: readOrCreateToken(path.join(dataDir, 'browser-token')),
-      allowOrigins,
-    });
-  } catch (error) {
-    await host.close();
-    throw error;
+  };
+
+  let door = await openDoor(port, values['new-token'] === true);
+  if (values.project) {
+    const project = await door.client.rpc.call('addProject', { path: values.project });
+    log(`project ${project.name} (${project.id}) at ${project.path}`);
   }
   if (values.host !== '127.0.0.1' && values.host !== 'localhost' && values.host !== '::1') {
     log(`warning: listening on ${values.host}, reachable from other machines; anyone with the token controls this Drover`);
-    log(`pages may connect from ${[new URL(web.url).origin, ...allowOrigins].join(', ')} and loopback only; add the names you browse to with --allow-origin`);
+    log(`pages may connect from ${[new URL(door.url).origin, ...allowOrigins].join(', ')} and loopback only; add the names you browse to with --allow-origin`);
   }
-  process.stdout.write(`${SERVING_LINE_PREFIX}${web.url}\n`);
+  process.stdout.write(`${SERVING_LINE_PREFIX}${door.url}\n`);
 
-  const server = web;
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log(`${signal}: stopping tasks and closing`);
-    void Promise.all([server.close(), host.close()]).then(() => process.exit(0));
+    log(`${signal}: the browser door closes; agents and tasks keep running in the Drover host (drover host stop ends them)`);
+    door.client.close();
+    process.exit(0);
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+
+  for (;;) {
+    await door.client.closed;
+    if (stopping) return 0;
+    // A host stopped on purpose removed its record; one that crashed left it behind.
+    const deadline = Date.now() + RECONNECT_WITHIN_MS;
+    const record = readHostRecord(dataDir);
+    const crashed = record !== null && !isRecordedHostAlive(record);
+    log(crashed ? 'the Drover host went away; starting it again' : 'the Drover host stopped; waiting for it to come back');
+    for (;;) {
+      try {
+        if (!crashed && !(await hostAnswersSoon(socketPath, deadline))) {
+          log('the Drover host was stopped (drover host stop); serve ends too');
+          return 0;
+        }
+        door = await openDoor(door.port, false);
+        log(`the browser door is open again at ${new URL(door.url).origin}`);
+        break;
+      } catch (error) {
+        if (Date.now() >= deadline) throw error;
+        log(`could not open the browser door again: ${error instanceof Error ? error.message : String(error)}`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+  }
+}
+
+/** Waits until a host answers (a restart brings one back), or the deadline passes. */
+async function hostAnswersSoon(socketPath: string, deadline: number): Promise<boolean> {
+  while (Date.now() < deadline) {
+    if (await hostAnswers(socketPath)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return false;
 }

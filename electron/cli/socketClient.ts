@@ -1,6 +1,8 @@
 import net from 'node:net';
+import packageJson from '../../package.json';
 import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
 import type { DroverEvent } from '../../shared/events';
+import { PROTOCOL_VERSION, type HostHello } from '../../shared/host';
 import { DroverRequestError, MAX_SERVER_FRAME_BYTES, type TaskOutputBytes } from '../../shared/protocol';
 import { RpcClient } from '../../shared/rpcClient';
 import { decodeStreamFrame } from '../../shared/streamFrames';
@@ -26,15 +28,53 @@ export interface PushListeners {
 
 function unreachable(socketPath: string, error: NodeJS.ErrnoException): string {
   return error.code === 'ENOENT' || error.code === 'ECONNREFUSED'
-    ? `Drover is not running (no answer on ${socketPath}). Start it with \`drover serve\` or the desktop app.`
+    ? `Drover is not running (no answer on ${socketPath}). Start it with \`drover host start\`, \`drover serve\` or the desktop app.`
     : `Cannot reach Drover on ${socketPath}: ${error.message}`;
 }
 
+/** The host says who it is; a host of another protocol is named, with how to move it to this one. */
+export async function greetHost(rpc: RpcClient, client: string): Promise<HostHello> {
+  let hello: HostHello;
+  try {
+    hello = await rpc.call('hostHello', { protocol: PROTOCOL_VERSION, version: packageJson.version, client });
+  } catch (error) {
+    // A host from before the handshake does not know it: it speaks protocol 1.
+    if (!(error instanceof DroverRequestError && error.code === 'unknown-method')) throw error;
+    hello = { protocol: 1, version: 'older', pid: 0, rendererDir: null };
+  }
+  if (hello.protocol !== PROTOCOL_VERSION) {
+    throw new Error(
+      `The running Drover host is version ${hello.version} (protocol ${hello.protocol}); this drover is ${packageJson.version} (protocol ${PROTOCOL_VERSION}). ` +
+        'Restart the host to use this version: drover host restart (it names the agents and tasks that would stop).',
+    );
+  }
+  return hello;
+}
+
+/** Who a connection is for: the client's kind (named to the host) and, for an agent, its proof. */
+export interface ConnectAs {
+  client?: string;
+  agent?: AgentCredentials | null;
+}
+
 /**
- * Connects to a running Drover's local socket; rejects with a clear message when none answers.
- * With `agent`, the connection first identifies as that agent, or fails with Drover's refusal.
+ * Connects to a running Drover's local socket and greets it (see greetHost); with `agent`, the
+ * connection then identifies as that agent. Rejects with a clear message when none answers, it
+ * speaks another protocol, or it refuses the agent.
  */
-export function connectToDrover(socketPath: string, handlers: PushListeners = {}, agent: AgentCredentials | null = null): Promise<SocketClient> {
+export async function connectToDrover(socketPath: string, handlers: PushListeners = {}, { client = 'cli', agent = null }: ConnectAs = {}): Promise<SocketClient> {
+  const connected = await openSocket(socketPath, handlers);
+  try {
+    await greetHost(connected.rpc, client);
+    return agent ? { ...connected, identity: await connected.rpc.call('identifyAgent', agent) } : connected;
+  } catch (error) {
+    connected.close();
+    throw error;
+  }
+}
+
+/** Connects without greeting the host: for a client that decides itself what a mismatch means (the window). */
+export function openSocket(socketPath: string, handlers: PushListeners): Promise<SocketClient> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(socketPath);
     const rpc = new RpcClient((frame) => socket.write(`${JSON.stringify(frame)}\n`), handlers);
@@ -52,19 +92,14 @@ export function connectToDrover(socketPath: string, handlers: PushListeners = {}
     );
     const closed = new Promise<void>((resolveClosed) => socket.once('close', () => resolveClosed()));
     socket.on('data', (chunk: Buffer) => frames.push(chunk));
-    const close = () => socket.end();
+    let connected = false;
     socket.once('connect', () => {
-      if (!agent) return resolve({ rpc, identity: null, closed, close });
-      rpc.call('identifyAgent', agent).then(
-        (identity) => resolve({ rpc, identity, closed, close }),
-        (error: unknown) => {
-          close();
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
+      connected = true;
+      resolve({ rpc, identity: null, closed, close: () => socket.end() });
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
-      const message = unreachable(socketPath, error);
+      // Once connected, an error is the host going away mid-conversation (a reset), as a close is.
+      const message = connected ? 'Drover closed the connection.' : unreachable(socketPath, error);
       rpc.failAll(message);
       reject(new Error(message));
     });
@@ -96,7 +131,7 @@ export class DroverLink implements DroverCaller {
 
   /** The first connection: fails at once when Drover is not running or refuses the agent. */
   async open(): Promise<AgentIdentity | null> {
-    this.adopt(connectToDrover(this.socketPath, {}, this.agent));
+    this.adopt(connectToDrover(this.socketPath, {}, { agent: this.agent }));
     return (await (this.current as Promise<SocketClient>)).identity;
   }
 
@@ -135,7 +170,7 @@ export class DroverLink implements DroverCaller {
     const deadline = Date.now() + this.reconnectWithinMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await connectToDrover(this.socketPath, {}, this.agent);
+        return await connectToDrover(this.socketPath, {}, { agent: this.agent });
       } catch (error) {
         // A refusal (the agent's session ended) stays a refusal: only an absent Drover is waited for.
         if (this.closed || Date.now() >= deadline || error instanceof DroverRequestError) throw error;

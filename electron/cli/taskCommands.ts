@@ -152,7 +152,7 @@ export async function taskCommand(args: string[], context: CliContext): Promise<
       },
       onEvent: (event) => event.name === 'backgroundTaskChanged' && event.task.id === followedTask.id && wake.signal(),
     },
-    agentCredentials(context.env),
+    { agent: agentCredentials(context.env) },
   );
   const { rpc } = client;
   const printTask = (task: Task, plain: string) => context.out(json ? `${JSON.stringify(task, null, 2)}\n` : `${plain}\n`);

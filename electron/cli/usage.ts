@@ -2,7 +2,8 @@
 export class UsageError extends Error {}
 
 export const USAGE = `Usage:
-  drover serve [--data-dir D] [--port N] [--host 127.0.0.1] [--allow-origin URL]... [--project PATH]
+  drover serve [--data-dir D] [--port N] [--host 127.0.0.1] [--allow-origin URL]... [--new-token] [--project PATH]
+  drover host start | status [--json] | stop [--force] | restart [--force] | run   [--data-dir D]
   drover status [--json]
   drover task run [--project ID|PATH] [--agent NAME] [--label L] [--cwd DIR] [--json] -- CMD...
   drover task list [--project ID|PATH] [--json]
@@ -25,6 +26,9 @@ export const USAGE = `Usage:
   drover mcp [--project ID|PATH]  (stdio MCP server for agent CLIs: run_in_background, inbox, ask_agent, ...)
   drover hook EVENT            (run by agent CLIs' hooks; reports busy/ready to Drover, always exits 0)
 
+serve opens the browser door of the data dir's host, starting the host when none runs; stopping
+serve closes the door only: agents and tasks keep running until drover host stop. --port 0 (the
+default) reuses the port of the last serve when it is free.
 Several words after -- are run as they are, each one word (like env or timeout):
 drover task run -- npm test -- --grep "a b". One word is a line for your shell:
 drover task run -- 'make && make test'.

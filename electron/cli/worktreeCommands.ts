@@ -60,7 +60,7 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
     },
     true,
   );
-  const client = await connectToDrover(context.socketPath, {}, agentCredentials(context.env));
+  const client = await connectToDrover(context.socketPath, {}, { agent: agentCredentials(context.env) });
   const { rpc } = client;
   try {
     const project = await resolveProject(rpc, values.project, context);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { METHODS, MethodName, MethodResult } from '../../shared/contract';
+import type { CoreMethodName, METHODS, MethodName, MethodResult } from '../../shared/contract';
 import type { TaskOutputChunk, TerminalChunk } from '../../shared/events';
 import { DroverRequestError } from '../../shared/protocol';
 
@@ -40,8 +40,8 @@ type Handler<M extends MethodName> = (params: MethodInput<M>, client: Client) =>
 /** A domain's part of the contract: one handler per method it owns. */
 export type Methods<M extends MethodName> = { [K in M]: Handler<K> };
 
-/** The whole contract, as every door calls it. */
-export type CoreApi = { [M in MethodName]: (params: MethodInput<M>, client?: Client) => Promise<MethodResult<M>> };
+/** The core's part of the contract (all of it but the host's own methods), as every door calls it. */
+export type CoreApi = { [M in CoreMethodName]: (params: MethodInput<M>, client?: Client) => Promise<MethodResult<M>> };
 
 /** For in-process callers (tests, the host itself): the person; nothing is pushed to it and it never goes away. */
 const IN_PROCESS_CLIENT: Client = {
@@ -58,7 +58,7 @@ const IN_PROCESS_CLIENT: Client = {
  * Every handler answers with a promise, whether its domain works synchronously or not; what a
  * handler throws passes through `explain` (which may say more about it than the thrower knew).
  */
-export function toCoreApi(handlers: Methods<MethodName>, explain: (error: unknown) => unknown = (error) => error): CoreApi {
+export function toCoreApi(handlers: Methods<CoreMethodName>, explain: (error: unknown) => unknown = (error) => error): CoreApi {
   const api: Record<string, (params: unknown, client?: Client) => Promise<unknown>> = {};
   for (const [method, handler] of Object.entries(handlers) as [MethodName, (params: unknown, client: Client) => unknown][]) {
     api[method] = async (params, client = IN_PROCESS_CLIENT) => {

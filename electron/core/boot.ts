@@ -1,7 +1,7 @@
 import type { Project } from '../../shared/entities';
 import type { EventBus } from './events/eventBus';
 import type { MediatedInbox } from './inbox/mediatedInbox';
-import { postMissingResults } from './inbox/taskCompletionSink';
+import { postMissingResults } from './tasks/taskCompletionSink';
 import type { ProjectRegistry } from './projects/projectRegistry';
 import type { SessionService } from './sessions/sessionService';
 import type { ProjectStore, ProjectStores } from './storage/projectStores';

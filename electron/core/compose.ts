@@ -15,12 +15,12 @@ import { commandLineToolMethods } from './commandLineTool/commandLineToolMethods
 import { EventBus } from './events/eventBus';
 import { ForgeConnector } from './forge/forgeConnector';
 import { forgeMethods } from './forge/forgeMethods';
-import { ForgeTokens, TokenVault, type TokenCipher } from './forge/forgeTokens';
+import { ForgeTokens, TokenVault } from './forge/forgeTokens';
 import { IssueService } from './forge/issueService';
 import { PullRequestService } from './forge/pullRequestService';
 import { inboxMethods } from './inbox/inboxMethods';
 import { MediatedInbox } from './inbox/mediatedInbox';
-import { connectTaskCompletionSink } from './inbox/taskCompletionSink';
+import { connectTaskCompletionSink } from './tasks/taskCompletionSink';
 import { Locator } from './locate';
 import { patternSandbox } from './patterns/patternSandbox';
 import { writeCliShim } from './profiles/cliShim';
@@ -75,8 +75,6 @@ export interface CoreOptions {
    * else ~/.local/state/drover/port-blocks), so no two live worktrees get the same ports.
    */
   portBlocksDir?: string;
-  /** How a pasted forge token is sealed on disk (the desktop app: Electron's safeStorage); default: a 0600 file as is. */
-  tokenCipher?: TokenCipher;
 }
 
 /** How soon an open pull request is looked at again after a change (DROVER_GITHUB_POLL_MS; it backs off from there). */
@@ -158,6 +156,7 @@ export function createCore(options: CoreOptions): Core {
   const ports = new PortBlocks(options.portBlocksDir ?? defaultPortBlocksDir(env));
   const git = new Git(env);
   const worktrees = new WorktreeService(locator, projects, stores, events, inbox, git, ports, tasks, { log });
+  const appSettings = new AppSettingsTable(appDb);
   const checkpoints = new Checkpoints(git);
   const turns = new TurnService(locator, projects, stores, events, inbox, git, checkpoints, { log });
   const sessions = new SessionService(
@@ -171,14 +170,18 @@ export function createCore(options: CoreOptions): Core {
       shimDir: writeCliShim(path.join(options.dataDir, 'bin'), cliCommand, options.cliEnv),
       baseEnv: env,
       ...(options.agentStopGraceMs !== undefined ? { stopGraceMs: options.agentStopGraceMs } : {}),
+      scrollbackLines: appSettings.read().settings.terminalScrollbackLines,
       onPrompt: (agentId, prompt) => turns.notePrompt(agentId, prompt),
       log,
     },
     worktrees,
   );
+  const stopFollowingSettings = events.onEvent((event) => {
+    if (event.name === 'appSettingsChanged') sessions.setScrollbackLines(event.settings.terminalScrollbackLines);
+  });
   const agents = new AgentService(locator, projects, stores, profiles, sessions, worktrees, events);
   connectTaskCompletionSink(events, stores, inbox);
-  const tokens = new ForgeTokens(env, new TokenVault(path.join(options.dataDir, 'forge-tokens.json'), options.tokenCipher ?? null));
+  const tokens = new ForgeTokens(env, new TokenVault(path.join(options.dataDir, 'forge-tokens.json')));
   const connector = new ForgeConnector(projects, stores, git, tokens, { env, userAgent: `drover/${options.version}`, log });
   const pullRequests = new PullRequestService(locator, events, inbox, git, worktrees, agents, connector, { pollMs: forgePollMs(env), log });
   const issues = new IssueService(projects, stores, events, inbox, profiles, agents, sessions, connector);
@@ -197,7 +200,7 @@ export function createCore(options: CoreOptions): Core {
     ...sessionMethods(sessions),
     ...inboxMethods(inbox),
     ...wakeMethods(wakes),
-    ...appSettingsMethods(new AppSettingsTable(appDb), events),
+    ...appSettingsMethods(appSettings, events),
     ...commandLineToolMethods(options.commandLineTool ?? { kind: 'launcher', command: cliCommand, ...(options.cliEnv ? { env: options.cliEnv } : {}) }, env),
     ...worktreeMethods(worktrees),
     ...forgeMethods(connector, pullRequests, issues),
@@ -232,6 +235,7 @@ export function createCore(options: CoreOptions): Core {
       if (closed) return;
       closed = true;
       stopReportingPatterns();
+      stopFollowingSettings();
       wakes.stop();
       pullRequests.stop();
       worktrees.close();

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { Project } from '../../shared/entities';
-import type { CoreApi } from '../core/api';
+import type { DroverCaller } from '../cli/socketClient';
 
 /**
  * What a launch asked the app for: `drover-desktop --project PATH` (or `--project=PATH`) opens
@@ -29,6 +29,6 @@ export function requestFromSecondInstance(additionalData: unknown, argv: readonl
 }
 
 /** The project a request names, added if it was not registered yet; null when it names none. */
-export async function projectForRequest(api: CoreApi, request: LaunchRequest): Promise<Project | null> {
-  return request.projectPath ? api.addProject({ path: request.projectPath }) : null;
+export async function projectForRequest(host: DroverCaller, request: LaunchRequest): Promise<Project | null> {
+  return request.projectPath ? host.call('addProject', { path: request.projectPath }) : null;
 }

@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RunningWork } from './runningWork';
-import { restartQuestion, startUpdateFlow, type RestartAnswer, type RestartQuestion, type UpdateFlow, type Updater } from './updateFlow';
+import { restartQuestion, startUpdateFlow, type RestartAnswer, type RestartQuestion, type RunningWork, type UpdateFlow, type Updater } from './updateFlow';
 
 type CheckResult = Awaited<ReturnType<Updater['checkForUpdates']>>;
 
@@ -112,13 +111,13 @@ describe('the update flow', () => {
     expect(progress).toEqual([0.5, null]);
   });
 
-  it('never restarts on its own: running work is named, "Later" installs on quit and is not asked again until asked for', async () => {
+  it('never restarts on its own: running work is named as going on, "Later" installs on quit and is not asked again until asked for', async () => {
     updater.next = { version: '1.1.0' };
     work = { tasks: 2, agents: 1 };
     flow.setAutomatic(true);
     await vi.advanceTimersByTimeAsync(30_000);
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toMatchObject({ defaultAnswer: 'later', detail: expect.stringMatching(/^2 tasks and 1 agent are running\. Restarting now stops them/) });
+    expect(asked[0]).toMatchObject({ defaultAnswer: 'restart', detail: expect.stringMatching(/^2 tasks and 1 agent are running\. They keep running in the Drover host while the window restarts/) });
     expect(restarts).not.toHaveBeenCalled();
     expect(updater.autoInstallOnAppQuit).toBe(true);
 
@@ -161,8 +160,8 @@ describe('the update flow', () => {
 
   it('words the question for one task, one agent or both', () => {
     expect(restartQuestion('2.0.0', { tasks: 1, agents: 0 }).detail).toBe(
-      '1 task is running. Restarting now stops it: the task is marked interrupted (retry it after the restart). Later installs the update when you quit Drover.',
+      '1 task is running. It keeps running in the Drover host while the window restarts; the host moves to 2.0.0 only when you restart it, which the window offers once it is back. Later installs the update when you quit Drover.',
     );
-    expect(restartQuestion('2.0.0', { tasks: 0, agents: 3 }).detail).toMatch(/^3 agents are running\. .* the agents are stopped \(restart them to resume the conversation\)\./);
+    expect(restartQuestion('2.0.0', { tasks: 0, agents: 3 }).detail).toMatch(/^3 agents are running\. They keep running/);
   });
 });

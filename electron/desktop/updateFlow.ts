@@ -1,6 +1,11 @@
 import { countOf } from '../../shared/plural';
 import { errorText } from './errorText';
-import type { RunningWork } from './runningWork';
+
+/** What runs in the host, and goes on running while the window restarts into an update. */
+export interface RunningWork {
+  tasks: number;
+  agents: number;
+}
 
 /** The version an update event is about (electron-updater's UpdateInfo has more). */
 interface VersionInfo {
@@ -45,7 +50,7 @@ export interface UpdateFlowOptions {
   prompts: UpdatePrompts;
   currentVersion: string;
   runningWork(): Promise<RunningWork>;
-  /** Stops the host and installs the downloaded update, starting the new version. */
+  /** Installs the downloaded update and starts the new version of the window (the host goes on). */
   restartToInstall(): Promise<void>;
   /** How often automatic checks run (and how long after start the first one does). */
   checkEveryMs: number;
@@ -61,7 +66,11 @@ export interface UpdateFlow {
   dispose(): void;
 }
 
-/** The restart question: names what a restart would stop, so nothing stops without the person knowing. */
+/**
+ * The restart question. A restart into an update restarts the window only: agents and tasks go on
+ * in the host, which moves to the new version when the person restarts it (the window offers that,
+ * naming what it would stop), so an update never stops work by itself.
+ */
 export function restartQuestion(version: string, work: RunningWork): RestartQuestion {
   const message = `Drover ${version} is ready to install`;
   if (work.tasks === 0 && work.agents === 0) {
@@ -69,14 +78,12 @@ export function restartQuestion(version: string, work: RunningWork): RestartQues
   }
   const one = work.tasks + work.agents === 1;
   const parts = [work.tasks > 0 ? countOf(work.tasks, 'task') : null, work.agents > 0 ? countOf(work.agents, 'agent') : null].filter((part) => part !== null);
-  const stops = [
-    work.tasks > 0 ? `the ${work.tasks === 1 ? 'task is' : 'tasks are'} marked interrupted (retry ${work.tasks === 1 ? 'it' : 'them'} after the restart)` : null,
-    work.agents > 0 ? `the ${work.agents === 1 ? 'agent is' : 'agents are'} stopped (restart ${work.agents === 1 ? 'it' : 'them'} to resume the conversation)` : null,
-  ].filter((part) => part !== null);
   return {
     message,
-    detail: `${parts.join(' and ')} ${one ? 'is' : 'are'} running. Restarting now stops ${one ? 'it' : 'them'}: ${stops.join(', and ')}. Later installs the update when you quit Drover.`,
-    defaultAnswer: 'later',
+    detail:
+      `${parts.join(' and ')} ${one ? 'is' : 'are'} running. ${one ? 'It keeps' : 'They keep'} running in the Drover host while the window restarts; ` +
+      `the host moves to ${version} only when you restart it, which the window offers once it is back. Later installs the update when you quit Drover.`,
+    defaultAnswer: 'restart',
   };
 }
 

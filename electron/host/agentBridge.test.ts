@@ -32,9 +32,9 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
   const session = async (agentId: string) => (await state()).sessions.find((s) => s.agentId === agentId);
   const inbox = async (agentId: string) => (await state()).messages.filter((m) => m.agentId === agentId);
   const addAgent = (name: string) => host.core.api.createAgent({ projectId: project.id, name, role: '', profileId: 'fake' });
-  const screenOf = (agentId: string) => {
+  const screenOf = async (agentId: string) => {
     const seen = { text: '' };
-    seen.text = host.core.sessions.attach(agentId, (chunk) => (seen.text += chunk.data)).scrollback;
+    seen.text = (await host.core.sessions.attach(agentId, (chunk) => (seen.text += chunk.data))).data;
     return seen;
   };
   const startReady = async (agent: Agent) => {
@@ -85,7 +85,7 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
   it('wakes a ready agent by typing its messages, never while it is busy, and holds on request', async () => {
     const agent = await addAgent('Sleeper');
     await startReady(agent);
-    const screen = screenOf(agent.id);
+    const screen = await screenOf(agent.id);
     await host.core.api.writeAgentInput({ agentId: agent.id, data: 'long job\r' });
     await waitFor(async () => (await session(agent.id))?.state === 'busy', 'busy');
     await host.core.api.sendMessage({ projectId: project.id, to: 'Sleeper', kind: 'note', body: 'the build is green' });
@@ -111,7 +111,7 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     });
     const shell = (await host.core.api.createAgent({ projectId: project.id, name: 'Terminal', role: '', profileId: 'sh' }));
     await startReady(shell);
-    const screen = screenOf(shell.id);
+    const screen = await screenOf(shell.id);
     await host.core.api.sendMessage({ projectId: project.id, to: 'Terminal', kind: 'note', body: "deploy's done; $(touch pwned)" });
     await waitFor(async () => (await inbox(shell.id))[0]?.state === 'delivered', 'delivered');
     await waitFor(() => /sh\$ true '\[Drover\] New message: Note from a person: deploy’s done; \$\(touch pwned\)[^\n]*\r?\nsh\$/.test(screen.text), 'the note shown and the prompt back');

@@ -45,13 +45,12 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
     host.core.api.saveAgentProfile({
       profile: { id: 'sh', name: 'sh', command: '/bin/sh', args: [], env: { PS1: 'sh$ ' }, promptPattern: 'sh\\$ ?$', busyPattern: null, needsInputPattern: null, usageLimitPattern: null, quietMs: 200, integration: 'none', wakeAs: 'shell-note' },
     });
-  const attach = (agentId: string) => {
-    screen = '';
-    const attachment = host.core.sessions.attach(agentId, (chunk) => {
+  const attach = async (agentId: string) => {
+    const attachment = await host.core.sessions.attach(agentId, (chunk) => {
       screen += chunk.data;
       attachment.acknowledge(chunk.data.length);
     });
-    screen = attachment.scrollback;
+    screen = attachment.data;
     return attachment;
   };
 
@@ -71,7 +70,7 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
     await saveFakeProfile('claude');
     const agent = (await host.core.api.createAgent({ projectId: project.id, name: 'Backend', role: 'API work', profileId: 'fake' }));
     await expect(host.core.api.createAgent({ projectId: project.id, name: 'backend', role: '', profileId: 'fake' })).rejects.toThrow(/already exists/);
-    attach(agent.id);
+    await attach(agent.id);
     await host.core.api.startAgent({ agentId: agent.id, resume: false });
     await waitFor(async () => (await session(agent.id))?.state === 'ready', 'ready at its prompt');
     // No conversation id before a prompt went in: only a conversation with a turn can be resumed.
@@ -88,7 +87,7 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
   it('falls back to screen patterns for agents without hooks, and resizes', async () => {
     await saveFakeProfile('none');
     const agent = (await host.core.api.createAgent({ projectId: project.id, name: 'Screen', role: '', profileId: 'fake' }));
-    attach(agent.id);
+    await attach(agent.id);
     await host.core.api.startAgent({ agentId: agent.id, resume: false });
     await waitFor(async () => (await session(agent.id))?.state === 'ready', 'ready from the prompt on screen');
     await host.core.api.resizeAgent({ agentId: agent.id, cols: 80, rows: 20 });
@@ -115,7 +114,7 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
     const agent = (await host.core.api.createAgent({ projectId: project.id, name: 'Flooder', role: '', profileId: 'sh' }));
     let received = 0;
     let tail = '';
-    const attachment = host.core.sessions.attach(agent.id, (chunk) => {
+    const attachment = await host.core.sessions.attach(agent.id, (chunk) => {
       received += chunk.data.length;
       tail = (tail + chunk.data).slice(-2000);
       attachment.acknowledge(chunk.data.length);
@@ -133,7 +132,7 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
     await saveShellProfile();
     const agent = (await host.core.api.createAgent({ projectId: project.id, name: 'Unicode', role: '', profileId: 'sh' }));
     const seen = { text: '' };
-    const attachment = host.core.sessions.attach(agent.id, (chunk) => {
+    const attachment = await host.core.sessions.attach(agent.id, (chunk) => {
       seen.text += chunk.data;
       attachment.acknowledge(chunk.data.length);
     });
@@ -167,11 +166,11 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
     events = [];
     await boot();
     expect((await session(agent.id))).toMatchObject({ state: 'exited', endReason: 'app-restart' });
-    const restored = attach(agent.id);
+    const restored = await attach(agent.id);
     expect(screen).toContain('Done: remember me');
     expect(screen).toContain('Session ended when Drover stopped');
     restored.detach();
-    attach(agent.id);
+    await attach(agent.id);
     await host.core.api.startAgent({ agentId: agent.id, resume: true });
     await waitFor(() => screen.includes(`resumed conversation ${conversation}`), 'the resumed conversation');
     await host.core.api.stopAgent({ agentId: agent.id });

@@ -1,8 +1,9 @@
-import { METHODS, isMethodName } from '../../shared/contract';
+import { METHODS, isMethodName, type CoreMethodName, type MethodName } from '../../shared/contract';
+import { HOST_METHOD_NAMES, SOCKET_ONLY_METHODS, type HostMethodName } from '../../shared/host';
 import { DroverRequestError, RequestFrameSchema, type ErrorBody, type ResponseFrame } from '../../shared/protocol';
 import { describeIssues } from '../../shared/validationIssues';
-import type { Caller, Client } from '../core/api';
-import { visibleTo } from '../core/callers/agentAccess';
+import type { Caller, Client, Methods } from '../core/api';
+import { checkHostMethod, visibleTo } from '../core/callers/agentAccess';
 import type { Core } from '../core/compose';
 import { toRequestError } from '../core/errors';
 import type { HostPush } from './frameCodec';
@@ -13,6 +14,14 @@ export interface Connection {
   close(): void;
 }
 
+/** Which door a client came through: the local socket (the person's commands, the window) or a browser page. */
+export type Door = 'socket' | 'web';
+
+/** The methods the host answers itself (see shared/host.ts). */
+export type HostMethods = Methods<HostMethodName>;
+
+const HOST_METHODS: ReadonlySet<string> = new Set(HOST_METHOD_NAMES);
+
 function errorFrame(id: number | null, error: ErrorBody): ResponseFrame {
   return { t: 'res', id, ok: false, error };
 }
@@ -22,11 +31,16 @@ function idOf(raw: unknown): number | null {
   return typeof id === 'number' && Number.isInteger(id) && id >= 0 ? id : null;
 }
 
+function isHostMethod(method: MethodName): method is HostMethodName {
+  return HOST_METHODS.has(method);
+}
+
 /**
- * Validates every frame against the shared contract, dispatches it to the core on behalf of this
- * client, and turns every failure into an error reply, so a bad client never takes the transport down.
+ * Validates every frame against the shared contract, dispatches it to the host or the core on
+ * behalf of this client, and turns every failure into an error reply, so a bad client never takes
+ * the transport down.
  */
-export function openConnection(core: Core, push: (frame: HostPush) => void): Connection {
+export function openConnection(core: Core, host: HostMethods, door: Door, push: (frame: HostPush) => void): Connection {
   const lifetime = new AbortController();
   let caller: Caller = { kind: 'person' };
   const client: Client = {
@@ -47,13 +61,17 @@ export function openConnection(core: Core, push: (frame: HostPush) => void): Con
 
   async function dispatch(method: string, rawParams: unknown, id: number): Promise<ResponseFrame> {
     if (!isMethodName(method)) return errorFrame(id, { code: 'unknown-method', message: `Unknown method: ${method}` });
+    if (door !== 'socket' && SOCKET_ONLY_METHODS.has(method)) {
+      return errorFrame(id, { code: 'bad-request', message: `${method} is only for Drover's own commands on the local socket, not for a page.` });
+    }
     const params = METHODS[method].params.safeParse(rawParams ?? {});
     if (!params.success) {
       return errorFrame(id, { code: 'bad-request', message: `Invalid ${method} params: ${describeIssues(params.error, 'params')}` });
     }
     try {
       // The params were just validated by this method's own schema.
-      const handler = core.api[method] as (params: unknown, client: Client) => Promise<unknown>;
+      if (isHostMethod(method)) checkHostMethod(method, caller);
+      const handler = (isHostMethod(method) ? host[method] : core.api[method as CoreMethodName]) as (params: unknown, client: Client) => Promise<unknown>;
       return { t: 'res', id, ok: true, result: await handler(params.data, client) };
     } catch (error) {
       const { code, message } = toRequestError(error);

@@ -49,12 +49,13 @@ describe('encodeServerFrame', () => {
 describe('encodeStreamPush', () => {
   it('sends terminal text as one binary frame whose bytes are the UTF-8, undecoded and unescaped', () => {
     const data = 'caf\u00e9 \u001b[31mred\u001b[0m \u{1F600}\r\n';
-    const frame = encodeStreamPush({ t: 'term', chunk: { agentId: 'a-aaaaaa', projectId: 'p-bbbbbb', data } }, () => undefined) as Buffer;
+    const frame = encodeStreamPush({ t: 'term', chunk: { agentId: 'a-aaaaaa', projectId: 'p-bbbbbb', at: 123_456_789_012, data } }, () => undefined) as Buffer;
     expect(frame.includes(Buffer.from(data, 'utf8'))).toBe(true);
-    const decoded = decodeStreamFrame(frame) as { t: string; chunk: { agentId: string; projectId: string; data: Uint8Array } };
+    const decoded = decodeStreamFrame(frame) as { t: string; chunk: { agentId: string; projectId: string; at: number; data: Uint8Array } };
     expect(decoded.t).toBe('term');
     expect(decoded.chunk.agentId).toBe('a-aaaaaa');
     expect(decoded.chunk.projectId).toBe('p-bbbbbb');
+    expect(decoded.chunk.at).toBe(123_456_789_012);
     expect(Buffer.from(decoded.chunk.data).toString('utf8')).toBe(data);
   });
 

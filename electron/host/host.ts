@@ -1,15 +1,20 @@
+import path from 'node:path';
 import type { ProjectSettings } from '../../shared/entities';
+import { PROTOCOL_VERSION } from '../../shared/host';
 import type { CommandLineToolSource } from '../core/commandLineTool/commandLineTool';
 import { createCore, type Core } from '../core/compose';
-import type { TokenCipher } from '../core/forge/forgeTokens';
-import { openConnection, type Connection } from './connection';
+import { readProcessStartTime } from '../core/process/processGroup';
+import { lockDataDir } from '../core/storage/dataDirLock';
+import { openConnection, type Connection, type Door, type HostMethods } from './connection';
 import type { HostPush } from './frameCodec';
+import { HOST_LOG_FILE, readHostRecord, removeHostRecord, writeHostRecord } from './hostRecord';
 import { startLocalSocketServer } from './localSocketServer';
 import { socketPathFor } from './paths';
 import { enforcePrivateDataDir } from './privateDataDir';
+import { listRunningWork } from './runningWork';
+import { WebDoors } from './webDoors';
 
 export type { Connection } from './connection';
-export type { TokenCipher } from '../core/forge/forgeTokens';
 
 export interface HostOptions {
   dataDir: string;
@@ -25,8 +30,10 @@ export interface HostOptions {
   agentStopGraceMs?: number;
   /** The environment agents and tasks start from (default: this process's). */
   env?: NodeJS.ProcessEnv;
-  /** How a pasted forge token is sealed on disk (the desktop app passes Electron's safeStorage). */
-  tokenCipher?: TokenCipher;
+  /** The built UI the browser doors serve, and a window of another version shows (default: beside this bundle). */
+  rendererDir?: string;
+  /** Where this host's log goes, as `drover host status` reports it. */
+  logFile?: string;
 }
 
 export interface DroverHost {
@@ -34,26 +41,101 @@ export interface DroverHost {
   log(line: string): void;
   socketPath: string;
   core: Core;
-  openConnection(push: (frame: HostPush) => void): Connection;
+  openConnection(push: (frame: HostPush) => void, door?: Door): Connection;
+  /** Resolves once the host has stopped: asked to (`stopHost`) or closed. */
+  stopped: Promise<void>;
   close(): Promise<void>;
 }
 
+function anotherHostRuns(dataDir: string): Error {
+  const record = readHostRecord(dataDir);
+  const who = record ? ` (pid ${record.pid}, Drover ${record.version}, since ${new Date(record.startedAt).toLocaleString()})` : '';
+  return new Error(`Another Drover host is running on the data dir ${dataDir}${who}. Use it (drover host status), or stop it first (drover host stop).`);
+}
+
 /**
- * The composition root every host shares: takes the data dir's instance lock (the local socket),
- * builds and reconciles the core, then serves. Connections that arrive while the core boots wait.
+ * The composition root every host shares: takes the data dir's lock (one host per data dir, held
+ * until this process ends), binds the local socket, builds and reconciles the core, then serves.
+ * Connections that arrive while the core boots wait. The host outlives its clients: only `stopHost`
+ * (or close) stops it, and with it every agent and task, as a quit did before.
  */
 export async function startHost(options: HostOptions): Promise<DroverHost> {
   const log = options.log ?? (() => {});
-  enforcePrivateDataDir(options.dataDir, log);
-  const socketPath = socketPathFor(options.dataDir);
+  const { dataDir } = options;
+  enforcePrivateDataDir(dataDir, log);
+  const lock = lockDataDir(dataDir, options.sqliteNativeBinding);
+  if (!lock) throw anotherHostRuns(dataDir);
+  const socketPath = socketPathFor(dataDir);
+  const startedAt = Date.now();
+  const rendererDir = options.rendererDir ?? path.join(__dirname, '..', 'renderer');
+  const logFile = options.logFile ?? path.join(dataDir, HOST_LOG_FILE);
+
+  let connections = 0;
+  let close: () => Promise<void> = async () => {};
+  /** Made as the host starts; its own methods may be asked for before (and answer that it is starting). */
+  const started: { core?: Core; doors?: WebDoors } = {};
+  const requireCore = (): Core => {
+    if (!started.core) throw new Error('The host is still starting.');
+    return started.core;
+  };
+  const hostMethods: HostMethods = {
+    hostHello: () => ({ protocol: PROTOCOL_VERSION, version: options.version, pid: process.pid, rendererDir }),
+    getHostStatus: async () => ({
+      pid: process.pid,
+      version: options.version,
+      protocol: PROTOCOL_VERSION,
+      startedAt,
+      dataDir,
+      socketPath,
+      logFile,
+      clients: connections,
+      webDoors: (started.doors?.urls() ?? []).map((url) => ({ url })),
+      running: await listRunningWork(requireCore().api),
+    }),
+    stopHost: async () => {
+      const stopped = await listRunningWork(requireCore().api);
+      log(`asked to stop: ${stopped.agents.length} agents and ${stopped.tasks.length} tasks end now`);
+      // The answer goes out first; the connections close once everything has stopped.
+      setImmediate(() => void close());
+      return { stopped };
+    },
+    openWebDoor: async (request, client) => {
+      if (!started.doors) throw new Error('The host is still starting.');
+      const door = await started.doors.openDoor(request, client.signal);
+      log(`browser door open at ${new URL(door.url).origin}`);
+      return { url: door.url, port: door.port };
+    },
+  };
+
+  const connect = (activeCore: Core, push: (frame: HostPush) => void, door: Door): Connection => {
+    const connection = openConnection(activeCore, hostMethods, door, push);
+    connections++;
+    let open = true;
+    return {
+      handle: (raw) => connection.handle(raw),
+      close: () => {
+        if (open) connections--;
+        open = false;
+        connection.close();
+      },
+    };
+  };
+
   let resolveCore: (core: Core) => void = () => {};
   const coreReady = new Promise<Core>((resolve) => (resolveCore = resolve));
-  const socketServer = await startLocalSocketServer(socketPath, async (push) => openConnection(await coreReady, push), log);
+  let socketServer;
+  try {
+    socketServer = await startLocalSocketServer(socketPath, async (push) => connect(await coreReady, push, 'socket'), log);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  const server = socketServer;
 
   let core: Core;
   try {
     core = createCore({
-      dataDir: options.dataDir,
+      dataDir,
       version: options.version,
       socketPath,
       ...(options.sqliteNativeBinding ? { nativeBinding: options.sqliteNativeBinding } : {}),
@@ -64,35 +146,49 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
       ...(options.commandLineTool ? { commandLineTool: options.commandLineTool } : {}),
       ...(options.agentStopGraceMs !== undefined ? { agentStopGraceMs: options.agentStopGraceMs } : {}),
       ...(options.env ? { env: options.env } : {}),
-      ...(options.tokenCipher ? { tokenCipher: options.tokenCipher } : {}),
     });
   } catch (error) {
-    await socketServer.close();
+    await server.close();
+    lock.release();
     throw error;
   }
-  resolveCore(core);
+  const activeCore = core;
+  started.core = core;
+  resolveCore(activeCore);
   try {
-    core.startWork();
+    activeCore.startWork();
   } catch (error) {
-    await core.close();
-    await socketServer.close();
+    await activeCore.close();
+    await server.close();
+    lock.release();
     throw error;
   }
 
-  let closing: Promise<void> | undefined;
-  return {
-    dataDir: options.dataDir,
+  const host = {
+    dataDir,
     log,
     socketPath,
-    core,
-    openConnection: (push) => openConnection(core, push),
-    close: () => {
-      // The socket is the data dir's lock: it stays bound until the core has finished writing.
-      closing ??= (async () => {
-        await core.close();
-        await socketServer.close();
-      })();
-      return closing;
-    },
+    core: activeCore,
+    openConnection: (push: (frame: HostPush) => void, door: Door = 'socket') => connect(activeCore, push, door),
   };
+  const openDoors = new WebDoors(host, dataDir, rendererDir);
+  started.doors = openDoors;
+  writeHostRecord(dataDir, { pid: process.pid, startTime: readProcessStartTime(process.pid), version: options.version, protocol: PROTOCOL_VERSION, startedAt, logFile });
+
+  let resolveStopped: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
+  let closing: Promise<void> | undefined;
+  close = () => {
+    // The socket is the data dir's door and the lock its guard: both stay until the core has finished writing.
+    closing ??= (async () => {
+      await openDoors.closeAll();
+      await activeCore.close();
+      await server.close();
+      removeHostRecord(dataDir, process.pid);
+      lock.release();
+      resolveStopped();
+    })();
+    return closing;
+  };
+  return { ...host, stopped, close: () => close() };
 }

@@ -42,8 +42,10 @@ describe('local socket', () => {
     client.close();
   });
 
-  it('is the data dir lock: a second host on the same dir is refused, a stale socket is not', async () => {
-    await expect(startHost({ dataDir: path.join(dir, 'data'), version: 'test' })).rejects.toThrow(/Another Drover is already running/);
+  it('one host per data dir: a second is refused, even with the socket file gone, and a stale socket is not in the way', async () => {
+    await expect(startHost({ dataDir: path.join(dir, 'data'), version: 'test' })).rejects.toThrow(/Another Drover host is running on the data dir .* \(pid \d+, Drover test/);
+    fs.rmSync(host.socketPath);
+    await expect(startHost({ dataDir: path.join(dir, 'data'), version: 'test' })).rejects.toThrow(/Another Drover host is running/);
     await host.close();
     fs.writeFileSync(host.socketPath, '');
     host = await startHost({ dataDir: path.join(dir, 'data'), version: 'test' });
@@ -58,7 +60,7 @@ describe('local socket', () => {
     const task = await host.core.api.createTask({ projectId: project.id, command: "trap '' TERM; echo armed; sleep 30" }) as { id: string; logPath: string };
     await waitFor(() => fs.existsSync(task.logPath) && fs.readFileSync(task.logPath, 'utf8').includes('armed'), 'the task to ignore SIGTERM');
     const closing = host.close();
-    await expect(startHost({ dataDir: path.join(dir, 'data'), version: 'test' })).rejects.toThrow(/Another Drover is already running/);
+    await expect(startHost({ dataDir: path.join(dir, 'data'), version: 'test' })).rejects.toThrow(/Another Drover host is running/);
     await closing;
     host = await startHost({ dataDir: path.join(dir, 'data'), version: 'test' });
   });

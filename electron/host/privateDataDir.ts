@@ -52,8 +52,27 @@ export const MODES_CHECKED_FILE = 'private-modes-checked';
  * changed is logged.
  */
 export function enforcePrivateDataDir(dataDir: string, log: (line: string) => void): void {
+  try {
+    makePrivate(dataDir, log);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EROFS' && code !== 'EACCES' && code !== 'EPERM') throw error;
+    throw new Error(
+      `Drover cannot write to its data dir ${dataDir} (${code === 'EROFS' ? 'a read-only file system' : 'permission denied'}). ` +
+        'It keeps its databases, logs and socket there: give it a folder you can write to (--data-dir or DROVER_DATA_DIR).',
+      { cause: error },
+    );
+  }
+}
+
+function makePrivate(dataDir: string, log: (line: string) => void): void {
   fs.mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR });
   const stat = fs.statSync(dataDir);
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid) {
+    throw new Error(`The data dir ${dataDir} belongs to another user (uid ${stat.uid}): Drover uses only a data dir of its own user's.`);
+  }
+  fs.accessSync(dataDir, fs.constants.W_OK);
   const wasOpen = (stat.mode & OTHERS) !== 0;
   if (wasOpen) {
     fs.chmodSync(dataDir, PRIVATE_DIR);

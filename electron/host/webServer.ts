@@ -7,7 +7,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { SECURITY_HEADERS } from '../../shared/contentSecurityPolicy';
 import { MAX_REQUEST_FRAME_BYTES } from '../../shared/protocol';
 import { ClientFlow } from './clientFlow';
-import type { DroverHost } from './host';
+import type { Connection } from './connection';
+import type { HostPush } from './frameCodec';
 
 const HEARTBEAT_MS = 30_000;
 
@@ -38,8 +39,15 @@ export interface WebServerOptions {
 
 export interface WebServer {
   url: string;
+  port: number;
   token: string;
   close(): Promise<void>;
+}
+
+/** What a door needs of the host: a connection per client, and the log. */
+export interface WebServerHost {
+  openConnection(push: (frame: HostPush) => void, door: 'web'): Connection;
+  log(line: string): void;
 }
 
 function sameToken(given: string | null, expected: string): boolean {
@@ -83,7 +91,7 @@ function originsOf(boundHost: string, port: number, listed: readonly string[]): 
  * needs the random token and an Origin of this server (or none, for non-browser clients). The Host
  * header is never trusted: a page at a rebound name (DNS rebinding) has that name as its Origin.
  */
-export async function startWebServer(host: DroverHost, options: WebServerOptions): Promise<WebServer> {
+export async function startWebServer(host: WebServerHost, options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? randomBytes(24).toString('base64url');
   const rendererRoot = path.resolve(options.rendererDir);
   if (!fs.existsSync(path.join(rendererRoot, 'index.html'))) {
@@ -123,6 +131,7 @@ export async function startWebServer(host: DroverHost, options: WebServerOptions
 
   return {
     url: `http://${shownHost}:${port}/?token=${token}`,
+    port,
     token,
     close: () =>
       new Promise<void>((resolve) => {
@@ -134,7 +143,7 @@ export async function startWebServer(host: DroverHost, options: WebServerOptions
   };
 }
 
-function serveClient(host: DroverHost, ws: WebSocket): void {
+function serveClient(host: WebServerHost, ws: WebSocket): void {
   const flow = new ClientFlow(
     {
       // A Buffer goes as a binary message, a string as a text one.
@@ -156,7 +165,7 @@ function serveClient(host: DroverHost, ws: WebSocket): void {
     ws.ping();
   }, HEARTBEAT_MS);
   heartbeat.unref();
-  const connection = host.openConnection((frame) => flow.push(frame));
+  const connection = host.openConnection((frame) => flow.push(frame), 'web');
   ws.on('message', (data, isBinary) => {
     if (isBinary) flow.receive(new Error('binary frames are not accepted; send JSON text'));
     else flow.receive(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));

@@ -6,6 +6,11 @@ describe('the environment agents and tasks start from', () => {
     expect(workEnvironment({ HOME: '/home/ada', PATH: '/usr/bin:/bin', ELECTRON_RUN_AS_NODE: '1' })).toEqual({ HOME: '/home/ada', PATH: '/usr/bin:/bin' });
   });
 
+  it("leaves out the identity of the agent terminal the host was started in", () => {
+    const inAgentTerminal = { HOME: '/home/ada', DROVER_AGENT_ID: 'a-abc', DROVER_PROJECT_ID: 'p-abc', DROVER_AGENT_PROOF: 'ab12cd34' };
+    expect(workEnvironment(inAgentTerminal)).toEqual({ HOME: '/home/ada' });
+  });
+
   it("leaves out what the AppImage's runtime and AppRun point into the mounted image", () => {
     const appDir = '/tmp/.mount_DroverAbC123';
     const fromAppRun = {

@@ -35,7 +35,7 @@ describe('a crash while a worktree is being made', () => {
     client.close();
 
     host = await startServe(['--data-dir', dataDir], env());
-    expect(host.stderr()).toContain('1 half-made worktrees undone');
+    expect(host.hostLog()).toContain('1 half-made worktrees undone');
     const after = await connectToDrover(path.join(dataDir, 'drover.sock'));
     try {
       const state = await after.rpc.call('getWorkState', { projectId });

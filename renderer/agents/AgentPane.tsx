@@ -9,6 +9,7 @@ import type { AgentTerminalHandle } from '../terminal/AgentTerminal';
 import { PullRequestChip } from '../forge/PullRequestChip';
 import { BranchChip } from '../worktrees/BranchChip';
 import { AgentStateBadge } from './AgentStateBadge';
+import { CliVersionNote } from './CliVersionNote';
 import { QuotaChip } from './QuotaChip';
 import { AgentTaskBadges } from './AgentTaskBadges';
 import { InboxButton } from './InboxBadge';
@@ -124,6 +125,7 @@ export function AgentPane(props: AgentPaneProps) {
         </div>
         <div className="agent-pane__badges">
           <QuotaChip session={session} />
+          <CliVersionNote session={session} />
           <InboxButton count={work.unread} onOpen={props.onOpenInbox} />
           <AgentTaskBadges work={work} />
           {worktree && <BranchChip agentName={agent.name} worktree={worktree} onReview={props.onOpenChanges} />}

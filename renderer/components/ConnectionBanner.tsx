@@ -5,7 +5,7 @@ export function ConnectionBanner() {
   if (connection !== 'lost') return null;
   return (
     <div role="alert" className="connection-banner">
-      Connection to Drover lost — reconnecting…
+      Not connected to the Drover host — reconnecting… Agents and tasks go on there; their state shows again once connected.
     </div>
   );
 }

@@ -26,6 +26,7 @@ const ICONS: Readonly<Record<Tone, IconShape>> = {
   'needs-input': { mark: 'M6.4 6.3a1.7 1.7 0 1 1 2.3 1.6c-.5.2-.7.6-.7 1.1M8 10.9v.3' },
   limited: { mark: 'M8 4.8V8l2.2 1.4' },
   exited: { mark: 'M6 6h4v4H6z', ring: 'dim' },
+  unknown: { mark: 'M6.4 6.3a1.7 1.7 0 1 1 2.3 1.6c-.5.2-.7.6-.7 1.1M8 10.9v.3', ring: 'dashed' },
 };
 
 export function StatusIcon({ tone }: { tone: Tone }) {

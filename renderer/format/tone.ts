@@ -4,7 +4,8 @@
  */
 export type TaskTone = 'queued' | 'running' | 'done' | 'failed' | 'cancelled' | 'interrupted';
 export type AgentTone = 'starting' | 'busy' | 'ready' | 'needs-input' | 'limited' | 'exited';
-export type Tone = TaskTone | AgentTone;
+/** Not connected to the host: what a task or agent does now is not known. */
+export type Tone = TaskTone | AgentTone | 'unknown';
 
 /** A status as a badge shows it: its words, its tone, and extra words after the badge. */
 export interface Status<T extends Tone = Tone> {
@@ -12,3 +13,6 @@ export interface Status<T extends Tone = Tone> {
   tone: T;
   detail?: string | null;
 }
+
+/** What a state reads while the page is not connected to the host. */
+export const UNKNOWN_STATUS: Status<'unknown'> = { label: 'Unknown', tone: 'unknown', detail: null };

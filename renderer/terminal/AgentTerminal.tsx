@@ -1,9 +1,9 @@
-import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import { useCallback, useEffect, useImperativeHandle, useRef, useState, type Ref, type RefObject } from 'react';
 import { terminalCommandFor, workspaceCommandFor } from '../keyboard/agentShortcuts';
 import { useBridge } from '../store/StoreContext';
 import { AgentTerminalLink } from './agentTerminalLink';
 import { copySelection } from './clipboard';
-import { createAgentXterm, fitIfVisible, type AgentXterm } from './createAgentXterm';
+import { createAgentXterm, fitIfVisible, isVisible, type AgentXterm } from './createAgentXterm';
 import { TerminalSearchBar } from './TerminalSearchBar';
 
 /** Resizing a PTY redraws the agent's whole screen: wait until the pane stops changing size. */
@@ -26,11 +26,36 @@ interface AgentTerminalProps {
   ref?: Ref<AgentTerminalHandle>;
 }
 
-/** An agent's real terminal: its scrollback, then its live output; keys and size go back to its PTY. */
+/**
+ * True once the element has come into view (and from then on): a page of 200 agents makes and
+ * attaches only the terminals a person can see, and the others as they scroll in.
+ */
+function useSeen(ref: RefObject<HTMLElement | null>): [boolean, () => void] {
+  const [seen, setSeen] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || seen) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) setSeen(true);
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref, seen]);
+  const markSeen = useCallback(() => setSeen(true), []);
+  return [seen, markSeen];
+}
+
+/**
+ * An agent's real terminal: the host's copy of its screen and history, then its live output; keys
+ * and size go back to its PTY. It is made when it first comes into view.
+ */
 export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, ref }: AgentTerminalProps) {
   const bridge = useBridge();
   const hostRef = useRef<HTMLDivElement>(null);
+  const [seen, markSeen] = useSeen(hostRef);
   const [xterm, setXterm] = useState<AgentXterm | null>(null);
+  /** Focus asked for before the terminal was made (it is made when it comes into view): given once it is. */
+  const focusWanted = useRef(false);
   const [searching, setSearching] = useState(false);
   const [linkError, setLinkError] = useState<string | null>(null);
   const liveRef = useRef(live);
@@ -40,11 +65,23 @@ export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, r
     startAgainRef.current = onStartAgain;
   });
 
-  useImperativeHandle(ref, () => ({ focus: () => xterm?.terminal.focus() }), [xterm]);
+  useImperativeHandle(
+    ref,
+    () => ({
+      focus: () => {
+        if (xterm) xterm.terminal.focus();
+        else {
+          focusWanted.current = true;
+          markSeen();
+        }
+      },
+    }),
+    [xterm, markSeen],
+  );
 
   useEffect(() => {
     const host = hostRef.current;
-    if (!host) return;
+    if (!host || !seen) return;
     const created = createAgentXterm(host);
     const { terminal } = created;
     const sendSize = ({ cols, rows }: { cols: number; rows: number }) => {
@@ -67,20 +104,30 @@ export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, r
       }
       return true;
     });
-    const input = terminal.onData((data) => {
-      if (liveRef.current) bridge.call('writeAgentInput', { agentId, data }).catch(() => undefined);
-    });
     const resized = terminal.onResize(sendSize);
-
     const link = new AgentTerminalLink(
       bridge,
       agentId,
-      { clear: () => terminal.reset(), write: (data, onParsed) => terminal.write(data, onParsed) },
+      {
+        size: () => (isVisible(created) ? { cols: terminal.cols, rows: terminal.rows } : null),
+        restore: (snapshot, size, onRestored) => {
+          terminal.reset();
+          if (size.cols !== terminal.cols || size.rows !== terminal.rows) terminal.resize(size.cols, size.rows);
+          terminal.write(snapshot, () => {
+            onRestored();
+            fitIfVisible(created);
+          });
+        },
+        write: (data, onParsed) => terminal.write(data, onParsed),
+      },
       setLinkError,
     );
+    const input = terminal.onData((data) => {
+      if (liveRef.current && !link.restoring) bridge.call('writeAgentInput', { agentId, data }).catch(() => undefined);
+    });
+    fitIfVisible(created);
     link.start();
 
-    fitIfVisible(created);
     let resizeTimer: ReturnType<typeof setTimeout> | undefined;
     const observer = new ResizeObserver(() => {
       clearTimeout(resizeTimer);
@@ -88,6 +135,10 @@ export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, r
     });
     observer.observe(host);
     setXterm(created);
+    if (focusWanted.current) {
+      focusWanted.current = false;
+      terminal.focus();
+    }
 
     return () => {
       clearTimeout(resizeTimer);
@@ -98,7 +149,7 @@ export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, r
       terminal.dispose();
       setXterm(null);
     };
-  }, [bridge, agentId]);
+  }, [bridge, agentId, seen]);
 
   useEffect(() => {
     xterm?.terminal.textarea?.setAttribute('aria-label', label);

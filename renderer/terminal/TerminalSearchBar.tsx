@@ -1,5 +1,6 @@
 import type { SearchAddon } from '@xterm/addon-search';
-import { useState, type KeyboardEvent } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
+import { SEARCH_DECORATIONS } from './terminalTheme';
 
 interface TerminalSearchBarProps {
   search: SearchAddon;
@@ -8,18 +9,39 @@ interface TerminalSearchBarProps {
   onClose(): void;
 }
 
-/** Find in the scrollback: Enter goes to the next match, Shift+Enter to the previous, Esc closes. */
+/** What the addon reports: which match is current (-1 past its highlight limit) of how many. */
+interface Results {
+  index: number;
+  count: number;
+}
+
+function describeResults({ index, count }: Results): string {
+  if (count === 0) return 'No matches';
+  return index < 0 ? `More than ${count} matches` : `${index + 1} of ${count}`;
+}
+
+/**
+ * Find in the scrollback: Enter goes to the next match, Shift+Enter to the previous, Esc closes;
+ * it says which match is shown of how many.
+ */
 export function TerminalSearchBar({ search, label, onClose }: TerminalSearchBarProps) {
   const [query, setQuery] = useState('');
   const [missing, setMissing] = useState(false);
+  const [results, setResults] = useState<Results | null>(null);
+  useEffect(() => {
+    const listener = search.onDidChangeResults(({ resultIndex, resultCount }) => setResults({ index: resultIndex, count: resultCount }));
+    return () => listener.dispose();
+  }, [search]);
 
   function find(direction: 'next' | 'previous', term = query): void {
     if (!term) {
       search.clearDecorations();
       setMissing(false);
+      setResults(null);
       return;
     }
-    const found = direction === 'next' ? search.findNext(term, { incremental: true }) : search.findPrevious(term);
+    const found =
+      direction === 'next' ? search.findNext(term, { incremental: true, decorations: SEARCH_DECORATIONS }) : search.findPrevious(term, { decorations: SEARCH_DECORATIONS });
     setMissing(!found);
   }
 
@@ -50,7 +72,11 @@ export function TerminalSearchBar({ search, label, onClose }: TerminalSearchBarP
         }}
         onKeyDown={onKeyDown}
       />
-      {missing && <span className="terminal-search__missing">No matches</span>}
+      {query && (missing || results) && (
+        <span className="terminal-search__results" role="status" data-missing={missing || results?.count === 0 ? '' : undefined}>
+          {missing ? 'No matches' : describeResults(results as Results)}
+        </span>
+      )}
       <button type="button" className="button button--ghost button--icon" aria-label="Previous match" title="Previous match (Shift+Enter)" onClick={() => find('previous')}>
         ↑
       </button>

@@ -2,26 +2,30 @@ import { describe, expect, it } from 'vitest';
 import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
 import type { Bridge } from '../bridge';
 import { BaseFakeBridge, settle } from '../testing/fakeBridge';
-import { AgentTerminalLink, type TerminalScreen } from './agentTerminalLink';
+import { AgentTerminalLink, type TerminalScreen, type TerminalSize } from './agentTerminalLink';
 
 const AGENT = 'a-aaaaaa';
 const encoder = new TextEncoder();
 
-/** A host holding one agent's scrollback; it records the calls and pushes chunks on demand. */
+/**
+ * A host holding one agent's terminal as a stream with offsets: the attach answer is everything so
+ * far and where it ends; `output` pushes a chunk saying where it starts.
+ */
 class FakeTerminalHost extends BaseFakeBridge {
-  scrollback = '';
+  stream = '';
   readonly calls: { method: MethodName; params: unknown }[] = [];
 
   async call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>> {
     this.calls.push({ method, params });
+    const answer = method === 'attachAgentTerminal' ? { agentId: AGENT, snapshot: this.stream, at: encoder.encode(this.stream).length, cols: 100, rows: 30 } : { agentId: AGENT };
     await settle();
-    const result = method === 'attachAgentTerminal' ? { agentId: AGENT, scrollback: this.scrollback } : { agentId: AGENT };
-    return result as MethodResult<M>;
+    return answer as MethodResult<M>;
   }
 
   output(data: string, agentId = AGENT): void {
-    this.scrollback += data;
-    this.pushTerminal({ agentId, projectId: 'p-aaaaaa', data: encoder.encode(data) });
+    const at = encoder.encode(this.stream).length;
+    if (agentId === AGENT) this.stream += data;
+    this.pushTerminal({ agentId, projectId: 'p-aaaaaa', at, data: encoder.encode(data) });
   }
   acked(): number[] {
     return this.calls.filter((c) => c.method === 'ackAgentOutput').map((c) => (c.params as { bytes: number }).bytes);
@@ -31,14 +35,21 @@ class FakeTerminalHost extends BaseFakeBridge {
 /** A screen that parses each write on a later tick, like xterm, unless told to hold them. */
 class FakeScreen implements TerminalScreen {
   text = '';
-  private readonly decoder = new TextDecoder();
+  restoredAt: TerminalSize | null = null;
   hold = false;
+  private readonly decoder = new TextDecoder();
   private readonly parsing: (() => void)[] = [];
-  clear(): void {
-    this.text = '';
+  size(): TerminalSize {
+    return { cols: 80, rows: 24 };
   }
-  write(data: string | Uint8Array, onParsed?: () => void): void {
-    this.text += typeof data === 'string' ? data : this.decoder.decode(data, { stream: true });
+  restore(snapshot: string, size: TerminalSize, onRestored: () => void): void {
+    this.text = snapshot;
+    this.restoredAt = size;
+    this.parsing.push(onRestored);
+    if (!this.hold) this.parseAll();
+  }
+  write(data: Uint8Array, onParsed?: () => void): void {
+    this.text += this.decoder.decode(data, { stream: true });
     if (onParsed) this.parsing.push(onParsed);
     if (!this.hold) this.parseAll();
   }
@@ -47,8 +58,7 @@ class FakeScreen implements TerminalScreen {
   }
 }
 
-function link(host: FakeTerminalHost) {
-  const screen = new FakeScreen();
+function link(host: FakeTerminalHost, screen = new FakeScreen()) {
   const errors: (string | null)[] = [];
   const terminalLink = new AgentTerminalLink(host, AGENT, screen, (error) => errors.push(error));
   terminalLink.start();
@@ -56,11 +66,13 @@ function link(host: FakeTerminalHost) {
 }
 
 describe('AgentTerminalLink', () => {
-  it('shows the scrollback, then live chunks of its own agent only', async () => {
+  it('attaches with its size, shows the snapshot at the size it was taken, then live chunks of its own agent only', async () => {
     const host = new FakeTerminalHost();
-    host.scrollback = 'banner\r\nfake> ';
+    host.stream = 'banner\r\nfake> ';
     const { screen, terminalLink } = link(host);
     await settle();
+    expect(host.calls[0]).toEqual({ method: 'attachAgentTerminal', params: { agentId: AGENT, cols: 80, rows: 24 } });
+    expect(screen.restoredAt).toEqual({ cols: 100, rows: 30 });
     host.output('hello');
     host.output('other agent', 'a-bbbbbb');
     expect(screen.text).toBe('banner\r\nfake> hello');
@@ -68,7 +80,22 @@ describe('AgentTerminalLink', () => {
     expect(host.calls.at(-1)?.method).toBe('detachAgentTerminal');
   });
 
-  it('acknowledges in 5,000-character steps, only what the screen has parsed', async () => {
+  it('takes chunks that arrive before the attach answer from where the snapshot ends: none lost, none twice', async () => {
+    const host = new FakeTerminalHost();
+    host.stream = 'screen';
+    const { screen } = link(host);
+    // Sent to an earlier attachment before this one began: in the snapshot already.
+    host.pushTerminal({ agentId: AGENT, projectId: 'p-aaaaaa', at: 0, data: encoder.encode('scr') });
+    // The snapshot is taken now (the fake answers with the stream as it is when called) ...
+    await Promise.resolve();
+    // ... and these come after it, before its answer.
+    host.output(' one');
+    host.output(' two');
+    await settle();
+    expect(screen.text).toBe('screen one two');
+  });
+
+  it('acknowledges in 5,000-byte steps, only what the screen has parsed', async () => {
     const host = new FakeTerminalHost();
     const { screen } = link(host);
     await settle();
@@ -79,37 +106,37 @@ describe('AgentTerminalLink', () => {
     expect(host.acked()).toEqual([5_000, 5_000]);
   });
 
-  it('writes live chunks to the screen as bytes and acknowledges bytes, not characters', async () => {
+  it('acknowledges bytes, not characters', async () => {
     const host = new FakeTerminalHost();
-    const writes: (string | Uint8Array)[] = [];
-    const screen: TerminalScreen = { clear: () => undefined, write: (data, onParsed) => (writes.push(data), onParsed?.()) };
-    new AgentTerminalLink(host, AGENT, screen, () => undefined).start();
+    link(host);
     await settle();
     host.output('é'.repeat(2_500));
-    expect(writes.at(-1)).toBeInstanceOf(Uint8Array);
     expect(host.acked()).toEqual([5_000]);
   });
 
-  it('attaches again after a reconnect and rewrites the screen from the new scrollback', async () => {
+  it('says it is restoring until the snapshot is parsed, so what the screen answers then is not typed into the agent', async () => {
+    const host = new FakeTerminalHost();
+    host.stream = '\u001b[6n';
+    const screen = new FakeScreen();
+    screen.hold = true;
+    const { terminalLink } = link(host, screen);
+    await settle();
+    expect(terminalLink.restoring).toBe(true);
+    screen.parseAll();
+    expect(terminalLink.restoring).toBe(false);
+  });
+
+  it('attaches again after a reconnect and restores the screen from a fresh snapshot', async () => {
     const host = new FakeTerminalHost();
     const { screen } = link(host);
     await settle();
     host.output('before');
     host.setConnection('lost');
-    host.scrollback += ' while away';
+    host.stream += ' while away';
     host.setConnection('open');
     await settle();
     expect(screen.text).toBe('before while away');
     expect(host.calls.filter((c) => c.method === 'attachAgentTerminal')).toHaveLength(2);
-  });
-
-  it('ignores chunks of an earlier attachment that arrive before the attach answer', async () => {
-    const host = new FakeTerminalHost();
-    host.scrollback = 'screen';
-    const { screen } = link(host);
-    host.output(' late');
-    await settle();
-    expect(screen.text).toBe('screen late');
   });
 
   it('reports an attach that fails', async () => {

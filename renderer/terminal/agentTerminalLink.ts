@@ -3,26 +3,40 @@ import type { TerminalBytes } from '../../shared/protocol';
 import type { Bridge, Unsubscribe } from '../bridge';
 import { errorMessage } from '../format/errorMessage';
 
+export interface TerminalSize {
+  cols: number;
+  rows: number;
+}
+
 /** The part of an xterm the link drives. */
 export interface TerminalScreen {
-  /** Empties the screen and its scrollback. */
-  clear(): void;
+  /** The size the screen has now (the PTY takes it on attach); null while it has no box to fit. */
+  size(): TerminalSize | null;
   /**
-   * `onParsed` runs once the terminal has processed `data` (xterm's write callback). Live output
-   * comes as UTF-8 bytes, which xterm decodes itself; the scrollback comes as text.
+   * Empties the screen, gives it the snapshot's size, writes the snapshot (text with escape
+   * sequences) and calls `onRestored` once it is parsed.
    */
-  write(data: string | Uint8Array, onParsed?: () => void): void;
+  restore(snapshot: string, size: TerminalSize, onRestored: () => void): void;
+  /** Live output as UTF-8 bytes, which xterm decodes itself; `onParsed` once it has processed them. */
+  write(data: Uint8Array, onParsed?: () => void): void;
 }
 
 /**
- * Connects one agent's terminal stream to a screen: attach (the host answers with the scrollback),
- * then live chunks, acknowledged as the screen parses them. Attachments belong to a connection,
- * so after a reconnect it attaches again and rewrites the screen from the fresh scrollback.
+ * Connects one agent's terminal stream to a screen. Attaching answers with the host's mirror of the
+ * terminal, serialized, and `at`, where in the stream it ends; every live chunk says where it
+ * starts, so the screen takes exactly the chunks after the snapshot: none lost, none twice, however
+ * the answer and the chunks interleave. Attachments belong to a connection, so after a reconnect
+ * it attaches again and restores the screen from a fresh snapshot.
  */
 export class AgentTerminalLink {
   /** Bumped by every attach and by stop, so late answers and parse callbacks of old ones are ignored. */
   private generation = 0;
-  private attached = false;
+  /** Where the snapshot of the current attachment ends; null until its answer came. */
+  private attachedAt: number | null = null;
+  private attaching = false;
+  /** Chunks that came before the attach answer: shown after the snapshot, from where it ends. */
+  private early: TerminalBytes[] = [];
+  private restoringScreen = false;
   private readonly acks: AckCounter;
   private readonly subscriptions: Unsubscribe[] = [];
 
@@ -37,12 +51,20 @@ export class AgentTerminalLink {
     });
   }
 
+  /**
+   * While the snapshot is written the screen answers what it replays as a terminal would (cursor
+   * reports, device attributes, colours): that is not the person typing, and must not reach the agent.
+   */
+  get restoring(): boolean {
+    return this.restoringScreen;
+  }
+
   start(): void {
     this.subscriptions.push(
       this.bridge.onTerminal((chunk) => this.receive(chunk)),
       this.bridge.onConnectionChange((state) => {
         if (state === 'open') void this.attach();
-        else this.attached = false;
+        else this.reset();
       }),
     );
     if (this.bridge.connectionState() === 'open') void this.attach();
@@ -50,36 +72,54 @@ export class AgentTerminalLink {
 
   stop(): void {
     this.generation++;
-    this.attached = false;
+    this.reset();
     this.subscriptions.forEach((unsubscribe) => unsubscribe());
     if (this.bridge.connectionState() === 'open') {
       this.bridge.call('detachAgentTerminal', { agentId: this.agentId }).catch(() => undefined);
     }
   }
 
+  private reset(): void {
+    this.attachedAt = null;
+    this.attaching = false;
+    this.early = [];
+  }
+
   private async attach(): Promise<void> {
     const generation = ++this.generation;
-    this.attached = false;
+    this.reset();
+    this.attaching = true;
     this.acks.reset();
     try {
-      const { scrollback } = await this.bridge.call('attachAgentTerminal', { agentId: this.agentId });
+      const size = this.screen.size();
+      const attached = await this.bridge.call('attachAgentTerminal', { agentId: this.agentId, ...(size ?? {}) });
       if (generation !== this.generation) return;
-      this.screen.clear();
-      this.screen.write(scrollback);
-      this.attached = true;
+      this.restoringScreen = true;
+      this.screen.restore(attached.snapshot, { cols: attached.cols, rows: attached.rows }, () => {
+        if (generation === this.generation) this.restoringScreen = false;
+      });
+      this.attaching = false;
+      this.attachedAt = attached.at;
+      const early = this.early;
+      this.early = [];
+      early.forEach((chunk) => this.receive(chunk));
       this.onError(null);
     } catch (error) {
-      if (generation === this.generation) this.onError(errorMessage(error));
+      if (generation === this.generation) {
+        this.attaching = false;
+        this.onError(errorMessage(error));
+      }
     }
   }
 
-  /**
-   * Chunks before the attach answer can only be leftovers of an earlier attachment on this
-   * connection (the host sends the answer before any chunk of the new one), and the scrollback
-   * already holds them.
-   */
   private receive(chunk: TerminalBytes): void {
-    if (chunk.agentId !== this.agentId || !this.attached) return;
+    if (chunk.agentId !== this.agentId) return;
+    if (this.attachedAt === null) {
+      if (this.attaching) this.early.push(chunk);
+      return;
+    }
+    // Already in the snapshot: a chunk of an earlier attachment, sent before this one began.
+    if (chunk.at < this.attachedAt) return;
     const generation = this.generation;
     this.screen.write(chunk.data, () => {
       if (generation === this.generation) this.acks.written(chunk.data.byteLength);

@@ -19,6 +19,7 @@ export function createAgentXterm(host: HTMLElement): AgentXterm {
   const terminal = new Terminal({
     fontFamily: getComputedStyle(host).fontFamily,
     ...TERMINAL_FONT,
+    // As much as the host keeps at most (the terminalScrollbackLines setting), so a snapshot fits.
     scrollback: 10_000,
     cursorStyle: 'bar',
     cursorInactiveStyle: 'outline',
@@ -86,8 +87,13 @@ function drawWithWebglWherePossible(terminal: Terminal, host: HTMLElement): void
   }
 }
 
-/** Fits the terminal to its box; a hidden pane (another one is maximised) has no box to fit. */
-export function fitIfVisible({ terminal, fit }: AgentXterm): void {
+/** Whether the terminal has a box: a hidden pane (another one is maximised) has none to fit. */
+export function isVisible({ terminal }: AgentXterm): boolean {
   const element = terminal.element?.parentElement;
-  if (element && element.clientWidth > 0 && element.clientHeight > 0) fit.fit();
+  return Boolean(element && element.clientWidth > 0 && element.clientHeight > 0);
+}
+
+/** Fits the terminal to its box, when it has one. */
+export function fitIfVisible(xterm: AgentXterm): void {
+  if (isVisible(xterm)) xterm.fit.fit();
 }

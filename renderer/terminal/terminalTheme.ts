@@ -12,3 +12,11 @@ export const TERMINAL_THEME: ITheme = {
 };
 
 export const TERMINAL_FONT = { fontSize: 12, lineHeight: 1.2 } as const;
+
+/** How search matches show in a terminal (the addon takes #RRGGBB colours). */
+export const SEARCH_DECORATIONS = {
+  matchBackground: '#3b3f4a',
+  matchOverviewRuler: '#8a919e',
+  activeMatchBackground: '#6b5a1e',
+  activeMatchColorOverviewRuler: '#e0b84a',
+} as const;

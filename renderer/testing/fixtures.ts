@@ -71,6 +71,7 @@ export function makeSession(overrides: Partial<AgentSession> = {}): AgentSession
     endReason: null,
     externalSessionId: null,
     quota: null,
+    cliVersion: null,
     startedAt: 1,
     endedAt: null,
     seq: 1,

@@ -1,24 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import type { PreloadBridge } from '../../shared/preloadBridge';
+import type { ConnectionState } from './bridgeTypes';
 import type { PushFrame, TerminalBytes } from '../../shared/protocol';
 import { createPreloadBridge } from './preloadTransport';
 
+function fakePreload() {
+  const fake = { push: (_frame: PushFrame) => undefined as void, connection: (_state: 'open' | 'lost') => undefined as void };
+  const preload: PreloadBridge = {
+    invoke: () => new Promise(() => undefined),
+    onPush: (listener) => ((fake.push = listener), () => undefined),
+    onConnection: (listener) => ((fake.connection = listener), () => undefined),
+    notify: () => undefined,
+    onNotificationClick: () => () => undefined,
+    setBadgeCount: () => undefined,
+  };
+  return { preload, fake };
+}
+
 describe('the Electron preload bridge', () => {
   it('hands terminal bytes from IPC to the page as the Uint8Array they arrived as', () => {
-    let push: (frame: PushFrame) => void = () => undefined;
-    const preload: PreloadBridge = {
-      invoke: () => new Promise(() => undefined),
-      onPush: (listener) => ((push = listener), () => undefined),
-      notify: () => undefined,
-      onNotificationClick: () => () => undefined,
-      setBadgeCount: () => undefined,
-    };
+    const { preload, fake } = fakePreload();
     const chunks: TerminalBytes[] = [];
     createPreloadBridge(preload).onTerminal((chunk) => chunks.push(chunk));
     const data = new TextEncoder().encode('caf\u00e9\r\n');
-    push({ t: 'term', chunk: { agentId: 'a-aaaaaa', projectId: 'p-aaaaaa', data } });
-    push({ t: 'term', chunk: { agentId: 'a-aaaaaa', projectId: 'p-aaaaaa', data: 'text' as unknown as Uint8Array } });
+    fake.push({ t: 'term', chunk: { agentId: 'a-aaaaaa', projectId: 'p-aaaaaa', at: 0, data } });
+    fake.push({ t: 'term', chunk: { agentId: 'a-aaaaaa', projectId: 'p-aaaaaa', at: 7, data: 'text' as unknown as Uint8Array } });
     expect(chunks).toHaveLength(1);
     expect(chunks[0]?.data).toBe(data);
+  });
+
+  it('starts open and follows what main says of the host: lost, then open again', () => {
+    const { preload, fake } = fakePreload();
+    const bridge = createPreloadBridge(preload);
+    const seen: ConnectionState[] = [];
+    bridge.onConnectionChange((state) => seen.push(state));
+    expect(bridge.connectionState()).toBe('open');
+    fake.connection('lost');
+    expect(bridge.connectionState()).toBe('lost');
+    fake.connection('open');
+    expect(seen).toEqual(['lost', 'open']);
   });
 });

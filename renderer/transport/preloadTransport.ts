@@ -1,9 +1,20 @@
 import type { PreloadBridge } from '../../shared/preloadBridge';
-import type { Bridge } from './bridgeTypes';
+import type { Bridge, ConnectionState } from './bridgeTypes';
+import { Listeners } from './listeners';
 import { createRpcBridge } from './rpcBridge';
 
-/** Electron: IPC cannot drop like a socket, so the connection is open from the start. */
+/**
+ * Electron: main loads the page once it reached the host, so the connection starts open; main says
+ * when the host went away and when it is back.
+ */
 export function createPreloadBridge(preload: PreloadBridge): Bridge {
+  const connection = new Listeners<ConnectionState>();
+  let state: ConnectionState = 'open';
+  preload.onConnection((next) => {
+    if (next === state) return;
+    state = next;
+    connection.emit(next);
+  });
   const { rpc, bridge } = createRpcBridge(
     (frame) => {
       preload.invoke(frame).then(
@@ -17,7 +28,7 @@ export function createPreloadBridge(preload: PreloadBridge): Bridge {
           }),
       );
     },
-    { onConnectionChange: () => () => undefined, connectionState: () => 'open' },
+    { onConnectionChange: (listener) => connection.add(listener), connectionState: () => state },
   );
   preload.onPush((frame) => rpc.receive(frame));
   return bridge;

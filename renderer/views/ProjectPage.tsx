@@ -6,7 +6,7 @@ import { usePaletteCommands, type PaletteCommand } from '../components/commandRe
 import { PageHeading } from '../components/PageHeading';
 import { routeHref } from '../routing';
 import { useFocusRequest } from '../store/focusRequest';
-import { useProject, useProjects, useProjectSettings } from '../store/hooks';
+import { useConnection, useProject, useProjects, useProjectSettings } from '../store/hooks';
 import { usePhoneLayout } from '../store/phoneLayout';
 import { useDroverActions } from '../store/StoreContext';
 import { showWorkState, useWorkStateShown } from '../store/workspaceView';
@@ -46,6 +46,7 @@ function ProjectDetails({ project }: { project: Project }) {
     setNotice(target.notice);
     return true;
   });
+  const online = useConnection() === 'open';
 
   const commands = useMemo<PaletteCommand[]>(
     () => [
@@ -96,12 +97,13 @@ function ProjectDetails({ project }: { project: Project }) {
           </button>
         </div>
       )}
-      <div className="workspace__body">
+      {/* Not connected to the host, nothing acts: every control of the agents and tasks is disabled until it is back. */}
+      <fieldset className="workspace__body" disabled={!online}>
         <AgentsArea projectId={project.id} />
         <div id={sidePanelId} className={phone ? 'workspace__side workspace__side--sheet' : 'workspace__side'} hidden={!workStateShown}>
           <ProjectWorkStatePanel projectId={project.id} />
         </div>
-      </div>
+      </fieldset>
     </div>
   );
 }

@@ -30,6 +30,7 @@ export function SettingsPage() {
         <NotificationSettings />
       </SettingsSection>
       {runsInDesktopApp() && <UpdatesSection />}
+      <TerminalHistorySection />
       <CommandLineSection />
       <DataSection />
     </div>
@@ -77,6 +78,60 @@ function UpdatesSection() {
         package manager.
       </p>
       <FormError message={error ?? (loadError ? `Could not load the settings: ${loadError}` : null)} />
+    </SettingsSection>
+  );
+}
+
+/**
+ * How much of each agent terminal the host keeps: what every window shows above the screen, after a
+ * reload or a reconnect too. Saved when the field is left (or Enter), checked like every input.
+ */
+function TerminalHistorySection() {
+  const { trackAppSettings, updateAppSettings } = useDroverActions();
+  const { settings } = useAppSettings();
+  const { pending, error, run } = usePendingAction();
+  const [draft, setDraft] = useState<string | null>(null);
+  const hintId = useId();
+  const inputId = useId();
+  useEffect(trackAppSettings, [trackAppSettings]);
+  const saved = settings?.terminalScrollbackLines;
+  const save = () => {
+    if (draft === null) return;
+    const lines = Number(draft);
+    void run(async () => {
+      await updateAppSettings({ terminalScrollbackLines: lines });
+      setDraft(null);
+    }, 'Could not save the terminal history: ');
+  };
+
+  return (
+    <SettingsSection title="Terminal history">
+      <label className="field" htmlFor={inputId}>
+        <span className="field-label">Lines kept per agent terminal</span>
+        <input
+          id={inputId}
+          className="text-input settings-number"
+          type="number"
+          inputMode="numeric"
+          min={100}
+          max={10_000}
+          step={100}
+          value={draft ?? (saved === undefined ? '' : String(saved))}
+          disabled={settings === null}
+          aria-busy={pending}
+          aria-describedby={hintId}
+          onChange={(event) => setDraft(event.target.value)}
+          onBlur={save}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') save();
+          }}
+        />
+      </label>
+      <p id={hintId} className="field-hint">
+        The Drover host keeps each agent&apos;s terminal (its screen and this many lines above it) while the agent runs and
+        after; every window and browser page shows exactly that, after a reload or a reconnect too. From 100 to 10,000 lines.
+      </p>
+      <FormError message={error} />
     </SettingsSection>
   );
 }

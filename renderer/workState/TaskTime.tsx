@@ -1,11 +1,16 @@
 import type { Task } from '../../shared/entities';
 import { formatDuration, taskRunTime } from '../../shared/duration';
 import { useNow } from '../components/useNow';
+import { useConnection } from '../store/hooks';
 
-/** Run time: ticking while the task runs, the total once it ended, nothing before it starts. */
+/**
+ * Run time: ticking while the task runs, the total once it ended, nothing before it starts; and
+ * nothing for a task not ended while the page is not connected (it may have ended meanwhile).
+ */
 export function TaskTime({ task }: { task: Task }) {
-  const now = useNow(task.endedAt === null && task.startedAt !== null);
-  const runTime = taskRunTime(task, now);
+  const known = useConnection() === 'open' || task.endedAt !== null;
+  const now = useNow(known && task.endedAt === null && task.startedAt !== null);
+  const runTime = known ? taskRunTime(task, now) : null;
   const created = new Date(task.createdAt).toLocaleString();
   return (
     <span className="task-time" title={`Created ${created}`}>

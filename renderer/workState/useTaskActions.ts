@@ -2,14 +2,17 @@ import { useCallback, useState } from 'react';
 import type { Task } from '../../shared/entities';
 import { errorMessage } from '../format/errorMessage';
 import { canCancel, canRetry, taskTitle } from '../format/taskPresentation';
+import { useConnection } from '../store/hooks';
 import { useDroverActions } from '../store/StoreContext';
 
 /**
  * Cancel and retry with the rules the UI promises: queued tasks cancel at once, running ones ask
- * first (the caller shows `confirming`), and invalid requests are ignored rather than sent.
+ * first (the caller shows `confirming`), and invalid requests are ignored rather than sent (as is
+ * everything while the page is not connected to the host: what the task does now is not known).
  */
 export function useTaskActions(onRetried: (task: Task) => void) {
   const { cancelTask, retryTask } = useDroverActions();
+  const online = useConnection() === 'open';
   const [confirming, setConfirming] = useState<Task | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -24,11 +27,11 @@ export function useTaskActions(onRetried: (task: Task) => void) {
 
   const requestCancel = useCallback(
     (task: Task) => {
-      if (!canCancel(task)) return;
+      if (!online || !canCancel(task)) return;
       if (task.state === 'running') setConfirming(task);
       else void run(`cancel ${taskTitle(task)}`, () => cancelTask(task.id));
     },
-    [cancelTask, run],
+    [cancelTask, run, online],
   );
 
   const confirmCancel = useCallback(async (task: Task) => {
@@ -37,10 +40,10 @@ export function useTaskActions(onRetried: (task: Task) => void) {
 
   const retry = useCallback(
     (task: Task) => {
-      if (!canRetry(task)) return;
+      if (!online || !canRetry(task)) return;
       void run(`retry ${taskTitle(task)}`, async () => onRetried(await retryTask(task.id)));
     },
-    [retryTask, run, onRetried],
+    [retryTask, run, onRetried, online],
   );
 
   return { requestCancel, confirmCancel, retry, confirming, stopConfirming: () => setConfirming(null), error };

@@ -1,18 +1,26 @@
-import { prepareClaudeHome, subscriberEnv, CLAUDE_CODE_VERSION } from './claudeHome';
-import { CODEX_VERSION, prepareCodexHome } from './codexHome';
-import { startFakeAnthropic, lastUserText as anthropicUserText, unifiedLimitHeaders } from './fakeAnthropic';
-import { createGeminiProtocol, lastUserText as geminiUserText } from './fakeGemini';
+import { installedCliVersion } from './agentCliBin';
+import { prepareClaudeHome, subscriberEnv } from './claudeHome';
+import { prepareCodexHome } from './codexHome';
+import { claudeToolName, startFakeAnthropic, lastUserText as anthropicUserText, unifiedLimitHeaders } from './fakeAnthropic';
+import { createGeminiProtocol, geminiToolName, lastUserText as geminiUserText } from './fakeGemini';
 import { lastUserText as responsesUserText, startFakeResponses } from './fakeOpenAiResponses';
 import { prepareGeminiHome } from './geminiHome';
 import type { AgentCliFixture } from './realCliRig';
 import { ScriptedModelServer } from './scriptedModelServer';
 
-/** A person answering each first-run dialog: wait until `screen` shows, then press `keys`. */
+/**
+ * A person answering each first-run dialog: wait until `screen` shows, then press `keys`, one
+ * after another (each once the screen is still); chosen from what the dialog shows where versions
+ * draw it differently.
+ */
 export interface DialogAnswer {
   screen: RegExp;
-  keys: string;
+  keys: string | ((screen: string) => string[]);
   name: string;
 }
+
+const UP = '\u001b[A';
+const DOWN = '\u001b[B';
 
 /** What the real-CLI scenarios need to know of each CLI, beyond what the rig does. */
 export interface CliScenarioFixture extends AgentCliFixture {
@@ -26,8 +34,10 @@ export interface CliScenarioFixture extends AgentCliFixture {
   approvalShell(command: string): Record<string, unknown>;
   /** The plan quota the CLI reports after a turn, as this fixture's server sends it (null: none). */
   quotaAfterTurn: { fiveHour: number; weekly: number } | null;
-  /** The key a person presses in the CLI's approval dialog of an MCP tool to allow this one call. */
-  approveOnce: string;
+  /** The keys a person presses in the CLI's approval dialog of an MCP tool to allow this one call. */
+  approveOnce: DialogAnswer['keys'];
+  /** The name the model calls one of Drover's tools by in this CLI. */
+  modelToolName(droverTool: string): string;
 }
 
 const plainShell = (command: string) => ({ command });
@@ -48,7 +58,9 @@ const ESC = '\u001b';
  */
 export const CLAUDE_FIXTURE: CliScenarioFixture = {
   profileId: 'claude',
-  version: CLAUDE_CODE_VERSION,
+  get version() {
+    return installedCliVersion('@anthropic-ai/claude-code');
+  },
   async startModel() {
     let holdMs = 0;
     // upgrade paths 'none': the limit line only, without the plan menu a person would see.
@@ -61,25 +73,32 @@ export const CLAUDE_FIXTURE: CliScenarioFixture = {
     return started;
   },
   prepareHome(home, options) {
-    const { env } = prepareClaudeHome(home, options);
+    const { env } = prepareClaudeHome(home, { ...options, version: this.version });
     return { env: options.firstRun ? env : subscriberEnv(env) };
   },
   firstRunDialogs: [
     { name: 'first-run-theme', screen: /Choose the text style that looks best with your terminal/, keys: '\r' },
-    { name: 'first-run-api-key', screen: /Do you want to use this API key\?/, keys: '1' },
-    { name: 'first-run-security-notes', screen: /Press Enter to continue…/, keys: '\r' },
-    { name: 'first-run-trust', screen: /Is this a project you created or one you trust\?/, keys: '\r' },
+    // 2.1.197 numbers its options ("1. Yes"); 2.1.332 does not, its cursor on "No (recommended)".
+    { name: 'first-run-api-key', screen: /Do you want to use this API key\?/, keys: (screen) => (/\b1\. Yes/.test(screen) ? ['1'] : [UP, '\r']) },
+    { name: 'first-run-security-notes', screen: /Press Enter to continue/, keys: '\r' },
+    // 2.1.332 puts its cursor on "No, exit" first.
+    { name: 'first-run-trust', screen: /Is this a project you created or one you trust\?/, keys: (screen) => (/❯ No, exit/.test(screen) ? [DOWN, '\r'] : ['\r']) },
   ],
   lastUserText: anthropicUserText,
   limitShowsReset: true,
   approvalShell: plainShell,
   quotaAfterTurn: { fiveHour: 42, weekly: 17 },
-  approveOnce: '\r',
+  // 2.1.332 in auto mode, through a gateway that does not pass its server-side check, first says so
+  // (Enter stays in auto mode), then asks "Do you want to proceed? ❯ No / Yes" (No first).
+  approveOnce: (screen) => (/Enter to stay in auto mode/.test(screen) ? ['\r'] : /❯ No\n\s+Yes/.test(screen) ? [DOWN, '\r'] : ['\r']),
+  modelToolName: claudeToolName,
 };
 
 export const CODEX_FIXTURE: CliScenarioFixture = {
   profileId: 'codex',
-  version: CODEX_VERSION,
+  get version() {
+    return installedCliVersion('@openai/codex');
+  },
   async startModel() {
     const started = await startFakeResponses({ rateLimitPlanType: null });
     turnDelays.set(started.server, (ms) => (started.protocol.options.eventDelayMs = ms));
@@ -98,11 +117,14 @@ export const CODEX_FIXTURE: CliScenarioFixture = {
   approvalShell: (command) => ({ command, sandbox_permissions: 'require_escalated', justification: 'Create the marker file?' }),
   quotaAfterTurn: null,
   approveOnce: '\r',
+  modelToolName: (droverTool) => `mcp__drover__${droverTool}`,
 };
 
 export const GEMINI_FIXTURE: CliScenarioFixture = {
   profileId: 'gemini',
-  version: '0.61.0',
+  get version() {
+    return installedCliVersion('@google/gemini-cli');
+  },
   async startModel() {
     const protocol = createGeminiProtocol();
     const server = new ScriptedModelServer(protocol);
@@ -123,4 +145,5 @@ export const GEMINI_FIXTURE: CliScenarioFixture = {
   approvalShell: plainShell,
   quotaAfterTurn: null,
   approveOnce: '\r',
+  modelToolName: geminiToolName,
 };

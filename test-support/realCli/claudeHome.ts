@@ -1,9 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** The CLI version these files were recorded with (its config keys and dialogs). */
-export const CLAUDE_CODE_VERSION = '2.1.197';
-
 /** A fake key in Anthropic's shape; Claude Code remembers approved keys by their last 20 characters. */
 export const FAKE_ANTHROPIC_API_KEY = 'sk-ant-api03-drover-fake-key-for-tests-only-0000000000-AAAAAAAA';
 
@@ -19,6 +16,8 @@ export interface ClaudeHomeOptions {
   firstRun: boolean;
   /** The folder Claude Code starts in (trusted up front when `firstRun` is false). */
   projectDir: string;
+  /** The installed CLI's version: onboarding and release notes count as seen for it. */
+  version: string;
 }
 
 /**
@@ -46,8 +45,8 @@ export function prepareClaudeHome(home: string, options: ClaudeHomeOptions): { e
     : {
         numStartups: 1,
         hasCompletedOnboarding: true,
-        lastOnboardingVersion: CLAUDE_CODE_VERSION,
-        lastReleaseNotesSeen: CLAUDE_CODE_VERSION,
+        lastOnboardingVersion: options.version,
+        lastReleaseNotesSeen: options.version,
         customApiKeyResponses: { approved: [FAKE_ANTHROPIC_API_KEY.slice(-20)], rejected: [] },
         officialMarketplaceAutoInstallAttempted: true,
         projects: {

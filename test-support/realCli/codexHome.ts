@@ -1,9 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** The CLI version these files were recorded with (its config keys and dialogs). */
-export const CODEX_VERSION = '0.171.0';
-
 /** The model the fake provider serves: a slug of Codex's bundled catalog, so its tools are the real ones. */
 export const CODEX_TEST_MODEL = 'gpt-5.5';
 

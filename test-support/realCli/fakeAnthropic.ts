@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { ScriptedModelServer, type ModelProtocol, type ModelTurn, type RecordedRequest } from './scriptedModelServer';
+import { ScriptedModelServer, type ModelProtocol, type ModelTurn, type OfferedTools, type RecordedRequest } from './scriptedModelServer';
 import { DROVER_TOOL_NAMES } from '../../shared/droverTools';
 
 /**
@@ -19,6 +19,13 @@ import { DROVER_TOOL_NAMES } from '../../shared/droverTools';
  * - Each retry of a failed call is a new request (header `x-stainless-retry-count`), so it takes
  *   the next scripted turn: start the CLI with `CLAUDE_CODE_MAX_RETRIES=0` (see claudeHome.ts) so
  *   one `error` turn is one failure.
+ * - Claude Code 2.1.332 defers most tools, MCP ones among them: `tools` holds its core tools,
+ *   `ToolSearch` and a `DeferredToolPlaceholder` (`defer_loading: true`), and a system text lists
+ *   the rest ("The following deferred tools are now available via ToolSearch. … mcp__drover__…").
+ *   The model calls `ToolSearch` with `select:<name>`; the CLI answers with a `tool_reference`
+ *   block and sends that tool's definition (still `defer_loading`) from the next request on. A scripted call to a deferred
+ *   tool does that search first, as a model must (one script turn, two requests); a call to a tool
+ *   neither offered nor deferred is answered with a text saying so, since a model cannot make it.
  */
 export interface AnthropicProtocolOptions {
   /** How long to hold a turn's answer before writing it (to see the CLI busy). Default 0. */
@@ -58,7 +65,7 @@ interface MessagesBody {
   output_config?: { format?: unknown };
 }
 
-type Block = { type: 'text'; text: string } | { type: 'tool_use'; name: string; input: Record<string, unknown> };
+type Block = { type: 'text'; text: string } | { type: 'tool_use'; name: string; input: Record<string, unknown>; id?: string };
 
 function asMessagesBody(body: unknown): MessagesBody {
   return body && typeof body === 'object' ? (body as MessagesBody) : {};
@@ -74,6 +81,40 @@ export function isAnthropicTurn(request: RecordedRequest): boolean {
   const body = asMessagesBody(request.body);
   if ((body.max_tokens ?? 0) <= 1) return false;
   return Array.isArray(body.tools) && body.tools.length > 0;
+}
+
+/** Every string inside a JSON value (system blocks, message texts). */
+function stringsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsOf);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(stringsOf);
+  return [];
+}
+
+/** Blocks of the conversation's messages, in order. */
+function messageBlocks(body: MessagesBody): Record<string, unknown>[] {
+  return (body.messages ?? []).flatMap((message) => (Array.isArray(message.content) ? (message.content as Record<string, unknown>[]) : []));
+}
+
+const DEFERRED_TOOL_LIST = /deferred tools are now available via ToolSearch[^\n]*\n((?:[\w-]+\n)+)/g;
+
+/**
+ * What a Messages request offers the model: the names Claude Code lists as loadable through
+ * ToolSearch (deferred), the tools ToolSearch loaded earlier in the conversation (its
+ * `tool_reference` results; the CLI sends their definitions with `defer_loading: true`, which the
+ * API expands for a referenced tool), and so the callable ones: `tools` without `defer_loading`,
+ * and the loaded ones.
+ */
+export function anthropicTools(request: RecordedRequest): OfferedTools {
+  const body = asMessagesBody(request.body);
+  const tools = (body.tools ?? []) as { name?: unknown; defer_loading?: unknown }[];
+  const said = [...stringsOf(body.system), ...stringsOf(body.messages)].join('\n');
+  const deferred = [...new Set([...said.matchAll(DEFERRED_TOOL_LIST)].flatMap((match) => (match[1] ?? '').split('\n').filter(Boolean)))];
+  const loaded = messageBlocks(body)
+    .filter((block) => block.type === 'tool_result' && Array.isArray(block.content))
+    .flatMap((block) => (block.content as Record<string, unknown>[]).flatMap((part) => (part.type === 'tool_reference' && typeof part.tool_name === 'string' ? [part.tool_name] : [])));
+  const callable = tools.flatMap((tool) => (typeof tool.name === 'string' && (tool.defer_loading !== true || loaded.includes(tool.name)) ? [tool.name] : []));
+  return { callable, deferred, loaded };
 }
 
 /** A turn of a subagent (Claude's Agent tool) rather than of the main conversation. */
@@ -152,7 +193,7 @@ function streamMessage(response: http.ServerResponse, headers: Record<string, st
       sse(response, 'content_block_start', {
         type: 'content_block_start',
         index,
-        content_block: { type: 'tool_use', id: toolUseId(), name: block.name, input: {} },
+        content_block: { type: 'tool_use', id: block.id ?? toolUseId(), name: block.name, input: {} },
       });
       for (const piece of pieces(JSON.stringify(block.input), 60)) {
         sse(response, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } });
@@ -179,7 +220,7 @@ function plainMessage(response: http.ServerResponse, headers: Record<string, str
       type: 'message',
       role: 'assistant',
       model,
-      content: probe ? [] : blocks.map((block) => (block.type === 'text' ? block : { ...block, id: toolUseId() })),
+      content: probe ? [] : blocks.map((block) => (block.type === 'text' ? block : { ...block, id: block.id ?? toolUseId() })),
       stop_reason: probe ? 'max_tokens' : stopReason(blocks),
       stop_sequence: null,
       usage: usage(10, probe ? 1 : outputTokens(blocks)),
@@ -269,24 +310,48 @@ function toolInput(name: string, input: Record<string, unknown>): Record<string,
   return input;
 }
 
-function turnBlocks(turn: Extract<ModelTurn, { kind: 'text' | 'tool-call' }>): Block[] {
+function turnBlocks(turn: Extract<ModelTurn, { kind: 'text' | 'tool-call' }>, id?: string): Block[] {
   if (turn.kind === 'text') return [{ type: 'text', text: turn.text }];
   const name = claudeToolName(turn.name);
-  return [...(turn.text ? [{ type: 'text' as const, text: turn.text }] : []), { type: 'tool_use', name, input: toolInput(name, turn.input) }];
+  return [...(turn.text ? [{ type: 'text' as const, text: turn.text }] : []), { type: 'tool_use', name, input: toolInput(name, turn.input), ...(id ? { id } : {}) }];
+}
+
+/** The tool search the model makes before `turn`, when it calls a tool the request only defers. */
+function searchBefore(turn: ModelTurn, tools: OfferedTools): Extract<ModelTurn, { kind: 'tool-call' }> | undefined {
+  if (turn.kind !== 'tool-call') return undefined;
+  const name = claudeToolName(turn.name);
+  if (tools.callable.includes(name) || !tools.callable.includes('ToolSearch') || !tools.deferred.includes(name)) return undefined;
+  return { kind: 'tool-call', name: 'ToolSearch', input: { query: `select:${name}` } };
+}
+
+/** A model only calls what it was offered: a call to any other tool becomes a text saying so. */
+function callableTurn(turn: ModelTurn, tools: OfferedTools): ModelTurn {
+  if (turn.kind !== 'tool-call' || tools.callable.length === 0) return turn;
+  const name = claudeToolName(turn.name);
+  if (tools.callable.includes(name)) return turn;
+  return { kind: 'text', text: `The scripted model cannot call ${name}: the request neither offers it nor defers it.` };
 }
 
 export function createAnthropicProtocol(options: AnthropicProtocolOptions = {}): ModelProtocol {
   const holdFor = (turn: ModelTurn, request: RecordedRequest): number =>
     typeof options.holdMs === 'function' ? options.holdMs(turn, request) : (options.holdMs ?? 0);
 
-  const answer = (turn: ModelTurn, request: RecordedRequest, response: http.ServerResponse): void => {
+  /** Scripted tool calls waiting for the ToolSearch the model made on their behalf, by its tool_use id. */
+  const afterSearch = new Map<string, ModelTurn>();
+  const searchAnswered = (request: RecordedRequest): string | undefined => {
+    const last = asMessagesBody(request.body).messages?.at(-1);
+    if (last?.role !== 'user' || !Array.isArray(last.content)) return undefined;
+    return (last.content as Record<string, unknown>[]).flatMap((block) => (block.type === 'tool_result' && typeof block.tool_use_id === 'string' && afterSearch.has(block.tool_use_id) ? [block.tool_use_id] : []))[0];
+  };
+
+  const answer = (turn: ModelTurn, request: RecordedRequest, response: http.ServerResponse, callId?: string): void => {
     const headers = headersOf(options);
     const body = asMessagesBody(request.body);
     const model = body.model ?? 'claude-sonnet-4-5';
     switch (turn.kind) {
       case 'text':
       case 'tool-call': {
-        const blocks = turnBlocks(turn);
+        const blocks = turnBlocks(turn, callId);
         if (body.stream === true) streamMessage(response, headers, model, blocks);
         else plainMessage(response, headers, model, blocks, body.max_tokens ?? 1024);
         return;
@@ -320,16 +385,35 @@ export function createAnthropicProtocol(options: AnthropicProtocolOptions = {}):
     }
   };
 
+  const respond = (turn: ModelTurn, request: RecordedRequest, response: http.ServerResponse, callId?: string): void => {
+    const hold = holdFor(turn, request);
+    if (hold > 0) setTimeout(() => answer(turn, request, response, callId), hold);
+    else answer(turn, request, response, callId);
+  };
+
   return {
-    isTurn: isAnthropicTurn,
+    isTurn: (request) => isAnthropicTurn(request) && searchAnswered(request) === undefined,
+    offeredTools: anthropicTools,
     writeTurn(turn, request, response) {
-      const hold = holdFor(turn, request);
-      if (hold > 0) setTimeout(() => answer(turn, request, response), hold);
-      else answer(turn, request, response);
+      const search = searchBefore(turn, request.tools);
+      if (!search) {
+        respond(callableTurn(turn, request.tools), request, response);
+        return;
+      }
+      const searchId = toolUseId();
+      afterSearch.set(searchId, turn);
+      respond(search, request, response, searchId);
     },
     writeOther(request, response) {
       const path = pathOf(request);
       const headers = headersOf(options);
+      const searched = searchAnswered(request);
+      const waiting = searched ? afterSearch.get(searched) : undefined;
+      if (searched && waiting) {
+        afterSearch.delete(searched);
+        respond(callableTurn(waiting, request.tools), request, response);
+        return true;
+      }
       if (request.method === 'HEAD' && path === '/') {
         response.writeHead(200, headers);
         response.end();

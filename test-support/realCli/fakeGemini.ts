@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { ScriptedModelServer, type ModelProtocol, type ModelTurn, type RecordedRequest } from './scriptedModelServer';
+import { ScriptedModelServer, type ModelProtocol, type ModelTurn, type OfferedTools, type RecordedRequest } from './scriptedModelServer';
 import { DROVER_TOOL_NAMES } from '../../shared/droverTools';
 
 /**
@@ -191,10 +191,19 @@ export function lastUserText(request: RecordedRequest): string | undefined {
   return undefined;
 }
 
+/** Gemini CLI offers every tool up front (`tools[].functionDeclarations`); nothing is deferred. */
+export function geminiTools(request: RecordedRequest): OfferedTools {
+  const tools = isObject(request.body) && Array.isArray(request.body.tools) ? (request.body.tools as Json[]) : [];
+  const callable = tools.flatMap((tool) => (Array.isArray(tool.functionDeclarations) ? (tool.functionDeclarations as Json[]) : [])).flatMap((declaration) => (typeof declaration.name === 'string' ? [declaration.name] : []));
+  return { callable, deferred: [], loaded: [] };
+}
+
 export function createGeminiProtocol(options: { turnDelayMs?: number; rateLimitKind?: GeminiProtocol['rateLimitKind'] } = {}): GeminiProtocol {
   const protocol: GeminiProtocol = {
     turnDelayMs: options.turnDelayMs ?? 0,
     rateLimitKind: options.rateLimitKind ?? 'auto',
+
+    offeredTools: geminiTools,
 
     isTurn(request) {
       return request.method === 'POST' && TURN_PATH.test(request.url);

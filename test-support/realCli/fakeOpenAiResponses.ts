@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { ScriptedModelServer, type ModelProtocol, type ModelTurn, type RecordedRequest } from './scriptedModelServer';
+import { ScriptedModelServer, type ModelProtocol, type ModelTurn, type OfferedTools, type RecordedRequest } from './scriptedModelServer';
 
 /**
  * The OpenAI Responses API as Codex CLI 0.171 uses it through a custom model provider
@@ -102,6 +102,17 @@ export function deferredNamespaces(request: RecordedRequest): string[] {
   const text = JSON.stringify(inputItems(request));
   const block = /Deferred tool namespaces:(.*?)<\/tools>/su.exec(text)?.[1] ?? '';
   return [...block.matchAll(/- (mcp__[\w-]+)/gu)].map((match) => match[1] ?? '');
+}
+
+/**
+ * What a Responses request offers the model: its callable tools (namespaced MCP tools as
+ * `mcp__drover__run_in_background`), the namespaces Codex defers, and the tools its `tool_search`
+ * loaded earlier in the conversation.
+ */
+export function responsesTools(request: RecordedRequest): OfferedTools {
+  const loaded: OfferedTool[] = [];
+  for (const item of inputItems(request)) if (item.type === 'tool_search_output') collectTools(item.tools, loaded);
+  return { callable: offeredToolNames(request), deferred: deferredNamespaces(request), loaded: loaded.map((tool) => (tool.namespace ? `${tool.namespace}__${tool.name}` : tool.name)) };
 }
 
 function offersToolSearch(request: RecordedRequest): boolean {
@@ -232,6 +243,7 @@ export function createResponsesProtocol(options: ResponsesProtocolOptions = {}):
 
   return {
     options,
+    offeredTools: responsesTools,
 
     isTurn(request) {
       if (!isResponsesPost(request) || !isObject(request.body) || !Array.isArray(request.body.input)) return false;

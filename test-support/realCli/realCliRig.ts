@@ -33,13 +33,20 @@ class AttachedScreen {
   private detach: (() => void) | undefined;
   private lastOutputAt = Date.now();
 
-  attach(host: DroverHost, agentId: string): void {
+  /** Attaches as a window does: the host's snapshot of the terminal, then the chunks after it. */
+  async attach(host: DroverHost, agentId: string): Promise<void> {
     this.detach?.();
-    const attachment = host.core.sessions.attach(agentId, (chunk) => {
-      this.feed(chunk.data);
-      attachment.acknowledge(chunk.data.length);
-    });
-    this.feed(attachment.scrollback);
+    // Chunks may come while the snapshot is made: they follow it.
+    const early: string[] = [];
+    let live: ((data: string) => void) | null = null;
+    const attachment = await host.core.sessions.attach(agentId, (chunk) => (live ? live(chunk.data) : early.push(chunk.data)), { cols: COLS, rows: ROWS });
+    live = (data) => {
+      this.feed(data);
+      attachment.acknowledge(data.length);
+    };
+    this.terminal.reset();
+    this.feed(attachment.data);
+    early.splice(0).forEach(live);
     this.detach = attachment.detach;
   }
 
@@ -112,7 +119,7 @@ export class RealCliRig {
     await rig.boot();
     rig.project = await rig.host.core.api.addProject({ path: projectDir });
     rig.agent = await rig.host.core.api.createAgent({ projectId: rig.project.id, name: `${fixture.profileId}-agent`, role: '', profileId: fixture.profileId });
-    rig.screen.attach(rig.host, rig.agent.id);
+    await rig.screen.attach(rig.host, rig.agent.id);
     return rig;
   }
 
@@ -170,6 +177,11 @@ export class RealCliRig {
     const profile = BUILT_IN_PROFILES.find((p) => p.id === this.fixture.profileId);
     if (!profile) throw new Error(`no built-in profile ${this.fixture.profileId}`);
     return profile;
+  }
+
+  /** Whether the screen a person sees shows a dialog, by the profile's patterns. */
+  async showsDialog(): Promise<boolean> {
+    return readScreen(await this.screen.text(), this.profile()).dialog;
   }
 
   /** A dialog drawn on the screen a person sees (the CLI may report it before it draws it). */
@@ -241,7 +253,7 @@ export class RealCliRig {
   async restartHost(): Promise<void> {
     await this.host.close();
     await this.boot();
-    this.screen.attach(this.host, this.agent.id);
+    await this.screen.attach(this.host, this.agent.id);
   }
 
   async close(): Promise<void> {

@@ -14,6 +14,18 @@ export type ModelTurn =
   /** A 429 as the provider sends it when the account's quota is spent. */
   | { kind: 'rate-limit'; message: string; retryAfterSeconds?: number };
 
+/** The tools a request put before the model. */
+export interface OfferedTools {
+  /** Tools the model can call in this request, by the name it calls them. */
+  callable: string[];
+  /** Tools the model must load through the CLI's tool search before it can call them (or their namespaces). */
+  deferred: string[];
+  /** Tools the CLI loaded for the model earlier in the conversation, in answer to a tool search. */
+  loaded: string[];
+}
+
+const NO_TOOLS: OfferedTools = { callable: [], deferred: [], loaded: [] };
+
 export interface RecordedRequest {
   method: string;
   /** Path with its query string. */
@@ -24,6 +36,8 @@ export interface RecordedRequest {
   receivedAt: number;
   /** Whether the provider took it as a conversation turn (and answered it from the script). */
   turn: boolean;
+  /** The tools this request offered the model. */
+  tools: OfferedTools;
 }
 
 /** The part of a fake server that knows one provider's API. */
@@ -34,6 +48,8 @@ export interface ModelProtocol {
   writeTurn(turn: ModelTurn, request: RecordedRequest, response: http.ServerResponse): void;
   /** Answers any other request (model lists, token counts, side calls); false for a 404. */
   writeOther(request: RecordedRequest, response: http.ServerResponse): boolean;
+  /** The tools a request offers, as this provider's API lists them. */
+  offeredTools?(request: RecordedRequest): OfferedTools;
 }
 
 /** When the script is empty the model just answers, so a CLI's extra turns never hang it. */
@@ -76,6 +92,11 @@ export class ScriptedModelServer {
 
   turns(): RecordedRequest[] {
     return this.requests.filter((request) => request.turn);
+  }
+
+  /** Every tool the CLI loaded for the model through its tool search, in the order first loaded. */
+  toolsLoaded(): string[] {
+    return [...new Set(this.requests.flatMap((request) => request.tools.loaded))];
   }
 
   /** Resolves with the first recorded request (from `from` on) that `match` accepts. */
@@ -124,7 +145,9 @@ export class ScriptedModelServer {
         body,
         receivedAt: Date.now(),
         turn: false,
+        tools: NO_TOOLS,
       };
+      recorded.tools = this.protocol.offeredTools?.(recorded) ?? NO_TOOLS;
       recorded.turn = this.protocol.isTurn(recorded);
       this.requests.push(recorded);
       try {

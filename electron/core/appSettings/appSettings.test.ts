@@ -38,7 +38,7 @@ describe('app settings', () => {
     const updated = await running.api.updateAppSettings({ settings: { checkForUpdates: false } });
     expect(updated.settings.checkForUpdates).toBe(false);
     expect(updated.seq).toBeGreaterThan(initial.seq);
-    expect(events).toEqual([{ name: 'appSettingsChanged', seq: updated.seq, settings: { checkForUpdates: false } }]);
+    expect(events).toEqual([{ name: 'appSettingsChanged', seq: updated.seq, settings: updated.settings }]);
 
     await running.close();
     running = start();

@@ -1,4 +1,5 @@
-import { METHOD_NAMES, type MethodName, type MethodResult } from '../../../shared/contract';
+import type { CoreMethodName, MethodName, MethodResult } from '../../../shared/contract';
+import type { HostMethodName } from '../../../shared/host';
 import type { DroverEvent } from '../../../shared/events';
 import type { AgentCaller, Caller, Client, MethodInput, Methods } from '../api';
 import { fail } from '../errors';
@@ -18,7 +19,7 @@ interface AgentRule<M extends MethodName> {
   shown?(result: MethodResult<M>, agent: AgentCaller): MethodResult<M>;
 }
 
-type AgentAccess = { [M in MethodName]: AgentRule<M> | 'person-only' };
+type AgentAccess = { [M in CoreMethodName]: AgentRule<M> | 'person-only' };
 
 function forbid(agent: AgentCaller, what: string): never {
   fail('forbidden', `${agent.agentName} acts for itself in its own project only: ${what}.`);
@@ -107,6 +108,7 @@ const AGENT_ACCESS: AgentAccess = {
   writeAgentInput: 'person-only',
   resizeAgent: 'person-only',
   attachAgentTerminal: 'person-only',
+  readAgentScreen: 'person-only',
   detachAgentTerminal: 'person-only',
   ackAgentOutput: 'person-only',
   reportAgentHook: itself((params) => params.agentId),
@@ -180,9 +182,9 @@ type AnyHandler = (params: unknown, client: Client) => unknown;
  * The handlers, each behind its rule for agents: a connection that identified as an agent is
  * checked before the handler runs and sees only what its rule lets through.
  */
-export function restrictAgents(handlers: Methods<MethodName>, locate: Locator): Methods<MethodName> {
-  const restricted: Partial<Record<MethodName, AnyHandler>> = {};
-  for (const method of METHOD_NAMES) {
+export function restrictAgents<N extends CoreMethodName>(handlers: Methods<N>, locate: Locator): Methods<N> {
+  const restricted: Partial<Record<N, AnyHandler>> = {};
+  for (const method of Object.keys(handlers) as N[]) {
     const handler = handlers[method] as AnyHandler;
     const rule = AGENT_ACCESS[method] as AgentRule<MethodName> | 'person-only';
     restricted[method] = async (params, client) => {
@@ -194,7 +196,12 @@ export function restrictAgents(handlers: Methods<MethodName>, locate: Locator): 
       return rule.shown ? rule.shown(result, caller) : result;
     };
   }
-  return restricted as Methods<MethodName>;
+  return restricted as Methods<N>;
+}
+
+/** Of the host's own methods an agent may only greet it: its status, its doors and stopping it are the person's. */
+export function checkHostMethod(method: HostMethodName, caller: Caller): void {
+  if (caller.kind === 'agent' && method !== 'hostHello') forbid(caller, `${method} is for people, not agents`);
 }
 
 /** Whether an event may be pushed to a client: an agent hears of its own project and its own messages only. */

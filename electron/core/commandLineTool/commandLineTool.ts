@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { z } from 'zod';
 import { tildePath, type CommandLineToolInstall } from '../../../shared/commandLineTool';
 import { fail } from '../errors';
 import { cliScript } from '../profiles/cliShim';
@@ -11,9 +12,11 @@ import { findExecutable } from '../profiles/commandLookup';
  * this Drover's own runtime (`command` + `env`, stable across runs: for an AppImage, the AppImage
  * file, not its temporary mount), or a system package that already put it on PATH.
  */
-export type CommandLineToolSource =
-  | { kind: 'launcher'; command: readonly string[]; env?: Record<string, string> }
-  | { kind: 'package'; path: string };
+export const CommandLineToolSourceSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('launcher'), command: z.array(z.string()).min(1).readonly(), env: z.record(z.string(), z.string()).optional() }),
+  z.object({ kind: z.literal('package'), path: z.string().min(1) }),
+]);
+export type CommandLineToolSource = z.infer<typeof CommandLineToolSourceSchema>;
 
 /** The launcher's first comment line also tells Drover that a file is its own to rewrite. */
 export const LAUNCHER_COMMENT = [

@@ -10,42 +10,28 @@ export interface ResolvedToken {
   source: TokenSource;
 }
 
-/** Turns a pasted token into what is written to disk and back (the desktop app: Electron's safeStorage). */
-export interface TokenCipher {
-  /** How the kept token is protected, in a person's words. */
-  readonly description: string;
-  encrypt(token: string): string;
-  decrypt(sealed: string): string;
-}
-
-/** Tokens a person pasted, one per API URL, in a file only its owner can read. */
+/**
+ * Tokens a person pasted, one per API URL, in a file only its owner can read. The host runs in a
+ * process of its own, where no system keyring is at hand (Electron's safeStorage lives only in the
+ * window's process), so the file is not encrypted, and the page says so.
+ */
 export class TokenVault {
-  constructor(
-    private readonly file: string,
-    private readonly cipher: TokenCipher | null = null,
-  ) {}
+  constructor(private readonly file: string) {}
 
   /** What the page tells the person before they paste a token. */
   get description(): string {
-    return this.cipher
-      ? `${this.cipher.description}, in ${this.file}`
-      : `in ${this.file}, readable only by you (mode 0600) but not encrypted: anyone who can read your files as you can read it`;
+    return `in ${this.file}, readable only by you (mode 0600) but not encrypted: anyone who can read your files as you can read it`;
   }
 
   read(apiUrl: string): string | null {
-    const sealed = this.all()[apiUrl];
-    if (typeof sealed !== 'string') return null;
-    try {
-      return this.cipher ? this.cipher.decrypt(sealed) : sealed;
-    } catch {
-      return null;
-    }
+    const token = this.all()[apiUrl];
+    return typeof token === 'string' ? token : null;
   }
 
   write(apiUrl: string, token: string | null): void {
     const tokens = this.all();
     if (token === null) delete tokens[apiUrl];
-    else tokens[apiUrl] = this.cipher ? this.cipher.encrypt(token) : token;
+    else tokens[apiUrl] = token;
     // Written whole under another name and renamed: a crash never leaves half a file, and the mode is set before any byte.
     const temporary = path.join(path.dirname(this.file), `.${path.basename(this.file)}.${process.pid}`);
     fs.writeFileSync(temporary, `${JSON.stringify(tokens, null, 2)}\n`, { mode: 0o600 });

@@ -6,11 +6,14 @@ const anyOf = (...patterns: string[]) => patterns.join('|');
 const ON_LAST_LINE = String.raw`(?![\s\S]*\S)`;
 
 /**
- * Claude Code, from its screens as 2.1.197 draws them (test-support/realCli/screens/claude-*):
+ * Claude Code, from its screens as 2.1.197 and 2.1.332 draw them (test-support/realCli/screens/claude-*):
  * the input line is `❯` and a no-break space between two full-width rules (past prompts above use a
- * plain space, menu cursors are indented); the busy line is a spinner glyph and a verb ending in
+ * plain space, menu cursors are indented; after an API error 2.1.332 shows the placeholder "Resend
+ * your message to try again" in the empty input); the busy line is a spinner glyph and a verb ending in
  * `…` ("✽ Wandering…", "✻ Deciphering… (16s)"), or an API retry; every dialog has one of the texts
- * below. A limit line names its reset ("You've hit your session limit · resets 2:48pm (Europe/Paris)");
+ * below (2.1.332, in its default auto mode through a gateway that does not pass the server-side
+ * safety check, first asks "Auto mode can't check actions in this session … Enter to stay in auto
+ * mode"). A limit line names its reset ("You've hit your session limit · resets 2:48pm (Europe/Paris)");
  * "Approaching …" and "You've used 91% …" are warnings, not limits.
  */
 const CLAUDE: AgentProfileInput = {
@@ -19,7 +22,7 @@ const CLAUDE: AgentProfileInput = {
   command: 'claude',
   args: [],
   env: {},
-  promptPattern: String.raw`^─{20,}\n❯\u00a0[ \u00a0]*\n─{20,}$`,
+  promptPattern: String.raw`^─{20,}\n❯\u00a0(?:[ \u00a0]*|Resend your message to try again)\n─{20,}$`,
   busyPattern: anyOf(String.raw`^[·✢*✶✻✽✳] \S[^\n]*…`, String.raw`^[·✢*✶✻✽✳] API error · Retrying in`),
   needsInputPattern: anyOf(
     String.raw`Do you want to proceed\?`,
@@ -27,9 +30,10 @@ const CLAUDE: AgentProfileInput = {
     String.raw`Enter to confirm · Esc to cancel`,
     String.raw`Do you want to use this API key\?`,
     String.raw`Is this a project you created or one you trust\?`,
-    String.raw`Press Enter to continue…`,
+    String.raw`Press Enter to continue…?$`,
     String.raw`Choose the text style that looks best with your terminal`,
     String.raw`What do you want to do\?`,
+    String.raw`Enter to stay in auto mode`,
     String.raw`^ +❯ \d+\. `,
   ),
   usageLimitPattern: anyOf(

@@ -1,22 +1,17 @@
 import * as pty from 'node-pty';
 import { readProcessStartTime, terminateProcessGroup } from '../process/processGroup';
+import type { AgentTerminal } from './agentTerminal';
 import { ProgramStatusScanner, type ProgramState } from './programStatus';
-import { ScreenMirror } from './screenMirror';
-import type { ScrollbackLog } from './scrollbackLog';
-import type { TerminalStream } from './terminalStream';
 
 export interface AgentProcessOptions {
   file: string;
   args: string[];
   cwd: string;
   env: Record<string, string>;
-  cols: number;
-  rows: number;
   /** Output must be quiet this long before the screen is worth reading. */
   quietMs: number;
-  scrollback: ScrollbackLog;
-  /** The agent's stream to attached clients; it outlives this process. */
-  stream: TerminalStream;
+  /** The agent's terminal in the host (scrollback, mirror, clients); it outlives this process, whose size it gives. */
+  terminal: AgentTerminal;
   /** Output has been quiet for `quietMs`: the screen settled. */
   onQuiet(): void;
   onExit(exitCode: number | null): void;
@@ -25,16 +20,16 @@ export interface AgentProcessOptions {
 }
 
 /**
- * One agent CLI in a PTY (its own process group): its output goes to the scrollback, the clients'
- * stream and a headless screen mirror, and a quiet period after output tells when to read the screen.
+ * One agent CLI in a PTY (its own process group): its output goes to the agent's terminal (the
+ * scrollback, the host's mirror, the clients), and a quiet period after output tells when to read
+ * the screen.
  */
 export class AgentProcess {
   readonly pid: number;
   readonly startTime: string | null;
   /** Resolves once the process has exited and its end was reported. */
   readonly exited: Promise<void>;
-  private readonly terminal: pty.IPty;
-  private readonly mirror: ScreenMirror;
+  private readonly pty: pty.IPty;
   private readonly status = new ProgramStatusScanner();
   private quietTimer: NodeJS.Timeout | undefined;
   private cancelKill: (() => void) | undefined;
@@ -42,26 +37,24 @@ export class AgentProcess {
 
   /** Throws when the command cannot be started. */
   constructor(private readonly options: AgentProcessOptions) {
-    this.terminal = pty.spawn(options.file, options.args, {
+    this.pty = pty.spawn(options.file, options.args, {
       name: 'xterm-256color',
-      cols: options.cols,
-      rows: options.rows,
+      cols: options.terminal.cols,
+      rows: options.terminal.rows,
       cwd: options.cwd,
       env: options.env,
     });
-    this.pid = this.terminal.pid;
+    this.pid = this.pty.pid;
     this.startTime = readProcessStartTime(this.pid);
-    this.mirror = new ScreenMirror(options.cols, options.rows);
-    options.stream.connect(this.terminal);
+    options.terminal.connect(this.pty);
     let resolveExit: () => void = () => {};
     this.exited = new Promise((resolve) => (resolveExit = resolve));
-    this.terminal.onData((data) => this.onOutput(data));
-    this.terminal.onExit(({ exitCode, signal }) => {
+    this.pty.onData((data) => this.onOutput(data));
+    this.pty.onExit(({ exitCode, signal }) => {
       clearTimeout(this.quietTimer);
       this.cancelKill?.();
-      options.scrollback.flush();
-      options.stream.connect(null);
-      this.mirror.dispose();
+      options.terminal.flush();
+      options.terminal.connect(null);
       options.onExit(signal ? null : exitCode);
       resolveExit();
     });
@@ -73,22 +66,22 @@ export class AgentProcess {
   }
 
   write(data: string): void {
-    this.terminal.write(data);
+    this.pty.write(data);
   }
 
   resize(cols: number, rows: number): void {
-    this.terminal.resize(cols, rows);
-    this.mirror.resize(cols, rows);
+    this.pty.resize(cols, rows);
+    this.options.terminal.resize(cols, rows);
   }
 
   /** The visible screen as text, once all output so far is parsed. */
   screen(): Promise<string> {
-    return this.mirror.text();
+    return this.options.terminal.screen();
   }
 
   /** Whether the CLI asked for bracketed paste, once all output so far is parsed. */
   bracketedPaste(): Promise<boolean> {
-    return this.mirror.bracketedPaste();
+    return this.options.terminal.bracketedPaste();
   }
 
   /** SIGTERM to the group, SIGKILL after the grace period; resolves once it exited. */
@@ -100,11 +93,8 @@ export class AgentProcess {
     return this.exited;
   }
 
-  /** Per chunk only cheap work: the mirror parses output when it falls quiet (see ScreenMirror). */
   private onOutput(data: string): void {
-    this.options.scrollback.append(data);
-    this.mirror.write(data);
-    this.options.stream.push(data);
+    this.options.terminal.write(data);
     for (const state of this.status.feed(data)) this.options.onProgramState(state);
     clearTimeout(this.quietTimer);
     this.quietTimer = setTimeout(() => this.options.onQuiet(), this.options.quietMs);

@@ -76,9 +76,9 @@ describe('typing a prompt into an agent (SessionService.typePrompt, real PTY)', 
     return agent;
   };
   const received = () => (fs.existsSync(inputLog) ? fs.readFileSync(inputLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as string) : []);
-  const screen = (agentId: string) => {
+  const screen = async (agentId: string) => {
     const seen = { text: '' };
-    const attachment = core.sessions.attach(agentId, (chunk) => {
+    const attachment = await core.sessions.attach(agentId, (chunk) => {
       seen.text += chunk.data;
       attachment.acknowledge(chunk.data.length);
     });
@@ -101,8 +101,8 @@ describe('typing a prompt into an agent (SessionService.typePrompt, real PTY)', 
 
   it('pastes the text where the program asked for bracketed paste, and presses Enter only after it showed, on its own', async () => {
     const agent = await startAgent('none');
-    const seen = screen(agent.id);
-    const typing = await core.sessions.typePrompt(agent.id, '[Drover] New message: hello', { submitDelayMs: 50, confirmMs: 5_000 });
+    const seen = await screen(agent.id);
+    const typing = await core.sessions.typePrompt(agent.id, () => '[Drover] New message: hello', { submitDelayMs: 50, confirmMs: 5_000 });
     expect(typing).toEqual({ outcome: 'submitted' });
     expect(received()).toEqual(['\u001b[200~[Drover] New message: hello\u001b[201~', '\r']);
     await waitFor(() => seen.text.includes('got: [Drover] New message: hello'), 'the program to take the prompt');
@@ -110,8 +110,8 @@ describe('typing a prompt into an agent (SessionService.typePrompt, real PTY)', 
 
   it('presses Enter once more when the program kept the text as a newline, and never types the text again', async () => {
     const agent = await startAgent('none', { FIRST_ENTER_NEWLINE: '1' });
-    const seen = screen(agent.id);
-    const typing = await core.sessions.typePrompt(agent.id, '[Drover] New message: again', { submitDelayMs: 50, confirmMs: 2_000 });
+    const seen = await screen(agent.id);
+    const typing = await core.sessions.typePrompt(agent.id, () => '[Drover] New message: again', { submitDelayMs: 50, confirmMs: 2_000 });
     expect(typing).toEqual({ outcome: 'submitted' });
     expect(received()).toEqual(['\u001b[200~[Drover] New message: again\u001b[201~', '\r', '\r']);
     await waitFor(() => seen.text.includes('got: [Drover] New message: again'), 'the program to take the prompt');
@@ -121,14 +121,14 @@ describe('typing a prompt into an agent (SessionService.typePrompt, real PTY)', 
     const agent = await startAgent('now');
     await waitFor(async () => (await core.api.getWorkState({ projectId: project.id })).sessions[0]?.needsInput, 'the dialog read as needs input');
     expect(await core.sessions.readiness(agent.id)).toBe('waiting for your answer to its question');
-    expect(await core.sessions.typePrompt(agent.id, 'hello', { submitDelayMs: 50, confirmMs: 1_000 })).toMatchObject({ outcome: 'not-ready' });
+    expect(await core.sessions.typePrompt(agent.id, () => 'hello', { submitDelayMs: 50, confirmMs: 1_000 })).toMatchObject({ outcome: 'not-ready' });
     expect(received()).toEqual([]);
   });
 
   it('does not press Enter when a dialog took the keys instead of the prompt (no echo)', async () => {
     const agent = await startAgent('on-input');
-    const seen = screen(agent.id);
-    const typing = await core.sessions.typePrompt(agent.id, '[Drover] New message: hello', { submitDelayMs: 50, confirmMs: 1_500 });
+    const seen = await screen(agent.id);
+    const typing = await core.sessions.typePrompt(agent.id, () => '[Drover] New message: hello', { submitDelayMs: 50, confirmMs: 1_500 });
     expect(typing).toMatchObject({ outcome: 'not-taken' });
     expect(received().join('')).not.toContain('\r');
     expect(seen.text).not.toContain('APPROVED');

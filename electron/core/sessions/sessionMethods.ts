@@ -1,5 +1,6 @@
 import type { Methods } from '../api';
 import { PerClient } from '../api';
+import { fail } from '../errors';
 import type { SessionService, TerminalAttachment } from './sessionService';
 import { SentChunks } from './terminalStream';
 
@@ -11,6 +12,7 @@ type SessionMethod =
   | 'resizeAgent'
   | 'attachAgentTerminal'
   | 'detachAgentTerminal'
+  | 'readAgentScreen'
   | 'ackAgentOutput'
   | 'reportAgentHook';
 
@@ -35,17 +37,28 @@ export function sessionMethods(sessions: SessionService): Methods<SessionMethod>
       sessions.resize(agentId, cols, rows);
       return { agentId };
     },
-    attachAgentTerminal: ({ agentId }, client) => {
+    attachAgentTerminal: async ({ agentId, cols, rows }, client) => {
       const byAgent = attachments.of(client);
       byAgent.get(agentId)?.detach();
+      // Taken before the snapshot is made, so a detach (or a newer attach) meanwhile wins.
+      const placeholder: TerminalAttachment = { detach: () => byAgent.delete(agentId), acknowledge: () => {} };
+      byAgent.set(agentId, placeholder);
       // The client acknowledges the bytes it was sent; the stream counts characters.
       const sent = new SentChunks();
-      const { scrollback, ...attachment } = sessions.attach(agentId, (chunk) => {
-        sent.sent(chunk.data);
-        client.sendTerminal(chunk);
-      });
-      byAgent.set(agentId, { detach: attachment.detach, acknowledge: (bytes) => attachment.acknowledge(sent.charsIn(bytes)) });
-      return { agentId, scrollback };
+      const attached = await sessions.attach(
+        agentId,
+        (chunk) => {
+          sent.sent(chunk.data);
+          client.sendTerminal(chunk);
+        },
+        cols !== undefined && rows !== undefined ? { cols, rows } : undefined,
+      );
+      if (byAgent.get(agentId) !== placeholder || client.signal.aborted) {
+        attached.detach();
+        fail('invalid-state', 'The terminal was detached while it was being attached.');
+      }
+      byAgent.set(agentId, { detach: attached.detach, acknowledge: (bytes) => attached.acknowledge(sent.charsIn(bytes)) });
+      return { agentId, snapshot: attached.data, at: attached.at, cols: attached.cols, rows: attached.rows };
     },
     detachAgentTerminal: ({ agentId }, client) => {
       const byAgent = attachments.of(client);
@@ -57,6 +70,7 @@ export function sessionMethods(sessions: SessionService): Methods<SessionMethod>
       attachments.of(client).get(agentId)?.acknowledge(bytes);
       return { agentId };
     },
+    readAgentScreen: async ({ agentId }) => ({ agentId, ...(await sessions.screenText(agentId)) }),
     reportAgentHook: ({ agentId, ...report }) => sessions.hook(agentId, report),
   };
 }

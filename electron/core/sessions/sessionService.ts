@@ -3,12 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentHookEvent, AgentProfile, AgentQuota, AgentSession, WakeStyle } from '../../../shared/entities';
 import type { TerminalChunk } from '../../../shared/events';
+import type { MirrorSnapshot } from './screenMirror';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
 import type { Locator } from '../locate';
 import { isSameProcessAlive, signalProcessGroup } from '../process/processGroup';
 import { planLaunch } from '../profiles/agentLaunch';
+import { readCliVersion } from '../profiles/cliVersion';
 import type { LaunchFile } from '../profiles/cliLaunch';
 import type { ProfileRegistry } from '../profiles/profileRegistry';
 import type { ProjectWork } from '../projects/projectMethods';
@@ -16,12 +18,11 @@ import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import { publicSession, type SessionChange, type SessionRecord } from '../storage/sessionStore';
 import { AgentProcess } from './agentProcess';
+import { AgentTerminal } from './agentTerminal';
 import { LimitLineTracker } from './limitLines';
-import { ScrollbackLog } from './scrollbackLog';
 import type { ProgramState } from './programStatus';
 import { typePrompt, whyNotAtPrompt, type PromptTimings, type PromptTyping } from './promptTyping';
 import { detectState, readScreen, type DetectedState, type StateSignal } from './stateDetector';
-import { TerminalStream, type TerminalSink } from './terminalStream';
 import { TypedLine } from './typedLine';
 import type { AgentWorkspaces } from '../worktrees/agentWorkspace';
 
@@ -33,6 +34,8 @@ export interface SessionOptions {
   stopGraceMs?: number;
   /** A usage limit whose reset time is unknown is lifted after this long, to be seen again if it holds. */
   limitRecheckMs?: number;
+  /** Lines of scrollback the host's mirror of each agent terminal keeps. */
+  scrollbackLines: number;
   /** A turn's prompt became known: a hook reported it, or a person ran a command in a shell. */
   onPrompt?(agentId: string, prompt: string): void;
   log(line: string): void;
@@ -54,9 +57,9 @@ interface LiveSession {
   sessionId: string;
   profile: AgentProfile;
   process: AgentProcess;
+  terminal: AgentTerminal;
   /** This session's secret (in its terminal's env only): whoever hands it back speaks for the agent. */
   proof: Buffer;
-  scrollback: ScrollbackLog;
   /** The CLI's own signals (hooks, status reports) have spoken: busy and ready are theirs to say. */
   signalsSeen: boolean;
   /** Counts the CLI's signs of a turn (hooks, status reports), to tell a submitted prompt was taken. */
@@ -76,6 +79,11 @@ export interface TerminalAttachment {
   detach(): void;
 }
 
+export interface TerminalSize {
+  cols: number;
+  rows: number;
+}
+
 const LIMIT_RECHECK_MS = 15 * 60 * 1000;
 const INITIAL_COLS = 120;
 const INITIAL_ROWS = 32;
@@ -92,8 +100,8 @@ const RESTART_NOTE = '\r\n\u001b[0m\u001b[2m── Session ended when Drover sto
  */
 export class SessionService implements ProjectWork {
   private readonly live = new Map<string, LiveSession>();
-  /** Per agent, across its sessions, so an attached pane sees the next session start. */
-  private readonly streams = new Map<string, TerminalStream>();
+  /** Per agent, across its sessions and for the host's lifetime, made when first needed. */
+  private readonly terminals = new Map<string, AgentTerminal>();
   /** Projects being removed: no session starts in them. */
   private readonly closing = new Set<string>();
   /** Profile id -> when its usage limit resets (null: unknown). */
@@ -133,7 +141,8 @@ export class SessionService implements ProjectWork {
       baseEnv: this.options.baseEnv,
     });
     writeLaunchFiles(plan.files);
-    const scrollback = this.scrollbackOf(agent.projectId, agentId);
+    const terminal = this.terminalOf(agent.projectId, agentId);
+    terminal.beginSession();
     const sessionId = newId('s');
     const current = () => {
       const live = this.live.get(agentId);
@@ -147,11 +156,8 @@ export class SessionService implements ProjectWork {
         args: plan.args,
         cwd: workspace.folder,
         env: { ...plan.env, ...workspace.env },
-        cols: INITIAL_COLS,
-        rows: INITIAL_ROWS,
         quietMs: profile.quietMs,
-        scrollback,
-        stream: this.stream(agentId),
+        terminal,
         onQuiet: () => {
           const live = current();
           if (live) this.readScreen(live).catch((error: unknown) => this.options.log(`reading ${agentId}'s screen failed: ${String(error)}`));
@@ -169,15 +175,14 @@ export class SessionService implements ProjectWork {
       fail('spawn-failed', `Cannot start ${agent.name}: ${error instanceof Error ? error.message : String(error)}`);
     }
     const record = store.sessions.insert({ id: sessionId, agentId, profileId: profile.id, startedAt: Date.now() });
-    scrollback.append(`\u001bc`);
     this.live.set(agentId, {
       projectId: agent.projectId,
       agentId,
       sessionId,
       profile,
       process,
+      terminal,
       proof,
-      scrollback,
       signalsSeen: false,
       turnSignals: 0,
       conversationId: plan.conversationId,
@@ -187,9 +192,19 @@ export class SessionService implements ProjectWork {
       typedLine: profile.wakeAs === 'shell-note' ? new TypedLine() : null,
     });
     const started = this.changeSession(store, record.id, { pid: process.pid, pidStartTime: process.startTime });
+    this.noteCliVersion(agentId, sessionId, profile.command, plan.file, plan.env);
     const limit = this.limits.get(profile.id);
     if (limit) return this.changeSession(store, record.id, { state: 'limited', limitResetsAt: limit.resetsAt });
     return started;
+  }
+
+  /** Reads the CLI's version beside the running session (never holding it up) and shows it on the session. */
+  private noteCliVersion(agentId: string, sessionId: string, command: string, file: string, env: NodeJS.ProcessEnv): void {
+    readCliVersion(command, file, env)
+      .then((cliVersion) => {
+        if (cliVersion && this.live.get(agentId)?.sessionId === sessionId) this.changeSession(this.locator.agent(agentId).store, sessionId, { cliVersion });
+      })
+      .catch((error: unknown) => this.options.log(`noting ${agentId}'s CLI version failed: ${String(error)}`));
   }
 
   async stop(agentId: string): Promise<AgentSession> {
@@ -205,10 +220,11 @@ export class SessionService implements ProjectWork {
     return this.start(agentId, resume);
   }
 
-  /** The agent is being removed: its session ends and its stream goes. */
+  /** The agent is being removed: its session ends and its terminal goes. */
   async forget(agentId: string): Promise<void> {
     await this.stopLive(agentId, 'removed');
-    this.streams.delete(agentId);
+    this.terminals.get(agentId)?.dispose();
+    this.terminals.delete(agentId);
   }
 
   /** Whether `proof` is the secret of the agent's running session (compared in constant time). */
@@ -229,24 +245,42 @@ export class SessionService implements ProjectWork {
     }
   }
 
-  wakeStyle(agentId: string): WakeStyle {
-    return this.requireLive(agentId).profile.wakeAs;
+  /** Claude Code continues by itself when a usage limit resets (since 2.1.234, unless turned off in its /config). */
+  continuesAtLimitReset(agentId: string): boolean {
+    return this.live.get(agentId)?.profile.integration === 'claude';
   }
 
   resize(agentId: string, cols: number, rows: number): void {
     this.requireLive(agentId).process.resize(cols, rows);
   }
 
-  /** Connects a client to the agent's terminal; it first gets what the terminal showed so far. */
-  attach(agentId: string, send: (chunk: TerminalChunk) => void): TerminalAttachment & { scrollback: string } {
-    const { store, agent } = this.locator.agent(agentId);
-    const sink: TerminalSink = { send: (data) => send({ agentId, projectId: agent.projectId, data }) };
-    const stream = this.stream(agentId);
-    stream.flush();
-    const scrollback = this.live.get(agentId)?.scrollback ?? this.scrollbackOf(agent.projectId, agentId);
-    const ended = this.live.has(agentId) ? undefined : store.sessions.latest(agentId);
-    const note = ended?.endReason === 'app-restart' ? RESTART_NOTE : '';
-    return { scrollback: scrollback.tail() + note, ...stream.attach(sink) };
+  /**
+   * Connects a client to the agent's terminal: it gets the host's mirror serialized, and from the
+   * point where that ends the live chunks. A client that gives its size becomes the one whose size
+   * the PTY takes (the last to attach or resize wins, as tmux's `window-size latest`).
+   */
+  async attach(agentId: string, send: (chunk: TerminalChunk) => void, size?: TerminalSize): Promise<TerminalAttachment & MirrorSnapshot & { at: number }> {
+    const { agent } = this.locator.agent(agentId);
+    const terminal = this.terminalOf(agent.projectId, agentId);
+    if (size) {
+      const live = this.live.get(agentId);
+      if (live) live.process.resize(size.cols, size.rows);
+      else terminal.resize(size.cols, size.rows);
+    }
+    return terminal.attach({ send: (data, at) => send({ agentId, projectId: agent.projectId, at, data }) });
+  }
+
+  /** What the host's mirror of the agent's terminal holds: scrollback, then the screen, as text. */
+  async screenText(agentId: string): Promise<{ text: string } & TerminalSize> {
+    const { agent } = this.locator.agent(agentId);
+    const terminal = this.terminalOf(agent.projectId, agentId);
+    return { text: await terminal.text(), cols: terminal.cols, rows: terminal.rows };
+  }
+
+  /** Lines of scrollback each agent terminal's mirror keeps, from now on and for those open now. */
+  setScrollbackLines(lines: number): void {
+    this.options.scrollbackLines = lines;
+    for (const terminal of this.terminals.values()) terminal.setScrollbackLines(lines);
   }
 
   hook(agentId: string, report: HookReport): AgentSession {
@@ -279,12 +313,16 @@ export class SessionService implements ProjectWork {
     return whyNotAtPrompt(readScreen(await live.process.screen(), live.profile));
   }
 
-  /** Types `text` as the agent's next prompt and submits it, if it is positively at an empty prompt (see typePrompt). */
-  async typePrompt(agentId: string, text: string, timings: PromptTimings): Promise<PromptTyping> {
-    const live = this.live.get(agentId);
-    if (!live) return { outcome: 'not-ready', why: 'not running' };
+  /**
+   * Types the text `compose` writes for the agent's wake style as its next prompt and submits it, if
+   * it is positively at an empty prompt (see typePrompt); `onTyping` runs once it is, before the first key.
+   */
+  async typePrompt(agentId: string, compose: (style: WakeStyle) => string, timings: PromptTimings, onTyping?: () => void): Promise<PromptTyping> {
     const why = await this.readiness(agentId);
     if (why) return { outcome: 'not-ready', why };
+    const live = this.live.get(agentId);
+    if (!live) return { outcome: 'not-ready', why: 'not running' };
+    onTyping?.();
     return typePrompt(
       {
         read: async () => readScreen(await live.process.screen(), live.profile),
@@ -294,7 +332,7 @@ export class SessionService implements ProjectWork {
         alive: () => this.live.get(agentId) === live,
         submitOnly: live.profile.wakeAs === 'shell-note',
       },
-      text,
+      compose(live.profile.wakeAs),
       timings,
     );
   }
@@ -322,6 +360,8 @@ export class SessionService implements ProjectWork {
   async shutdown(): Promise<void> {
     for (const limit of this.limits.values()) clearTimeout(limit.timer);
     await Promise.all([...this.live.keys()].map((agentId) => this.stopLive(agentId, 'app-restart')));
+    for (const terminal of this.terminals.values()) terminal.dispose();
+    this.terminals.clear();
   }
 
   private async readScreen(live: LiveSession): Promise<void> {
@@ -405,8 +445,7 @@ export class SessionService implements ProjectWork {
     this.changeSession(store, live.sessionId, { state: 'exited', exitCode, endReason: reason, endedAt: Date.now(), needsInput: false });
     if (!resumeFailed || this.closing.has(live.projectId)) return;
     this.options.log(`${live.agentId} could not resume conversation ${live.resumedId}; starting a new one`);
-    live.scrollback.append(RESUME_FAILED_NOTE);
-    this.stream(live.agentId).push(RESUME_FAILED_NOTE);
+    live.terminal.write(RESUME_FAILED_NOTE);
     try {
       this.start(live.agentId, false);
     } catch (error) {
@@ -418,21 +457,28 @@ export class SessionService implements ProjectWork {
     await this.live.get(agentId)?.process.stop(reason, this.options.stopGraceMs ?? 3_000);
   }
 
-  private stream(agentId: string): TerminalStream {
-    let stream = this.streams.get(agentId);
-    if (!stream) {
-      stream = new TerminalStream();
-      this.streams.set(agentId, stream);
+  /**
+   * The agent's terminal, made on first use: from its scrollback file after a restart of the host
+   * (with a note when the last session ended with it), or empty for a new agent.
+   */
+  private terminalOf(projectId: string, agentId: string): AgentTerminal {
+    let terminal = this.terminals.get(agentId);
+    if (!terminal) {
+      const endedByRestart = !this.live.has(agentId) && this.stores.get(projectId).sessions.latest(agentId)?.endReason === 'app-restart';
+      terminal = new AgentTerminal({
+        scrollbackFile: path.join(this.agentDir(projectId, agentId), 'scrollback.log'),
+        scrollbackLines: this.options.scrollbackLines,
+        cols: INITIAL_COLS,
+        rows: INITIAL_ROWS,
+        ...(endedByRestart ? { endedNote: RESTART_NOTE } : {}),
+      });
+      this.terminals.set(agentId, terminal);
     }
-    return stream;
+    return terminal;
   }
 
   private agentDir(projectId: string, agentId: string): string {
     return path.join(this.stores.projectDir(projectId), 'agents', agentId);
-  }
-
-  private scrollbackOf(projectId: string, agentId: string): ScrollbackLog {
-    return new ScrollbackLog(path.join(this.agentDir(projectId, agentId), 'scrollback.log'));
   }
 
   private changeSession(store: ProjectStore, sessionId: string, change: SessionChange): AgentSession {

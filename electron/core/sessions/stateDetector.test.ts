@@ -32,7 +32,7 @@ const SHOWS_BUSY_LINE: Record<string, boolean> = { claude: true, gemini: true, c
 
 describe('reading the screens the real CLIs drew', () => {
   it('has recordings of each CLI Drover integrates with', () => {
-    expect(recorded.map((r) => r.profileId).sort()).toEqual(['claude', 'codex', 'gemini']);
+    expect([...new Set(recorded.map((r) => r.profileId))].sort()).toEqual(['claude', 'codex', 'gemini']);
   });
 
   describe.each(recorded)('$folder', ({ profileId, screens }) => {
@@ -62,9 +62,11 @@ describe('reading the screens the real CLIs drew', () => {
       if (SHOWS_BUSY_LINE[profileId]) expect(read('busy').busy).toBe(true);
     });
 
-    it('an approval dialog is a dialog', () => {
-      expect(read('approval').dialog).toBe(true);
-      expect(showsEmptyPrompt(read('approval'))).toBe(false);
+    it('an approval dialog is a dialog, for its own shell and for a Drover tool', () => {
+      for (const name of ['approval', 'drover-tool-approval']) {
+        expect({ name, dialog: read(name).dialog }).toEqual({ name, dialog: true });
+        expect(showsEmptyPrompt(read(name))).toBe(false);
+      }
     });
 
     it('after an API error it is not busy: back at its prompt, or asking what to do', () => {

@@ -17,7 +17,15 @@ export interface FlowSource {
 }
 
 export interface TerminalSink {
-  send(data: string): void;
+  /** `at`: where `data` starts in the stream, in UTF-8 bytes. */
+  send(data: string, at: number): void;
+}
+
+export interface StreamAttachment {
+  /** Where this attachment's first chunk starts: everything before it was sent to others. */
+  at: number;
+  acknowledge(chars: number): void;
+  detach(): void;
 }
 
 interface Attachment {
@@ -35,6 +43,8 @@ export class TerminalStream {
   private paused = false;
   private source: FlowSource | null = null;
   private lastSentAt = -Infinity;
+  /** UTF-8 bytes sent so far: where the next chunk starts. */
+  private sentBytes = 0;
 
   /** The PTY whose output this is now; the stream and its clients outlive each session. */
   connect(source: FlowSource | null): void {
@@ -57,10 +67,12 @@ export class TerminalStream {
     else this.timer = setTimeout(() => this.flush(), FLOW_CONTROL.batchMs - sinceSent);
   }
 
-  attach(sink: TerminalSink): { acknowledge(chars: number): void; detach(): void } {
+  /** The sink also gets what was pushed but not sent yet: flush first to start after it. */
+  attach(sink: TerminalSink): StreamAttachment {
     const id = this.nextAttachmentId++;
     this.attachments.set(id, { sink, unacknowledged: 0 });
     return {
+      at: this.sentBytes,
       acknowledge: (chars) => {
         const attachment = this.attachments.get(id);
         if (!attachment) return;
@@ -87,9 +99,11 @@ export class TerminalStream {
     this.pending = [];
     this.pendingChars = 0;
     this.lastSentAt = performance.now();
+    const at = this.sentBytes;
+    this.sentBytes += Buffer.byteLength(data);
     for (const attachment of this.attachments.values()) {
       attachment.unacknowledged += data.length;
-      attachment.sink.send(data);
+      attachment.sink.send(data, at);
     }
     this.updatePause();
   }

@@ -166,6 +166,10 @@ export const PROJECT_MIGRATIONS: readonly string[] = [
   CREATE INDEX diff_comments_by_agent ON diff_comments (agent_id, created_at);
   `,
   `
+  -- The agent CLI's version (JSON: version, newerThanTested), read when the session started.
+  ALTER TABLE agent_sessions ADD COLUMN cli_version TEXT;
+  `,
+  `
   -- Removed agents, as their tasks and kept branches still name them.
   CREATE TABLE former_agents (
     id TEXT PRIMARY KEY,

@@ -1,4 +1,4 @@
-import type { AgentQuota, AgentSession, AgentSessionState } from '../../../shared/entities';
+import type { AgentCliVersion, AgentQuota, AgentSession, AgentSessionState } from '../../../shared/entities';
 import { PartialUpdate } from './partialUpdate';
 import type { SeqCounter } from './seqCounter';
 import type { SqliteDatabase } from './sqlite';
@@ -16,6 +16,7 @@ interface SessionRow {
   end_reason: string | null;
   external_session_id: string | null;
   quota: string | null;
+  cli_version: string | null;
   started_at: number;
   ended_at: number | null;
   seq: number;
@@ -26,7 +27,7 @@ export type SessionRecord = AgentSession & { pidStartTime: string | null };
 export type SessionChange = Partial<
   Pick<
     SessionRecord,
-    'state' | 'needsInput' | 'pid' | 'pidStartTime' | 'limitResetsAt' | 'exitCode' | 'endReason' | 'externalSessionId' | 'quota' | 'endedAt'
+    'state' | 'needsInput' | 'pid' | 'pidStartTime' | 'limitResetsAt' | 'exitCode' | 'endReason' | 'externalSessionId' | 'quota' | 'cliVersion' | 'endedAt'
   >
 >;
 
@@ -40,6 +41,7 @@ const SESSION_COLUMNS: Record<keyof SessionChange, keyof SessionRow> = {
   endReason: 'end_reason',
   externalSessionId: 'external_session_id',
   quota: 'quota',
+  cliVersion: 'cli_version',
   endedAt: 'ended_at',
 };
 
@@ -107,6 +109,7 @@ export class SessionStore {
     const stored: Record<string, unknown> = { ...change };
     if (change.needsInput !== undefined) stored.needsInput = change.needsInput ? 1 : 0;
     if (change.quota !== undefined) stored.quota = change.quota && JSON.stringify(change.quota);
+    if (change.cliVersion !== undefined) stored.cliVersion = change.cliVersion && JSON.stringify(change.cliVersion);
     this.partialUpdate.run(sessionId, stored as SessionChange, this.seq.next());
     return this.get(sessionId) as SessionRecord;
   }
@@ -126,6 +129,7 @@ export class SessionStore {
       endReason: row.end_reason,
       externalSessionId: row.external_session_id,
       quota: row.quota ? (JSON.parse(row.quota) as AgentQuota) : null,
+      cliVersion: row.cli_version ? (JSON.parse(row.cli_version) as AgentCliVersion) : null,
       startedAt: row.started_at,
       endedAt: row.ended_at,
       seq: row.seq,

@@ -29,22 +29,25 @@ describe('AgentWakeService', () => {
   let screenNotReady: string | null;
   /** How the next typings go (then 'submitted'). */
   let outcomes: PromptTyping[];
-  /** How often the wake service looked at the agent's screen. */
+  /** How often the wake service had the session look at the agent's screen. */
   let readinessChecks: number;
+  /** Whether the agent's CLI goes on by itself at a limit's reset (Claude Code). */
+  let continuesAtReset: boolean;
+  const CONTINUE_GRACE_MS = 400;
 
   const terminal: WakeTerminal = {
-    wakeStyle: () => style,
-    readiness: async () => {
+    continuesAtLimitReset: () => continuesAtReset,
+    // As the session does: one readiness check, then the first key (a PTY write that fails).
+    typePrompt: async (_agentId, compose, _timings, onTyping) => {
       readinessChecks++;
-      return screenNotReady;
-    },
-    typePrompt: async (_agentId, text) => {
+      if (screenNotReady) return { outcome: 'not-ready', why: screenNotReady };
+      onTyping?.();
       if (failWrites > 0) {
         failWrites--;
         throw new Error('the PTY is gone');
       }
       const outcome = outcomes.shift() ?? { outcome: 'submitted' };
-      if (outcome.outcome !== 'not-ready') typed.push(text);
+      typed.push(compose(style));
       return outcome;
     },
   };
@@ -71,12 +74,14 @@ describe('AgentWakeService', () => {
     screenNotReady = null;
     outcomes = [];
     readinessChecks = 0;
+    continuesAtReset = false;
     wakes = new AgentWakeService(locator, stores, events, inbox, terminal, {
       submitDelayMs: 1,
       confirmMs: 50,
       retryBaseMs: 20,
       maxAttempts: 3,
       recheckMs: 20,
+      limitContinueGraceMs: CONTINUE_GRACE_MS,
       log: () => {},
     });
   });
@@ -203,6 +208,21 @@ describe('AgentWakeService', () => {
     inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'after the limit' });
     expect(wake()).toMatchObject({ state: 'waiting', notBefore: resetsAt });
     expect(typed).toEqual([]);
+  });
+
+  it("leaves the moment of a limit's reset to a CLI that goes on by itself then: the wake waits past it, then delivers once", async () => {
+    continuesAtReset = true;
+    const resetsAt = Date.now() + 50;
+    setSession('limited', resetsAt);
+    inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'a result that came during the limit' });
+    expect(wake()).toMatchObject({ state: 'waiting', notBefore: resetsAt + CONTINUE_GRACE_MS });
+    // The limit lifts at the reset; the CLI's own continuation has the prompt to itself for a while.
+    await waitFor(() => Date.now() >= resetsAt, 'the reset');
+    setSession('ready');
+    await waitFor(() => Date.now() >= resetsAt + CONTINUE_GRACE_MS / 2, 'half the grace');
+    expect(typed).toEqual([]);
+    await waitFor(() => wake()?.state === 'delivered', 'the wake once the grace is over');
+    expect(typed).toHaveLength(1);
   });
 
   it('puts a wake cut off mid-delivery back to waiting at boot', () => {

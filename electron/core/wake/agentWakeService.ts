@@ -11,11 +11,14 @@ import { composeWakeText, WAKE_NAMES_AT_MOST } from './wakeText';
 
 /** The agent terminals a wake types into (the session service). */
 export interface WakeTerminal {
-  /** How the running agent takes a wake (from its profile); throws when it is not running. */
-  wakeStyle(agentId: string): WakeStyle;
-  /** Null when the agent is positively at an empty prompt; otherwise why not. */
-  readiness(agentId: string): Promise<string | null>;
-  typePrompt(agentId: string, text: string, timings: PromptTimings): Promise<PromptTyping>;
+  /**
+   * Types the text `compose` writes for how the agent takes a wake (its profile's style) as its
+   * prompt, if it is positively at an empty prompt (else `not-ready`, with why not): the one
+   * readiness check of a wake. `onTyping` runs once it is, before any key.
+   */
+  typePrompt(agentId: string, compose: (style: WakeStyle) => string, timings: PromptTimings, onTyping?: () => void): Promise<PromptTyping>;
+  /** Whether the agent's CLI goes on by itself when a usage limit resets (Claude Code since 2.1.234). */
+  continuesAtLimitReset(agentId: string): boolean;
 }
 
 export interface WakeOptions extends PromptTimings {
@@ -23,6 +26,8 @@ export interface WakeOptions extends PromptTimings {
   maxAttempts: number;
   /** How soon to look again at an agent whose state says ready but whose screen does not show its prompt. */
   recheckMs: number;
+  /** How long past a limit's reset a wake waits for an agent whose CLI goes on by itself then. */
+  limitContinueGraceMs: number;
   log(line: string): void;
 }
 
@@ -33,6 +38,7 @@ export const DEFAULT_WAKE_OPTIONS: Omit<WakeOptions, 'log'> = {
   retryBaseMs: 1_000,
   maxAttempts: 5,
   recheckMs: 3_000,
+  limitContinueGraceMs: 60_000,
 };
 
 /**
@@ -90,8 +96,6 @@ export class AgentWakeService {
     const { store } = this.locator.agent(agentId);
     if (!store.inbox.hasPending(agentId)) return 0;
     this.ensureWake(store, agentId);
-    const why = await this.terminal.readiness(agentId);
-    if (why) fail('invalid-state', `The agent is ${why}; Drover types into a terminal only when its agent is ready at an empty prompt.`);
     return this.deliver(store, agentId, true);
   }
 
@@ -120,47 +124,61 @@ export class AgentWakeService {
     if (!byHand && !this.readyNow(store, wake, session)) return 0;
     if (!store.inbox.hasPending(agentId)) return this.nothingToDeliver(store, wake);
     this.delivering.add(agentId);
-    let messageIds: string[];
+    let typed: { delivered: number } | { notReady: string };
+    try {
+      typed = await this.typeWake(store, wake, agentId);
+    } finally {
+      this.delivering.delete(agentId);
+    }
+    if ('notReady' in typed) {
+      if (byHand) fail('invalid-state', `The agent is ${typed.notReady}; Drover types into a terminal only when its agent is ready at an empty prompt.`);
+      // Its state says ready but its screen does not (a dialog the hooks missed, text being typed).
+      this.retryAt(store.projectId, agentId, Date.now() + this.options.recheckMs);
+      return 0;
+    }
+    // Messages that arrived while this wake was typing go in the next one.
+    if (typed.delivered > 0) this.schedule(store.projectId, agentId);
+    return typed.delivered;
+  }
+
+  /**
+   * Types the wake of every pending message, if the agent is at its empty prompt (the session's
+   * answer is the one readiness check). An attempt counts from the first key typed.
+   */
+  private async typeWake(store: ProjectStore, wake: Wake, agentId: string): Promise<{ delivered: number } | { notReady: string }> {
     let attempt: Wake | undefined;
     try {
-      if (!byHand) {
-        const why = await this.terminal.readiness(agentId);
-        if (why) {
-          // Its state says ready but its screen does not (a dialog the hooks missed, text being typed).
-          this.retryAt(store.projectId, agentId, Date.now() + this.options.recheckMs);
-          return 0;
-        }
-      }
-      if (this.stopped || !this.stores.isOpen(store.projectId)) return 0;
+      if (this.stopped || !this.stores.isOpen(store.projectId)) return { delivered: 0 };
       // The wake delivers every pending message, but names only the first few (read together, with no wait in between).
-      messageIds = store.inbox.pendingIds(agentId);
-      if (messageIds.length === 0) return this.nothingToDeliver(store, wake);
+      const messageIds = store.inbox.pendingIds(agentId);
+      if (messageIds.length === 0) return { delivered: this.nothingToDeliver(store, wake) };
       const named = store.inbox.firstPending(agentId, WAKE_NAMES_AT_MOST);
-      attempt = this.change(store, wake.id, { state: 'delivering', messageIds, attempts: wake.attempts + 1 });
       const senders = new Map(store.agents.list().map((a) => [a.id, a]));
-      const text = composeWakeText(named, messageIds.length, senders, this.terminal.wakeStyle(agentId));
-      const typing = await this.terminal.typePrompt(agentId, text, this.options);
-      if (this.stopped || !this.stores.isOpen(store.projectId)) return 0;
-      if (typing.outcome === 'not-ready' || typing.outcome === 'not-taken') {
+      const compose = (style: WakeStyle) => composeWakeText(named, messageIds.length, senders, style);
+      const typing = await this.terminal.typePrompt(agentId, compose, this.options, () => {
+        attempt = this.change(store, wake.id, { state: 'delivering', messageIds, attempts: wake.attempts + 1 });
+      });
+      if (this.stopped || !this.stores.isOpen(store.projectId)) return { delivered: 0 };
+      if (typing.outcome === 'not-ready') return { notReady: typing.why };
+      if (!attempt) throw new Error(`typing reported ${typing.outcome} without typing`);
+      if (typing.outcome === 'not-taken') {
         this.failAttempt(store, attempt, typing.why);
-        return 0;
+        return { delivered: 0 };
       }
       this.inbox.markDelivered(store, attempt.messageIds);
       if (typing.outcome === 'unconfirmed') {
         this.options.log(`wake ${attempt.id} of agent ${agentId} was typed in but not taken up: ${typing.why}`);
         this.change(store, wake.id, { state: 'failed', lastError: `Typed in and submitted, but ${typing.why}` });
-        return 0;
+        return { delivered: 0 };
       }
       this.change(store, wake.id, { state: 'delivered', lastError: null, notBefore: null });
+      return { delivered: messageIds.length };
     } catch (error) {
-      if (attempt && this.stores.isOpen(store.projectId)) this.failAttempt(store, attempt, error instanceof Error ? error.message : String(error));
-      return 0;
-    } finally {
-      this.delivering.delete(agentId);
+      const why = error instanceof Error ? error.message : String(error);
+      if (attempt && this.stores.isOpen(store.projectId)) this.failAttempt(store, attempt, why);
+      else this.options.log(`waking ${agentId} failed before typing: ${why}`);
+      return { delivered: 0 };
     }
-    // Messages that arrived while this wake was typing go in the next one.
-    this.schedule(store.projectId, agentId);
-    return messageIds.length;
   }
 
   /** The messages were read before a wake typed them: it has nothing left to do. */
@@ -175,8 +193,11 @@ export class AgentWakeService {
     // A new turn would only hit the limit again: wait for the reset (a limited session, or a spent quota).
     const resetsAt = session?.state === 'limited' ? session.limitResetsAt : quotaSpentUntil(session?.quota ?? null, now);
     if (session?.state === 'limited' || resetsAt !== null) {
-      if (resetsAt !== null && wake.notBefore !== resetsAt) this.change(store, wake.id, { notBefore: resetsAt });
-      if (resetsAt !== null) this.retryAt(store.projectId, wake.agentId, resetsAt);
+      // A CLI that goes on by itself at the reset gets that moment to itself: the wake never lands on its continuation.
+      const grace = this.terminal.continuesAtLimitReset(wake.agentId) ? this.options.limitContinueGraceMs : 0;
+      const wakeAt = resetsAt === null ? null : resetsAt + grace;
+      if (wakeAt !== null && wake.notBefore !== wakeAt) this.change(store, wake.id, { notBefore: wakeAt });
+      if (wakeAt !== null) this.retryAt(store.projectId, wake.agentId, wakeAt);
       return false;
     }
     // An agent asking the person something is waiting for *them*: Enter would answer its prompt.

@@ -1,18 +1,17 @@
 import { app, type BrowserWindow } from 'electron';
 import { AppImageUpdater } from 'electron-updater';
 import { refreshCommandLineTool } from '../../core/commandLineTool/commandLineTool';
-import type { DroverHost } from '../../host/host';
 import { commandLineToolSource, type CliLocation } from '../distribution';
 import { errorText } from '../errorText';
-import { countRunningWork } from '../runningWork';
+import type { HostSession } from '../hostSession';
 import { startUpdateFlow, type UpdateFlow } from '../updateFlow';
 import { showError, updatePrompts } from './desktopDialogs';
 
 const HOUR_MS = 60 * 60 * 1000;
 
-/** What the desktop app's parts work with: the host, where the CLI is, the window, the log. */
+/** What the desktop app's parts work with: the link to the host, where the CLI is, the window, the log. */
 export interface DesktopContext {
-  host: DroverHost;
+  host: HostSession;
   cli: CliLocation;
   window(): BrowserWindow | null;
   log(line: string): void;
@@ -40,12 +39,12 @@ export function startAppImageUpdates({ host, cli, window, log }: DesktopContext)
   });
 
   /**
-   * The new version starts before this one has exited, so this one first lets go of what only one
-   * Drover may hold: its data dir (the host closes: tasks end as interrupted) and the window's
-   * single-instance lock.
+   * The new version of the window starts before this one has exited, so this one first lets go of
+   * the single-instance lock. The host goes on (agents and tasks with it); the new window meets it
+   * and offers to restart it into the new version.
    */
   async function restartToInstall(): Promise<void> {
-    await host.close();
+    host.close();
     app.releaseSingleInstanceLock();
     let failure: unknown = null;
     const noteFailure = (error: unknown) => (failure = error);
@@ -54,7 +53,7 @@ export function startAppImageUpdates({ host, cli, window, log }: DesktopContext)
     updater.quitAndInstall(false, true);
     updater.off('error', noteFailure);
     if (failure !== null) {
-      await showError(window(), 'Could not install the update', `${errorText(failure)}\n\nDrover has stopped its work and quits now. Start it again to go on.`);
+      await showError(window(), 'Could not install the update', `${errorText(failure)}\n\nYour agents and tasks go on in the Drover host. Start Drover again to see them.`);
       app.quit();
     }
   }
@@ -63,7 +62,10 @@ export function startAppImageUpdates({ host, cli, window, log }: DesktopContext)
     updater,
     prompts: updatePrompts(window),
     currentVersion: app.getVersion(),
-    runningWork: () => countRunningWork(host.core.api),
+    runningWork: async () => {
+      const { running } = await host.call('getHostStatus', {});
+      return { tasks: running.tasks.length, agents: running.agents.length };
+    },
     restartToInstall,
     checkEveryMs: 4 * HOUR_MS,
     firstCheckAfterMs: 30_000,

@@ -3,12 +3,15 @@ import { Menu, type MenuItemConstructorOptions } from 'electron';
 export interface AppMenuActions {
   installCommandLineTool(): void;
   openSettings(): void;
+  /** Stops the host too: its agents and tasks (the plain Quit leaves them running). */
+  quitAndStopHost(): void;
   /** Present only where the app updates itself (the AppImage). */
   updates: { checkNow(): void; automatic: boolean; setAutomatic(on: boolean): void } | null;
 }
 
 /**
- * The application menu: Drover's own commands first (the command line tool, settings, updates),
+ * The application menu: Drover's own commands first (the command line tool, settings, updates,
+ * quitting with or without stopping the host),
  * then Electron's standard Edit, View and Window menus (copy and paste in terminals, zoom, reload).
  * Built again whenever what it shows changes (the automatic-updates tick).
  */
@@ -33,7 +36,8 @@ export function setAppMenu(actions: AppMenuActions): void {
         { label: 'Settings', accelerator: 'CmdOrCtrl+,', click: actions.openSettings },
         ...updateItems,
         { type: 'separator' },
-        { role: 'quit' },
+        { label: 'Quit Drover and stop agents…', click: actions.quitAndStopHost },
+        { role: 'quit', label: 'Quit (agents keep running)' },
       ],
     },
     { role: 'editMenu' },

@@ -16,6 +16,11 @@ export async function showError(window: BrowserWindow | null, message: string, d
   await showMessage(window, { type: 'error', message, detail, buttons: ['OK'] });
 }
 
+/** A question with a yes and a no button; no (the default, and Escape) unless the person says yes. */
+export async function askYesNo(window: BrowserWindow | null, message: string, detail: string, yes: string, no = 'Cancel'): Promise<boolean> {
+  return (await showMessage(window, { type: 'question', message, detail, buttons: [yes, no], defaultId: 1, cancelId: 1 })) === 0;
+}
+
 const ANSWERS: readonly RestartAnswer[] = ['restart', 'later'];
 
 /** The update flow's prompts as native dialogs, and its progress on the window's taskbar entry. */

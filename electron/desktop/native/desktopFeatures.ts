@@ -9,6 +9,8 @@ import { showRoute } from './windowRoutes';
 
 export interface DesktopFeatureOptions extends DesktopContext {
   distribution: Distribution;
+  /** The menu's "Quit Drover and stop agents". */
+  quitAndStopHost(): void;
 }
 
 /**
@@ -16,9 +18,7 @@ export interface DesktopFeatureOptions extends DesktopContext {
  * Settings, updates), the AppImage's self-update following the app setting, and an installed
  * `drover` launcher kept pointing at wherever the AppImage now lives.
  */
-export async function startDesktopFeatures({ host, distribution, cli, window, log }: DesktopFeatureOptions): Promise<void> {
-  const api = host.core.api;
-
+export async function startDesktopFeatures({ host, distribution, cli, window, log, quitAndStopHost }: DesktopFeatureOptions): Promise<void> {
   if (distribution.kind === 'appimage') {
     try {
       if (refreshCommandLineTool(commandLineToolSource(distribution, cli), process.env)) log(`the drover launcher now runs ${distribution.appImage}`);
@@ -28,7 +28,7 @@ export async function startDesktopFeatures({ host, distribution, cli, window, lo
   }
 
   const installCommandLineTool = (): void => {
-    api.installCommandLineTool({}).then(
+    host.call('installCommandLineTool', {}).then(
       (result) => showInfo(window(), 'The drover command is installed', describeCommandLineTool(result).join('\n\n')),
       (error: unknown) => showError(window(), 'Could not install the command line tool', errorText(error)),
     );
@@ -39,16 +39,16 @@ export async function startDesktopFeatures({ host, distribution, cli, window, lo
   };
 
   const updates = distribution.kind === 'appimage' ? startAppImageUpdates({ host, cli, window, log }) : null;
-  let automatic = (await api.getAppSettings({})).settings.checkForUpdates;
+  let automatic = (await host.call('getAppSettings', {})).settings.checkForUpdates;
   const setAutomatic = (on: boolean): void => {
-    api.updateAppSettings({ settings: { checkForUpdates: on } }).catch((error: unknown) => void showError(window(), 'Could not save the setting', errorText(error)));
+    host.call('updateAppSettings', { settings: { checkForUpdates: on } }).catch((error: unknown) => void showError(window(), 'Could not save the setting', errorText(error)));
   };
   const renderMenu = (): void =>
-    setAppMenu({ installCommandLineTool, openSettings, updates: updates && { checkNow: () => void updates.checkNow(), automatic, setAutomatic } });
+    setAppMenu({ installCommandLineTool, openSettings, quitAndStopHost, updates: updates && { checkNow: () => void updates.checkNow(), automatic, setAutomatic } });
 
   updates?.setAutomatic(automatic);
   renderMenu();
-  host.core.events.onEvent((event) => {
+  host.onEvent((event) => {
     if (event.name !== 'appSettingsChanged') return;
     automatic = event.settings.checkForUpdates;
     updates?.setAutomatic(automatic);

@@ -65,7 +65,7 @@ describe('a host killed with SIGKILL loses nothing', () => {
     expect(isProcessGroupAlive(groups[running.findIndex((t) => t.id === stubborn)] as number)).toBe(true);
 
     serve = await startServe(['--data-dir', dataDir]);
-    expect(serve.stderr()).toMatch(/2 interrupted, 0 cancelled, \d leftover process groups killed, 3 queued to start/);
+    expect(serve.hostLog()).toMatch(/2 interrupted, 0 cancelled, \d leftover process groups killed, 3 queued to start/);
     const after = await tasks();
     expect(after).toHaveLength(6);
     for (const t of running) expect(after.find((a) => a.id === t.id)).toMatchObject({ state: 'interrupted', reason: 'app-restart' });
@@ -92,7 +92,7 @@ describe('a host killed with SIGKILL loses nothing', () => {
     const first = await tasks();
     await serve.stop();
     serve = await startServe(['--data-dir', dataDir]);
-    expect(serve.stderr()).toMatch(/0 interrupted, 0 cancelled, 0 leftover process groups killed, 0 queued to start/);
+    expect(serve.hostLog()).toMatch(/0 interrupted, 0 cancelled, 0 leftover process groups killed, 0 queued to start/);
     expect(await tasks()).toEqual(first);
   }, 90_000);
 });

@@ -24,7 +24,7 @@ describe('SIGKILL of the host process group mid-merge and mid-removal leaves no 
 
   const boot = async (args: string[] = []) => {
     client?.close();
-    host = await startServe(['--data-dir', dataDir, ...args], { ...process.env, DROVER_PORT_BLOCKS_DIR: path.join(dir, 'ports') }, { ownProcessGroup: true });
+    host = await startServe(['--data-dir', dataDir, ...args], { ...process.env, DROVER_PORT_BLOCKS_DIR: path.join(dir, 'ports') });
     client = await connectToDrover(socketPathFor(dataDir));
   };
   const rpc = () => (client as SocketClient).rpc;
@@ -35,7 +35,12 @@ describe('SIGKILL of the host process group mid-merge and mid-removal leaves no 
   };
   /** Kills the host and every git it runs at once, as a crash or an OOM kill of the session would. */
   const killHostGroup = async () => {
-    await host?.stop('SIGKILL');
+    const serve = host as ServeProcess;
+    const group = serve.hostPid();
+    // Serve would start a new host the moment this one dies; the next boot is the test's to make.
+    await serve.stopServe();
+    if (serve.hostAlive()) process.kill(-group, 'SIGKILL');
+    await waitFor(() => !serve.hostAlive(), 'the host and its git to be killed');
     host = undefined;
   };
   const gitDirOf = (tree: string) => git(tree, 'rev-parse', '--absolute-git-dir');
@@ -82,7 +87,7 @@ describe('SIGKILL of the host process group mid-merge and mid-removal leaves no 
     await boot();
     expect(fs.existsSync(path.join(adminDir, 'rebase-merge'))).toBe(false);
     expect(fs.existsSync(path.join(adminDir, 'index.lock'))).toBe(false);
-    expect(host?.stderr()).toMatch(/aborted the rebase of drover\/rebaser-\w+ that Drover's merge had started/);
+    expect(host?.hostLog()).toMatch(/aborted the rebase of drover\/rebaser-\w+ that Drover's merge had started/);
     expect(git(tree, 'symbolic-ref', '--short', 'HEAD')).toBe(branch);
     expect(git(repo, 'rev-parse', branch)).toBe(branchTip);
     expect(git(tree, 'status', '--porcelain')).toBe('');
@@ -112,7 +117,7 @@ describe('SIGKILL of the host process group mid-merge and mid-removal leaves no 
 
     await boot();
     expect(fs.existsSync(path.join(adminDir, 'index.lock'))).toBe(false);
-    expect(host?.stderr()).toMatch(/removed a stale .*index\.lock/);
+    expect(host?.hostLog()).toMatch(/removed a stale .*index\.lock/);
     expect((await worktreeOf(agent.id)).state).toBe('ready');
     expect(fs.readFileSync(path.join(tree, 'work.dat'), 'utf8')).toBe('unsaved\n');
     expect(fs.readFileSync(path.join(tree, 'readme.md'), 'utf8')).toBe('edited\n');
@@ -129,7 +134,9 @@ describe('SIGKILL of the host process group mid-merge and mid-removal leaves no 
     const { path: tree, branch } = await worktreeOf(agent.id);
     const work = commitFiles(tree, { 'feature.txt': 'committed work\n' }, 'agent work');
     const before = mainState();
-    const hostGroup = host?.child.pid as number;
+    const hostGroup = (host as ServeProcess).hostPid();
+    // Serve would start a new host the moment this one dies; the next boot is the test's to make.
+    await host?.stopServe();
 
     // The first file git deletes ends the host's group, git with it.
     const watcher = fs.watch(path.join(tree, 'bulk'), () => {
@@ -141,7 +148,7 @@ describe('SIGKILL of the host process group mid-merge and mid-removal leaves no 
     });
     try {
       rpc().call('removeAgent', { agentId: agent.id }).catch(() => {});
-      await waitFor(() => host?.child.exitCode !== null || host.child.signalCode !== null, 'the host to be killed mid-removal');
+      await waitFor(() => !host?.hostAlive(), 'the host to be killed mid-removal');
     } finally {
       watcher.close();
     }
@@ -156,7 +163,7 @@ describe('SIGKILL of the host process group mid-merge and mid-removal leaves no 
     await boot();
     expect(await worktreeOf(agent.id)).toMatchObject({ state: 'missing', portBase: null });
     expect(fs.existsSync(tree)).toBe(false);
-    expect(host?.stderr()).toMatch(/finished removing .*deleter-\w+/);
+    expect(host?.hostLog()).toMatch(/finished removing .*deleter-\w+/);
     expect(git(repo, 'worktree', 'list', '--porcelain')).not.toContain(tree);
     expect(git(repo, 'rev-parse', branch)).toBe(work);
     expect(mainState()).toEqual(before);

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InboxMessage, Task } from '../../../shared/entities';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { composeWakeText } from '../wake/wakeText';
-import { describeTaskResult } from './taskCompletionSink';
+import { describeTaskResult } from './taskResultText';
 
 const MESSAGE: InboxMessage = {
   id: 'm-aaaaaa',

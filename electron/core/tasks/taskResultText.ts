@@ -1,10 +1,7 @@
 import { formatDuration } from '../../../shared/duration';
-import { isTaskFinished, type Task } from '../../../shared/entities';
-import type { EventBus } from '../events/eventBus';
-import type { ProjectStore, ProjectStores } from '../storage/projectStores';
-import { describeExit } from '../tasks/taskExit';
-import { readLogSlice } from '../tasks/taskLogReader';
-import type { MediatedInbox } from './mediatedInbox';
+import type { Task } from '../../../shared/entities';
+import { describeExit } from './taskExit';
+import { readLogSlice } from './taskLogReader';
 
 const TAIL_BYTES = 4096;
 const TAIL_LINES = 20;
@@ -20,7 +17,7 @@ const OUTCOME: Record<string, string> = {
 };
 
 /** The last lines of a task's output as plain text. */
-export function outputTail(logPath: string): string {
+function outputTail(logPath: string): string {
   const { data } = readLogSlice(logPath, { tailBytes: TAIL_BYTES });
   return data
     .replace(ANSI, '')
@@ -57,31 +54,4 @@ export function describeTaskResult(task: Task): string {
   const reason = extra ? ` (${extra})` : '';
   const tail = outputTail(task.logPath);
   return `Task ${task.id} ${name} ${OUTCOME[task.state] ?? task.state}: ${exit}${duration}${reason}.${tail ? `\nOutput tail:\n${tail}` : '\nNo output.'}`;
-}
-
-function postResult(store: ProjectStore, inbox: MediatedInbox, task: Task): void {
-  if (!task.ownerAgentId || !isTaskFinished(task.state)) return;
-  const owner = store.agents.byIdOrName(task.ownerAgentId);
-  if (!owner || store.inbox.resultOfTask(task.id)) return;
-  inbox.post(task.projectId, { agentId: owner.id, kind: 'task-result', body: describeTaskResult(task), taskId: task.id });
-}
-
-/**
- * Every task with an owner agent posts exactly one task-result message when it ends, however it
- * ends (including at boot reconciliation); the unique index on task-result messages backs this up.
- */
-export function connectTaskCompletionSink(events: EventBus, stores: ProjectStores, inbox: MediatedInbox): () => void {
-  return events.onEvent((event) => {
-    if (event.name === 'backgroundTaskChanged') postResult(stores.get(event.projectId), inbox, event.task);
-  });
-}
-
-/** Boot: a result lost between a task's end and its message (a crash, a full disk) is posted now. */
-export function postMissingResults(store: ProjectStore, inbox: MediatedInbox): number {
-  const missing = store.inbox.finishedTasksWithoutResult();
-  for (const taskId of missing) {
-    const task = store.tasks.get(taskId);
-    if (task) postResult(store, inbox, task);
-  }
-  return missing.length;
 }

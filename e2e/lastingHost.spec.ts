@@ -1,0 +1,148 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import type { AgentSession, Task } from '../shared/entities';
+import { runCli } from '../test-support/droverProcess';
+import { addAgent, agentPane, openWorkspace, saveProfiles, screenshot, SHELL_PROFILE, stateBadge, terminalOf, typeLine } from './support/agents';
+import { withSocket } from './support/attention';
+import { expect, test, type DroverWorld } from './support/droverHost';
+import { runTask, taskRow } from './support/workState';
+
+/** The visible rows of a pane's terminal as the page draws them, trailing blanks trimmed. */
+async function paneRows(terminal: Locator): Promise<string[]> {
+  const rows = await terminal.locator('.xterm-rows > div').allTextContents();
+  return rows.map((row) => row.replace(/\u00a0/g, ' ').trimEnd());
+}
+
+/** The host's mirror of the agent's terminal: every line of it, and its visible rows. */
+async function mirror(drover: DroverWorld, agentId: string): Promise<{ lines: string[]; screen: string[] }> {
+  const { text, rows } = await withSocket(drover, (rpc) => rpc.call('readAgentScreen', { agentId }));
+  const lines = text.split('\n').map((line) => line.trimEnd());
+  return { lines, screen: lines.slice(-rows) };
+}
+
+/** The numbers of the lines `marker N` in order: complete is 1, 2, 3, … with nothing twice. */
+function numbered(lines: string[], marker: string): number[] {
+  return lines.flatMap((line) => {
+    const match = new RegExp(`^${marker} (\\d+)$`).exec(line);
+    return match ? [Number(match[1])] : [];
+  });
+}
+
+function oneToN(count: number): number[] {
+  return Array.from({ length: count }, (_, index) => index + 1);
+}
+
+/** How many times the pane's whole scrollback holds `term`, as its search bar counts it. */
+async function searchCount(page: Page, pane: Locator, terminal: Locator, term: string): Promise<number> {
+  await terminal.click();
+  await page.keyboard.press('Control+Shift+F');
+  const field = pane.getByRole('searchbox');
+  await field.fill(term);
+  const results = pane.getByRole('search').getByRole('status');
+  await expect(results).toHaveText(/^\d+ of \d+$/);
+  const count = Number(/of (\d+)$/.exec((await results.textContent()) ?? '')?.[1]);
+  await field.press('Escape');
+  return count;
+}
+
+async function session(drover: DroverWorld, projectId: string, agentId: string): Promise<AgentSession | undefined> {
+  return withSocket(drover, async (rpc) => (await rpc.call('getWorkState', { projectId })).sessions.find((s) => s.agentId === agentId));
+}
+
+async function task(drover: DroverWorld, taskId: string): Promise<Task> {
+  return withSocket(drover, (rpc) => rpc.call('getTask', { taskId }));
+}
+
+/** The pane shows exactly what the host's mirror holds: the same visible rows. */
+async function expectPaneMatchesMirror(drover: DroverWorld, terminal: Locator, agentId: string): Promise<void> {
+  await expect.poll(async () => (await paneRows(terminal)).join('\n')).toBe((await mirror(drover, agentId)).screen.join('\n'));
+}
+
+for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+  test(`agents and tasks outlive drover serve (${signal} of its process group), and every page shows exactly what the agent drew`, async ({ page, drover }) => {
+    test.setTimeout(240_000);
+    const folder = drover.makeFolder('shop-api');
+    const url = await drover.startHost(['--project', folder]);
+    const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+    await openWorkspace(page, url, projectId);
+    const panel = page.getByRole('region', { name: 'Work state' });
+
+    const pane = await addAgent(page, 'Counter', 'Counts', SHELL_PROFILE.name);
+    await pane.getByRole('button', { name: 'Start' }).click();
+    await expect(stateBadge(pane, 'Ready')).toBeVisible();
+    const terminal = terminalOf(pane, 'Counter');
+    const agentId = await withSocket(drover, async (rpc) => (await rpc.call('getWorkState', { projectId })).agents[0]?.id as string);
+    // printf keeps the marker out of the command line itself, so only the output holds it.
+    await typeLine(page, terminal, "i=0; until [ -e stop.gate ]; do i=$((i+1)); printf 'ti%sk %d\\n' c $i; sleep 0.2; done; echo counted $i");
+    const taskId = await runTask(drover, folder, "i=0; until [ -e task.gate ]; do i=$((i+1)); echo step $i; sleep 0.3; done; echo task finished", 'steady task');
+    await expect(taskRow(panel, 'steady task').getByText('Running')).toBeVisible();
+    await expect.poll(async () => numbered((await mirror(drover, agentId)).lines, 'tick').length).toBeGreaterThan(3);
+    const pid = (await session(drover, projectId, agentId))?.pid;
+    expect(pid).toBeGreaterThan(0);
+
+    // serve goes; the host, the agent and the task stay.
+    await drover.host().stopServe(signal);
+    await expect(page.getByRole('alert').filter({ hasText: 'Not connected to the Drover host' })).toBeVisible();
+    await expect(stateBadge(pane, 'Unknown')).toBeVisible();
+    await expect(taskRow(panel, 'steady task').getByText('Unknown')).toBeVisible();
+    await expect(pane.getByRole('button', { name: 'Stop' })).toBeDisabled();
+    await expect(taskRow(panel, 'steady task').getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    await screenshot(page, `lasting-host-away-${signal}.png`);
+    const status = await runCli(['--data-dir', drover.dataDir, 'host', 'status']);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/Drover host: running, pid \d+/);
+    expect(status.stdout).toContain('running:  1 agent and 1 task');
+    const ticksWhileAway = numbered((await mirror(drover, agentId)).lines, 'tick').length;
+    await expect.poll(async () => numbered((await mirror(drover, agentId)).lines, 'tick').length).toBeGreaterThan(ticksWhileAway + 10);
+
+    // A new serve opens the door on the same port: the page reconnects by itself.
+    await drover.startServe();
+    await expect(page.getByRole('alert').filter({ hasText: 'Not connected' })).toBeHidden({ timeout: 30_000 });
+    // Its counting command still runs: a shell is busy while a command runs.
+    await expect(stateBadge(pane, 'Busy')).toBeVisible();
+    expect((await session(drover, projectId, agentId))?.pid).toBe(pid);
+    fs.writeFileSync(path.join(folder, 'task.gate'), '');
+    await expect(taskRow(panel, 'steady task').getByText('Task done')).toBeVisible();
+    expect(await task(drover, taskId)).toMatchObject({ state: 'succeeded', attempt: 1, exitCode: 0 });
+
+    // Everything the agent printed, once each, in the host's mirror and in the pane.
+    fs.writeFileSync(path.join(folder, 'stop.gate'), '');
+    await expect(terminal).toContainText(/counted \d+/);
+    const lines = (await mirror(drover, agentId)).lines;
+    const counted = Number(/counted (\d+)/.exec(lines.join('\n'))?.[1]);
+    expect(numbered(lines, 'tick')).toEqual(oneToN(counted));
+    await expectPaneMatchesMirror(drover, terminal, agentId);
+    expect(await searchCount(page, pane, terminal, 'tick ')).toBe(counted);
+
+    // Away to the settings and back, and a reload: the same screen again.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
+    await page.goBack();
+    await expect(terminalOf(agentPane(page, 'Counter'), 'Counter')).toContainText(/counted \d+/);
+    await expectPaneMatchesMirror(drover, terminal, agentId);
+    await page.reload();
+    await expect(terminal).toContainText(/counted \d+/);
+    await expectPaneMatchesMirror(drover, terminal, agentId);
+    expect(await searchCount(page, pane, terminal, 'tick ')).toBe(counted);
+
+    // A reload in the middle of a flood: every line once.
+    await typeLine(page, terminal, "i=0; while [ $i -lt 900 ]; do i=$((i+1)); printf 'fl%sd %d\\n' oo $i; [ $((i % 30)) -eq 0 ] && sleep 0.05; done; echo flooded");
+    await expect.poll(async () => numbered((await mirror(drover, agentId)).lines, 'flood').length).toBeGreaterThan(100);
+    await page.reload();
+    await expect(terminal).toContainText('flooded');
+    expect(numbered((await mirror(drover, agentId)).lines, 'flood')).toEqual(oneToN(900));
+    await expectPaneMatchesMirror(drover, terminal, agentId);
+    expect(await searchCount(page, pane, terminal, 'flood ')).toBe(900);
+    await screenshot(page, `lasting-host-after-flood-${signal}.png`);
+
+    // Stopping the host is explicit, and ends the work as a quit did; the next start reconciles.
+    const stopped = await runCli(['--data-dir', drover.dataDir, 'host', 'stop', '--force']);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(stopped.stdout).toContain('Drover host stopped (1 agent and 0 tasks ended)');
+    await drover.startHost(['--project', folder]);
+    await expect(stateBadge(pane, 'Exited')).toBeVisible({ timeout: 30_000 });
+    await expect(terminal).toContainText('Session ended when Drover stopped');
+    expect(await session(drover, projectId, agentId)).toMatchObject({ state: 'exited', endReason: 'app-restart' });
+  });
+}

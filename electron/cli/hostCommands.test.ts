@@ -1,0 +1,186 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PROTOCOL_VERSION } from '../../shared/host';
+import { CLI_PATH } from '../../test-support/buildOnce';
+import { runCli, stopHostOf } from '../../test-support/droverProcess';
+import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import { waitFor } from '../../test-support/waitFor';
+import { HOST_LOG_FILE, isRecordedHostAlive, readHostRecord } from '../host/hostRecord';
+import { socketPathFor } from '../host/paths';
+import { connectToDrover } from './socketClient';
+
+const AS_ROOT = process.getuid?.() === 0;
+const NOBODY = 65534;
+
+describe('drover host: one lasting host per data dir, started by whoever needs it first', () => {
+  let dir: string;
+  let dataDir: string;
+  const host = (...args: string[]) => runCli(['--data-dir', dataDir, 'host', ...args], { env: { ...process.env, DROVER_SOCKET: '' } });
+  const hostPid = () => readHostRecord(dataDir)?.pid;
+
+  beforeEach(() => {
+    dir = makeTempDir();
+    dataDir = path.join(dir, 'data');
+  });
+  afterEach(async () => {
+    await stopHostOf(dataDir, 'SIGKILL');
+    removeDir(dir);
+  });
+
+  it('start runs a host detached from the command, status reports it, a second start finds it', async () => {
+    const started = await host('start');
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stdout).toMatch(/^Drover host started: pid \d+, version /);
+    const pid = hostPid() as number;
+    // Its own session: a hang-up or a signal to the group of whoever started it does not reach it.
+    expect(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[3]).toBe(String(pid));
+    const status = await host('status');
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain(`Drover host: running, pid ${pid}`);
+    expect(status.stdout).toContain(`log:      ${path.join(dataDir, HOST_LOG_FILE)}`);
+    expect(status.stdout).toContain('running:  0 agents and 0 tasks');
+    expect((await host('start')).stdout).toContain(`Drover host already running: pid ${pid}`);
+    const json = JSON.parse((await host('status', '--json')).stdout) as { alive: boolean; pid: number };
+    expect(json).toMatchObject({ alive: true, pid });
+  });
+
+  it('two clients racing to start a host get the same one', async () => {
+    const [first, second] = await Promise.all([host('start'), host('start')]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(0);
+    const pid = hostPid();
+    expect(first.stdout).toContain(`pid ${pid}`);
+    expect(second.stdout).toContain(`pid ${pid}`);
+  });
+
+  it('stop names the running work and asks; without a terminal to ask on it needs --force; the next start reconciles', async () => {
+    await host('start');
+    const repo = path.join(dir, 'repo');
+    fs.mkdirSync(repo);
+    const adding = await connectToDrover(socketPathFor(dataDir));
+    await adding.rpc.call('addProject', { path: repo });
+    adding.close();
+    const taskId = (await runCli(['--data-dir', dataDir, 'task', 'run', '--project', repo, '--label', 'long one', '--', 'sleep 60'], { cwd: repo })).stdout.trim();
+    expect(taskId).toMatch(/^t-/);
+    const refused = await host('stop');
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toContain('Stopping the host ends 0 agents and 1 task');
+    expect(refused.stdout).toContain('task long one (');
+    expect(refused.stderr).toContain('Add --force to stop them anyway');
+    expect((await host('status')).code).toBe(0);
+
+    const stopped = await host('stop', '--force');
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(stopped.stdout).toContain('Drover host stopped (0 agents and 1 task ended)');
+    expect(readHostRecord(dataDir)).toBeNull();
+    const down = await host('status');
+    expect(down.code).toBe(1);
+    expect(down.stdout).toContain('Drover host: not running');
+
+    await host('start');
+    const client = await connectToDrover(socketPathFor(dataDir));
+    try {
+      expect(await client.rpc.call('getTask', { taskId })).toMatchObject({ state: 'interrupted' });
+    } finally {
+      client.close();
+    }
+  });
+
+  it('restart stops the host and starts a new one', async () => {
+    await host('start');
+    const before = hostPid();
+    const restarted = await host('restart', '--force');
+    expect(restarted.code, restarted.stderr).toBe(0);
+    expect(restarted.stdout).toMatch(/Drover host stopped[\s\S]*Drover host started: pid \d+/);
+    expect(hostPid()).not.toBe(before);
+  });
+
+  it('a stale socket of a dead host is no obstacle', async () => {
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    const socketPath = socketPathFor(dataDir);
+    // A process that listened on the socket and was killed: the file stays, nobody answers on it.
+    const listener = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(socketPath)}, () => console.log('up'))`]);
+    await new Promise((resolve) => listener.stdout.once('data', resolve));
+    listener.kill('SIGKILL');
+    await new Promise((resolve) => listener.once('exit', resolve));
+    expect(fs.existsSync(socketPath)).toBe(true);
+    const started = await host('start');
+    expect(started.code, started.stderr).toBe(0);
+  });
+
+  it('a host that cannot start is reported with its reason and where its log is', async () => {
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(dataDir, 'app.sqlite'), 'not a database at all, but something else entirely', { mode: 0o600 });
+    const started = await host('start');
+    expect(started.code).toBe(1);
+    expect(started.stderr).toMatch(/The Drover host could not start: it exited with code \d\./);
+    expect(started.stderr).toContain('app.sqlite');
+    expect(started.stderr).toContain(`Its log: ${path.join(dataDir, HOST_LOG_FILE)}`);
+  });
+
+  it.runIf(AS_ROOT)("refuses a data dir that belongs to another user (needs root to make one)", async () => {
+    fs.mkdirSync(dataDir, { mode: 0o700 });
+    fs.chownSync(dataDir, NOBODY, NOBODY);
+    const run = await host('run');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`The data dir ${dataDir} belongs to another user (uid ${NOBODY})`);
+  });
+
+  it.runIf(AS_ROOT)('says plainly that it cannot write to a read-only data dir (run as another user: root writes anywhere)', async () => {
+    fs.chmodSync(dir, 0o755);
+    fs.mkdirSync(dataDir, { mode: 0o500 });
+    fs.chownSync(dataDir, NOBODY, NOBODY);
+    const child = spawn(process.execPath, [CLI_PATH, '--data-dir', dataDir, 'host', 'run'], { uid: NOBODY, gid: NOBODY, env: { ...process.env, HOME: dir } });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain(`Drover cannot write to its data dir ${dataDir} (permission denied)`);
+  });
+
+  it('a host killed while a client waits on it: the call fails with a plain reason', async () => {
+    await host('start');
+    const client = await connectToDrover(socketPathFor(dataDir));
+    const record = readHostRecord(dataDir);
+    if (!record) throw new Error('no host record');
+    const waiting = client.rpc.call('awaitReply', { questionId: 'm-nothing', timeoutMs: 60_000 });
+    process.kill(record.pid, 'SIGKILL');
+    await expect(waiting).rejects.toThrow('Drover closed the connection.');
+    client.close();
+    await waitFor(() => !isRecordedHostAlive(record), 'the host gone');
+    // The next client starts a new one on the same data dir.
+    expect((await host('start')).stdout).toContain('Drover host started');
+  });
+});
+
+describe('a client meeting a host of another protocol', () => {
+  let dir: string;
+  let server: net.Server;
+
+  beforeEach(() => {
+    dir = makeTempDir();
+  });
+  afterEach(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    removeDir(dir);
+  });
+
+  it('says which versions met and how to move the host to this one', async () => {
+    const socketPath = path.join(dir, 'old.sock');
+    // An older host: it answers the handshake with the protocol before this one.
+    server = net.createServer((socket) => {
+      socket.on('data', (chunk) => {
+        const { id } = JSON.parse(chunk.toString('utf8').split('\n')[0] as string) as { id: number };
+        socket.write(`${JSON.stringify({ t: 'res', id, ok: true, result: { protocol: PROTOCOL_VERSION - 1, version: '0.0.9', pid: 4242, rendererDir: null } })}\n`);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    const result = await runCli(['status'], { env: { ...process.env, DROVER_SOCKET: socketPath } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`The running Drover host is version 0.0.9 (protocol ${PROTOCOL_VERSION - 1})`);
+    expect(result.stderr).toContain('drover host restart');
+  });
+});

@@ -1,0 +1,157 @@
+import { CombiningMarkCap } from './combiningMarks';
+import { ScreenMirror, type MirrorSnapshot } from './screenMirror';
+import { ScrollbackLog } from './scrollbackLog';
+import { TerminalStream, type FlowSource, type StreamAttachment, type TerminalSink } from './terminalStream';
+
+export interface AgentTerminalOptions {
+  /** The agent's output on disk: an earlier host's mirror is rebuilt from it. */
+  scrollbackFile: string;
+  scrollbackLines: number;
+  cols: number;
+  rows: number;
+  /** Shown after what the file holds, when it was cut off by a stop of the host. */
+  endedNote?: string;
+}
+
+/**
+ * Between one session's output and the next: out of the alternate screen, the modes a CLI may have
+ * left on turned off (soft reset, bracketed paste, mouse and focus reports), and the old screen
+ * scrolled into the scrollback, so history stays while the new session starts on a clean screen.
+ */
+function sessionBoundary(rows: number): string {
+  // From the bottom row, each line feed scrolls one row of the old screen into the scrollback.
+  return `\u001b[?1049l\u001b[!p\u001b[?2004l\u001b[?1000l\u001b[?1002l\u001b[?1003l\u001b[?1006l\u001b[?1004l\u001b[0m\u001b[${rows};1H${'\n'.repeat(rows)}\u001b[H`;
+}
+
+export interface AttachedTerminal extends MirrorSnapshot {
+  /** Where the snapshot ends in the stream: the attachment's chunks start there. */
+  at: number;
+  acknowledge(chars: number): void;
+  detach(): void;
+}
+
+/**
+ * What one agent's terminal is in the host, across its sessions and for as long as the host runs:
+ * its output (combining marks capped) goes to the scrollback file, to a headless mirror and to the
+ * attached clients, in one stream. A client that attaches gets the mirror serialized at the point
+ * where its own chunks start, so every client shows exactly what the agent drew, whenever it came.
+ * The mirror is paced like a client: the PTY pauses while it is far behind.
+ */
+export class AgentTerminal {
+  private readonly stream = new TerminalStream();
+  private readonly marks = new CombiningMarkCap();
+  private readonly log: ScrollbackLog;
+  private readonly mirror: ScreenMirror;
+  private readonly mirrorFeed: StreamAttachment;
+  private size: { cols: number; rows: number };
+  private written = false;
+
+  constructor(options: AgentTerminalOptions) {
+    this.size = { cols: options.cols, rows: options.rows };
+    this.log = new ScrollbackLog(options.scrollbackFile);
+    this.mirror = new ScreenMirror(options.cols, options.rows, options.scrollbackLines, (chars) => this.mirrorFeed.acknowledge(chars));
+    this.mirrorFeed = this.stream.attach({ send: (data) => this.mirror.write(data) });
+    const restored = this.log.tail() + (options.endedNote ?? '');
+    if (restored) {
+      this.written = true;
+      this.stream.push(restored);
+      this.stream.flush();
+    }
+  }
+
+  /** The size the PTY has (or a new session's PTY gets): the last one a client asked for. */
+  get cols(): number {
+    return this.size.cols;
+  }
+
+  get rows(): number {
+    return this.size.rows;
+  }
+
+  /** The PTY of the session running now; null once it ended. */
+  connect(source: FlowSource | null): void {
+    this.stream.connect(source);
+  }
+
+  /** Output of the agent's PTY, or a note of Drover's own. */
+  write(data: string): void {
+    const capped = this.marks.cap(data);
+    if (capped.length === 0) return;
+    this.written = true;
+    this.log.append(capped);
+    this.stream.push(capped);
+  }
+
+  /** A new session starts: it gets a clean screen below the earlier sessions' output. */
+  beginSession(): void {
+    if (this.written) this.write(sessionBoundary(this.size.rows));
+  }
+
+  /** The mirror takes the new size after everything the PTY wrote at the old one. */
+  resize(cols: number, rows: number): void {
+    this.size = { cols, rows };
+    this.stream.flush();
+    this.mirror.resize(cols, rows);
+  }
+
+  setScrollbackLines(lines: number): void {
+    this.mirror.setScrollbackLines(lines);
+  }
+
+  /** The visible screen as text, with all output so far parsed. */
+  screen(): Promise<string> {
+    this.stream.flush();
+    return this.mirror.text();
+  }
+
+  /** The scrollback and the screen as text. */
+  text(): Promise<string> {
+    this.stream.flush();
+    return this.mirror.allText();
+  }
+
+  bracketedPaste(): Promise<boolean> {
+    this.stream.flush();
+    return this.mirror.bracketedPaste();
+  }
+
+  /**
+   * The snapshot, and from where it ends the live chunks. Chunks that come while the snapshot is
+   * made reach the sink only once the caller holds the attachment (on the next turn of the loop).
+   */
+  async attach(sink: TerminalSink): Promise<AttachedTerminal> {
+    this.stream.flush();
+    let held: [string, number][] | null = [];
+    let detached = false;
+    const attachment = this.stream.attach({ send: (data, at) => (held ? held.push([data, at]) : sink.send(data, at)) });
+    const detach = () => {
+      detached = true;
+      attachment.detach();
+    };
+    let snapshot: MirrorSnapshot;
+    try {
+      snapshot = await this.mirror.snapshot();
+    } catch (error) {
+      detach();
+      throw error;
+    }
+    setImmediate(() => {
+      const waiting = held ?? [];
+      held = null;
+      if (!detached) for (const [data, at] of waiting) sink.send(data, at);
+    });
+    return { ...snapshot, at: attachment.at, acknowledge: attachment.acknowledge, detach };
+  }
+
+  /** Writes what the scrollback file still holds in memory (before the process's exit is announced). */
+  flush(): void {
+    this.stream.flush();
+    this.log.flush();
+  }
+
+  dispose(): void {
+    this.flush();
+    this.mirrorFeed.detach();
+    this.mirror.dispose();
+  }
+}

@@ -1,0 +1,77 @@
+import { SerializeAddon } from '@xterm/addon-serialize';
+import { Terminal, type IBufferCell } from '@xterm/headless';
+import { describe, expect, it } from 'vitest';
+import { serializeScrollback } from './scrollbackSerializer';
+
+function terminal(cols = 40, rows = 6): Terminal {
+  return new Terminal({ cols, rows, scrollback: 1000, allowProposedApi: true });
+}
+
+function write(target: Terminal, data: string): Promise<void> {
+  return new Promise((resolve) => target.write(data, resolve));
+}
+
+/** Every cell of the normal buffer as text and look, row by row, with each row's wrap flag. */
+function cells(target: Terminal): string[] {
+  const buffer = target.buffer.normal;
+  const cell = buffer.getNullCell();
+  const rows: string[] = [];
+  for (let y = 0; y < buffer.length; y++) {
+    const line = buffer.getLine(y);
+    if (!line) continue;
+    const parts = [line.isWrapped ? 'wrapped' : 'row'];
+    for (let x = 0; x < line.length; x++) {
+      const at = line.getCell(x, cell) as IBufferCell;
+      parts.push(`${at.getChars() || ' '}/${at.getWidth()}/${at.getFgColorMode()}:${at.getFgColor()}/${at.getBgColorMode()}:${at.getBgColor()}/${at.isBold()}${at.isItalic()}${at.isDim()}${at.isUnderline()}${at.isInverse()}${at.isStrikethrough()}`);
+    }
+    rows.push(parts.join(' '));
+  }
+  return rows;
+}
+
+const BUSY_OUTPUT = [
+  '\u001b[1;32m❯\u001b[0m npm test\r\n',
+  '\u001b[31mred\u001b[0m, \u001b[38;5;208morange\u001b[0m, \u001b[38;2;10;200;30mrgb\u001b[0m and \u001b[44;97mbright on blue\u001b[0m\r\n',
+  'wide: 漢字テスト, emoji 😀 and e\u0301 combining\r\n',
+  `${'a long line that the terminal wraps '.repeat(3)}\r\n`,
+  '\u001b[42m   \u001b[0m a green block first, \u001b[45mand a magenta tail   \u001b[0m\r\n',
+  '\u001b[1;3;4;7;9mall the flags\u001b[0m \u001b[2mdim\u001b[0m\r\n',
+  'tabs\tand\tspaces   \r\n',
+  `${'x'.repeat(40)}${'y'.repeat(10)}\r\n`,
+].join('');
+
+describe('serializeScrollback', () => {
+  it('with the addon writing the screen after it, rebuilds the buffer cell for cell, wraps and looks included', async () => {
+    const original = terminal();
+    const addon = new SerializeAddon();
+    original.loadAddon(addon);
+    await write(original, BUSY_OUTPUT.repeat(4) + 'last line, on the screen\r\n$ ');
+    expect(original.buffer.normal.baseY).toBeGreaterThan(20);
+
+    const snapshot = serializeScrollback(original) + addon.serialize({ scrollback: 0 });
+    const restored = terminal();
+    await write(restored, snapshot);
+    expect(cells(restored)).toEqual(cells(original));
+    expect([restored.buffer.active.cursorX, restored.buffer.active.cursorY]).toEqual([original.buffer.active.cursorX, original.buffer.active.cursorY]);
+
+    // The addon alone gives the same buffer: the fast path changes only the time it takes.
+    const byAddon = terminal();
+    await write(byAddon, addon.serialize());
+    expect(cells(restored)).toEqual(cells(byAddon));
+  });
+
+  it('leaves an alternate screen, and the history under it, as they were', async () => {
+    const original = terminal();
+    const addon = new SerializeAddon();
+    original.loadAddon(addon);
+    await write(original, BUSY_OUTPUT.repeat(2) + '\u001b[?1049h\u001b[H\u001b[7m a full-screen app \u001b[0m');
+    const restored = terminal();
+    await write(restored, serializeScrollback(original) + addon.serialize({ scrollback: 0 }));
+    expect(restored.buffer.active.type).toBe('alternate');
+    expect(restored.buffer.active.getLine(0)?.translateToString(true)).toBe(' a full-screen app ');
+    // The history is this serializer's (the screen under an alternate one is the addon's to write).
+    const history = original.buffer.normal.baseY;
+    expect(history).toBeGreaterThan(10);
+    expect(cells(restored).slice(0, history)).toEqual(cells(original).slice(0, history));
+  });
+});

@@ -1,0 +1,119 @@
+import type { IBufferCell, IBufferLine, Terminal } from '@xterm/headless';
+
+/** One cell's look: colour modes and colours, and its flags as one number. */
+interface Look {
+  fg: number;
+  fgMode: 'default' | 'palette' | 'rgb';
+  bg: number;
+  bgMode: 'default' | 'palette' | 'rgb';
+  flags: number;
+}
+
+/** SGR codes of the flags, in the order of the bits of `Look.flags`. */
+const FLAG_CODES = ['1', '3', '2', '4', '5', '7', '8', '9', '53'] as const;
+
+function flagsOf(cell: IBufferCell): number {
+  return (
+    (cell.isBold() ? 1 : 0) |
+    (cell.isItalic() ? 2 : 0) |
+    (cell.isDim() ? 4 : 0) |
+    (cell.isUnderline() ? 8 : 0) |
+    (cell.isBlink() ? 16 : 0) |
+    (cell.isInverse() ? 32 : 0) |
+    (cell.isInvisible() ? 64 : 0) |
+    (cell.isStrikethrough() ? 128 : 0) |
+    (cell.isOverline() ? 256 : 0)
+  );
+}
+
+function lookOf(cell: IBufferCell): Look {
+  return {
+    fg: cell.getFgColor(),
+    fgMode: cell.isFgDefault() ? 'default' : cell.isFgRGB() ? 'rgb' : 'palette',
+    bg: cell.getBgColor(),
+    bgMode: cell.isBgDefault() ? 'default' : cell.isBgRGB() ? 'rgb' : 'palette',
+    flags: flagsOf(cell),
+  };
+}
+
+function isDefault(look: Look): boolean {
+  return look.flags === 0 && look.fgMode === 'default' && look.bgMode === 'default';
+}
+
+function sameLook(cell: IBufferCell, look: Look, lookIsDefault: boolean): boolean {
+  // Most cells of most rows have the default look: one test answers for them.
+  if (lookIsDefault) return cell.isAttributeDefault();
+  const fgMode = cell.isFgDefault() ? 'default' : cell.isFgRGB() ? 'rgb' : 'palette';
+  const bgMode = cell.isBgDefault() ? 'default' : cell.isBgRGB() ? 'rgb' : 'palette';
+  if (fgMode !== look.fgMode || bgMode !== look.bgMode) return false;
+  if (fgMode !== 'default' && cell.getFgColor() !== look.fg) return false;
+  if (bgMode !== 'default' && cell.getBgColor() !== look.bg) return false;
+  return flagsOf(cell) === look.flags;
+}
+
+function colour(mode: Look['fgMode'], value: number, base: number, bright: number, extended: number): string | null {
+  if (mode === 'default') return null;
+  if (mode === 'rgb') return `${extended};2;${(value >> 16) & 0xff};${(value >> 8) & 0xff};${value & 0xff}`;
+  if (value < 8) return String(base + value);
+  if (value < 16) return String(bright + value - 8);
+  return `${extended};5;${value}`;
+}
+
+/** The SGR that gives a look from any other (it starts with a reset). */
+function sgr(look: Look): string {
+  const codes = ['0'];
+  FLAG_CODES.forEach((code, bit) => {
+    if (look.flags & (1 << bit)) codes.push(code);
+  });
+  const fg = colour(look.fgMode, look.fg, 30, 90, 38);
+  const bg = colour(look.bgMode, look.bg, 40, 100, 48);
+  if (fg) codes.push(fg);
+  if (bg) codes.push(bg);
+  return `\u001b[${codes.join(';')}m`;
+}
+
+/** Where a row's content ends: past its last cell that holds a character or a background colour. */
+function contentEnd(line: IBufferLine, cell: IBufferCell): number {
+  for (let col = line.length; col > 0; col--) {
+    const at = line.getCell(col - 1, cell);
+    if (at && !(at.getCode() === 0 && at.getWidth() === 1 && at.isAttributeDefault())) return col;
+  }
+  return 0;
+}
+
+/**
+ * The scrollback of a terminal's normal buffer (every row above its screen) as text and SGR that
+ * reproduce it: the rows written into an empty terminal of the same width, one after another. It
+ * goes through each row's runs of one look and takes the text of a run in one piece, so 5,000 rows
+ * cost a few tens of milliseconds where a cell-by-cell serializer takes several times that. The
+ * screen, the cursor, the modes and the alternate buffer are the serialize addon's to write after it:
+ * it writes them as into an empty terminal, so this ends with the rows scrolled above an empty
+ * screen and the cursor at its top left (the addon leaves out the screen's empty last rows, and
+ * would otherwise start wherever the scrollback ended, one row too low for each).
+ */
+export function serializeScrollback(terminal: Terminal): string {
+  const buffer = terminal.buffer.normal;
+  const cell = buffer.getNullCell();
+  const parts: string[] = [];
+  for (let row = 0; row < buffer.baseY; row++) {
+    const line = buffer.getLine(row);
+    if (!line) continue;
+    // A row the next one continues is written to its full width, so the terminal wraps it there too
+    // (the last one ends, since the screen starts on a row of its own).
+    const wraps = row + 1 < buffer.baseY && buffer.getLine(row + 1)?.isWrapped === true;
+    const end = wraps ? line.length : contentEnd(line, cell);
+    let col = 0;
+    while (col < end) {
+      const look = lookOf(line.getCell(col, cell) as IBufferCell);
+      const lookIsDefault = isDefault(look);
+      let runEnd = col + 1;
+      while (runEnd < end && sameLook(line.getCell(runEnd, cell) as IBufferCell, look, lookIsDefault)) runEnd++;
+      parts.push(sgr(look), line.translateToString(false, col, runEnd));
+      col = runEnd;
+    }
+    parts.push(wraps ? '\u001b[0m' : '\u001b[0m\r\n');
+  }
+  // From the row below the last one, a line feed per row but one brings an empty screen in under it.
+  if (buffer.baseY > 0) parts.push('\n'.repeat(terminal.rows - 1), '\u001b[H');
+  return parts.join('');
+}

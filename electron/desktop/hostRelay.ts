@@ -1,0 +1,91 @@
+import net from 'node:net';
+import { MAX_SERVER_FRAME_BYTES, RequestFrameSchema, type PushFrame, type ResponseFrame } from '../../shared/protocol';
+import { decodeStreamFrame } from '../../shared/streamFrames';
+import { describeIssues } from '../../shared/validationIssues';
+import { HostStreamReader } from '../host/socketRecords';
+
+function refusal(id: number | null, message: string): ResponseFrame {
+  return { t: 'res', id, ok: false, error: { code: 'internal', message } };
+}
+
+/**
+ * One window page's line to the host: its request frames go out on a connection of its own to the
+ * host's local socket, each reply comes back to the call that sent it, and everything the host
+ * pushes (events, terminal and task output) goes to the page. Main only routes: the host validates
+ * every frame, as it does for any client, and the page validates what it gets.
+ */
+export class HostRelay {
+  /** Resolves once the connection is gone (the page went, or the host did). */
+  readonly closed: Promise<void>;
+  private readonly pending = new Map<number, (frame: ResponseFrame) => void>();
+  private isOpen = true;
+
+  private constructor(
+    private readonly socket: net.Socket,
+    private readonly push: (frame: PushFrame) => void,
+  ) {
+    const reader = new HostStreamReader(
+      MAX_SERVER_FRAME_BYTES,
+      (line) => this.receiveLine(line),
+      (record) => {
+        const frame = decodeStreamFrame(record);
+        if (frame) this.push(frame as PushFrame);
+      },
+      () => undefined,
+    );
+    socket.on('data', (chunk: Buffer) => reader.push(chunk));
+    socket.on('error', () => socket.destroy());
+    this.closed = new Promise((resolve) =>
+      socket.once('close', () => {
+        this.isOpen = false;
+        for (const answer of this.pending.values()) answer(refusal(null, 'The connection to the Drover host was lost.'));
+        this.pending.clear();
+        resolve();
+      }),
+    );
+  }
+
+  static open(socketPath: string, push: (frame: PushFrame) => void): Promise<HostRelay> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(socketPath);
+      socket.once('connect', () => {
+        socket.off('error', reject);
+        resolve(new HostRelay(socket, push));
+      });
+      socket.once('error', reject);
+    });
+  }
+
+  /** Sends one request frame of the page and resolves with the host's reply to it. */
+  invoke(raw: unknown): Promise<ResponseFrame> {
+    const frame = RequestFrameSchema.safeParse(raw);
+    if (!frame.success) return Promise.resolve(refusal(null, `Malformed request frame: ${describeIssues(frame.error, 'params')}`));
+    if (!this.isOpen) return Promise.resolve(refusal(frame.data.id, 'Not connected to the Drover host.'));
+    if (this.pending.has(frame.data.id)) return Promise.resolve(refusal(frame.data.id, `Request ${frame.data.id} is already waiting for its reply.`));
+    return new Promise((resolve) => {
+      this.pending.set(frame.data.id, (reply) => resolve({ ...reply, id: frame.data.id }));
+      this.socket.write(`${JSON.stringify(frame.data)}\n`);
+    });
+  }
+
+  close(): void {
+    this.socket.end();
+  }
+
+  private receiveLine(line: Buffer): void {
+    let frame: { t?: unknown; id?: unknown };
+    try {
+      frame = JSON.parse(line.toString('utf8')) as { t?: unknown; id?: unknown };
+    } catch {
+      return;
+    }
+    if (frame.t === 'evt') {
+      this.push(frame as PushFrame);
+      return;
+    }
+    if (frame.t !== 'res' || typeof frame.id !== 'number') return;
+    const answer = this.pending.get(frame.id);
+    this.pending.delete(frame.id);
+    answer?.(frame as ResponseFrame);
+  }
+}

@@ -1,0 +1,107 @@
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { REPO_ROOT } from '../../test-support/buildOnce';
+import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import { waitFor } from '../../test-support/waitFor';
+import { connectToDrover, type SocketClient } from '../cli/socketClient';
+import { startHost, type DroverHost } from './host';
+
+/** A page's API socket, as the browser opens it (with the door's own Origin). */
+function openPage(url: string): Promise<{ ws: WebSocket; closed: Promise<void> }> {
+  const { origin, searchParams } = new URL(url);
+  const ws = new WebSocket(`${origin.replace('http', 'ws')}/api?token=${searchParams.get('token')}`, { origin });
+  const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve({ ws, closed }));
+    ws.once('error', reject);
+  });
+}
+
+function ask(ws: WebSocket, method: string, params: unknown): Promise<{ ok: boolean; error?: { message: string } }> {
+  return new Promise((resolve) => {
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      const frame = JSON.parse(String(data)) as { t: string; id: number; ok: boolean; error?: { message: string } };
+      if (frame.t === 'res' && frame.id === 7) resolve(frame);
+    });
+    ws.send(JSON.stringify({ t: 'req', id: 7, method, params }));
+  });
+}
+
+describe("the host's browser doors", () => {
+  let dir: string;
+  let host: DroverHost;
+  const clients: SocketClient[] = [];
+  const serveClient = async () => {
+    const client = await connectToDrover(host.socketPath, {}, { client: 'serve' });
+    clients.push(client);
+    return client;
+  };
+  const door = async (client: SocketClient, port = 0) => client.rpc.call('openWebDoor', { host: '127.0.0.1', port, allowOrigins: [], newToken: false });
+
+  beforeEach(async () => {
+    dir = makeTempDir();
+    host = await startHost({ dataDir: path.join(dir, 'data'), version: 'test', rendererDir: path.join(REPO_ROOT, 'dist', 'renderer') });
+  });
+  afterEach(async () => {
+    clients.splice(0).forEach((client) => client.close());
+    await host.close();
+    removeDir(dir);
+  });
+
+  it('stay open while the serve that opened them does, and the next one takes the same port and token', async () => {
+    const serve = await serveClient();
+    const first = await door(serve);
+    const page = await openPage(first.url);
+    expect((await host.core.api.getStatus({})).version).toBe('test');
+    serve.close();
+    await page.closed;
+    await waitFor(async () => !(await portAnswers(first.port)), 'the door closed with its serve');
+
+    const again = await door(await serveClient());
+    expect(again).toEqual(first);
+    const reopened = await openPage(again.url);
+    reopened.ws.close();
+  });
+
+  it('take another free port when the last one is taken meanwhile', async () => {
+    const serve = await serveClient();
+    const first = await door(serve);
+    serve.close();
+    await waitFor(async () => !(await portAnswers(first.port)), 'the door closed');
+    const squatter = net.createServer().listen(first.port, '127.0.0.1');
+    await new Promise((resolve) => squatter.once('listening', resolve));
+    try {
+      const moved = await door(await serveClient());
+      expect(moved.port).not.toBe(first.port);
+      await expect(door(await serveClient(), first.port)).rejects.toThrow(`Port ${first.port} on 127.0.0.1 is already in use`);
+    } finally {
+      squatter.close();
+    }
+  });
+
+  it('never let a page stop the host or open a door of its own', async () => {
+    const { url } = await door(await serveClient());
+    const page = await openPage(url);
+    for (const method of ['stopHost', 'openWebDoor']) {
+      const reply = await ask(page.ws, method, method === 'stopHost' ? {} : { host: '0.0.0.0', port: 0 });
+      expect(reply.ok).toBe(false);
+      expect(reply.error?.message).toContain(`${method} is only for Drover's own commands on the local socket`);
+    }
+    page.ws.close();
+    expect((await host.core.api.listProjects({})).projects).toEqual([]);
+  });
+});
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.connect(port, '127.0.0.1');
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+}

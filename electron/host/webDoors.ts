@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { fail } from '../core/errors';
+import { parseOrigin, startWebServer, type WebServer, type WebServerHost } from './webServer';
+
+const TOKEN_FILE = 'browser-token';
+/** The port the browser door last listened on, so a page left open finds the next one there. */
+const LAST_PORT_FILE = 'web-door.json';
+
+const LastPortSchema = z.object({ port: z.number().int().min(1).max(65535) });
+
+export interface WebDoorRequest {
+  host: string;
+  /** 0: the last port, if it is free, else any free one. */
+  port: number;
+  allowOrigins: readonly string[];
+  newToken: boolean;
+}
+
+/**
+ * The browser token lives in the data dir (owner-only), so a page left open across a restart of
+ * the host reconnects instead of being locked out; `fresh` replaces it.
+ */
+function browserToken(dataDir: string, fresh: boolean): string {
+  const file = path.join(dataDir, TOKEN_FILE);
+  if (!fresh) {
+    try {
+      const existing = fs.readFileSync(file, 'utf8').trim();
+      if (/^[A-Za-z0-9_-]{32,}$/.test(existing)) return existing;
+    } catch {
+      // No token yet: make one.
+    }
+  }
+  const token = randomBytes(24).toString('base64url');
+  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return token;
+}
+
+function lastPort(dataDir: string): number | null {
+  try {
+    const parsed = LastPortSchema.safeParse(JSON.parse(fs.readFileSync(path.join(dataDir, LAST_PORT_FILE), 'utf8')));
+    return parsed.success ? parsed.data.port : null;
+  } catch {
+    return null;
+  }
+}
+
+function isAddressInUse(error: unknown): boolean {
+  return (error as { cause?: { code?: unknown } }).cause?.code === 'EADDRINUSE';
+}
+
+/**
+ * The host's browser doors: each `drover serve` opens one, which stays open while that serve's
+ * connection does. Pages reach the host directly through it (no process in between), with the
+ * token and Origin checks of webServer.ts.
+ */
+export class WebDoors {
+  private readonly open = new Set<WebServer>();
+
+  constructor(
+    private readonly host: WebServerHost,
+    private readonly dataDir: string,
+    private readonly rendererDir: string,
+  ) {}
+
+  /** Opens a door that closes when `until` aborts. */
+  async openDoor(request: WebDoorRequest, until: AbortSignal): Promise<WebServer> {
+    let allowOrigins: string[];
+    try {
+      allowOrigins = request.allowOrigins.map(parseOrigin);
+    } catch (error) {
+      fail('bad-request', error instanceof Error ? error.message : String(error));
+    }
+    const token = browserToken(this.dataDir, request.newToken);
+    const options = { host: request.host, rendererDir: this.rendererDir, token, allowOrigins };
+    const remembered = request.port === 0 ? lastPort(this.dataDir) : null;
+    const start = (port: number) => startWebServer(this.host, { ...options, port });
+    let server: WebServer;
+    try {
+      server = await start(remembered ?? request.port).catch((error: unknown) => {
+        if (remembered !== null && isAddressInUse(error)) return start(0);
+        throw error;
+      });
+    } catch (error) {
+      fail('conflict', error instanceof Error ? error.message : String(error));
+    }
+    fs.writeFileSync(path.join(this.dataDir, LAST_PORT_FILE), `${JSON.stringify({ port: server.port })}\n`, { mode: 0o600 });
+    this.open.add(server);
+    const close = () => {
+      this.open.delete(server);
+      void server.close();
+    };
+    if (until.aborted) close();
+    else until.addEventListener('abort', close, { once: true });
+    return server;
+  }
+
+  urls(): string[] {
+    return [...this.open].map((server) => server.url);
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.open].map((server) => server.close()));
+    this.open.clear();
+  }
+}
