@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { MAX_REQUEST_FRAME_BYTES } from '../../shared/protocol';
 import { ClientFlow } from './clientFlow';
+import { hostAnswers } from './hostLauncher';
 import type { Connection } from './connection';
 import type { HostPush } from './frameCodec';
 import { LineReader } from './lineFraming';
@@ -9,18 +10,6 @@ import { recordHeader } from './socketRecords';
 
 export interface LocalSocketServer {
   close(): Promise<void>;
-}
-
-/** Resolves true when something answers on the socket (a live Drover), false when it is stale. */
-function isSocketLive(socketPath: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.connect(socketPath);
-    probe.once('connect', () => {
-      probe.destroy();
-      resolve(true);
-    });
-    probe.once('error', () => resolve(false));
-  });
 }
 
 function listen(server: net.Server, socketPath: string): Promise<void> {
@@ -83,7 +72,7 @@ export async function startLocalSocketServer(
     await listen(server, socketPath);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    if (await isSocketLive(socketPath)) {
+    if (await hostAnswers(socketPath)) {
       throw new Error(`Another Drover is already running on this data dir (its socket ${socketPath} answers).`, { cause: error });
     }
     fs.rmSync(socketPath, { force: true });
