@@ -14,6 +14,7 @@ import { QuotaChip } from './QuotaChip';
 import { AgentTaskBadges } from './AgentTaskBadges';
 import { InboxButton } from './InboxBadge';
 import { PaneIcon } from './PaneIcon';
+import { usePaneWidth } from './usePaneWidth';
 
 // xterm is most of the bundle: the projects list never needs it.
 const AgentTerminal = lazy(() => import('../terminal/AgentTerminal').then((module) => ({ default: module.AgentTerminal })));
@@ -53,6 +54,7 @@ export function AgentPane(props: AgentPaneProps) {
   const terminalRef = useRef<AgentTerminalHandle>(null);
   const nameId = useId();
   const live = isSessionLive(session);
+  const width = usePaneWidth(rootRef);
 
   useImperativeHandle(ref, () => ({ focus: () => (terminalRef.current ?? rootRef.current)?.focus() }), []);
 
@@ -66,6 +68,7 @@ export function AgentPane(props: AgentPaneProps) {
       aria-labelledby={nameId}
       tabIndex={-1}
       hidden={hidden}
+      data-width={width}
       className={`agent-pane ${maximised ? 'agent-pane--maximised' : ''}`}
       onFocus={props.onFocusWithin}
     >
