@@ -112,7 +112,7 @@ function rendererLayerRules() {
   const featureEntryPoints = [
     '^renderer/inbox/InboxDialog\\.tsx$',
     '^renderer/terminal/(AgentTerminal|TerminalView)\\.tsx$',
-    '^renderer/worktrees/(BranchChip|ChangesDialog|ProjectWorktrees|RemoveAgentDialog|WorkspaceFields)\\.tsx$',
+    '^renderer/worktrees/(BranchChip|ChangesDialog|KeptBranchesDialog|ProjectWorktrees|RemoveAgentDialog|WorkspaceFields)\\.tsx$',
     '^renderer/forge/(PullRequestChip|ProjectGitHub)\\.tsx$',
   ];
   return [

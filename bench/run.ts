@@ -7,9 +7,17 @@ import { benchTerminal } from './terminalFloodBench';
 import { benchReconcile, benchTaskWrites } from './taskStoreBench';
 import { benchWorktrees } from './worktreeBench';
 
-/** `npm run bench`: every figure is printed beside a baseline measured in the same run. */
+/**
+ * `npm run bench`: every figure is printed beside a baseline measured in the same run.
+ * `npm run bench -- first-paint` measures the work state's first paint alone.
+ */
 async function main(): Promise<void> {
   const rows: BenchRow[] = [];
+  if (process.argv[2] === 'first-paint') {
+    rows.push(...(await benchBrowser({ firstPaintOnly: true })));
+    printTable(rows);
+    return;
+  }
   process.stderr.write('task-state writes…\n');
   rows.push(benchTaskWrites());
   process.stderr.write('reconciliation…\n');

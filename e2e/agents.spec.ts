@@ -123,7 +123,7 @@ test('manages profiles in the UI and explains an agent whose command is missing'
   await form.getByLabel('Command').fill('no-such-agent-cli');
   await form.getByLabel('Busy pattern').fill('(');
   await form.getByRole('button', { name: 'Save profile' }).click();
-  await expect(form.getByText('not a valid regular expression')).toBeVisible();
+  await expect(form.getByText('Not a regular expression: ')).toBeVisible();
   await form.getByLabel('Busy pattern').fill('working');
   await form.getByRole('button', { name: 'Save profile' }).click();
   const ghostRow = profiles.getByRole('listitem').filter({ hasText: 'Ghost CLI' });

@@ -24,29 +24,15 @@ test.describe('the Settings page', () => {
     removeDir(root);
   });
 
-  test('turns automatic updates off for good, and every open window follows', async ({ page, context }) => {
+  test('shows the data dir and version, and no update setting: only the desktop AppImage updates itself', async ({ page }) => {
     await page.goto(host.url);
     await page.getByRole('link', { name: 'Settings' }).click();
     await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
-    const automatic = page.getByRole('checkbox', { name: 'Check for updates automatically' });
-    await expect(automatic).toBeChecked();
     await expect(page.getByText(path.join(root, 'data'), { exact: true })).toBeVisible();
     await expect(page.getByText(`Drover ${VERSION}`, { exact: true })).toBeVisible();
-
-    const other = await context.newPage();
-    await other.goto(`${host.url}#/settings`);
-    const otherAutomatic = other.getByRole('checkbox', { name: 'Check for updates automatically' });
-    await expect(otherAutomatic).toBeChecked();
-
-    // By keyboard: the checkbox takes focus and Space turns it off.
-    await automatic.focus();
-    await page.keyboard.press('Space');
-    await expect(automatic).not.toBeChecked();
-    await expect(automatic).toBeFocused();
-    await expect(otherAutomatic).not.toBeChecked();
-
-    await page.reload();
-    await expect(page.getByRole('checkbox', { name: 'Check for updates automatically' })).not.toBeChecked();
+    await expect(page.getByRole('heading', { name: 'Notifications', level: 2 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Updates' })).toHaveCount(0);
+    await expect(page.getByRole('checkbox', { name: 'Check for updates automatically' })).toHaveCount(0);
     await page.screenshot({ path: 'e2e-artifacts/settings.png' });
   });
 

@@ -23,7 +23,7 @@ test('toasts never cover the Cancel and Retry buttons of the work state rows', a
   const projectId = await setTaskConcurrency(drover, folder, 8);
   const panel = await openProject(page, url, projectId);
 
-  // Enough rows to fill the panel down to the bottom of the window, where toasts stack.
+  // Enough rows to fill the panel, over which toasts stack.
   await withSocket(drover, async (rpc) => {
     for (let index = 1; index <= 14; index++) await rpc.call('createTask', { projectId, command: index % 2 ? 'sleep 60' : `exit ${index}`, label: `job ${index}` });
   });

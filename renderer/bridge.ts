@@ -13,6 +13,11 @@ function findPreloadBridge(): PreloadBridge | null {
   return typeof invoke === 'function' && typeof onPush === 'function' ? (candidate as PreloadBridge) : null;
 }
 
+/** The page runs in the desktop app (whose AppImage can update itself), not in a browser on `drover serve`. */
+export function runsInDesktopApp(): boolean {
+  return findPreloadBridge() !== null;
+}
+
 /** Electron exposes its preload bridge; anywhere else the page talks to `drover serve` over WebSocket. */
 export function createBridge(): Bridge {
   const preload = findPreloadBridge();

@@ -23,6 +23,8 @@ import {
   StatusSchema,
   TaskIdSchema,
   TaskOutputSchema,
+  TaskListSchema,
+  FormerAgentSchema,
   TaskSchema,
   TaskStateSchema,
   TASK_STATES,
@@ -191,7 +193,7 @@ export const METHODS = {
         limit: PageLimit.optional(),
       })
       .strict(),
-    result: z.object({ tasks: z.array(TaskSchema), next: TaskIdSchema.nullable() }),
+    result: z.object({ tasks: TaskListSchema, next: TaskIdSchema.nullable() }),
   },
   getTask: {
     params: z.object({ taskId: TaskIdSchema }).strict(),
@@ -287,6 +289,14 @@ export const METHODS = {
       /** The branch kept with the agent's work, if any. */
       keptBranch: z.string().nullable(),
     }),
+  },
+  /**
+   * Deletes the branch kept when the agent was removed. Refused while the branch holds commits its
+   * parent lacks, unless `force` (the person confirmed that work may go).
+   */
+  deleteKeptBranch: {
+    params: z.object({ agentId: AgentIdSchema, force: z.boolean().default(false) }).strict(),
+    result: FormerAgentSchema,
   },
   /** Starts a session; `resume` continues the agent CLI's own conversation where its id is known. */
   startAgent: {

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { ForgeApiUrlSchema, ForgeLinkSchema, RepositoryNameSchema } from './forge';
 
 /** Ids are opaque strings minted by the core; the prefix only helps people reading logs. */
-export const ProjectIdSchema = z.string().regex(/^p-[a-z0-9]{6,32}$/, 'not a project id');
-export const TaskIdSchema = z.string().regex(/^t-[a-z0-9]{6,32}$/, 'not a task id');
+const TASK_ID = /^t-[a-z0-9]{6,32}$/;
+const PROJECT_ID = /^p-[a-z0-9]{6,32}$/;
+export const ProjectIdSchema = z.string().regex(PROJECT_ID, 'not a project id');
+export const TaskIdSchema = z.string().regex(TASK_ID, 'not a task id');
 export const AgentIdSchema = z.string().regex(/^a-[a-z0-9]{6,32}$/, 'not an agent id');
 export const ProfileIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'a profile id is lowercase letters, digits and dashes');
 
@@ -64,6 +66,72 @@ export type Task = z.infer<typeof TaskSchema>;
 
 /** The most checkpoints kept per agent, whatever the setting (a turn list is one reply). */
 export const MAX_CHECKPOINTS_KEPT = 1000;
+
+type FieldRule = readonly [check: (value: unknown) => boolean, problem: string];
+const isString = (value: unknown): boolean => typeof value === 'string';
+const isCount = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0;
+const orNull = ([check, problem]: FieldRule): FieldRule => [(value) => value === null || check(value), `${problem} or null`];
+const STRING: FieldRule = [isString, 'not a string'];
+const COUNT: FieldRule = [isCount, 'not a whole number ≥ 0'];
+const TASK_STATE_SET = new Set<unknown>(TASK_STATES);
+
+/** TaskSchema's rules, field by field, as plain checks; typed by Task so that no field goes unchecked. */
+const TASK_RULES: Readonly<Record<keyof Task, FieldRule>> = {
+  id: [(value) => isString(value) && TASK_ID.test(value as string), 'not a task id'],
+  projectId: [(value) => isString(value) && PROJECT_ID.test(value as string), 'not a project id'],
+  ownerAgentId: orNull(STRING),
+  label: orNull(STRING),
+  command: STRING,
+  cwd: STRING,
+  state: [(value) => TASK_STATE_SET.has(value), 'not a task state'],
+  exitCode: orNull([Number.isInteger, 'not a whole number']),
+  signal: orNull(STRING),
+  reason: orNull(STRING),
+  attempt: [(value) => isCount(value) && (value as number) > 0, 'not a whole number ≥ 1'],
+  retryOf: orNull([(value) => isString(value) && TASK_ID.test(value as string), 'not a task id']),
+  createdAt: COUNT,
+  startedAt: orNull(COUNT),
+  endedAt: orNull(COUNT),
+  pid: orNull([Number.isInteger, 'not a whole number']),
+  pidStartTime: orNull(STRING),
+  logPath: STRING,
+  outputBytes: COUNT,
+  seq: COUNT,
+};
+const TASK_FIELDS = Object.keys(TASK_RULES) as (keyof Task)[];
+const TASK_CHECKS = TASK_FIELDS.map((field) => TASK_RULES[field][0]);
+
+/** The first field of `task` that breaks its rule, or null. */
+function badTaskField(task: Record<string, unknown>): keyof Task | null {
+  for (let field = 0; field < TASK_FIELDS.length; field++) {
+    const name = TASK_FIELDS[field] as keyof Task;
+    if (!(TASK_CHECKS[field] as FieldRule[0])(task[name])) return name;
+  }
+  return null;
+}
+
+/**
+ * A list of tasks, as thousands come in one reply (a work-state snapshot, a page of listTasks):
+ * checked against TaskSchema's rules by plain code rather than by zod, which in the page runs
+ * without compiled validators (its CSP forbids eval) and took ~360 ms for 10,000 tasks. The first
+ * bad field is named ("3.state: not a task state"); a test holds the two checks together.
+ */
+export const TaskListSchema = z
+  .custom<Task[]>((value) => Array.isArray(value), 'not a list of tasks')
+  .superRefine((tasks, context) => {
+    for (let index = 0; index < tasks.length; index++) {
+      const task = tasks[index] as unknown;
+      if (typeof task !== 'object' || task === null || Array.isArray(task)) {
+        context.addIssue({ code: 'custom', path: [index], message: 'not a task' });
+        return;
+      }
+      const field = badTaskField(task as Record<string, unknown>);
+      if (field !== null) {
+        context.addIssue({ code: 'custom', path: [index, field], message: TASK_RULES[field][1] });
+        return;
+      }
+    }
+  });
 
 export const ProjectSettingsSchema = z.object({
   taskConcurrency: z.number().int().min(1).max(64),
@@ -206,6 +274,24 @@ export const AgentSchema = z.object({
   seq: z.number().int().nonnegative(),
 });
 export type Agent = z.infer<typeof AgentSchema>;
+
+/**
+ * An agent that was removed, as its tasks and kept branch still name it: its name, where its
+ * worktree was (gone with it), and the branch kept with its work until attached or deleted.
+ */
+export const FormerAgentSchema = z.object({
+  id: AgentIdSchema,
+  projectId: ProjectIdSchema,
+  name: z.string(),
+  role: z.string(),
+  profileId: ProfileIdSchema,
+  worktreePath: z.string().nullable(),
+  keptBranch: z.string().nullable(),
+  parentBranch: z.string().nullable(),
+  removedAt: Timestamp,
+  seq: z.number().int().nonnegative(),
+});
+export type FormerAgent = z.infer<typeof FormerAgentSchema>;
 
 export const AGENT_SESSION_STATES = ['starting', 'busy', 'ready', 'limited', 'exited'] as const;
 export const AgentSessionStateSchema = z.enum(AGENT_SESSION_STATES);
@@ -476,7 +562,7 @@ export type WorktreeDiskUsage = z.infer<typeof WorktreeDiskUsageSchema>;
 export const ProjectWorkStateSchema = z.object({
   projectId: ProjectIdSchema,
   seq: z.number().int().nonnegative(),
-  tasks: z.array(TaskSchema),
+  tasks: TaskListSchema,
   agents: z.array(AgentSchema),
   /** The latest session of each agent that has one. */
   sessions: z.array(AgentSessionSchema),
@@ -487,5 +573,7 @@ export const ProjectWorkStateSchema = z.object({
   worktrees: z.array(WorktreeSchema),
   /** What ties agents to the forge: their issue, their pull request. */
   forgeLinks: z.array(ForgeLinkSchema),
+  /** Removed agents: their names (their tasks still name them) and kept branches. */
+  formerAgents: z.array(FormerAgentSchema),
 });
 export type ProjectWorkState = z.infer<typeof ProjectWorkStateSchema>;

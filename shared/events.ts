@@ -4,6 +4,7 @@ import {
   AgentIdSchema,
   AgentSchema,
   AgentSessionSchema,
+  FormerAgentSchema,
   InboxMessageSchema,
   ProjectIdSchema,
   ProjectSchema,
@@ -32,6 +33,7 @@ export const EVENT_NAMES = [
   'agentForgeChanged',
   'agentTurnChanged',
   'diffCommentChanged',
+  'formerAgentChanged',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
@@ -127,6 +129,14 @@ export const DiffCommentChangedSchema = z.object({
   comment: DiffCommentSchema.nullable(),
 });
 
+/** An agent was removed (its record as a former agent), or its kept branch was deleted. */
+export const FormerAgentChangedSchema = z.object({
+  name: z.literal('formerAgentChanged'),
+  seq,
+  projectId: ProjectIdSchema,
+  formerAgent: FormerAgentSchema,
+});
+
 export const DroverEventSchema = z.discriminatedUnion('name', [
   ProjectChangedSchema,
   BackgroundTaskChangedSchema,
@@ -139,6 +149,7 @@ export const DroverEventSchema = z.discriminatedUnion('name', [
   AgentForgeChangedSchema,
   AgentTurnChangedSchema,
   DiffCommentChangedSchema,
+  FormerAgentChangedSchema,
 ]);
 export type DroverEvent = z.infer<typeof DroverEventSchema>;
 export type ProjectChanged = z.infer<typeof ProjectChangedSchema>;

@@ -6,6 +6,11 @@ export interface PushHandlers {
   onEvent?(event: DroverEvent): void;
   onOutput?(chunk: TaskOutputBytes): void;
   onTerminal?(chunk: TerminalBytes): void;
+  /**
+   * A successful reply to `method` has been checked; `arrivedAt` (performance.now()) is when it
+   * arrived, before the check (the page measures a work-state snapshot's parts with it).
+   */
+  onChecked?(method: MethodName, params: unknown, arrivedAt: number): void;
 }
 
 /**
@@ -15,7 +20,7 @@ export interface PushHandlers {
  */
 export class RpcClient {
   private nextId = 1;
-  private readonly pending = new Map<number, { method: MethodName; resolve(v: unknown): void; reject(e: Error): void }>();
+  private readonly pending = new Map<number, { method: MethodName; params: unknown; resolve(v: unknown): void; reject(e: Error): void }>();
 
   constructor(
     private readonly sendFrame: (frame: RequestFrame) => void,
@@ -25,7 +30,7 @@ export class RpcClient {
   call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject });
+      this.pending.set(id, { method, params, resolve: resolve as (v: unknown) => void, reject });
       try {
         this.sendFrame({ t: 'req', id, method, params });
       } catch (error) {
@@ -37,6 +42,7 @@ export class RpcClient {
 
   /** Feed one decoded frame from the transport (a binary one through decodeStreamFrame). */
   receive(raw: unknown): void {
+    const arrivedAt = performance.now();
     const parsed = ServerFrameSchema.safeParse(raw);
     if (!parsed.success) return;
     const frame = parsed.data;
@@ -49,6 +55,7 @@ export class RpcClient {
       this.pending.delete(frame.id);
       if (frame.ok) {
         const result = METHODS[call.method].result.safeParse(frame.result);
+        if (result.success) this.handlers.onChecked?.(call.method, call.params, arrivedAt);
         if (result.success) call.resolve(result.data);
         else call.reject(new DroverRequestError('internal', `Malformed ${call.method} result: ${result.error.message}`));
       } else {

@@ -33,7 +33,7 @@ export function inboxBadge(pane: Locator, count: number): Locator {
 }
 
 export async function openInbox(page: Page, pane: Locator, agentName: string): Promise<Locator> {
-  await pane.getByRole('button', { name: 'Inbox', exact: true }).click();
+  await pane.getByRole('button', { name: /^Inbox, / }).click();
   const inbox = inboxDialog(page, agentName);
   await expect(inbox).toBeVisible();
   return inbox;

@@ -37,7 +37,7 @@ export function raisedNotifications(page: Page): Promise<RaisedNotification[]> {
 
 /** The title bar's Needs you button, by the count it names. */
 export function needsYouButton(page: Page, count: number): Locator {
-  return page.getByRole('button', { name: `Needs you: ${count} ${count === 1 ? 'item' : 'items'}`, exact: true });
+  return page.getByRole('button', { name: `Needs you ${count} ${count === 1 ? 'item' : 'items'}`, exact: true });
 }
 
 /** A connection over the local socket, as a script (or another window) would use. */

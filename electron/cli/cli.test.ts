@@ -2,8 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Project, Task } from '../../shared/entities';
+import { spawn } from 'node:child_process';
+import { CLI_PATH } from '../../test-support/buildOnce';
 import { agentTerminalEnv } from '../../test-support/agentTerminalEnv';
 import { runCli } from '../../test-support/droverProcess';
+import { makeRepo } from '../../test-support/gitRepo';
+import { seedFinishedTasks } from '../../test-support/seedTasks';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 import { startHost, type DroverHost } from '../host/host';
@@ -161,5 +165,77 @@ describe('drover CLI over the local socket', () => {
   it('says plainly when Drover is not running', async () => {
     const result = await runCli(['--data-dir', path.join(dir, 'elsewhere'), 'status'], { cwd: repo });
     expect(result).toMatchObject({ code: 1, stderr: expect.stringContaining('Drover is not running') });
+  });
+  it('ends quietly when the reader closes the pipe early (drover task list | head -5), also with --json', async () => {
+    await host.close();
+    seedFinishedTasks(dataDir, project.id, repo, 3000);
+    host = await startHost({ dataDir, version: 'test', settingsDefaults: { cancelGraceMs: 500 } });
+    for (const extra of [[], ['--json']]) {
+      const child = spawn(process.execPath, [CLI_PATH, '--data-dir', dataDir, 'task', 'list', ...extra], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.stdout.once('data', () => child.stdout.destroy());
+      const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+    }
+  });
+
+  it('says what is wrong in words of its own: a malformed task id, an unknown option, a followed task that failed', async () => {
+    for (const command of ['show', 'logs', 'cancel', 'retry']) {
+      const malformed = await cli(['task', command, 't-nope']);
+      expect(malformed.code).toBe(2);
+      expect(malformed.stderr).toContain('t-nope is not a task id');
+      expect(malformed.stderr).not.toMatch(/Invalid|params|taskId/);
+    }
+    const bogus = await cli(['task', 'list', '--bogus']);
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toContain('drover task list has no option --bogus');
+    expect(bogus.stderr).not.toContain('"');
+    const statusBogus = await cli(['status', '--bogus']);
+    expect(statusBogus).toMatchObject({ code: 2, stderr: expect.stringContaining('drover status has no option --bogus') });
+    for (const [args, command] of [
+      [['pr', 'status', 'alpha', '--bogus'], 'drover pr status'],
+      [['issue', 'list', '--bogus'], 'drover issue list'],
+      [['turns', 'alpha', '--bogus'], 'drover turns'],
+    ] as const) {
+      expect(await cli([...args])).toMatchObject({ code: 2, stderr: expect.stringContaining(`${command} has no option --bogus`) });
+    }
+
+    const failing = (await cli(['task', 'run', '--', 'echo about to fail; exit 4'])).stdout.trim();
+    const follow = await cli(['task', 'logs', '-f', failing]);
+    expect(follow.stdout).toContain('about to fail');
+    expect(follow.stderr).toContain(`drover: task ${failing} failed: exit code 4`);
+    expect(follow.code).toBe(3);
+    const passing = (await cli(['task', 'run', '--', 'echo fine'])).stdout.trim();
+    const followPassing = await cli(['task', 'logs', '--follow', passing]);
+    expect(followPassing).toMatchObject({ code: 0, stderr: `drover: task ${passing} succeeded\n` });
+  });
+
+  it('runs an owner’s task in the owner’s worktree, wherever drover is run from, as the page does', async () => {
+    const shop = makeRepo(path.join(dir, 'shop'), { 'README.md': 'hello\n' });
+    const shopProject = await host.core.api.addProject({ path: shop });
+    const agent = await host.core.api.createAgent({ projectId: shopProject.id, name: 'alpha', role: '', profileId: 'shell', workspace: { kind: 'new-worktree' } });
+    const worktree = (await host.core.api.getWorkState({ projectId: shopProject.id })).worktrees.find((candidate) => candidate.agentId === agent.id);
+    const run = await cli(['task', 'run', '--json', '--agent', 'alpha', '--', 'true'], { cwd: shop });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ownerAgentId: agent.id, cwd: worktree?.path });
+    const given = await cli(['task', 'run', '--json', '--agent', 'alpha', '--cwd', '.', '--', 'true'], { cwd: shop });
+    expect(JSON.parse(given.stdout)).toMatchObject({ cwd: shop });
+  });
+
+  it('drover inbox prints the agent’s new messages in full and marks them read (a shell’s read_inbox)', async () => {
+    const agent = await host.core.api.createAgent({ projectId: project.id, name: 'Shell', role: '', profileId: 'shell' });
+    await host.core.api.startAgent({ agentId: agent.id, resume: false });
+    await host.core.api.sendMessage({ projectId: project.id, to: 'Shell', kind: 'note', body: 'first line\nsecond line of the note' });
+    const env = await agentTerminalEnv(host, agent);
+    const read = await runCli(['inbox'], { cwd: dir, env });
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.stdout).toMatch(/^Note from a person, .+\nfirst line\nsecond line of the note\n$/);
+    expect((await host.core.api.listInbox({ agentId: agent.id, unreadOnly: true })).messages).toEqual([]);
+    expect((await runCli(['inbox'], { cwd: dir, env })).stdout).toBe('No new messages for Shell (drover inbox --all shows the read ones).\n');
+    const all = await cli(['inbox', '--agent', 'shell', '--all']);
+    expect(all.stdout).toContain('second line of the note');
+    expect(await cli(['inbox'])).toMatchObject({ code: 2, stderr: expect.stringContaining('drover inbox needs an agent') });
   });
 });

@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util';
 import { MERGE_METHODS, MergeMethodSchema, pullRequestSummary, type ForgeLink, type MergeMethod, type PullRequest } from '../../shared/forge';
+import { parseCommandArgs } from './cliOptions';
 import { connectToDrover } from './socketClient';
 import { resolveProject, type CliContext } from './taskCommands';
 import { UsageError } from './usage';
@@ -33,10 +33,10 @@ function linkedPullRequest(link: ForgeLink): PullRequest {
 export async function pullRequestCommand(args: string[], context: CliContext): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== 'create' && sub !== 'status' && sub !== 'merge') throw new UsageError(sub ? `Unknown pr command: ${sub}` : 'drover pr needs a command: create, status, merge');
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
+  const { values, positionals } = parseCommandArgs(
+    `drover pr ${sub}`,
+    rest,
+    {
       project: { type: 'string' },
       json: { type: 'boolean', default: false },
       title: { type: 'string' },
@@ -44,8 +44,8 @@ export async function pullRequestCommand(args: string[], context: CliContext): P
       draft: { type: 'boolean', default: false },
       method: { type: 'string' },
     },
-    strict: true,
-  });
+    true,
+  );
   const method = values.method === undefined ? undefined : MergeMethodSchema.safeParse(values.method);
   if (method && !method.success) throw new UsageError(`--method is one of ${MERGE_METHODS.join(', ')}, not ${values.method}`);
   const client = await connectToDrover(context.socketPath);
@@ -78,10 +78,10 @@ export async function pullRequestCommand(args: string[], context: CliContext): P
 export async function issueCommand(args: string[], context: CliContext): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== 'list' && sub !== 'start') throw new UsageError(sub ? `Unknown issue command: ${sub}` : 'drover issue needs a command: list, start');
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
+  const { values, positionals } = parseCommandArgs(
+    `drover issue ${sub}`,
+    rest,
+    {
       project: { type: 'string' },
       json: { type: 'boolean', default: false },
       search: { type: 'string' },
@@ -90,8 +90,8 @@ export async function issueCommand(args: string[], context: CliContext): Promise
       profile: { type: 'string' },
       name: { type: 'string' },
     },
-    strict: true,
-  });
+    true,
+  );
   let issueNumber = 0;
   if (sub === 'start') {
     const text = one(positionals, 'drover issue start').replace(/^#/, '');

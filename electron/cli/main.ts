@@ -1,12 +1,13 @@
 import path from 'node:path';
 import readline from 'node:readline/promises';
-import { parseArgs } from 'node:util';
 import packageJson from '../../package.json';
 import { DroverRequestError } from '../../shared/protocol';
 import { defaultDataDir, socketPathFor } from '../host/paths';
+import { parseCommandArgs } from './cliOptions';
 import { issueCommand, pullRequestCommand } from './forgeCommands';
 import { agentCredentials } from './agentCredentials';
 import { hookCommand } from './hookCommand';
+import { inboxCommand } from './inboxCommands';
 import { hostCommand, type HostCliContext } from './hostCommands';
 import { runMcpServer } from './mcp/mcpServer';
 import { serve } from './serve';
@@ -46,10 +47,11 @@ function terminalConfirm(): HostCliContext['confirm'] {
 }
 
 async function status(args: string[], context: CliContext): Promise<number> {
+  const { values } = parseCommandArgs('drover status', args, { json: { type: 'boolean', default: false } });
   const client = await connectToDrover(context.socketPath, {}, { agent: agentCredentials(context.env) });
   try {
     const info = await client.rpc.call('getStatus', {});
-    if (args.includes('--json')) {
+    if (values.json) {
       context.out(`${JSON.stringify(info, null, 2)}\n`);
       return 0;
     }
@@ -83,6 +85,7 @@ async function run(argv: string[]): Promise<number> {
     env: process.env,
     cwd: process.cwd(),
     out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
     confirm: terminalConfirm(),
   };
   // The host of a data dir is reached through that data dir's socket, whatever DROVER_SOCKET says.
@@ -91,15 +94,25 @@ async function run(argv: string[]): Promise<number> {
   if (command === 'host') return hostCommand(rest, ofDataDir);
   if (command === 'status') return status(rest, context);
   if (command === 'mcp') {
-    const { values } = parseArgs({ args: rest, options: { project: { type: 'string' } }, strict: true });
+    const { values } = parseCommandArgs('drover mcp', rest, { project: { type: 'string' } });
     return runMcpServer({ socketPath: context.socketPath, project: values.project, cwd: context.cwd, env: context.env, version: packageJson.version });
   }
   if (command === 'task') return taskCommand(rest, context);
   if (command === 'worktree') return worktreeCommand(rest, context);
+  if (command === 'inbox') return inboxCommand(rest, context);
   if (command === 'pr') return pullRequestCommand(rest, context);
   if (command === 'issue') return issueCommand(rest, context);
   if (command === 'turns') return turnsCommand(rest, context);
   throw new UsageError(`Unknown command: ${command}`);
+}
+
+// A reader that stops early (`drover task list | head -5`) closes the pipe: what is left to print
+// is not wanted, which is no failure.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(0);
+  });
 }
 
 run(process.argv.slice(2)).then(

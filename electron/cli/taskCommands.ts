@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { AckCounter } from '../../shared/ackCounter';
 import { formatDuration, taskRunTime } from '../../shared/duration';
 import { ProjectIdSchema, isTaskFinished, type Project, type Task } from '../../shared/entities';
 import { shellLine } from '../../shared/shellQuote';
 import type { RpcClient } from '../../shared/rpcClient';
 import { isInside } from '../core/projects/projectRegistry';
+import { describeExit } from '../core/tasks/taskExit';
+import { parseCommandArgs, taskIdArgument } from './cliOptions';
 import { agentCredentials } from './agentCredentials';
 import { connectToDrover, type DroverCaller } from './socketClient';
 import { quoted } from './terminalText';
@@ -17,6 +18,16 @@ export interface CliContext {
   env: NodeJS.ProcessEnv;
   cwd: string;
   out(text: string): void;
+  err(text: string): void;
+}
+
+/** `drover task logs --follow`'s exit code when the task ended any other way than succeeding. */
+const FOLLOWED_TASK_DID_NOT_SUCCEED = 3;
+
+function howTaskEnded(task: Task): string {
+  if (task.state === 'succeeded') return 'succeeded';
+  const exit = task.signal || task.exitCode !== null ? describeExit(task) : task.reason;
+  return exit ? `${task.state}: ${exit}` : task.state;
 }
 
 const TASK_TABLE_HEADER = ['ID'.padEnd(24), 'STATE'.padEnd(12), 'TRY'.padEnd(4), 'TIME'.padEnd(8), 'COMMAND'].join(' ');
@@ -63,12 +74,6 @@ export async function resolveProject(rpc: DroverCaller, given: string | undefine
     return project;
   }
   return rpc.call('findProjectByPath', { path: path.resolve(context.cwd, wanted ?? '.') });
-}
-
-function idArgument(positionals: string[], command: string): string {
-  const [id, extra] = positionals;
-  if (!id || extra !== undefined) throw new UsageError(`drover task ${command} takes exactly one task id`);
-  return id;
 }
 
 async function followLogs(rpc: RpcClient, taskId: string, out: (text: string) => void, wake: { signal: () => void; wait: () => Promise<void> }): Promise<void> {
@@ -120,19 +125,15 @@ export async function taskCommand(args: string[], context: CliContext): Promise<
   const separator = rest.indexOf('--');
   const optionArgs = separator >= 0 ? rest.slice(0, separator) : rest;
   const commandWords = separator >= 0 ? rest.slice(separator + 1) : [];
-  const { values, positionals } = parseArgs({
-    args: optionArgs,
-    allowPositionals: true,
-    options: {
-      project: { type: 'string' },
-      agent: { type: 'string' },
-      label: { type: 'string' },
-      cwd: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      follow: { type: 'boolean', short: 'f', default: false },
-    },
-    strict: true,
-  });
+  const options = {
+    project: { type: 'string' },
+    agent: { type: 'string' },
+    label: { type: 'string' },
+    cwd: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    follow: { type: 'boolean', short: 'f', default: false },
+  } as const;
+  const { values, positionals } = parseCommandArgs(`drover task ${sub ?? ''}`.trim(), optionArgs, options, true);
   const json = values.json ?? false;
   const wake = wakeSignal();
   const followedTask: { id?: string } = {};
@@ -160,8 +161,9 @@ export async function taskCommand(args: string[], context: CliContext): Promise<
       case 'run': {
         if (commandWords.length === 0) throw new UsageError('drover task run needs a command after --');
         const project = await resolveProject(rpc, values.project, context);
-        const cwd = values.cwd ? path.resolve(context.cwd, values.cwd) : insideOrDefault(project.path, context.cwd);
         const agent = values.agent ?? context.env.DROVER_AGENT_ID;
+        // The rule of the page too: an owner's task runs in the owner's folder unless --cwd names one.
+        const cwd = values.cwd ? path.resolve(context.cwd, values.cwd) : agent ? undefined : insideOrDefault(project.path, context.cwd);
         const task = await rpc.call('createTask', {
           projectId: project.id,
           command: commandOf(commandWords),
@@ -191,15 +193,19 @@ export async function taskCommand(args: string[], context: CliContext): Promise<
         return 0;
       }
       case 'show': {
-        const task = await rpc.call('getTask', { taskId: idArgument(positionals, 'show') });
+        const task = await rpc.call('getTask', { taskId: taskIdArgument(positionals, 'show') });
         printTask(task, taskDetails(task));
         return 0;
       }
       case 'logs': {
-        const taskId = idArgument(positionals, 'logs');
+        const taskId = taskIdArgument(positionals, 'logs');
         if (values.follow) {
           followedTask.id = taskId;
           await followLogs(rpc, taskId, context.out, wake);
+          // The log says what the command printed; how it ended goes beside it, and into the exit code.
+          const ended = await rpc.call('getTask', { taskId });
+          context.err(`drover: task ${taskId} ${howTaskEnded(ended)}\n`);
+          return ended.state === 'succeeded' ? 0 : FOLLOWED_TASK_DID_NOT_SUCCEED;
         } else {
           let offset = 0;
           for (;;) {
@@ -212,12 +218,12 @@ export async function taskCommand(args: string[], context: CliContext): Promise<
         return 0;
       }
       case 'cancel': {
-        const task = await rpc.call('cancelTask', { taskId: idArgument(positionals, 'cancel') });
+        const task = await rpc.call('cancelTask', { taskId: taskIdArgument(positionals, 'cancel') });
         printTask(task, `${task.id} ${task.state}`);
         return 0;
       }
       case 'retry': {
-        const task = await rpc.call('retryTask', { taskId: idArgument(positionals, 'retry') });
+        const task = await rpc.call('retryTask', { taskId: taskIdArgument(positionals, 'retry') });
         printTask(task, task.id);
         return 0;
       }

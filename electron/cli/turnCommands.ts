@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util';
 import { checkpointLabel, promptHeadline, type Turn } from '../../shared/turns';
+import { parseCommandArgs } from './cliOptions';
 import { connectToDrover } from './socketClient';
 import { resolveProject, type CliContext } from './taskCommands';
 import { UsageError } from './usage';
@@ -36,12 +36,7 @@ const USAGE_LINES = 'drover turns AGENT [--json] | turns diff AGENT N [M] [--sta
  * N (through M) changed; `turns restore AGENT N` puts the worktree back as checkpoint N had it.
  */
 export async function turnsCommand(args: string[], context: CliContext): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { project: { type: 'string' }, json: { type: 'boolean', default: false }, stat: { type: 'boolean', default: false } },
-    strict: true,
-  });
+  const { values, positionals } = parseCommandArgs('drover turns', args, { project: { type: 'string' }, json: { type: 'boolean', default: false }, stat: { type: 'boolean', default: false } }, true);
   const [first, ...rest] = positionals;
   const sub = first === 'diff' || first === 'restore' ? first : 'list';
   const [agent, ...numbers] = sub === 'list' ? positionals : rest;

@@ -14,6 +14,7 @@ export const USAGE = `Usage:
   drover worktree list [--project ID|PATH] [--json]
   drover worktree diff AGENT [--stat] [--json]
   drover worktree merge AGENT [--squash] [-m MESSAGE] [--hand-back] [--json]
+  drover inbox [--agent NAME] [--all] [--json]   (an agent's new messages in full, then marked read)
   drover pr create AGENT [--title T] [--body B] [--draft] [--json]
   drover pr status AGENT [--json]
   drover pr merge AGENT [--method merge|squash|rebase] [--json]
@@ -31,11 +32,16 @@ default) reuses the port of the last serve when it is free.
 Several words after -- are run as they are, each one word (like env or timeout):
 drover task run -- npm test -- --grep "a b". One word is a line for your shell:
 drover task run -- 'make && make test'.
+A task runs in its owner's folder (the agent's worktree, or the project folder for an agent without
+one); with no owner, in the folder you run drover in when that is inside the project, else the
+project folder. --cwd names another, inside the project or an agent's worktree.
 Inside an agent terminal the project and agent come from DROVER_SOCKET, DROVER_PROJECT_ID,
 DROVER_AGENT_ID and DROVER_AGENT_PROOF, and the command acts for that agent. Elsewhere the socket is found from --data-dir, DROVER_DATA_DIR or the default data dir.
 drover worktree merge checks for conflicts first (git merge-tree) and refuses with exit code 2,
 naming the files; --hand-back then posts them to the agent to rebase and resolve.
+drover task logs --follow ends with how the task ended (on stderr).
 drover pr create pushes the agent's branch (that branch only) and opens its pull request against
 the branch it started from; drover issue start makes an agent in its own worktree whose first
 prompt is the issue (default profile: claude).
-Exit codes: 0 ok, 1 Drover unreachable or internal error, 2 bad usage or a request Drover refused.`;
+Exit codes: 0 ok, 1 Drover unreachable or internal error, 2 bad usage or a request Drover refused,
+3 the task that drover task logs --follow followed did not succeed.`;

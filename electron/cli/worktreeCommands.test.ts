@@ -112,4 +112,9 @@ describe('drover worktree', () => {
     }, 'the task to end');
     expect(task.cwd).toBe(worker.path);
   });
+  it('counts one changed file as one file', async () => {
+    const solo = await addAgent('solo');
+    commitFiles(solo.path, { 'only.txt': 'one\n' }, 'one file');
+    expect((await cli(['worktree', 'diff', 'solo', '--stat'])).stdout).toMatch(/\n1 file changed, \+1 -0, 1 commit on drover\/solo-\w+ since main\n$/);
+  });
 });

@@ -1,8 +1,9 @@
-import { parseArgs } from 'node:util';
 import type { Project, WorktreeDiff } from '../../shared/entities';
 import { pullRequestSummary } from '../../shared/forge';
+import { countOf } from '../../shared/plural';
 import type { RpcClient } from '../../shared/rpcClient';
 import { agentCredentials } from './agentCredentials';
+import { parseCommandArgs } from './cliOptions';
 import { connectToDrover } from './socketClient';
 import { resolveProject, type CliContext } from './taskCommands';
 import { quoted } from './terminalText';
@@ -36,8 +37,8 @@ function patchText(diff: WorktreeDiff, folder: string): string {
 
 function statText(diff: WorktreeDiff): string {
   const rows = diff.files.map((file) => [file.path, `+${file.additions}`, `-${file.deletions}`, file.binary ? 'binary' : '', file.origins.join(', ')]);
-  const commits = `${diff.commits.length} ${diff.commits.length === 1 ? 'commit' : 'commits'}`;
-  return `${table(rows)}\n${diff.files.length} files changed, +${diff.additions} -${diff.deletions}, ${commits} on ${quoted(diff.branch)} since ${quoted(diff.parentBranch)}\n`;
+  const commits = countOf(diff.commits.length, 'commit');
+  return `${table(rows)}\n${countOf(diff.files.length, 'file')} changed, +${diff.additions} -${diff.deletions}, ${commits} on ${quoted(diff.branch)} since ${quoted(diff.parentBranch)}\n`;
 }
 
 const SUBCOMMANDS = ['list', 'diff', 'merge'];
@@ -46,10 +47,10 @@ const SUBCOMMANDS = ['list', 'diff', 'merge'];
 export async function worktreeCommand(args: string[], context: CliContext): Promise<number> {
   const [sub, ...rest] = args;
   if (!sub || !SUBCOMMANDS.includes(sub)) throw new UsageError(sub ? `Unknown worktree command: ${sub}` : `drover worktree needs a command: ${SUBCOMMANDS.join(', ')}`);
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
+  const { values, positionals } = parseCommandArgs(
+    `drover worktree ${sub}`,
+    rest,
+    {
       project: { type: 'string' },
       json: { type: 'boolean', default: false },
       stat: { type: 'boolean', default: false },
@@ -57,8 +58,8 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
       message: { type: 'string', short: 'm' },
       'hand-back': { type: 'boolean', default: false },
     },
-    strict: true,
-  });
+    true,
+  );
   const client = await connectToDrover(context.socketPath, {}, { agent: agentCredentials(context.env) });
   const { rpc } = client;
   try {

@@ -1,4 +1,4 @@
-import type { Agent, InboxMessage, Task } from '../../shared/entities';
+import type { Agent, FormerAgent, InboxMessage, Task } from '../../shared/entities';
 import { fail } from './errors';
 import type { ProjectRegistry } from './projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from './storage/projectStores';
@@ -28,6 +28,12 @@ export class Locator {
     const found = this.find((store) => store.agents.get(agentId));
     if (!found) fail('not-found', `No agent with id ${agentId}`);
     return { store: found.store, agent: found.value };
+  }
+
+  formerAgent(agentId: string): { store: ProjectStore; formerAgent: FormerAgent } {
+    const found = this.find((store) => store.formerAgents.get(agentId));
+    if (!found) fail('not-found', `No removed agent with id ${agentId}`);
+    return { store: found.store, formerAgent: found.value };
   }
 
   message(messageId: string): { store: ProjectStore; message: InboxMessage } {

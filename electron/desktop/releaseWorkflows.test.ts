@@ -45,12 +45,14 @@ describe('the GitHub workflows', () => {
     expect(result.stderr).toContain(`${path.join(broken, 'ci.yml')}: /jobs/test: Additional property 'step' is not allowed`);
   });
 
-  it('CI runs .ci/run on push and pull request, in Debian with Node 22 and 20', () => {
+  it('CI runs .ci/run on push and pull request, in Debian with the lowest Node package.json states, and 24', () => {
     const ci = workflow('ci.yml');
     expect(Object.keys(ci.on).sort()).toEqual(['pull_request', 'push']);
     const job = ci.jobs.test;
     expect(job?.container).toBe('node:${{ matrix.node }}-bookworm');
-    expect(job?.strategy?.matrix.node).toEqual([22, 20]);
+    const stated = (JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    const lowest = /^\^(\d+\.\d+)\.0 /.exec(stated)?.[1];
+    expect(job?.strategy?.matrix.node).toEqual([lowest, 24]);
     expect(scripts(job?.steps ?? [])).toMatch(/^\.ci\/run$/m);
   });
 

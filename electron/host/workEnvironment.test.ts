@@ -37,3 +37,31 @@ describe('the environment agents and tasks start from', () => {
     expect(workEnvironment({ APPDIR: '/srv/app', PATH: '/srv/app/bin:/usr/bin' })).toEqual({ APPDIR: '/srv/app', PATH: '/srv/app/bin:/usr/bin' });
   });
 });
+
+describe('the environment of a Drover started with npm run (npm run serve, npm start)', () => {
+  const person = { HOME: '/home/ada', PATH: '/home/ada/.local/bin:/usr/bin:/bin', EDITOR: 'nano', LANG: 'en_GB.UTF-8' };
+  const fromNpm = {
+    ...person,
+    PATH: `/home/ada/drover/node_modules/.bin:/home/ada/node_modules/.bin:/home/node_modules/.bin:/node_modules/.bin:/usr/lib/node_modules/npm/node_modules/@npmcli/run-script/lib/node-gyp-bin:${person.PATH}`,
+    INIT_CWD: '/home/ada/drover',
+    NODE: '/usr/bin/node',
+    npm_command: 'run',
+    npm_lifecycle_event: 'serve',
+    npm_lifecycle_script: 'npm run build --silent 1>&2 && node bin/drover serve',
+    npm_config_cache: '/home/ada/.npm',
+    npm_execpath: '/usr/lib/node_modules/npm/bin/npm-cli.js',
+    npm_node_execpath: '/usr/bin/node',
+    npm_package_name: 'drover',
+    npm_package_json: '/home/ada/drover/package.json',
+  };
+
+  it("is the person's: without npm's variables and the folders npm put in front of PATH", () => {
+    expect(workEnvironment(fromNpm)).toEqual(person);
+  });
+
+  it('keeps node_modules/.bin folders that the person put on PATH', () => {
+    const own = { ...person, PATH: `/home/ada/tools/node_modules/.bin:${person.PATH}` };
+    expect(workEnvironment(own)).toEqual(own);
+    expect(workEnvironment({ ...fromNpm, PATH: `/home/ada/drover/node_modules/.bin:${own.PATH}` })).toEqual({ ...own, PATH: `/home/ada/tools/node_modules/.bin:${person.PATH}` });
+  });
+});

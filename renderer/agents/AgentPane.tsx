@@ -14,6 +14,7 @@ import { QuotaChip } from './QuotaChip';
 import { AgentTaskBadges } from './AgentTaskBadges';
 import { InboxButton } from './InboxBadge';
 import { PaneIcon } from './PaneIcon';
+import { usePaneWidth } from './usePaneWidth';
 
 // xterm is most of the bundle: the projects list never needs it.
 const AgentTerminal = lazy(() => import('../terminal/AgentTerminal').then((module) => ({ default: module.AgentTerminal })));
@@ -53,6 +54,7 @@ export function AgentPane(props: AgentPaneProps) {
   const terminalRef = useRef<AgentTerminalHandle>(null);
   const nameId = useId();
   const live = isSessionLive(session);
+  const width = usePaneWidth(rootRef);
 
   useImperativeHandle(ref, () => ({ focus: () => (terminalRef.current ?? rootRef.current)?.focus() }), []);
 
@@ -66,67 +68,72 @@ export function AgentPane(props: AgentPaneProps) {
       aria-labelledby={nameId}
       tabIndex={-1}
       hidden={hidden}
+      data-width={width}
       className={`agent-pane ${maximised ? 'agent-pane--maximised' : ''}`}
       onFocus={props.onFocusWithin}
     >
       <header className="agent-pane__header">
-        {shortcut && (
-          <kbd className="agent-pane__index" title={`Focus with ${shortcut}`} aria-hidden="true">
-            {index + 1}
-          </kbd>
-        )}
-        <h3 id={nameId} className="agent-pane__name">
-          {agent.name}
-        </h3>
-        <AgentStateBadge session={session} />
-        <QuotaChip session={session} />
-        <CliVersionNote session={session} />
-        <InboxButton count={work.unread} onOpen={props.onOpenInbox} />
-        <AgentTaskBadges work={work} />
-        {worktree && <BranchChip agentName={agent.name} worktree={worktree} onReview={props.onOpenChanges} />}
-        {worktree?.ownsBranch && <PullRequestChip agent={agent} worktree={worktree} link={props.forgeLink} />}
-        <span className="agent-pane__role" title={agent.role}>
-          {agent.role || profile?.name}
-        </span>
-        <span className="agent-pane__actions">
-          {live ? (
-            <>
-              <button type="button" className="button button--ghost button--row" disabled={pending} onClick={() => void run(() => stopAgent(agent.id))}>
-                <PaneIcon name="stop" /> Stop
-              </button>
-              <button type="button" className="button button--ghost button--row" disabled={pending} onClick={() => void run(() => restartAgent(agent.id))}>
-                <PaneIcon name="restart" /> Restart
-              </button>
-            </>
-          ) : (
-            <button type="button" className="button button--ghost button--row agent-pane__start" disabled={pending} onClick={start}>
-              <PaneIcon name="start" /> Start
-            </button>
+        <div className="agent-pane__title">
+          {shortcut && (
+            <kbd className="agent-pane__index" title={`Focus with ${shortcut}`} aria-hidden="true">
+              {index + 1}
+            </kbd>
           )}
-          <span className="agent-pane__divider" aria-hidden="true" />
-          <button
-            type="button"
-            className="button button--ghost button--icon"
-            aria-label={maximised ? 'Restore grid' : 'Maximise'}
-            aria-pressed={maximised}
-            title={`${maximised ? 'Restore grid' : 'Maximise'} (Ctrl+Shift+Enter)`}
-            onClick={props.onToggleMaximise}
-          >
-            <PaneIcon name={maximised ? 'restore' : 'maximise'} />
-          </button>
-          <button type="button" className="button button--ghost button--icon" aria-label="Edit agent" title="Edit agent" onClick={props.onEdit}>
-            <PaneIcon name="edit" />
-          </button>
-          <button
-            type="button"
-            className="button button--ghost button--icon button--ghost-danger"
-            aria-label="Remove agent"
-            title="Remove agent"
-            onClick={props.onRemove}
-          >
-            <PaneIcon name="remove" />
-          </button>
-        </span>
+          <h3 id={nameId} className="agent-pane__name">
+            {agent.name}
+          </h3>
+          <AgentStateBadge session={session} />
+          <span className="agent-pane__role" title={agent.role}>
+            {agent.role || profile?.name}
+          </span>
+          <span className="agent-pane__actions">
+            {live ? (
+              <>
+                <button type="button" className="button button--ghost button--row" disabled={pending} onClick={() => void run(() => stopAgent(agent.id))}>
+                  <PaneIcon name="stop" /> <span className="agent-pane__action-text">Stop</span>
+                </button>
+                <button type="button" className="button button--ghost button--row" disabled={pending} onClick={() => void run(() => restartAgent(agent.id))}>
+                  <PaneIcon name="restart" /> <span className="agent-pane__action-text">Restart</span>
+                </button>
+              </>
+            ) : (
+              <button type="button" className="button button--ghost button--row agent-pane__start" disabled={pending} onClick={start}>
+                <PaneIcon name="start" /> <span className="agent-pane__action-text">Start</span>
+              </button>
+            )}
+            <span className="agent-pane__divider" aria-hidden="true" />
+            <button
+              type="button"
+              className="button button--ghost button--icon"
+              aria-label={maximised ? 'Restore grid' : 'Maximise'}
+              aria-pressed={maximised}
+              title={`${maximised ? 'Restore grid' : 'Maximise'} (Ctrl+Shift+Enter)`}
+              onClick={props.onToggleMaximise}
+            >
+              <PaneIcon name={maximised ? 'restore' : 'maximise'} />
+            </button>
+            <button type="button" className="button button--ghost button--icon" aria-label="Edit agent" title="Edit agent" onClick={props.onEdit}>
+              <PaneIcon name="edit" />
+            </button>
+            <button
+              type="button"
+              className="button button--ghost button--icon button--ghost-danger"
+              aria-label="Remove agent"
+              title="Remove agent"
+              onClick={props.onRemove}
+            >
+              <PaneIcon name="remove" />
+            </button>
+          </span>
+        </div>
+        <div className="agent-pane__badges">
+          <QuotaChip session={session} />
+          <CliVersionNote session={session} />
+          <InboxButton count={work.unread} onOpen={props.onOpenInbox} />
+          <AgentTaskBadges work={work} />
+          {worktree && <BranchChip agentName={agent.name} worktree={worktree} onReview={props.onOpenChanges} />}
+          {worktree?.ownsBranch && <PullRequestChip agent={agent} worktree={worktree} link={props.forgeLink} />}
+        </div>
       </header>
       {cannotStart ? (
         <div role="alert" className="agent-pane__problem">

@@ -7,7 +7,9 @@ import { useAgents, useAgentWork, useProfiles, useWorkState } from '../store/hoo
 import { usePhoneLayout } from '../store/phoneLayout';
 import { NO_WORK } from '../store/selectors';
 import { useDroverActions } from '../store/StoreContext';
-import { setSoloAgent, soloAgentId, useWorkspaceView } from '../store/workspaceView';
+import { chosenSoloAgent, setSoloAgent, soloAgentId, useWorkspaceView } from '../store/workspaceView';
+import { entitiesOf } from '../store/versioned';
+import { KeptBranchesDialog } from '../worktrees/KeptBranchesDialog';
 import { RemoveAgentDialog } from '../worktrees/RemoveAgentDialog';
 import { AgentFormDialog } from './AgentFormDialog';
 import { AgentPane, type AgentPaneHandle } from './AgentPane';
@@ -30,11 +32,12 @@ export function AgentsArea({ projectId }: { projectId: string }) {
   const workByAgentId = useAgentWork(projectId);
   const worktrees = useWorkState(projectId, 'worktreesByAgentId');
   const forgeLinks = useWorkState(projectId, 'forgeLinksByAgentId');
+  const formerAgents = useWorkState(projectId, 'formerAgentsById');
   const profiles = useProfiles().list;
   const { trackAgentProfiles, startAgent, stopAgent, restartAgent, holdAgentWakes } = useDroverActions();
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
   const phone = usePhoneLayout();
-  const chosenSolo = useWorkspaceView((state) => state.soloAgentByProject[projectId]);
+  const chosenSolo = useWorkspaceView((state) => chosenSoloAgent(state, projectId, phone));
   // A ref, not state: Alt+1 then Ctrl+Shift+Enter can come faster than the focus moves (it waits a
   // frame) or a render, and the second key must act on the pane the first one chose.
   const focusedId = useRef<string | null>(null);
@@ -49,6 +52,11 @@ export function AgentsArea({ projectId }: { projectId: string }) {
     if (hasWorktrees) void loadChangesDialog();
   }, [hasWorktrees]);
 
+  // A kept branch an agent works on again (attached) is that agent's now.
+  const kept = useMemo(() => {
+    const inUse = new Set(Object.values(worktrees).map((worktree) => worktree.branch));
+    return entitiesOf(formerAgents).filter((former) => former.keptBranch !== null && !inUse.has(former.keptBranch));
+  }, [formerAgents, worktrees]);
   const profilesById = useMemo(() => new Map<string, AgentProfile>(profiles.map((profile) => [profile.id, profile])), [profiles]);
   // One pane shown alone: the one maximised, or on a phone the one the switcher picked.
   const soloId = soloAgentId(agents, chosenSolo, phone);
@@ -150,6 +158,11 @@ export function AgentsArea({ projectId }: { projectId: string }) {
         </h2>
         <span className="pill">{agents.length}</span>
         <span className="agents__spacer" />
+        {kept.length > 0 && (
+          <button type="button" className="button button--ghost" onClick={() => setDialog({ kind: 'kept-branches' })}>
+            Kept branches <span className="pill">{kept.length}</span>
+          </button>
+        )}
         <button type="button" className="button button--ghost" onClick={() => setDialog({ kind: 'profiles' })}>
           Profiles
         </button>
@@ -204,6 +217,7 @@ export function AgentsArea({ projectId }: { projectId: string }) {
       )}
       {dialog?.kind === 'remove' && <RemoveAgentDialog agent={dialog.agent} worktree={worktrees[dialog.agent.id]} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'profiles' && <ProfilesDialog onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'kept-branches' && <KeptBranchesDialog projectId={projectId} kept={kept} agents={agents} onClose={() => setDialog(null)} />}
       {inboxAgent && <InboxDialog agent={inboxAgent} onClose={() => setDialog(null)} />}
       {changesAgent && changesWorktree && (
         <Suspense fallback={null}>

@@ -19,7 +19,7 @@ export function InboxButton({ count, onOpen }: { count: number; onOpen(): void }
     <button
       type="button"
       className="inbox-button"
-      aria-label="Inbox"
+      aria-label={`Inbox, ${countOf(count, 'unread message')}`}
       aria-keyshortcuts="Control+Shift+M"
       title="Open inbox (Ctrl+Shift+M)"
       onClick={onOpen}

@@ -9,6 +9,7 @@ export type OpenDialog =
   | { kind: 'edit'; agent: Agent }
   | { kind: 'remove'; agent: Agent }
   | { kind: 'profiles' }
+  | { kind: 'kept-branches' }
   | { kind: 'inbox'; agentId: string }
   | { kind: 'changes'; agentId: string };
 

@@ -9,13 +9,18 @@ describe('resultBadges', () => {
     expect(shown(resultBadges([makeTask({ state: 'succeeded' })]))).toEqual([
       { tone: 'done', text: 'Task done', name: 'Task done: 1 result not read yet' },
     ]);
-    expect(shown(resultBadges([makeTask({ id: 't-1', state: 'failed' }), makeTask({ id: 't-2', state: 'failed', label: 'lint' }), makeTask({ id: 't-3', state: 'succeeded' })]))).toEqual([
-      { tone: 'done', text: 'Task done', name: 'Task done: 1 result not read yet' },
+    expect(shown(resultBadges([makeTask({ id: 't-1', state: 'failed' }), makeTask({ id: 't-2', state: 'failed', label: 'lint' })]))).toEqual([
       { tone: 'failed', text: 'Tasks failed 2', name: 'Task failed: 2 results not read yet' },
     ]);
-    expect(shown(resultBadges([makeTask({ state: 'cancelled' }), makeTask({ id: 't-2', state: 'interrupted' })]))).toEqual([
-      { tone: 'cancelled', text: 'Task cancelled', name: 'Task cancelled: 1 result not read yet' },
-      { tone: 'interrupted', text: 'Task interrupted', name: 'Task interrupted: 1 result not read yet' },
+  });
+
+  it('folds results that ended in different ways into one summary, in the tone of the most pressing', () => {
+    expect(shown(resultBadges([makeTask({ id: 't-1', state: 'failed' }), makeTask({ id: 't-2', state: 'failed', label: 'lint' }), makeTask({ id: 't-3', state: 'succeeded' })]))).toEqual([
+      { tone: 'failed', text: '3 results, 2 failed', name: '3 results not read yet: 2 failed, 1 done' },
     ]);
+    expect(shown(resultBadges([makeTask({ state: 'cancelled' }), makeTask({ id: 't-2', state: 'interrupted' }), makeTask({ id: 't-3', state: 'succeeded' })]))).toEqual([
+      { tone: 'interrupted', text: '3 results, 1 interrupted', name: '3 results not read yet: 1 interrupted, 1 cancelled, 1 done' },
+    ]);
+    expect(resultBadges([])).toEqual([]);
   });
 });

@@ -13,20 +13,28 @@ const ENDINGS: Readonly<Record<EndState, { one: string; many: string }>> = {
   interrupted: { one: 'Task interrupted', many: 'Tasks interrupted' },
 };
 
+/** The ending a summary takes its tone from: the one that most needs the person. */
+const URGENCY: readonly EndState[] = ['failed', 'interrupted', 'cancelled', 'succeeded'];
+
+const PLAIN: Readonly<Record<EndState, string>> = { succeeded: 'done', failed: 'failed', cancelled: 'cancelled', interrupted: 'interrupted' };
+
 /**
- * One badge per way the agent's unread results ended, in the tone of that ending, so a failure
- * never reads as "done".
+ * How the agent's unread results ended, as one badge: the ending's own words when they all ended
+ * alike ("Tasks failed 2"), otherwise one summary in the tone of the most pressing ending ("5
+ * results, 2 failed"), so that a pane header never grows with the results.
  */
 export function resultBadges(unreadResults: readonly Task[]): CountBadge[] {
-  return (Object.keys(ENDINGS) as EndState[]).map((state) => {
-    const ended = unreadResults.filter((task) => task.state === state);
-    const words = ENDINGS[state];
-    return {
-      tone: TASK_STATUS[state].tone,
-      count: ended.length,
-      text: ended.length === 1 ? words.one : `${words.many} ${ended.length}`,
-      name: `${words.one}: ${countOf(ended.length, 'result')} not read yet`,
-      title: `Result not read yet: ${ended.map(taskTitle).join(', ')}`,
-    };
-  });
+  const counts = URGENCY.map((state) => ({ state, tasks: unreadResults.filter((task) => task.state === state) })).filter(({ tasks }) => tasks.length > 0);
+  const [worst] = counts;
+  if (!worst) return [];
+  const title = `Result not read yet: ${unreadResults.map(taskTitle).join(', ')}`;
+  if (counts.length === 1) {
+    const words = ENDINGS[worst.state];
+    const count = worst.tasks.length;
+    return [{ tone: TASK_STATUS[worst.state].tone, count, text: count === 1 ? words.one : `${words.many} ${count}`, name: `${words.one}: ${countOf(count, 'result')} not read yet`, title }];
+  }
+  const total = unreadResults.length;
+  const parts = counts.map(({ state, tasks }) => `${tasks.length} ${PLAIN[state]}`).join(', ');
+  const headline = worst.state === 'succeeded' ? `${total} results` : `${total} results, ${worst.tasks.length} ${PLAIN[worst.state]}`;
+  return [{ tone: TASK_STATUS[worst.state].tone, count: total, text: headline, name: `${countOf(total, 'result')} not read yet: ${parts}`, title }];
 }

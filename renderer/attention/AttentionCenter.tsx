@@ -62,12 +62,12 @@ export function AttentionCenter() {
         type="button"
         className="attention-button"
         data-active={queue.length > 0 || undefined}
-        aria-label={`Needs you: ${countOf(queue.length, 'item')}`}
+        aria-label={`Needs you ${countOf(queue.length, 'item')}`}
         aria-haspopup="dialog"
         title="Needs you (Ctrl+Alt+N goes to the next item)"
         onClick={() => setOpen(true)}
       >
-        <span className="attention-button__label">Needs you</span>
+        <span className="attention-button__label">Needs you</span>{' '}
         <span className="attention-button__count">{queue.length}</span>
       </button>
       {open && <AttentionPanel queue={queue} onGoTo={goToFromPanel} onClose={() => setOpen(false)} />}

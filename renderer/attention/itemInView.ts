@@ -3,7 +3,7 @@ import type { AttentionItem } from '../store/attention';
 import { isPhoneLayout } from '../store/phoneLayout';
 import type { WorkStates } from '../store/projectWorkState';
 import { agentsInOrder } from '../store/selectors';
-import { isWorkStateShown, soloAgentId, useWorkspaceView } from '../store/workspaceView';
+import { chosenSoloAgent, isWorkStateShown, soloAgentId, useWorkspaceView } from '../store/workspaceView';
 
 /**
  * Whether the person sees the item right now: the window has focus, its project's page is open,
@@ -17,6 +17,6 @@ export function isItemInView(item: AttentionItem, workStates: WorkStates): boole
   const phone = isPhoneLayout();
   if (!('agent' in item)) return isWorkStateShown(view, phone);
   const agents = agentsInOrder(workStates[item.projectId]?.agentsById ?? {});
-  const solo = soloAgentId(agents, view.soloAgentByProject[item.projectId], phone);
+  const solo = soloAgentId(agents, chosenSoloAgent(view, item.projectId, phone), phone);
   return solo === null || solo === item.agent.id;
 }

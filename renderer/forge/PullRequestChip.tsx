@@ -24,7 +24,7 @@ export function PullRequestChip({ agent, worktree, link }: { agent: Agent; workt
           <StatusIcon tone={pullRequestTone(pullRequest)} /> {summary}
         </button>
       ) : (
-        <button type="button" className="button button--ghost button--row" disabled={worktree.state !== 'ready'} onClick={() => setOpen(true)}>
+        <button type="button" className="button button--ghost button--row pull-request-chip" disabled={worktree.state !== 'ready'} onClick={() => setOpen(true)}>
           Open pull request
         </button>
       )}

@@ -1,5 +1,4 @@
 import type { Agent } from '../../shared/entities';
-import { countOf } from '../../shared/plural';
 import { FormError } from '../components/FormError';
 import { ModalDialog } from '../components/ModalDialog';
 import { useNow } from '../components/useNow';
@@ -7,7 +6,7 @@ import { usePendingAction } from '../components/usePendingAction';
 import { useAgentInbox, useAgentSession, useAgentWake, useWorkState } from '../store/hooks';
 import { isUnread } from '../store/selectors';
 import { useDroverActions } from '../store/StoreContext';
-import { senderName } from './inboxPresentation';
+import { inboxSummary, senderName } from './inboxPresentation';
 import { InboxMessageItem } from './InboxMessageItem';
 import { NoteForm } from './NoteForm';
 import { WakeControls } from './WakeControls';
@@ -40,7 +39,7 @@ export function InboxDialog({ agent, onClose }: { agent: Agent; onClose(): void 
   return (
     <ModalDialog title={`${agent.name} inbox`} headerExtras={markAllRead} className="inbox-dialog" onClose={onClose}>
       <p className="inbox-dialog__summary">
-        {inbox.length === 0 ? 'No messages yet.' : `${countOf(inbox.length, 'message')}, ${unread} unread.`}
+        {inboxSummary(inbox)}
       </p>
       <FormError message={markRead.error} />
       <WakeControls agent={agent} session={session} wake={wake} pending={pending} />

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentSession, InboxMessage, Wake } from '../../shared/entities';
 import { formatClockTime } from '../format/clockTime';
 import { makeAgent, makeMessage, makeSession, makeWake } from '../testing/fixtures';
-import { senderName, wakeStatus, type WakeSubject } from './inboxPresentation';
+import { inboxSummary, senderName, wakeStatus, type WakeSubject } from './inboxPresentation';
 
 const NOW = new Date(2025, 4, 6, 15, 0).getTime();
 
@@ -79,5 +79,14 @@ describe('wakeStatus', () => {
       detail: '3 messages wait until you resume wakes or press Wake now.',
     });
     expect(wakeStatus(subject({ agent: held, pending: 0 }), NOW).detail).toBe('New messages wait until you resume wakes.');
+  });
+});
+
+describe('inboxSummary', () => {
+  it('counts messages in the words their states show', () => {
+    const delivered = { state: 'delivered' as const };
+    expect(inboxSummary(Array.from({ length: 6 }, () => delivered))).toBe('6 messages: 6 delivered.');
+    expect(inboxSummary([{ state: 'pending' }, delivered, { state: 'read' }, { state: 'read' }])).toBe('4 messages: 1 waiting for wake, 1 delivered, 2 read.');
+    expect(inboxSummary([])).toBe('No messages yet.');
   });
 });

@@ -17,6 +17,19 @@ export const MESSAGE_STATE_LABEL: Readonly<Record<InboxMessage['state'], string>
   read: 'Read',
 };
 
+/**
+ * The inbox's count line, in the words each message's own state shows ("Delivered" is typed into
+ * the terminal; "Read" is what the agent read through read_inbox or drover inbox).
+ */
+export function inboxSummary(messages: readonly Pick<InboxMessage, 'state'>[]): string {
+  if (messages.length === 0) return 'No messages yet.';
+  const states = (Object.keys(MESSAGE_STATE_LABEL) as InboxMessage['state'][])
+    .map((state) => ({ state, count: messages.filter((message) => message.state === state).length }))
+    .filter(({ count }) => count > 0)
+    .map(({ state, count }) => `${count} ${MESSAGE_STATE_LABEL[state].toLowerCase()}`);
+  return `${countOf(messages.length, 'message')}: ${states.join(', ')}.`;
+}
+
 /** Who a message is from, as the inbox shows it. */
 export function senderName(message: InboxMessage, agentsById: Readonly<Record<string, Agent>>): string {
   if (message.kind === 'task-result') return 'Drover';

@@ -1,10 +1,10 @@
-import { Command, defaultFilter } from 'cmdk';
-import { useCallback, useMemo, useState } from 'react';
+import { Command } from 'cmdk';
+import { useMemo, useState } from 'react';
 import { useOfferedCommands, type PaletteCommand } from '../components/commandRegistry';
 import { FormError } from '../components/FormError';
 import { useModal } from '../components/useModal';
 import { errorMessage } from '../format/errorMessage';
-import { ariaKeyShortcuts, groupCommands } from './paletteCommands';
+import { ariaKeyShortcuts, matchingCommands } from './paletteCommands';
 
 /**
  * Every action the page offers right now (each component offers its own), searched fuzzily, run
@@ -16,10 +16,9 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
   const commands = useOfferedCommands();
   const [error, setError] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
-  const byId = useMemo(() => new Map(commands.map((command) => [command.id, command])), [commands]);
-  const groups = useMemo(() => groupCommands(commands), [commands]);
-  // Items are keyed by id; the search reads their words.
-  const filter = useCallback((id: string, search: string, keywords?: string[]) => defaultFilter(byId.get(id)?.label ?? id, search, keywords), [byId]);
+  const [search, setSearch] = useState('');
+  // The palette ranks and groups the matches itself: cmdk would leave groups in their first order.
+  const groups = useMemo(() => matchingCommands(commands, search), [commands, search]);
 
   /**
    * Closing a modal dialog hands focus back to what had it before; a command that moved focus
@@ -53,8 +52,8 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
 
   return (
     <dialog ref={dialogRef} className="dialog palette" aria-label="Command palette" onClose={onClose}>
-      <Command label="Command palette" filter={filter} loop>
-        <Command.Input className="text-input palette__input" placeholder="Type a command…" data-autofocus aria-busy={running} />
+      <Command label="Command palette" shouldFilter={false} loop>
+        <Command.Input className="text-input palette__input" placeholder="Type a command…" data-autofocus aria-busy={running} value={search} onValueChange={setSearch} />
         <Command.List className="palette__list" label="Commands">
           <Command.Empty className="palette__empty">No command matches.</Command.Empty>
           {groups.map(([group, items]) => (
@@ -63,7 +62,6 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
                 <Command.Item
                   key={command.id}
                   value={command.id}
-                  keywords={[group, ...(command.keywords ?? [])]}
                   className="palette__item"
                   aria-keyshortcuts={command.shortcut ? ariaKeyShortcuts(command.shortcut) : undefined}
                   onSelect={() => void run(command)}

@@ -1,12 +1,12 @@
 import type { MethodParams } from '../../shared/contract';
-import type { Agent, AgentSession, InboxMessage, Wake, Worktree } from '../../shared/entities';
+import type { Agent, AgentSession, FormerAgent, InboxMessage, Wake, Worktree } from '../../shared/entities';
 import type { DroverEvent } from '../../shared/events';
 import type { ForgeLink } from '../../shared/forge';
 import type { SliceContext, StateCell } from './slice';
 import { applyNewer, without } from './versioned';
 import { currentWake, updateWorkState, type WorkStates } from './projectWorkState';
 
-export const AGENT_EVENTS = ['agentChanged', 'agentSessionChanged', 'agentInboxChanged', 'agentWakeChanged', 'agentWorktreeChanged', 'agentForgeChanged'] as const;
+export const AGENT_EVENTS = ['agentChanged', 'agentSessionChanged', 'agentInboxChanged', 'agentWakeChanged', 'agentWorktreeChanged', 'agentForgeChanged', 'formerAgentChanged'] as const;
 export type AgentEvent = Extract<DroverEvent, { name: (typeof AGENT_EVENTS)[number] }>;
 
 export interface AgentsActions {
@@ -23,6 +23,8 @@ export interface AgentsActions {
   /** Resolves with how many messages were typed in; rejects when the agent is not ready. */
   wakeAgent(agentId: string): Promise<number>;
   holdAgentWakes(agentId: string, hold: boolean): Promise<void>;
+  /** Deletes a removed agent's kept branch: refused when it holds work its parent lacks, unless `force` (the person confirmed). */
+  deleteKeptBranch(agentId: string, force: boolean): Promise<void>;
 }
 
 /**
@@ -45,6 +47,10 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
       worktreesByAgentId: without(slice.worktreesByAgentId, agentId),
       forgeLinksByAgentId: without(slice.forgeLinksByAgentId, agentId),
     }));
+  }
+
+  function putFormerAgent(agent: FormerAgent): void {
+    updateWorkState(cell, agent.projectId, (slice) => ({ ...slice, formerAgentsById: applyNewer(slice.formerAgentsById, agent.id, agent) }));
   }
 
   function putForgeLink(link: ForgeLink): ForgeLink {
@@ -102,6 +108,7 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
     sendNote: (projectId, agentId, body) => bridge.call('sendMessage', { projectId, to: agentId, kind: 'note', body }).then(putMessage),
     wakeAgent: (agentId) => bridge.call('wakeAgent', { agentId }).then((result) => result.delivered),
     holdAgentWakes: (agentId, hold) => bridge.call('holdAgentWakes', { agentId, hold }).then(() => undefined),
+    deleteKeptBranch: (agentId, force) => bridge.call('deleteKeptBranch', { agentId, force }).then(putFormerAgent),
   };
 
   return {
@@ -114,6 +121,7 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
       } else if (event.name === 'agentSessionChanged') putSession(event.session);
       else if (event.name === 'agentInboxChanged') putMessage(event.message);
       else if (event.name === 'agentWakeChanged') putWake(event.wake);
+      else if (event.name === 'formerAgentChanged') putFormerAgent(event.formerAgent);
       else if (event.name === 'agentForgeChanged') {
         if (event.link) putForgeLink(event.link);
         else updateWorkState(cell, event.projectId, (slice) => ({ ...slice, forgeLinksByAgentId: without(slice.forgeLinksByAgentId, event.agentId) }));

@@ -1,7 +1,7 @@
 import type { Agent, AgentSession, Project, Task } from '../../shared/entities';
 import { failedChecksKey, hasUnsentFailure, unsentCommentIds, type ForgeLink } from '../../shared/forge';
 import type { WorkStates, WorkStateSlice } from './projectWorkState';
-import type { EntityMap } from './versioned';
+import { entitiesOf, type EntityMap } from './versioned';
 
 /**
  * What needs the person, derived from the work state (never stored): agents that wait for an
@@ -112,7 +112,7 @@ function projectItems(slice: WorkStateSlice): AttentionItem[] {
     items.push(...forgeAttention(agent, slice.forgeLinksByAgentId[agent.id]));
   }
   // Plain loops: this runs over every task of a snapshot (10,000 of them) before its first paint.
-  const tasks = Object.values(slice.tasksById);
+  const tasks = entitiesOf(slice.tasksById);
   const retried = new Set<string>();
   for (const task of tasks) if (task.retryOf !== null) retried.add(task.retryOf);
   const taskItems: TaskAttention[] = [];

@@ -55,6 +55,7 @@ const snapshot = (seq: number, entities: Partial<Omit<ProjectWorkState, 'project
   wakes: [],
   worktrees: [],
   forgeLinks: [],
+  formerAgents: [],
   ...entities,
   next,
 });

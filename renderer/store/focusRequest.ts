@@ -2,16 +2,18 @@ import { useEffect, useRef } from 'react';
 import { create } from 'zustand';
 import { navigate } from '../routing';
 import { isPhoneLayout } from './phoneLayout';
-import { setSoloAgent, showWorkState, useWorkspaceView } from './workspaceView';
+import { chosenSoloAgent, setSoloAgent, showWorkState, useWorkspaceView } from './workspaceView';
 
 /**
- * Where the person asked to go: an agent's pane, a task's row, the add-project field, or the
- * Settings page's button that installs the command line tool.
+ * Where the person asked to go: an agent's pane, a task's row, the add-project field, a project's
+ * page, or the Settings page's button that installs the command line tool.
  */
 export type FocusTarget =
   | { kind: 'agent'; projectId: string; agentId: string }
   | { kind: 'task'; projectId: string; taskId: string }
   | { kind: 'add-project' }
+  /** A project's page, with a word on why it opened (it was already added). */
+  | { kind: 'project'; projectId: string; notice: string }
   | { kind: 'command-line-tool' };
 
 interface PendingFocus {
@@ -32,7 +34,7 @@ export function goTo(target: FocusTarget): void {
   else navigate({ page: 'project', projectId: target.projectId });
   if (target.kind === 'task') showWorkState(true);
   if (target.kind === 'agent') {
-    const solo = useWorkspaceView.getState().soloAgentByProject[target.projectId];
+    const solo = chosenSoloAgent(useWorkspaceView.getState(), target.projectId, isPhoneLayout());
     if (solo || isPhoneLayout()) setSoloAgent(target.projectId, target.agentId);
   }
   usePendingFocus.setState({ pending: { target, id: nextId++ } });

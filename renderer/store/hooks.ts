@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useDeferredValue, useMemo } from 'react';
 import type { Agent, AgentSession, InboxMessage, Project, ProjectSettings, Wake, Worktree } from '../../shared/entities';
 import type { ConnectionState } from '../bridge';
 import type { AppSettingsSlice } from './appSettingsSlice';
@@ -8,6 +8,7 @@ import { attentionQueue, countByProject, type AttentionItem } from './attention'
 import { agentsInOrder, agentWork, inboxesByAgent, type AgentWork } from './selectors';
 import { useDrover } from './StoreContext';
 import { EMPTY_WORK_STATE, type WorkStateSlice } from './projectWorkState';
+import { entitiesOf } from './versioned';
 
 // What components read from the store. Each hook selects existing references (or derives with
 // memoisation), so a component re-renders only when what it shows changed.
@@ -71,11 +72,12 @@ export function useAgentInbox(agent: AgentRef): readonly InboxMessage[] {
 /** What each agent of the project has going on (unread messages, its tasks), by agent id. */
 export function useAgentWork(projectId: string): ReadonlyMap<string, AgentWork> {
   const agents = useAgents(projectId);
-  const tasksById = useWorkState(projectId, 'tasksById');
+  // Deferred like the attention queue: each agent's share of 10,000 tasks can follow the first paint.
+  const tasksById = useDeferredValue(useWorkState(projectId, 'tasksById'));
   const messagesById = useWorkState(projectId, 'messagesById');
   return useMemo(() => {
     const inboxes = inboxesByAgent(Object.values(messagesById));
-    const tasks = Object.values(tasksById);
+    const tasks = entitiesOf(tasksById);
     return new Map(agents.map((agent) => [agent.id, agentWork(agent, tasks, inboxes.get(agent.id), tasksById)]));
   }, [agents, tasksById, messagesById]);
 }
@@ -94,7 +96,8 @@ export function useProjectSettings(projectId: string): { settings: ProjectSettin
 
 /** Everything that needs the person, across every project, most urgent first. */
 export function useAttentionQueue(): readonly AttentionItem[] {
-  const workStates = useDrover((state) => state.workStates);
+  // Deferred: it reads every task of every project, and a snapshot's first paint should not wait for it.
+  const workStates = useDeferredValue(useDrover((state) => state.workStates));
   const projects = useDrover((state) => state.projects.byId);
   const handled = useDrover((state) => state.attention.handled);
   return useMemo(() => attentionQueue(workStates, projects, handled), [workStates, projects, handled]);

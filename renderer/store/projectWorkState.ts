@@ -1,4 +1,4 @@
-import type { Agent, AgentSession, InboxMessage, ProjectWorkState, Task, Wake, Worktree } from '../../shared/entities';
+import type { Agent, AgentSession, FormerAgent, InboxMessage, ProjectWorkState, Task, Wake, Worktree } from '../../shared/entities';
 import type { ForgeLink } from '../../shared/forge';
 import type { Bridge } from '../bridge';
 import { PERFORMANCE_MARKS, type WorkStateMarkDetail } from '../../shared/performanceMarks';
@@ -18,6 +18,8 @@ export interface WorkStateSlice extends Loadable {
   worktreesByAgentId: EntityMap<Worktree>;
   /** Each agent's issue and pull request, where it has one. */
   forgeLinksByAgentId: EntityMap<ForgeLink>;
+  /** Removed agents (their tasks still name them; a branch may be kept with their work). */
+  formerAgentsById: EntityMap<FormerAgent>;
 }
 
 /** Only for projects someone asked to track, keyed by project id. */
@@ -34,6 +36,7 @@ export const EMPTY_WORK_STATE: WorkStateSlice = {
   wakesByAgentId: {},
   worktreesByAgentId: {},
   forgeLinksByAgentId: {},
+  formerAgentsById: {},
 };
 
 /** Applies `update` to one project's work state (an untracked project starts empty). */
@@ -67,6 +70,7 @@ export function workStateFromSnapshot(snapshot: ProjectWorkState): WorkStateSlic
     }, {}),
     worktreesByAgentId: byKey(snapshot.worktrees, (worktree) => worktree.agentId),
     forgeLinksByAgentId: byKey(snapshot.forgeLinks, (link) => link.agentId),
+    formerAgentsById: byKey(snapshot.formerAgents, (agent) => agent.id),
   };
 }
 

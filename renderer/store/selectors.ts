@@ -1,4 +1,5 @@
-import { isTaskFinished, type Agent, type InboxMessage, type Task, type Worktree } from '../../shared/entities';
+import { isTaskFinished, type Agent, type FormerAgent, type InboxMessage, type Task, type Worktree } from '../../shared/entities';
+import type { EntityMap } from './versioned';
 
 // Derived views of the store's entities, as pure functions (the hooks of hooks.ts memoise them).
 
@@ -61,10 +62,35 @@ export function agentWork(
   return work.unread + work.queued + work.running === 0 ? NO_WORK : work;
 }
 
+function isInFolder(folder: string, root: string): boolean {
+  return folder === root || folder.startsWith(`${root}/`);
+}
+
 /** The branch of the agent worktree a task runs in, if it runs in one. */
 export function branchOfFolder(folder: string, worktrees: Iterable<Worktree>): string | null {
   for (const worktree of worktrees) {
-    if (folder === worktree.path || folder.startsWith(`${worktree.path}/`)) return worktree.branch;
+    if (isInFolder(folder, worktree.path)) return worktree.branch;
   }
   return null;
+}
+
+/** The removed agent whose worktree (gone with it) held this folder: a task there cannot run again. */
+export function removedWorktreeOf(folder: string, formerAgents: Iterable<FormerAgent>): FormerAgent | null {
+  for (const agent of formerAgents) {
+    if (agent.worktreePath !== null && isInFolder(folder, agent.worktreePath)) return agent;
+  }
+  return null;
+}
+
+/** Why a finished task cannot run again (its folder went with a removed agent's worktree), or null. */
+export function retryRefusal(task: Pick<Task, 'cwd'>, formerAgents: Iterable<FormerAgent>): string | null {
+  const former = removedWorktreeOf(task.cwd, formerAgents);
+  return former && `Its folder went with ${former.name}'s worktree when the agent was removed`;
+}
+
+/** A task's owner as a person knows it: a current agent's name, a removed one's, else what the task says. */
+export function ownerNameOf(task: Pick<Task, 'ownerAgentId'>, agentsById: EntityMap<Agent>, formerAgentsById: EntityMap<FormerAgent>): string | null {
+  if (!task.ownerAgentId) return null;
+  const former = formerAgentsById[task.ownerAgentId];
+  return agentsById[task.ownerAgentId]?.name ?? (former ? `${former.name} (removed)` : task.ownerAgentId);
 }

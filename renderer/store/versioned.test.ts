@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyNewer, without } from './versioned';
+import { applyNewer, byKey, entitiesOf, without } from './versioned';
 
 const entity = (id: string, seq: number, name = id) => ({ id, seq, name });
 
@@ -27,5 +27,21 @@ describe('without', () => {
     const map = { a: entity('a', 1), b: entity('b', 1) };
     expect(without(map, 'a')).toEqual({ b: entity('b', 1) });
     expect(map).toHaveProperty('a');
+  });
+});
+
+describe('entitiesOf', () => {
+  it('lists a map once (the same list for the same map), in its order, and a changed map anew', () => {
+    const map = applyNewer({ a: entity('a', 1) }, 'b', entity('b', 1));
+    expect(entitiesOf(map)).toEqual([entity('a', 1), entity('b', 1)]);
+    expect(entitiesOf(map)).toBe(entitiesOf(map));
+    expect(entitiesOf(applyNewer(map, 'a', entity('a', 2)))).toEqual([entity('a', 2), entity('b', 1)]);
+  });
+
+  it('takes the items byKey was given as the list of its map, unless a key repeats', () => {
+    const items = [entity('a', 1), entity('b', 1)];
+    expect(entitiesOf(byKey(items, (item) => item.id))).toBe(items);
+    const repeated = [entity('a', 1), entity('a', 2, 'again')];
+    expect(entitiesOf(byKey(repeated, (item) => item.id))).toEqual([entity('a', 2, 'again')]);
   });
 });

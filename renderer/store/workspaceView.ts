@@ -17,8 +17,10 @@ interface WorkspaceViewState {
   workStateShown: boolean;
   /** On a phone the work state is a sheet over the terminal; a reload starts with it closed. */
   workStateSheetOpen: boolean;
-  /** The agent shown alone in each project (maximised; on a phone, the one the switcher picked). */
+  /** The agent maximised in each project on a wide window. */
   soloAgentByProject: Readonly<Record<string, string>>;
+  /** The agent a phone's switcher picked in each project: it maximises nothing once the window is wide again. */
+  phoneAgentByProject: Readonly<Record<string, string>>;
 }
 
 /**
@@ -29,6 +31,7 @@ export const useWorkspaceView = create<WorkspaceViewState>()(() => ({
   workStateShown: readShown(),
   workStateSheetOpen: false,
   soloAgentByProject: {},
+  phoneAgentByProject: {},
 }));
 
 /** Shows or hides the work state the way the layout shows it: the panel, or on a phone the sheet. */
@@ -54,13 +57,20 @@ export function useWorkStateShown(): boolean {
   return useWorkspaceView((state) => isWorkStateShown(state, phone));
 }
 
+/** Shows the agent alone (null: the grid), in the layout's own choice: maximised on a wide window, picked on a phone. */
 export function setSoloAgent(projectId: string, agentId: string | null): void {
-  useWorkspaceView.setState(({ soloAgentByProject }) => {
-    const next = { ...soloAgentByProject };
+  const key = isPhoneLayout() ? 'phoneAgentByProject' : 'soloAgentByProject';
+  useWorkspaceView.setState((state) => {
+    const next = { ...state[key] };
     if (agentId) next[projectId] = agentId;
     else delete next[projectId];
-    return { soloAgentByProject: next };
+    return { [key]: next };
   });
+}
+
+/** The agent the person chose to show alone in this layout, if any. */
+export function chosenSoloAgent(state: WorkspaceViewState, projectId: string, phone: boolean): string | undefined {
+  return (phone ? state.phoneAgentByProject : state.soloAgentByProject)[projectId];
 }
 
 /**

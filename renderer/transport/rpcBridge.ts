@@ -1,4 +1,6 @@
+import type { MethodParams } from '../../shared/contract';
 import type { DroverEvent } from '../../shared/events';
+import { PERFORMANCE_MARKS } from '../../shared/performanceMarks';
 import type { RequestFrame, TaskOutputBytes, TerminalBytes } from '../../shared/protocol';
 import { RpcClient } from '../../shared/rpcClient';
 import type { Bridge } from './bridgeTypes';
@@ -20,6 +22,11 @@ export function createRpcBridge(
     onEvent: (event) => events.emit(event),
     onOutput: (chunk) => output.emit(chunk),
     onTerminal: (chunk) => terminal.emit(chunk),
+    onChecked: (method, params, arrivedAt) => {
+      if (method !== 'getWorkState') return;
+      const { projectId } = params as MethodParams<'getWorkState'>;
+      performance.measure(PERFORMANCE_MARKS.workStatePartChecked, { start: arrivedAt, detail: { projectId } });
+    },
   });
   const bridge: Bridge = {
     call: (method, params) => rpc.call(method, params),

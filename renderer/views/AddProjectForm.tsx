@@ -1,12 +1,20 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { FormError } from '../components/FormError';
 import { usePendingAction } from '../components/usePendingAction';
-import { useFocusRequest } from '../store/focusRequest';
-import { useDroverActions } from '../store/StoreContext';
+import { goTo, useFocusRequest } from '../store/focusRequest';
+import { useProjects } from '../store/hooks';
+import { useBridge, useDroverActions } from '../store/StoreContext';
 
+/**
+ * Adds a project by its absolute path. A folder already added opens its page (saying so); a folder
+ * that is no git repository is added with a word on what that means for its agents.
+ */
 export function AddProjectForm() {
   const { addProject } = useDroverActions();
+  const bridge = useBridge();
+  const knownIds = useProjects().byId;
   const [path, setPath] = useState('');
+  const [notice, setNotice] = useState<string | null>(null);
   const { pending, error, setError, run } = usePendingAction({ clearErrorOnStart: true });
   const inputId = useId();
   const hintId = useId();
@@ -22,13 +30,25 @@ export function AddProjectForm() {
     event.preventDefault();
     if (pending) return;
     const trimmed = path.trim();
+    setNotice(null);
     if (!trimmed) {
       setError('Enter the path of a project folder.');
       return;
     }
+    if (!trimmed.startsWith('/')) {
+      setError(`${trimmed} is a relative path: give the folder's full path, starting with /.`);
+      return;
+    }
     await run(async () => {
-      await addProject(trimmed);
+      const known = knownIds;
+      const project = await addProject(trimmed);
       setPath('');
+      if (known[project.id]) {
+        goTo({ kind: 'project', projectId: project.id, notice: `${project.path} was already added: this is its project.` });
+        return;
+      }
+      const { problem } = await bridge.call('getProjectGit', { projectId: project.id });
+      if (problem) setNotice(`Added ${project.name}. ${problem}`);
     });
   }
 
@@ -55,8 +75,13 @@ export function AddProjectForm() {
         </button>
       </div>
       <FormError message={error} id={errorId} />
+      {notice && (
+        <p role="status" className="add-project__notice">
+          {notice}
+        </p>
+      )}
       <p id={hintId} className="field-hint">
-        The absolute path of a folder on the machine running Drover. Adding it changes nothing in the folder.
+        The absolute path (starting with /) of a folder on the machine running Drover. Adding it changes nothing in the folder.
       </p>
     </form>
   );

@@ -1,10 +1,11 @@
-import { useId, useMemo } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { Project } from '../../shared/entities';
 import { AgentsArea } from '../agents/AgentsArea';
 import { AgentToolsSetting } from './AgentToolsSetting';
 import { usePaletteCommands, type PaletteCommand } from '../components/commandRegistry';
 import { PageHeading } from '../components/PageHeading';
 import { routeHref } from '../routing';
+import { useFocusRequest } from '../store/focusRequest';
 import { useConnection, useProject, useProjects, useProjectSettings } from '../store/hooks';
 import { usePhoneLayout } from '../store/phoneLayout';
 import { useDroverActions } from '../store/StoreContext';
@@ -39,6 +40,12 @@ function ProjectDetails({ project }: { project: Project }) {
   const muted = useProjectSettings(project.id).settings?.notificationsMuted ?? false;
   const { updateProjectSettings } = useDroverActions();
   const sidePanelId = useId();
+  const [notice, setNotice] = useState<string | null>(null);
+  useFocusRequest((target) => {
+    if (target.kind !== 'project' || target.projectId !== project.id) return false;
+    setNotice(target.notice);
+    return true;
+  });
   const online = useConnection() === 'open';
 
   const commands = useMemo<PaletteCommand[]>(
@@ -82,6 +89,14 @@ function ProjectDetails({ project }: { project: Project }) {
           {workStateShown ? 'Hide work state' : 'Show work state'}
         </button>
       </header>
+      {notice && (
+        <div className="workspace__notice">
+          <p role="status">{notice}</p>
+          <button type="button" className="button button--ghost button--compact" onClick={() => setNotice(null)}>
+            Dismiss
+          </button>
+        </div>
+      )}
       {/* Not connected to the host, nothing acts: every control of the agents and tasks is disabled until it is back. */}
       <fieldset className="workspace__body" disabled={!online}>
         <AgentsArea projectId={project.id} />

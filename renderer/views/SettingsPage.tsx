@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { describeCommandLineTool } from '../../shared/commandLineTool';
+import { runsInDesktopApp } from '../bridge';
 import { NotificationSettings } from '../attention/NotificationSettings';
 import type { Status } from '../../shared/entities';
 import { FormError } from '../components/FormError';
@@ -11,7 +12,8 @@ import { useAppSettings, useConnection } from '../store/hooks';
 import { useBridge, useDroverActions } from '../store/StoreContext';
 
 /**
- * App-wide settings: notifications, updates, the `drover` command, and where the data lives. Controls stay
+ * App-wide settings: notifications, updates (in the desktop app: only it can update itself), the `drover`
+ * command, and where the data lives. Controls stay
  * enabled while their request runs (a disabled control drops keyboard focus); a second press
  * meanwhile is ignored.
  */
@@ -27,7 +29,7 @@ export function SettingsPage() {
       <SettingsSection title="Notifications">
         <NotificationSettings />
       </SettingsSection>
-      <UpdatesSection />
+      {runsInDesktopApp() && <UpdatesSection />}
       <TerminalHistorySection />
       <CommandLineSection />
       <DataSection />

@@ -1,12 +1,13 @@
 import { useMemo } from 'react';
 import { CountBadges } from '../components/CountBadges';
 import { useWorkState } from '../store/hooks';
+import { entitiesOf } from '../store/versioned';
 import { countTasks } from './taskQuery';
 
 /** How many of the project's tasks run and wait. */
 export function ProjectTaskBadges({ projectId }: { projectId: string }) {
   const tasksById = useWorkState(projectId, 'tasksById');
-  const counts = useMemo(() => countTasks(Object.values(tasksById)), [tasksById]);
+  const counts = useMemo(() => countTasks(entitiesOf(tasksById)), [tasksById]);
 
   return (
     <CountBadges

@@ -10,6 +10,8 @@ import { useAgents, useProject, useWorkState } from '../store/hooks';
 import { useDroverActions } from '../store/StoreContext';
 import { isPhoneLayout } from '../store/phoneLayout';
 import { isWorkStateShown, showWorkState, useWorkspaceView } from '../store/workspaceView';
+import { retryRefusal } from '../store/selectors';
+import { entitiesOf } from '../store/versioned';
 import { ConcurrencyControl } from './ConcurrencyControl';
 import { MissingWorkState } from './MissingWorkState';
 import { useOutputViewer } from './outputViewerStore';
@@ -34,6 +36,7 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
   const loadErrorCode = useWorkState(projectId, 'errorCode');
   const tasksById = useWorkState(projectId, 'tasksById');
   const agentsById = useWorkState(projectId, 'agentsById');
+  const formerAgentsById = useWorkState(projectId, 'formerAgentsById');
   const agents = useAgents(projectId);
   const projectPath = useProject(projectId)?.path ?? '';
   const [runningTaskForm, setRunningTaskForm] = useState(false);
@@ -47,7 +50,7 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
   const searchRef = useRef<HTMLInputElement>(null);
   const headingId = useId();
 
-  const sorted = useMemo(() => sortNewestFirst(Object.values(tasksById)), [tasksById]);
+  const sorted = useMemo(() => sortNewestFirst(entitiesOf(tasksById)), [tasksById]);
   const counts = useMemo(() => countTasks(sorted), [sorted]);
   const visible = useMemo(() => filterTasks(sorted, filter, deferredQuery), [sorted, filter, deferredQuery]);
   usePaintedMark(projectId, tasksById, sorted.length);
@@ -72,7 +75,14 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
     },
     [openOutput, projectId],
   );
-  const { requestCancel, confirmCancel, retry, confirming, stopConfirming, error } = useTaskActions(select);
+  const { requestCancel, confirmCancel, retry: retryAnyway, confirming, stopConfirming, error } = useTaskActions(select);
+  const refusalOf = useCallback((task: Task) => retryRefusal(task, entitiesOf(formerAgentsById)), [formerAgentsById]);
+  const retry = useCallback(
+    (task: Task) => {
+      if (refusalOf(task) === null) retryAnyway(task);
+    },
+    [refusalOf, retryAnyway],
+  );
 
   const focusSearch = useCallback(() => searchRef.current?.focus(), []);
   /** Shows the panel (or the sheet, on a phone) if it is hidden, then focuses a part of it. */
@@ -111,8 +121,8 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
       focusSearch: () => revealAndFocus(focusSearch),
       showShortcuts: () => setShowingShortcuts(true),
     };
-    return taskCommands(selected).map((command) => ({ ...command, run: handlers[command.action] }));
-  }, [selected, open, requestCancel, retry, focusGrid, focusSearch, revealAndFocus]);
+    return taskCommands(selected, selected ? refusalOf(selected) === null : false).map((command) => ({ ...command, run: handlers[command.action] }));
+  }, [selected, refusalOf, open, requestCancel, retry, focusGrid, focusSearch, revealAndFocus]);
   usePaletteCommands(commands);
 
   // A task whose output the person opened has been looked at: it leaves the Needs you queue.
@@ -162,6 +172,8 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
         <TaskGrid
           tasks={visible}
           agentsById={agentsById}
+          formerAgentsById={formerAgentsById}
+          retryRefusalOf={refusalOf}
           worktreesByAgentId={worktreesByAgentId}
           selectedIndex={selectedIndex}
           gridRef={gridRef}
@@ -195,6 +207,7 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
           projectId={projectId}
           projectPath={projectPath}
           agents={agents}
+          worktreesByAgentId={worktreesByAgentId}
           onCreated={(task) => {
             setFilter('all');
             setQuery('');

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { Agent, Task } from '../../shared/entities';
+import type { Agent, Task, Worktree } from '../../shared/entities';
 import { Field } from '../components/Field';
 import { FormActions } from '../components/FormActions';
 import { FormError } from '../components/FormError';
@@ -13,6 +13,8 @@ interface RunTaskDialogProps {
   projectId: string;
   projectPath: string;
   agents: readonly Agent[];
+  /** Where each agent with a worktree of its own works: its tasks run there by default. */
+  worktreesByAgentId: Readonly<Record<string, Worktree>>;
   /** The task runs; the dialog closes next (its `onClose` follows). */
   onCreated(task: Task): void;
   onClose(): void;
@@ -22,7 +24,14 @@ interface RunTaskDialogProps {
  * A person's background task: a shell line, run like `drover task run -- 'LINE'`. The host checks
  * what only it can (the folder lies inside the project, the agent exists) and its refusal shows here.
  */
-export function RunTaskDialog({ projectId, projectPath, agents, onCreated, onClose }: RunTaskDialogProps) {
+/** The host's rule (and the CLI's), in words: where the task runs when the field is empty, and where a relative one starts. */
+function folderRule(owner: Agent | undefined, worktree: Worktree | undefined, projectPath: string): string {
+  const home = worktree ? worktree.path : projectPath;
+  const where = owner && worktree ? `${owner.name}'s worktree, ${home}` : `the project folder, ${home}`;
+  return `Empty: ${where}. A relative folder is taken from there; it must stay inside the project or an agent's worktree.`;
+}
+
+export function RunTaskDialog({ projectId, projectPath, agents, worktreesByAgentId, onCreated, onClose }: RunTaskDialogProps) {
   const { createTask } = useDroverActions();
   const [draft, setDraft] = useState<RunTaskDraft>({ command: '', label: '', ownerAgentId: '', cwd: '' });
   const [showProblems, setShowProblems] = useState(false);
@@ -91,7 +100,10 @@ export function RunTaskDialog({ projectId, projectPath, agents, onCreated, onClo
             </select>
           )}
         </Field>
-        <Field label="Working folder" note={{ text: `Inside the project; relative to ${projectPath}. Empty: the project root.`, kind: 'hint' }}>
+        <Field
+          label="Working folder"
+          note={{ text: folderRule(agents.find((agent) => agent.id === draft.ownerAgentId), worktreesByAgentId[draft.ownerAgentId], projectPath), kind: 'hint' }}
+        >
           {(describedBy) => (
             <input
               className="text-input text-input--mono"

@@ -1,20 +1,23 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useId, useMemo, useRef, type KeyboardEvent, type Ref } from 'react';
-import type { Agent, Task, Worktree } from '../../shared/entities';
+import type { Agent, FormerAgent, Task, Worktree } from '../../shared/entities';
 import { listCommandFor, type ListCommand } from '../keyboard/shortcuts';
 import { usePhoneLayout } from '../store/phoneLayout';
-import { branchOfFolder } from '../store/selectors';
+import { branchOfFolder, ownerNameOf } from '../store/selectors';
 import { TaskRow, type TaskRowActions } from './TaskRow';
 
 const ROW_HEIGHT = 34;
 /** Rows a finger can hit (the row's buttons are 36 px there). */
 const PHONE_ROW_HEIGHT = 44;
-const MAX_VISIBLE_ROWS = 16;
 
 interface TaskGridProps extends TaskRowActions {
   tasks: readonly Task[];
   /** To show an owner agent by name (tasks may name their owner by id or by name). */
   agentsById: Readonly<Record<string, Agent>>;
+  /** To name the owner of a removed agent's tasks. */
+  formerAgentsById: Readonly<Record<string, FormerAgent>>;
+  /** Why a task cannot run again, where it cannot (its Retry is then off). */
+  retryRefusalOf(task: Task): string | null;
   /** To name the branch of the agent worktree a task runs in. */
   worktreesByAgentId: Readonly<Record<string, Worktree>>;
   selectedIndex: number;
@@ -34,7 +37,7 @@ function moveTarget(command: ListCommand, index: number, count: number): number 
  * The task list as an ARIA grid: focus stays on the grid and aria-activedescendant names the
  * selected row, which is what keeps keyboard use working while rows come and go (virtualised).
  */
-export function TaskGrid({ tasks, agentsById, worktreesByAgentId, selectedIndex, gridRef, emptyMessage, ...actions }: TaskGridProps) {
+export function TaskGrid({ tasks, agentsById, formerAgentsById, retryRefusalOf, worktreesByAgentId, selectedIndex, gridRef, emptyMessage, ...actions }: TaskGridProps) {
   const worktrees = useMemo(() => Object.values(worktreesByAgentId), [worktreesByAgentId]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const rowIdPrefix = useId();
@@ -49,8 +52,13 @@ export function TaskGrid({ tasks, agentsById, worktreesByAgentId, selectedIndex,
 
   useEffect(() => virtualizer.measure(), [virtualizer, rowHeight]);
 
+  // Scrolling reads the list's layout at once (a forced layout of the whole page, the first time):
+  // only when the selected row is not already wholly in view.
   useEffect(() => {
-    if (tasks.length > 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+    const range = virtualizer.range;
+    const atTop = selectedIndex === 0 && (virtualizer.scrollOffset ?? 0) === 0;
+    const inView = atTop || (range !== null && selectedIndex > range.startIndex && selectedIndex < range.endIndex);
+    if (tasks.length > 0 && !inView) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
   }, [virtualizer, selectedIndex, tasks.length]);
 
   const selected = tasks[selectedIndex];
@@ -71,7 +79,6 @@ export function TaskGrid({ tasks, agentsById, worktreesByAgentId, selectedIndex,
   );
 
   const rowId = (task: Task) => `${rowIdPrefix}-${task.id}`;
-  const bodyHeight = Math.max(1, Math.min(tasks.length, MAX_VISIBLE_ROWS)) * rowHeight;
 
   return (
     <div
@@ -96,7 +103,7 @@ export function TaskGrid({ tasks, agentsById, worktreesByAgentId, selectedIndex,
           </div>
         </div>
       </div>
-      <div ref={scrollRef} role="rowgroup" className="task-grid__body" style={{ height: bodyHeight }}>
+      <div ref={scrollRef} role="rowgroup" className="task-grid__body">
         {tasks.length === 0 ? (
           <p className="task-grid__empty">{emptyMessage}</p>
         ) : (
@@ -108,7 +115,8 @@ export function TaskGrid({ tasks, agentsById, worktreesByAgentId, selectedIndex,
                 <TaskRow
                   key={task.id}
                   task={task}
-                  ownerName={task.ownerAgentId && (agentsById[task.ownerAgentId]?.name ?? task.ownerAgentId)}
+                  ownerName={ownerNameOf(task, agentsById, formerAgentsById)}
+                  retryRefusal={retryRefusalOf(task)}
                   branch={branchOfFolder(task.cwd, worktrees)}
                   rowId={rowId(task)}
                   rowIndex={item.index + 2}

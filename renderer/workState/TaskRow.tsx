@@ -14,6 +14,8 @@ export interface TaskRowActions {
 interface TaskRowProps extends TaskRowActions {
   task: Task;
   ownerName: string | null;
+  /** Why it cannot run again although it ended, if it cannot. */
+  retryRefusal: string | null;
   /** The branch of the agent worktree it runs in, if any. */
   branch: string | null;
   rowId: string;
@@ -28,7 +30,7 @@ interface TaskRowProps extends TaskRowActions {
  * One task. The grid owns keyboard focus (aria-activedescendant), so the row's buttons stay out
  * of the tab order: `c` and `r` are their keyboard equivalents.
  */
-export const TaskRow = memo(function TaskRow({ task, ownerName, branch, rowId, rowIndex, selected, top, height, ...actions }: TaskRowProps) {
+export const TaskRow = memo(function TaskRow({ task, ownerName, retryRefusal, branch, rowId, rowIndex, selected, top, height, ...actions }: TaskRowProps) {
   return (
     <div
       id={rowId}
@@ -59,17 +61,18 @@ export const TaskRow = memo(function TaskRow({ task, ownerName, branch, rowId, r
       </div>
       <div role="gridcell" className="task-row__actions">
         <RowButton label="Cancel" enabled={canCancel(task)} onPress={() => actions.onCancel(task)} />
-        <RowButton label="Retry" enabled={canRetry(task)} onPress={() => actions.onRetry(task)} />
+        <RowButton label="Retry" enabled={canRetry(task) && retryRefusal === null} title={retryRefusal ?? undefined} onPress={() => actions.onRetry(task)} />
       </div>
     </div>
   );
 });
 
-function RowButton({ label, enabled, onPress }: { label: string; enabled: boolean; onPress(): void }) {
+function RowButton({ label, enabled, title, onPress }: { label: string; enabled: boolean; title?: string; onPress(): void }) {
   return (
     <button
       type="button"
       tabIndex={-1}
+      title={title}
       className="button button--ghost button--row"
       disabled={!enabled}
       onMouseDown={(event) => event.preventDefault()}

@@ -13,7 +13,7 @@ function keysOf(shortcuts: readonly { command: ListCommand | GlobalCommand; disp
 }
 
 /** What the palette offers for the work state: run a task, act on the selected one, move around the panel. */
-export function taskCommands(selected: Task | undefined): TaskCommand[] {
+export function taskCommands(selected: Task | undefined, selectedCanRunAgain: boolean): TaskCommand[] {
   const group = 'Tasks';
   const commands: TaskCommand[] = [{ id: 'tasks:run', group, label: 'Run task…', keywords: ['command', 'shell', 'new'], action: 'runTask' }];
   if (selected) {
@@ -22,7 +22,7 @@ export function taskCommands(selected: Task | undefined): TaskCommand[] {
     if (canCancel(selected)) {
       commands.push({ id: 'tasks:cancel', group, label: `Cancel ${title}`, shortcut: keysOf(LIST_SHORTCUTS, 'cancel'), keywords: ['selected', 'stop', 'kill'], action: 'cancel' });
     }
-    if (canRetry(selected)) {
+    if (canRetry(selected) && selectedCanRunAgain) {
       commands.push({ id: 'tasks:retry', group, label: `Retry ${title}`, shortcut: keysOf(LIST_SHORTCUTS, 'retry'), keywords: ['selected', 'again', 'rerun'], action: 'retry' });
     }
   }

@@ -54,6 +54,9 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
 
   const files = useMemo(() => diff?.files ?? [], [diff]);
   const rows = useMemo(() => diffRows(files), [files]);
+  // Nothing to merge: no commit of the branch and no file it changed (a turn's diff, without the
+  // branch's commits, cannot tell; the merge dialog then says).
+  const canMerge = diff !== null && (diff.commits === null || diff.commits.length > 0 || diff.files.length > 0);
   const selected = Math.max(0, files.findIndex((file) => file.path === selectedPath));
   const turnAt = scopeTurn(scope);
   const turn = turns.find((candidate) => candidate.n === turnAt);
@@ -91,7 +94,7 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
     else if (command === 'sinceTurn') setScope(scopeOf('since', turns, turnAt));
     else if (command === 'comment') commentOnSelectedFile();
     else if (command === 'toggleLayout') setSplit(!split);
-    else if (command === 'merge') setMerging(true);
+    else if (command === 'merge') setMerging(canMerge);
     else {
       const fileIndex = rowsRef.current?.showHunk(command === 'nextHunk' ? 1 : -1);
       if (fileIndex !== null && fileIndex !== undefined) setSelectedPath(files[fileIndex]?.path ?? null);
@@ -175,7 +178,7 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
           <button type="button" className="button button--ghost" disabled={push.pending} onClick={pushBranch}>
             {push.pending ? 'Pushing…' : 'Push branch'}
           </button>
-          <button type="button" className="button button--primary" title="m" onClick={() => setMerging(true)}>
+          <button type="button" className="button button--primary" title={canMerge ? 'm' : 'Nothing to merge yet'} disabled={!canMerge} onClick={() => setMerging(true)}>
             Merge into {worktree.parentBranch}…
           </button>
         </div>

@@ -77,6 +77,11 @@ export function RemoveAgentDialog({ agent, worktree, onClose }: RemoveAgentDialo
         <p>{body}</p>
       </div>
       <FormError message={status?.error ? `Could not look at its worktree: ${status.error}` : null} />
+      {removing.pending && (
+        <p role="status" className="dialog__progress">
+          Removing {agent.name}: stopping its session{worktree?.ownsFolder ? ', saving and deleting its worktree' : ''}…
+        </p>
+      )}
       <FormError message={removing.error} />
       <div className="dialog__actions">
         <button type="button" className="button" autoFocus onClick={() => dialogRef.current?.close()}>
@@ -93,7 +98,7 @@ export function RemoveAgentDialog({ agent, worktree, onClose }: RemoveAgentDialo
           disabled={removing.pending || (ownsFolder && status === null)}
           onClick={() => remove(false)}
         >
-          {canDiscard ? 'Remove agent, keep branch' : 'Remove agent'}
+          {removing.pending ? 'Removing…' : canDiscard ? 'Remove agent, keep branch' : 'Remove agent'}
         </button>
       </div>
     </dialog>

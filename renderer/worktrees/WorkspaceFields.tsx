@@ -36,14 +36,20 @@ export function useProjectGit(projectId: string): { git: ProjectGit | null; erro
   return answer?.projectId === projectId ? answer : { git: null, error: null };
 }
 
-function chosenKind(draft: WorkspaceDraft, git: ProjectGit | null): WorkspaceKind {
+/**
+ * Where the agent will work: what the person picked, else its own worktree where the repository
+ * allows one, else the project folder. Null while the repository has not answered and the person
+ * picked nothing (no choice is shown as made before it is).
+ */
+function chosenKind(draft: WorkspaceDraft, git: ProjectGit | null, gitError: string | null): WorkspaceKind | null {
+  if (git === null && gitError === null) return draft.kind;
   if (!git || git.problem) return 'project-folder';
   return draft.kind ?? 'new-worktree';
 }
 
-/** The request the draft makes; the project folder while the repository has not answered or cannot have worktrees. */
+/** The request the draft makes; the project folder where the repository cannot have worktrees. */
 export function workspaceRequest(draft: WorkspaceDraft, git: ProjectGit | null): AgentWorkspaceRequest {
-  const kind = chosenKind(draft, git);
+  const kind = chosenKind(draft, git, null) ?? 'project-folder';
   if (kind === 'new-worktree') {
     return { kind, ...(draft.base ? { base: draft.base } : {}), ...(draft.allowDirtyBase ? { allowDirtyBase: true } : {}) };
   }
@@ -69,7 +75,7 @@ interface WorkspaceFieldsProps {
 /** Where a new agent works: its own git worktree (new branch, existing branch or worktree) or the project folder. */
 export function WorkspaceFields({ git, gitError, draft, onChange }: WorkspaceFieldsProps) {
   const legendId = useId();
-  const kind = chosenKind(draft, git);
+  const kind = chosenKind(draft, git, gitError);
   const problem = gitError ?? git?.problem ?? null;
   const set = (change: Partial<WorkspaceDraft>) => onChange({ ...draft, ...change });
   const available = (option: WorkspaceKind) =>

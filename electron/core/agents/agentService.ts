@@ -1,5 +1,5 @@
 import type { RemoveOptions } from '../worktrees/worktreeService';
-import { ACTIVE_TASK_STATES, type Agent, type AgentWorkspaceRequest } from '../../../shared/entities';
+import { ACTIVE_TASK_STATES, type Agent, type AgentWorkspaceRequest, type FormerAgent } from '../../../shared/entities';
 import { countOf } from '../../../shared/plural';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
@@ -95,7 +95,27 @@ export class AgentService {
     }
     const seq = store.agents.remove(agentId);
     this.events.emit({ name: 'agentChanged', seq, projectId: agent.projectId, agentId, agent: null });
+    const formerAgent = store.formerAgents.insert({
+      id: agent.id,
+      name: agent.name,
+      role: agent.role,
+      profileId: agent.profileId,
+      worktreePath: worktree?.ownsFolder ? worktree.path : null,
+      keptBranch,
+      parentBranch: worktree?.parentBranch ?? null,
+      removedAt: Date.now(),
+    });
+    this.events.emit({ name: 'formerAgentChanged', seq: formerAgent.seq, projectId: agent.projectId, formerAgent });
     return keptBranch;
+  }
+
+  /** Deletes the branch kept with a removed agent's work (see WorktreeService.deleteKeptBranch). */
+  async deleteKeptBranch(agentId: string, force: boolean): Promise<FormerAgent> {
+    const { store, formerAgent } = this.locator.formerAgent(agentId);
+    await this.worktrees.deleteKeptBranch(store, formerAgent, force);
+    const changed = store.formerAgents.dropBranch(agentId);
+    this.events.emit({ name: 'formerAgentChanged', seq: changed.seq, projectId: changed.projectId, formerAgent: changed });
+    return changed;
   }
 
   /** A person holds (or releases) automatic wakes of the agent. */

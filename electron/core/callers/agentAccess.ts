@@ -100,6 +100,7 @@ const AGENT_ACCESS: AgentAccess = {
   createAgent: 'person-only',
   updateAgent: 'person-only',
   removeAgent: 'person-only',
+  deleteKeptBranch: 'person-only',
   startAgent: 'person-only',
   stopAgent: 'person-only',
   restartAgent: 'person-only',

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { fail } from '../errors';
 import type { ProjectSettings, Task } from '../../../shared/entities';
 import type { Methods } from '../api';
 import type { ProjectStores } from '../storage/projectStores';
@@ -40,7 +42,11 @@ export function projectMethods(projects: ProjectRegistry, stores: ProjectStores,
     getStatus: () => ({ ...status, projects: projects.list().projects }),
     listProjects: () => projects.list(),
     // A registered project always has its state database: it is made before the project is listed.
-    addProject: ({ path }) => projects.add(path, (projectId) => stores.createEmpty(projectId)),
+    addProject: ({ path: folder }) => {
+      // A relative path would be taken from wherever the host happened to start.
+      if (!path.isAbsolute(folder)) fail('invalid-path', `${folder} is a relative path: give the folder's full path, starting with /.`);
+      return projects.add(folder, (projectId) => stores.createEmpty(projectId));
+    },
     renameProject: ({ projectId, name }) => projects.rename(projectId, name),
     removeProject: async ({ projectId }) => {
       projects.get(projectId);

@@ -126,6 +126,18 @@ describe('screens of agents without real-CLI recordings (Aider, a shell)', () =>
     expect(showsEmptyPrompt(readScreen('me@box:~/shop$ ls\nREADME.md  src\nme@box:~/shop$ ', profile('shell')))).toBe(true);
     expect(showsEmptyPrompt(readScreen('me@box:~/shop$ make\nbuilding…', profile('shell')))).toBe(false);
   });
+
+  it('a shell: busy while a command runs (its prompt gone), which is all a profile without a busy pattern can tell', () => {
+    const unfollowed = { ...profile('shell'), wakeAs: 'prompt' as const };
+    expect(readScreen('me@box:~/shop$ sleep 8', unfollowed).busy).toBe(true);
+    expect(detectState(READY, screen({ busy: readScreen('me@box:~/shop$ sleep 8', unfollowed).busy }), NOW)).toEqual(BUSY);
+    expect(readScreen('me@box:~/shop$ sleep 8\nme@box:~/shop$ ', unfollowed).busy).toBe(false);
+    // A shell whose keys Drover follows is busy from its Enter ('submitted'): its prompt is also gone
+    // while a line is typed, which must neither make it busy nor end a turn at every pause.
+    expect(readScreen('me@box:~/shop$ git comm', profile('shell')).busy).toBe(false);
+    expect(detectState(READY, { kind: 'submitted' }, NOW)).toEqual(BUSY);
+  });
+
 });
 
 const NOW = Date.UTC(2026, 10, 29, 15, 0);

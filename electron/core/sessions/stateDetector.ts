@@ -10,7 +10,7 @@ export interface DetectedState {
   limitResetsAt: number | null;
 }
 
-type ScreenPatterns = Pick<AgentProfileInput, 'promptPattern' | 'busyPattern' | 'needsInputPattern' | 'usageLimitPattern'>;
+type ScreenPatterns = Pick<AgentProfileInput, 'promptPattern' | 'busyPattern' | 'needsInputPattern' | 'usageLimitPattern'> & Partial<Pick<AgentProfileInput, 'wakeAs'>>;
 
 /** What a screen shows, by the profile's patterns (each tested against the whole visible screen). */
 export interface ScreenReading {
@@ -71,7 +71,10 @@ export function readScreen(text: string, profile: ScreenPatterns): ScreenReading
   const promptAt = matchesOf(profile.promptPattern, text).at(-1)?.index ?? -1;
   return {
     prompt: promptAt >= 0,
-    busy: test(profile.busyPattern, text),
+    // Without a busy pattern (a shell), the prompt gone from the last line is what says a command
+    // runs; not for a shell whose keys Drover follows (wakeAs shell-note): it is busy from the Enter
+    // that submits a command, and its prompt is also gone while a line is being typed.
+    busy: profile.busyPattern !== null ? test(profile.busyPattern, text) : profile.promptPattern !== null && promptAt < 0 && profile.wakeAs !== 'shell-note',
     dialog: test(profile.needsInputPattern, promptAt >= 0 ? text.slice(promptAt) : text),
     dialogTexts: matchesOf(profile.needsInputPattern, text).length,
     limitLines: limitLines(profile.usageLimitPattern, text),

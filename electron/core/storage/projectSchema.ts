@@ -169,7 +169,21 @@ export const PROJECT_MIGRATIONS: readonly string[] = [
   -- The agent CLI's version (JSON: version, newerThanTested), read when the session started.
   ALTER TABLE agent_sessions ADD COLUMN cli_version TEXT;
   `,
+  `
+  -- Removed agents, as their tasks and kept branches still name them.
+  CREATE TABLE former_agents (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    role TEXT NOT NULL,
+    profile_id TEXT NOT NULL,
+    worktree_path TEXT,
+    kept_branch TEXT,
+    parent_branch TEXT,
+    removed_at INTEGER NOT NULL,
+    seq INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** Every table whose rows carry the project's seq; the counter resumes at the max over them. */
-export const SEQ_TABLES = ['tasks', 'agents', 'agent_sessions', 'inbox_messages', 'wakes', 'worktrees', 'forge_links', 'turns', 'diff_comments'] as const;
+export const SEQ_TABLES = ['tasks', 'agents', 'agent_sessions', 'inbox_messages', 'wakes', 'worktrees', 'forge_links', 'turns', 'diff_comments', 'former_agents'] as const;

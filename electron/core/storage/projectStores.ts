@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ProjectSettings } from '../../../shared/entities';
 import { AgentStore } from './agentStore';
 import { ForgeLinkStore } from './forgeLinkStore';
+import { FormerAgentStore } from './formerAgentStore';
 import { CommentStore } from './commentStore';
 import { InboxStore } from './inboxStore';
 import { PROJECT_MIGRATIONS, SEQ_TABLES } from './projectSchema';
@@ -31,6 +32,7 @@ export interface ProjectStore {
   wakes: WakeStore;
   worktrees: WorktreeStore;
   forgeLinks: ForgeLinkStore;
+  formerAgents: FormerAgentStore;
   turns: TurnStore;
   comments: CommentStore;
   settings: SettingsStore;
@@ -114,6 +116,7 @@ export class ProjectStores {
       wakes: new WakeStore(db, projectId, seq),
       worktrees: new WorktreeStore(db, projectId, seq),
       forgeLinks: new ForgeLinkStore(db, projectId, seq),
+      formerAgents: new FormerAgentStore(db, projectId, seq),
       turns: new TurnStore(db, projectId, seq),
       comments: new CommentStore(db, projectId, seq),
       settings: new SettingsStore(db, this.options.settingsDefaults),

@@ -1,9 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Task } from '../../../shared/entities';
+import type { InboxMessage, Task } from '../../../shared/entities';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
+import { composeWakeText } from '../wake/wakeText';
 import { describeTaskResult } from './taskResultText';
+
+const MESSAGE: InboxMessage = {
+  id: 'm-aaaaaa',
+  projectId: 'p-aaaaaa',
+  agentId: 'a-aaaaaa',
+  kind: 'task-result',
+  body: '',
+  taskId: 't-aaaaaa',
+  fromAgentId: null,
+  replyTo: null,
+  state: 'pending',
+  createdAt: 1_000,
+  deliveredAt: null,
+  readAt: null,
+  seq: 1,
+};
 
 describe('describeTaskResult', () => {
   let dir: string;
@@ -55,5 +72,14 @@ describe('describeTaskResult', () => {
     expect(describeTaskResult(task({ state: 'cancelled', exitCode: null, signal: 'SIGTERM', reason: 'cancelled by request' })).split('\n')[0]).toBe(
       'Task t-aaaaaa "make test" was cancelled: killed by SIGTERM, after 2s (cancelled by request).',
     );
+  });
+
+  it('keeps the outcome in view when the command is long: the note typed into a prompt has room for it', () => {
+    const command = `npm run build -- ${'--flag '.repeat(200)}\necho line 2`;
+    const body = describeTaskResult(task({ command }));
+    const typed = composeWakeText([{ ...MESSAGE, body }], 1, new Map());
+    expect(typed).toContain('failed: exit code 3, after 2s.');
+    expect(body).toContain('npm run build -- --flag');
+    expect(body.split('\n')[0]).not.toContain('echo line 2');
   });
 });

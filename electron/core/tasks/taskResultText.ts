@@ -36,9 +36,18 @@ function reasonBeyondExit(task: Task, exit: string): string | null {
   return task.reason.slice(exit.length).replace(/^[;,]\s*/, '') || null;
 }
 
-/** A finished task's result as its owner agent reads it: what ran, how it ended, its output's tail. */
+/** Enough of a command to know it by, on one line: the full text stays on the task (drover task show). */
+const COMMAND_SHOWN = 160;
+
+function commandInBrief(command: string): string {
+  const flat = command.replace(/\s*\n\s*/g, ' ⏎ ');
+  return flat.length > COMMAND_SHOWN ? `${flat.slice(0, COMMAND_SHOWN - 1)}…` : flat;
+}
+
+/** A task's result as its owner reads it: how it ended first (a long command never hides that), then the output's tail. */
 export function describeTaskResult(task: Task): string {
-  const name = task.label ? `"${task.label}" (${task.command})` : `"${task.command}"`;
+  const command = commandInBrief(task.command);
+  const name = task.label ? `"${task.label}" (${command})` : `"${command}"`;
   const exit = describeExit(task);
   const duration = task.startedAt && task.endedAt ? `, after ${formatDuration(task.endedAt - task.startedAt)}` : '';
   const extra = reasonBeyondExit(task, exit);

@@ -70,6 +70,8 @@ describe('TaskService (real PTYs)', () => {
     await expect(run('pwd', { cwd: dir })).rejects.toThrow(/outside the project/);
     await expect(run('pwd', { cwd: '../..' })).rejects.toThrow(/outside the project/);
     await expect(run('pwd', { cwd: 'nope' })).rejects.toThrow(/No such folder/);
+    // Outside and missing: refused as outside (not as a missing folder), saying where relative starts.
+    await expect(run('pwd', { cwd: '../../etc-nowhere' })).rejects.toThrow(`is outside the project (${path.join(dir, 'repo')}); tasks run inside their project. A relative folder is taken from ${path.join(dir, 'repo')}.`);
   });
 
   it('queues beyond the concurrency limit and starts in FIFO order', async () => {

@@ -151,6 +151,11 @@ export class TaskService implements ProjectWork {
     if (!isTaskFinished(task.state)) {
       fail('invalid-state', `Task ${taskId} is ${task.state}; only a finished task can be retried (cancel it first).`);
     }
+    if (!fs.existsSync(task.cwd)) {
+      const former = task.ownerAgentId ? store.formerAgents.get(task.ownerAgentId) : undefined;
+      const why = former?.worktreePath && isInside(former.worktreePath, task.cwd) ? `: it was ${former.name}'s worktree, removed with the agent` : '';
+      fail('invalid-state', `Task ${taskId} cannot run again: its folder ${task.cwd} no longer exists${why}. Run the command anew in another folder.`);
+    }
     return this.enqueue(store, {
       ownerAgentId: task.ownerAgentId,
       label: task.label,
@@ -427,18 +432,20 @@ function ownerOf(store: ProjectStore, agent: string): Agent {
  */
 export function resolveTaskCwd(home: string, roots: readonly string[], requested: string | undefined): string {
   if (requested === undefined) return home;
-  const projectRoot = roots[0] ?? home;
   const absolute = path.resolve(home, requested);
+  const outside = (folder: string) => {
+    const worktrees = roots.length > 1 ? " and its agents' worktrees" : '';
+    return fail('invalid-path', `The folder ${folder} is outside the project (${roots[0] ?? home})${worktrees}; tasks run inside their project. A relative folder is taken from ${home}.`);
+  };
   let canonical: string;
   try {
     canonical = fs.realpathSync(absolute);
   } catch {
+    // A missing folder outside the project is refused as outside: `../../etc` is not "missing".
+    if (!roots.some((root) => isInside(root, absolute))) outside(absolute);
     fail('invalid-path', `No such folder: ${absolute}`);
   }
   if (!fs.statSync(canonical).isDirectory()) fail('invalid-path', `Not a folder: ${canonical}`);
-  if (!roots.some((root) => isInside(root, canonical))) {
-    const worktrees = roots.length > 1 ? ' and its agents\' worktrees' : '';
-    fail('invalid-path', `The folder ${canonical} is outside the project (${projectRoot})${worktrees}; tasks run inside their project.`);
-  }
+  if (!roots.some((root) => isInside(root, canonical))) outside(canonical);
   return canonical;
 }

@@ -127,7 +127,7 @@ describe('AgentWakeService', () => {
     setSession('ready');
     inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: "it's done; rm -rf / $(reboot)" });
     await waitFor(() => wake()?.state === 'delivered', 'delivery');
-    expect(typed[0]).toBe("true '[Drover] New message: Note from a person: it’s done; rm -rf / $(reboot) — read_inbox has the full text.'");
+    expect(typed[0]).toBe("true '[Drover] New message: Note from a person: it’s done; rm -rf / $(reboot) — drover inbox shows the full text.'");
   });
 
   it('never types control characters from a message (they would act as keys)', async () => {

@@ -43,7 +43,9 @@ export function composeWakeText(named: InboxMessage[], total: number, senders: M
   const heading = total === 1 ? 'New message' : `New messages (${total})`;
   const parts = shown.map((message, i) => (total === 1 ? '' : `(${i + 1}) `) + describe(message, senders));
   const more = total - shown.length;
-  const ending = more > 0 ? `and ${more} more: read_inbox has them all.` : 'read_inbox has the full text.';
+  // A shell has no MCP tools: its way to the full text is the command line.
+  const [reader, has] = style === 'shell-note' ? ['drover inbox', 'shows'] : ['read_inbox', 'has'];
+  const ending = more > 0 ? `and ${more} more: ${reader} ${has} them all.` : `${reader} ${has} the full text.`;
   const text = `[Drover] ${heading}: ${parts.join(' ')} — ${ending}`.replace(CONTROL_CHARACTERS, ' ');
   // `true` exists in every shell; the text is one single-quoted word, so nothing in it runs.
   return style === 'shell-note' ? `true '${text.replace(/'/g, '’')}'` : text;

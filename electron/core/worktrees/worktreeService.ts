@@ -4,6 +4,7 @@ import path from 'node:path';
 import type {
   Agent,
   AgentWorkspaceRequest,
+  FormerAgent,
   InboxMessage,
   MergeCheck,
   MergeResult,
@@ -141,13 +142,15 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const none: ProjectGit = { projectId, problem: null, currentBranch: null, branches: [], dirtyFiles: 0, freeWorktrees: [] };
     try {
       const root = await repositoryRoot(this.git, project.path);
-      if (root === null) return { ...none, problem: `${project.path} is not in a git repository.` };
+      if (root === null) return { ...none, problem: `${project.path} is not in a git repository: its agents work in the folder itself (no worktree of their own).` };
       const [current, branches, entries, dirty] = await Promise.all([
         currentBranch(this.git, project.path),
         localBranches(this.git, root),
         worktreeList(this.git, root),
         uncommittedPaths(this.git, project.path, { trackedOnly: true }),
       ]);
+      // A repository before its first commit has nothing a worktree could start from.
+      if (branches.length === 0) return { ...none, currentBranch: current, problem: `${current ?? 'The repository'} has no commits yet: agents work in the project folder until its first commit.` };
       const used = new Set(this.stores.get(projectId).worktrees.list().map((worktree) => worktree.path));
       const freeWorktrees = entries
         .filter((entry) => entry.path !== root && !used.has(entry.path) && !entry.bare && !entry.prunable)
@@ -278,6 +281,24 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const keptBranch = worktree.ownsFolder ? await this.exclusively(agent, () => this.removeFolder(store, repo, agent, worktree, { discardWork, keepBranch, mergedUpstream })) : null;
     if (worktree.portBase !== null) this.ports.release(worktree.portBase, worktree.path);
     return keptBranch;
+  }
+
+  /**
+   * Deletes the branch a removed agent's work was kept on. While it holds commits its parent lacks
+   * (or its parent is gone) that takes `force`: the person confirmed the work may go.
+   */
+  async deleteKeptBranch(store: ProjectStore, former: FormerAgent, force: boolean): Promise<void> {
+    const branch = former.keptBranch ?? fail('invalid-state', `${former.name} left no branch behind.`);
+    const repo = this.projects.get(store.projectId).path;
+    if (!(await branchExists(this.git, repo, branch))) return;
+    if (store.worktrees.list().some((worktree) => worktree.branch === branch)) fail('invalid-state', `${branch} is in use by an agent's worktree now.`);
+    if (!force) {
+      const parent = former.parentBranch;
+      const ahead = parent && (await branchExists(this.git, repo, parent)) ? (await aheadBehind(this.git, repo, parent, branch)).ahead : null;
+      if (ahead === null) fail('invalid-state', `${branch} cannot be compared with the branch it came from (${parent ?? 'unknown'} is gone): confirm to delete it with its work.`);
+      if (ahead > 0) fail('invalid-state', `${branch} holds ${countOf(ahead, 'commit')} that ${parent} lacks: merge it first, or confirm to delete it with its work.`);
+    }
+    await this.git.run(repo, ['branch', '-D', '--end-of-options', branch]);
   }
 
   async status(agentId: string): Promise<WorktreeStatus> {

@@ -51,9 +51,7 @@ export function TaskOutputDialog({ task, onClose }: { task: Task; onClose(): voi
         </span>
       }
     >
-      <p className="output-dialog__command" title={task.cwd}>
-        <code>$ {task.command}</code>
-      </p>
+      <CommandLines command={task.command} cwd={task.cwd} />
       {status.earlierBytes > 0 && (
         <div className="output-dialog__earlier">
           <span>{formatBytes(status.earlierBytes)} of earlier output not shown.</span>
@@ -70,5 +68,29 @@ export function TaskOutputDialog({ task, onClose }: { task: Task; onClose(): voi
       <FormError message={status.error && `Could not read the output: ${status.error}`} />
       <TerminalView onReady={follow} label={`Output of ${title}`} />
     </ModalDialog>
+  );
+}
+
+/**
+ * The command as the shell got it, line by line: an error naming "line 2" points at a line shown.
+ * A one-line command reads `$ command`; several lines are numbered.
+ */
+function CommandLines({ command, cwd }: { command: string; cwd: string }) {
+  const lines = command.split('\n');
+  if (lines.length === 1) {
+    return (
+      <p className="output-dialog__command" title={cwd}>
+        <code>$ {command}</code>
+      </p>
+    );
+  }
+  return (
+    <ol className="output-dialog__command output-dialog__command--lines" title={cwd} aria-label="Command">
+      {lines.map((line, index) => (
+        <li key={index}>
+          <code>{line}</code>
+        </li>
+      ))}
+    </ol>
   );
 }

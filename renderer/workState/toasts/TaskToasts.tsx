@@ -33,7 +33,7 @@ export function TaskToasts() {
   }
 
   return (
-    <div className="toast-stack" aria-label="Notifications">
+    <div className="toast-stack" role="region" aria-label="Notifications">
       {toasts.map((toast) => (
         <TaskEndToast
           key={toast.key}
