@@ -54,6 +54,12 @@ export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, r
   const hostRef = useRef<HTMLDivElement>(null);
   const [seen, markSeen] = useSeen(hostRef);
   const [xterm, setXterm] = useState<AgentXterm | null>(null);
+  /**
+   * Whether a snapshot is being parsed. A resize in the middle of one would move rows the snapshot
+   * already wrote under the screen it draws next (a reconnect's banner going away did, and two rows
+   * of history were lost), so a fit waits until it is parsed: the restore fits when it is done.
+   */
+  const restoringRef = useRef<() => boolean>(() => false);
   /** Focus asked for before the terminal was made (it is made when it comes into view): given once it is. */
   const focusWanted = useRef(false);
   const [searching, setSearching] = useState(false);
@@ -129,9 +135,12 @@ export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, r
     link.start();
 
     let resizeTimer: ReturnType<typeof setTimeout> | undefined;
+    restoringRef.current = () => link.restoring;
     const observer = new ResizeObserver(() => {
       clearTimeout(resizeTimer);
-      resizeTimer = setTimeout(() => fitIfVisible(created), RESIZE_DEBOUNCE_MS);
+      resizeTimer = setTimeout(() => {
+        if (!link.restoring) fitIfVisible(created);
+      }, RESIZE_DEBOUNCE_MS);
     });
     observer.observe(host);
     setXterm(created);
@@ -157,7 +166,7 @@ export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, r
 
   useEffect(() => {
     if (!xterm || !live || !sessionId) return;
-    fitIfVisible(xterm);
+    if (!restoringRef.current()) fitIfVisible(xterm);
     const { cols, rows } = xterm.terminal;
     bridge.call('resizeAgent', { agentId, cols, rows }).catch(() => undefined);
   }, [bridge, agentId, xterm, live, sessionId]);
