@@ -1,12 +1,19 @@
-/** Architecture rules (see docs/architecture.md); `npm run lint` fails when one is broken. */
+/**
+ * Architecture rules (see docs/architecture.md); `npm run lint` fails when one is broken, and
+ * scripts/check-architecture-map.mjs fails when the picture there draws other arrows than these allow.
+ */
+
+/** The CLI's modules that start or run a host, and so may import host/ and the core. */
+const HOST_STARTING_COMMANDS = ['hostCommands', 'serve', 'cliRuntime'];
+
 module.exports = {
   forbidden: [
     {
       name: 'core-is-plain-node',
-      comment: 'The core knows nothing of Electron, React, or which host/transport serves it.',
+      comment: 'The core knows nothing of Electron, React, the wire, or which host/transport serves it.',
       severity: 'error',
       from: { path: '^electron/core/' },
-      to: { path: ['^electron/(host|cli|desktop)/', '^electron/(main|preload)\\.ts$', '^renderer/', '(^|/)node_modules/(electron|react|react-dom|ws|zustand)/', '^(electron|react|react-dom|ws)$'] },
+      to: { path: ['^electron/(host|cli|desktop|wire)/', '^electron/(main|preload)\\.ts$', '^renderer/', '(^|/)node_modules/(electron|react|react-dom|ws|zustand)/', '^(electron|react|react-dom|ws)$'] },
     },
     {
       name: 'renderer-only-renderer-and-shared',
@@ -48,11 +55,46 @@ module.exports = {
       to: { path: '^(electron|renderer)/' },
     },
     {
-      name: 'host-not-from-core-or-cli-internals',
-      comment: 'Arrows point one way: host -> core, main.ts -> host, cli -> host.',
+      name: 'host-imports-core-wire-and-shared',
+      comment: 'The host serves the core through its doors; the CLI and the desktop start it, never the other way round.',
       severity: 'error',
       from: { path: '^electron/host/', pathNot: '\\.test\\.ts$' },
-      to: { path: ['^electron/(cli|desktop)/', '^electron/(main|preload)\\.ts$'] },
+      to: { path: ['^electron/(cli|desktop)/', '^electron/(main|preload)\\.ts$', '^renderer/'] },
+    },
+    {
+      name: 'wire-imports-only-shared-and-node',
+      comment: 'wire/ is the local socket as both ends speak it (framing, records, frame codec, socket path): it builds on shared/ and Node alone.',
+      severity: 'error',
+      from: { path: '^electron/wire/', pathNot: '\\.test\\.ts$' },
+      to: { pathNot: ['^shared/', '^electron/wire/'], dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'cli-clients-reach-the-host-over-the-wire',
+      comment: 'A CLI command talks to the host over the socket; only the commands that start or run a host (drover host run, serve) import host/ and the core.',
+      severity: 'error',
+      from: { path: '^electron/cli/', pathNot: ['\\.test\\.ts$', `^electron/cli/(${HOST_STARTING_COMMANDS.join('|')})\\.ts$`] },
+      to: { path: '^electron/(host|core)/' },
+    },
+    {
+      name: 'cli-knows-no-desktop',
+      comment: 'The CLI runs under plain Node without a window: the desktop uses the CLI, not the reverse.',
+      severity: 'error',
+      from: { path: '^electron/cli/', pathNot: '\\.test\\.ts$' },
+      to: { path: ['^electron/desktop/', '^electron/(main|preload)\\.ts$', '^renderer/'] },
+    },
+    {
+      name: 'desktop-not-from-main-or-renderer',
+      comment: 'main.ts wires desktop/; desktop/ starts and reaches the host as the CLI does, and knows no page.',
+      severity: 'error',
+      from: { path: '^electron/desktop/', pathNot: '\\.test\\.ts$' },
+      to: { path: ['^electron/(main|preload)\\.ts$', '^renderer/'] },
+    },
+    {
+      name: 'main-wires-the-desktop',
+      comment: 'main.ts and preload.ts are the Electron entry: they reach the core through desktop/, the wire and a host, never directly.',
+      severity: 'error',
+      from: { path: '^electron/(main|preload)\\.ts$' },
+      to: { path: ['^electron/(core|cli)/', '^renderer/'] },
     },
     {
       name: 'storage-knows-no-domain',

@@ -36,6 +36,16 @@ describe('architecture rules (npm run lint)', () => {
     write('electron/desktop/usesUpdater.ts', "import { AppImageUpdater } from 'electron-updater';\nexport const u = AppImageUpdater;\n");
     write('electron/host/usesNative.ts', "import { m } from '../desktop/native/appMenu';\nexport const n = m;\n");
     write('electron/core/usesDesktop.ts', "import { d } from '../desktop/usesElectron';\nexport const e = d;\n");
+    write('electron/wire/framing.ts', "import { ok } from '../../shared/contract';\nimport { Buffer } from 'node:buffer';\nexport const frame = Buffer.from(String(ok));\n");
+    write('electron/wire/usesHost.ts', "import { host } from '../host/host';\nexport const w = host;\n");
+    write('electron/wire/usesPackage.ts', "import { z } from 'zod';\nexport const s = z.string();\n");
+    write('electron/core/usesWire.ts', "import { frame } from '../wire/framing';\nexport const f = frame;\n");
+    write('electron/cli/taskCommand.ts', "import { frame } from '../wire/framing';\nimport { host } from '../host/host';\nexport const c = [frame, host];\n");
+    write('electron/cli/usesCore.ts', "import { tasks } from '../core/tasks/taskService';\nexport const c = tasks;\n");
+    write('electron/cli/hostCommands.ts', "import { host } from '../host/host';\nimport { tasks } from '../core/tasks/taskService';\nexport const run = [host, tasks];\n");
+    write('electron/cli/usesDesktop.ts', "import { m } from '../desktop/native/appMenu';\nexport const c = m;\n");
+    write('electron/desktop/usesMain.ts', "import { started } from '../main';\nexport const d = started;\n");
+    write('electron/main.ts', "import { tasks } from './core/tasks/taskService';\nexport const started = tasks;\n");
     const depcruise = path.join(REPO_ROOT, 'node_modules', '.bin', 'depcruise');
     const result = spawnSync(depcruise, ['--config', path.join(REPO_ROOT, '.dependency-cruiser.cjs'), 'electron', 'renderer', 'shared'], {
       cwd: tree,
@@ -58,7 +68,15 @@ describe('architecture rules (npm run lint)', () => {
     ['only-main-preload-and-desktop-native-import-electron', 'electron/desktop/usesElectron.ts'],
     ['only-main-preload-and-desktop-native-import-electron', 'electron/desktop/usesUpdater.ts'],
     ['desktop-native-only-from-main', 'electron/host/usesNative.ts'],
-    ['host-not-from-core-or-cli-internals', 'electron/host/usesNative.ts'],
+    ['host-imports-core-wire-and-shared', 'electron/host/usesNative.ts'],
+    ['wire-imports-only-shared-and-node', 'electron/wire/usesHost.ts'],
+    ['wire-imports-only-shared-and-node', 'electron/wire/usesPackage.ts'],
+    ['core-is-plain-node', 'electron/core/usesWire.ts'],
+    ['cli-clients-reach-the-host-over-the-wire', 'electron/cli/taskCommand.ts'],
+    ['cli-clients-reach-the-host-over-the-wire', 'electron/cli/usesCore.ts'],
+    ['cli-knows-no-desktop', 'electron/cli/usesDesktop.ts'],
+    ['desktop-not-from-main-or-renderer', 'electron/desktop/usesMain.ts'],
+    ['main-wires-the-desktop', 'electron/main.ts'],
     ['core-is-plain-node', 'electron/core/usesDesktop.ts'],
     ['renderer-only-renderer-and-shared', 'renderer/usesCore.ts'],
     ['renderer-no-node-builtins', 'renderer/usesNode.ts'],
@@ -69,8 +87,46 @@ describe('architecture rules (npm run lint)', () => {
     expect(output).toMatch(new RegExp(`${rule}: ${file.replace(/\./g, '\\.')}`));
   });
 
+  it('lets the wire build on shared/ and Node, the CLI on the wire, and host commands start a host', () => {
+    expect(output).toContain('electron/wire/usesHost.ts');
+    expect(output).not.toMatch(/: electron\/wire\/framing\.ts →/);
+    expect(output).not.toMatch(/: electron\/cli\/taskCommand\.ts → electron\/wire\//);
+    expect(output).not.toMatch(/cli-clients-reach-the-host-over-the-wire: electron\/cli\/hostCommands\.ts/);
+  });
+
   it('lets the adapters of desktop/native/ import electron', () => {
     expect(output).toContain('electron/desktop/usesElectron.ts');
     expect(output).not.toMatch(/only-main-preload-and-desktop-native-import-electron: electron\/desktop\/native\//);
+  });
+});
+
+/** scripts/check-architecture-map.mjs holds the picture of docs/architecture.md to the same rules. */
+describe('the layers picture (npm run lint)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = makeTempDir('drover-map-');
+  });
+  afterAll(() => removeDir(dir));
+
+  const check = (markdown: string) => {
+    const doc = path.join(dir, 'architecture.md');
+    fs.writeFileSync(doc, markdown);
+    return spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'check-architecture-map.mjs'), doc], { encoding: 'utf8' });
+  };
+  const picture = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'architecture.md'), 'utf8');
+
+  it('passes the picture the docs draw', () => {
+    const result = check(picture);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('names an arrow a rule forbids and an allowed import the picture leaves out', () => {
+    const drawn = picture.replace('serves its doors"] --> core & wire & shared', 'serves its doors"] --> core & shared & cli');
+    expect(drawn).not.toBe(picture);
+    const result = check(drawn);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('missing arrow host --> wire: no rule forbids electron/host/any.ts importing electron/wire/any.ts');
+    expect(result.stderr).toContain('extra arrow host --> cli: host-imports-core-wire-and-shared forbids electron/host/any.ts importing electron/cli/any.ts');
   });
 });

@@ -35,7 +35,7 @@ import { askYesNo, showError } from './desktop/native/desktopDialogs';
 import { startDesktopFeatures } from './desktop/native/desktopFeatures';
 import { focusWindow, showRoute } from './desktop/native/windowRoutes';
 import { keepServingOnUnhandledRejection } from './host/lastResort';
-import { socketPathFor } from './host/paths';
+import { socketPathFor } from './wire/paths';
 
 
 const CLIPBOARD_PERMISSIONS = new Set(['clipboard-read', 'clipboard-sanitized-write']);

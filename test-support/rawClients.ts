@@ -1,6 +1,6 @@
 import net from 'node:net';
 import WebSocket from 'ws';
-import { LineReader } from '../electron/host/lineFraming';
+import { LineReader } from '../electron/wire/lineFraming';
 import { MAX_SERVER_FRAME_BYTES, type ResponseFrame } from '../shared/protocol';
 
 /** A door spoken to frame by frame, to send what no well-behaved client would; it counts replies. */

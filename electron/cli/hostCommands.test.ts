@@ -9,7 +9,7 @@ import { runCli, stopHostOf } from '../../test-support/droverProcess';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 import { HOST_LOG_FILE, isRecordedHostAlive, readHostRecord } from '../host/hostRecord';
-import { socketPathFor } from '../host/paths';
+import { socketPathFor } from '../wire/paths';
 import { connectToDrover } from './socketClient';
 
 const AS_ROOT = process.getuid?.() === 0;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import readline from 'node:readline/promises';
 import packageJson from '../../package.json';
 import { DroverRequestError } from '../../shared/protocol';
-import { defaultDataDir, socketPathFor } from '../host/paths';
+import { defaultDataDir, socketPathFor } from '../wire/paths';
 import { parseCommandArgs } from './cliOptions';
 import { issueCommand, pullRequestCommand } from './forgeCommands';
 import { agentCredentials } from './agentCredentials';

@@ -6,7 +6,7 @@ import { PROTOCOL_VERSION, type HostHello } from '../../shared/host';
 import { DroverRequestError, MAX_SERVER_FRAME_BYTES, type TaskOutputBytes } from '../../shared/protocol';
 import { RpcClient } from '../../shared/rpcClient';
 import { decodeStreamFrame } from '../../shared/streamFrames';
-import { HostStreamReader } from '../host/socketRecords';
+import { HostStreamReader } from '../wire/socketRecords';
 import type { AgentCredentials } from './agentCredentials';
 
 /** The agent a connection proved it speaks for, with its project. */

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { MAX_SERVER_FRAME_BYTES, RequestFrameSchema, type PushFrame, type ResponseFrame } from '../../shared/protocol';
 import { decodeStreamFrame } from '../../shared/streamFrames';
 import { describeIssues } from '../../shared/validationIssues';
-import { HostStreamReader } from '../host/socketRecords';
+import { HostStreamReader } from '../wire/socketRecords';
 
 function refusal(id: number | null, message: string): ResponseFrame {
   return { t: 'res', id, ok: false, error: { code: 'internal', message } };

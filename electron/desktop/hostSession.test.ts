@@ -7,7 +7,7 @@ import { stopHostOf } from '../../test-support/droverProcess';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 import { readHostRecord } from '../host/hostRecord';
-import { socketPathFor } from '../host/paths';
+import { socketPathFor } from '../wire/paths';
 import { HostSession, type HostConnectionState } from './hostSession';
 
 describe("the desktop window's session with a host of its own process", () => {

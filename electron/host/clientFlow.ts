@@ -1,5 +1,5 @@
 import type { ResponseFrame } from '../../shared/protocol';
-import { decodeFrame, encodeServerFrame, encodeStreamPush, malformedFrameReply, type HostPush } from './frameCodec';
+import { decodeFrame, encodeServerFrame, encodeStreamPush, malformedFrameReply, type HostPush } from '../wire/frameCodec';
 
 /** What a door gives the flow: a way to write frames to one client and to stop reading from it. */
 export interface ClientChannel {

@@ -6,7 +6,7 @@ import type { Caller, Client, Methods } from '../core/api';
 import { checkHostMethod, visibleTo } from '../core/callers/agentAccess';
 import type { Core } from '../core/compose';
 import { toRequestError } from '../core/errors';
-import type { HostPush } from './frameCodec';
+import type { HostPush } from '../wire/frameCodec';
 
 /** One client of any transport: it sends raw frames in and gets responses and pushes back. */
 export interface Connection {

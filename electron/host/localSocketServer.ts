@@ -4,9 +4,9 @@ import { MAX_REQUEST_FRAME_BYTES } from '../../shared/protocol';
 import { ClientFlow } from './clientFlow';
 import { hostAnswers } from './hostLauncher';
 import type { Connection } from './connection';
-import type { HostPush } from './frameCodec';
-import { LineReader } from './lineFraming';
-import { recordHeader } from './socketRecords';
+import type { HostPush } from '../wire/frameCodec';
+import { LineReader } from '../wire/lineFraming';
+import { recordHeader } from '../wire/socketRecords';
 
 export interface LocalSocketServer {
   close(): Promise<void>;

@@ -8,7 +8,7 @@ import { SECURITY_HEADERS } from '../../shared/contentSecurityPolicy';
 import { MAX_REQUEST_FRAME_BYTES } from '../../shared/protocol';
 import { ClientFlow } from './clientFlow';
 import type { Connection } from './connection';
-import type { HostPush } from './frameCodec';
+import type { HostPush } from '../wire/frameCodec';
 
 const HEARTBEAT_MS = 30_000;
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { READ_ONLY_DROVER_TOOLS } from '../../../shared/droverTools';
 import { MAX_REQUEST_FRAME_BYTES } from '../../../shared/protocol';
 import { describeIssues } from '../../../shared/validationIssues';
-import { LineReader } from '../../host/lineFraming';
+import { LineReader } from '../../wire/lineFraming';
 import { agentCredentials } from '../agentCredentials';
 import { DroverLink } from '../socketClient';
 import { resolveProject } from '../taskCommands';

@@ -1,12 +1,13 @@
 import type { RemoveOptions } from '../worktrees/worktreeService';
 import { ACTIVE_TASK_STATES, type Agent, type AgentWorkspaceRequest, type FormerAgent } from '../../../shared/entities';
+import { isInside } from '../../../shared/folders';
 import { countOf } from '../../../shared/plural';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
 import type { Locator } from '../locate';
 import type { ProfileRegistry } from '../profiles/profileRegistry';
-import { isInside, type ProjectRegistry } from '../projects/projectRegistry';
+import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import type { SessionService } from '../sessions/sessionService';
 import type { WorktreeService } from '../worktrees/worktreeService';

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Project, ProjectList } from '../../../shared/entities';
+import { isInside } from '../../../shared/folders';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
@@ -17,12 +18,6 @@ export function canonicalFolder(folder: string): string {
   }
   if (!stat.isDirectory()) fail('invalid-path', `Not a folder: ${absolute}`);
   return fs.realpathSync(absolute);
-}
-
-/** True when `candidate` is `root` or lies below it (both canonical). */
-export function isInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
 /**

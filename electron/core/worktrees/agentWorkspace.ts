@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Agent, Worktree } from '../../../shared/entities';
+import { isInside } from '../../../shared/folders';
 import { fail } from '../errors';
-import { isInside } from '../projects/projectRegistry';
 import type { ProjectStore } from '../storage/projectStores';
 import { portEnv } from './portBlocks';
 

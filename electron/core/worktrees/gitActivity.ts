@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { isInside } from '../projects/projectRegistry';
+import { isInside } from '../../../shared/folders';
 import { listLivePids } from '../process/processGroup';
 
 /** A live git process, and the folder it works in (null when /proc does not say: another user's). */

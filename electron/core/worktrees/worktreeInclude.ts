@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { isInside } from '../../../shared/folders';
 import { fail } from '../errors';
-import { isInside } from '../projects/projectRegistry';
 import type { Git } from './git';
 import { splitNul } from './repo';
 

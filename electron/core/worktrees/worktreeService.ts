@@ -17,13 +17,14 @@ import type {
   WorktreeDiskUsage,
   WorktreeStatus,
 } from '../../../shared/entities';
+import { isInside } from '../../../shared/folders';
 import { countOf } from '../../../shared/plural';
 import { DroverRequestError, fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import type { MediatedInbox } from '../inbox/mediatedInbox';
 import type { Locator } from '../locate';
 import type { ProjectWork } from '../projects/projectMethods';
-import { isInside, type ProjectRegistry } from '../projects/projectRegistry';
+import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import type { CreateTaskInput } from '../tasks/taskService';
 import { isCheckout, requireUsable, workspaceOf, type AgentWorkspaces, type Workspace } from './agentWorkspace';

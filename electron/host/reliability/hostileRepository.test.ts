@@ -6,7 +6,7 @@ import { startServe, type ServeProcess } from '../../../test-support/droverProce
 import { commitFiles, git, makeRepo, writeFiles } from '../../../test-support/gitRepo';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { connectToDrover, type SocketClient } from '../../cli/socketClient';
-import { socketPathFor } from '../paths';
+import { socketPathFor } from '../../wire/paths';
 
 /** Every file under `folder`, relative to it. */
 const filesUnder = (folder: string) => fs.readdirSync(folder, { recursive: true, encoding: 'utf8' });

@@ -10,7 +10,7 @@ import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';
 import { connectToDrover, type SocketClient } from '../../cli/socketClient';
 import { isSameProcessAlive, signalProcessGroup } from '../../core/process/processGroup';
-import { socketPathFor } from '../paths';
+import { socketPathFor } from '../../wire/paths';
 
 const ROUNDS = 10;
 const TASKS_PER_ROUND = 12;

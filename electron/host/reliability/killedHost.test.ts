@@ -8,7 +8,7 @@ import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';
 import { isProcessGroupAlive } from '../../core/process/processGroup';
 import { connectToDrover } from '../../cli/socketClient';
-import { socketPathFor } from '../paths';
+import { socketPathFor } from '../../wire/paths';
 
 describe('a host killed with SIGKILL loses nothing', () => {
   let dir: string;

@@ -7,7 +7,7 @@ import { rawSocketClient, rawWebSocketClient, type RawClient } from '../../../te
 import { reportFigures } from '../../../test-support/reliabilityFigures';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';
-import { socketPathFor } from '../paths';
+import { socketPathFor } from '../../wire/paths';
 
 const FRAMES_PER_TRANSPORT = 10_000;
 const OVERSIZED_PER_TRANSPORT = 10;

@@ -9,7 +9,7 @@ import { rawSocketClient, rawWebSocketClient, type RawClient } from '../../../te
 import { reportFigures } from '../../../test-support/reliabilityFigures';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';
-import { socketPathFor } from '../paths';
+import { socketPathFor } from '../../wire/paths';
 
 const TASKS = 950;
 /** About 100 KB of control characters: six bytes each once JSON-escaped, ~570 MB for all of them. */

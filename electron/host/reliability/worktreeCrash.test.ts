@@ -8,7 +8,7 @@ import { reportFigures } from '../../../test-support/reliabilityFigures';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';
 import { connectToDrover, type SocketClient } from '../../cli/socketClient';
-import { socketPathFor } from '../paths';
+import { socketPathFor } from '../../wire/paths';
 
 /** Files a removal deletes one by one: enough that a kill on the first deletion lands in the middle. */
 const BULK_FILES = 1_000;
