@@ -88,6 +88,7 @@ function forgePollMs(env: NodeJS.ProcessEnv): number {
 export interface Core {
   api: CoreApi;
   events: EventBus;
+  /** Only tests use it: typing a prompt and an agent's readiness have no method to reach them by. */
   sessions: SessionService;
   /** Starts queued tasks and pending wakes; hosts call it once they serve clients. */
   startWork(): void;
