@@ -16,27 +16,6 @@ import {
 import { ForgeLinkSchema } from './forge';
 import { DiffCommentSchema, TurnSchema } from './turns';
 
-/**
- * Every event carries `seq`, monotonic per project (and, for `projectChanged` and
- * `appSettingsChanged`, per app), and the whole new entity, so a client that applies a snapshot
- * and then only newer events is complete.
- */
-export const EVENT_NAMES = [
-  'backgroundTaskChanged',
-  'agentInboxChanged',
-  'agentWakeChanged',
-  'agentSessionChanged',
-  'projectChanged',
-  'agentChanged',
-  'appSettingsChanged',
-  'agentWorktreeChanged',
-  'agentForgeChanged',
-  'agentTurnChanged',
-  'diffCommentChanged',
-  'formerAgentChanged',
-] as const;
-export type EventName = (typeof EVENT_NAMES)[number];
-
 const seq = z.number().int().nonnegative();
 
 export const ProjectChangedSchema = z.object({
@@ -137,6 +116,11 @@ export const FormerAgentChangedSchema = z.object({
   formerAgent: FormerAgentSchema,
 });
 
+/**
+ * Every event carries `seq`, monotonic per project (and, for `projectChanged` and
+ * `appSettingsChanged`, per app), and the whole new entity, so a client that applies a snapshot
+ * and then only newer events is complete.
+ */
 export const DroverEventSchema = z.discriminatedUnion('name', [
   ProjectChangedSchema,
   BackgroundTaskChangedSchema,

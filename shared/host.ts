@@ -8,15 +8,6 @@ import { AgentIdSchema, AgentSessionStateSchema, ProjectIdSchema, TaskIdSchema, 
  */
 export const PROTOCOL_VERSION = 2;
 
-/**
- * Methods the host answers itself rather than the core: who it is, what it runs, stopping it, and
- * opening the browser door. `stopHost` and `openWebDoor` are for the local socket only (the person's
- * own commands and the desktop window), never for a page.
- */
-export const HOST_METHOD_NAMES = ['hostHello', 'getHostStatus', 'stopHost', 'openWebDoor'] as const;
-export type HostMethodName = (typeof HOST_METHOD_NAMES)[number];
-export const SOCKET_ONLY_METHODS: ReadonlySet<string> = new Set<HostMethodName>(['stopHost', 'openWebDoor']);
-
 /** Loose on purpose: a newer client may say more, an older host must still answer. */
 export const HostHelloParamsSchema = z.looseObject({
   protocol: z.number().int().nonnegative(),

@@ -5,7 +5,7 @@ import { postMissingResults } from './tasks/taskCompletionSink';
 import type { ProjectRegistry } from './projects/projectRegistry';
 import type { SessionService } from './sessions/sessionService';
 import type { ProjectStore, ProjectStores } from './storage/projectStores';
-import { reconcileTasks, type ReconcileReport } from './tasks/reconcile';
+import { reconcileTasks } from './tasks/reconcile';
 import type { AgentWakeService } from './wake/agentWakeService';
 import type { WorktreeService } from './worktrees/worktreeService';
 
@@ -35,8 +35,7 @@ function reconcileWorktrees(parts: BootParts, store: ProjectStore, project: Proj
  * a world in which nothing Drover ran survived. A project whose store cannot be opened is reported
  * and skipped; the others boot.
  */
-export function reconcileProjects(parts: BootParts): ReconcileReport[] {
-  const reports: ReconcileReport[] = [];
+export function reconcileProjects(parts: BootParts): void {
   for (const project of parts.projects.list().projects) {
     try {
       const store = parts.stores.get(project.id);
@@ -48,7 +47,6 @@ export function reconcileProjects(parts: BootParts): ReconcileReport[] {
       const { report, changed } = reconcileTasks(store.tasks);
       for (const task of changed) parts.events.emit({ name: 'backgroundTaskChanged', seq: task.seq, projectId: task.projectId, task });
       postMissingResults(store, parts.inbox);
-      reports.push(report);
       parts.log(
         `reconciled project ${project.name} (${project.id}): ${report.interrupted} interrupted, ${report.cancelled} cancelled, ` +
           `${report.killed} leftover process groups killed, ${report.queued} queued to start, ` +
@@ -59,5 +57,4 @@ export function reconcileProjects(parts: BootParts): ReconcileReport[] {
       parts.log(`could not reconcile project ${project.name} (${project.id}): ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  return reports;
 }

@@ -36,7 +36,6 @@ import { ProfileTable } from './storage/profileTable';
 import { ProjectStores } from './storage/projectStores';
 import { ProjectTable } from './storage/projectTable';
 import { damagedMessage, findDamaged, openDatabase, type OpenedDatabase } from './storage/sqlite';
-import type { ReconcileReport } from './tasks/reconcile';
 import { taskMethods } from './tasks/taskMethods';
 import { TaskService } from './tasks/taskService';
 import { AgentWakeService, DEFAULT_WAKE_OPTIONS, type WakeOptions } from './wake/agentWakeService';
@@ -57,7 +56,8 @@ export interface CoreOptions {
   version: string;
   /** Where the host's local socket listens; reported by getStatus. */
   socketPath: string;
-  nativeBinding?: string;
+  /** better-sqlite3 built for the runtime's ABI (Electron's), when node_modules' build cannot load. */
+  sqliteNativeBinding?: string;
   settingsDefaults?: Partial<ProjectSettings>;
   /** The environment agents and tasks start from, and where agent CLIs are looked up (PATH). */
   env?: NodeJS.ProcessEnv;
@@ -88,10 +88,8 @@ function forgePollMs(env: NodeJS.ProcessEnv): number {
 export interface Core {
   api: CoreApi;
   events: EventBus;
-  tasks: TaskService;
+  /** Only tests use it: typing a prompt and an agent's readiness have no method to reach them by. */
   sessions: SessionService;
-  inbox: MediatedInbox;
-  reconcileReports: ReconcileReport[];
   /** Starts queued tasks and pending wakes; hosts call it once they serve clients. */
   startWork(): void;
   close(): Promise<void>;
@@ -140,12 +138,12 @@ export function createCore(options: CoreOptions): Core {
     // Missing on a first start; missing beside projects' data, the registry of those projects was lost.
     create: !hasProjectData(options.dataDir),
     whenMissing: 'it lists your projects and profiles. Restore it from a backup, or move it and the projects folder aside to start afresh.',
-    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    nativeBinding: options.sqliteNativeBinding,
   });
   const projects = new ProjectRegistry(new ProjectTable(appDb), events);
   const stores = new ProjectStores({
     dataDir: options.dataDir,
-    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    nativeBinding: options.sqliteNativeBinding,
     settingsDefaults: { ...DEFAULT_PROJECT_SETTINGS, ...options.settingsDefaults },
   });
   const locator = new Locator(projects, stores);
@@ -189,7 +187,7 @@ export function createCore(options: CoreOptions): Core {
 
   const stopReportingPatterns = patternSandbox.onRunaway((_source, reason) => log(`screen pattern stopped: ${reason}`));
 
-  const reconcileReports = reconcileProjects({ projects, stores, sessions, wakes, inbox, worktrees, events, log });
+  reconcileProjects({ projects, stores, sessions, wakes, inbox, worktrees, events, log });
 
   const handlers = {
     ...callerMethods(sessions, projects, locator),
@@ -216,10 +214,7 @@ export function createCore(options: CoreOptions): Core {
   return {
     api,
     events,
-    tasks,
     sessions,
-    inbox,
-    reconcileReports,
     startWork: () => {
       for (const project of projects.list().projects) {
         try {

@@ -172,11 +172,14 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     const question = (await host.core.api.sendMessage({ projectId: project.id, to: 'Slow', kind: 'question', body: 'later?', fromAgentId: asker.id }));
     const client = await connectToDrover(host.socketPath);
     const waiting = client.rpc.call('awaitReply', { questionId: question.id, timeoutMs: 60_000 }).catch(() => 'closed');
-    // The waits are internal; peeking at them is the only way to know the server saw the close.
-    await waitFor(() => host.core.inbox['replyWaiters'].size === 1, 'the asker to wait');
+    // A connection's frames are handled in order: once a later call is answered, the host holds the wait.
+    await client.rpc.call('getStatus', {});
+    const observer = await connectToDrover(host.socketPath);
     client.close();
     await expect(waiting).resolves.toBe('closed');
-    await waitFor(() => host.core.inbox['replyWaiters'].size === 0, 'the wait to end with its connection');
+    // The host ends a connection's waits as it counts the connection gone.
+    await waitFor(async () => (await observer.rpc.call('getHostStatus', {})).clients === 1, 'the host to see the asker go');
+    observer.close();
     await host.core.api.replyToMessage({ questionId: question.id, body: 'now' });
     expect((await inbox(asker.id))).toEqual([expect.objectContaining({ kind: 'reply', state: 'pending' })]);
   });

@@ -1,5 +1,5 @@
 import { METHODS, isMethodName, type CoreMethodName, type MethodName } from '../../shared/contract';
-import { HOST_METHOD_NAMES, SOCKET_ONLY_METHODS, type HostMethodName } from '../../shared/host';
+import { HOST_METHOD_NAMES, SOCKET_ONLY_METHODS, type HostMethodName } from '../../shared/contract/host';
 import { DroverRequestError, RequestFrameSchema, type ErrorBody, type ResponseFrame } from '../../shared/protocol';
 import { describeIssues } from '../../shared/validationIssues';
 import type { Caller, Client, Methods } from '../core/api';
@@ -17,7 +17,7 @@ export interface Connection {
 /** Which door a client came through: the local socket (the person's commands, the window) or a browser page. */
 export type Door = 'socket' | 'web';
 
-/** The methods the host answers itself (see shared/host.ts). */
+/** The methods the host answers itself (see shared/contract/host.ts). */
 export type HostMethods = Methods<HostMethodName>;
 
 const HOST_METHODS: ReadonlySet<string> = new Set(HOST_METHOD_NAMES);

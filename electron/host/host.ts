@@ -1,8 +1,6 @@
 import path from 'node:path';
-import type { ProjectSettings } from '../../shared/entities';
 import { PROTOCOL_VERSION } from '../../shared/host';
-import type { CommandLineToolSource } from '../core/commandLineTool/commandLineTool';
-import { createCore, type Core } from '../core/compose';
+import { createCore, type Core, type CoreOptions } from '../core/compose';
 import { readProcessStartTime } from '../core/process/processGroup';
 import { lockDataDir } from '../core/storage/dataDirLock';
 import { openConnection, type Connection, type Door, type HostMethods } from './connection';
@@ -16,20 +14,8 @@ import { WebDoors } from './webDoors';
 
 export type { Connection } from './connection';
 
-export interface HostOptions {
-  dataDir: string;
-  version: string;
-  sqliteNativeBinding?: string;
-  log?: (line: string) => void;
-  settingsDefaults?: Partial<ProjectSettings>;
-  /** argv that runs this Drover's CLI; agent terminals get it on PATH as `drover`. */
-  cliCommand?: readonly string[];
-  cliEnv?: Record<string, string>;
-  /** What "Install command line tool" installs (default: a launcher running `cliCommand`). */
-  commandLineTool?: CommandLineToolSource;
-  agentStopGraceMs?: number;
-  /** The environment agents and tasks start from (default: this process's). */
-  env?: NodeJS.ProcessEnv;
+/** The core's options, but for the socket the host binds itself, and what only a host serves. */
+export interface HostOptions extends Omit<CoreOptions, 'socketPath'> {
   /** The built UI the browser doors serve, and a window of another version shows (default: beside this bundle). */
   rendererDir?: string;
   /** Where this host's log goes, as `drover host status` reports it. */
@@ -134,19 +120,7 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
 
   let core: Core;
   try {
-    core = createCore({
-      dataDir,
-      version: options.version,
-      socketPath,
-      ...(options.sqliteNativeBinding ? { nativeBinding: options.sqliteNativeBinding } : {}),
-      ...(options.settingsDefaults ? { settingsDefaults: options.settingsDefaults } : {}),
-      ...(options.log ? { log: options.log } : {}),
-      ...(options.cliCommand ? { cliCommand: options.cliCommand } : {}),
-      ...(options.cliEnv ? { cliEnv: options.cliEnv } : {}),
-      ...(options.commandLineTool ? { commandLineTool: options.commandLineTool } : {}),
-      ...(options.agentStopGraceMs !== undefined ? { agentStopGraceMs: options.agentStopGraceMs } : {}),
-      ...(options.env ? { env: options.env } : {}),
-    });
+    core = createCore({ ...options, socketPath });
   } catch (error) {
     await server.close();
     lock.release();

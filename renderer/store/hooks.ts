@@ -1,5 +1,5 @@
 import { useDeferredValue, useMemo } from 'react';
-import type { Agent, AgentSession, InboxMessage, Project, ProjectSettings, Wake, Worktree } from '../../shared/entities';
+import type { Agent, AgentSession, InboxMessage, Project, ProjectSettings, Wake } from '../../shared/entities';
 import type { ConnectionState } from '../bridge';
 import type { AppSettingsSlice } from './appSettingsSlice';
 import type { ProfilesSlice } from './profilesSlice';
@@ -56,11 +56,6 @@ export function useAgentSession(agent: AgentRef): AgentSession | undefined {
 /** The agent's current wake: the open one, else the latest. */
 export function useAgentWake(agent: AgentRef): Wake | undefined {
   return useDrover((state) => state.workStates[agent.projectId]?.wakesByAgentId[agent.id]);
-}
-
-/** The agent's own worktree, if it has one. */
-export function useAgentWorktree(agent: AgentRef): Worktree | undefined {
-  return useDrover((state) => state.workStates[agent.projectId]?.worktreesByAgentId[agent.id]);
 }
 
 /** The agent's messages, newest first. */

@@ -117,11 +117,6 @@ export function anthropicTools(request: RecordedRequest): OfferedTools {
   return { callable, deferred, loaded };
 }
 
-/** A turn of a subagent (Claude's Agent tool) rather than of the main conversation. */
-export function isSubagentRequest(request: RecordedRequest): boolean {
-  return typeof request.headers['x-claude-code-agent-id'] === 'string';
-}
-
 /**
  * The text of the last user message that the person (or Drover's wake) typed, skipping tool results
  * and the CLI's own `<system-reminder>` / `<local-command-caveat>` blocks. Note Claude Code may put a

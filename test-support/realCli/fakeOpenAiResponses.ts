@@ -146,21 +146,6 @@ export function lastUserText(request: RecordedRequest): string | undefined {
   return userTexts(request).at(-1);
 }
 
-/** Outputs of tool calls sent back to the model (`function_call_output`), text joined. */
-export function toolOutputs(request: RecordedRequest): { callId: string; output: string }[] {
-  return inputItems(request)
-    .filter((item) => item.type === 'function_call_output' || item.type === 'custom_tool_call_output')
-    .map((item) => {
-      const output = Array.isArray(item.output)
-        ? item.output
-            .filter(isObject)
-            .map((part) => (typeof part.text === 'string' ? part.text : ''))
-            .join('\n')
-        : String(item.output ?? '');
-      return { callId: String(item.call_id), output };
-    });
-}
-
 /** Codex's metadata header of a Responses request (JSON): `thread_source`, `turn_id`, `history_initialization`. */
 export function turnMetadata(request: RecordedRequest): JsonObject | undefined {
   const header = request.headers['x-codex-turn-metadata'];
@@ -171,12 +156,6 @@ export function turnMetadata(request: RecordedRequest): JsonObject | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The conversation (thread) id Codex sends with every request. */
-export function threadId(request: RecordedRequest): string | undefined {
-  const header = request.headers['thread-id'] ?? request.headers['session-id'];
-  return typeof header === 'string' ? header : undefined;
 }
 
 /**

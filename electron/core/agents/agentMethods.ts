@@ -1,10 +1,9 @@
+import type { AgentMethodName } from '../../../shared/contract/agents';
 import type { Methods } from '../api';
 import type { AgentService } from './agentService';
 
-type AgentMethod = 'createAgent' | 'updateAgent' | 'removeAgent' | 'deleteKeptBranch' | 'holdAgentWakes';
-
 /** Agents' definitions, a removed agent's kept branch, and a person's hold on their wakes. */
-export function agentMethods(agents: AgentService): Methods<AgentMethod> {
+export function agentMethods(agents: AgentService): Methods<AgentMethodName> {
   return {
     createAgent: (params) => agents.create(params),
     updateAgent: (params) => agents.update(params),

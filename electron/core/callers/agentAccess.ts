@@ -1,5 +1,5 @@
 import type { CoreMethodName, MethodName, MethodResult } from '../../../shared/contract';
-import type { HostMethodName } from '../../../shared/host';
+import type { HostMethodName } from '../../../shared/contract/host';
 import type { DroverEvent } from '../../../shared/events';
 import type { AgentCaller, Caller, Client, MethodInput, Methods } from '../api';
 import { fail } from '../errors';

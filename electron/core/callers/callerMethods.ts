@@ -1,3 +1,4 @@
+import type { CallerMethodName } from '../../../shared/contract/callers';
 import type { Methods } from '../api';
 import { fail } from '../errors';
 import type { Locator } from '../locate';
@@ -5,7 +6,7 @@ import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { SessionService } from '../sessions/sessionService';
 
 /** Who a connection speaks for: the person, until it proves it is one running agent. */
-export function callerMethods(sessions: SessionService, projects: ProjectRegistry, locate: Locator): Methods<'identifyAgent'> {
+export function callerMethods(sessions: SessionService, projects: ProjectRegistry, locate: Locator): Methods<CallerMethodName> {
   return {
     identifyAgent: ({ agentId, proof }, client) => {
       const { agent } = locate.agent(agentId);

@@ -1,10 +1,9 @@
+import type { CommentMethodName } from '../../../shared/contract/comments';
 import type { Methods } from '../api';
 import type { CommentService } from './commentService';
 
-type CommentMethod = 'listDiffComments' | 'addDiffComment' | 'deleteDiffComment' | 'sendDiffComments';
-
 /** Comments on an agent's diff: written, listed, deleted, and sent to its inbox together. */
-export function commentMethods(comments: CommentService): Methods<CommentMethod> {
+export function commentMethods(comments: CommentService): Methods<CommentMethodName> {
   return {
     listDiffComments: ({ agentId }) => comments.list(agentId),
     addDiffComment: (input) => comments.add(input),

@@ -1,22 +1,11 @@
+import type { ForgeMethodName } from '../../../shared/contract/forge';
 import type { Methods } from '../api';
 import type { ForgeConnector } from './forgeConnector';
 import type { IssueService } from './issueService';
 import type { PullRequestService } from './pullRequestService';
 
-type ForgeMethod =
-  | 'getForgeStatus'
-  | 'setForgeToken'
-  | 'draftPullRequest'
-  | 'createPullRequest'
-  | 'refreshPullRequest'
-  | 'sendForgeFeedback'
-  | 'mergePullRequest'
-  | 'archiveAgent'
-  | 'listForgeIssues'
-  | 'startAgentOnIssue';
-
 /** The forge: connection and token, agents' pull requests, issues in. */
-export function forgeMethods(connector: ForgeConnector, pullRequests: PullRequestService, issues: IssueService): Methods<ForgeMethod> {
+export function forgeMethods(connector: ForgeConnector, pullRequests: PullRequestService, issues: IssueService): Methods<ForgeMethodName> {
   return {
     getForgeStatus: ({ projectId }) => connector.status(projectId),
     setForgeToken: ({ projectId, token }) => connector.setToken(projectId, token),

@@ -1,10 +1,9 @@
+import type { InboxMethodName } from '../../../shared/contract/inbox';
 import type { Methods } from '../api';
 import type { MediatedInbox } from './mediatedInbox';
 
-type InboxMethod = 'listInbox' | 'markInboxRead' | 'sendMessage' | 'replyToMessage' | 'awaitReply';
-
 /** Agents' inboxes: messages between agents and from people, and questions with their replies. */
-export function inboxMethods(inbox: MediatedInbox): Methods<InboxMethod> {
+export function inboxMethods(inbox: MediatedInbox): Methods<InboxMethodName> {
   return {
     listInbox: ({ agentId, ...request }) => inbox.list(agentId, request),
     markInboxRead: ({ agentId, messageIds }) => inbox.markRead(agentId, messageIds),

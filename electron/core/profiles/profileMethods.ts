@@ -1,10 +1,9 @@
+import type { ProfileMethodName } from '../../../shared/contract/profiles';
 import type { Methods } from '../api';
 import type { ProfileRegistry } from './profileRegistry';
 
-type ProfileMethod = 'listAgentProfiles' | 'saveAgentProfile' | 'deleteAgentProfile';
-
 /** Agent profiles: the built-in ones and a person's own. */
-export function profileMethods(profiles: ProfileRegistry): Methods<ProfileMethod> {
+export function profileMethods(profiles: ProfileRegistry): Methods<ProfileMethodName> {
   return {
     listAgentProfiles: () => profiles.list(),
     saveAgentProfile: ({ profile }) => profiles.save(profile),

@@ -1,3 +1,4 @@
+import type { ProjectMethodName } from '../../../shared/contract/projects';
 import path from 'node:path';
 import { fail } from '../errors';
 import type { ProjectSettings, Task } from '../../../shared/entities';
@@ -5,18 +6,6 @@ import type { Methods } from '../api';
 import type { ProjectStores } from '../storage/projectStores';
 import type { ProjectRegistry } from './projectRegistry';
 import { workStatePart } from './workStateSnapshot';
-
-type ProjectMethod =
-  | 'getStatus'
-  | 'listProjects'
-  | 'addProject'
-  | 'renameProject'
-  | 'removeProject'
-  | 'findProjectByPath'
-  | 'getProjectSettings'
-  | 'updateProjectSettings'
-  | 'getWorkState'
-  | 'startProjectEmpty';
 
 /** What runs in a project: stopped before the project is forgotten, told when its settings change. */
 export interface ProjectWork {
@@ -37,7 +26,7 @@ export interface StatusInfo {
 }
 
 /** Projects: the registry, each project's settings, and a snapshot of its whole work state. */
-export function projectMethods(projects: ProjectRegistry, stores: ProjectStores, work: readonly ProjectWork[], status: StatusInfo): Methods<ProjectMethod> {
+export function projectMethods(projects: ProjectRegistry, stores: ProjectStores, work: readonly ProjectWork[], status: StatusInfo): Methods<ProjectMethodName> {
   return {
     getStatus: () => ({ ...status, projects: projects.list().projects }),
     listProjects: () => projects.list(),

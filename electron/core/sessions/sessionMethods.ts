@@ -1,23 +1,12 @@
+import type { SessionMethodName } from '../../../shared/contract/sessions';
 import type { Methods } from '../api';
 import { PerClient } from '../api';
 import { fail } from '../errors';
 import type { SessionService, TerminalAttachment } from './sessionService';
 import { SentChunks } from './terminalStream';
 
-type SessionMethod =
-  | 'startAgent'
-  | 'stopAgent'
-  | 'restartAgent'
-  | 'writeAgentInput'
-  | 'resizeAgent'
-  | 'attachAgentTerminal'
-  | 'detachAgentTerminal'
-  | 'readAgentScreen'
-  | 'ackAgentOutput'
-  | 'reportAgentHook';
-
 /** Agent sessions: start, stop, type into and watch an agent's terminal; hooks report its state. */
-export function sessionMethods(sessions: SessionService): Methods<SessionMethod> {
+export function sessionMethods(sessions: SessionService): Methods<SessionMethodName> {
   const attachments = new PerClient(
     () => new Map<string, TerminalAttachment>(),
     (byAgent) => {

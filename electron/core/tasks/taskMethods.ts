@@ -1,22 +1,12 @@
+import type { TaskMethodName } from '../../../shared/contract/tasks';
 import type { Methods } from '../api';
 import { PerClient } from '../api';
 import type { EventBus } from '../events/eventBus';
 import { TaskOutputFeed } from './taskOutputFeed';
 import type { TaskService } from './taskService';
 
-type TaskMethod =
-  | 'createTask'
-  | 'listTasks'
-  | 'getTask'
-  | 'cancelTask'
-  | 'retryTask'
-  | 'readTaskOutput'
-  | 'watchTaskOutput'
-  | 'unwatchTaskOutput'
-  | 'ackTaskOutput';
-
 /** Background tasks: run, list, cancel, retry, read and follow their output. */
-export function taskMethods(tasks: TaskService, events: EventBus): Methods<TaskMethod> {
+export function taskMethods(tasks: TaskService, events: EventBus): Methods<TaskMethodName> {
   const watches = new PerClient(
     () => {
       const watched = new Map<string, TaskOutputFeed>();

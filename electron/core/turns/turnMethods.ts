@@ -1,11 +1,10 @@
+import type { TurnMethodName } from '../../../shared/contract/turns';
 import type { Methods } from '../api';
 import type { AgentComparison } from './agentComparison';
 import type { TurnService } from './turnService';
 
-type TurnMethod = 'listTurns' | 'getTurnDiff' | 'restoreTurn' | 'getCheckpointUsage' | 'compareAgents' | 'diffAgents';
-
 /** An agent's turns and their checkpoints, restoring one, and comparing agents that did the same task. */
-export function turnMethods(turns: TurnService, comparison: AgentComparison): Methods<TurnMethod> {
+export function turnMethods(turns: TurnService, comparison: AgentComparison): Methods<TurnMethodName> {
   return {
     listTurns: ({ agentId }) => ({ agentId, turns: turns.list(agentId) }),
     getTurnDiff: ({ agentId, from, to }) => turns.diff(agentId, from, to),

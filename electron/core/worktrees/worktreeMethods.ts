@@ -1,22 +1,10 @@
+import type { WorktreeMethodName } from '../../../shared/contract/worktrees';
 import type { Methods } from '../api';
 import { PerClient } from '../api';
 import type { WorktreeService } from './worktreeService';
 
-type WorktreeMethod =
-  | 'getProjectGit'
-  | 'listWorktrees'
-  | 'getWorktreeStatus'
-  | 'getWorktreeDiff'
-  | 'watchWorktree'
-  | 'unwatchWorktree'
-  | 'checkWorktreeMerge'
-  | 'mergeWorktree'
-  | 'handBackWorktreeConflicts'
-  | 'pushWorktreeBranch'
-  | 'getWorktreeDiskUsage';
-
 /** Agents' worktrees: the repository's branches, diff review, merging back, pushing, disk use. */
-export function worktreeMethods(worktrees: WorktreeService): Methods<WorktreeMethod> {
+export function worktreeMethods(worktrees: WorktreeService): Methods<WorktreeMethodName> {
   const watches = new PerClient(
     () => new Map<string, Promise<() => void>>(),
     (watched) => {

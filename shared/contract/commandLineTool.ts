@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { CommandLineToolInstallSchema } from '../commandLineTool';
+
+export const COMMAND_LINE_TOOL_METHODS = {
+  /**
+   * "Install command line tool": writes a small `drover` launcher into ~/.local/bin that runs the
+   * CLI with this Drover's own runtime (or reports the one the .deb put in /usr/bin).
+   */
+  installCommandLineTool: {
+    params: z.object({}).strict(),
+    result: CommandLineToolInstallSchema,
+  },
+} as const;
+
+export type CommandLineToolMethodName = keyof typeof COMMAND_LINE_TOOL_METHODS;

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { AgentIdSchema, InboxKindSchema, InboxMessageSchema, ProjectIdSchema } from '../entities';
+import { NonEmpty, PageLimit } from './fields';
+
+export const INBOX_METHODS = {
+  /** Oldest first, one page at a time: while `next` is not null, ask again with `after: next`. */
+  listInbox: {
+    params: z
+      .object({ agentId: AgentIdSchema, unreadOnly: z.boolean().default(false), after: z.string().min(1).max(100).optional(), limit: PageLimit.optional() })
+      .strict(),
+    result: z.object({ messages: z.array(InboxMessageSchema), next: z.string().nullable() }),
+  },
+  markInboxRead: {
+    params: z.object({ agentId: AgentIdSchema, messageIds: z.array(z.string()).max(10_000).optional() }).strict(),
+    result: z.array(InboxMessageSchema),
+  },
+  /** Posts a message to an agent of the project, by id or by name; it is delivered by a wake. */
+  sendMessage: {
+    params: z
+      .object({
+        projectId: ProjectIdSchema,
+        to: NonEmpty.max(200),
+        kind: InboxKindSchema.exclude(['task-result', 'reply']).default('note'),
+        body: NonEmpty.max(100_000),
+        fromAgentId: AgentIdSchema.optional(),
+      })
+      .strict(),
+    result: InboxMessageSchema,
+  },
+  /** Answers a question; the asker's ask_agent call returns it. */
+  replyToMessage: {
+    params: z.object({ questionId: z.string().min(1), body: NonEmpty.max(100_000), fromAgentId: AgentIdSchema.optional() }).strict(),
+    result: InboxMessageSchema,
+  },
+  /** Long-poll: resolves with the reply to a question, or null after the timeout. */
+  awaitReply: {
+    params: z.object({ questionId: z.string().min(1), timeoutMs: z.number().int().min(0).max(3_600_000) }).strict(),
+    result: InboxMessageSchema.nullable(),
+  },
+} as const;
+
+export type InboxMethodName = keyof typeof INBOX_METHODS;

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { AgentHookEventSchema, AgentIdSchema, AgentQuotaSchema, AgentSessionSchema } from '../entities';
+import { MAX_TURN_PROMPT_CHARS } from '../turns';
+import { TerminalSize } from './fields';
+
+export const SESSION_METHODS = {
+  /** Starts a session; `resume` continues the agent CLI's own conversation where its id is known. */
+  startAgent: {
+    params: z.object({ agentId: AgentIdSchema, resume: z.boolean().default(false) }).strict(),
+    result: AgentSessionSchema,
+  },
+  /** SIGTERM, then SIGKILL after a grace period. */
+  stopAgent: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: AgentSessionSchema,
+  },
+  restartAgent: {
+    params: z.object({ agentId: AgentIdSchema, resume: z.boolean().default(true) }).strict(),
+    result: AgentSessionSchema,
+  },
+  writeAgentInput: {
+    params: z.object({ agentId: AgentIdSchema, data: z.string().min(1).max(1_000_000) }).strict(),
+    result: z.object({ agentId: AgentIdSchema }),
+  },
+  resizeAgent: {
+    params: z.object({ agentId: AgentIdSchema, ...TerminalSize.shape }).strict(),
+    result: z.object({ agentId: AgentIdSchema }),
+  },
+  /**
+   * Connection-scoped: the agent's terminal stream is pushed to this connection. Answers with a
+   * snapshot of the host's mirror of the terminal (its bounded scrollback and screen, serialized
+   * for a terminal of `cols` x `rows`) and `at`, where in the stream it ends: the chunks pushed
+   * afterwards start there. The PTY takes the size of the client that attached (or resized) last.
+   */
+  attachAgentTerminal: {
+    params: z.object({ agentId: AgentIdSchema, ...TerminalSize.partial().shape }).strict(),
+    result: z.object({ agentId: AgentIdSchema, snapshot: z.string(), at: z.number().int().nonnegative(), ...TerminalSize.shape }),
+  },
+  /** What the host's mirror of the agent's terminal holds, as text: scrollback, then the screen. */
+  readAgentScreen: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: z.object({ agentId: AgentIdSchema, text: z.string(), ...TerminalSize.shape }),
+  },
+  detachAgentTerminal: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: z.object({ agentId: AgentIdSchema }),
+  },
+  /** Flow control: the client has written `bytes` more bytes of this agent's stream to its screen. */
+  ackAgentOutput: {
+    params: z.object({ agentId: AgentIdSchema, bytes: z.number().int().positive() }).strict(),
+    result: z.object({ agentId: AgentIdSchema }),
+  },
+  /**
+   * From `drover hook CLI`, run by an agent CLI's own hooks inside an agent terminal: what the CLI
+   * said of itself, already read out of its payload.
+   */
+  reportAgentHook: {
+    params: z
+      .object({
+        agentId: AgentIdSchema,
+        event: AgentHookEventSchema,
+        /** The CLI's conversation id, once a prompt was submitted in it (so it can be resumed). */
+        externalSessionId: z.string().max(200).optional(),
+        /** stop-failed: the CLI's error kind (e.g. `rate_limit`, `server_error`). */
+        error: z.string().max(100).optional(),
+        /** stop-failed: what the CLI printed (a limit line names its reset time). */
+        message: z.string().max(4000).optional(),
+        /** quota: the plan quota the CLI reported. */
+        quota: AgentQuotaSchema.optional(),
+        /** prompt-submitted: what the person asked, where the CLI's hook says (kept with the turn). */
+        prompt: z.string().max(MAX_TURN_PROMPT_CHARS).optional(),
+      })
+      .strict(),
+    result: AgentSessionSchema,
+  },
+} as const;
+
+export type SessionMethodName = keyof typeof SESSION_METHODS;

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { ProjectIdSchema, TASK_STATES, TaskIdSchema, TaskListSchema, TaskOutputSchema, TaskSchema, TaskStateSchema } from '../entities';
+import { NonEmpty, Command, Label, FolderPath, PageLimit } from './fields';
+
+/** The most of a task's log one readTaskOutput call returns (viewers read on from `nextOffset`). */
+const MAX_OUTPUT_READ_BYTES = 4 * 1024 * 1024;
+
+export const TASK_METHODS = {
+  createTask: {
+    params: z
+      .object({
+        projectId: ProjectIdSchema,
+        command: Command,
+        /** Defaults to the project root; must lie inside it. */
+        cwd: FolderPath.optional(),
+        ownerAgentId: NonEmpty.max(200).optional(),
+        label: Label.optional(),
+      })
+      .strict(),
+    result: TaskSchema,
+  },
+  /** Newest first, one page at a time: while `next` is not null, ask again with `after: next`. */
+  listTasks: {
+    params: z
+      .object({
+        projectId: ProjectIdSchema,
+        states: z.array(TaskStateSchema).max(TASK_STATES.length).optional(),
+        after: TaskIdSchema.optional(),
+        limit: PageLimit.optional(),
+      })
+      .strict(),
+    result: z.object({ tasks: TaskListSchema, next: TaskIdSchema.nullable() }),
+  },
+  getTask: {
+    params: z.object({ taskId: TaskIdSchema }).strict(),
+    result: TaskSchema,
+  },
+  cancelTask: {
+    params: z.object({ taskId: TaskIdSchema }).strict(),
+    result: TaskSchema,
+  },
+  retryTask: {
+    params: z.object({ taskId: TaskIdSchema }).strict(),
+    result: TaskSchema,
+  },
+  readTaskOutput: {
+    params: z
+      .object({
+        taskId: TaskIdSchema,
+        /** Start at this byte offset; with neither offset nor tailBytes, reads from the start. */
+        offset: z.number().int().nonnegative().optional(),
+        /** Read the last N bytes (the viewer loads the tail of large logs first). */
+        tailBytes: z.number().int().positive().optional(),
+        maxBytes: z.number().int().positive().max(MAX_OUTPUT_READ_BYTES).optional(),
+      })
+      .strict(),
+    result: TaskOutputSchema,
+  },
+  /** Connection-scoped: live output chunks of the task are pushed to this connection. */
+  watchTaskOutput: {
+    params: z.object({ taskId: TaskIdSchema }).strict(),
+    result: z.object({ taskId: TaskIdSchema }),
+  },
+  unwatchTaskOutput: {
+    params: z.object({ taskId: TaskIdSchema }).strict(),
+    result: z.object({ taskId: TaskIdSchema }),
+  },
+  /**
+   * Flow control: the client has taken in `bytes` more bytes of this task's pushed output. A client
+   * far behind gets only the newest output once it catches up (the log keeps every byte).
+   */
+  ackTaskOutput: {
+    params: z.object({ taskId: TaskIdSchema, bytes: z.number().int().positive() }).strict(),
+    result: z.object({ taskId: TaskIdSchema }),
+  },
+} as const;
+
+export type TaskMethodName = keyof typeof TASK_METHODS;

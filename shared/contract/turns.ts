@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { AgentIdSchema, InboxMessageSchema, ProjectIdSchema } from '../entities';
+import { AgentChangesSchema, AgentsDiffSchema, CheckpointUsageSchema, TurnDiffSchema, TurnSchema } from '../turns';
+
+export const TURN_METHODS = {
+  /** The agent's checkpoints, oldest first (bounded by the project's checkpoint settings). */
+  listTurns: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: z.object({ agentId: AgentIdSchema, turns: z.array(TurnSchema) }),
+  },
+  /**
+   * The change of checkpoints `from` through `to` (one turn: from = to), or with `to` null from the
+   * state before `from` to the worktree as it is now.
+   */
+  getTurnDiff: {
+    params: z.object({ agentId: AgentIdSchema, from: z.number().int().nonnegative(), to: z.number().int().nonnegative().nullable().default(null) }).strict(),
+    result: TurnDiffSchema,
+  },
+  /**
+   * Puts the agent's worktree (files, index, HEAD) back as it was at checkpoint `n`; refused while
+   * the agent is busy. The state before becomes a checkpoint first, so the restore can be undone.
+   */
+  restoreTurn: {
+    params: z.object({ agentId: AgentIdSchema, n: z.number().int().nonnegative() }).strict(),
+    result: z.object({ agentId: AgentIdSchema, restoredTo: z.number().int().nonnegative(), undo: TurnSchema, message: InboxMessageSchema }),
+  },
+  getCheckpointUsage: {
+    params: z.object({ projectId: ProjectIdSchema }).strict(),
+    result: CheckpointUsageSchema,
+  },
+  /** Which files each agent changed on its branch, committed or not (agents with their own worktrees). */
+  compareAgents: {
+    params: z.object({ agentIds: z.array(AgentIdSchema).min(2).max(8) }).strict(),
+    result: z.array(AgentChangesSchema),
+  },
+  /** The difference between two agents' worktrees as they are now. */
+  diffAgents: {
+    params: z.object({ fromAgentId: AgentIdSchema, toAgentId: AgentIdSchema }).strict(),
+    result: AgentsDiffSchema,
+  },
+} as const;
+
+export type TurnMethodName = keyof typeof TURN_METHODS;
