@@ -193,6 +193,8 @@ test.describe('item 16: smaller things', () => {
     const folder = makeRepo(path.join(drover.root, 'repo'), { 'README.md': 'hello\n' });
     const url = await drover.startHost(['--project', folder]);
     const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+    // Routing takes only sockets opened after it: before the page opens its one.
+    const removal = await holdReplies(page, 'removeAgent');
     await openWorkspace(page, url, projectId);
     const pane = await addAgent(page, 'idle', '', 'POSIX shell');
     await pane.getByRole('button', { name: /Changes/ }).click();
@@ -201,7 +203,6 @@ test.describe('item 16: smaller things', () => {
     await expect(changes.getByRole('button', { name: 'Merge into main…' })).toBeDisabled();
     await changes.getByRole('button', { name: 'Close' }).click();
 
-    const removal = await holdReplies(page, 'removeAgent');
     await pane.getByRole('button', { name: 'Remove agent' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Remove idle?' });
     await confirm.getByRole('button', { name: 'Remove agent' }).click();

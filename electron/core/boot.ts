@@ -1,6 +1,7 @@
 import type { Project } from '../../shared/entities';
 import type { EventBus } from './events/eventBus';
 import type { MediatedInbox } from './inbox/mediatedInbox';
+import { announceTask } from './tasks/taskAnnouncer';
 import { postMissingResults } from './tasks/taskCompletionSink';
 import type { ProjectRegistry } from './projects/projectRegistry';
 import type { SessionService } from './sessions/sessionService';
@@ -45,7 +46,7 @@ export function reconcileProjects(parts: BootParts): void {
       const endedSessions = parts.sessions.reconcile(store);
       const resumedWakes = parts.wakes.reconcile(store);
       const { report, changed } = reconcileTasks(store.tasks);
-      for (const task of changed) parts.events.emit({ name: 'backgroundTaskChanged', seq: task.seq, projectId: task.projectId, task });
+      for (const task of changed) announceTask(parts.events, task);
       postMissingResults(store, parts.inbox);
       parts.log(
         `reconciled project ${project.name} (${project.id}): ${report.interrupted} interrupted, ${report.cancelled} cancelled, ` +

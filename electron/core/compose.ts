@@ -174,16 +174,22 @@ export function createCore(options: CoreOptions): Core {
     },
     worktrees,
   );
-  const stopFollowingSettings = events.onEvent((event) => {
-    if (event.name === 'appSettingsChanged') sessions.setScrollbackLines(event.settings.terminalScrollbackLines);
-  });
   const agents = new AgentService(locator, projects, stores, profiles, sessions, worktrees, events);
-  connectTaskCompletionSink(events, stores, inbox);
   const tokens = new ForgeTokens(env, new TokenVault(path.join(options.dataDir, 'forge-tokens.json')));
   const connector = new ForgeConnector(projects, stores, git, tokens, { env, userAgent: `drover/${options.version}`, log });
   const pullRequests = new PullRequestService(locator, events, inbox, git, worktrees, agents, connector, { pollMs: forgePollMs(env), log });
   const issues = new IssueService(projects, stores, events, inbox, profiles, agents, sessions, connector);
   const wakes = new AgentWakeService(locator, stores, events, inbox, sessions, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
+  // Every subscription to the bus is made here, before the boot reconciliation's events, and released on close.
+  const subscriptions = [
+    turns.listen(),
+    events.onEvent((event) => {
+      if (event.name === 'appSettingsChanged') sessions.setScrollbackLines(event.settings.terminalScrollbackLines);
+    }),
+    connectTaskCompletionSink(events, stores, inbox),
+    pullRequests.listen(),
+    wakes.listen(),
+  ];
 
   const stopReportingPatterns = patternSandbox.onRunaway((_source, reason) => log(`screen pattern stopped: ${reason}`));
 
@@ -230,11 +236,12 @@ export function createCore(options: CoreOptions): Core {
       if (closed) return;
       closed = true;
       stopReportingPatterns();
-      stopFollowingSettings();
       wakes.stop();
       pullRequests.stop();
       worktrees.close();
       await Promise.all([tasks.shutdown(), sessions.shutdown()]);
+      // Tasks and sessions ending above still reach the listeners (a task's result goes to its owner's inbox).
+      for (const unsubscribe of subscriptions) unsubscribe();
       stores.closeAll();
       appDb.close();
     },

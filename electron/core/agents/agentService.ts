@@ -2,6 +2,7 @@ import type { RemoveOptions } from '../worktrees/worktreeService';
 import { ACTIVE_TASK_STATES, type Agent, type AgentWorkspaceRequest, type FormerAgent } from '../../../shared/entities';
 import { isInside } from '../../../shared/folders';
 import { countOf } from '../../../shared/plural';
+import { announceAgent, removeAgent } from './agentAnnouncer';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
@@ -90,12 +91,8 @@ export class AgentService {
     }
     await this.sessions.forget(agentId);
     const keptBranch = await this.worktrees.remove(store, agent, { discardWork, keepBranch, mergedUpstream });
-    if (worktree) {
-      const seq = store.worktrees.remove(agentId);
-      this.events.emit({ name: 'agentWorktreeChanged', seq, projectId: agent.projectId, agentId, worktree: null });
-    }
-    const seq = store.agents.remove(agentId);
-    this.events.emit({ name: 'agentChanged', seq, projectId: agent.projectId, agentId, agent: null });
+    if (worktree) this.worktrees.forget(store, agentId);
+    removeAgent(this.events, store, agentId);
     const formerAgent = store.formerAgents.insert({
       id: agent.id,
       name: agent.name,
@@ -130,7 +127,6 @@ export class AgentService {
   }
 
   private announce(agent: Agent): Agent {
-    this.events.emit({ name: 'agentChanged', seq: agent.seq, projectId: agent.projectId, agentId: agent.id, agent });
-    return agent;
+    return announceAgent(this.events, agent);
   }
 }

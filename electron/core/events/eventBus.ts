@@ -26,6 +26,11 @@ export class EventBus {
     return () => this.outputListeners.delete(listener);
   }
 
+  /** How many listeners (of events and of output) are subscribed: none once their owners shut down. */
+  listenerCount(): number {
+    return this.eventListeners.size + this.outputListeners.size;
+  }
+
   emit(event: DroverEvent): void {
     this.queue.push(event);
     if (this.delivering) return;

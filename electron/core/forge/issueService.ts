@@ -11,6 +11,7 @@ import type { ProjectStores } from '../storage/projectStores';
 import { slugOf } from '../worktrees/worktreeService';
 import type { IssueQuery } from './forge';
 import type { ForgeConnector } from './forgeConnector';
+import { saveForgeLink } from './forgeLinkAnnouncer';
 import { issuePrompt } from './forgeText';
 
 /** The project's issues, and agents started on them. */
@@ -57,8 +58,7 @@ export class IssueService {
       workspace: { kind: 'new-worktree', branch },
     });
     try {
-      const link = store.forgeLinks.update(agent.id, { issue: { number: issue.number, title: issue.title, url: issue.url } });
-      this.events.emit({ name: 'agentForgeChanged', seq: link.seq, projectId: input.projectId, agentId: agent.id, link });
+      saveForgeLink(this.events, store, agent.id, { issue: { number: issue.number, title: issue.title, url: issue.url } });
       this.inbox.post(input.projectId, { agentId: agent.id, kind: 'note', body: issuePrompt(issue, branch) });
       this.sessions.start(agent.id, false);
     } catch (error) {

@@ -16,12 +16,12 @@ import type { EventBus } from '../events/eventBus';
 import type { MediatedInbox } from '../inbox/mediatedInbox';
 import type { Locator } from '../locate';
 import type { ProjectWork } from '../projects/projectMethods';
-import type { ForgeLinkChange } from '../storage/forgeLinkStore';
 import type { ProjectStore } from '../storage/projectStores';
 import type { Git } from '../worktrees/git';
 import { commitOf } from '../worktrees/repo';
 import type { WorktreeService } from '../worktrees/worktreeService';
 import type { ForgeConnector, ProjectForge } from './forgeConnector';
+import { saveForgeLink } from './forgeLinkAnnouncer';
 import { draftPullRequestText, failedChecksMessage, reviewCommentsMessage, type BranchCommit } from './forgeText';
 import { PullRequestPoller, type PollOutcome } from './pullRequestPoller';
 
@@ -67,7 +67,11 @@ export class PullRequestService implements ProjectWork {
     private readonly options: PullRequestServiceOptions,
   ) {
     this.poller = new PullRequestPoller((projectId, agentId) => this.look(projectId, agentId), { baseMs: options.pollMs, maxMs: options.pollMs * 15, log: options.log });
-    events.onEvent((event) => {
+  }
+
+  /** Stops following the pull request of an agent that goes; returns the unsubscribe. */
+  listen(): () => void {
+    return this.events.onEvent((event) => {
       if (event.name === 'agentChanged' && event.agent === null) this.poller.unwatch(event.agentId);
     });
   }
@@ -211,7 +215,7 @@ export class PullRequestService implements ProjectWork {
       }),
     );
     const message = this.inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: failedChecksMessage(pullRequest, details) });
-    this.save(store, agent.id, { checksSentFor: key });
+    saveForgeLink(this.events, store, agent.id, { checksSentFor: key });
     return message;
   }
 
@@ -223,7 +227,7 @@ export class PullRequestService implements ProjectWork {
     if (open.size === 0) fail('invalid-state', `#${pullRequest.number} has no review comments that ${agent.name} was not sent already.`);
     const chosen = comments.filter((comment) => open.has(threadOf(comment)));
     const message = this.inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: reviewCommentsMessage(pullRequest, chosen) });
-    this.save(store, agent.id, { sentCommentIds: [...sent, ...chosen.map((comment) => comment.id)] });
+    saveForgeLink(this.events, store, agent.id, { sentCommentIds: [...sent, ...chosen.map((comment) => comment.id)] });
     return message;
   }
 
@@ -279,20 +283,14 @@ export class PullRequestService implements ProjectWork {
       };
     } catch (error) {
       if (error instanceof DroverRequestError && previous && previous.problem !== error.message) {
-        this.save(store, agentId, { pullRequest: { ...previous, problem: error.message, checkedAt: Date.now() } });
+        saveForgeLink(this.events, store, agentId, { pullRequest: { ...previous, problem: error.message, checkedAt: Date.now() } });
       }
       if (error instanceof DroverRequestError && /refused the token/.test(error.message)) this.connector.tokenRefused(connected.apiUrl);
       throw error;
     }
     const link = store.forgeLinks.get(agentId);
     if (link && !differs(previous, pullRequest)) return link;
-    return this.save(store, agentId, { pullRequest });
-  }
-
-  private save(store: ProjectStore, agentId: string, change: ForgeLinkChange): ForgeLink {
-    const link = store.forgeLinks.update(agentId, change);
-    this.events.emit({ name: 'agentForgeChanged', seq: link.seq, projectId: store.projectId, agentId, link });
-    return link;
+    return saveForgeLink(this.events, store, agentId, { pullRequest });
   }
 
   private async commits(worktree: Worktree): Promise<BranchCommit[]> {

@@ -12,6 +12,7 @@ import type { ProjectWork } from '../projects/projectMethods';
 import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import type { NewTask, TaskChange } from '../storage/taskStore';
+import { announceTask } from './taskAnnouncer';
 import { TaskLog } from './taskLog';
 import { readLogSlice } from './taskLogReader';
 import { envForFolder, workspaceOf } from '../worktrees/agentWorkspace';
@@ -175,7 +176,7 @@ export class TaskService implements ProjectWork {
   private enqueue(store: ProjectStore, fields: Omit<NewTask, 'id' | 'createdAt' | 'logPath'>): Task {
     const id = newId('t');
     const task = store.tasks.insert({ ...fields, id, createdAt: Date.now(), logPath: path.join(store.logsDir, `${id}.log`) });
-    this.announce(task);
+    announceTask(this.events, task);
     this.pump(store.projectId);
     return store.tasks.get(id) as Task;
   }
@@ -304,7 +305,7 @@ export class TaskService implements ProjectWork {
     } catch (error) {
       this.log(`task ${task.id}: its pid could not be saved (${messageOf(error)}); it runs, but a crash of Drover now could not find its processes`);
     }
-    this.announce(task);
+    announceTask(this.events, task);
     return true;
   }
 
@@ -340,7 +341,7 @@ export class TaskService implements ProjectWork {
     } catch (error) {
       this.unsavedEnds.set(task.id, { store, change });
       this.log(`task ${task.id} ended (${change.state ?? task.state}) but that could not be saved (${messageOf(error)}); kept in memory until it can be`);
-      this.announce({ ...task, ...change, seq: store.seq.next() });
+      announceTask(this.events, { ...task, ...change, seq: store.seq.next() });
       this.scheduleSaveRetry();
     }
   }
@@ -390,13 +391,7 @@ export class TaskService implements ProjectWork {
   }
 
   private change(store: ProjectStore, taskId: string, change: TaskChange): Task {
-    const task = store.tasks.update(taskId, change);
-    this.announce(task);
-    return task;
-  }
-
-  private announce(task: Task): void {
-    this.events.emit({ name: 'backgroundTaskChanged', seq: task.seq, projectId: task.projectId, task });
+    return announceTask(this.events, store.tasks.update(taskId, change));
   }
 
   private locate(taskId: string): { store: ProjectStore; task: Task } {

@@ -51,8 +51,11 @@ export class TurnService implements ProjectWork {
     private readonly git: Git,
     private readonly checkpoints: Checkpoints,
     private readonly options: TurnServiceOptions,
-  ) {
-    events.onEvent((event) => this.onEvent(event));
+  ) {}
+
+  /** Follows sessions (a turn ends when one leaves busy) and worktrees going; returns the unsubscribe. */
+  listen(): () => void {
+    return this.events.onEvent((event) => this.onEvent(event));
   }
 
   /** A turn's prompt became known (a hook, a shell command); the first one before the turn ends names it. */

@@ -21,6 +21,7 @@ describe('AgentWakeService', () => {
   let store: ProjectStore;
   let inbox: MediatedInbox;
   let wakes: AgentWakeService;
+  let stopListening: () => void;
   let agent: Agent;
   let typed: string[];
   let failWrites: number;
@@ -84,8 +85,10 @@ describe('AgentWakeService', () => {
       limitContinueGraceMs: CONTINUE_GRACE_MS,
       log: () => {},
     });
+    stopListening = wakes.listen();
   });
   afterEach(() => {
+    stopListening();
     wakes.stop();
     stores.closeAll();
     appDb.close();

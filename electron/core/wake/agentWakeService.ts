@@ -60,8 +60,11 @@ export class AgentWakeService {
     private readonly inbox: MediatedInbox,
     private readonly terminal: WakeTerminal,
     private readonly options: WakeOptions,
-  ) {
-    events.onEvent((event) => {
+  ) {}
+
+  /** Looks for a wake whenever mail arrives, a session becomes ready or an agent's wakes are released; returns the unsubscribe. */
+  listen(): () => void {
+    return this.events.onEvent((event) => {
       if (event.name === 'agentInboxChanged' && event.message.state === 'pending') this.schedule(event.projectId, event.message.agentId);
       if (event.name === 'agentSessionChanged' && event.session.state === 'ready') this.schedule(event.projectId, event.session.agentId);
       if (event.name === 'agentChanged' && event.agent && !event.agent.wakesHeld) this.schedule(event.projectId, event.agentId);

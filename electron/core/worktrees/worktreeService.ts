@@ -19,6 +19,7 @@ import type {
 } from '../../../shared/entities';
 import { isInside } from '../../../shared/folders';
 import { countOf } from '../../../shared/plural';
+import { removeAgent } from '../agents/agentAnnouncer';
 import { DroverRequestError, fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import type { MediatedInbox } from '../inbox/mediatedInbox';
@@ -284,6 +285,12 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     return keptBranch;
   }
 
+  /** Forgets the row of a removed agent's worktree (its folder went in `remove`) and announces it gone. */
+  forget(store: ProjectStore, agentId: string): void {
+    const seq = store.worktrees.remove(agentId);
+    this.events.emit({ name: 'agentWorktreeChanged', seq, projectId: store.projectId, agentId, worktree: null });
+  }
+
   /**
    * Deletes the branch a removed agent's work was kept on. While it holds commits its parent lacks
    * (or its parent is gone) that takes `force`: the person confirmed the work may go.
@@ -454,8 +461,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
       if (worktree.state === 'creating') {
         undoWorktreeCreation(this.git, project.path, worktree, this.options.log);
         if (worktree.portBase !== null) this.ports.release(worktree.portBase, worktree.path);
-        const seq = store.agents.remove(worktree.agentId);
-        this.events.emit({ name: 'agentChanged', seq, projectId: project.id, agentId: worktree.agentId, agent: null });
+        removeAgent(this.events, store, worktree.agentId);
         outcome.undone++;
         continue;
       }
