@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppSettingsSchema, AppSettingsSnapshotSchema } from './appSettings';
+import { AppSettingsSchema, AppSettingsSnapshotSchema, PausedAccountSchema } from './appSettings';
 import { CommandLineToolInstallSchema } from './commandLineTool';
 import { type HostMethodName, HostHelloParamsSchema, HostHelloSchema, HostStatusSchema, OpenWebDoorParamsSchema, RunningWorkSchema, WebDoorSchema } from './host';
 import {
@@ -411,12 +411,25 @@ export const METHODS = {
     params: z.object({ agentId: AgentIdSchema, hold: z.boolean() }).strict(),
     result: z.object({ agentId: AgentIdSchema, held: z.boolean() }),
   },
+  /**
+   * Pauses the account the agent's CLI spends (its usage limits): Drover wakes no agent of it, in
+   * any project, until `resumeAccount`; a person's own wake still delivers.
+   */
+  pauseAgentAccount: {
+    params: z.object({ agentId: AgentIdSchema }).strict(),
+    result: z.object({ account: PausedAccountSchema }),
+  },
+  resumeAccount: {
+    params: z.object({ key: z.string().min(1).max(1_000) }).strict(),
+    result: z.object({ key: z.string(), resumed: z.boolean() }),
+  },
   getAppSettings: {
     params: z.object({}).strict(),
     result: AppSettingsSnapshotSchema,
   },
   updateAppSettings: {
-    params: z.object({ settings: AppSettingsSchema.partial().strict() }).strict(),
+    // Paused accounts change through pauseAgentAccount and resumeAccount only.
+    params: z.object({ settings: AppSettingsSchema.omit({ pausedAccounts: true }).partial().strict() }).strict(),
     result: AppSettingsSnapshotSchema,
   },
   /**

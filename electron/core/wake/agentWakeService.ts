@@ -21,6 +21,11 @@ export interface WakeTerminal {
   continuesAtLimitReset(agentId: string): boolean;
 }
 
+/** Accounts a person paused: no agent of one gets an automatic wake. */
+export interface WakeHolds {
+  isPaused(profileId: string): boolean;
+}
+
 export interface WakeOptions extends PromptTimings {
   retryBaseMs: number;
   maxAttempts: number;
@@ -43,7 +48,7 @@ export const DEFAULT_WAKE_OPTIONS: Omit<WakeOptions, 'log'> = {
 
 /**
  * Delivers pending inbox messages to agents by typing them into their terminals, but only when the
- * agent is ready: never while busy, starting, exited, limited or out of quota (it waits for the
+ * agent is ready and neither it nor its account is held by the person: never while busy, starting, exited, limited or out of quota (it waits for the
  * reset), never into a dialog, and only where its screen positively shows the empty prompt. One wake
  * at a time per agent; messages arriving meanwhile join the next wake. A wake typed in but not taken
  * up by the agent is reported, never typed again blindly.
@@ -59,12 +64,15 @@ export class AgentWakeService {
     private readonly events: EventBus,
     private readonly inbox: MediatedInbox,
     private readonly terminal: WakeTerminal,
+    private readonly holds: WakeHolds,
     private readonly options: WakeOptions,
   ) {
     events.onEvent((event) => {
       if (event.name === 'agentInboxChanged' && event.message.state === 'pending') this.schedule(event.projectId, event.message.agentId);
       if (event.name === 'agentSessionChanged' && event.session.state === 'ready') this.schedule(event.projectId, event.session.agentId);
       if (event.name === 'agentChanged' && event.agent && !event.agent.wakesHeld) this.schedule(event.projectId, event.agentId);
+      // An account resumed: its agents' waiting messages go out (scheduling the others changes nothing).
+      if (event.name === 'appSettingsChanged') this.startAll();
     });
   }
 
@@ -119,7 +127,7 @@ export class AgentWakeService {
     const wake = store.wakes.open(agentId);
     const agent = store.agents.get(agentId);
     if (!wake || !agent || wake.state !== 'waiting') return 0;
-    if (!byHand && agent.wakesHeld) return 0;
+    if (!byHand && (agent.wakesHeld || this.holds.isPaused(agent.profileId))) return 0;
     const session = store.sessions.latest(agentId);
     if (!byHand && !this.readyNow(store, wake, session)) return 0;
     if (!store.inbox.hasPending(agentId)) return this.nothingToDeliver(store, wake);
