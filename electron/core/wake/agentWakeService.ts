@@ -1,4 +1,5 @@
-import type { AgentQuota, AgentSession, Wake, WakeStyle } from '../../../shared/entities';
+import type { AgentSession, Wake, WakeStyle } from '../../../shared/entities';
+import { limitLiftsAt } from '../../../shared/limitReset';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
@@ -199,7 +200,7 @@ export class AgentWakeService {
   private readyNow(store: ProjectStore, wake: Wake, session: AgentSession | undefined): boolean {
     const now = Date.now();
     // A new turn would only hit the limit again: wait for the reset (a limited session, or a spent quota).
-    const resetsAt = session?.state === 'limited' ? session.limitResetsAt : quotaSpentUntil(session?.quota ?? null, now);
+    const resetsAt = session ? limitLiftsAt(session, now) : null;
     if (session?.state === 'limited' || resetsAt !== null) {
       // A CLI that goes on by itself at the reset gets that moment to itself: the wake never lands on its continuation.
       const grace = this.terminal.continuesAtLimitReset(wake.agentId) ? this.options.limitContinueGraceMs : 0;
@@ -247,12 +248,4 @@ export class AgentWakeService {
   private announce(wake: Wake): void {
     this.events.emit({ name: 'agentWakeChanged', seq: wake.seq, projectId: wake.projectId, wake });
   }
-}
-
-/** When the latest spent window of a quota frees up again; null while none is spent. */
-export function quotaSpentUntil(quota: AgentQuota | null, now: number): number | null {
-  const spent = [quota?.fiveHour, quota?.weekly].flatMap((window) =>
-    window && window.usedPercent >= 100 && window.resetsAt !== null && window.resetsAt > now ? [window.resetsAt] : [],
-  );
-  return spent.length > 0 ? Math.max(...spent) : null;
 }
