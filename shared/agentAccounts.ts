@@ -12,7 +12,7 @@ export interface AgentAccount {
   label: string;
 }
 
-type AccountProfile = Pick<AgentProfile, 'id' | 'name' | 'integration' | 'env'>;
+export type AccountProfile = Pick<AgentProfile, 'id' | 'name' | 'integration' | 'env'>;
 
 function inFolder(cli: string, key: string, folder: string | undefined): AgentAccount {
   return folder ? { key: `${key}:${folder}`, label: `${cli} (${folder})` } : { key: `${key}:default`, label: cli };

@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'react';
-import { accountOf, type AgentAccount } from '../../shared/agentAccounts';
+import { accountOf, type AccountProfile, type AgentAccount } from '../../shared/agentAccounts';
 import type { PausedAccount } from '../../shared/appSettings';
 import type { Agent, AgentProfile } from '../../shared/entities';
 import { limitLiftsAt } from '../../shared/limitReset';
@@ -37,7 +37,7 @@ export function useAccountPauses(): AccountPauses {
 }
 
 /** When the account's usage limit lifts, as far as its agents' sessions tell: their latest reset; null when none is limited. */
-export function accountResetsAt(key: string, workStates: WorkStates, profiles: readonly AgentProfile[], now: number): number | null {
+export function accountResetsAt(key: string, workStates: WorkStates, profiles: readonly AccountProfile[], now: number): number | null {
   const ofAccount = new Set(profiles.filter((profile) => accountOf(profile).key === key).map((profile) => profile.id));
   let latest: number | null = null;
   for (const slice of Object.values(workStates)) {
