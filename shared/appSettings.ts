@@ -1,5 +1,13 @@
 import { z } from 'zod';
 
+/** An account a person paused: Drover wakes none of its agents, in any project, until resumed. */
+export const PausedAccountSchema = z.object({
+  key: z.string().min(1).max(1_000),
+  label: z.string().max(1_000),
+  pausedAt: z.number().int().nonnegative(),
+});
+export type PausedAccount = z.infer<typeof PausedAccountSchema>;
+
 /** Settings of the whole app (every project): kept in `app.sqlite`, shown on the Settings page. */
 export const AppSettingsSchema = z.object({
   /**
@@ -9,12 +17,15 @@ export const AppSettingsSchema = z.object({
   checkForUpdates: z.boolean(),
   /** Lines of history the host keeps of each agent terminal: what every window shows above the screen. */
   terminalScrollbackLines: z.number().int().min(100, 'keep at least 100 lines').max(10_000, 'keep at most 10,000 lines'),
+  /** Accounts whose agents wait (see `pauseAgentAccount`); set through those methods, not the Settings page. */
+  pausedAccounts: z.array(PausedAccountSchema).max(1_000),
 });
 export type AppSettings = z.infer<typeof AppSettingsSchema>;
 
 export const DEFAULT_APP_SETTINGS: AppSettings = {
   checkForUpdates: true,
   terminalScrollbackLines: 5_000,
+  pausedAccounts: [],
 };
 
 /** The settings under the app-wide `seq` (the one `projectChanged` carries), like `listProjects`. */

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ACCOUNT_METHODS } from './contract/accounts';
 import { AGENT_METHODS } from './contract/agents';
 import { APP_SETTINGS_METHODS } from './contract/appSettings';
 import { CALLER_METHODS } from './contract/callers';
@@ -32,6 +33,7 @@ export const METHODS = {
   ...INBOX_METHODS,
   ...WAKE_METHODS,
   ...APP_SETTINGS_METHODS,
+  ...ACCOUNT_METHODS,
   ...COMMAND_LINE_TOOL_METHODS,
   ...WORKTREE_METHODS,
   ...FORGE_METHODS,

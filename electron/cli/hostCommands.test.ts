@@ -146,9 +146,17 @@ describe('drover host: one lasting host per data dir, started by whoever needs i
     const client = await connectToDrover(socketPathFor(dataDir));
     const record = readHostRecord(dataDir);
     if (!record) throw new Error('no host record');
-    const waiting = client.rpc.call('awaitReply', { questionId: 'm-nothing', timeoutMs: 60_000 });
+    const folder = path.join(dir, 'repo');
+    fs.mkdirSync(folder);
+    const project = await client.rpc.call('addProject', { path: folder });
+    await client.rpc.call('createAgent', { projectId: project.id, name: 'Asked', role: '', profileId: 'shell' });
+    const question = await client.rpc.call('sendMessage', { projectId: project.id, to: 'Asked', kind: 'question', body: 'still there?' });
+    const waiting = client.rpc.call('awaitReply', { questionId: question.id, timeoutMs: 60_000 });
     process.kill(record.pid, 'SIGKILL');
     await expect(waiting).rejects.toThrow('Drover closed the connection.');
+    // A call after that fails at once, rather than waiting for an answer that never comes.
+    await client.closed;
+    await expect(client.rpc.call('getStatus', {})).rejects.toThrow('Drover closed the connection.');
     client.close();
     await waitFor(() => !isRecordedHostAlive(record), 'the host gone');
     // The next client starts a new one on the same data dir.

@@ -77,7 +77,11 @@ export async function connectToDrover(socketPath: string, handlers: PushListener
 export function openSocket(socketPath: string, handlers: PushListeners): Promise<SocketClient> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(socketPath);
-    const rpc = new RpcClient((frame) => socket.write(`${JSON.stringify(frame)}\n`), handlers);
+    const rpc = new RpcClient((frame) => {
+      // A call after the host went away would wait for an answer that never comes.
+      if (socket.destroyed || socket.writableEnded) throw new Error('Drover closed the connection.');
+      socket.write(`${JSON.stringify(frame)}\n`);
+    }, handlers);
     const frames = new HostStreamReader(
       MAX_SERVER_FRAME_BYTES,
       (line) => {

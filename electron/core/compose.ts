@@ -3,7 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../shared/entities';
 import { agentMethods } from './agents/agentMethods';
+import { accountMethods } from './accounts/accountMethods';
+import { AccountPauses } from './accounts/accountPauses';
 import { appSettingsMethods } from './appSettings/appSettingsMethods';
+import { AppSettingsService } from './appSettings/appSettingsService';
 import { AgentService } from './agents/agentService';
 import { toCoreApi, type CoreApi } from './api';
 import { restrictAgents } from './callers/agentAccess';
@@ -154,7 +157,8 @@ export function createCore(options: CoreOptions): Core {
   const ports = new PortBlocks(options.portBlocksDir ?? defaultPortBlocksDir(env));
   const git = new Git(env);
   const worktrees = new WorktreeService(locator, projects, stores, events, inbox, git, ports, tasks, { log });
-  const appSettings = new AppSettingsTable(appDb);
+  const appSettings = new AppSettingsService(new AppSettingsTable(appDb), events);
+  const accountPauses = new AccountPauses(appSettings, profiles);
   const checkpoints = new Checkpoints(git);
   const turns = new TurnService(locator, projects, stores, events, inbox, git, checkpoints, { log });
   const sessions = new SessionService(
@@ -170,6 +174,7 @@ export function createCore(options: CoreOptions): Core {
       ...(options.agentStopGraceMs !== undefined ? { stopGraceMs: options.agentStopGraceMs } : {}),
       scrollbackLines: appSettings.read().settings.terminalScrollbackLines,
       onPrompt: (agentId, prompt) => turns.notePrompt(agentId, prompt),
+      isAccountPaused: (profileId) => accountPauses.isPaused(profileId),
       log,
     },
     worktrees,
@@ -179,7 +184,7 @@ export function createCore(options: CoreOptions): Core {
   const connector = new ForgeConnector(projects, stores, git, tokens, { env, userAgent: `drover/${options.version}`, log });
   const pullRequests = new PullRequestService(locator, events, inbox, git, worktrees, agents, connector, { pollMs: forgePollMs(env), log });
   const issues = new IssueService(projects, stores, events, inbox, profiles, agents, sessions, connector);
-  const wakes = new AgentWakeService(locator, stores, events, inbox, sessions, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
+  const wakes = new AgentWakeService(locator, stores, events, inbox, sessions, accountPauses, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
   // Every subscription to the bus is made here, before the boot reconciliation's events, and released on close.
   const subscriptions = [
     turns.listen(),
@@ -204,7 +209,8 @@ export function createCore(options: CoreOptions): Core {
     ...sessionMethods(sessions),
     ...inboxMethods(inbox),
     ...wakeMethods(wakes),
-    ...appSettingsMethods(appSettings, events),
+    ...appSettingsMethods(appSettings),
+    ...accountMethods(accountPauses, locator),
     ...commandLineToolMethods(options.commandLineTool ?? { kind: 'launcher', command: cliCommand, ...(options.cliEnv ? { env: options.cliEnv } : {}) }, env),
     ...worktreeMethods(worktrees),
     ...forgeMethods(connector, pullRequests, issues),

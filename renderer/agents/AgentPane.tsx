@@ -1,6 +1,7 @@
 import { lazy, Suspense, useId, useImperativeHandle, useRef, type Ref } from 'react';
 import type { Agent, AgentProfile, AgentSession, Worktree } from '../../shared/entities';
 import type { ForgeLink } from '../../shared/forge';
+import { AccountPausedNote } from '../accounts/AccountPausedNote';
 import { usePendingAction } from '../components/usePendingAction';
 import { endedHint, isSessionLive } from '../format/agentPresentation';
 import type { AgentWork } from '../store/selectors';
@@ -129,6 +130,7 @@ export function AgentPane(props: AgentPaneProps) {
         <div className="agent-pane__badges">
           <QuotaChip session={session} />
           <CliVersionNote session={session} />
+          <AccountPausedNote agent={agent} />
           <InboxButton count={work.unread} onOpen={props.onOpenInbox} />
           <AgentTaskBadges work={work} />
           {worktree && <BranchChip agentName={agent.name} worktree={worktree} onReview={props.onOpenChanges} />}

@@ -1,5 +1,7 @@
 import { useId } from 'react';
+import type { PausedAccount } from '../../shared/appSettings';
 import { countOf } from '../../shared/plural';
+import { PausedAccountsList } from '../accounts/PausedAccountsList';
 import { FormError } from '../components/FormError';
 import { ModalDialog } from '../components/ModalDialog';
 import { usePendingAction } from '../components/usePendingAction';
@@ -14,12 +16,13 @@ import { NotificationPermission } from './NotificationSettings';
 
 interface AttentionPanelProps {
   queue: readonly AttentionItem[];
+  paused: readonly PausedAccount[];
   onGoTo(item: AttentionItem): void;
   onClose(): void;
 }
 
 /** The Needs you queue as a list: go to an item, or dismiss it (it comes back only if it happens again). */
-export function AttentionPanel({ queue, onGoTo, onClose }: AttentionPanelProps) {
+export function AttentionPanel({ queue, paused, onGoTo, onClose }: AttentionPanelProps) {
   const { markHandled, sendForgeFeedback } = useDroverActions();
   const sending = usePendingAction();
   const projects = useProjects().byId;
@@ -30,9 +33,12 @@ export function AttentionPanel({ queue, onGoTo, onClose }: AttentionPanelProps) 
     <ModalDialog title="Needs you" className="attention-panel" onClose={onClose}>
       <p id={summaryId} className="attention-panel__summary">
         {queue.length === 0
-          ? 'Nothing needs you right now.'
+          ? paused.length === 0
+            ? 'Nothing needs you right now.'
+            : `${countOf(paused.length, 'paused account')}; nothing else needs you right now.`
           : `${countOf(queue.length, 'item')} across ${countOf(new Set(queue.map((item) => item.projectId)).size, 'project')}, most urgent first.`}
       </p>
+      <PausedAccountsList paused={paused} />
       {queue.length > 0 && (
         <ul className="attention-list" aria-describedby={summaryId}>
           {queue.map((item, index) => {

@@ -1,4 +1,5 @@
 import type { Agent, AgentSession, Wake } from '../../shared/entities';
+import { useAccountPauses } from '../accounts/pausedAccounts';
 import { FormError } from '../components/FormError';
 import { StatusIcon } from '../components/StatusIcon';
 import { useNow } from '../components/useNow';
@@ -26,10 +27,11 @@ interface WakeControlsProps {
 
 /** How Drover will deliver the agent's pending messages, with a person's override and hold. */
 export function WakeControls({ agent, session, wake, pending }: WakeControlsProps) {
-  const { wakeAgent, holdAgentWakes } = useDroverActions();
+  const { wakeAgent, holdAgentWakes, pauseAgentAccount, resumeAccount } = useDroverActions();
+  const account = useAccountPauses().accountOf(agent);
   const action = usePendingAction();
   const now = useNow((wake?.notBefore ?? null) !== null);
-  const status = wakeStatus({ agent, session, wake, pending }, now);
+  const status = wakeStatus({ agent, session, wake, pending, pausedAccount: account?.paused ? account.label : null }, now);
   const tone = WAKE_ICON[status.tone];
   // An idle wake has nothing to flag, so its line keeps a plain edge.
   const edge = status.tone === 'idle' ? undefined : tone;
@@ -59,6 +61,21 @@ export function WakeControls({ agent, session, wake, pending }: WakeControlsProp
         >
           {agent.wakesHeld ? 'Resume wakes' : 'Hold wakes'}
         </button>
+        {account && (
+          <button
+            type="button"
+            className="button button--compact"
+            disabled={action.pending}
+            title={
+              account.paused
+                ? `Drover wakes no agent of ${account.label} until you resume it`
+                : `Hold the wakes of every agent of ${account.label}, in every project, until you resume it`
+            }
+            onClick={() => void action.run(() => (account.paused ? resumeAccount(account.key) : pauseAgentAccount(agent.id)))}
+          >
+            {account.paused ? `Resume ${account.label}` : `Pause all ${account.label} agents`}
+          </button>
+        )}
       </div>
       <FormError message={action.error} className="wake-status__error" />
     </section>

@@ -79,6 +79,11 @@ describe('wakeStatus', () => {
       detail: '3 messages wait until you resume wakes or press Wake now.',
     });
     expect(wakeStatus(subject({ agent: held, pending: 0 }), NOW).detail).toBe('New messages wait until you resume wakes.');
+    expect(wakeStatus(subject({ pending: 2, pausedAccount: 'Claude Code' }), NOW)).toEqual({
+      label: 'Claude Code paused',
+      tone: 'held',
+      detail: '2 messages wait until you resume Claude Code or press Wake now.',
+    });
   });
 });
 

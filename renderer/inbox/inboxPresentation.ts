@@ -51,6 +51,8 @@ export interface WakeSubject {
   wake: Wake | undefined;
   /** Messages not yet typed into the terminal. */
   pending: number;
+  /** The account the agent spends, when the person paused it. */
+  pausedAccount?: string | null;
 }
 
 function waitingDetail({ agent, session, wake }: WakeSubject & { wake: Wake }, now: number): string {
@@ -66,11 +68,15 @@ function waitingDetail({ agent, session, wake }: WakeSubject & { wake: Wake }, n
 
 /** The wake line of an agent's inbox: what Drover will do with the pending messages, in words. */
 export function wakeStatus(subject: WakeSubject, now: number): WakeStatus {
-  const { agent, wake, pending } = subject;
+  const { agent, wake, pending, pausedAccount } = subject;
+  const waiting = pending === 1 ? '1 message waits' : `${pending} messages wait`;
   if (agent.wakesHeld) {
-    const waiting = pending === 1 ? '1 message waits' : `${pending} messages wait`;
     const detail = pending > 0 ? `${waiting} until you resume wakes or press Wake now.` : 'New messages wait until you resume wakes.';
     return { label: 'Wakes held', tone: 'held', detail };
+  }
+  if (pausedAccount) {
+    const detail = pending > 0 ? `${waiting} until you resume ${pausedAccount} or press Wake now.` : `New messages wait until you resume ${pausedAccount}.`;
+    return { label: `${pausedAccount} paused`, tone: 'held', detail };
   }
   if (!wake) return { label: 'No wakes yet', tone: 'idle', detail: null };
   switch (wake.state) {

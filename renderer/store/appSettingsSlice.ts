@@ -14,6 +14,9 @@ export interface AppSettingsActions {
   /** Starts keeping the app settings loaded (the Settings page, the palette). */
   trackAppSettings(): void;
   updateAppSettings(change: Partial<AppSettings>): Promise<AppSettings>;
+  /** Holds every wake of the account the agent's CLI spends, in every project, until resumed. */
+  pauseAgentAccount(agentId: string): Promise<void>;
+  resumeAccount(key: string): Promise<void>;
   /** "Install command line tool" (for the Settings page and the command palette). */
   installCommandLineTool(): Promise<CommandLineToolInstall>;
 }
@@ -48,6 +51,9 @@ export function createAppSettingsSlice(cell: StateCell<AppSettingsSlice>, { brid
       const updated = await bridge.call('updateAppSettings', { settings: change });
       return put(updated.seq, updated.settings);
     },
+    // The settings follow by their event: what changed is announced to every window at once.
+    pauseAgentAccount: (agentId) => bridge.call('pauseAgentAccount', { agentId }).then(() => undefined),
+    resumeAccount: (key) => bridge.call('resumeAccount', { key }).then(() => undefined),
     installCommandLineTool: () => bridge.call('installCommandLineTool', {}),
   };
 

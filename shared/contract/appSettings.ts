@@ -7,7 +7,8 @@ export const APP_SETTINGS_METHODS = {
     result: AppSettingsSnapshotSchema,
   },
   updateAppSettings: {
-    params: z.object({ settings: AppSettingsSchema.partial().strict() }).strict(),
+    // Paused accounts change through pauseAgentAccount and resumeAccount only.
+    params: z.object({ settings: AppSettingsSchema.omit({ pausedAccounts: true }).partial().strict() }).strict(),
     result: AppSettingsSnapshotSchema,
   },
 } as const;

@@ -137,6 +137,8 @@ const AGENT_ACCESS: AgentAccess = {
   },
   wakeAgent: 'person-only',
   holdAgentWakes: 'person-only',
+  pauseAgentAccount: 'person-only',
+  resumeAccount: 'person-only',
   getAppSettings: 'person-only',
   updateAppSettings: 'person-only',
   installCommandLineTool: 'person-only',

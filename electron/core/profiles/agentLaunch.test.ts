@@ -15,8 +15,8 @@ const profile = (id: string, command = '/bin/sh'): AgentProfile => ({
   builtIn: true,
   unavailableReason: null,
 });
-const plan = (id: string, resumeId: string | null = null, preApproveDroverTools = false) =>
-  planLaunch({ profile: profile(id), agent, socketPath: '/data/drover.sock', shimDir: '/data/bin', agentDir: '/data/agent', resumeId, proof: 'ab12', preApproveDroverTools, baseEnv: env });
+const plan = (id: string, resumeId: string | null = null, preApproveDroverTools = false, accountPaused = false) =>
+  planLaunch({ profile: profile(id), agent, socketPath: '/data/drover.sock', shimDir: '/data/bin', agentDir: '/data/agent', resumeId, proof: 'ab12', preApproveDroverTools, accountPaused, baseEnv: env });
 
 const contentOf = (launch: LaunchPlan, name: string): string => {
   const file = launch.files.find((f) => f.path.endsWith(name));
@@ -56,6 +56,9 @@ describe('planLaunch', () => {
     expect(settings.permissions).toEqual({ allow: ['mcp__drover__list_tasks', 'mcp__drover__get_task', 'mcp__drover__read_inbox'] });
     expect(JSON.parse(contentOf(plan('claude', null, true), 'claude-settings.json')).permissions).toEqual({ allow: ['mcp__drover__*'] });
     expect(JSON.parse(contentOf(fresh, 'mcp.json'))).toEqual({ mcpServers: { drover: { type: 'stdio', command: '/data/bin/drover', args: ['mcp'] } } });
+    // Claude goes on by itself at a limit's reset unless its account was paused when it started.
+    expect(settings).not.toHaveProperty('autoContinueAtUsageLimit');
+    expect(JSON.parse(contentOf(plan('claude', null, false, true), 'claude-settings.json')).autoContinueAtUsageLimit).toBe(false);
   });
 
   it('runs Codex without its daemon, gives its MCP server the Drover env, and trusts Drover’s hooks by the hash Codex computes', () => {
@@ -95,7 +98,7 @@ describe('planLaunch', () => {
       fs.mkdirSync(path.join(home, '.gemini', 'tmp'), { recursive: true });
       fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify({ ui: { theme: 'Dracula' }, hooks: { AfterAgent: [{ hooks: [{ type: 'command', command: 'mine' }] }] } }));
       const gemini = (preApproveDroverTools: boolean) =>
-        planLaunch({ profile: profile('gemini'), agent, socketPath: '/s', shimDir: '/data/bin', agentDir: '/data/agent', resumeId: null, proof: 'ab12', preApproveDroverTools, baseEnv: { ...env, HOME: home } });
+        planLaunch({ profile: profile('gemini'), agent, socketPath: '/s', shimDir: '/data/bin', agentDir: '/data/agent', resumeId: null, proof: 'ab12', preApproveDroverTools, accountPaused: false, baseEnv: { ...env, HOME: home } });
       const launch = gemini(false);
       expect(launch.env).toMatchObject({ GEMINI_CLI_HOME: '/data/agent/gemini-home', GEMINI_CLI_TRUSTED_FOLDERS_PATH: path.join(home, '.gemini', 'trustedFolders.json') });
       const settings = JSON.parse(contentOf(launch, 'settings.json'));
@@ -117,7 +120,7 @@ describe('planLaunch', () => {
 
   it('refuses a command that is not installed', () => {
     expect(() =>
-      planLaunch({ profile: { ...profile('aider'), command: 'aider-not-here', unavailableReason: 'aider-not-here is not installed' }, agent, socketPath: '', shimDir: '', agentDir: '', resumeId: null, proof: 'ab12', preApproveDroverTools: false, baseEnv: env }),
+      planLaunch({ profile: { ...profile('aider'), command: 'aider-not-here', unavailableReason: 'aider-not-here is not installed' }, agent, socketPath: '', shimDir: '', agentDir: '', resumeId: null, proof: 'ab12', preApproveDroverTools: false, accountPaused: false, baseEnv: env }),
     ).toThrow(/not installed/);
   });
 });

@@ -21,6 +21,8 @@ export interface LaunchInput {
   proof: string;
   /** The project's setting: the agent CLI runs every Drover tool without asking (see CliLaunchInput). */
   preApproveDroverTools: boolean;
+  /** The person paused the account this agent spends (see CliLaunchInput). */
+  accountPaused: boolean;
   baseEnv: NodeJS.ProcessEnv;
 }
 
@@ -52,6 +54,7 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
     resumeId: input.resumeId,
     env: input.baseEnv,
     preApproveDroverTools: input.preApproveDroverTools,
+    accountPaused: input.accountPaused,
   });
   const args = [...profile.args, ...(integration?.args ?? [])];
   const files = integration?.files ?? [];

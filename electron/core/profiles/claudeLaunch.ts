@@ -15,7 +15,7 @@ import type { CliLaunch, CliLaunchInput } from './cliLaunch';
  * the first two are registered; an API error or a rate limit ends the turn with `StopFailure`, not
  * `Stop`; a subagent's permission dialog shows on the main screen, so its `PermissionRequest` counts.
  */
-export function claudeSettings(drover: string, preApprove: boolean): object {
+export function claudeSettings(drover: string, preApprove: boolean, accountPaused: boolean): object {
   const report = (matcher?: string) => [{ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: `${shellQuote(drover)} hook claude` }] }];
   return {
     hooks: {
@@ -28,6 +28,8 @@ export function claudeSettings(drover: string, preApprove: boolean): object {
     },
     statusLine: { type: 'command', command: `${shellQuote(drover)} hook claude-status-line` },
     permissions: { allow: preApprove ? ['mcp__drover__*'] : READ_ONLY_DROVER_TOOLS.map((tool) => `mcp__drover__${tool}`) },
+    // Off, Claude's limit dialog offers the wait as a choice instead of continuing at the reset.
+    ...(accountPaused ? { autoContinueAtUsageLimit: false } : {}),
   };
 }
 
@@ -44,7 +46,7 @@ export function claudeLaunch(input: CliLaunchInput): CliLaunch {
     args: ['--settings', settings, '--mcp-config', mcpConfig, ...(conversationId ? ['--session-id', conversationId] : ['--resume', input.resumeId as string])],
     ...(conversationId ? { conversationId } : {}),
     files: [
-      { path: settings, content: JSON.stringify(claudeSettings(input.drover, input.preApproveDroverTools), null, 2) },
+      { path: settings, content: JSON.stringify(claudeSettings(input.drover, input.preApproveDroverTools, input.accountPaused), null, 2) },
       { path: mcpConfig, content: JSON.stringify({ mcpServers: { drover: { type: 'stdio', command: input.drover, args: ['mcp'] } } }, null, 2) },
     ],
   };

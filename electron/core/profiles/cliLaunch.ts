@@ -13,6 +13,12 @@ export interface CliLaunchInput {
    * only the read-only ones do, and the CLI asks the person before each of the others.
    */
   preApproveDroverTools: boolean;
+  /**
+   * The person paused the account this agent spends: a CLI that goes on by itself when a usage
+   * limit resets is told not to, where it has a setting for that (Claude Code's
+   * `autoContinueAtUsageLimit`, read when it starts).
+   */
+  accountPaused: boolean;
 }
 
 /** A config file Drover writes for the CLI (private to the agent), or a link to one of the person's. */

@@ -38,6 +38,8 @@ export interface SessionOptions {
   scrollbackLines: number;
   /** A turn's prompt became known: a hook reported it, or a person ran a command in a shell. */
   onPrompt?(agentId: string, prompt: string): void;
+  /** Whether the person paused the account the profile's agents spend (see AccountPauses). */
+  isAccountPaused?(profileId: string): boolean;
   log(line: string): void;
 }
 
@@ -138,6 +140,7 @@ export class SessionService implements ProjectWork {
       resumeId,
       proof: proof.toString('hex'),
       preApproveDroverTools: store.settings.get().preApproveDroverTools,
+      accountPaused: this.options.isAccountPaused?.(profile.id) ?? false,
       baseEnv: this.options.baseEnv,
     });
     writeLaunchFiles(plan.files);

@@ -12,6 +12,11 @@ import { ProjectStores, type ProjectStore } from '../storage/projectStores';
 import { ProjectTable } from '../storage/projectTable';
 import { openDatabase, type SqliteDatabase } from '../storage/sqlite';
 import type { PromptTyping } from '../sessions/promptTyping';
+import { AccountPauses } from '../accounts/accountPauses';
+import { AppSettingsService } from '../appSettings/appSettingsService';
+import { ProfileRegistry } from '../profiles/profileRegistry';
+import { AppSettingsTable } from '../storage/appSettingsTable';
+import { ProfileTable } from '../storage/profileTable';
 import { AgentWakeService, type WakeTerminal } from './agentWakeService';
 
 describe('AgentWakeService', () => {
@@ -22,6 +27,7 @@ describe('AgentWakeService', () => {
   let inbox: MediatedInbox;
   let wakes: AgentWakeService;
   let stopListening: () => void;
+  let pauses: AccountPauses;
   let agent: Agent;
   let typed: string[];
   let failWrites: number;
@@ -68,6 +74,7 @@ describe('AgentWakeService', () => {
     store = stores.get(project.id);
     agent = store.agents.insert({ id: 'a-agent1', name: 'Agent', role: '', profileId: 'shell', createdAt: 1 });
     const locator = new Locator(projects, stores);
+    pauses = new AccountPauses(new AppSettingsService(new AppSettingsTable(appDb), events), new ProfileRegistry(new ProfileTable(appDb), process.env));
     inbox = new MediatedInbox(locator, projects, stores, events);
     typed = [];
     failWrites = 0;
@@ -76,7 +83,7 @@ describe('AgentWakeService', () => {
     outcomes = [];
     readinessChecks = 0;
     continuesAtReset = false;
-    wakes = new AgentWakeService(locator, stores, events, inbox, terminal, {
+    wakes = new AgentWakeService(locator, stores, events, inbox, terminal, pauses, {
       submitDelayMs: 1,
       confirmMs: 50,
       retryBaseMs: 20,
@@ -226,6 +233,27 @@ describe('AgentWakeService', () => {
     expect(typed).toEqual([]);
     await waitFor(() => wake()?.state === 'delivered', 'the wake once the grace is over');
     expect(typed).toHaveLength(1);
+  });
+
+  it("holds every wake of a paused account's agents until it resumes; a person's wake still delivers", async () => {
+    setSession('ready');
+    const paused = pauses.pause(agent.profileId);
+    expect(paused).toMatchObject({ key: 'profile:shell', label: 'Shell' });
+    inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'while paused' });
+    wakes.schedule(store.projectId, agent.id);
+    expect(wake()?.state).toBe('waiting');
+    expect(readinessChecks).toBe(0);
+
+    expect(await wakes.wakeNow(agent.id)).toBe(1);
+    expect(typed).toHaveLength(1);
+    inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'still paused' });
+    wakes.schedule(store.projectId, agent.id);
+    expect(typed).toHaveLength(1);
+
+    expect(pauses.resume(paused.key)).toBe(true);
+    await waitFor(() => typed.length === 2, 'the wake once the account resumed');
+    expect(typed[1]).toContain('still paused');
+    expect(pauses.resume(paused.key)).toBe(false);
   });
 
   it('puts a wake cut off mid-delivery back to waiting at boot', () => {

@@ -1,4 +1,5 @@
-import type { AgentQuota, AgentSession, Wake, WakeStyle } from '../../../shared/entities';
+import type { AgentSession, Wake, WakeStyle } from '../../../shared/entities';
+import { limitLiftsAt } from '../../../shared/limitReset';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
@@ -19,6 +20,11 @@ export interface WakeTerminal {
   typePrompt(agentId: string, compose: (style: WakeStyle) => string, timings: PromptTimings, onTyping?: () => void): Promise<PromptTyping>;
   /** Whether the agent's CLI goes on by itself when a usage limit resets (Claude Code since 2.1.234). */
   continuesAtLimitReset(agentId: string): boolean;
+}
+
+/** Accounts a person paused: no agent of one gets an automatic wake. */
+export interface WakeHolds {
+  isPaused(profileId: string): boolean;
 }
 
 export interface WakeOptions extends PromptTimings {
@@ -43,7 +49,7 @@ export const DEFAULT_WAKE_OPTIONS: Omit<WakeOptions, 'log'> = {
 
 /**
  * Delivers pending inbox messages to agents by typing them into their terminals, but only when the
- * agent is ready: never while busy, starting, exited, limited or out of quota (it waits for the
+ * agent is ready and neither it nor its account is held by the person: never while busy, starting, exited, limited or out of quota (it waits for the
  * reset), never into a dialog, and only where its screen positively shows the empty prompt. One wake
  * at a time per agent; messages arriving meanwhile join the next wake. A wake typed in but not taken
  * up by the agent is reported, never typed again blindly.
@@ -59,6 +65,7 @@ export class AgentWakeService {
     private readonly events: EventBus,
     private readonly inbox: MediatedInbox,
     private readonly terminal: WakeTerminal,
+    private readonly holds: WakeHolds,
     private readonly options: WakeOptions,
   ) {}
 
@@ -68,6 +75,8 @@ export class AgentWakeService {
       if (event.name === 'agentInboxChanged' && event.message.state === 'pending') this.schedule(event.projectId, event.message.agentId);
       if (event.name === 'agentSessionChanged' && event.session.state === 'ready') this.schedule(event.projectId, event.session.agentId);
       if (event.name === 'agentChanged' && event.agent && !event.agent.wakesHeld) this.schedule(event.projectId, event.agentId);
+      // An account resumed: its agents' waiting messages go out (scheduling the others changes nothing).
+      if (event.name === 'appSettingsChanged') this.startAll();
     });
   }
 
@@ -122,7 +131,7 @@ export class AgentWakeService {
     const wake = store.wakes.open(agentId);
     const agent = store.agents.get(agentId);
     if (!wake || !agent || wake.state !== 'waiting') return 0;
-    if (!byHand && agent.wakesHeld) return 0;
+    if (!byHand && (agent.wakesHeld || this.holds.isPaused(agent.profileId))) return 0;
     const session = store.sessions.latest(agentId);
     if (!byHand && !this.readyNow(store, wake, session)) return 0;
     if (!store.inbox.hasPending(agentId)) return this.nothingToDeliver(store, wake);
@@ -194,7 +203,7 @@ export class AgentWakeService {
   private readyNow(store: ProjectStore, wake: Wake, session: AgentSession | undefined): boolean {
     const now = Date.now();
     // A new turn would only hit the limit again: wait for the reset (a limited session, or a spent quota).
-    const resetsAt = session?.state === 'limited' ? session.limitResetsAt : quotaSpentUntil(session?.quota ?? null, now);
+    const resetsAt = session ? limitLiftsAt(session, now) : null;
     if (session?.state === 'limited' || resetsAt !== null) {
       // A CLI that goes on by itself at the reset gets that moment to itself: the wake never lands on its continuation.
       const grace = this.terminal.continuesAtLimitReset(wake.agentId) ? this.options.limitContinueGraceMs : 0;
@@ -242,12 +251,4 @@ export class AgentWakeService {
   private announce(wake: Wake): void {
     this.events.emit({ name: 'agentWakeChanged', seq: wake.seq, projectId: wake.projectId, wake });
   }
-}
-
-/** When the latest spent window of a quota frees up again; null while none is spent. */
-export function quotaSpentUntil(quota: AgentQuota | null, now: number): number | null {
-  const spent = [quota?.fiveHour, quota?.weekly].flatMap((window) =>
-    window && window.usedPercent >= 100 && window.resetsAt !== null && window.resetsAt > now ? [window.resetsAt] : [],
-  );
-  return spent.length > 0 ? Math.max(...spent) : null;
 }
