@@ -155,7 +155,7 @@ test('a crash while a worktree is being made leaves nothing behind after the nex
     const projectId = await openRepoWithShell(page, drover, repo);
     await page.getByRole('button', { name: 'Add agent' }).click();
     const form = page.getByRole('dialog', { name: 'Add agent' });
-    await form.getByLabel('Name').fill('doomed');
+    await form.getByLabel('Name', { exact: true }).fill('doomed');
     await form.getByLabel('Profile').selectOption({ label: 'POSIX shell' });
     await form.getByRole('button', { name: 'Add agent' }).click();
     await expect.poll(() => fs.existsSync(hold.started)).toBe(true);
@@ -170,9 +170,10 @@ test('a crash while a worktree is being made leaves nothing behind after the nex
     expect(git(repo, 'worktree', 'list', '--porcelain').split('\n').filter((line) => line.startsWith('worktree '))).toEqual([`worktree ${repo}`]);
     expect(fs.readdirSync(path.join(drover.dataDir, 'projects', projectId, 'worktrees'))).toEqual([]);
   } finally {
-    // The git the killed host had started ends once its hook lets go.
+    // The git the killed host had started ends once its hook lets go (a test that failed before
+    // the hook ran must not hide its own error behind this wait).
     fs.writeFileSync(hold.gate, '');
-    await expect.poll(() => fs.existsSync(hold.done)).toBe(true);
+    if (fs.existsSync(hold.started)) await expect.poll(() => fs.existsSync(hold.done)).toBe(true);
     restorePorts();
   }
 });
