@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { branchesStartingWith, git, makeRepo } from '../test-support/gitRepo';
 import { inboxDialog, inboxMessage, openInbox, startFromPane } from './support/agentBridge';
-import { addAgent, openWorkspace, screenshot, terminalOf, typeLine } from './support/agents';
+import { addAgent, openWorkspace, screenshot, stateBadge, terminalOf, typeLine } from './support/agents';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { branchOf, openChanges, openRepoWithShell, privatePortBlocks, worktreeFolder } from './support/worktrees';
 
@@ -12,9 +12,15 @@ function makeProjectRepo(drover: DroverWorld): string {
 }
 
 /** Runs one command in the agent's shell (one turn) and waits for it to have printed its marker. */
-async function runTurn(page: Page, terminal: Locator, command: string, marker: string): Promise<void> {
+/**
+ * One turn of a shell agent: the command runs, and the agent is Ready again (its turn ended) before
+ * the next is typed; typed sooner, two commands would be one turn, as for a person who types on.
+ */
+async function runTurn(page: Page, pane: Locator, agentName: string, command: string, marker: string): Promise<void> {
+  const terminal = terminalOf(pane, agentName);
   await typeLine(page, terminal, `${command} && echo ${marker}-$((1 + 1))`);
   await expect(terminal).toContainText(`${marker}-2`);
+  await expect(stateBadge(pane, 'Ready')).toBeVisible();
 }
 
 /** The paths the changes view lists. */
@@ -32,10 +38,9 @@ test('three shell turns: each turn shows only its change; restore to turn 1 and 
     const pane = await addAgent(page, 'builder', 'Builds things', 'POSIX shell');
     await expect(branchOf(pane, 'builder')).toBeVisible();
     await startFromPane(pane);
-    const terminal = terminalOf(pane, 'builder');
-    await runTurn(page, terminal, "printf 'first\\n' > one.txt", 'turn-one');
-    await runTurn(page, terminal, "printf 'second\\n' > two.txt", 'turn-two');
-    await runTurn(page, terminal, "printf 'one\\nthird\\n' > notes.txt", 'turn-three');
+    await runTurn(page, pane, 'builder', "printf 'first\\n' > one.txt", 'turn-one');
+    await runTurn(page, pane, 'builder', "printf 'second\\n' > two.txt", 'turn-two');
+    await runTurn(page, pane, 'builder', "printf 'one\\nthird\\n' > notes.txt", 'turn-three');
     const folder = worktreeFolder(repo, 'builder');
 
     const changes = await openChanges(page, pane, 'builder');
@@ -150,7 +155,7 @@ test('two agents compared side by side: one taken (merged), the other archived w
     for (const name of ['alpha', 'beta']) {
       const pane = await addAgent(page, name, 'Tries the task', 'POSIX shell');
       await startFromPane(pane);
-      await runTurn(page, terminalOf(pane, name), `printf 'one\\n${name} way\\n' > notes.txt && printf '${name}\\n' > ${name}.txt && git add -A && git commit -qm '${name} try'`, `done-${name}`);
+      await runTurn(page, pane, name, `printf 'one\\n${name} way\\n' > notes.txt && printf '${name}\\n' > ${name}.txt && git add -A && git commit -qm '${name} try'`, `done-${name}`);
     }
     const betaBranch = (await branchOf(page.getByRole('region', { name: 'beta', exact: true }), 'beta').innerText()).trim();
 
