@@ -91,8 +91,6 @@ function forgePollMs(env: NodeJS.ProcessEnv): number {
 export interface Core {
   api: CoreApi;
   events: EventBus;
-  /** Only tests use it: typing a prompt and an agent's readiness have no method to reach them by. */
-  sessions: SessionService;
   /** Starts queued tasks and pending wakes; hosts call it once they serve clients. */
   startWork(): void;
   close(): Promise<void>;
@@ -226,7 +224,6 @@ export function createCore(options: CoreOptions): Core {
   return {
     api,
     events,
-    sessions,
     startWork: () => {
       for (const project of projects.list().projects) {
         try {

@@ -7,12 +7,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DROVER_TOOL_NAMES } from '../../shared/droverTools';
 import type { Agent, Project } from '../../shared/entities';
 import { agentTerminalEnv } from '../../test-support/agentTerminalEnv';
+import { attachTerminal } from '../../test-support/attachedTerminal';
 import { CLI_PATH } from '../../test-support/buildOnce';
 import { FAKE_PROFILE } from '../../test-support/fakeAgentProfile';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 import { connectToDrover } from '../cli/socketClient';
+import { readScreen, showsEmptyPrompt } from '../core/sessions/stateDetector';
 import { startHost, type DroverHost } from './host';
+
+const PROFILE = { ...FAKE_PROFILE, env: { FAKE_AGENT_WORK_MS: '300' }, usageLimitPattern: 'hit your session limit' };
 
 describe('agent bridge: inbox, wakes and the MCP server', () => {
   let dir: string;
@@ -34,8 +38,15 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
   const addAgent = (name: string) => host.core.api.createAgent({ projectId: project.id, name, role: '', profileId: 'fake' });
   const screenOf = async (agentId: string) => {
     const seen = { text: '' };
-    seen.text = (await host.core.sessions.attach(agentId, (chunk) => (seen.text += chunk.data))).data;
+    await attachTerminal(host.core.api, agentId, { snapshot: (text) => (seen.text = text), chunk: (data) => (seen.text += data) });
     return seen;
+  };
+  /** Where Drover may type into the agent: ready, asking nothing, its visible screen at the empty prompt. */
+  const atEmptyPrompt = async (agentId: string) => {
+    const now = await session(agentId);
+    if (now?.state !== 'ready' || now.needsInput) return false;
+    const { text, rows } = await host.core.api.readAgentScreen({ agentId });
+    return showsEmptyPrompt(readScreen(text.split('\n').slice(-rows).join('\n'), PROFILE));
   };
   const startReady = async (agent: Agent) => {
     await host.core.api.startAgent({ agentId: agent.id, resume: false });
@@ -56,7 +67,7 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     fs.mkdirSync(path.join(dir, 'repo'));
     await boot();
     project = (await host.core.api.addProject({ path: path.join(dir, 'repo') }));
-    await host.core.api.saveAgentProfile({ profile: { ...FAKE_PROFILE, env: { FAKE_AGENT_WORK_MS: '300' }, usageLimitPattern: 'hit your session limit' } });
+    await host.core.api.saveAgentProfile({ profile: PROFILE });
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.close()));
@@ -97,7 +108,7 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     expect((await state()).wakes.find((w) => w.agentId === agent.id)).toMatchObject({ state: 'delivered', attempts: 1 });
 
     // Drover types only once the prompt is drawn again (the Stop hook comes before it).
-    await waitFor(async () => (await host.core.sessions.readiness(agent.id)) === null, 'at its prompt again');
+    await waitFor(() => atEmptyPrompt(agent.id), 'at its prompt again');
     await host.core.api.holdAgentWakes({ agentId: agent.id, hold: true });
     await host.core.api.sendMessage({ projectId: project.id, to: agent.id, kind: 'note', body: 'held note' });
     expect((await inbox(agent.id)).find((m) => m.body === 'held note')?.state).toBe('pending');

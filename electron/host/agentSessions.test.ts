@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Project } from '../../shared/entities';
 import type { DroverEvent } from '../../shared/events';
+import { attachTerminal } from '../../test-support/attachedTerminal';
 import { CLI_PATH, REPO_ROOT } from '../../test-support/buildOnce';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
@@ -45,14 +46,11 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
     host.core.api.saveAgentProfile({
       profile: { id: 'sh', name: 'sh', command: '/bin/sh', args: [], env: { PS1: 'sh$ ' }, promptPattern: 'sh\\$ ?$', busyPattern: null, needsInputPattern: null, usageLimitPattern: null, quietMs: 200, integration: 'none', wakeAs: 'shell-note' },
     });
-  const attach = async (agentId: string) => {
-    const attachment = await host.core.sessions.attach(agentId, (chunk) => {
-      screen += chunk.data;
-      attachment.acknowledge(chunk.data.length);
+  const attach = (agentId: string) =>
+    attachTerminal(host.core.api, agentId, {
+      snapshot: (text) => (screen = text),
+      chunk: (data) => (screen += data),
     });
-    screen = attachment.data;
-    return attachment;
-  };
 
   beforeEach(async () => {
     dir = makeTempDir();
@@ -114,10 +112,11 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
     const agent = (await host.core.api.createAgent({ projectId: project.id, name: 'Flooder', role: '', profileId: 'sh' }));
     let received = 0;
     let tail = '';
-    const attachment = await host.core.sessions.attach(agent.id, (chunk) => {
-      received += chunk.data.length;
-      tail = (tail + chunk.data).slice(-2000);
-      attachment.acknowledge(chunk.data.length);
+    await attachTerminal(host.core.api, agent.id, {
+      chunk: (data) => {
+        received += data.length;
+        tail = (tail + data).slice(-2000);
+      },
     });
     await host.core.api.startAgent({ agentId: agent.id, resume: false });
     await waitFor(async () => (await session(agent.id))?.state === 'ready', 'the shell prompt');
@@ -132,10 +131,7 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
     await saveShellProfile();
     const agent = (await host.core.api.createAgent({ projectId: project.id, name: 'Unicode', role: '', profileId: 'sh' }));
     const seen = { text: '' };
-    const attachment = await host.core.sessions.attach(agent.id, (chunk) => {
-      seen.text += chunk.data;
-      attachment.acknowledge(chunk.data.length);
-    });
+    await attachTerminal(host.core.api, agent.id, { chunk: (data) => (seen.text += data) });
     await host.core.api.startAgent({ agentId: agent.id, resume: false });
     await waitFor(async () => (await session(agent.id))?.state === 'ready', 'the shell prompt');
     const script = "process.stdout.write('é€😀'.repeat(40000) + 'END')";

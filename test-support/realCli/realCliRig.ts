@@ -7,6 +7,7 @@ import type { DroverEvent } from '../../shared/events';
 import { BUILT_IN_PROFILES } from '../../electron/core/profiles/builtInProfiles';
 import { readScreen, showsEmptyPrompt } from '../../electron/core/sessions/stateDetector';
 import { startHost, type DroverHost } from '../../electron/host/host';
+import { attachTerminal } from '../attachedTerminal';
 import { CLI_PATH, REPO_ROOT } from '../buildOnce';
 import { makeTempDir, removeDir } from '../tempDir';
 import { waitFor } from '../waitFor';
@@ -36,17 +37,18 @@ class AttachedScreen {
   /** Attaches as a window does: the host's snapshot of the terminal, then the chunks after it. */
   async attach(host: DroverHost, agentId: string): Promise<void> {
     this.detach?.();
-    // Chunks may come while the snapshot is made: they follow it.
-    const early: string[] = [];
-    let live: ((data: string) => void) | null = null;
-    const attachment = await host.core.sessions.attach(agentId, (chunk) => (live ? live(chunk.data) : early.push(chunk.data)), { cols: COLS, rows: ROWS });
-    live = (data) => {
-      this.feed(data);
-      attachment.acknowledge(data.length);
-    };
-    this.terminal.reset();
-    this.feed(attachment.data);
-    early.splice(0).forEach(live);
+    const attachment = await attachTerminal(
+      host.core.api,
+      agentId,
+      {
+        snapshot: (text) => {
+          this.terminal.reset();
+          this.feed(text);
+        },
+        chunk: (data) => this.feed(data),
+      },
+      { cols: COLS, rows: ROWS },
+    );
     this.detach = attachment.detach;
   }
 

@@ -1,11 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Agent, Project } from '../../../shared/entities';
+import { DEFAULT_APP_SETTINGS } from '../../../shared/appSettings';
+import { DEFAULT_PROJECT_SETTINGS, type Agent } from '../../../shared/entities';
 import { CLI_PATH } from '../../../test-support/buildOnce';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';
-import { createCore, type Core } from '../compose';
+import { EventBus } from '../events/eventBus';
+import { newId } from '../ids';
+import { Locator } from '../locate';
+import { writeCliShim } from '../profiles/cliShim';
+import { ProfileRegistry } from '../profiles/profileRegistry';
+import { ProjectRegistry } from '../projects/projectRegistry';
+import { APP_MIGRATIONS } from '../storage/appSchema';
+import { ProfileTable } from '../storage/profileTable';
+import { ProjectStores, type ProjectStore } from '../storage/projectStores';
+import { ProjectTable } from '../storage/projectTable';
+import { openDatabase, type SqliteDatabase } from '../storage/sqlite';
+import { SessionService } from './sessionService';
 
 /**
  * A terminal program with a prompt, for Drover's own typing protocol (not a stand-in for any agent
@@ -48,61 +60,87 @@ process.stdin.on('data', (data) => {
 
 describe('typing a prompt into an agent (SessionService.typePrompt, real PTY)', () => {
   let dir: string;
-  let core: Core;
-  let project: Project;
+  let appDb: SqliteDatabase;
+  let stores: ProjectStores;
+  let store: ProjectStore;
+  let profiles: ProfileRegistry;
+  let sessions: SessionService;
   let program: string;
   let inputLog: string;
 
+  const latest = (agent: Agent) => store.sessions.latest(agent.id);
   const startAgent = async (dialogMode: 'none' | 'now' | 'on-input', extraEnv: Record<string, string> = {}): Promise<Agent> => {
-    await core.api.saveAgentProfile({
-      profile: {
-        id: 'prompt-program',
-        name: 'Prompt program',
-        command: process.execPath,
-        args: [program],
-        env: { INPUT_LOG: inputLog, DIALOG: dialogMode, ...extraEnv },
-        promptPattern: String.raw`^> $(?![\s\S]*\S)`,
-        busyPattern: 'working…',
-        needsInputPattern: String.raw`Allow\?`,
-        usageLimitPattern: null,
-        quietMs: 100,
-        integration: 'none',
-        wakeAs: 'prompt',
-      },
+    profiles.save({
+      id: 'prompt-program',
+      name: 'Prompt program',
+      command: process.execPath,
+      args: [program],
+      env: { INPUT_LOG: inputLog, DIALOG: dialogMode, ...extraEnv },
+      promptPattern: String.raw`^> $(?![\s\S]*\S)`,
+      busyPattern: 'working…',
+      needsInputPattern: String.raw`Allow\?`,
+      usageLimitPattern: null,
+      quietMs: 100,
+      integration: 'none',
+      wakeAs: 'prompt',
     });
-    const agent = await core.api.createAgent({ projectId: project.id, name: 'Typist', role: '', profileId: 'prompt-program' });
-    await core.api.startAgent({ agentId: agent.id, resume: false });
-    await waitFor(async () => (await core.api.getWorkState({ projectId: project.id })).sessions[0]?.state === 'ready', 'the agent ready');
+    const agent = store.agents.insert({ id: newId('a'), name: 'Typist', role: '', profileId: 'prompt-program', createdAt: Date.now() });
+    sessions.start(agent.id, false);
+    await waitFor(() => latest(agent)?.state === 'ready', 'the agent ready');
     return agent;
   };
   const received = () => (fs.existsSync(inputLog) ? fs.readFileSync(inputLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as string) : []);
   const screen = async (agentId: string) => {
     const seen = { text: '' };
-    const attachment = await core.sessions.attach(agentId, (chunk) => {
+    const attachment = await sessions.attach(agentId, (chunk) => {
       seen.text += chunk.data;
       attachment.acknowledge(chunk.data.length);
     });
     return seen;
   };
 
-  beforeEach(async () => {
+  beforeEach(() => {
     dir = makeTempDir();
     fs.mkdirSync(path.join(dir, 'repo'));
     program = path.join(dir, 'program.cjs');
     fs.writeFileSync(program, PROGRAM);
     inputLog = path.join(dir, 'input.log');
-    core = createCore({ dataDir: path.join(dir, 'data'), version: 'test', socketPath: '/unused', cliCommand: [process.execPath, CLI_PATH], agentStopGraceMs: 500 });
-    project = await core.api.addProject({ path: path.join(dir, 'repo') });
+    const dataDir = path.join(dir, 'data');
+    appDb = openDatabase(path.join(dataDir, 'app.sqlite'), { migrations: APP_MIGRATIONS, description: 'app database' });
+    const events = new EventBus();
+    const projects = new ProjectRegistry(new ProjectTable(appDb), events);
+    stores = new ProjectStores({ dataDir, settingsDefaults: DEFAULT_PROJECT_SETTINGS });
+    const project = projects.add(path.join(dir, 'repo'), (projectId) => stores.createEmpty(projectId));
+    store = stores.get(project.id);
+    profiles = new ProfileRegistry(new ProfileTable(appDb), process.env);
+    sessions = new SessionService(
+      new Locator(projects, stores),
+      projects,
+      stores,
+      profiles,
+      events,
+      {
+        socketPath: '/unused',
+        shimDir: writeCliShim(path.join(dataDir, 'bin'), [process.execPath, CLI_PATH]),
+        baseEnv: process.env,
+        stopGraceMs: 500,
+        scrollbackLines: DEFAULT_APP_SETTINGS.terminalScrollbackLines,
+        log: () => {},
+      },
+      { workspaceOf: (_agent, projectPath) => ({ folder: projectPath, env: {} }) },
+    );
   });
   afterEach(async () => {
-    await core.close();
+    await sessions.shutdown();
+    stores.closeAll();
+    appDb.close();
     removeDir(dir);
   });
 
   it('pastes the text where the program asked for bracketed paste, and presses Enter only after it showed, on its own', async () => {
     const agent = await startAgent('none');
     const seen = await screen(agent.id);
-    const typing = await core.sessions.typePrompt(agent.id, () => '[Drover] New message: hello', { submitDelayMs: 50, confirmMs: 5_000 });
+    const typing = await sessions.typePrompt(agent.id, () => '[Drover] New message: hello', { submitDelayMs: 50, confirmMs: 5_000 });
     expect(typing).toEqual({ outcome: 'submitted' });
     expect(received()).toEqual(['\u001b[200~[Drover] New message: hello\u001b[201~', '\r']);
     await waitFor(() => seen.text.includes('got: [Drover] New message: hello'), 'the program to take the prompt');
@@ -111,7 +149,7 @@ describe('typing a prompt into an agent (SessionService.typePrompt, real PTY)', 
   it('presses Enter once more when the program kept the text as a newline, and never types the text again', async () => {
     const agent = await startAgent('none', { FIRST_ENTER_NEWLINE: '1' });
     const seen = await screen(agent.id);
-    const typing = await core.sessions.typePrompt(agent.id, () => '[Drover] New message: again', { submitDelayMs: 50, confirmMs: 2_000 });
+    const typing = await sessions.typePrompt(agent.id, () => '[Drover] New message: again', { submitDelayMs: 50, confirmMs: 2_000 });
     expect(typing).toEqual({ outcome: 'submitted' });
     expect(received()).toEqual(['\u001b[200~[Drover] New message: again\u001b[201~', '\r', '\r']);
     await waitFor(() => seen.text.includes('got: [Drover] New message: again'), 'the program to take the prompt');
@@ -119,16 +157,16 @@ describe('typing a prompt into an agent (SessionService.typePrompt, real PTY)', 
 
   it('types nothing while a dialog is on screen', async () => {
     const agent = await startAgent('now');
-    await waitFor(async () => (await core.api.getWorkState({ projectId: project.id })).sessions[0]?.needsInput, 'the dialog read as needs input');
-    expect(await core.sessions.readiness(agent.id)).toBe('waiting for your answer to its question');
-    expect(await core.sessions.typePrompt(agent.id, () => 'hello', { submitDelayMs: 50, confirmMs: 1_000 })).toMatchObject({ outcome: 'not-ready' });
+    await waitFor(() => latest(agent)?.needsInput === true, 'the dialog read as needs input');
+    expect(await sessions.readiness(agent.id)).toBe('waiting for your answer to its question');
+    expect(await sessions.typePrompt(agent.id, () => 'hello', { submitDelayMs: 50, confirmMs: 1_000 })).toMatchObject({ outcome: 'not-ready' });
     expect(received()).toEqual([]);
   });
 
   it('does not press Enter when a dialog took the keys instead of the prompt (no echo)', async () => {
     const agent = await startAgent('on-input');
     const seen = await screen(agent.id);
-    const typing = await core.sessions.typePrompt(agent.id, () => '[Drover] New message: hello', { submitDelayMs: 50, confirmMs: 1_500 });
+    const typing = await sessions.typePrompt(agent.id, () => '[Drover] New message: hello', { submitDelayMs: 50, confirmMs: 1_500 });
     expect(typing).toMatchObject({ outcome: 'not-taken' });
     expect(received().join('')).not.toContain('\r');
     expect(seen.text).not.toContain('APPROVED');
