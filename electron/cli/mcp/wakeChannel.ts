@@ -1,5 +1,6 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { ChannelWake } from '../../../shared/contract/wake';
+import { DroverRequestError } from '../../../shared/protocol';
 import type { DroverCaller } from '../socketClient';
 
 /** Claude Code's channel contract (code.claude.com/docs/en/channels-reference): the capability and its event. */
@@ -38,6 +39,11 @@ export function relayChannelWakes(link: DroverCaller, send: (wake: ChannelWake) 
         handed = await link.call('awaitChannelWake', { timeoutMs: POLL_MS });
       } catch (error) {
         if (stopped) return;
+        // Drover refused it (an older Drover, an ended session): asking again would be refused again.
+        if (error instanceof DroverRequestError && error.code !== 'internal') {
+          log(`no wake channel: ${error.message}; Drover types this agent's wakes`);
+          return;
+        }
         log(`the wake channel is closed for now (${error instanceof Error ? error.message : String(error)}); Drover types wakes meanwhile`);
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS).unref());
         continue;

@@ -344,6 +344,19 @@ describe('AgentWakeService', () => {
       expect(store.inbox.messages(agent.id)[0]?.state).toBe('delivered');
     });
 
+    it('hands a wake once, to the newest of two MCP servers of the agent, and neither ends the wait of the other', async () => {
+      setSession('ready');
+      const older = serveChannel(() => ({ sent: true }));
+      const newer = serveChannel(() => ({ sent: true }));
+      inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'once' });
+      await waitFor(() => wake()?.state === 'delivered', 'delivery');
+      expect(newer.received).toHaveLength(1);
+      expect(older.received).toEqual([]);
+      expect(typed).toEqual([]);
+      newer.close();
+      expect(channels.isOpen(agent.id)).toBe(true);
+    });
+
     it('types again once the MCP server went away', async () => {
       setSession('ready');
       serveChannel(() => ({ sent: true })).close();

@@ -26,37 +26,36 @@ interface Handover {
  * open only while its server waits, so an agent whose server went away is typed to again.
  */
 export class WakeChannels {
-  private readonly waiters = new Map<string, Waiter>();
+  /** Per agent, its MCP servers' waiting polls, oldest first (a CLI may start more than one server). */
+  private readonly waiters = new Map<string, Waiter[]>();
   private readonly handovers = new Map<string, Handover>();
 
   isOpen(agentId: string): boolean {
-    return this.waiters.has(agentId);
+    return (this.waiters.get(agentId)?.length ?? 0) > 0;
   }
 
   /** The MCP server's long-poll: the next wake for the agent, or null after `timeoutMs` or when its client goes away. */
   next(agentId: string, timeoutMs: number, signal?: AbortSignal): Promise<ChannelWake | null> {
-    // One server per agent session: a second poll replaces the first, which answers null.
-    this.waiters.get(agentId)?.resolve(null);
     return new Promise((resolve) => {
       const finish = (wake: ChannelWake | null) => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', gone);
-        if (this.waiters.get(agentId) === waiter) this.waiters.delete(agentId);
+        this.withdraw(agentId, waiter);
         resolve(wake);
       };
       const gone = () => finish(null);
       const waiter: Waiter = { resolve: finish, signal };
       const timer = setTimeout(gone, timeoutMs);
       timer.unref();
-      this.waiters.set(agentId, waiter);
+      this.waiters.set(agentId, [...(this.waiters.get(agentId) ?? []), waiter]);
       signal?.addEventListener('abort', gone, { once: true });
       if (signal?.aborted) gone();
     });
   }
 
-  /** Hands `content` to the agent's waiting MCP server and waits up to `confirmMs` for its report. */
+  /** Hands `content` to the agent's newest waiting MCP server and waits up to `confirmMs` for its report. */
   push(agentId: string, content: string, confirmMs: number): Promise<ChannelPush> {
-    const waiter = this.waiters.get(agentId);
+    const waiter = this.waiters.get(agentId)?.at(-1);
     if (!waiter) return Promise.resolve({ outcome: 'not-sent', why: 'no wake channel is open' });
     const deliveryId = newId('d');
     return new Promise((resolve) => {
@@ -80,5 +79,11 @@ export class WakeChannels {
     const handover = this.handovers.get(deliveryId);
     if (!handover || handover.agentId !== agentId) fail('not-found', `No wake ${deliveryId} is waiting for this agent's report (it may have timed out).`);
     handover.settle(result.sent ? { outcome: 'sent' } : { outcome: 'not-sent', why: result.error });
+  }
+
+  private withdraw(agentId: string, waiter: Waiter): void {
+    const left = (this.waiters.get(agentId) ?? []).filter((other) => other !== waiter);
+    if (left.length > 0) this.waiters.set(agentId, left);
+    else this.waiters.delete(agentId);
   }
 }
