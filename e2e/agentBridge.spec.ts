@@ -167,3 +167,26 @@ test('holds wakes, delivers a person\'s note, explains a refused wake, and repor
   await expect(inboxMessage(inbox, 'Task result from Drover').first()).toContainText('Delivered');
   await screenshot(page, 'agent-bridge-after-kill.png');
 });
+
+test("an agent whose CLI takes Claude Code's channel events gets its wake through the channel, nothing typed", async ({ page, drover }) => {
+  const folder = drover.makeFolder('channel-api');
+  const url = await drover.startHost(['--project', folder]);
+  const channelProfile = { ...QUICK_FAKE_PROFILE, id: 'fake-channels', name: 'Fake agent with channels', args: [...QUICK_FAKE_PROFILE.args, '--channels'] };
+  const projectId = await saveProfiles(drover, folder, [channelProfile]);
+  await openWorkspace(page, url, projectId);
+  const listener = await addAgent(page, 'Listener', 'Takes wakes through its channel', channelProfile.name);
+  await startFromPane(listener);
+  const terminal = terminalOf(listener, 'Listener');
+
+  await typeLine(page, terminal, '/bg echo channel-ok');
+  await expect(terminal).toContainText('run_in_background: Started background task t-');
+  const taskId = await lastStartedTaskId(terminal);
+  await expect(terminal).toContainText(`channel drover: [Drover] New message: Task ${taskId} "echo channel-ok" succeeded: exit code 0`);
+  await expect(terminal).toContainText('Done: [Drover]');
+  await expect(terminal).not.toContainText('fake> [Drover]');
+  await screenshot(page, 'agent-bridge-channel-wake.png');
+
+  const inbox = await openInbox(page, listener, 'Listener');
+  await expect(inboxMessage(inbox, 'Task result from Drover')).toContainText('Delivered');
+  await expect(wakeStatus(inbox)).toContainText('Delivered');
+});

@@ -42,6 +42,8 @@ import { damagedMessage, findDamaged, openDatabase, type OpenedDatabase } from '
 import { taskMethods } from './tasks/taskMethods';
 import { TaskService } from './tasks/taskService';
 import { AgentWakeService, DEFAULT_WAKE_OPTIONS, type WakeOptions } from './wake/agentWakeService';
+import { WakeChannels } from './wake/wakeChannels';
+import { channelOrTypedWakes } from './wake/wakeDelivery';
 import { wakeMethods } from './wake/wakeMethods';
 import { CommentService } from './comments/commentService';
 import { commentMethods } from './comments/commentMethods';
@@ -91,6 +93,8 @@ function forgePollMs(env: NodeJS.ProcessEnv): number {
 export interface Core {
   api: CoreApi;
   events: EventBus;
+  /** Only tests use it: whether an agent's MCP server holds its wake channel open (no client sees that yet). */
+  wakeChannels: WakeChannels;
   /** Starts queued tasks and pending wakes; hosts call it once they serve clients. */
   startWork(): void;
   close(): Promise<void>;
@@ -182,7 +186,9 @@ export function createCore(options: CoreOptions): Core {
   const connector = new ForgeConnector(projects, stores, git, tokens, { env, userAgent: `drover/${options.version}`, log });
   const pullRequests = new PullRequestService(locator, events, inbox, git, worktrees, agents, connector, { pollMs: forgePollMs(env), log });
   const issues = new IssueService(projects, stores, events, inbox, profiles, agents, sessions, connector);
-  const wakes = new AgentWakeService(locator, stores, events, inbox, sessions, accountPauses, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
+  const wakeChannels = new WakeChannels();
+  const wakeDelivery = channelOrTypedWakes(wakeChannels, sessions, log);
+  const wakes = new AgentWakeService(locator, stores, events, inbox, wakeDelivery, accountPauses, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
   // Every subscription to the bus is made here, before the boot reconciliation's events, and released on close.
   const subscriptions = [
     turns.listen(),
@@ -206,7 +212,7 @@ export function createCore(options: CoreOptions): Core {
     ...agentMethods(agents),
     ...sessionMethods(sessions),
     ...inboxMethods(inbox),
-    ...wakeMethods(wakes),
+    ...wakeMethods(wakes, wakeChannels),
     ...appSettingsMethods(appSettings),
     ...accountMethods(accountPauses, locator),
     ...commandLineToolMethods(options.commandLineTool ?? { kind: 'launcher', command: cliCommand, ...(options.cliEnv ? { env: options.cliEnv } : {}) }, env),
@@ -224,6 +230,7 @@ export function createCore(options: CoreOptions): Core {
   return {
     api,
     events,
+    wakeChannels,
     startWork: () => {
       for (const project of projects.list().projects) {
         try {

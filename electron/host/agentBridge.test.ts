@@ -116,6 +116,44 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     await waitFor(() => screen.text.includes('held note'), 'the held note typed');
   });
 
+  it('delivers a wake through the channel of an agent whose CLI takes channel events, typing nothing; an agent whose CLI does not gets it typed', async () => {
+    const channelProfile = { ...FAKE_PROFILE, id: 'fake-channels', name: 'Fake agent with channels', args: [...FAKE_PROFILE.args, '--channels'], env: { FAKE_AGENT_WORK_MS: '300' } };
+    await host.core.api.saveAgentProfile({ profile: channelProfile });
+    const listener = await host.core.api.createAgent({ projectId: project.id, name: 'Listener', role: '', profileId: 'fake-channels' });
+    const typist = await addAgent('Typist');
+    await startReady(listener);
+    // The typist's MCP server runs too, for a client that declared no channel capability.
+    const typistMcp = await mcpFor(typist);
+    expect(typistMcp.getServerCapabilities()?.experimental).toEqual({ 'claude/channel': {} });
+    await waitFor(() => host.core.wakeChannels.isOpen(listener.id), "the listener's wake channel open");
+    expect(host.core.wakeChannels.isOpen(typist.id)).toBe(false);
+    const listenerScreen = await screenOf(listener.id);
+    const typistScreen = await screenOf(typist.id);
+
+    await host.core.api.sendMessage({ projectId: project.id, to: 'Listener', kind: 'note', body: 'through the channel' });
+    await host.core.api.sendMessage({ projectId: project.id, to: 'Typist', kind: 'note', body: 'typed in' });
+    await waitFor(() => listenerScreen.text.includes('Done: [Drover] New message: Note from a person: through the channel'), 'the listener took the wake as a turn');
+    expect(listenerScreen.text).toContain('channel drover: [Drover] New message: Note from a person: through the channel');
+    expect(listenerScreen.text).not.toContain('fake> [Drover]');
+    await waitFor(() => typistScreen.text.includes('Done: [Drover] New message: Note from a person: typed in'), 'the typist took the wake as its prompt');
+    expect(typistScreen.text).toContain('fake> [Drover] New message: Note from a person: typed in');
+    expect(typistScreen.text).not.toContain('channel drover:');
+    for (const agent of [listener, typist]) {
+      expect((await state()).wakes.find((w) => w.agentId === agent.id)).toMatchObject({ state: 'delivered', attempts: 1, lastError: null });
+      expect((await inbox(agent.id)).map((m) => m.state)).toEqual(['delivered']);
+    }
+  });
+
+  it('refuses a wake channel to a connection that speaks for the person', async () => {
+    const person = await connectToDrover(host.socketPath);
+    try {
+      await expect(person.rpc.call('awaitChannelWake', { timeoutMs: 10 })).rejects.toThrow(/only its MCP server \(identified as the agent\) opens one/);
+      await expect(person.rpc.call('reportChannelWake', { deliveryId: 'd-1', sent: true })).rejects.toThrow(/belongs to an agent/);
+    } finally {
+      person.close();
+    }
+  });
+
   it('wakes a plain shell with a note it shows and never runs', async () => {
     await host.core.api.saveAgentProfile({
       profile: { id: 'sh', name: 'sh', command: '/bin/sh', args: [], env: { PS1: 'sh$ ' }, promptPattern: 'sh\\$ ?$', busyPattern: null, needsInputPattern: null, usageLimitPattern: null, quietMs: 200, integration: 'none', wakeAs: 'shell-note' },

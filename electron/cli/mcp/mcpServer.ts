@@ -11,6 +11,7 @@ import { agentCredentials } from '../agentCredentials';
 import { DroverLink } from '../socketClient';
 import { resolveProject } from '../taskCommands';
 import { MCP_TOOLS, type AgentIdentity } from './mcpTools';
+import { CHANNEL_CAPABILITY, CHANNEL_INSTRUCTIONS, CHANNEL_NOTIFICATION, relayChannelWakes, takesChannelEvents } from './wakeChannel';
 
 export interface McpServerOptions {
   /** The running Drover's socket, found as every command finds it. */
@@ -66,7 +67,17 @@ export async function runMcpServer(options: McpServerOptions): Promise<number> {
     link.close();
     throw error;
   }
-  const server = new Server({ name: 'drover', version: options.version }, { capabilities: { tools: {} } });
+  const server = new Server(
+    { name: 'drover', version: options.version },
+    // A channel for wakes, for a CLI that takes its events (Claude Code): see wakeChannel.ts.
+    { capabilities: { tools: {}, experimental: { [CHANNEL_CAPABILITY]: {} } }, instructions: CHANNEL_INSTRUCTIONS },
+  );
+  let channel: { stop(): void } | null = null;
+  server.oninitialized = () => {
+    // Only an agent has wakes; the person's own `drover mcp` has none to take.
+    if (!me.agentId || !takesChannelEvents(server.getClientCapabilities())) return;
+    channel = relayChannelWakes(link, ({ content, meta }) => server.notification({ method: CHANNEL_NOTIFICATION, params: { content, meta } }), log);
+  };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: MCP_TOOLS.map((tool) => ({
@@ -98,6 +109,7 @@ export async function runMcpServer(options: McpServerOptions): Promise<number> {
       if (done) return;
       done = true;
       clearInterval(parentCheck);
+      channel?.stop();
       if (why) log(why);
       link.close();
       stdin.pause();

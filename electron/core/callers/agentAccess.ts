@@ -136,6 +136,9 @@ const AGENT_ACCESS: AgentAccess = {
     },
   },
   wakeAgent: 'person-only',
+  // Both act only on the caller's own channel (the handlers take the agent from the connection).
+  awaitChannelWake: {},
+  reportChannelWake: {},
   holdAgentWakes: 'person-only',
   pauseAgentAccount: 'person-only',
   resumeAccount: 'person-only',

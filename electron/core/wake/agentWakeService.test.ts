@@ -17,7 +17,10 @@ import { AppSettingsService } from '../appSettings/appSettingsService';
 import { ProfileRegistry } from '../profiles/profileRegistry';
 import { AppSettingsTable } from '../storage/appSettingsTable';
 import { ProfileTable } from '../storage/profileTable';
-import { AgentWakeService, type WakeTerminal } from './agentWakeService';
+import type { ChannelWake } from '../../../shared/contract/wake';
+import { AgentWakeService } from './agentWakeService';
+import { WakeChannels } from './wakeChannels';
+import { channelOrTypedWakes, type WakeTerminal } from './wakeDelivery';
 
 describe('AgentWakeService', () => {
   let dir: string;
@@ -41,9 +44,16 @@ describe('AgentWakeService', () => {
   /** Whether the agent's CLI goes on by itself at a limit's reset (Claude Code). */
   let continuesAtReset: boolean;
   const CONTINUE_GRACE_MS = 400;
+  let channels: WakeChannels;
+  /** The agent's MCP servers of a test, as they hold its wake channel open. */
+  let channelServers: AbortController[];
 
   const terminal: WakeTerminal = {
     continuesAtLimitReset: () => continuesAtReset,
+    readiness: async () => {
+      readinessChecks++;
+      return screenNotReady;
+    },
     // As the session does: one readiness check, then the first key (a PTY write that fails).
     typePrompt: async (_agentId, compose, _timings, onTyping) => {
       readinessChecks++;
@@ -57,6 +67,22 @@ describe('AgentWakeService', () => {
       typed.push(compose(style));
       return outcome;
     },
+  };
+  /** As the agent's MCP server does: waits for each wake and reports on it (`answer` null: never). */
+  const serveChannel = (answer: (wake: ChannelWake) => { sent: true } | { sent: false; error: string } | null) => {
+    const server = new AbortController();
+    channelServers.push(server);
+    const received: ChannelWake[] = [];
+    void (async () => {
+      while (!server.signal.aborted) {
+        const handed = await channels.next(agent.id, 60_000, server.signal);
+        if (!handed) continue;
+        received.push(handed);
+        const report = answer(handed);
+        if (report) channels.report(agent.id, handed.deliveryId, report);
+      }
+    })();
+    return { received, close: () => server.abort() };
   };
   const wake = (): Wake | undefined => store.wakes.visible().find((w) => w.agentId === agent.id);
   const setSession = (state: 'ready' | 'busy' | 'limited', limitResetsAt: number | null = null) => {
@@ -83,7 +109,9 @@ describe('AgentWakeService', () => {
     outcomes = [];
     readinessChecks = 0;
     continuesAtReset = false;
-    wakes = new AgentWakeService(locator, stores, events, inbox, terminal, pauses, {
+    channels = new WakeChannels();
+    channelServers = [];
+    wakes = new AgentWakeService(locator, stores, events, inbox, channelOrTypedWakes(channels, terminal, () => {}), pauses, {
       submitDelayMs: 1,
       confirmMs: 50,
       retryBaseMs: 20,
@@ -95,6 +123,7 @@ describe('AgentWakeService', () => {
     stopListening = wakes.listen();
   });
   afterEach(() => {
+    for (const server of channelServers) server.abort();
     stopListening();
     wakes.stop();
     stores.closeAll();
@@ -263,5 +292,78 @@ describe('AgentWakeService', () => {
     expect(wakes.reconcile(store)).toBe(1);
     expect(wake()?.state).toBe('waiting');
     expect(wakes.reconcile(store)).toBe(0);
+  });
+
+  describe('through the wake channel', () => {
+    it('pushes the wake through an open channel, types nothing, and delivers as typing does', async () => {
+      setSession('ready');
+      const server = serveChannel(() => ({ sent: true }));
+      inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'by channel' });
+      await waitFor(() => wake()?.state === 'delivered', 'delivery');
+      expect(typed).toEqual([]);
+      expect(server.received).toHaveLength(1);
+      expect(server.received[0]?.content).toBe('[Drover] New message: Note from a person: by channel — read_inbox has the full text.');
+      expect(server.received[0]?.meta).toEqual({ delivery_id: server.received[0]?.deliveryId });
+      expect(wake()).toMatchObject({ attempts: 1, lastError: null });
+      expect(store.inbox.messages(agent.id)[0]?.state).toBe('delivered');
+    });
+
+    it('never pushes into a screen that does not show the empty prompt', async () => {
+      setSession('ready');
+      screenNotReady = 'showing a dialog or menu';
+      const server = serveChannel(() => ({ sent: true }));
+      inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'not now' });
+      await waitFor(() => readinessChecks >= 3, 'the wake service to look again and again');
+      expect(server.received).toEqual([]);
+      expect(wake()).toMatchObject({ state: 'waiting', attempts: 0 });
+      screenNotReady = null;
+      await waitFor(() => wake()?.state === 'delivered', 'delivery once the prompt shows');
+      expect(server.received).toHaveLength(1);
+    });
+
+    it('types a wake the channel could not send, in the same attempt (it counts once)', async () => {
+      setSession('ready');
+      const server = serveChannel(() => ({ sent: false, error: 'the CLI closed the stdio transport' }));
+      inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'typed instead' });
+      await waitFor(() => wake()?.state === 'delivered', 'delivery');
+      expect(server.received).toHaveLength(1);
+      expect(typed).toHaveLength(1);
+      expect(typed[0]).toContain('typed instead');
+      expect(wake()).toMatchObject({ attempts: 1, lastError: null });
+    });
+
+    it('never types a wake the channel took but did not confirm (it may have arrived): reported as typing reports one', async () => {
+      setSession('ready');
+      const server = serveChannel(() => null);
+      inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'once only' });
+      await waitFor(() => wake()?.state === 'failed', 'the wake reported');
+      expect(wake()?.lastError).toBe('Pushed through its channel, but its MCP server did not confirm the wake within 50 ms');
+      expect(wake()?.attempts).toBe(1);
+      expect(server.received).toHaveLength(1);
+      expect(typed).toEqual([]);
+      expect(store.inbox.messages(agent.id)[0]?.state).toBe('delivered');
+    });
+
+    it('hands a wake once, to the newest of two MCP servers of the agent, and neither ends the wait of the other', async () => {
+      setSession('ready');
+      const older = serveChannel(() => ({ sent: true }));
+      const newer = serveChannel(() => ({ sent: true }));
+      inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'once' });
+      await waitFor(() => wake()?.state === 'delivered', 'delivery');
+      expect(newer.received).toHaveLength(1);
+      expect(older.received).toEqual([]);
+      expect(typed).toEqual([]);
+      newer.close();
+      expect(channels.isOpen(agent.id)).toBe(true);
+    });
+
+    it('types again once the MCP server went away', async () => {
+      setSession('ready');
+      serveChannel(() => ({ sent: true })).close();
+      expect(channels.isOpen(agent.id)).toBe(false);
+      inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'typed' });
+      await waitFor(() => wake()?.state === 'delivered', 'delivery');
+      expect(typed).toHaveLength(1);
+    });
   });
 });

@@ -5,22 +5,11 @@ import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
 import type { MediatedInbox } from '../inbox/mediatedInbox';
 import type { Locator } from '../locate';
-import type { PromptTimings, PromptTyping } from '../sessions/promptTyping';
+import type { PromptTimings } from '../sessions/promptTyping';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import type { WakeChange } from '../storage/wakeStore';
+import type { WakeDelivery } from './wakeDelivery';
 import { composeWakeText, WAKE_NAMES_AT_MOST } from './wakeText';
-
-/** The agent terminals a wake types into (the session service). */
-export interface WakeTerminal {
-  /**
-   * Types the text `compose` writes for how the agent takes a wake (its profile's style) as its
-   * prompt, if it is positively at an empty prompt (else `not-ready`, with why not): the one
-   * readiness check of a wake. `onTyping` runs once it is, before any key.
-   */
-  typePrompt(agentId: string, compose: (style: WakeStyle) => string, timings: PromptTimings, onTyping?: () => void): Promise<PromptTyping>;
-  /** Whether the agent's CLI goes on by itself when a usage limit resets (Claude Code since 2.1.234). */
-  continuesAtLimitReset(agentId: string): boolean;
-}
 
 /** Accounts a person paused: no agent of one gets an automatic wake. */
 export interface WakeHolds {
@@ -48,8 +37,9 @@ export const DEFAULT_WAKE_OPTIONS: Omit<WakeOptions, 'log'> = {
 };
 
 /**
- * Delivers pending inbox messages to agents by typing them into their terminals, but only when the
- * agent is ready and neither it nor its account is held by the person: never while busy, starting, exited, limited or out of quota (it waits for the
+ * Delivers pending inbox messages to agents (typed into their terminals, or through their CLI's
+ * channel: see wakeDelivery.ts), but only when the agent is ready and neither it nor its account is
+ * held by the person: never while busy, starting, exited, limited or out of quota (it waits for the
  * reset), never into a dialog, and only where its screen positively shows the empty prompt. One wake
  * at a time per agent; messages arriving meanwhile join the next wake. A wake typed in but not taken
  * up by the agent is reported, never typed again blindly.
@@ -64,7 +54,7 @@ export class AgentWakeService {
     private readonly stores: ProjectStores,
     private readonly events: EventBus,
     private readonly inbox: MediatedInbox,
-    private readonly terminal: WakeTerminal,
+    private readonly delivery: WakeDelivery,
     private readonly holds: WakeHolds,
     private readonly options: WakeOptions,
   ) {}
@@ -167,7 +157,7 @@ export class AgentWakeService {
       const named = store.inbox.firstPending(agentId, WAKE_NAMES_AT_MOST);
       const senders = new Map(store.agents.list().map((a) => [a.id, a]));
       const compose = (style: WakeStyle) => composeWakeText(named, messageIds.length, senders, style);
-      const typing = await this.terminal.typePrompt(agentId, compose, this.options, () => {
+      const typing = await this.delivery.deliver(agentId, compose, this.options, () => {
         attempt = this.change(store, wake.id, { state: 'delivering', messageIds, attempts: wake.attempts + 1 });
       });
       if (this.stopped || !this.stores.isOpen(store.projectId)) return { delivered: 0 };
@@ -179,8 +169,8 @@ export class AgentWakeService {
       }
       this.inbox.markDelivered(store, attempt.messageIds);
       if (typing.outcome === 'unconfirmed') {
-        this.options.log(`wake ${attempt.id} of agent ${agentId} was typed in but not taken up: ${typing.why}`);
-        this.change(store, wake.id, { state: 'failed', lastError: `Typed in and submitted, but ${typing.why}` });
+        this.options.log(`wake ${attempt.id} of agent ${agentId} was not taken up: ${typing.why}`);
+        this.change(store, wake.id, { state: 'failed', lastError: typing.why });
         return { delivered: 0 };
       }
       this.change(store, wake.id, { state: 'delivered', lastError: null, notBefore: null });
@@ -206,7 +196,7 @@ export class AgentWakeService {
     const resetsAt = session ? limitLiftsAt(session, now) : null;
     if (session?.state === 'limited' || resetsAt !== null) {
       // A CLI that goes on by itself at the reset gets that moment to itself: the wake never lands on its continuation.
-      const grace = this.terminal.continuesAtLimitReset(wake.agentId) ? this.options.limitContinueGraceMs : 0;
+      const grace = this.delivery.continuesAtLimitReset(wake.agentId) ? this.options.limitContinueGraceMs : 0;
       const wakeAt = resetsAt === null ? null : resetsAt + grace;
       if (wakeAt !== null && wake.notBefore !== wakeAt) this.change(store, wake.id, { notBefore: wakeAt });
       if (wakeAt !== null) this.retryAt(store.projectId, wake.agentId, wakeAt);
