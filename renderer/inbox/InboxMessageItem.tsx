@@ -1,5 +1,6 @@
 import type { InboxMessage } from '../../shared/entities';
 import { formatClockTime } from '../format/clockTime';
+import { formatDateTime } from '../format/dateTime';
 import { INBOX_KIND_LABEL, MESSAGE_STATE_LABEL } from './inboxPresentation';
 
 interface InboxMessageItemProps {
@@ -18,7 +19,7 @@ export function InboxMessageItem({ message, sender, question, now }: InboxMessag
         <header className="inbox-message__meta">
           <span className={`pill inbox-kind inbox-kind--${message.kind}`}>{kind}</span>
           <span className="inbox-message__from">from {sender}</span>
-          <time className="inbox-message__time" dateTime={new Date(message.createdAt).toISOString()} title={new Date(message.createdAt).toLocaleString()}>
+          <time className="inbox-message__time" dateTime={new Date(message.createdAt).toISOString()} title={formatDateTime(message.createdAt)}>
             {formatClockTime(message.createdAt, now)}
           </time>
           <span className={`message-state message-state--${message.state}`}>{MESSAGE_STATE_LABEL[message.state]}</span>

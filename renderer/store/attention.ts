@@ -149,6 +149,8 @@ export function activeKeys(workStates: WorkStates): Set<string> {
  * reset, the task was retried or deleted; should it happen again, it needs the person again.
  */
 export function keptHandledKeys(handled: ReadonlySet<string>, workStates: WorkStates, projects: EntityMap<Project>, projectsLoaded: boolean): ReadonlySet<string> {
+  // Nothing handled, nothing to drop: a snapshot's 10,000 tasks are not read for it before their first paint.
+  if (handled.size === 0) return handled;
   const active = activeKeys(workStates);
   const kept = [...handled].filter((key) => {
     if (active.has(key)) return true;
@@ -172,12 +174,11 @@ export function attentionQueue(workStates: WorkStates, projects: EntityMap<Proje
   const items = Object.entries(workStates)
     .filter(([projectId]) => projects[projectId] !== undefined)
     .flatMap(([, slice]) => cachedProjectItems(slice).filter((item) => !handled.has(item.key)));
-  const position = new Map(items.map((item, index) => [item, index]));
+  // Array sort is stable: items that compare equal keep their project's order.
   return items.sort(
     (a, b) =>
       PRIORITY[a.kind] - PRIORITY[b.kind] ||
-      (a.projectId === b.projectId ? 0 : byName.compare(projectName(projects, a.projectId), projectName(projects, b.projectId))) ||
-      (position.get(a) ?? 0) - (position.get(b) ?? 0),
+      (a.projectId === b.projectId ? 0 : byName.compare(projectName(projects, a.projectId), projectName(projects, b.projectId))),
   );
 }
 

@@ -89,13 +89,22 @@ export function useProjectSettings(projectId: string): { settings: ProjectSettin
   return { settings, error };
 }
 
+type QueueInputs = Parameters<typeof attentionQueue>;
+let lastQueue: { inputs: QueueInputs; queue: readonly AttentionItem[] } | null = null;
+
+/** One queue per change for every component that shows it (the title bar, the palette, each project's badge). */
+function sharedAttentionQueue(...inputs: QueueInputs): readonly AttentionItem[] {
+  if (!lastQueue || inputs.some((input, index) => input !== lastQueue?.inputs[index])) lastQueue = { inputs, queue: attentionQueue(...inputs) };
+  return lastQueue.queue;
+}
+
 /** Everything that needs the person, across every project, most urgent first. */
 export function useAttentionQueue(): readonly AttentionItem[] {
   // Deferred: it reads every task of every project, and a snapshot's first paint should not wait for it.
   const workStates = useDeferredValue(useDrover((state) => state.workStates));
   const projects = useDrover((state) => state.projects.byId);
   const handled = useDrover((state) => state.attention.handled);
-  return useMemo(() => attentionQueue(workStates, projects, handled), [workStates, projects, handled]);
+  return useMemo(() => sharedAttentionQueue(workStates, projects, handled), [workStates, projects, handled]);
 }
 
 /** How many items of the queue each project has. */

@@ -42,15 +42,23 @@ export function TaskGrid({ tasks, agentsById, formerAgentsById, retryRefusalOf, 
   const scrollRef = useRef<HTMLDivElement>(null);
   const rowIdPrefix = useId();
   const rowHeight = usePhoneLayout() ? PHONE_ROW_HEIGHT : ROW_HEIGHT;
+  // The virtualizer lays out every row again (10,000 of them) whenever the key function changes.
+  const getItemKey = useCallback((index: number) => tasks[index]?.id ?? index, [tasks]);
   const virtualizer = useVirtualizer({
     count: tasks.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
     overscan: 12,
-    getItemKey: (index) => tasks[index]?.id ?? index,
+    getItemKey,
   });
 
-  useEffect(() => virtualizer.measure(), [virtualizer, rowHeight]);
+  // Only a change of row height (to or from the phone layout) needs the rows laid out again.
+  const laidOutHeight = useRef(rowHeight);
+  useEffect(() => {
+    if (laidOutHeight.current === rowHeight) return;
+    laidOutHeight.current = rowHeight;
+    virtualizer.measure();
+  }, [virtualizer, rowHeight]);
 
   // Scrolling reads the list's layout at once (a forced layout of the whole page, the first time):
   // only when the selected row is not already wholly in view.

@@ -1,6 +1,7 @@
 import type { Task } from '../../shared/entities';
 import { formatDuration, taskRunTime } from '../../shared/duration';
 import { useNow } from '../components/useNow';
+import { formatDateTime } from '../format/dateTime';
 import { useConnection } from '../store/hooks';
 
 /**
@@ -11,9 +12,8 @@ export function TaskTime({ task }: { task: Task }) {
   const known = useConnection() === 'open' || task.endedAt !== null;
   const now = useNow(known && task.endedAt === null && task.startedAt !== null);
   const runTime = known ? taskRunTime(task, now) : null;
-  const created = new Date(task.createdAt).toLocaleString();
   return (
-    <span className="task-time" title={`Created ${created}`}>
+    <span className="task-time" title={`Created ${formatDateTime(task.createdAt)}`}>
       {runTime === null ? '—' : formatDuration(runTime)}
     </span>
   );
