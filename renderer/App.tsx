@@ -7,6 +7,7 @@ import { useAppShortcut } from './components/useAppShortcut';
 import { CommandPalette } from './palette/CommandPalette';
 import { navigate, routeHref, useRoute, type Route } from './routing';
 import { goTo } from './store/focusRequest';
+import { machineOfPage } from './transport/machinePage';
 import { useAttentionQueue, useProject, useProjects } from './store/hooks';
 import { ProjectPage } from './views/ProjectPage';
 import { ProjectsView } from './views/ProjectsView';
@@ -31,6 +32,7 @@ export function App() {
     <div className="app">
       <header className="title-bar">
         <span className="title-bar__brand">Drover</span>
+        <MachineBadge />
         <Breadcrumb route={route} projectName={projectName} />
         <span className="title-bar__spacer" />
         <AttentionCenter />
@@ -105,6 +107,20 @@ function useAppCommands(): void {
     [projects],
   );
   usePaletteCommands(commands);
+}
+
+/** On another machine's page, which machine it is, and the way back to this one. */
+function MachineBadge() {
+  const machine = machineOfPage();
+  if (!machine) return null;
+  return (
+    <span className="title-bar__machine">
+      <span className="title-bar__machine-name">on {machine}</span>
+      <a className="title-bar__link" href="/">
+        This machine
+      </a>
+    </span>
+  );
 }
 
 function Breadcrumb({ route, projectName }: { route: Route; projectName: string | null }) {

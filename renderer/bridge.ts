@@ -1,6 +1,7 @@
 import { PRELOAD_BRIDGE_KEY, type PreloadBridge } from '../shared/preloadBridge';
 import { readAccessToken } from './transport/accessToken';
 import type { Bridge } from './transport/bridgeTypes';
+import { apiPathOf, machineOfPage } from './transport/machinePage';
 import { createPreloadBridge } from './transport/preloadTransport';
 import { createWebSocketBridge } from './transport/webSocketTransport';
 
@@ -24,5 +25,5 @@ export function createBridge(): Bridge {
   if (preload) return createPreloadBridge(preload);
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
   const token = readAccessToken() ?? '';
-  return createWebSocketBridge(`${scheme}://${window.location.host}/api?token=${encodeURIComponent(token)}`);
+  return createWebSocketBridge(`${scheme}://${window.location.host}${apiPathOf(machineOfPage())}?token=${encodeURIComponent(token)}`);
 }

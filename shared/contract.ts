@@ -8,6 +8,7 @@ import { COMMENT_METHODS } from './contract/comments';
 import { FORGE_METHODS } from './contract/forge';
 import { HOST_METHODS, type HostMethodName } from './contract/host';
 import { INBOX_METHODS } from './contract/inbox';
+import { MACHINE_METHODS } from './contract/machines';
 import { PROFILE_METHODS } from './contract/profiles';
 import { PROJECT_METHODS } from './contract/projects';
 import { SESSION_METHODS } from './contract/sessions';
@@ -39,6 +40,7 @@ export const METHODS = {
   ...FORGE_METHODS,
   ...TURN_METHODS,
   ...COMMENT_METHODS,
+  ...MACHINE_METHODS,
 } as const;
 
 export type MethodName = keyof typeof METHODS;

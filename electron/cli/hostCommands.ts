@@ -1,3 +1,5 @@
+import net from 'node:net';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { HostStatus, RunningWork } from '../../shared/host';
 import { formatDuration } from '../../shared/duration';
@@ -55,7 +57,8 @@ async function runHost(context: HostCliContext): Promise<number> {
   const { [COMMAND_LINE_TOOL_ENV]: _told, ...env } = process.env;
   const commandLineTool = commandLineToolFrom(process.env);
   const runtime = cliRuntime({ execPath: process.execPath, cliDir: __dirname, versions: process.versions, env });
-  const host = await startHost({ dataDir: context.dataDir, version: context.version, log, ...runtime, ...(commandLineTool ? { commandLineTool } : {}) });
+  const remoteHostBundleDir = path.join(__dirname, '..', 'remote-host');
+  const host = await startHost({ dataDir: context.dataDir, version: context.version, log, remoteHostBundleDir, ...runtime, ...(commandLineTool ? { commandLineTool } : {}) });
   log(`host ${process.pid} serving ${context.dataDir} on ${host.socketPath}`);
   // Not a terminal's job to stop it: a hang-up of whoever started it changes nothing.
   process.on('SIGHUP', () => undefined);
@@ -166,7 +169,27 @@ async function stop(args: string[], context: HostCliContext, thenStart: boolean)
   return thenStart ? start(context) : 0;
 }
 
-/** `drover host run | start | status | stop | restart`. */
+/**
+ * `drover host connect`: this user's host on stdin and stdout, started when none runs. What another
+ * machine's Drover runs over ssh: the bridge adds nothing to the protocol and opens no port.
+ */
+async function connect(context: HostCliContext): Promise<number> {
+  await ensureHost({ dataDir: context.dataDir, socketPath: context.socketPath, start: hostCommandFor(context.dataDir, process.env) });
+  const socket = net.connect(context.socketPath);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  process.stdin.pipe(socket);
+  socket.pipe(process.stdout);
+  // Either side ending ends the bridge: ssh's stdin closing is the client gone, the socket's the host.
+  process.stdin.once('end', () => socket.end());
+  await new Promise<void>((resolve) => socket.once('close', resolve));
+  process.stdin.destroy();
+  return 0;
+}
+
+/** `drover host run | start | connect | status | stop | restart`. */
 export async function hostCommand(args: string[], context: HostCliContext): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === 'run') {
@@ -174,8 +197,12 @@ export async function hostCommand(args: string[], context: HostCliContext): Prom
     return runHost(context);
   }
   if (sub === 'start') return start(context);
+  if (sub === 'connect') {
+    parseArgs({ args: rest, options: {}, strict: true });
+    return connect(context);
+  }
   if (sub === 'status') return status(rest, context);
   if (sub === 'stop') return stop(rest, context, false);
   if (sub === 'restart') return stop(rest, context, true);
-  throw new UsageError(sub ? `Unknown host command: ${sub}` : 'drover host needs a command: run, start, status, stop or restart');
+  throw new UsageError(sub ? `Unknown host command: ${sub}` : 'drover host needs a command: run, start, connect, status, stop or restart');
 }

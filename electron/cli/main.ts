@@ -2,7 +2,10 @@ import path from 'node:path';
 import readline from 'node:readline/promises';
 import packageJson from '../../package.json';
 import { DroverRequestError } from '../../shared/protocol';
+import { AGENT_PROOF_ENV } from '../../shared/agentEnv';
+import { sshClientFrom } from '../../shared/machines';
 import { defaultDataDir, socketPathFor } from '../wire/paths';
+import { openSshRelay } from '../wire/sshRelay';
 import { parseCommandArgs } from './cliOptions';
 import { issueCommand, pullRequestCommand } from './forgeCommands';
 import { agentCredentials } from './agentCredentials';
@@ -11,6 +14,8 @@ import { inboxCommand } from './inboxCommands';
 import { hostCommand, type HostCliContext } from './hostCommands';
 import { runMcpServer } from './mcp/mcpServer';
 import { serve } from './serve';
+import { machineCommand } from './machineCommands';
+import { projectCommand } from './projectCommands';
 import { connectToDrover } from './socketClient';
 import { taskCommand, type CliContext } from './taskCommands';
 import { turnsCommand } from './turnCommands';
@@ -26,6 +31,46 @@ function takeDataDir(args: string[]): { dataDir: string | undefined; rest: strin
   const value = args[at + 1];
   if (!value) throw new UsageError('--data-dir needs a folder');
   return { dataDir: path.resolve(value), rest: [...args.slice(0, at), ...args.slice(at + 2)] };
+}
+
+/** `--machine NAME` may stand anywhere before `--`: the command then acts on that machine's Drover. */
+function takeMachine(args: string[]): { machine: string | undefined; rest: string[] } {
+  const end = args.indexOf('--') >= 0 ? args.indexOf('--') : args.length;
+  const at = args.slice(0, end).indexOf('--machine');
+  if (at < 0) return { machine: undefined, rest: args };
+  const value = args[at + 1];
+  if (!value || value.startsWith('-')) throw new UsageError('--machine needs the name of a machine (drover machine list shows them)');
+  return { machine: value, rest: [...args.slice(0, at), ...args.slice(at + 2)] };
+}
+
+/** The commands that act on a project's work, and so may act on another machine's. */
+const MACHINE_COMMANDS = new Set(['status', 'project', 'task', 'worktree', 'inbox', 'pr', 'issue', 'turns']);
+
+/**
+ * Runs a command against the host of the machine the local Drover knows by that name, through an
+ * ssh relay; a connection ssh could not make is reported in ssh's words, not as a closed socket.
+ */
+async function onMachine(name: string, context: CliContext, command: (context: CliContext) => Promise<number>): Promise<number> {
+  const local = await connectToDrover(context.socketPath);
+  let machines;
+  try {
+    ({ machines } = await local.rpc.call('listMachines', {}));
+  } finally {
+    local.close();
+  }
+  const machine = machines.find((candidate) => candidate.name === name);
+  if (!machine) throw new UsageError(`No machine named ${name} (${machines.length ? `machines: ${machines.map((m) => m.name).join(', ')}` : 'add one with drover machine add NAME user@host'}).`);
+  const relay = await openSshRelay(sshClientFrom(context.env), machine);
+  // An agent of this machine is no agent there: its proof stays with the host that made it.
+  const { DROVER_AGENT_ID: _agent, [AGENT_PROOF_ENV]: _proof, DROVER_PROJECT_ID: _project, ...env } = context.env;
+  try {
+    return await command({ ...context, env, socketPath: relay.socketPath, machine: name, cwd: '/' });
+  } catch (error) {
+    const failure = relay.failure();
+    throw failure ? new Error(failure, { cause: error }) : error;
+  } finally {
+    await relay.close();
+  }
 }
 
 function socketPath(dataDir: string | undefined): string {
@@ -69,7 +114,8 @@ async function run(argv: string[]): Promise<number> {
   const [first, ...afterFirst] = argv;
   if (first === 'hook') return hookCommand(afterFirst, process.env);
   const { dataDir, rest: withoutDataDir } = takeDataDir(argv);
-  const [command, ...rest] = withoutDataDir;
+  const { machine, rest: withoutMachine } = takeMachine(withoutDataDir);
+  const [command, ...rest] = withoutMachine;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;
@@ -90,13 +136,24 @@ async function run(argv: string[]): Promise<number> {
   };
   // The host of a data dir is reached through that data dir's socket, whatever DROVER_SOCKET says.
   const ofDataDir = { ...context, socketPath: socketPathFor(context.dataDir) };
+  if (machine !== undefined) {
+    if (!MACHINE_COMMANDS.has(command)) throw new UsageError(`drover ${command} does not take --machine (it acts on this machine's Drover)`);
+    return onMachine(machine, context, (onIt) => projectWork(command, rest, onIt));
+  }
   if (command === 'serve') return serve(rest, ofDataDir);
   if (command === 'host') return hostCommand(rest, ofDataDir);
-  if (command === 'status') return status(rest, context);
+  if (command === 'machine') return machineCommand(rest, context);
   if (command === 'mcp') {
     const { values } = parseCommandArgs('drover mcp', rest, { project: { type: 'string' } });
     return runMcpServer({ socketPath: context.socketPath, project: values.project, cwd: context.cwd, env: context.env, version: packageJson.version });
   }
+  return projectWork(command, rest, context);
+}
+
+/** The commands of MACHINE_COMMANDS, on whichever host the context reaches. */
+function projectWork(command: string, rest: string[], context: CliContext): Promise<number> {
+  if (command === 'status') return status(rest, context);
+  if (command === 'project') return projectCommand(rest, context);
   if (command === 'task') return taskCommand(rest, context);
   if (command === 'worktree') return worktreeCommand(rest, context);
   if (command === 'inbox') return inboxCommand(rest, context);

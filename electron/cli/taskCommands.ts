@@ -15,6 +15,8 @@ import { UsageError } from './usage';
 
 export interface CliContext {
   socketPath: string;
+  /** The machine (`--machine`) whose host the socket reaches, when not this one: paths are its. */
+  machine?: string;
   env: NodeJS.ProcessEnv;
   cwd: string;
   out(text: string): void;
@@ -65,7 +67,7 @@ function taskDetails(task: Task): string {
 }
 
 /** --project takes an id or a folder; otherwise the agent's env, otherwise the folder we are in. */
-export async function resolveProject(rpc: DroverCaller, given: string | undefined, context: Pick<CliContext, 'env' | 'cwd'>): Promise<Project> {
+export async function resolveProject(rpc: DroverCaller, given: string | undefined, context: Pick<CliContext, 'env' | 'cwd' | 'machine'>): Promise<Project> {
   const wanted = given ?? context.env.DROVER_PROJECT_ID;
   if (wanted && ProjectIdSchema.safeParse(wanted).success) {
     const { projects } = await rpc.call('listProjects', {});
@@ -73,7 +75,14 @@ export async function resolveProject(rpc: DroverCaller, given: string | undefine
     if (!project) throw new UsageError(`No project with id ${wanted} is registered in this Drover.`);
     return project;
   }
-  return rpc.call('findProjectByPath', { path: path.resolve(context.cwd, wanted ?? '.') });
+  if (!wanted && context.machine) throw new UsageError(`With --machine ${context.machine}, name the project: --project ID, or its absolute path on ${context.machine}.`);
+  return rpc.call('findProjectByPath', { path: folderArgument(wanted ?? '.', context) });
+}
+
+/** A folder as given on the command line: from here, or on `--machine`, an absolute path there. */
+export function folderArgument(given: string, context: Pick<CliContext, 'cwd' | 'machine'>): string {
+  if (context.machine && !path.isAbsolute(given)) throw new UsageError(`With --machine ${context.machine}, give the folder's absolute path on ${context.machine} (not ${quoted(given)}).`);
+  return path.resolve(context.cwd, given);
 }
 
 async function followLogs(rpc: RpcClient, taskId: string, out: (text: string) => void, wake: { signal: () => void; wait: () => Promise<void> }): Promise<void> {
@@ -163,7 +172,7 @@ export async function taskCommand(args: string[], context: CliContext): Promise<
         const project = await resolveProject(rpc, values.project, context);
         const agent = values.agent ?? context.env.DROVER_AGENT_ID;
         // The rule of the page too: an owner's task runs in the owner's folder unless --cwd names one.
-        const cwd = values.cwd ? path.resolve(context.cwd, values.cwd) : agent ? undefined : insideOrDefault(project.path, context.cwd);
+        const cwd = values.cwd ? folderArgument(values.cwd, context) : agent || context.machine ? undefined : insideOrDefault(project.path, context.cwd);
         const task = await rpc.call('createTask', {
           projectId: project.id,
           command: commandOf(commandWords),

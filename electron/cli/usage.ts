@@ -3,7 +3,9 @@ export class UsageError extends Error {}
 
 export const USAGE = `Usage:
   drover serve [--data-dir D] [--port N] [--host 127.0.0.1] [--allow-origin URL]... [--new-token] [--project PATH]
-  drover host start | status [--json] | stop [--force] | restart [--force] | run   [--data-dir D]
+  drover host start | status [--json] | stop [--force] | restart [--force] | run | connect   [--data-dir D]
+  drover machine add NAME DESTINATION [-p PORT] | list [--json] | remove NAME
+  drover project add PATH [--json] | list [--json]
   drover status [--json]
   drover task run [--project ID|PATH] [--agent NAME] [--label L] [--cwd DIR] [--json] -- CMD...
   drover task list [--project ID|PATH] [--json]
@@ -26,6 +28,9 @@ export const USAGE = `Usage:
   drover mcp [--project ID|PATH]  (stdio MCP server for agent CLIs: run_in_background, inbox, ask_agent, ...)
   drover hook EVENT            (run by agent CLIs' hooks; reports busy/ready to Drover, always exits 0)
 
+--machine NAME before a command runs it on that machine's Drover (status, project, task, worktree,
+inbox, pr, issue, turns), over ssh: paths are that machine's, absolute. host connect pipes the
+host's socket on stdin and stdout (what another machine's Drover runs over ssh).
 serve opens the browser door of the data dir's host, starting the host when none runs; stopping
 serve closes the door only: agents and tasks keep running until drover host stop. --port 0 (the
 default) reuses the port of the last serve when it is free.

@@ -31,9 +31,13 @@ import { profileMethods } from './profiles/profileMethods';
 import { ProfileRegistry } from './profiles/profileRegistry';
 import { projectMethods } from './projects/projectMethods';
 import { ProjectRegistry } from './projects/projectRegistry';
+import { machineMethods } from './machines/machineMethods';
+import { MachineService } from './machines/machineService';
 import { sessionMethods } from './sessions/sessionMethods';
 import { SessionService } from './sessions/sessionService';
+import { sshClientFrom } from '../../shared/machines';
 import { APP_MIGRATIONS } from './storage/appSchema';
+import { MachineTable } from './storage/machineTable';
 import { AppSettingsTable } from './storage/appSettingsTable';
 import { ProfileTable } from './storage/profileTable';
 import { ProjectStores } from './storage/projectStores';
@@ -80,6 +84,8 @@ export interface CoreOptions {
    * else ~/.local/state/drover/port-blocks), so no two live worktrees get the same ports.
    */
   portBlocksDir?: string;
+  /** This Drover's host as installed on other machines (dist/remote-host), when built with it. */
+  remoteHostBundleDir?: string;
 }
 
 /** How soon an open pull request is looked at again after a change (DROVER_GITHUB_POLL_MS; it backs off from there). */
@@ -220,6 +226,7 @@ export function createCore(options: CoreOptions): Core {
     ...forgeMethods(connector, pullRequests, issues),
     ...turnMethods(turns, new AgentComparison(locator, git, checkpoints)),
     ...commentMethods(new CommentService(locator, events, inbox)),
+    ...machineMethods(new MachineService(new MachineTable(appDb), sshClientFrom(env), options.remoteHostBundleDir)),
   };
   // Agents' connections are held to their own project and inbox; the person's are not.
   const api = toCoreApi(restrictAgents(handlers, locator), (error) =>

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { PROTOCOL_VERSION } from '../../shared/host';
+import { sshClientFrom } from '../../shared/machines';
 import { createCore, type Core, type CoreOptions } from '../core/compose';
 import { readProcessStartTime } from '../core/process/processGroup';
 import { lockDataDir } from '../core/storage/dataDirLock';
@@ -8,6 +9,7 @@ import type { HostPush } from '../wire/frameCodec';
 import { HOST_LOG_FILE, readHostRecord, removeHostRecord, writeHostRecord } from './hostRecord';
 import { startLocalSocketServer } from './localSocketServer';
 import { socketPathFor } from '../wire/paths';
+import { spawnSshBridge, type SshBridge } from '../wire/sshRelay';
 import { enforcePrivateDataDir } from './privateDataDir';
 import { listRunningWork } from './runningWork';
 import { WebDoors } from './webDoors';
@@ -28,6 +30,8 @@ export interface DroverHost {
   socketPath: string;
   core: Core;
   openConnection(push: (frame: HostPush) => void, door?: Door): Connection;
+  /** A bridge to the host of the machine of that name (a page of it goes over it), or null when there is none. */
+  openMachine(name: string): Promise<SshBridge | null>;
   /** Resolves once the host has stopped: asked to (`stopHost`) or closed. */
   stopped: Promise<void>;
   close(): Promise<void>;
@@ -144,6 +148,10 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
     socketPath,
     core: activeCore,
     openConnection: (push: (frame: HostPush) => void, door: Door = 'socket') => connect(activeCore, push, door),
+    openMachine: async (name: string) => {
+      const machine = (await activeCore.api.listMachines({})).machines.find((candidate) => candidate.name === name);
+      return machine ? spawnSshBridge(sshClientFrom(process.env), machine) : null;
+    },
   };
   const openDoors = new WebDoors(host, dataDir, rendererDir);
   started.doors = openDoors;

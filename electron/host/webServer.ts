@@ -9,6 +9,8 @@ import { MAX_REQUEST_FRAME_BYTES } from '../../shared/protocol';
 import { ClientFlow } from './clientFlow';
 import type { Connection } from './connection';
 import type { HostPush } from '../wire/frameCodec';
+import type { SshBridge } from '../wire/sshRelay';
+import { serveMachinePage } from './machineDoor';
 
 const HEARTBEAT_MS = 30_000;
 
@@ -47,8 +49,13 @@ export interface WebServer {
 /** What a door needs of the host: a connection per client, and the log. */
 export interface WebServerHost {
   openConnection(push: (frame: HostPush) => void, door: 'web'): Connection;
+  /** A bridge to the host of the machine of that name, or null when there is no such machine. */
+  openMachine(name: string): Promise<SshBridge | null>;
   log(line: string): void;
 }
+
+/** A machine's page lives under /machines/NAME/: the same UI, talking to that machine's host. */
+const MACHINE_PATH = /^\/machines\/([a-z0-9][a-z0-9._-]{0,39})(\/.*)$/;
 
 function sameToken(given: string | null, expected: string): boolean {
   if (given === null) return false;
@@ -106,13 +113,25 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
 
   server.on('upgrade', (request, socket, head) => {
     const url = new URL(request.url ?? '/', 'http://placeholder');
-    if (url.pathname !== '/api') return reject(socket, 404, 'Not Found');
+    const machine = url.pathname.match(MACHINE_PATH);
+    if (url.pathname !== '/api' && machine?.[2] !== '/api') return reject(socket, 404, 'Not Found');
     if (!sameToken(url.searchParams.get('token'), token)) return reject(socket, 401, 'Unauthorized');
     const origin = request.headers.origin;
     if (origin !== undefined && !allowedOrigins.has(origin)) {
       return reject(socket, 403, 'Forbidden');
     }
-    sockets.handleUpgrade(request, socket, head, (ws) => serveClient(host, ws));
+    if (!machine) return sockets.handleUpgrade(request, socket, head, (ws) => serveClient(host, ws));
+    void host.openMachine(machine[1] as string).then(
+      (bridge) => {
+        if (!bridge) return reject(socket, 404, 'Not Found');
+        sockets.handleUpgrade(request, socket, head, (ws) => {
+          const stopBeating = keepAlive(ws);
+          ws.on('close', stopBeating);
+          serveMachinePage(ws, bridge, host.log);
+        });
+      },
+      () => reject(socket, 503, 'Service Unavailable'),
+    );
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -143,6 +162,19 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
   };
 }
 
+/** A peer that vanished without closing (a dropped network) must not hold a paused terminal. */
+function keepAlive(ws: WebSocket): () => void {
+  let alive = true;
+  ws.on('pong', () => (alive = true));
+  const heartbeat = setInterval(() => {
+    if (!alive) ws.terminate();
+    alive = false;
+    ws.ping();
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  return () => clearInterval(heartbeat);
+}
+
 function serveClient(host: WebServerHost, ws: WebSocket): void {
   const flow = new ClientFlow(
     {
@@ -156,22 +188,14 @@ function serveClient(host: WebServerHost, ws: WebSocket): void {
     (raw) => connection.handle(raw),
     host.log,
   );
-  // A peer that vanished without closing (a dropped network) must not hold a paused terminal.
-  let alive = true;
-  ws.on('pong', () => (alive = true));
-  const heartbeat = setInterval(() => {
-    if (!alive) ws.terminate();
-    alive = false;
-    ws.ping();
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
+  const stopBeating = keepAlive(ws);
   const connection = host.openConnection((frame) => flow.push(frame), 'web');
   ws.on('message', (data, isBinary) => {
     if (isBinary) flow.receive(new Error('binary frames are not accepted; send JSON text'));
     else flow.receive(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
   });
   ws.on('close', () => {
-    clearInterval(heartbeat);
+    stopBeating();
     flow.close();
     connection.close();
   });
@@ -186,7 +210,8 @@ function serveStatic(root: string, request: http.IncomingMessage, response: http
   }
   let pathname: string;
   try {
-    pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://placeholder').pathname);
+    const asked = decodeURIComponent(new URL(request.url ?? '/', 'http://placeholder').pathname);
+    pathname = asked.match(MACHINE_PATH)?.[2] ?? asked;
   } catch {
     response.writeHead(400).end();
     return;

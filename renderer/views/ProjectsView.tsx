@@ -3,7 +3,9 @@ import type { Project } from '../../shared/entities';
 import { PageHeading } from '../components/PageHeading';
 import { useProjects } from '../store/hooks';
 import type { LoadStatus } from '../store/slice';
+import { machineOfPage } from '../transport/machinePage';
 import { AddProjectForm } from './AddProjectForm';
+import { MachinesPanel } from './MachinesPanel';
 import { ProjectRow } from './ProjectRow';
 
 function byName(a: Project, b: Project): number {
@@ -15,12 +17,15 @@ export function ProjectsView() {
   const sorted = useMemo(() => Object.values(projects.byId).sort(byName), [projects.byId]);
   const listHeadingRef = useRef<HTMLHeadingElement>(null);
   const listHeadingId = useId();
+  const machine = machineOfPage();
 
   return (
     <div className="page">
       <header className="page-header">
-        <PageHeading>Projects</PageHeading>
-        <p className="page-header__lede">Folders whose agents and background tasks Drover supervises.</p>
+        <PageHeading>{machine ? `Projects on ${machine}` : 'Projects'}</PageHeading>
+        <p className="page-header__lede">
+          {machine ? `Folders on ${machine} whose agents and background tasks its Drover host supervises, over ssh.` : 'Folders whose agents and background tasks Drover supervises.'}
+        </p>
       </header>
 
       <AddProjectForm />
@@ -36,6 +41,8 @@ export function ProjectsView() {
           onRemoved={() => listHeadingRef.current?.focus()}
         />
       </section>
+
+      {!machine && <MachinesPanel />}
     </div>
   );
 }

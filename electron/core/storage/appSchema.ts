@@ -17,4 +17,7 @@ export const APP_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE app_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   `,
+  `
+  CREATE TABLE machines (name TEXT PRIMARY KEY, definition TEXT NOT NULL);
+  `,
 ];

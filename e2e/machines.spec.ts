@@ -1,0 +1,79 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { runCli } from '../test-support/droverProcess';
+import { CAN_RUN_SSHD, startSshRemote, type SshRemote } from '../test-support/sshServer';
+import { addAgent, screenshot, stateBadge, terminalOf } from './support/agents';
+import { expect, test } from './support/droverHost';
+
+/** The ssh clients of this machine's bridges (the remote's own `host connect` processes are not ssh). */
+function killSshBridges(): void {
+  execFileSync('pkill', ['-KILL', '-f', '^ssh .*host connect']);
+}
+
+test.describe('another machine over the real OpenSSH', () => {
+  test.skip(!CAN_RUN_SSHD, 'needs root to run sshd and make a throwaway remote user');
+  let remote: SshRemote;
+  test.beforeEach(async () => {
+    remote = await startSshRemote();
+  });
+  test.afterEach(async () => {
+    await remote?.stop();
+  });
+
+  test('a machine added in the UI runs a Shell agent in its own worktree and a task that wakes it, through a cut connection', async ({ page, drover }) => {
+    test.setTimeout(240_000);
+    remote.ssh('git init -q app && cd app && git -c user.name=t -c user.email=t@example.com commit -q --allow-empty -m start');
+    const app = path.join(remote.home, 'app');
+    const env = { ...process.env, DROVER_SSH_COMMAND: remote.sshCommand };
+    const url = await drover.startHost([], env);
+    await page.goto(url);
+
+    const machines = page.getByRole('region', { name: /Other machines/ });
+    await machines.getByLabel('Machine name').fill('box');
+    await machines.getByLabel('SSH destination').fill(remote.alias);
+    await machines.getByRole('button', { name: 'Add machine' }).click();
+    await expect(machines.getByRole('status')).toHaveText(/^Added box: Drover \d+\.\d+\.\d+ installed there\.$/, { timeout: 60_000 });
+    await screenshot(page, 'machines-added.png');
+
+    await machines.getByRole('link', { name: 'box' }).click();
+    await expect(page.getByRole('heading', { name: 'Projects on box' })).toBeVisible();
+    await expect(page.getByText('on box', { exact: true })).toBeVisible();
+    await page.getByLabel('Project folder').fill(app);
+    await page.getByRole('button', { name: 'Add project' }).click();
+    await page.getByRole('link', { name: 'app', exact: true }).click();
+
+    const pane = await addAgent(page, 'Builder', 'Builds', 'Shell');
+    await pane.getByRole('button', { name: 'Start' }).click();
+    await expect(stateBadge(pane, 'Ready')).toBeVisible({ timeout: 30_000 });
+    const terminal = terminalOf(pane, 'Builder');
+    // Its own worktree, on the remote: the shell there says where it is.
+    await terminal.click();
+    await page.keyboard.type('pwd; id -un\n');
+    await expect(terminal).toContainText(`${remote.home}/`);
+    await expect(terminal).toContainText(remote.user);
+
+    const cli = (...args: string[]) => runCli(['--data-dir', drover.dataDir, '--machine', 'box', ...args], { env });
+    const gate = path.join(remote.home, 'task.gate');
+    const started = await cli('task', 'run', '--project', app, '--agent', 'Builder', '--label', 'remote build', '--json', '--', 'sh', '-c', `i=0; until [ -e ${gate} ]; do i=$((i+1)); echo step $i; sleep 0.2; done; echo build finished`);
+    expect(started.code, started.stderr).toBe(0);
+    const taskId = (JSON.parse(started.stdout) as { id: string }).id;
+    await expect(page.getByText('remote build').first()).toBeVisible();
+
+    killSshBridges();
+    await expect(page.getByRole('alert').filter({ hasText: 'box unreachable — reconnecting…' })).toBeVisible();
+    await screenshot(page, 'machines-unreachable.png');
+    await expect(page.getByRole('alert').filter({ hasText: 'box unreachable' })).toBeHidden({ timeout: 30_000 });
+
+    // The task went on there meanwhile; its end wakes the agent with its result.
+    remote.ssh(`touch ${gate}`);
+    const logs = await cli('task', 'logs', taskId, '--follow');
+    expect(logs.code, logs.stderr).toBe(0);
+    const steps = logs.stdout.split(/\r?\n/).filter((line) => /^step \d+$/.test(line)).map((line) => Number(line.slice(5)));
+    expect(steps.length).toBeGreaterThan(3);
+    expect(steps).toEqual(steps.map((_, index) => index + 1));
+    expect(logs.stdout).toContain('build finished');
+    await expect(terminal).toContainText(`[Drover] New message: Task ${taskId} "remote build"`, { timeout: 30_000 });
+    await expect(terminal).toContainText('succeeded: exit code 0');
+    await screenshot(page, 'machines-woken.png');
+  });
+});

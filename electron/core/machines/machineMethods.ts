@@ -1,0 +1,11 @@
+import type { MachineMethodName } from '../../../shared/contract/machines';
+import type { Methods } from '../api';
+import type { MachineService } from './machineService';
+
+export function machineMethods(machines: MachineService): Methods<MachineMethodName> {
+  return {
+    listMachines: () => ({ machines: machines.list() }),
+    addMachine: (params) => machines.add(params),
+    removeMachine: ({ name }) => ({ name, removed: machines.remove(name) }),
+  };
+}

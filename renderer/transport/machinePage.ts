@@ -1,0 +1,16 @@
+/** A page of another machine is served under /machines/NAME/ and talks to that machine's host. */
+const MACHINE_PAGE = /^\/machines\/([a-z0-9][a-z0-9._-]{0,39})\//;
+
+/** The machine this page shows, or null for this machine's own page. */
+export function machineOfPage(pathname = window.location.pathname): string | null {
+  return pathname.match(MACHINE_PAGE)?.[1] ?? null;
+}
+
+/** Where the page's API WebSocket is: `/api`, or its machine's. */
+export function apiPathOf(machine: string | null): string {
+  return machine ? `/machines/${machine}/api` : '/api';
+}
+
+export function machinePageHref(machine: string): string {
+  return `/machines/${encodeURIComponent(machine)}/`;
+}

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { MachineNameSchema, MachineSchema, SshDestinationSchema, SshPortSchema } from '../machines';
+
+export const MACHINE_METHODS = {
+  listMachines: { params: z.object({}).strict(), result: z.object({ machines: z.array(MachineSchema) }) },
+  /**
+   * Reaches the destination over the person's own ssh, checks what Drover's host needs there, and
+   * installs this version of it when missing; the machine is kept only once all of that worked.
+   */
+  addMachine: {
+    params: z.object({ name: MachineNameSchema, destination: SshDestinationSchema, port: SshPortSchema.optional() }).strict(),
+    result: z.object({ machine: MachineSchema, installed: z.boolean() }),
+  },
+  removeMachine: { params: z.object({ name: MachineNameSchema }).strict(), result: z.object({ name: MachineNameSchema, removed: z.boolean() }) },
+} as const;
+
+export type MachineMethodName = keyof typeof MACHINE_METHODS;

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/** A machine's short name, as the person types it after `--machine`. */
+export const MachineNameSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9._-]{0,39}$/, 'a machine name is 1–40 lowercase letters, digits, dots, dashes or underscores, starting with a letter or digit');
+
+/**
+ * Where ssh goes: `user@host`, `host` or a `Host` alias of the person's ssh config. Never starting
+ * with `-`, so it cannot be read as an ssh option (`-oProxyCommand=…` would run a command).
+ */
+export const SshDestinationSchema = z
+  .string()
+  .min(1, 'an SSH destination is needed (user@host, host, or a Host alias of ~/.ssh/config)')
+  .max(255)
+  .regex(/^[^-\s][^\s]*$/, 'an SSH destination has no spaces and does not start with "-"');
+
+export const SshPortSchema = z.number().int().min(1).max(65_535);
+
+export const MachineSchema = z.object({
+  name: MachineNameSchema,
+  destination: SshDestinationSchema,
+  port: SshPortSchema.nullable(),
+  addedAt: z.number().int(),
+  /** The Drover version installed there and the remote's Node, as found when it was added. */
+  hostVersion: z.string(),
+  remoteNode: z.string(),
+});
+export type Machine = z.infer<typeof MachineSchema>;
+
+/** How Drover runs ssh: the system client (DROVER_SSH_COMMAND may name another, as GIT_SSH_COMMAND does). */
+export interface SshClient {
+  command: string;
+  /** Arguments before Drover's own (e.g. `-F` with a config of a test's own). */
+  args: string[];
+}
+
+export function sshClientFrom(env: Record<string, string | undefined>): SshClient {
+  const [command = 'ssh', ...args] = (env.DROVER_SSH_COMMAND ?? '').trim().split(/\s+/).filter(Boolean);
+  return { command, args };
+}
+
+/** Where Drover's host lives on a remote, relative to the remote user's home. */
+export function remoteHostDir(version: string): string {
+  return `.local/share/drover/host-${version}`;
+}
+
+/** A POSIX shell script as one remote command, whatever the login shell there is (fish, csh…). */
+export function posixCommand(script: string): string {
+  return `sh -c '${script.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The remote command of a machine's bridge: its host's socket on ssh's stdin and stdout. */
+export function bridgeCommand(version: string): string {
+  return posixCommand(`exec node "$HOME/${remoteHostDir(version)}/cli.js" host connect`);
+}
+
+/**
+ * ssh's arguments to run `remoteCommand` on a machine. BatchMode: nothing can answer a password or
+ * host-key question here, so ssh fails with its reason instead of waiting; host keys are checked
+ * as the person's ssh config says (never weakened).
+ */
+export function sshArgs(machine: Pick<Machine, 'destination' | 'port'>, remoteCommand: string): string[] {
+  return ['-o', 'BatchMode=yes', ...(machine.port ? ['-p', String(machine.port)] : []), '--', machine.destination, remoteCommand];
+}
+
+const SSH_REASONS: readonly [RegExp, string][] = [
+  [/Host key verification failed|REMOTE HOST IDENTIFICATION HAS CHANGED|No .*host key is known/i, "its host key is not in your known_hosts (or has changed). Connect once with `ssh` in a terminal to check and accept the key, then try again."],
+  [/Permission denied \(/i, 'it refused the login: no key of yours (or your ssh agent) is accepted there for that user.'],
+  [/Could not resolve hostname/i, 'that host name cannot be resolved: check the destination or your ssh config.'],
+  [/Connection refused/i, 'nothing accepts SSH connections on that port.'],
+  [/timed out|No route to host|Network is unreachable/i, 'the machine cannot be reached over the network.'],
+  [/Connection closed|Connection reset|kex_exchange_identification/i, 'the machine closed the connection before logging in.'],
+];
+
+/** ssh's own last words, and what they mean, for a connection that failed (exit 255). */
+export function sshFailure(destination: string, stderr: string): string {
+  const said = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('Warning: Permanently added'))
+    .slice(-3)
+    .join(' ');
+  const reason = SSH_REASONS.find(([pattern]) => pattern.test(stderr))?.[1];
+  return `Cannot connect to ${destination}: ${reason ?? 'ssh could not connect.'}${said ? ` (ssh: ${said})` : ''}`;
+}
