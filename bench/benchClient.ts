@@ -13,10 +13,13 @@ export interface BenchClient {
   close(): void;
 }
 
-/** A WebSocket client of a `drover serve`, as the browser's transport is (binary stream frames). */
-export async function connect(serve: ServeProcess): Promise<BenchClient> {
+/**
+ * A WebSocket client of a `drover serve`, as the browser's transport is (binary stream frames):
+ * of this machine's host, or (`apiPath` /machines/NAME/api) of another machine's, as its page is.
+ */
+export async function connect(serve: ServeProcess, apiPath = '/api'): Promise<BenchClient> {
   const url = new URL(serve.url);
-  const ws = new WebSocket(`ws://${url.host}/api?token=${url.searchParams.get('token')}`);
+  const ws = new WebSocket(`ws://${url.host}${apiPath}?token=${url.searchParams.get('token')}`);
   const exited = new Set<string>();
   const exitWaiters = new Map<string, () => void>();
   const client: BenchClient = {

@@ -2,6 +2,7 @@ import { benchBrowser } from './browserBench';
 import { benchExitLatency } from './exitLatencyBench';
 import { benchHost } from './hostBench';
 import { benchInbox } from './inboxBench';
+import { benchRemoteEcho } from './remoteEchoBench';
 import { printTable, type BenchRow } from './table';
 import { benchTerminal } from './terminalFloodBench';
 import { benchReconcile, benchTaskWrites } from './taskStoreBench';
@@ -9,12 +10,18 @@ import { benchWorktrees } from './worktreeBench';
 
 /**
  * `npm run bench`: every figure is printed beside a baseline measured in the same run.
- * `npm run bench -- first-paint` measures the work state's first paint alone.
+ * `npm run bench -- first-paint` measures the work state's first paint alone, `-- remote` the
+ * keystroke echo through an agent on another machine alone.
  */
 async function main(): Promise<void> {
   const rows: BenchRow[] = [];
   if (process.argv[2] === 'first-paint') {
     rows.push(...(await benchBrowser({ firstPaintOnly: true })));
+    printTable(rows);
+    return;
+  }
+  if (process.argv[2] === 'remote') {
+    rows.push(...(await benchRemoteEcho()));
     printTable(rows);
     return;
   }
@@ -33,6 +40,8 @@ async function main(): Promise<void> {
   rows.push(...(await benchWorktrees()));
   process.stderr.write('terminal attach and a soak of steady agents…\n');
   rows.push(...(await benchHost()));
+  process.stderr.write('keystroke echo through an agent on another machine, over ssh…\n');
+  rows.push(...(await benchRemoteEcho()));
   process.stderr.write('keystroke echo, flood to screen and work-state first paint in Chromium…\n');
   rows.push(...(await benchBrowser()));
   printTable(rows);
