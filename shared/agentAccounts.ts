@@ -28,6 +28,8 @@ export function accountOf(profile: AccountProfile): AgentAccount {
       return profile.env.GEMINI_API_KEY || profile.env.GOOGLE_API_KEY
         ? { key: `gemini:profile:${profile.id}`, label: `Gemini CLI (${profile.name})` }
         : { key: 'gemini:default', label: 'Gemini CLI' };
+    case 'copilot':
+      return inFolder('GitHub Copilot CLI', 'copilot', profile.env.COPILOT_HOME);
     case 'none':
       return { key: `profile:${profile.id}`, label: profile.name };
   }
