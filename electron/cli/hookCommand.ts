@@ -103,6 +103,8 @@ function providerError(error: unknown): { type?: unknown; message?: unknown } {
 /**
  * GitHub Copilot CLI 1.0.102's hooks (from Drover's plugin, see copilotLaunch.ts): camelCase
  * payloads without the event's name, so the hook command names it (`drover hook copilot <event>`).
+ * `permissionRequest` fires also for a call a rule allows, before the rules are read, so the
+ * notification that a permission dialog opened says needs input instead.
  * `errorOccurred` fires for every failed model call, retried ones too, and nothing follows the last
  * one, so an error ends the turn (the screen still shows a retry as busy, and Drover types into the
  * pane only at an idle prompt); a provider's 429 is not retried and is a usage limit.
@@ -118,8 +120,8 @@ function fromCopilot(payload: Payload, event: string | undefined): HookReport | 
       const error = providerError(payload.error);
       return { event: 'stop-failed', externalSessionId, error: error.type === 'rate_limit_error' ? 'rate_limit' : (text(error.type, 100) ?? 'api_error'), message: text(error.message, 4000) };
     }
-    case 'permissionRequest':
-      return { event: 'needs-input' };
+    case 'notification':
+      return payload.notification_type === 'permission_prompt' ? { event: 'needs-input' } : null;
     default:
       return null;
   }

@@ -13,11 +13,12 @@ const DROVER_MCP_ENV = ['DROVER_SOCKET', 'DROVER_PROJECT_ID', 'DROVER_AGENT_ID',
 
 /**
  * The hooks Drover registers (recorded from the real CLI): userPromptSubmitted when a prompt goes
- * in, agentStop when a turn ended, errorOccurred when a model call failed, permissionRequest when an
- * approval dialog opens. sessionStart is left out: Copilot fires it with the first prompt, not when
- * its prompt is drawn.
+ * in, agentStop when a turn ended, errorOccurred when a model call failed, notification (its
+ * `permission_prompt`) when an approval dialog opens. Left out: sessionStart, which Copilot fires
+ * with the first prompt, not when its prompt is drawn, and permissionRequest, which fires also for
+ * a call a rule allows.
  */
-const HOOK_EVENTS = ['userPromptSubmitted', 'agentStop', 'errorOccurred', 'permissionRequest'] as const;
+const HOOK_EVENTS = ['userPromptSubmitted', 'agentStop', 'errorOccurred', 'notification'] as const;
 const HOOK_TIMEOUT_S = 60;
 
 /** Copilot CLI's MCP config (`mcp-config.json` format) with Drover's server and all its tools offered. */
