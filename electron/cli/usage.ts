@@ -24,7 +24,7 @@ export const USAGE = `Usage:
   drover turns diff AGENT N [M] [--stat] [--json]       (what checkpoint N, or N through M, changed)
   drover turns restore AGENT N [--json]                 (the worktree back as checkpoint N had it; undoable)
   drover mcp [--project ID|PATH]  (stdio MCP server for agent CLIs: run_in_background, inbox, ask_agent, ...)
-  drover hook EVENT            (run by agent CLIs' hooks; reports busy/ready to Drover, always exits 0)
+  drover hook CLI [EVENT]      (run by agent CLIs' hooks; reports busy/ready to Drover, always exits 0)
 
 serve opens the browser door of the data dir's host, starting the host when none runs; stopping
 serve closes the door only: agents and tasks keep running until drover host stop. --port 0 (the

@@ -47,7 +47,7 @@ describe('planLaunch for GitHub Copilot CLI', () => {
     });
   });
 
-  it("names the variables Drover's MCP server needs (Copilot passes an MCP server no others), never their values", () => {
+  it("names the variables Drover's MCP server needs as references to the agent's own, never their values", () => {
     const launch = plan();
     expect(json(launch, 'copilot-mcp-config.json')).toEqual({
       mcpServers: {

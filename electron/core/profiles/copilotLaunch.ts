@@ -6,8 +6,9 @@ import { shellQuote } from '../../../shared/shellQuote';
 import type { CliLaunch, CliLaunchInput } from './cliLaunch';
 
 /**
- * The variables Drover's MCP server needs. Copilot CLI 1.0.102 starts an MCP server with only the
- * variables its config names, so each is named here as a reference to the agent's own.
+ * The variables Drover's MCP server needs, each named in its config as a reference to the agent's
+ * own (`${NAME}`): Copilot CLI 1.0.102 passes an MCP server the variables its config refers to,
+ * which does not depend on what else of its env it passes on.
  */
 const DROVER_MCP_ENV = ['DROVER_SOCKET', 'DROVER_PROJECT_ID', 'DROVER_AGENT_ID', AGENT_PROOF_ENV] as const;
 
