@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run test:agents [-- --latest] [claude|codex|gemini ...]`: the real-CLI suite alone, for the
+// `npm run test:agents [-- --latest] [claude|codex|gemini|copilot ...]`: the real-CLI suite alone, for the
 // pinned CLI set or (--latest) the newest version of each on npm, installed into the same cache.
 // Runs one CLI at a time (their screens are timed; vitest's global setup bundles `drover` first),
 // and ends with one line per CLI: its version and whether its scenarios passed.

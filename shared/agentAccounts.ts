@@ -2,7 +2,7 @@ import type { AgentProfile } from './entities';
 
 /**
  * The account an agent's CLI spends: agents of one account share its usage limits, so a person
- * pauses them together. Claude Code's and Codex's logins live in their config folder (the profile
+ * pauses them together. Claude Code's, Codex's and Copilot CLI's logins live in their config folder (the profile
  * may point it elsewhere); a Gemini profile with its own API key is its own account; any other
  * profile (a shell, Aider) counts as an account of its own.
  */
@@ -28,6 +28,8 @@ export function accountOf(profile: AccountProfile): AgentAccount {
       return profile.env.GEMINI_API_KEY || profile.env.GOOGLE_API_KEY
         ? { key: `gemini:profile:${profile.id}`, label: `Gemini CLI (${profile.name})` }
         : { key: 'gemini:default', label: 'Gemini CLI' };
+    case 'copilot':
+      return inFolder('GitHub Copilot CLI', 'copilot', profile.env.COPILOT_HOME);
     case 'none':
       return { key: `profile:${profile.id}`, label: profile.name };
   }

@@ -92,6 +92,41 @@ function fromGemini(payload: Payload): HookReport | null {
   }
 }
 
+/** Copilot CLI's `errorOccurred` error: its message is the provider's error body (`{"type":"rate_limit_error","message":…}`) where it sent one. */
+function providerError(error: unknown): { type?: unknown; message?: unknown } {
+  const message = (error as { message?: unknown } | undefined)?.message;
+  if (typeof message !== 'string') return {};
+  const body = parseObject(message);
+  return typeof body.type === 'string' ? body : { message };
+}
+
+/**
+ * GitHub Copilot CLI 1.0.102's hooks (from Drover's plugin, see copilotLaunch.ts): camelCase
+ * payloads without the event's name, so the hook command names it (`drover hook copilot <event>`).
+ * `permissionRequest` fires also for a call a rule allows, before the rules are read, so the
+ * notification that a permission dialog opened says needs input instead.
+ * `errorOccurred` fires for every failed model call, retried ones too, and nothing follows the last
+ * one, so an error ends the turn (the screen still shows a retry as busy, and Drover types into the
+ * pane only at an idle prompt); a provider's 429 is not retried and is a usage limit.
+ */
+function fromCopilot(payload: Payload, event: string | undefined): HookReport | null {
+  const externalSessionId = text(payload.sessionId, 200);
+  switch (event) {
+    case 'userPromptSubmitted':
+      return { event: 'prompt-submitted', externalSessionId, prompt: text(payload.prompt, MAX_TURN_PROMPT_CHARS) };
+    case 'agentStop':
+      return { event: 'stopped', externalSessionId };
+    case 'errorOccurred': {
+      const error = providerError(payload.error);
+      return { event: 'stop-failed', externalSessionId, error: error.type === 'rate_limit_error' ? 'rate_limit' : (text(error.type, 100) ?? 'api_error'), message: text(error.message, 4000) };
+    }
+    case 'notification':
+      return payload.notification_type === 'permission_prompt' ? { event: 'needs-input' } : null;
+    default:
+      return null;
+  }
+}
+
 function quotaWindow(value: unknown): QuotaWindow | null {
   const window = value as { used_percentage?: unknown; resets_at?: unknown } | undefined;
   if (typeof window?.used_percentage !== 'number' || !Number.isFinite(window.used_percentage)) return null;
@@ -115,35 +150,36 @@ export function statusLine(agentName: string | undefined, quota: AgentQuota | nu
   return parts.join(' · ');
 }
 
-const PARSERS: Record<string, (payload: Payload) => HookReport | null> = {
+const PARSERS: Record<string, (payload: Payload, event: string | undefined) => HookReport | null> = {
   claude: fromClaude,
   codex: fromCodex,
   gemini: fromGemini,
+  copilot: fromCopilot,
   'claude-status-line': (payload) => {
     const quota = quotaOf(payload);
     return quota ? { event: 'quota', quota } : null;
   },
 };
 
-/** What a hook invocation reports, or null when there is nothing to report. */
-export function parseHook(cli: string, stdin: string): HookReport | null {
-  return PARSERS[cli]?.(parseObject(stdin)) ?? null;
+/** What a hook invocation reports (`event`: the hook's name where the CLI's payload lacks it), or null when there is nothing to report. */
+export function parseHook(cli: string, stdin: string, event?: string): HookReport | null {
+  return PARSERS[cli]?.(parseObject(stdin), event) ?? null;
 }
 
 /**
- * `drover hook CLI`: run by an agent CLI's own hooks (JSON on stdin). It reports to Drover and exits
+ * `drover hook CLI [EVENT]`: run by an agent CLI's own hooks (JSON on stdin). It reports to Drover and exits
  * 0 without output (the status line prints its line), so an agent run outside Drover, or a Drover
  * that went away, is never disturbed.
  */
 export async function hookCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const [cli] = args;
+  const [cli, event] = args;
   const socketPath = env.DROVER_SOCKET;
   const agentId = env.DROVER_AGENT_ID;
   const statusLineWanted = cli === 'claude-status-line';
   if (!cli || (!statusLineWanted && (!socketPath || !agentId))) return 0;
   const stdin = await readStdin();
   if (statusLineWanted) process.stdout.write(`${statusLine(env.DROVER_AGENT_NAME, quotaOf(parseObject(stdin)))}\n`);
-  const report = parseHook(cli, stdin);
+  const report = parseHook(cli, stdin, event);
   if (!report || !socketPath || !agentId) return 0;
   try {
     const client = await connectToDrover(socketPath, {}, { agent: agentCredentials(env) });

@@ -26,7 +26,7 @@ export const USAGE = `Usage:
   drover turns diff AGENT N [M] [--stat] [--json]       (what checkpoint N, or N through M, changed)
   drover turns restore AGENT N [--json]                 (the worktree back as checkpoint N had it; undoable)
   drover mcp [--project ID|PATH]  (stdio MCP server for agent CLIs: run_in_background, inbox, ask_agent, ...)
-  drover hook EVENT            (run by agent CLIs' hooks; reports busy/ready to Drover, always exits 0)
+  drover hook CLI [EVENT]      (run by agent CLIs' hooks; reports busy/ready to Drover, always exits 0)
 
 --machine NAME before a command runs it on that machine's Drover (status, project, task, worktree,
 inbox, pr, issue, turns), over ssh: paths are that machine's, absolute. host connect pipes the

@@ -16,7 +16,7 @@ function agentCliSetDir(): string {
   return setDir;
 }
 
-/** The folder holding the real agent CLIs (claude, codex, gemini) of the set the suite runs. */
+/** The folder holding the real agent CLIs (claude, codex, gemini, copilot) of the set the suite runs. */
 export function agentCliBinDir(): string {
   return path.join(agentCliSetDir(), 'node_modules', '.bin');
 }

@@ -1,10 +1,12 @@
 import { installedCliVersion } from './agentCliBin';
 import { prepareClaudeHome, subscriberEnv } from './claudeHome';
 import { prepareCodexHome } from './codexHome';
+import { prepareCopilotHome } from './copilotHome';
 import { claudeToolName, startFakeAnthropic, lastUserText as anthropicUserText, unifiedLimitHeaders } from './fakeAnthropic';
 import { createGeminiProtocol, geminiToolName, lastUserText as geminiUserText } from './fakeGemini';
 import { lastUserText as responsesUserText, startFakeResponses } from './fakeOpenAiResponses';
 import { prepareGeminiHome } from './geminiHome';
+import { DROVER_TOOL_NAMES } from '../../shared/droverTools';
 import type { AgentCliFixture } from './realCliRig';
 import { ScriptedModelServer } from './scriptedModelServer';
 
@@ -146,4 +148,33 @@ export const GEMINI_FIXTURE: CliScenarioFixture = {
   quotaAfterTurn: null,
   approveOnce: '\r',
   modelToolName: geminiToolName,
+};
+
+/** Copilot CLI's name for a scripted tool: Drover's become `drover-<name>`, `shell` is its `bash`. */
+export function copilotToolName(name: string): string {
+  if ((DROVER_TOOL_NAMES as readonly string[]).includes(name)) return `drover-${name}`;
+  if (name === 'shell') return 'bash';
+  return name;
+}
+
+/** GitHub Copilot CLI 1.0.102 offline, with the fake Anthropic server as its BYOK provider. */
+export const COPILOT_FIXTURE: CliScenarioFixture = {
+  profileId: 'copilot',
+  get version() {
+    return installedCliVersion('@github/copilot');
+  },
+  async startModel() {
+    let holdMs = 0;
+    const started = await startFakeAnthropic({ holdMs: () => holdMs, toolName: copilotToolName });
+    turnDelays.set(started.server, (ms) => (holdMs = ms));
+    return started;
+  },
+  prepareHome: (home, options) => prepareCopilotHome(home, options),
+  firstRunDialogs: [{ name: 'first-run-trust', screen: /Do you trust the files in this folder\?/, keys: '1' }],
+  lastUserText: anthropicUserText,
+  limitShowsReset: false,
+  approvalShell: plainShell,
+  quotaAfterTurn: null,
+  approveOnce: '1',
+  modelToolName: copilotToolName,
 };

@@ -4,6 +4,7 @@ import type { Agent, AgentIntegration, AgentProfile } from '../../../shared/enti
 import { claudeLaunch } from './claudeLaunch';
 import type { CliLaunch, CliLaunchInput, LaunchFile } from './cliLaunch';
 import { codexLaunch } from './codexLaunch';
+import { copilotLaunch } from './copilotLaunch';
 import { expandCommand, findExecutable } from './commandLookup';
 import { geminiLaunch } from './geminiLaunch';
 
@@ -40,6 +41,7 @@ const INTEGRATIONS: Record<AgentIntegration, ((input: CliLaunchInput) => CliLaun
   claude: claudeLaunch,
   codex: codexLaunch,
   gemini: geminiLaunch,
+  copilot: copilotLaunch,
   none: null,
 };
 

@@ -120,6 +120,36 @@ const GEMINI: AgentProfileInput = {
 };
 
 /**
+ * GitHub Copilot CLI, from its screens as 1.0.102 draws them (test-support/realCli/screens/copilot-*):
+ * the input `❯` between two full-width rules, with the footer "… · / commands · ? help …" under
+ * them while it is empty and idle; while busy the footer is "◉ Working · … esc esc interrupt".
+ * Every dialog (folder trust, a command or tool approval) ends with "↑/↓ to navigate · enter to
+ * select · esc to cancel". A provider's 429 ends the turn with "✗ 429 <message>" (no reset time);
+ * "You've been rate limited on the current model" is the dialog it opens for its own Copilot plans
+ * (read from its bundle: it cannot be shown offline, see the README).
+ */
+const COPILOT: AgentProfileInput = {
+  id: 'copilot',
+  name: 'GitHub Copilot CLI',
+  command: 'copilot',
+  args: [],
+  env: {},
+  promptPattern: String.raw`^─{20,}\n❯ *\n─{20,}\n [^\n]*· / commands · `,
+  busyPattern: String.raw`^ \S Working\b[^\n]* esc`,
+  needsInputPattern: anyOf(
+    String.raw`Do you trust the files in this folder\?`,
+    String.raw`Do you want to run this command\?`,
+    String.raw`Do you want to use this tool\?`,
+    String.raw`↑/↓ to navigate · enter to select · esc to cancel`,
+    String.raw`You've been rate limited on the current model`,
+  ),
+  usageLimitPattern: anyOf(String.raw`^ ✗ 429 `, String.raw`You've been rate limited on the current model`),
+  quietMs: 800,
+  integration: 'copilot',
+  wakeAs: 'prompt',
+};
+
+/**
  * Profiles shipped with Drover. The CLI's own signals come first where it offers them; the screen
  * patterns (each tested against the whole visible screen) say what those do not, and people can
  * copy a profile to adjust them when a CLI's screen changes.
@@ -142,6 +172,7 @@ export const BUILT_IN_PROFILES: readonly AgentProfileInput[] = [
     wakeAs: 'prompt',
   },
   GEMINI,
+  COPILOT,
   {
     id: 'shell',
     name: 'Shell',

@@ -1,7 +1,10 @@
 import * as pty from 'node-pty';
-import { readProcessStartTime, terminateProcessGroup } from '../process/processGroup';
+import { isProcessGroupAlive, readProcessStartTime, terminateProcessGroup } from '../process/processGroup';
 import type { AgentTerminal } from './agentTerminal';
 import { ProgramStatusScanner, type ProgramState } from './programStatus';
+
+/** How often a stop looks whether the agent's process group is gone. */
+const GROUP_POLL_MS = 50;
 
 export interface AgentProcessOptions {
   file: string;
@@ -34,6 +37,7 @@ export class AgentProcess {
   private quietTimer: NodeJS.Timeout | undefined;
   private cancelKill: (() => void) | undefined;
   private stopReason: string | undefined;
+  private stopped: Promise<void> | undefined;
 
   /** Throws when the command cannot be started. */
   constructor(private readonly options: AgentProcessOptions) {
@@ -52,7 +56,6 @@ export class AgentProcess {
     this.pty.onData((data) => this.onOutput(data));
     this.pty.onExit(({ exitCode, signal }) => {
       clearTimeout(this.quietTimer);
-      this.cancelKill?.();
       options.terminal.flush();
       options.terminal.connect(null);
       options.onExit(signal ? null : exitCode);
@@ -84,13 +87,22 @@ export class AgentProcess {
     return this.options.terminal.bracketedPaste();
   }
 
-  /** SIGTERM to the group, SIGKILL after the grace period; resolves once it exited. */
+  /**
+   * SIGTERM to the group, SIGKILL after the grace period; resolves once every process of the group
+   * exited. A CLI's launcher may exit before the program it runs (Copilot CLI's npm loader ends at
+   * SIGTERM while its native binary still saves the session), and a resume must not start beside it.
+   */
   stop(reason: string, graceMs: number): Promise<void> {
-    if (this.stopReason === undefined) {
+    if (this.stopped === undefined) {
       this.stopReason = reason;
       this.cancelKill = terminateProcessGroup(this.pid, graceMs);
+      this.stopped = this.exited.then(() => this.groupEnded()).finally(() => this.cancelKill?.());
     }
-    return this.exited;
+    return this.stopped;
+  }
+
+  private async groupEnded(): Promise<void> {
+    while (isProcessGroupAlive(this.pid)) await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS));
   }
 
   private onOutput(data: string): void {

@@ -28,11 +28,13 @@ const recorded = fs.readdirSync(SCREENS_DIR).map((folder) => ({
  * Claude Code and Gemini CLI draw a busy line for a whole turn; Codex draws none while it streams an
  * answer (its status reports on the terminal say busy instead).
  */
-const SHOWS_BUSY_LINE: Record<string, boolean> = { claude: true, gemini: true, codex: false };
+const SHOWS_BUSY_LINE: Record<string, boolean> = { claude: true, gemini: true, codex: false, copilot: true };
+/** Copilot CLI names no reset for a provider's 429 (it has no plan of its own offline): its limit holds while the line shows. */
+const LIMIT_NAMES_RESET: Record<string, boolean> = { claude: true, gemini: true, codex: true, copilot: false };
 
 describe('reading the screens the real CLIs drew', () => {
   it('has recordings of each CLI Drover integrates with', () => {
-    expect([...new Set(recorded.map((r) => r.profileId))].sort()).toEqual(['claude', 'codex', 'gemini']);
+    expect([...new Set(recorded.map((r) => r.profileId))].sort()).toEqual(['claude', 'codex', 'copilot', 'gemini']);
   });
 
   describe.each(recorded)('$folder', ({ profileId, screens }) => {
@@ -74,7 +76,7 @@ describe('reading the screens the real CLIs drew', () => {
       expect(showsEmptyPrompt(read('api-error')) || read('api-error').dialog).toBe(true);
     });
 
-    it('a usage limit names its reset time', () => {
+    it('a usage limit reads as Limited, until its reset time where it names one', () => {
       const [limit] = read('usage-limit').limitLines;
       expect(limit).toBeDefined();
       const tracker = new LimitLineTracker();
@@ -82,7 +84,8 @@ describe('reading the screens the real CLIs drew', () => {
       const found = tracker.note(read('usage-limit').limitLines, Date.now());
       const next = detectState(READY, { kind: 'screen', reading: read('usage-limit'), newLimit: found, signalsDecide: true }, Date.now());
       expect(next?.state).toBe('limited');
-      expect(next?.limitResetsAt).toBeGreaterThan(Date.now());
+      if (LIMIT_NAMES_RESET[profileId]) expect(next?.limitResetsAt).toBeGreaterThan(Date.now());
+      else expect(next?.limitResetsAt).toBeNull();
     });
   });
 });

@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempDir, removeDir } from '../../../test-support/tempDir';
+import { waitFor } from '../../../test-support/waitFor';
+import { AgentProcess } from './agentProcess';
+import { AgentTerminal } from './agentTerminal';
+
+describe('stopping an agent process', () => {
+  let dir = '';
+  let terminal: AgentTerminal | undefined;
+  afterEach(() => {
+    terminal?.dispose();
+    removeDir(dir);
+  });
+
+  it('resolves only once every process of its group ended, not when a launcher in front of the CLI exits first', async () => {
+    dir = makeTempDir('drover-agent-process-');
+    const started = path.join(dir, 'started');
+    const saved = path.join(dir, 'saved');
+    terminal = new AgentTerminal({ scrollbackFile: path.join(dir, 'scrollback.log'), scrollbackLines: 100, cols: 80, rows: 24 });
+    // A launcher (the shell, ending at SIGTERM) in front of the program it runs, which saves its
+    // state after SIGTERM (and outlives the SIGHUP the terminal's end sends, as Copilot CLI's binary does).
+    const program = `process.on('SIGHUP', () => {}); process.on('SIGTERM', () => setTimeout(() => { require('fs').writeFileSync(${JSON.stringify(saved)}, ''); process.exit(0); }, 500)); require('fs').writeFileSync(${JSON.stringify(started)}, ''); setInterval(() => {}, 1000);`;
+    const agent = new AgentProcess({
+      file: '/bin/sh',
+      args: ['-c', `${JSON.stringify(process.execPath)} -e ${JSON.stringify(program)} & wait`],
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      quietMs: 100,
+      terminal,
+      onQuiet: () => {},
+      onExit: () => {},
+      onProgramState: () => {},
+    });
+    await waitFor(() => fs.existsSync(started), 'the program started');
+    await agent.stop('test', 10_000);
+    expect(fs.existsSync(saved)).toBe(true);
+  });
+});
