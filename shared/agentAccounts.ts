@@ -28,6 +28,9 @@ export function accountOf(profile: AccountProfile): AgentAccount {
       return profile.env.GEMINI_API_KEY || profile.env.GOOGLE_API_KEY
         ? { key: `gemini:profile:${profile.id}`, label: `Gemini CLI (${profile.name})` }
         : { key: 'gemini:default', label: 'Gemini CLI' };
+    case 'opencode':
+      // Its logins (auth.json) live in its data folder: `$XDG_DATA_HOME/opencode`.
+      return inFolder('OpenCode', 'opencode', profile.env.XDG_DATA_HOME);
     case 'none':
       return { key: `profile:${profile.id}`, label: profile.name };
   }

@@ -92,6 +92,29 @@ function fromGemini(payload: Payload): HookReport | null {
   }
 }
 
+/**
+ * OpenCode 1.18.33, through Drover's plugin (profiles/opencodeLaunch.ts): `chat.message` when a
+ * prompt goes in, `session.status` busy and `session.idle` around each turn, `permission.asked` when
+ * a permission dialog opens, `session.error` when a turn failed (an API error, a usage limit). A
+ * turn the person interrupts ends with an `MessageAbortedError`, which is no failure.
+ */
+function fromOpencode(payload: Payload): HookReport | null {
+  switch (payload.event) {
+    case 'chat.message':
+      return promptSubmitted(payload);
+    case 'session.status':
+      return payload.status === 'busy' ? { event: 'prompt-submitted', externalSessionId: conversation(payload) } : null;
+    case 'session.idle':
+      return { event: 'stopped', externalSessionId: conversation(payload) };
+    case 'permission.asked':
+      return { event: 'needs-input' };
+    case 'session.error':
+      return payload.error === 'MessageAbortedError' ? null : { event: 'stop-failed', externalSessionId: conversation(payload), error: text(payload.error, 100), message: text(payload.message, 4000) };
+    default:
+      return null;
+  }
+}
+
 function quotaWindow(value: unknown): QuotaWindow | null {
   const window = value as { used_percentage?: unknown; resets_at?: unknown } | undefined;
   if (typeof window?.used_percentage !== 'number' || !Number.isFinite(window.used_percentage)) return null;
@@ -119,6 +142,7 @@ const PARSERS: Record<string, (payload: Payload) => HookReport | null> = {
   claude: fromClaude,
   codex: fromCodex,
   gemini: fromGemini,
+  opencode: fromOpencode,
   'claude-status-line': (payload) => {
     const quota = quotaOf(payload);
     return quota ? { event: 'quota', quota } : null;

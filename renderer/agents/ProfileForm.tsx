@@ -11,6 +11,7 @@ const INTEGRATION_LABELS: Readonly<Record<ProfileDraft['integration'], string>> 
   claude: 'Claude Code hooks',
   codex: 'Codex hooks and status',
   gemini: 'Gemini CLI hooks',
+  opencode: 'OpenCode plugin events',
   none: 'None (screen patterns only)',
 };
 

@@ -5,6 +5,7 @@ import { claudeToolName, startFakeAnthropic, lastUserText as anthropicUserText, 
 import { createGeminiProtocol, geminiToolName, lastUserText as geminiUserText } from './fakeGemini';
 import { lastUserText as responsesUserText, startFakeResponses } from './fakeOpenAiResponses';
 import { prepareGeminiHome } from './geminiHome';
+import { opencodeToolName, prepareOpencodeHome } from './opencodeHome';
 import type { AgentCliFixture } from './realCliRig';
 import { ScriptedModelServer } from './scriptedModelServer';
 
@@ -146,4 +147,29 @@ export const GEMINI_FIXTURE: CliScenarioFixture = {
   quotaAfterTurn: null,
   approveOnce: '\r',
   modelToolName: geminiToolName,
+};
+
+/**
+ * OpenCode 1.18.33 with a custom provider on the fake Anthropic server. It has no first-run dialog;
+ * its permission dialog takes Enter on its first choice, "Allow once".
+ */
+export const OPENCODE_FIXTURE: CliScenarioFixture = {
+  profileId: 'opencode',
+  get version() {
+    return installedCliVersion('opencode-ai');
+  },
+  async startModel() {
+    let holdMs = 0;
+    const started = await startFakeAnthropic({ holdMs: () => holdMs, toolName: opencodeToolName });
+    turnDelays.set(started.server, (ms) => (holdMs = ms));
+    return started;
+  },
+  prepareHome: (home, options) => prepareOpencodeHome(home, options),
+  firstRunDialogs: [],
+  lastUserText: anthropicUserText,
+  limitShowsReset: true,
+  approvalShell: (command) => ({ command, description: 'Create the marker file' }),
+  quotaAfterTurn: null,
+  approveOnce: '\r',
+  modelToolName: opencodeToolName,
 };

@@ -47,6 +47,8 @@ export interface AnthropicProtocolOptions {
      */
     upgradePaths?: string[];
   };
+  /** The name the CLI offers a scripted tool by (default: Claude Code's, {@link claudeToolName}). */
+  toolName?: (name: string) => string;
 }
 
 /** Claude's plan-limit windows, as `anthropic-ratelimit-unified-representative-claim` names them. */
@@ -305,29 +307,30 @@ function toolInput(name: string, input: Record<string, unknown>): Record<string,
   return input;
 }
 
-function turnBlocks(turn: Extract<ModelTurn, { kind: 'text' | 'tool-call' }>, id?: string): Block[] {
+function turnBlocks(turn: Extract<ModelTurn, { kind: 'text' | 'tool-call' }>, toolName: (name: string) => string, id?: string): Block[] {
   if (turn.kind === 'text') return [{ type: 'text', text: turn.text }];
-  const name = claudeToolName(turn.name);
+  const name = toolName(turn.name);
   return [...(turn.text ? [{ type: 'text' as const, text: turn.text }] : []), { type: 'tool_use', name, input: toolInput(name, turn.input), ...(id ? { id } : {}) }];
 }
 
 /** The tool search the model makes before `turn`, when it calls a tool the request only defers. */
-function searchBefore(turn: ModelTurn, tools: OfferedTools): Extract<ModelTurn, { kind: 'tool-call' }> | undefined {
+function searchBefore(turn: ModelTurn, tools: OfferedTools, toolName: (name: string) => string): Extract<ModelTurn, { kind: 'tool-call' }> | undefined {
   if (turn.kind !== 'tool-call') return undefined;
-  const name = claudeToolName(turn.name);
+  const name = toolName(turn.name);
   if (tools.callable.includes(name) || !tools.callable.includes('ToolSearch') || !tools.deferred.includes(name)) return undefined;
   return { kind: 'tool-call', name: 'ToolSearch', input: { query: `select:${name}` } };
 }
 
 /** A model only calls what it was offered: a call to any other tool becomes a text saying so. */
-function callableTurn(turn: ModelTurn, tools: OfferedTools): ModelTurn {
+function callableTurn(turn: ModelTurn, tools: OfferedTools, toolName: (name: string) => string): ModelTurn {
   if (turn.kind !== 'tool-call' || tools.callable.length === 0) return turn;
-  const name = claudeToolName(turn.name);
+  const name = toolName(turn.name);
   if (tools.callable.includes(name)) return turn;
   return { kind: 'text', text: `The scripted model cannot call ${name}: the request neither offers it nor defers it.` };
 }
 
 export function createAnthropicProtocol(options: AnthropicProtocolOptions = {}): ModelProtocol {
+  const toolName = options.toolName ?? claudeToolName;
   const holdFor = (turn: ModelTurn, request: RecordedRequest): number =>
     typeof options.holdMs === 'function' ? options.holdMs(turn, request) : (options.holdMs ?? 0);
 
@@ -346,7 +349,7 @@ export function createAnthropicProtocol(options: AnthropicProtocolOptions = {}):
     switch (turn.kind) {
       case 'text':
       case 'tool-call': {
-        const blocks = turnBlocks(turn, callId);
+        const blocks = turnBlocks(turn, toolName, callId);
         if (body.stream === true) streamMessage(response, headers, model, blocks);
         else plainMessage(response, headers, model, blocks, body.max_tokens ?? 1024);
         return;
@@ -390,9 +393,9 @@ export function createAnthropicProtocol(options: AnthropicProtocolOptions = {}):
     isTurn: (request) => isAnthropicTurn(request) && searchAnswered(request) === undefined,
     offeredTools: anthropicTools,
     writeTurn(turn, request, response) {
-      const search = searchBefore(turn, request.tools);
+      const search = searchBefore(turn, request.tools, toolName);
       if (!search) {
-        respond(callableTurn(turn, request.tools), request, response);
+        respond(callableTurn(turn, request.tools, toolName), request, response);
         return;
       }
       const searchId = toolUseId();
@@ -406,7 +409,7 @@ export function createAnthropicProtocol(options: AnthropicProtocolOptions = {}):
       const waiting = searched ? afterSearch.get(searched) : undefined;
       if (searched && waiting) {
         afterSearch.delete(searched);
-        respond(callableTurn(waiting, request.tools), request, response);
+        respond(callableTurn(waiting, request.tools, toolName), request, response);
         return true;
       }
       if (request.method === 'HEAD' && path === '/') {

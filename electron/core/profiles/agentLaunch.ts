@@ -6,6 +6,7 @@ import type { CliLaunch, CliLaunchInput, LaunchFile } from './cliLaunch';
 import { codexLaunch } from './codexLaunch';
 import { expandCommand, findExecutable } from './commandLookup';
 import { geminiLaunch } from './geminiLaunch';
+import { opencodeLaunch } from './opencodeLaunch';
 
 export interface LaunchInput {
   profile: AgentProfile;
@@ -40,6 +41,7 @@ const INTEGRATIONS: Record<AgentIntegration, ((input: CliLaunchInput) => CliLaun
   claude: claudeLaunch,
   codex: codexLaunch,
   gemini: geminiLaunch,
+  opencode: opencodeLaunch,
   none: null,
 };
 

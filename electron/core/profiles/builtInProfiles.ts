@@ -120,6 +120,29 @@ const GEMINI: AgentProfileInput = {
 };
 
 /**
+ * OpenCode, from its screens as 1.18.33 draws them (test-support/realCli/screens/opencode-*): the
+ * input box is a bar-edged block, its text row (empty, or the start page's `Ask anything… "…"`)
+ * between two empty rows, above the agent and model (`┃  Build · Fake Sonnet`) and a rule of `▀`.
+ * A turn's footer says `esc interrupt`; a permission dialog replaces the input box ("△ Permission
+ * required" over "Allow once   Allow always   Reject"). Its plugin events (Drover's plugin, see
+ * opencodeLaunch.ts) say busy, idle, a permission asked and a failed turn.
+ */
+const OPENCODE: AgentProfileInput = {
+  id: 'opencode',
+  name: 'OpenCode',
+  command: 'opencode',
+  args: [],
+  env: {},
+  promptPattern: String.raw`^ *┃ *\n *┃(?: *| {2}Ask anything…[^\n]*)\n *┃ *\n *┃ {2}\S[^\n]* · [^\n]*\n *╹▀{20,}`,
+  busyPattern: String.raw`esc (?:again to )?interrupt`,
+  needsInputPattern: anyOf(String.raw`△ Permission required`, String.raw`Allow once +Allow always +Reject`),
+  usageLimitPattern: String.raw`Rate limited`,
+  quietMs: 800,
+  integration: 'opencode',
+  wakeAs: 'prompt',
+};
+
+/**
  * Profiles shipped with Drover. The CLI's own signals come first where it offers them; the screen
  * patterns (each tested against the whole visible screen) say what those do not, and people can
  * copy a profile to adjust them when a CLI's screen changes.
@@ -142,6 +165,7 @@ export const BUILT_IN_PROFILES: readonly AgentProfileInput[] = [
     wakeAs: 'prompt',
   },
   GEMINI,
+  OPENCODE,
   {
     id: 'shell',
     name: 'Shell',

@@ -23,6 +23,7 @@ export const TESTED_CLIS: Readonly<Record<string, TestedCli>> = {
   claude: { packageName: '@anthropic-ai/claude-code', newestTested: '2.1.332', asksVersion: true },
   codex: { packageName: '@openai/codex', newestTested: '0.171.0', asksVersion: true },
   gemini: { packageName: '@google/gemini-cli', newestTested: '0.61.0', asksVersion: false },
+  opencode: { packageName: 'opencode-ai', newestTested: '1.18.33', asksVersion: true },
 };
 
 const VERSION_TIMEOUT_MS = 10_000;
