@@ -3,7 +3,7 @@ import type { AgentProfile } from './entities';
 /**
  * The account an agent's CLI spends: agents of one account share its usage limits, so a person
  * pauses them together. Claude Code's and Codex's logins live in their config folder (the profile
- * may point it elsewhere); a Gemini profile with its own API key is its own account; any other
+ * may point it elsewhere), OpenCode's in its data folder; a Gemini profile with its own API key is its own account; any other
  * profile (a shell, Aider) counts as an account of its own.
  */
 export interface AgentAccount {

@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DROVER_TOOL_NAMES } from '../../shared/droverTools';
+import { agentCliBinDir, installedCliVersion } from './agentCliBin';
 
 /** The model the fake provider offers (the Anthropic Messages API, `@ai-sdk/anthropic`, bundled with OpenCode). */
 const MODEL = 'claude-sonnet-4-5';
@@ -14,12 +16,29 @@ export function opencodeToolName(name: string): string {
 }
 
 /**
+ * OpenCode 1.18.33 installs its plugin SDK (`@opencode-ai/plugin`, its own version) from npm into
+ * its config folder when it first starts there, which takes it up to a minute. A person's config
+ * folder has it after their first start: so does each test's, copied from one installed next to the
+ * CLI set (once, from the npm registry, as the CLIs themselves are).
+ */
+function pluginSdkFolder(): string {
+  const version = installedCliVersion('opencode-ai');
+  const folder = path.join(agentCliBinDir(), '..', '..', `opencode-config-${version}`);
+  if (!fs.existsSync(path.join(folder, 'node_modules', '@opencode-ai', 'plugin', 'package.json'))) {
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'package.json'), `${JSON.stringify({ dependencies: { '@opencode-ai/plugin': version } }, null, 2)}\n`);
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: folder, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  return folder;
+}
+
+/**
  * Prepares an isolated HOME for OpenCode (1.18.33), as a person who set it up would have it:
  * `~/.config/opencode/opencode.json` with one provider, the fake Anthropic server (`baseURL`, an
  * API key, one model), the shell tool asking before it runs (`permission.bash: "ask"`; OpenCode's
  * default lets it run), sharing and updates off. The env keeps it offline: no models.dev catalog
  * fetch, no update check, no LSP download, no default (npm-installed) plugins. OpenCode has no
- * first-run dialog, so a first run is the same HOME.
+ * first-run dialog, so a first run is the same HOME. The plugin SDK is in place (see pluginSdkFolder).
  */
 export function prepareOpencodeHome(home: string, options: { modelUrl: string }): { env: Record<string, string> } {
   const config = {
@@ -33,8 +52,9 @@ export function prepareOpencodeHome(home: string, options: { modelUrl: string })
       fake: { npm: '@ai-sdk/anthropic', name: 'Fake', options: { baseURL: `${options.modelUrl}/v1`, apiKey: 'sk-ant-fake' }, models: { [MODEL]: { name: 'Fake Sonnet' } } },
     },
   };
-  const file = path.join(home, '.config', 'opencode', 'opencode.json');
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const configDir = path.join(home, '.config', 'opencode');
+  fs.cpSync(pluginSdkFolder(), configDir, { recursive: true });
+  const file = path.join(configDir, 'opencode.json');
   fs.writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
   return {
     env: {

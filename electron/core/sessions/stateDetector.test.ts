@@ -28,11 +28,13 @@ const recorded = fs.readdirSync(SCREENS_DIR).map((folder) => ({
  * Claude Code and Gemini CLI draw a busy line for a whole turn; Codex draws none while it streams an
  * answer (its status reports on the terminal say busy instead).
  */
-const SHOWS_BUSY_LINE: Record<string, boolean> = { claude: true, gemini: true, codex: false };
+const SHOWS_BUSY_LINE: Record<string, boolean> = { claude: true, gemini: true, codex: false, opencode: true };
+/** OpenCode starts straight at its prompt: no trust, theme or login dialog on a first run. */
+const HAS_FIRST_RUN_DIALOGS: Record<string, boolean> = { claude: true, gemini: true, codex: true, opencode: false };
 
 describe('reading the screens the real CLIs drew', () => {
   it('has recordings of each CLI Drover integrates with', () => {
-    expect([...new Set(recorded.map((r) => r.profileId))].sort()).toEqual(['claude', 'codex', 'gemini']);
+    expect([...new Set(recorded.map((r) => r.profileId))].sort()).toEqual(['claude', 'codex', 'gemini', 'opencode']);
   });
 
   describe.each(recorded)('$folder', ({ profileId, screens }) => {
@@ -44,7 +46,7 @@ describe('reading the screens the real CLIs drew', () => {
     const named = (prefix: string) => Object.keys(screens).filter((name) => name.startsWith(prefix));
 
     it('every first-run dialog is a dialog, never an empty prompt', () => {
-      expect(named('first-run').length).toBeGreaterThan(0);
+      expect(named('first-run').length > 0).toBe(HAS_FIRST_RUN_DIALOGS[profileId]);
       for (const name of named('first-run')) {
         expect({ name, ...read(name) }).toMatchObject({ name, dialog: true });
         expect(showsEmptyPrompt(read(name))).toBe(false);
