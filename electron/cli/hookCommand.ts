@@ -94,7 +94,7 @@ function fromGemini(payload: Payload): HookReport | null {
 
 /**
  * OpenCode 1.18.33, through Drover's plugin (profiles/opencodeLaunch.ts): `chat.message` when a
- * prompt goes in, `session.status` busy and `session.idle` around each turn, `permission.asked` when
+ * prompt goes in, `session.idle` at the end of a turn, `permission.asked` when
  * a permission dialog opens, `session.error` when a turn failed (an API error, a usage limit). A
  * turn the person interrupts ends with an `MessageAbortedError`, which is no failure.
  */
@@ -102,8 +102,6 @@ function fromOpencode(payload: Payload): HookReport | null {
   switch (payload.event) {
     case 'chat.message':
       return promptSubmitted(payload);
-    case 'session.status':
-      return payload.status === 'busy' ? { event: 'prompt-submitted', externalSessionId: conversation(payload) } : null;
     case 'session.idle':
       return { event: 'stopped', externalSessionId: conversation(payload) };
     case 'permission.asked':

@@ -167,7 +167,8 @@ export const OPENCODE_FIXTURE: CliScenarioFixture = {
   prepareHome: (home, options) => prepareOpencodeHome(home, options),
   firstRunDialogs: [],
   lastUserText: anthropicUserText,
-  limitShowsReset: true,
+  // It says how long it waits ("retrying in 2h 59m"), not when.
+  limitShowsReset: false,
   approvalShell: (command) => ({ command, description: 'Create the marker file' }),
   quotaAfterTurn: null,
   approveOnce: '\r',

@@ -124,8 +124,11 @@ const GEMINI: AgentProfileInput = {
  * input box is a bar-edged block, its text row (empty, or the start page's `Ask anything… "…"`)
  * between two empty rows, above the agent and model (`┃  Build · Fake Sonnet`) and a rule of `▀`.
  * A turn's footer says `esc interrupt`; a permission dialog replaces the input box ("△ Permission
- * required" over "Allow once   Allow always   Reject"). Its plugin events (Drover's plugin, see
- * opencodeLaunch.ts) say busy, idle, a permission asked and a failed turn.
+ * required" over "Allow once   Allow always   Reject"). A failed call it retries shows its message
+ * and the wait in the footer ("You exceeded your current quota. [retrying in 2h 59m attempt #1]"):
+ * a wait of minutes or more is a usage limit (a 429's `retry-after`), seconds a passing error.
+ * Its plugin events (Drover's plugin, see opencodeLaunch.ts) say a prompt went in, idle, a
+ * permission asked and a failed turn.
  */
 const OPENCODE: AgentProfileInput = {
   id: 'opencode',
@@ -136,7 +139,7 @@ const OPENCODE: AgentProfileInput = {
   promptPattern: String.raw`^ *┃ *\n *┃(?: *| {2}Ask anything…[^\n]*)\n *┃ *\n *┃ {2}\S[^\n]* · [^\n]*\n *╹▀{20,}`,
   busyPattern: String.raw`esc (?:again to )?interrupt`,
   needsInputPattern: anyOf(String.raw`△ Permission required`, String.raw`Allow once +Allow always +Reject`),
-  usageLimitPattern: String.raw`Rate limited`,
+  usageLimitPattern: String.raw`\[retrying in (?:\d+[dhm] )+(?:\d+s )?attempt #\d+\]`,
   quietMs: 800,
   integration: 'opencode',
   wakeAs: 'prompt',

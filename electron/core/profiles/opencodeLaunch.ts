@@ -5,10 +5,11 @@ import type { CliLaunch, CliLaunchInput } from './cliLaunch';
 
 /**
  * The events of OpenCode 1.18.33's bus that Drover's plugin reports (recorded from the real CLI):
- * the main session going busy and idle, a permission dialog opening, and a failed turn. Every other
- * event (streamed message parts among them, many a second) stays inside OpenCode.
+ * the main session going idle, a permission dialog opening, and a failed turn; a prompt going in is
+ * its `chat.message` hook. Every other event (streamed message parts among them, many a second)
+ * stays inside OpenCode; `session.status` too, which also says busy while the session is at rest.
  */
-export const OPENCODE_REPORTED_EVENTS = ['session.status', 'session.idle', 'permission.asked', 'session.error'] as const;
+export const OPENCODE_REPORTED_EVENTS = ['session.idle', 'permission.asked', 'session.error'] as const;
 
 /**
  * Drover's OpenCode plugin (a local ES module, loaded through the config's `plugin` list). It runs
@@ -48,7 +49,7 @@ export const DroverPlugin = async () => {
       if (!REPORTED.has(event.type)) return;
       const sessionID = properties.sessionID ?? properties.info?.id;
       if (event.type !== 'permission.asked' && subagents.has(sessionID)) return;
-      report({ event: event.type, session_id: sessionID, status: properties.status?.type, error: properties.error?.name, message: properties.error?.data?.message });
+      report({ event: event.type, session_id: sessionID, error: properties.error?.name, message: properties.error?.data?.message });
     },
   };
 };

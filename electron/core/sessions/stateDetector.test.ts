@@ -31,6 +31,8 @@ const recorded = fs.readdirSync(SCREENS_DIR).map((folder) => ({
 const SHOWS_BUSY_LINE: Record<string, boolean> = { claude: true, gemini: true, codex: false, opencode: true };
 /** OpenCode starts straight at its prompt: no trust, theme or login dialog on a first run. */
 const HAS_FIRST_RUN_DIALOGS: Record<string, boolean> = { claude: true, gemini: true, codex: true, opencode: false };
+/** OpenCode says how long it waits at a limit ("retrying in 2h 59m"), not when it resets. */
+const LIMIT_NAMES_RESET: Record<string, boolean> = { claude: true, gemini: true, codex: true, opencode: false };
 
 describe('reading the screens the real CLIs drew', () => {
   it('has recordings of each CLI Drover integrates with', () => {
@@ -76,7 +78,7 @@ describe('reading the screens the real CLIs drew', () => {
       expect(showsEmptyPrompt(read('api-error')) || read('api-error').dialog).toBe(true);
     });
 
-    it('a usage limit names its reset time', () => {
+    it('a usage limit reads as limited, with its reset time where the CLI names one', () => {
       const [limit] = read('usage-limit').limitLines;
       expect(limit).toBeDefined();
       const tracker = new LimitLineTracker();
@@ -84,7 +86,8 @@ describe('reading the screens the real CLIs drew', () => {
       const found = tracker.note(read('usage-limit').limitLines, Date.now());
       const next = detectState(READY, { kind: 'screen', reading: read('usage-limit'), newLimit: found, signalsDecide: true }, Date.now());
       expect(next?.state).toBe('limited');
-      expect(next?.limitResetsAt).toBeGreaterThan(Date.now());
+      if (LIMIT_NAMES_RESET[profileId]) expect(next?.limitResetsAt).toBeGreaterThan(Date.now());
+      else expect(next?.limitResetsAt).toBeNull();
     });
   });
 });
@@ -109,6 +112,13 @@ describe('usage-limit lines, as the real CLIs word them (from their recorded scr
   it('Codex: the limit line with its time, not the quota line shown while usable', () => {
     expect(limits('codex', '■ You’ve hit your usage limit. Try again at 1:46 PM.')).toEqual(['■ You’ve hit your usage limit. Try again at 1:46 PM.']);
     expect(limits('codex', '  ⚠ 5h limit: only <1% left · resets at 13:46 · /status')).toEqual([]);
+  });
+
+  it('OpenCode: a retry that waits minutes or hours, not one of seconds after a passing error', () => {
+    const footer = (wait: string) => `   ⬝⬝⬝⬝⬝■■■ You exceeded your current quota. [retrying in ${wait} attempt #1]      esc interrupt`;
+    expect(limits('opencode', footer('2h 59m'))).toEqual([footer('2h 59m').trim()]);
+    expect(limits('opencode', footer('5m'))).toHaveLength(1);
+    expect(limits('opencode', footer('2s'))).toEqual([]);
   });
 
   it('Gemini CLI: the limit dialog, with the reset on its next line', () => {
