@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { opencodePlugin } from '../core/profiles/opencodeLaunch';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
-import { parseHook } from './hookCommand';
+import { parseLimitReset } from '../core/sessions/usageLimit';
+import { parseHook, resetText } from './hookCommand';
 
 type Hooks = {
   event(input: { event: { type: string; properties: Record<string, unknown> } }): Promise<void>;
@@ -38,7 +39,7 @@ describe("Drover's OpenCode plugin", () => {
     return { hooks, received };
   };
 
-  it('reports a turn of the main session as Drover reads it, and nothing of a subagent but its permission dialog', async () => {
+  it('reports a turn of the main session as Drover reads it, and nothing of a subagent but its permission dialog; a long retry wait is a limit until its end', async () => {
     const { hooks, received } = await loadPlugin();
     // Events shaped as OpenCode 1.18.33 sent them to a plugin (recorded from the real CLI).
     const main = 'ses_dcc9ed1a9ffeyD0Q0yKILzHWQJ';
@@ -55,11 +56,22 @@ describe("Drover's OpenCode plugin", () => {
     await waitFor(() => received().length === 3, 'the error reported');
     await hooks.event({ event: { type: 'session.idle', properties: { sessionID: main } } });
     await waitFor(() => received().length === 4, 'idle reported');
+    // A 429 with `retry-after` 3 h, then a passing error it retries in 2 s.
+    const next = Date.now() + 3 * 3600_000;
+    const status = (at: number) => ({ type: 'retry', attempt: 1, message: 'You exceeded your current quota.', next: at });
+    await hooks.event({ event: { type: 'session.status', properties: { sessionID: main, status: status(next) } } });
+    await hooks.event({ event: { type: 'session.status', properties: { sessionID: main, status: status(Date.now() + 2_000) } } });
+    await waitFor(() => received().length === 6, 'the retries reported');
     expect(received().map((report) => parseHook('opencode', report))).toEqual([
       { event: 'prompt-submitted', externalSessionId: main, prompt: 'say hello' },
       { event: 'needs-input' },
       { event: 'stop-failed', externalSessionId: main, error: 'APIError', message: 'Internal error encountered.' },
       { event: 'stopped', externalSessionId: main },
+      { event: 'stop-failed', externalSessionId: main, error: 'rate_limit', message: `You exceeded your current quota. · ${resetText(Math.ceil(next / 60_000) * 60_000)}` },
+      null,
     ]);
+    // Drover reads the reset back from that text, to the minute after the retry.
+    const limit = parseHook('opencode', received()[4] as string);
+    expect(parseLimitReset(limit?.message ?? '', Date.now())).toBe(Math.ceil(next / 60_000) * 60_000);
   });
 });

@@ -167,8 +167,8 @@ export const OPENCODE_FIXTURE: CliScenarioFixture = {
   prepareHome: (home, options) => prepareOpencodeHome(home, options),
   firstRunDialogs: [],
   lastUserText: anthropicUserText,
-  // It says how long it waits ("retrying in 2h 59m"), not when.
-  limitShowsReset: false,
+  // The plugin reports when OpenCode retries (its screen says only how long it waits).
+  limitShowsReset: true,
   approvalShell: (command) => ({ command, description: 'Create the marker file' }),
   quotaAfterTurn: null,
   approveOnce: '\r',

@@ -5,11 +5,13 @@ import type { CliLaunch, CliLaunchInput } from './cliLaunch';
 
 /**
  * The events of OpenCode 1.18.33's bus that Drover's plugin reports (recorded from the real CLI):
- * the main session going idle, a permission dialog opening, and a failed turn; a prompt going in is
- * its `chat.message` hook. Every other event (streamed message parts among them, many a second)
- * stays inside OpenCode; `session.status` too, which also says busy while the session is at rest.
+ * the main session going idle, a permission dialog opening, a failed turn, and `session.status`
+ * only when it waits to retry a call (`retry`, with the instant of the next attempt: a 429's
+ * `retry-after`); a prompt going in is its `chat.message` hook. Every other event (streamed message
+ * parts among them, many a second) stays inside OpenCode; `session.status` busy too, which it also
+ * sends while the session is at rest.
  */
-export const OPENCODE_REPORTED_EVENTS = ['session.idle', 'permission.asked', 'session.error'] as const;
+export const OPENCODE_REPORTED_EVENTS = ['session.idle', 'permission.asked', 'session.error', 'session.status'] as const;
 
 /**
  * Drover's OpenCode plugin (a local ES module, loaded through the config's `plugin` list). It runs
@@ -49,6 +51,10 @@ export const DroverPlugin = async () => {
       if (!REPORTED.has(event.type)) return;
       const sessionID = properties.sessionID ?? properties.info?.id;
       if (event.type !== 'permission.asked' && subagents.has(sessionID)) return;
+      if (event.type === 'session.status') {
+        if (properties.status?.type === 'retry') report({ event: event.type, session_id: sessionID, status: 'retry', message: properties.status.message, next: properties.status.next });
+        return;
+      }
       report({ event: event.type, session_id: sessionID, error: properties.error?.name, message: properties.error?.data?.message });
     },
   };
