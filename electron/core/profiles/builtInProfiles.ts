@@ -127,8 +127,9 @@ const GEMINI: AgentProfileInput = {
  * required" over "Allow once   Allow always   Reject"). A failed call it retries shows its message
  * and the wait in the footer ("You exceeded your current quota. [retrying in 2h 59m attempt #1]"):
  * a wait of minutes or more is a usage limit (a 429's `retry-after`), seconds a passing error.
- * Its plugin events (Drover's plugin, see opencodeLaunch.ts) say a prompt went in, idle, a
- * permission asked and a failed turn.
+ * Its spinner keeps drawing, so the screen is seldom read while it waits: Drover's plugin (see
+ * opencodeLaunch.ts) reports that wait with its end, and a prompt going in, idle, a permission
+ * asked and a failed turn.
  */
 const OPENCODE: AgentProfileInput = {
   id: 'opencode',
