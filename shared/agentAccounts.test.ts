@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accountOf } from './agentAccounts';
 
-const profile = (integration: 'claude' | 'codex' | 'gemini' | 'none', env: Record<string, string> = {}, id: string = integration) => ({ id, name: `${id} profile`, integration, env });
+const profile = (integration: 'claude' | 'codex' | 'gemini' | 'opencode' | 'none', env: Record<string, string> = {}, id: string = integration) => ({ id, name: `${id} profile`, integration, env });
 
 describe('accountOf', () => {
   it('puts the agents of one CLI login in one account, and a login kept elsewhere in its own', () => {
@@ -9,6 +9,8 @@ describe('accountOf', () => {
     expect(accountOf(profile('claude', {}, 'claude-opus'))).toEqual(accountOf(profile('claude')));
     expect(accountOf(profile('claude', { CLAUDE_CONFIG_DIR: '/work/.claude-b' }))).toEqual({ key: 'claude:/work/.claude-b', label: 'Claude Code (/work/.claude-b)' });
     expect(accountOf(profile('codex', { CODEX_HOME: '/c' })).key).toBe('codex:/c');
+    expect(accountOf(profile('opencode'))).toEqual({ key: 'opencode:default', label: 'OpenCode' });
+    expect(accountOf(profile('opencode', { XDG_DATA_HOME: '/d' })).key).toBe('opencode:/d');
   });
 
   it('gives a Gemini profile with its own API key, and any other profile, an account of its own', () => {

@@ -3,7 +3,7 @@ import type { AgentProfile } from './entities';
 /**
  * The account an agent's CLI spends: agents of one account share its usage limits, so a person
  * pauses them together. Claude Code's, Codex's and Copilot CLI's logins live in their config folder (the profile
- * may point it elsewhere); a Gemini profile with its own API key is its own account; any other
+ * may point it elsewhere), OpenCode's in its data folder; a Gemini profile with its own API key is its own account; any other
  * profile (a shell, Aider) counts as an account of its own.
  */
 export interface AgentAccount {
@@ -30,6 +30,9 @@ export function accountOf(profile: AccountProfile): AgentAccount {
         : { key: 'gemini:default', label: 'Gemini CLI' };
     case 'copilot':
       return inFolder('GitHub Copilot CLI', 'copilot', profile.env.COPILOT_HOME);
+    case 'opencode':
+      // Its logins (auth.json) live in its data folder: `$XDG_DATA_HOME/opencode`.
+      return inFolder('OpenCode', 'opencode', profile.env.XDG_DATA_HOME);
     case 'none':
       return { key: `profile:${profile.id}`, label: profile.name };
   }

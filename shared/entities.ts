@@ -209,7 +209,7 @@ export type TaskOutput = z.infer<typeof TaskOutputSchema>;
  * Which agent CLI's own signals Drover uses beyond the screen: its hooks, the per-session settings
  * that register them and Drover's MCP server, its status reports. `none`: the screen only.
  */
-export const AGENT_INTEGRATIONS = ['claude', 'codex', 'gemini', 'copilot', 'none'] as const;
+export const AGENT_INTEGRATIONS = ['claude', 'codex', 'gemini', 'copilot', 'opencode', 'none'] as const;
 export const AgentIntegrationSchema = z.enum(AGENT_INTEGRATIONS);
 export type AgentIntegration = z.infer<typeof AgentIntegrationSchema>;
 

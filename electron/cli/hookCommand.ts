@@ -127,6 +127,49 @@ function fromCopilot(payload: Payload, event: string | undefined): HookReport | 
   }
 }
 
+/** A wait this long before OpenCode retries a call is a usage limit, not a passing error. */
+const LIMIT_WAIT_MS = 60_000;
+
+/** An instant as the limit lines of the CLIs name a reset, in this host's zone ("resets Dec 2, 2026, 20:31 (Europe/Paris)"). */
+export function resetText(at: number): string {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(new Date(at))
+      .map((part) => [part.type, part.value]),
+  );
+  return `resets ${parts.month} ${parts.day}, ${parts.year}, ${parts.hour}:${parts.minute} (${zone})`;
+}
+
+/**
+ * OpenCode 1.18.33, through Drover's plugin (profiles/opencodeLaunch.ts): `chat.message` when a
+ * prompt goes in, `session.idle` at the end of a turn, `permission.asked` when a permission dialog
+ * opens, `session.error` when a turn failed, and `session.status` retry when it waits to call the
+ * model again: a wait of a minute or more is a usage limit until that instant (the minute after
+ * it, so no wake comes early). A turn the person interrupts ends with an `MessageAbortedError`,
+ * which is no failure.
+ */
+function fromOpencode(payload: Payload): HookReport | null {
+  switch (payload.event) {
+    case 'chat.message':
+      return promptSubmitted(payload);
+    case 'session.status': {
+      const next = typeof payload.next === 'number' && Number.isFinite(payload.next) ? payload.next : null;
+      if (payload.status !== 'retry' || next === null || next - Date.now() < LIMIT_WAIT_MS) return null;
+      const resetsAt = Math.ceil(next / 60_000) * 60_000;
+      return { event: 'stop-failed', externalSessionId: conversation(payload), error: 'rate_limit', message: `${text(payload.message, 3000) ?? 'Rate limited'} · ${resetText(resetsAt)}` };
+    }
+    case 'session.idle':
+      return { event: 'stopped', externalSessionId: conversation(payload) };
+    case 'permission.asked':
+      return { event: 'needs-input' };
+    case 'session.error':
+      return payload.error === 'MessageAbortedError' ? null : { event: 'stop-failed', externalSessionId: conversation(payload), error: text(payload.error, 100), message: text(payload.message, 4000) };
+    default:
+      return null;
+  }
+}
+
 function quotaWindow(value: unknown): QuotaWindow | null {
   const window = value as { used_percentage?: unknown; resets_at?: unknown } | undefined;
   if (typeof window?.used_percentage !== 'number' || !Number.isFinite(window.used_percentage)) return null;
@@ -155,6 +198,7 @@ const PARSERS: Record<string, (payload: Payload, event: string | undefined) => H
   codex: fromCodex,
   gemini: fromGemini,
   copilot: fromCopilot,
+  opencode: fromOpencode,
   'claude-status-line': (payload) => {
     const quota = quotaOf(payload);
     return quota ? { event: 'quota', quota } : null;

@@ -12,6 +12,7 @@ const INTEGRATION_LABELS: Readonly<Record<ProfileDraft['integration'], string>> 
   codex: 'Codex hooks and status',
   gemini: 'Gemini CLI hooks',
   copilot: 'Copilot CLI MCP server',
+  opencode: 'OpenCode plugin events',
   none: 'None (screen patterns only)',
 };
 

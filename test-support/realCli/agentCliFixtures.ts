@@ -7,6 +7,7 @@ import { createGeminiProtocol, geminiToolName, lastUserText as geminiUserText } 
 import { lastUserText as responsesUserText, startFakeResponses } from './fakeOpenAiResponses';
 import { prepareGeminiHome } from './geminiHome';
 import { DROVER_TOOL_NAMES } from '../../shared/droverTools';
+import { opencodeToolName, prepareOpencodeHome } from './opencodeHome';
 import type { AgentCliFixture } from './realCliRig';
 import { ScriptedModelServer } from './scriptedModelServer';
 
@@ -177,4 +178,30 @@ export const COPILOT_FIXTURE: CliScenarioFixture = {
   quotaAfterTurn: null,
   approveOnce: '1',
   modelToolName: copilotToolName,
+};
+
+/**
+ * OpenCode 1.18.33 with a custom provider on the fake Anthropic server. It has no first-run dialog;
+ * its permission dialog takes Enter on its first choice, "Allow once".
+ */
+export const OPENCODE_FIXTURE: CliScenarioFixture = {
+  profileId: 'opencode',
+  get version() {
+    return installedCliVersion('opencode-ai');
+  },
+  async startModel() {
+    let holdMs = 0;
+    const started = await startFakeAnthropic({ holdMs: () => holdMs, toolName: opencodeToolName });
+    turnDelays.set(started.server, (ms) => (holdMs = ms));
+    return started;
+  },
+  prepareHome: (home, options) => prepareOpencodeHome(home, options),
+  firstRunDialogs: [],
+  lastUserText: anthropicUserText,
+  // The plugin reports when OpenCode retries (its screen says only how long it waits).
+  limitShowsReset: true,
+  approvalShell: (command) => ({ command, description: 'Create the marker file' }),
+  quotaAfterTurn: null,
+  approveOnce: '\r',
+  modelToolName: opencodeToolName,
 };

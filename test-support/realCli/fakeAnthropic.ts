@@ -48,8 +48,8 @@ export interface AnthropicProtocolOptions {
     upgradePaths?: string[];
   };
   /**
-   * The name the CLI knows a scripted tool by (default {@link claudeToolName}); another CLI on the
-   * Messages API (GitHub Copilot CLI with an Anthropic provider) names its tools its own way.
+   * The name the CLI knows a scripted tool by (default {@link claudeToolName}); other CLIs on the
+   * Messages API (GitHub Copilot CLI, OpenCode with an Anthropic provider) name their tools their own way.
    */
   toolName?: (name: string) => string;
 }

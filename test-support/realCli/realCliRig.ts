@@ -17,7 +17,7 @@ import type { ScriptedModelServer } from './scriptedModelServer';
 /** What the rig needs to know of one real agent CLI. */
 export interface AgentCliFixture {
   /** The built-in Drover profile that runs it. */
-  profileId: 'claude' | 'codex' | 'gemini' | 'copilot';
+  profileId: 'claude' | 'codex' | 'gemini' | 'copilot' | 'opencode';
   version: string;
   startModel(): Promise<{ server: ScriptedModelServer; url: string }>;
   /** Prepares an isolated HOME and returns the env the CLI needs (the model server, offline switches). */

@@ -32,7 +32,7 @@ describe('planLaunch', () => {
   });
 
   it("puts the session's proof in the env only: never in argv or a config file", () => {
-    for (const id of ['shell', 'claude', 'codex', 'gemini']) {
+    for (const id of ['shell', 'claude', 'codex', 'gemini', 'opencode']) {
       const launch = plan(id);
       expect(launch.env.DROVER_AGENT_PROOF, id).toBe('ab12');
       expect(launch.args.join(' '), id).not.toContain('ab12');

@@ -7,6 +7,7 @@ import { codexLaunch } from './codexLaunch';
 import { copilotLaunch } from './copilotLaunch';
 import { expandCommand, findExecutable } from './commandLookup';
 import { geminiLaunch } from './geminiLaunch';
+import { opencodeLaunch } from './opencodeLaunch';
 
 export interface LaunchInput {
   profile: AgentProfile;
@@ -42,6 +43,7 @@ const INTEGRATIONS: Record<AgentIntegration, ((input: CliLaunchInput) => CliLaun
   codex: codexLaunch,
   gemini: geminiLaunch,
   copilot: copilotLaunch,
+  opencode: opencodeLaunch,
   none: null,
 };
 

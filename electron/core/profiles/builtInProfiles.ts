@@ -150,6 +150,33 @@ const COPILOT: AgentProfileInput = {
 };
 
 /**
+ * OpenCode, from its screens as 1.18.33 draws them (test-support/realCli/screens/opencode-*): the
+ * input box is a bar-edged block, its text row (empty, or the start page's `Ask anything… "…"`)
+ * between two empty rows, above the agent and model (`┃  Build · Fake Sonnet`) and a rule of `▀`.
+ * A turn's footer says `esc interrupt`; a permission dialog replaces the input box ("△ Permission
+ * required" over "Allow once   Allow always   Reject"). A failed call it retries shows its message
+ * and the wait in the footer ("You exceeded your current quota. [retrying in 2h 59m attempt #1]"):
+ * a wait of minutes or more is a usage limit (a 429's `retry-after`), seconds a passing error.
+ * Its spinner keeps drawing, so the screen is seldom read while it waits: Drover's plugin (see
+ * opencodeLaunch.ts) reports that wait with its end, and a prompt going in, idle, a permission
+ * asked and a failed turn.
+ */
+const OPENCODE: AgentProfileInput = {
+  id: 'opencode',
+  name: 'OpenCode',
+  command: 'opencode',
+  args: [],
+  env: {},
+  promptPattern: String.raw`^ *┃ *\n *┃(?: *| {2}Ask anything…[^\n]*)\n *┃ *\n *┃ {2}\S[^\n]* · [^\n]*\n *╹▀{20,}`,
+  busyPattern: String.raw`esc (?:again to )?interrupt`,
+  needsInputPattern: anyOf(String.raw`△ Permission required`, String.raw`Allow once +Allow always +Reject`),
+  usageLimitPattern: String.raw`\[retrying in (?:\d+[dhm] )+(?:\d+s )?attempt #\d+\]`,
+  quietMs: 800,
+  integration: 'opencode',
+  wakeAs: 'prompt',
+};
+
+/**
  * Profiles shipped with Drover. The CLI's own signals come first where it offers them; the screen
  * patterns (each tested against the whole visible screen) say what those do not, and people can
  * copy a profile to adjust them when a CLI's screen changes.
@@ -173,6 +200,7 @@ export const BUILT_IN_PROFILES: readonly AgentProfileInput[] = [
   },
   GEMINI,
   COPILOT,
+  OPENCODE,
   {
     id: 'shell',
     name: 'Shell',

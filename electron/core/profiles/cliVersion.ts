@@ -24,6 +24,7 @@ export const TESTED_CLIS: Readonly<Record<string, TestedCli>> = {
   codex: { packageName: '@openai/codex', newestTested: '0.171.0', asksVersion: true },
   gemini: { packageName: '@google/gemini-cli', newestTested: '0.61.0', asksVersion: false },
   copilot: { packageName: '@github/copilot', newestTested: '1.0.102', asksVersion: true },
+  opencode: { packageName: 'opencode-ai', newestTested: '1.18.33', asksVersion: true },
 };
 
 const VERSION_TIMEOUT_MS = 10_000;

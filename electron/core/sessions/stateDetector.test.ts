@@ -28,13 +28,18 @@ const recorded = fs.readdirSync(SCREENS_DIR).map((folder) => ({
  * Claude Code and Gemini CLI draw a busy line for a whole turn; Codex draws none while it streams an
  * answer (its status reports on the terminal say busy instead).
  */
-const SHOWS_BUSY_LINE: Record<string, boolean> = { claude: true, gemini: true, codex: false, copilot: true };
-/** Copilot CLI names no reset for a provider's 429 (it has no plan of its own offline): its limit holds while the line shows. */
-const LIMIT_NAMES_RESET: Record<string, boolean> = { claude: true, gemini: true, codex: true, copilot: false };
+const SHOWS_BUSY_LINE: Record<string, boolean> = { claude: true, gemini: true, codex: false, copilot: true, opencode: true };
+/** OpenCode starts straight at its prompt: no trust, theme or login dialog on a first run. */
+const HAS_FIRST_RUN_DIALOGS: Record<string, boolean> = { claude: true, gemini: true, codex: true, copilot: true, opencode: false };
+/**
+ * Copilot CLI names no reset for a provider's 429 (it has no plan of its own offline): its limit
+ * holds while the line shows. OpenCode says how long it waits at a limit ("retrying in 2h 59m"), not when it resets.
+ */
+const LIMIT_NAMES_RESET: Record<string, boolean> = { claude: true, gemini: true, codex: true, copilot: false, opencode: false };
 
 describe('reading the screens the real CLIs drew', () => {
   it('has recordings of each CLI Drover integrates with', () => {
-    expect([...new Set(recorded.map((r) => r.profileId))].sort()).toEqual(['claude', 'codex', 'copilot', 'gemini']);
+    expect([...new Set(recorded.map((r) => r.profileId))].sort()).toEqual(['claude', 'codex', 'copilot', 'gemini', 'opencode']);
   });
 
   describe.each(recorded)('$folder', ({ profileId, screens }) => {
@@ -46,7 +51,7 @@ describe('reading the screens the real CLIs drew', () => {
     const named = (prefix: string) => Object.keys(screens).filter((name) => name.startsWith(prefix));
 
     it('every first-run dialog is a dialog, never an empty prompt', () => {
-      expect(named('first-run').length).toBeGreaterThan(0);
+      expect(named('first-run').length > 0).toBe(HAS_FIRST_RUN_DIALOGS[profileId]);
       for (const name of named('first-run')) {
         expect({ name, ...read(name) }).toMatchObject({ name, dialog: true });
         expect(showsEmptyPrompt(read(name))).toBe(false);
@@ -76,7 +81,7 @@ describe('reading the screens the real CLIs drew', () => {
       expect(showsEmptyPrompt(read('api-error')) || read('api-error').dialog).toBe(true);
     });
 
-    it('a usage limit reads as Limited, until its reset time where it names one', () => {
+    it('a usage limit reads as limited, with its reset time where the CLI names one', () => {
       const [limit] = read('usage-limit').limitLines;
       expect(limit).toBeDefined();
       const tracker = new LimitLineTracker();
@@ -110,6 +115,13 @@ describe('usage-limit lines, as the real CLIs word them (from their recorded scr
   it('Codex: the limit line with its time, not the quota line shown while usable', () => {
     expect(limits('codex', '■ You’ve hit your usage limit. Try again at 1:46 PM.')).toEqual(['■ You’ve hit your usage limit. Try again at 1:46 PM.']);
     expect(limits('codex', '  ⚠ 5h limit: only <1% left · resets at 13:46 · /status')).toEqual([]);
+  });
+
+  it('OpenCode: a retry that waits minutes or hours, not one of seconds after a passing error', () => {
+    const footer = (wait: string) => `   ⬝⬝⬝⬝⬝■■■ You exceeded your current quota. [retrying in ${wait} attempt #1]      esc interrupt`;
+    expect(limits('opencode', footer('2h 59m'))).toEqual([footer('2h 59m').trim()]);
+    expect(limits('opencode', footer('5m'))).toHaveLength(1);
+    expect(limits('opencode', footer('2s'))).toEqual([]);
   });
 
   it('Gemini CLI: the limit dialog, with the reset on its next line', () => {
