@@ -99,8 +99,6 @@ function forgePollMs(env: NodeJS.ProcessEnv): number {
 export interface Core {
   api: CoreApi;
   events: EventBus;
-  /** Only tests use it: whether an agent's MCP server holds its wake channel open (no client sees that yet). */
-  wakeChannels: WakeChannels;
   /** Starts queued tasks and pending wakes; hosts call it once they serve clients. */
   startWork(): void;
   close(): Promise<void>;
@@ -218,7 +216,7 @@ export function createCore(options: CoreOptions): Core {
     ...agentMethods(agents),
     ...sessionMethods(sessions),
     ...inboxMethods(inbox),
-    ...wakeMethods(wakes, wakeChannels),
+    ...wakeMethods(wakes, wakeChannels, log),
     ...appSettingsMethods(appSettings),
     ...accountMethods(accountPauses, locator),
     ...commandLineToolMethods(options.commandLineTool ?? { kind: 'launcher', command: cliCommand, ...(options.cliEnv ? { env: options.cliEnv } : {}) }, env),
@@ -237,7 +235,6 @@ export function createCore(options: CoreOptions): Core {
   return {
     api,
     events,
-    wakeChannels,
     startWork: () => {
       for (const project of projects.list().projects) {
         try {

@@ -23,6 +23,7 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
   let host: DroverHost;
   let project: Project;
   const clients: Client[] = [];
+  const hostLog: string[] = [];
 
   const boot = async () => {
     host = await startHost({
@@ -30,6 +31,7 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
       version: 'test',
       cliCommand: [process.execPath, CLI_PATH],
       agentStopGraceMs: 500,
+      log: (line) => hostLog.push(line),
     });
   };
   const state = () => host.core.api.getWorkState({ projectId: project.id });
@@ -125,8 +127,8 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     // The typist's MCP server runs too, for a client that declared no channel capability.
     const typistMcp = await mcpFor(typist);
     expect(typistMcp.getServerCapabilities()?.experimental).toEqual({ 'claude/channel': {} });
-    await waitFor(() => host.core.wakeChannels.isOpen(listener.id), "the listener's wake channel open");
-    expect(host.core.wakeChannels.isOpen(typist.id)).toBe(false);
+    await waitFor(() => hostLog.some((line) => line.startsWith(`wake channel of Listener (${listener.id}) open`)), "the listener's wake channel open");
+    expect(hostLog.some((line) => line.startsWith('wake channel of Typist'))).toBe(false);
     const listenerScreen = await screenOf(listener.id);
     const typistScreen = await screenOf(typist.id);
 

@@ -10,11 +10,25 @@ function agentOf(client: Client): AgentCaller {
   return client.caller;
 }
 
-/** A person's wake (deliver an agent's pending messages now), and the agents' wake channels. */
-export function wakeMethods(wakes: AgentWakeService, channels: WakeChannels): Methods<WakeMethodName> {
+/**
+ * A person's wake (deliver an agent's pending messages now), and the agents' wake channels. The
+ * log says when an MCP server first holds its agent's channel open, and when it lets go: whether
+ * an agent's wakes are pushed or typed is otherwise seen nowhere.
+ */
+export function wakeMethods(wakes: AgentWakeService, channels: WakeChannels, log: (line: string) => void): Methods<WakeMethodName> {
+  const holding = new WeakSet<Client>();
   return {
     wakeAgent: async ({ agentId }) => ({ agentId, delivered: await wakes.wakeNow(agentId) }),
-    awaitChannelWake: ({ timeoutMs }, client) => channels.next(agentOf(client).agentId, timeoutMs, client.signal),
+    awaitChannelWake: ({ timeoutMs }, client) => {
+      const agent = agentOf(client);
+      const next = channels.next(agent.agentId, timeoutMs, client.signal);
+      if (!holding.has(client)) {
+        holding.add(client);
+        log(`wake channel of ${agent.agentName} (${agent.agentId}) open: its wakes are pushed through its CLI's channel`);
+        client.signal.addEventListener('abort', () => log(`wake channel of ${agent.agentName} (${agent.agentId}) closed: its wakes are typed`), { once: true });
+      }
+      return next;
+    },
     reportChannelWake: (report, client) => {
       channels.report(agentOf(client).agentId, report.deliveryId, report);
       return { deliveryId: report.deliveryId };
