@@ -247,8 +247,9 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       from = await r.submit('and this hits the limit');
       await waitFor(() => r.states().slice(from).includes('busy'), 'the turn to start');
       const limited = await r.waitForSession((s) => s.state === 'limited', 'limited', 60_000);
-      // A hook may say so before the CLI drew its limit line (Copilot CLI's errorOccurred): the fixture is the settled screen.
-      await r.waitForStillScreen('the limit drawn');
+      // A hook may say so before the CLI drew its limit line (Copilot CLI's errorOccurred): the fixture
+      // shows the line. Not a still screen: OpenCode's spinner keeps drawing while it waits out the limit.
+      await r.waitForLimitLine('the limit drawn');
       expect((await r.session())?.state).toBe('limited');
       await r.record('usage-limit');
       if (fixture.limitShowsReset) expect(limited.limitResetsAt).toBeGreaterThan(Date.now());

@@ -186,6 +186,15 @@ export class RealCliRig {
     return readScreen(await this.screen.text(), this.profile()).dialog;
   }
 
+  /** The CLI's limit line drawn (a hook may report the limit before the screen shows it). */
+  async waitForLimitLine(what: string, timeoutMs = 30_000): Promise<void> {
+    try {
+      await waitFor(async () => readScreen(await this.screen.text(), this.profile()).limitLines.length > 0, `${what}: a limit line on screen`, timeoutMs);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${await this.diagnosis()}`, { cause: error });
+    }
+  }
+
   /** A dialog drawn on the screen a person sees (the CLI may report it before it draws it). */
   async waitForDialog(what: string, timeoutMs = 60_000): Promise<string> {
     const dialog = this.profile().needsInputPattern;
