@@ -34,6 +34,10 @@ test.describe('another machine over the real OpenSSH', () => {
     await machines.getByRole('button', { name: 'Add machine' }).click();
     await expect(machines.getByRole('status')).toHaveText(/^Added box: Drover \d+\.\d+\.\d+ installed there\.$/, { timeout: 60_000 });
     await screenshot(page, 'machines-added.png');
+    // A page that loads lists its machines once it is connected.
+    await page.reload();
+    await expect(machines.getByRole('link', { name: 'box' })).toBeVisible();
+    await expect(machines.getByText('Could not list machines')).toHaveCount(0);
 
     await machines.getByRole('link', { name: 'box' }).click();
     await expect(page.getByRole('heading', { name: 'Projects on box' })).toBeVisible();

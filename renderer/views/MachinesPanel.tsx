@@ -3,6 +3,7 @@ import type { Machine } from '../../shared/machines';
 import { FormError } from '../components/FormError';
 import { usePendingAction } from '../components/usePendingAction';
 import { errorMessage } from '../format/errorMessage';
+import { useConnection } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
 import { machinePageHref } from '../transport/machinePage';
 
@@ -19,7 +20,11 @@ function useMachines() {
       (error: unknown) => setLoadError(errorMessage(error)),
     );
   }, [bridge]);
-  useEffect(reload, [reload]);
+  // Listed once connected, and again after a reconnect (a call before then fails with nothing to show).
+  const connection = useConnection();
+  useEffect(() => {
+    if (connection === 'open') reload();
+  }, [connection, reload]);
   return { machines, loadError, reload };
 }
 
