@@ -1,9 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort, portAnswers } from './ports';
 import { makeTempDir, removeDir } from './tempDir';
 import { waitFor } from './waitFor';
 
@@ -29,28 +29,6 @@ export interface SshRemote {
 }
 
 const HOST_KEY_ALIAS = 'drover-test-remote';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function answers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('data', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 function keygen(file: string): void {
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'drover-test', '-f', file]);
@@ -103,7 +81,7 @@ export async function startSshRemote(): Promise<SshRemote> {
   let sshdLog = '';
   sshd.stderr?.on('data', (chunk: Buffer) => (sshdLog += chunk.toString('utf8')));
   try {
-    await waitFor(() => answers(port), `sshd to answer on 127.0.0.1:${port}`);
+    await waitFor(() => portAnswers(port), `sshd to answer on 127.0.0.1:${port}`);
   } catch (error) {
     throw new Error(`${(error as Error).message}; sshd said: ${sshdLog}`, { cause: error });
   }

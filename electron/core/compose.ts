@@ -37,9 +37,8 @@ import { sessionMethods } from './sessions/sessionMethods';
 import { SessionService } from './sessions/sessionService';
 import { sshClientFrom } from '../../shared/machines';
 import { APP_MIGRATIONS } from './storage/appSchema';
-import { MachineTable } from './storage/machineTable';
 import { AppSettingsTable } from './storage/appSettingsTable';
-import { ProfileTable } from './storage/profileTable';
+import { DefinitionTable } from './storage/definitionTable';
 import { ProjectStores } from './storage/projectStores';
 import { ProjectTable } from './storage/projectTable';
 import { damagedMessage, findDamaged, openDatabase, type OpenedDatabase } from './storage/sqlite';
@@ -157,7 +156,7 @@ export function createCore(options: CoreOptions): Core {
   });
   const locator = new Locator(projects, stores);
   const tasks = new TaskService(locator, projects, stores, events, { TERM: 'xterm-256color', ...definedOnly(env) }, log);
-  const profiles = new ProfileRegistry(new ProfileTable(appDb), env);
+  const profiles = new ProfileRegistry(new DefinitionTable(appDb, 'profiles'), env);
   const cliCommand = options.cliCommand ?? [process.execPath, process.argv[1] ?? 'drover'];
   const inbox = new MediatedInbox(locator, projects, stores, events);
   const ports = new PortBlocks(options.portBlocksDir ?? defaultPortBlocksDir(env));
@@ -224,7 +223,7 @@ export function createCore(options: CoreOptions): Core {
     ...forgeMethods(connector, pullRequests, issues),
     ...turnMethods(turns, new AgentComparison(locator, git, checkpoints)),
     ...commentMethods(new CommentService(locator, events, inbox)),
-    ...machineMethods(new MachineService(new MachineTable(appDb), sshClientFrom(env), options.remoteHostBundleDir)),
+    ...machineMethods(new MachineService(new DefinitionTable(appDb, 'machines'), sshClientFrom(env), options.remoteHostBundleDir)),
   };
   // Agents' connections are held to their own project and inbox; the person's are not.
   const api = toCoreApi(restrictAgents(handlers, locator), (error) =>

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { REPO_ROOT } from '../../test-support/buildOnce';
+import { portAnswers } from '../../test-support/ports';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 import { connectToDrover, type SocketClient } from '../cli/socketClient';
@@ -94,14 +95,3 @@ describe("the host's browser doors", () => {
     expect((await host.core.api.listProjects({})).projects).toEqual([]);
   });
 });
-
-function portAnswers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.connect(port, '127.0.0.1');
-    probe.once('connect', () => {
-      probe.destroy();
-      resolve(true);
-    });
-    probe.once('error', () => resolve(false));
-  });
-}

@@ -1,6 +1,6 @@
 import { MachineSchema, type Machine, type SshClient } from '../../../shared/machines';
 import { DroverRequestError } from '../../../shared/protocol';
-import type { MachineTable } from '../storage/machineTable';
+import type { DefinitionTable } from '../storage/definitionTable';
 import { installRemoteHost, missingOnRemote, probeRemote, readBundle } from './remoteInstall';
 
 export interface MachineAddition {
@@ -12,7 +12,7 @@ export interface MachineAddition {
 /** The other machines a person works on, reached over their own ssh, each with this Drover's host. */
 export class MachineService {
   constructor(
-    private readonly table: MachineTable,
+    private readonly table: DefinitionTable,
     private readonly ssh: SshClient,
     /** dist/remote-host of this Drover, when it was built with one. */
     private readonly bundleDir: string | undefined,

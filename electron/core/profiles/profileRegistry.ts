@@ -1,13 +1,13 @@
 import { AgentProfileInputSchema, type AgentProfile, type AgentProfileInput } from '../../../shared/entities';
 import { fail } from '../errors';
-import type { ProfileTable } from '../storage/profileTable';
+import type { DefinitionTable } from '../storage/definitionTable';
 import { BUILT_IN_PROFILES } from './builtInProfiles';
 import { expandCommand, findExecutable } from './commandLookup';
 
 /** Built-in profiles plus the custom ones stored in the app database. */
 export class ProfileRegistry {
   constructor(
-    private readonly table: ProfileTable,
+    private readonly table: DefinitionTable,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 

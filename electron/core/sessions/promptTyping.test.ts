@@ -13,7 +13,7 @@ import { writeCliShim } from '../profiles/cliShim';
 import { ProfileRegistry } from '../profiles/profileRegistry';
 import { ProjectRegistry } from '../projects/projectRegistry';
 import { APP_MIGRATIONS } from '../storage/appSchema';
-import { ProfileTable } from '../storage/profileTable';
+import { DefinitionTable } from '../storage/definitionTable';
 import { ProjectStores, type ProjectStore } from '../storage/projectStores';
 import { ProjectTable } from '../storage/projectTable';
 import { openDatabase, type SqliteDatabase } from '../storage/sqlite';
@@ -112,7 +112,7 @@ describe('typing a prompt into an agent (SessionService.typePrompt, real PTY)', 
     stores = new ProjectStores({ dataDir, settingsDefaults: DEFAULT_PROJECT_SETTINGS });
     const project = projects.add(path.join(dir, 'repo'), (projectId) => stores.createEmpty(projectId));
     store = stores.get(project.id);
-    profiles = new ProfileRegistry(new ProfileTable(appDb), process.env);
+    profiles = new ProfileRegistry(new DefinitionTable(appDb, 'profiles'), process.env);
     sessions = new SessionService(
       new Locator(projects, stores),
       projects,

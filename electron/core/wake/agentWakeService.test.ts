@@ -16,7 +16,7 @@ import { AccountPauses } from '../accounts/accountPauses';
 import { AppSettingsService } from '../appSettings/appSettingsService';
 import { ProfileRegistry } from '../profiles/profileRegistry';
 import { AppSettingsTable } from '../storage/appSettingsTable';
-import { ProfileTable } from '../storage/profileTable';
+import { DefinitionTable } from '../storage/definitionTable';
 import type { ChannelWake } from '../../../shared/contract/wake';
 import { AgentWakeService } from './agentWakeService';
 import { WakeChannels } from './wakeChannels';
@@ -100,7 +100,7 @@ describe('AgentWakeService', () => {
     store = stores.get(project.id);
     agent = store.agents.insert({ id: 'a-agent1', name: 'Agent', role: '', profileId: 'shell', createdAt: 1 });
     const locator = new Locator(projects, stores);
-    pauses = new AccountPauses(new AppSettingsService(new AppSettingsTable(appDb), events), new ProfileRegistry(new ProfileTable(appDb), process.env));
+    pauses = new AccountPauses(new AppSettingsService(new AppSettingsTable(appDb), events), new ProfileRegistry(new DefinitionTable(appDb, 'profiles'), process.env));
     inbox = new MediatedInbox(locator, projects, stores, events);
     typed = [];
     failWrites = 0;
