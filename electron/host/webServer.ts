@@ -124,6 +124,8 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
     void host.openMachine(machine[1] as string).then(
       (bridge) => {
         if (!bridge) return reject(socket, 404, 'Not Found');
+        // The page may have gone while its machine's bridge was being started.
+        if (socket.destroyed) return bridge.end();
         sockets.handleUpgrade(request, socket, head, (ws) => {
           const stopBeating = keepAlive(ws);
           ws.on('close', stopBeating);
