@@ -255,6 +255,38 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       if (fixture.limitShowsReset) expect(limited.limitResetsAt).toBeGreaterThan(Date.now());
     });
 
+    // A retry-after just past a minute: the shortest wait Drover reads as a usage limit.
+    const SHORT_LIMIT_SECONDS = 65;
+
+    it.runIf(fixture.continuesAtLimitReset)('a limit resets while the CLI goes on by itself: one continuation, then the wake once it is done, never a second one on top', async () => {
+      const r = await start();
+      await r.startAgent();
+      await r.waitForReady('ready');
+      r.model.enqueue({ kind: 'rate-limit', message: 'You exceeded your current quota.', retryAfterSeconds: SHORT_LIMIT_SECONDS }, { kind: 'text', text: 'Picked up where I stopped.' });
+      await r.submit('work until the limit');
+      await r.waitForSession((s) => s.state === 'limited', 'limited', 60_000);
+      const limitedAt = r.model.turns().length;
+      const statesAtLimit = r.states().length;
+      await note(r, 'the build finished');
+      expect((await wakeOf(r))?.state).toBe('waiting');
+      // The CLI's own retry at the reset: its answer waits, so the continuation is seen while it runs.
+      const release = r.model.holdNextTurn();
+      const retried = await r.model.waitForRequest((request) => request.turn, 'the CLI retrying by itself', (SHORT_LIMIT_SECONDS + 60) * 1000, r.model.requests.length);
+      expect(fixture.lastUserText(retried)).toContain('work until the limit');
+      await r.waitForSession((s) => s.state === 'busy', 'busy: the continuation noticed', 30_000);
+      // Never ready in between, so no wake could be typed into the continuation.
+      expect(r.states().slice(statesAtLimit)).not.toContain('ready');
+      expect((await wakeOf(r))?.attempts).toBe(0);
+      release();
+      await modelReceives(r, '[Drover] New message: Note from a person: the build finished', 90_000, limitedAt);
+      await waitFor(async () => (await wakeOf(r))?.state === 'delivered', 'the wake delivered');
+      await r.waitForReady('ready after the woken turn');
+      // The retry, then the wake: nothing typed on top of the continuation, nothing typed twice.
+      const since = userTextsSince(r, limitedAt);
+      expect(since.map((text) => (text.includes('the build finished') ? 'wake' : text.includes('work until the limit') ? 'retry' : text))).toEqual(['retry', 'wake']);
+      expect((await wakeOf(r))?.attempts).toBe(1);
+    });
+
     it('resumes its own conversation after a restart, also after two restarts in a row', async () => {
       const r = await start();
       await r.startAgent();

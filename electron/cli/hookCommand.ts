@@ -146,14 +146,16 @@ export function resetText(at: number): string {
  * prompt goes in, `session.idle` at the end of a turn, `permission.asked` when a permission dialog
  * opens, `session.error` when a turn failed, and `session.status` retry when it waits to call the
  * model again: a wait of a minute or more is a usage limit until that instant (the minute after
- * it, so no wake comes early). A turn the person interrupts ends with an `MessageAbortedError`,
- * which is no failure.
+ * it, so no wake comes early). The `session.status` busy after a retry is OpenCode going on by
+ * itself: a turn, with no prompt of its own. A turn the person interrupts ends with an
+ * `MessageAbortedError`, which is no failure.
  */
 function fromOpencode(payload: Payload): HookReport | null {
   switch (payload.event) {
     case 'chat.message':
       return promptSubmitted(payload);
     case 'session.status': {
+      if (payload.status === 'busy') return { event: 'prompt-submitted', externalSessionId: conversation(payload) };
       const next = typeof payload.next === 'number' && Number.isFinite(payload.next) ? payload.next : null;
       if (payload.status !== 'retry' || next === null || next - Date.now() < LIMIT_WAIT_MS) return null;
       const resetsAt = Math.ceil(next / 60_000) * 60_000;

@@ -39,7 +39,7 @@ describe("Drover's OpenCode plugin", () => {
     return { hooks, received };
   };
 
-  it('reports a turn of the main session as Drover reads it, and nothing of a subagent but its permission dialog; a long retry wait is a limit until its end', async () => {
+  it('reports a turn of the main session as Drover reads it, and nothing of a subagent but its permission dialog; a long retry wait is a limit until its end, and the retry then a turn of its own', async () => {
     const { hooks, received } = await loadPlugin();
     // Events shaped as OpenCode 1.18.33 sent them to a plugin (recorded from the real CLI).
     const main = 'ses_dcc9ed1a9ffeyD0Q0yKILzHWQJ';
@@ -62,6 +62,12 @@ describe("Drover's OpenCode plugin", () => {
     await hooks.event({ event: { type: 'session.status', properties: { sessionID: main, status: status(next) } } });
     await hooks.event({ event: { type: 'session.status', properties: { sessionID: main, status: status(Date.now() + 2_000) } } });
     await waitFor(() => received().length === 6, 'the retries reported');
+    // The busy that follows a retry is OpenCode going on by itself; a busy at rest is not reported.
+    await hooks.event({ event: { type: 'session.status', properties: { sessionID: main, status: { type: 'busy' } } } });
+    await waitFor(() => received().length === 7, 'the continuation reported');
+    await hooks.event({ event: { type: 'session.status', properties: { sessionID: main, status: { type: 'busy' } } } });
+    await hooks.event({ event: { type: 'session.idle', properties: { sessionID: main } } });
+    await waitFor(() => received().length === 8, 'idle reported');
     expect(received().map((report) => parseHook('opencode', report))).toEqual([
       { event: 'prompt-submitted', externalSessionId: main, prompt: 'say hello' },
       { event: 'needs-input' },
@@ -69,6 +75,8 @@ describe("Drover's OpenCode plugin", () => {
       { event: 'stopped', externalSessionId: main },
       { event: 'stop-failed', externalSessionId: main, error: 'rate_limit', message: `You exceeded your current quota. · ${resetText(Math.ceil(next / 60_000) * 60_000)}` },
       null,
+      { event: 'prompt-submitted', externalSessionId: main },
+      { event: 'stopped', externalSessionId: main },
     ]);
     // Drover reads the reset back from that text, to the minute after the retry.
     const limit = parseHook('opencode', received()[4] as string);

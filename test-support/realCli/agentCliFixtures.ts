@@ -33,6 +33,8 @@ export interface CliScenarioFixture extends AgentCliFixture {
   lastUserText(request: import('./scriptedModelServer').RecordedRequest): string | undefined;
   /** Whether a usage limit, as this fixture's server sends it, names its reset time on screen. */
   limitShowsReset: boolean;
+  /** Whether the CLI, as the fixture runs it, goes on by itself when a usage limit resets (OpenCode retries a 429 after its `retry-after`). */
+  continuesAtLimitReset: boolean;
   /** What a model sends to run a shell command that needs the person's approval. */
   approvalShell(command: string): Record<string, unknown>;
   /** The plan quota the CLI reports after a turn, as this fixture's server sends it (null: none). */
@@ -89,6 +91,8 @@ export const CLAUDE_FIXTURE: CliScenarioFixture = {
   ],
   lastUserText: anthropicUserText,
   limitShowsReset: true,
+  // Claude Code goes on by itself at a reset only for a claude.ai plan with its server-side switch on (2.1.234 and later), which a fake server cannot turn on.
+  continuesAtLimitReset: false,
   approvalShell: plainShell,
   quotaAfterTurn: { fiveHour: 42, weekly: 17 },
   // 2.1.332 in auto mode, through a gateway that does not pass its server-side check, first says so
@@ -116,6 +120,7 @@ export const CODEX_FIXTURE: CliScenarioFixture = {
   ],
   lastUserText: responsesUserText,
   limitShowsReset: true,
+  continuesAtLimitReset: false,
   // Codex runs a command in its sandbox without asking; a model asks to leave the sandbox this way.
   approvalShell: (command) => ({ command, sandbox_permissions: 'require_escalated', justification: 'Create the marker file?' }),
   quotaAfterTurn: null,
@@ -145,6 +150,7 @@ export const GEMINI_FIXTURE: CliScenarioFixture = {
   ],
   lastUserText: geminiUserText,
   limitShowsReset: true,
+  continuesAtLimitReset: false,
   approvalShell: plainShell,
   quotaAfterTurn: null,
   approveOnce: '\r',
@@ -174,6 +180,7 @@ export const COPILOT_FIXTURE: CliScenarioFixture = {
   firstRunDialogs: [{ name: 'first-run-trust', screen: /Do you trust the files in this folder\?/, keys: '1' }],
   lastUserText: anthropicUserText,
   limitShowsReset: false,
+  continuesAtLimitReset: false,
   approvalShell: plainShell,
   quotaAfterTurn: null,
   approveOnce: '1',
@@ -200,6 +207,7 @@ export const OPENCODE_FIXTURE: CliScenarioFixture = {
   lastUserText: anthropicUserText,
   // The plugin reports when OpenCode retries (its screen says only how long it waits).
   limitShowsReset: true,
+  continuesAtLimitReset: true,
   approvalShell: (command) => ({ command, description: 'Create the marker file' }),
   quotaAfterTurn: null,
   approveOnce: '\r',

@@ -65,6 +65,7 @@ export class ScriptedModelServer {
   private readonly script: ModelTurn[] = [];
   private readonly server: http.Server;
   private readonly waiters = new Set<() => void>();
+  private heldTurn: Promise<void> | null = null;
 
   constructor(private readonly protocol: ModelProtocol) {
     this.server = http.createServer((request, response) => this.handle(request, response));
@@ -84,6 +85,13 @@ export class ScriptedModelServer {
   /** Forgets turns queued but not taken (a scenario that ended before the CLI asked for them). */
   clear(): void {
     this.script.length = 0;
+  }
+
+  /** Holds the answer to the next conversation turn (it is received and recorded) until the returned release is called. */
+  holdNextTurn(): () => void {
+    let release = () => {};
+    this.heldTurn = new Promise((resolve) => (release = resolve));
+    return release;
   }
 
   get pendingTurns(): number {
@@ -150,17 +158,29 @@ export class ScriptedModelServer {
       recorded.tools = this.protocol.offeredTools?.(recorded) ?? NO_TOOLS;
       recorded.turn = this.protocol.isTurn(recorded);
       this.requests.push(recorded);
-      try {
-        if (recorded.turn) this.protocol.writeTurn(this.script.shift() ?? DEFAULT_TURN, recorded, response);
-        else if (!this.protocol.writeOther(recorded, response)) {
+      if (recorded.turn) {
+        const turn = this.script.shift() ?? DEFAULT_TURN;
+        const held = this.heldTurn;
+        this.heldTurn = null;
+        if (held) void held.then(() => this.answer(() => this.protocol.writeTurn(turn, recorded, response), response));
+        else this.answer(() => this.protocol.writeTurn(turn, recorded, response), response);
+      } else {
+        this.answer(() => {
+          if (this.protocol.writeOther(recorded, response)) return;
           response.writeHead(404, { 'content-type': 'application/json' });
           response.end(JSON.stringify({ error: { message: `not found: ${recorded.method} ${recorded.url}` } }));
-        }
-      } catch (error) {
-        response.writeHead(500, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ error: { message: String(error) } }));
+        }, response);
       }
       for (const waiter of [...this.waiters]) waiter();
     });
+  }
+
+  private answer(write: () => void, response: http.ServerResponse): void {
+    try {
+      write();
+    } catch (error) {
+      response.writeHead(500, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { message: String(error) } }));
+    }
   }
 }

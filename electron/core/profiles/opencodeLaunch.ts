@@ -7,9 +7,10 @@ import type { CliLaunch, CliLaunchInput } from './cliLaunch';
  * The events of OpenCode 1.18.33's bus that Drover's plugin reports (recorded from the real CLI):
  * the main session going idle, a permission dialog opening, a failed turn, and `session.status`
  * only when it waits to retry a call (`retry`, with the instant of the next attempt: a 429's
- * `retry-after`); a prompt going in is its `chat.message` hook. Every other event (streamed message
- * parts among them, many a second) stays inside OpenCode; `session.status` busy too, which it also
- * sends while the session is at rest.
+ * `retry-after`) and when it then goes on by itself (the `busy` that follows a `retry`); a prompt
+ * going in is its `chat.message` hook. Every other event (streamed message parts among them, many a
+ * second) stays inside OpenCode; any other `session.status` busy too, which it also sends while the
+ * session is at rest.
  */
 export const OPENCODE_REPORTED_EVENTS = ['session.idle', 'permission.asked', 'session.error', 'session.status'] as const;
 
@@ -39,6 +40,7 @@ function report(payload) {
 
 export const DroverPlugin = async () => {
   const subagents = new Set();
+  const retrying = new Set();
   return {
     'chat.message': async (input, output) => {
       if (subagents.has(input.sessionID)) return;
@@ -52,7 +54,12 @@ export const DroverPlugin = async () => {
       const sessionID = properties.sessionID ?? properties.info?.id;
       if (event.type !== 'permission.asked' && subagents.has(sessionID)) return;
       if (event.type === 'session.status') {
-        if (properties.status?.type === 'retry') report({ event: event.type, session_id: sessionID, status: 'retry', message: properties.status.message, next: properties.status.next });
+        if (properties.status?.type === 'retry') {
+          retrying.add(sessionID);
+          report({ event: event.type, session_id: sessionID, status: 'retry', message: properties.status.message, next: properties.status.next });
+        } else if (properties.status?.type === 'busy' && retrying.delete(sessionID)) {
+          report({ event: event.type, session_id: sessionID, status: 'busy' });
+        }
         return;
       }
       report({ event: event.type, session_id: sessionID, error: properties.error?.name, message: properties.error?.data?.message });

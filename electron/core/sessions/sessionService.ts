@@ -248,9 +248,13 @@ export class SessionService implements ProjectWork {
     }
   }
 
-  /** Claude Code continues by itself when a usage limit resets (since 2.1.234, unless turned off in its /config). */
+  /**
+   * CLIs that go on by themselves when a usage limit resets: Claude Code (since 2.1.234, unless
+   * turned off in its /config) and OpenCode (it retries a 429 after its retry-after).
+   */
   continuesAtLimitReset(agentId: string): boolean {
-    return this.live.get(agentId)?.profile.integration === 'claude';
+    const integration = this.live.get(agentId)?.profile.integration;
+    return integration === 'claude' || integration === 'opencode';
   }
 
   resize(agentId: string, cols: number, rows: number): void {

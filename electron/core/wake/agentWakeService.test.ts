@@ -44,6 +44,7 @@ describe('AgentWakeService', () => {
   /** Whether the agent's CLI goes on by itself at a limit's reset (Claude Code). */
   let continuesAtReset: boolean;
   const CONTINUE_GRACE_MS = 400;
+  let events: EventBus;
   let channels: WakeChannels;
   /** The agent's MCP servers of a test, as they hold its wake channel open. */
   let channelServers: AbortController[];
@@ -87,13 +88,18 @@ describe('AgentWakeService', () => {
   const wake = (): Wake | undefined => store.wakes.visible().find((w) => w.agentId === agent.id);
   const setSession = (state: 'ready' | 'busy' | 'limited', limitResetsAt: number | null = null) => {
     const session = store.sessions.latest(agent.id) ?? store.sessions.insert({ id: `s-${Date.now()}`, agentId: agent.id, profileId: 'shell', startedAt: Date.now() });
-    store.sessions.update(session.id, { state, limitResetsAt });
+    return store.sessions.update(session.id, { state, limitResetsAt });
+  };
+  /** As the session service does: the state stored, then announced. */
+  const announceSession = (state: 'ready' | 'busy') => {
+    const session = setSession(state);
+    events.emit({ name: 'agentSessionChanged', seq: session.seq, projectId: store.projectId, session });
   };
 
   beforeEach(() => {
     dir = makeTempDir();
     appDb = openDatabase(path.join(dir, 'app.sqlite'), { migrations: APP_MIGRATIONS, description: 'app database' });
-    const events = new EventBus();
+    events = new EventBus();
     const projects = new ProjectRegistry(new ProjectTable(appDb), events);
     stores = new ProjectStores({ dataDir: dir, settingsDefaults: DEFAULT_PROJECT_SETTINGS });
     const project = projects.add(dir, (projectId) => stores.createEmpty(projectId));
@@ -261,6 +267,21 @@ describe('AgentWakeService', () => {
     await waitFor(() => Date.now() >= resetsAt + CONTINUE_GRACE_MS / 2, 'half the grace');
     expect(typed).toEqual([]);
     await waitFor(() => wake()?.state === 'delivered', 'the wake once the grace is over');
+    expect(typed).toHaveLength(1);
+  });
+
+  it("ends that grace once the CLI's own continuation is seen: the wake waits only for its turn's end", async () => {
+    continuesAtReset = true;
+    const resetsAt = Date.now() + 50;
+    setSession('limited', resetsAt);
+    inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'a result that came during the limit' });
+    expect(wake()).toMatchObject({ state: 'waiting', notBefore: resetsAt + CONTINUE_GRACE_MS });
+    await waitFor(() => Date.now() >= resetsAt, 'the reset');
+    announceSession('busy');
+    expect(wake()).toMatchObject({ state: 'waiting', notBefore: null });
+    expect(typed).toEqual([]);
+    announceSession('ready');
+    await waitFor(() => wake()?.state === 'delivered', 'the wake at the end of the continuation');
     expect(typed).toHaveLength(1);
   });
 

@@ -47,6 +47,8 @@ export const DEFAULT_WAKE_OPTIONS: Omit<WakeOptions, 'log'> = {
 export class AgentWakeService {
   private readonly delivering = new Set<string>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Wakes (by agent) held past a limit's reset for the CLI's own continuation, until that is seen. */
+  private readonly awaitingContinuation = new Map<string, string>();
   private stopped = false;
 
   constructor(
@@ -63,6 +65,7 @@ export class AgentWakeService {
   listen(): () => void {
     return this.events.onEvent((event) => {
       if (event.name === 'agentInboxChanged' && event.message.state === 'pending') this.schedule(event.projectId, event.message.agentId);
+      if (event.name === 'agentSessionChanged' && event.session.state === 'busy') this.continuationSeen(event.projectId, event.session.agentId);
       if (event.name === 'agentSessionChanged' && event.session.state === 'ready') this.schedule(event.projectId, event.session.agentId);
       if (event.name === 'agentChanged' && event.agent && !event.agent.wakesHeld) this.schedule(event.projectId, event.agentId);
       // An account resumed: its agents' waiting messages go out (scheduling the others changes nothing).
@@ -198,6 +201,7 @@ export class AgentWakeService {
       // A CLI that goes on by itself at the reset gets that moment to itself: the wake never lands on its continuation.
       const grace = this.delivery.continuesAtLimitReset(wake.agentId) ? this.options.limitContinueGraceMs : 0;
       const wakeAt = resetsAt === null ? null : resetsAt + grace;
+      if (grace > 0 && wakeAt !== null) this.awaitingContinuation.set(wake.agentId, wake.id);
       if (wakeAt !== null && wake.notBefore !== wakeAt) this.change(store, wake.id, { notBefore: wakeAt });
       if (wakeAt !== null) this.retryAt(store.projectId, wake.agentId, wakeAt);
       return false;
@@ -209,6 +213,16 @@ export class AgentWakeService {
       return false;
     }
     return true;
+  }
+
+  /** The CLI went on by itself after its limit: its wake no longer waits out the grace, only that turn's end. */
+  private continuationSeen(projectId: string, agentId: string): void {
+    const wakeId = this.awaitingContinuation.get(agentId);
+    if (wakeId === undefined) return;
+    this.awaitingContinuation.delete(agentId);
+    if (!this.stores.isOpen(projectId)) return;
+    const store = this.stores.get(projectId);
+    if (store.wakes.open(agentId)?.id === wakeId) this.change(store, wakeId, { notBefore: null });
   }
 
   private failAttempt(store: ProjectStore, wake: Wake, error: string): void {
