@@ -238,8 +238,19 @@ export class RealCliRig {
    * idle prompt, before any turn).
    */
   async submit(text: string): Promise<number> {
-    await this.type(text);
-    await this.waitForScreen(new RegExp(text.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the typed text on screen', 30_000);
+    const typed = new RegExp(text.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    for (let attempt = 1; ; attempt++) {
+      await this.type(text);
+      try {
+        await this.waitForScreen(typed, 'the typed text on screen', 10_000);
+        break;
+      } catch (error) {
+        // A CLI still loading (Gemini CLI right after it resumed a conversation) can drop the keys,
+        // and a person types again; text that showed late is never typed twice.
+        if (attempt === 3) throw error;
+        if (typed.test(await this.screen.text())) break;
+      }
+    }
     await this.waitForStillScreen('the typed text drawn', 300);
     const statesBeforeEnter = this.states().length;
     await this.type('\r');
