@@ -3,7 +3,9 @@ import { DroverEventSchema, TaskOutputChunkSchema, TerminalChunkSchema } from '.
 
 /**
  * Wire frames shared by every transport (WebSocket, local socket, Electron IPC). Requests carry a
- * client-chosen id that the response echoes; pushes have no id.
+ * client-chosen id that the response echoes; pushes have no id. A call that changes work state may
+ * carry a key, the same when the client sends it again on a new connection after a drop: the host
+ * applies a keyed call once and answers the repeat with the first answer (see dropSafety.ts).
  */
 export const RequestFrameSchema = z
   .object({
@@ -11,6 +13,7 @@ export const RequestFrameSchema = z
     id: z.number().int().nonnegative(),
     method: z.string(),
     params: z.unknown().optional(),
+    key: z.string().min(1).max(200).optional(),
   })
   .strict();
 export type RequestFrame = z.infer<typeof RequestFrameSchema>;

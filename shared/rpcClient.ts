@@ -1,4 +1,5 @@
 import { METHODS, type MethodName, type MethodParams, type MethodResult } from './contract';
+import { METHOD_DROP_SAFETY } from './contract/dropSafety';
 import type { DroverEvent } from './events';
 import { DroverRequestError, ServerFrameSchema, type RequestFrame, type TaskOutputBytes, type TerminalBytes } from './protocol';
 
@@ -13,26 +14,47 @@ export interface PushHandlers {
   onChecked?(method: MethodName, params: unknown, arrivedAt: number): void;
 }
 
+/** A client that reconnects: what it does with the calls a dropped connection left unanswered. */
+export interface DropPolicy {
+  /** Starts every key this client gives a call: unique to this client (a page load, say). */
+  keyPrefix: string;
+  /** How long those calls wait for the next connection before they fail. */
+  holdMs: number;
+}
+
+interface PendingCall {
+  method: MethodName;
+  params: unknown;
+  frame: RequestFrame;
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+}
+
 /**
  * The calling side of the contract over any frame transport (WebSocket, local socket). It pairs
  * responses with requests, validates every frame it receives, and fails pending calls when the
- * transport closes.
+ * transport closes, or, with a drop policy, sends them again on the next connection (each as its
+ * drop safety says: shared/contract/dropSafety.ts).
  */
 export class RpcClient {
   private nextId = 1;
-  private readonly pending = new Map<number, { method: MethodName; params: unknown; resolve(v: unknown): void; reject(e: Error): void }>();
+  private readonly pending = new Map<number, PendingCall>();
+  private holdTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly sendFrame: (frame: RequestFrame) => void,
     private readonly handlers: PushHandlers = {},
+    private readonly dropPolicy?: DropPolicy,
   ) {}
 
   call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>> {
     const id = this.nextId++;
+    const frame: RequestFrame = { t: 'req', id, method, params };
+    if (this.dropPolicy && METHOD_DROP_SAFETY[method] === 'changes') frame.key = `${this.dropPolicy.keyPrefix}${id}`;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { method, params, resolve: resolve as (v: unknown) => void, reject });
+      this.pending.set(id, { method, params, frame, resolve: resolve as (v: unknown) => void, reject });
       try {
-        this.sendFrame({ t: 'req', id, method, params });
+        this.sendFrame(frame);
       } catch (error) {
         this.pending.delete(id);
         reject(error instanceof Error ? error : new Error(String(error)));
@@ -66,7 +88,37 @@ export class RpcClient {
 
   /** The transport went away: every call still waiting fails with `reason`. */
   failAll(reason: string): void {
+    clearTimeout(this.holdTimer);
     for (const call of this.pending.values()) call.reject(new DroverRequestError('internal', reason));
     this.pending.clear();
+  }
+
+  /**
+   * The connection dropped and the transport reconnects: calls on the connection itself fail now,
+   * the others wait for {@link reconnected} (all of them fail if it does not come in time).
+   */
+  connectionLost(reason: string): void {
+    const policy = this.dropPolicy;
+    if (!policy) return this.failAll(reason);
+    for (const [id, call] of this.pending) {
+      if (METHOD_DROP_SAFETY[call.method] !== 'connection') continue;
+      this.pending.delete(id);
+      call.reject(new DroverRequestError('internal', reason));
+    }
+    clearTimeout(this.holdTimer);
+    this.holdTimer = setTimeout(() => this.failAll(`${reason}, and not back within ${Math.round(policy.holdMs / 1000)} s`), policy.holdMs);
+  }
+
+  /** A new connection is open: the calls the drop left unanswered go again, keys and all. */
+  reconnected(): void {
+    clearTimeout(this.holdTimer);
+    for (const [id, call] of this.pending) {
+      try {
+        this.sendFrame(call.frame);
+      } catch (error) {
+        this.pending.delete(id);
+        call.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
   }
 }

@@ -7,6 +7,7 @@ import { checkHostMethod, visibleTo } from '../core/callers/agentAccess';
 import type { Core } from '../core/compose';
 import { toRequestError } from '../core/errors';
 import type { HostPush } from '../wire/frameCodec';
+import type { RequestLedger } from './requestLedger';
 
 /** One client of any transport: it sends raw frames in and gets responses and pushes back. */
 export interface Connection {
@@ -40,7 +41,7 @@ function isHostMethod(method: MethodName): method is HostMethodName {
  * behalf of this client, and turns every failure into an error reply, so a bad client never takes
  * the transport down.
  */
-export function openConnection(core: Core, host: HostMethods, door: Door, push: (frame: HostPush) => void): Connection {
+export function openConnection(core: Core, host: HostMethods, door: Door, push: (frame: HostPush) => void, ledger: RequestLedger): Connection {
   const lifetime = new AbortController();
   let caller: Caller = { kind: 'person' };
   const client: Client = {
@@ -85,7 +86,12 @@ export function openConnection(core: Core, host: HostMethods, door: Door, push: 
       if (!frame.success) {
         return errorFrame(idOf(raw), { code: 'bad-request', message: `Malformed request frame: ${describeIssues(frame.error, 'params')}` });
       }
-      return dispatch(frame.data.method, frame.data.params, frame.data.id);
+      const { method, params, id, key } = frame.data;
+      if (key === undefined) return dispatch(method, params, id);
+      // Keys are the client's own: scoped to whom the connection speaks for, so no one else's answer is ever given out.
+      const scope = caller.kind === 'agent' ? `agent ${caller.agentId}` : `person ${door}`;
+      const answer = await ledger.once(`${scope} ${key}`, () => dispatch(method, params, id));
+      return { ...answer, id };
     },
     close: () => {
       lifetime.abort();

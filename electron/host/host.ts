@@ -11,6 +11,7 @@ import { startLocalSocketServer } from './localSocketServer';
 import { socketPathFor } from '../wire/paths';
 import { spawnSshBridge, type SshBridge } from '../wire/sshRelay';
 import { enforcePrivateDataDir } from './privateDataDir';
+import { RequestLedger } from './requestLedger';
 import { listRunningWork } from './runningWork';
 import { WebDoors } from './webDoors';
 
@@ -97,8 +98,9 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
     },
   };
 
+  const ledger = new RequestLedger();
   const connect = (activeCore: Core, push: (frame: HostPush) => void, door: Door): Connection => {
-    const connection = openConnection(activeCore, hostMethods, door, push);
+    const connection = openConnection(activeCore, hostMethods, door, push, ledger);
     connections++;
     let open = true;
     return {

@@ -2,7 +2,7 @@ import type { MethodParams } from '../../shared/contract';
 import type { DroverEvent } from '../../shared/events';
 import { PERFORMANCE_MARKS } from '../../shared/performanceMarks';
 import type { RequestFrame, TaskOutputBytes, TerminalBytes } from '../../shared/protocol';
-import { RpcClient } from '../../shared/rpcClient';
+import { RpcClient, type DropPolicy } from '../../shared/rpcClient';
 import type { Bridge } from './bridgeTypes';
 import { Listeners } from './listeners';
 
@@ -14,6 +14,7 @@ import { Listeners } from './listeners';
 export function createRpcBridge(
   sendFrame: (frame: RequestFrame) => void,
   connection: Pick<Bridge, 'onConnectionChange' | 'connectionState'>,
+  dropPolicy?: DropPolicy,
 ): { rpc: RpcClient; bridge: Bridge } {
   const events = new Listeners<DroverEvent>();
   const output = new Listeners<TaskOutputBytes>();
@@ -27,7 +28,7 @@ export function createRpcBridge(
       const { projectId } = params as MethodParams<'getWorkState'>;
       performance.measure(PERFORMANCE_MARKS.workStatePartChecked, { start: arrivedAt, detail: { projectId } });
     },
-  });
+  }, dropPolicy);
   const bridge: Bridge = {
     call: (method, params) => rpc.call(method, params),
     onEvent: (listener) => events.add(listener),

@@ -5,10 +5,20 @@ import { Listeners } from './listeners';
 import { reconnectDelay } from './reconnectDelay';
 import { createRpcBridge } from './rpcBridge';
 
+/** How long a call the dropped connection left unanswered waits for the page to reconnect. */
+const HOLD_CALLS_MS = 60_000;
+
+/** This page load's own name for its calls (randomUUID needs a secure context, which a LAN door is not). */
+function pageKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
 /**
  * Browser host: one WebSocket carrying JSON text frames, and binary frames for terminal and task
- * output (their bytes go to xterm undecoded). When it drops, pending calls fail, the
- * state turns 'lost', and it reconnects with backoff; listeners of 'open' re-fetch their snapshots.
+ * output (their bytes go to xterm undecoded). When it drops, the state turns 'lost' and it
+ * reconnects with backoff; listeners of 'open' re-fetch their snapshots. A call left unanswered by
+ * the drop goes again on the next connection, one that changes work state with its key, so the
+ * host applies it once (calls on the connection itself fail: the listeners set them up again).
  */
 export function createWebSocketBridge(url: string): Bridge {
   const connection = new Listeners<ConnectionState>();
@@ -24,6 +34,7 @@ export function createWebSocketBridge(url: string): Bridge {
       socket.send(JSON.stringify(frame));
     },
     { onConnectionChange: (listener) => connection.add(listener), connectionState: () => state },
+    { keyPrefix: `${pageKey()}-`, holdMs: HOLD_CALLS_MS },
   );
 
   function setState(next: ConnectionState): void {
@@ -38,6 +49,7 @@ export function createWebSocketBridge(url: string): Bridge {
     ws.binaryType = 'arraybuffer';
     ws.onopen = () => {
       failedAttempts = 0;
+      rpc.reconnected();
       setState('open');
     };
     ws.onmessage = (message: MessageEvent<unknown>) => {
@@ -56,7 +68,7 @@ export function createWebSocketBridge(url: string): Bridge {
     };
     ws.onclose = () => {
       socket = null;
-      rpc.failAll('Connection to Drover lost');
+      rpc.connectionLost('Connection to Drover lost');
       setState('lost');
       window.setTimeout(connect, reconnectDelay(failedAttempts++));
     };
