@@ -274,8 +274,8 @@ export function describeRealCli(fixture: CliScenarioFixture): void {
       // The CLI's own continuation at the reset: its answer waits, so it is seen while it runs.
       const release = r.model.holdNextTurn();
       const continued = fixture.limitContinuation?.userText('work until the limit') ?? '';
-      const retried = await r.model.waitForRequest((request) => request.turn, 'the CLI going on by itself', (SHORT_LIMIT_SECONDS + CONTINUATION_JITTER_SECONDS + 60) * 1000, r.model.requests.length);
-      expect(fixture.lastUserText(retried)).toContain(continued);
+      const wentOn = await r.model.waitForRequest((request) => request.turn, 'the CLI going on by itself', (SHORT_LIMIT_SECONDS + CONTINUATION_JITTER_SECONDS + 60) * 1000, r.model.requests.length);
+      expect(fixture.lastUserText(wentOn)).toContain(continued);
       await r.waitForSession((s) => s.state === 'busy', 'busy: the continuation noticed', 30_000);
       // Nothing typed before the continuation; a CLI that does not wait at an open prompt is never even ready in between.
       if (!fixture.limitContinuation?.waitsAtPrompt) expect(r.states().slice(statesAtLimit)).not.toContain('ready');
