@@ -1,3 +1,4 @@
+import { isNewerVersion } from '../../electron/core/profiles/cliVersion';
 import { installedCliVersion } from './agentCliBin';
 import { prepareClaudeHome, subscriberEnv } from './claudeHome';
 import { prepareCodexHome } from './codexHome';
@@ -33,8 +34,13 @@ export interface CliScenarioFixture extends AgentCliFixture {
   lastUserText(request: import('./scriptedModelServer').RecordedRequest): string | undefined;
   /** Whether a usage limit, as this fixture's server sends it, names its reset time on screen. */
   limitShowsReset: boolean;
-  /** Whether the CLI, as the fixture runs it, goes on by itself when a usage limit resets (OpenCode retries a 429 after its `retry-after`). */
-  continuesAtLimitReset: boolean;
+  /**
+   * How the CLI, as the fixture runs it, goes on by itself when a usage limit resets (null: it does
+   * not): the last user text of its continuation, when the limit hit a turn on `prompt`, and whether
+   * it waits for that moment at an open prompt (Drover reads it ready meanwhile; only the wake's
+   * grace past the reset keeps a wake out).
+   */
+  limitContinuation: { userText(prompt: string): string; waitsAtPrompt: boolean } | null;
   /** What a model sends to run a shell command that needs the person's approval. */
   approvalShell(command: string): Record<string, unknown>;
   /** The plan quota the CLI reports after a turn, as this fixture's server sends it (null: none). */
@@ -91,8 +97,12 @@ export const CLAUDE_FIXTURE: CliScenarioFixture = {
   ],
   lastUserText: anthropicUserText,
   limitShowsReset: true,
-  // Claude Code goes on by itself at a reset only for a claude.ai plan with its server-side switch on (2.1.234 and later), which a fake server cannot turn on.
-  continuesAtLimitReset: false,
+  // Since 2.1.234 (autoContinueAtUsageLimit, on by default) a subscriber's Claude Code sends a prompt of
+  // its own 30–90 s after the reset; meanwhile its prompt is open ("Continuing automatically at
+  // 12:53am · Esc to cancel"). See the README for what it takes offline.
+  get limitContinuation() {
+    return isNewerVersion('2.1.234', this.version) ? null : { userText: () => 'Your claude.ai usage limit has reset. Continue the task you were working on', waitsAtPrompt: true };
+  },
   approvalShell: plainShell,
   quotaAfterTurn: { fiveHour: 42, weekly: 17 },
   // 2.1.332 in auto mode, through a gateway that does not pass its server-side check, first says so
@@ -120,7 +130,7 @@ export const CODEX_FIXTURE: CliScenarioFixture = {
   ],
   lastUserText: responsesUserText,
   limitShowsReset: true,
-  continuesAtLimitReset: false,
+  limitContinuation: null,
   // Codex runs a command in its sandbox without asking; a model asks to leave the sandbox this way.
   approvalShell: (command) => ({ command, sandbox_permissions: 'require_escalated', justification: 'Create the marker file?' }),
   quotaAfterTurn: null,
@@ -150,7 +160,7 @@ export const GEMINI_FIXTURE: CliScenarioFixture = {
   ],
   lastUserText: geminiUserText,
   limitShowsReset: true,
-  continuesAtLimitReset: false,
+  limitContinuation: null,
   approvalShell: plainShell,
   quotaAfterTurn: null,
   approveOnce: '\r',
@@ -180,7 +190,7 @@ export const COPILOT_FIXTURE: CliScenarioFixture = {
   firstRunDialogs: [{ name: 'first-run-trust', screen: /Do you trust the files in this folder\?/, keys: '1' }],
   lastUserText: anthropicUserText,
   limitShowsReset: false,
-  continuesAtLimitReset: false,
+  limitContinuation: null,
   approvalShell: plainShell,
   quotaAfterTurn: null,
   approveOnce: '1',
@@ -207,7 +217,8 @@ export const OPENCODE_FIXTURE: CliScenarioFixture = {
   lastUserText: anthropicUserText,
   // The plugin reports when OpenCode retries (its screen says only how long it waits).
   limitShowsReset: true,
-  continuesAtLimitReset: true,
+  // OpenCode retries the 429 after its `retry-after`: the same turn again.
+  limitContinuation: { userText: (prompt) => prompt, waitsAtPrompt: false },
   approvalShell: (command) => ({ command, description: 'Create the marker file' }),
   quotaAfterTurn: null,
   approveOnce: '\r',

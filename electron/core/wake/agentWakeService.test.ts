@@ -18,7 +18,7 @@ import { ProfileRegistry } from '../profiles/profileRegistry';
 import { AppSettingsTable } from '../storage/appSettingsTable';
 import { DefinitionTable } from '../storage/definitionTable';
 import type { ChannelWake } from '../../../shared/contract/wake';
-import { AgentWakeService } from './agentWakeService';
+import { AgentWakeService, DEFAULT_WAKE_OPTIONS, type WakeOptions } from './agentWakeService';
 import { WakeChannels } from './wakeChannels';
 import { channelOrTypedWakes, type WakeTerminal } from './wakeDelivery';
 
@@ -30,6 +30,8 @@ describe('AgentWakeService', () => {
   let inbox: MediatedInbox;
   let wakes: AgentWakeService;
   let stopListening: () => void;
+  /** Starts the wake service (the test's own, with short timings, unless a test starts another). */
+  let startWakes: (options: WakeOptions) => void;
   let pauses: AccountPauses;
   let agent: Agent;
   let typed: string[];
@@ -117,7 +119,11 @@ describe('AgentWakeService', () => {
     continuesAtReset = false;
     channels = new WakeChannels();
     channelServers = [];
-    wakes = new AgentWakeService(locator, stores, events, inbox, channelOrTypedWakes(channels, terminal, () => {}), pauses, {
+    startWakes = (options) => {
+      wakes = new AgentWakeService(locator, stores, events, inbox, channelOrTypedWakes(channels, terminal, () => {}), pauses, options);
+      stopListening = wakes.listen();
+    };
+    startWakes({
       submitDelayMs: 1,
       confirmMs: 50,
       retryBaseMs: 20,
@@ -126,7 +132,6 @@ describe('AgentWakeService', () => {
       limitContinueGraceMs: CONTINUE_GRACE_MS,
       log: () => {},
     });
-    stopListening = wakes.listen();
   });
   afterEach(() => {
     for (const server of channelServers) server.abort();
@@ -268,6 +273,19 @@ describe('AgentWakeService', () => {
     expect(typed).toEqual([]);
     await waitFor(() => wake()?.state === 'delivered', 'the wake once the grace is over');
     expect(typed).toHaveLength(1);
+  });
+
+  it("by default waits past the latest moment Claude Code goes on by itself: 90 s after a reset its screen names up to a minute early", () => {
+    stopListening();
+    wakes.stop();
+    startWakes({ ...DEFAULT_WAKE_OPTIONS, log: () => {} });
+    continuesAtReset = true;
+    const resetsAt = Date.now() + 3_600_000;
+    // "resets 12:53am" of a limit that lifts at 12:53:59.
+    const shownReset = resetsAt - (resetsAt % 60_000);
+    setSession('limited', shownReset);
+    inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'a result that came during the limit' });
+    expect(wake()?.notBefore).toBeGreaterThan(shownReset + 59_999 + 90_000);
   });
 
   it("ends that grace once the CLI's own continuation is seen: the wake waits only for its turn's end", async () => {

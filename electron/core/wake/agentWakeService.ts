@@ -33,7 +33,8 @@ export const DEFAULT_WAKE_OPTIONS: Omit<WakeOptions, 'log'> = {
   retryBaseMs: 1_000,
   maxAttempts: 5,
   recheckMs: 3_000,
-  limitContinueGraceMs: 60_000,
+  // Claude Code goes on 30–90 s after the reset, which its screen names only to the minute (up to 60 s early).
+  limitContinueGraceMs: 180_000,
 };
 
 /**
