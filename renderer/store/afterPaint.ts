@@ -1,5 +1,17 @@
 import { startTransition, useEffect, useRef, useState } from 'react';
 
+/** Runs `callback` in the task after the next frame, so after the browser painted what changed. */
+export function afterNextPaint(callback: () => void): void {
+  requestAnimationFrame(() => setTimeout(callback, 0));
+}
+
+/** False until the caller's first render has been painted. */
+export function usePaintedOnce(): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => afterNextPaint(() => startTransition(() => setPainted(true))), []);
+  return painted;
+}
+
 /**
  * `value` as it was at the last paint: a change reaches the caller in the task after the next
  * frame, once the browser has painted what the change showed elsewhere. For what reads every task
@@ -15,12 +27,10 @@ export function useValueAfterPaint<T>(value: T): T {
     latest.current = value;
     if (scheduled.current) return;
     scheduled.current = true;
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        scheduled.current = false;
-        startTransition(() => setPainted(latest.current));
-      }, 0),
-    );
+    afterNextPaint(() => {
+      scheduled.current = false;
+      startTransition(() => setPainted(latest.current));
+    });
   }, [value]);
   return painted;
 }
