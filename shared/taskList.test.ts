@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TaskListSchema, TaskSchema, type Task } from './entities';
-import type { RequestFrame } from './protocol';
-import { RpcClient } from './rpcClient';
 
 const TASK: Task = {
   id: 't-abcdef12',
@@ -50,43 +48,5 @@ describe('TaskListSchema: the plain check of a task list, held to TaskSchema', (
     expect(result.error?.issues[0]).toMatchObject({ path: [2, 'state'], message: 'not a task state' });
     expect(TaskListSchema.safeParse({ tasks: [] }).error?.issues[0]?.message).toBe('not a list of tasks');
     expect(TaskListSchema.safeParse([TASK, 'a task']).error?.issues[0]).toMatchObject({ path: [1], message: 'not a task' });
-  });
-});
-
-describe('a work-state snapshot at the boundary', () => {
-  const part = (tasks: unknown[]) => ({
-    projectId: 'p-abcdef12',
-    seq: 7,
-    tasks,
-    agents: [],
-    sessions: [],
-    messages: [],
-    wakes: [],
-    worktrees: [],
-    forgeLinks: [],
-    formerAgents: [],
-    next: null,
-  });
-  const reply = (tasks: unknown[]) => {
-    const sent: RequestFrame[] = [];
-    const client = new RpcClient((frame) => sent.push(frame));
-    const result = client.call('getWorkState', { projectId: 'p-abcdef12' });
-    client.receive({ t: 'res', id: sent[0]?.id, ok: true, result: part(tasks) });
-    return result;
-  };
-
-  it('passes a well-formed part on', async () => {
-    expect((await reply([TASK])).tasks).toEqual([TASK]);
-  });
-
-  it('refuses a malformed part with the task and field that are wrong', async () => {
-    const tasks = [TASK, { ...TASK, id: 't-abcdef13', exitCode: 'two' }];
-    const error = await reply(tasks).then(
-      () => null,
-      (rejected: unknown) => rejected,
-    );
-    expect(error).toMatchObject({ code: 'internal', message: expect.stringMatching(/^Malformed getWorkState result: /) });
-    const issues = JSON.parse((error as Error).message.replace(/^Malformed getWorkState result: /, '')) as unknown;
-    expect(issues).toEqual([expect.objectContaining({ path: ['tasks', 1, 'exitCode'], message: 'not a whole number or null' })]);
   });
 });
