@@ -67,46 +67,65 @@ export type Task = z.infer<typeof TaskSchema>;
 /** The most checkpoints kept per agent, whatever the setting (a turn list is one reply). */
 export const MAX_CHECKPOINTS_KEPT = 1000;
 
-type FieldRule = readonly [check: (value: unknown) => boolean, problem: string];
-const isString = (value: unknown): boolean => typeof value === 'string';
-const isCount = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0;
-const orNull = ([check, problem]: FieldRule): FieldRule => [(value) => value === null || check(value), `${problem} or null`];
-const STRING: FieldRule = [isString, 'not a string'];
-const COUNT: FieldRule = [isCount, 'not a whole number ≥ 0'];
 const TASK_STATE_SET = new Set<unknown>(TASK_STATES);
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isTaskId = (value: unknown): boolean => isString(value) && TASK_ID.test(value);
+const isCount = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0;
+const isStringOrNull = (value: unknown): boolean => value === null || typeof value === 'string';
+const isIntegerOrNull = (value: unknown): boolean => value === null || Number.isInteger(value);
+const isCountOrNull = (value: unknown): boolean => value === null || isCount(value);
 
-/** TaskSchema's rules, field by field, as plain checks; typed by Task so that no field goes unchecked. */
-const TASK_RULES: Readonly<Record<keyof Task, FieldRule>> = {
-  id: [(value) => isString(value) && TASK_ID.test(value as string), 'not a task id'],
-  projectId: [(value) => isString(value) && PROJECT_ID.test(value as string), 'not a project id'],
-  ownerAgentId: orNull(STRING),
-  label: orNull(STRING),
-  command: STRING,
-  cwd: STRING,
-  state: [(value) => TASK_STATE_SET.has(value), 'not a task state'],
-  exitCode: orNull([Number.isInteger, 'not a whole number']),
-  signal: orNull(STRING),
-  reason: orNull(STRING),
-  attempt: [(value) => isCount(value) && (value as number) > 0, 'not a whole number ≥ 1'],
-  retryOf: orNull([(value) => isString(value) && TASK_ID.test(value as string), 'not a task id']),
-  createdAt: COUNT,
-  startedAt: orNull(COUNT),
-  endedAt: orNull(COUNT),
-  pid: orNull([Number.isInteger, 'not a whole number']),
-  pidStartTime: orNull(STRING),
-  logPath: STRING,
-  outputBytes: COUNT,
-  seq: COUNT,
+/** What is wrong with a task's field, in words, as the check below finds it. */
+const TASK_PROBLEMS: Readonly<Record<keyof Task, string>> = {
+  id: 'not a task id',
+  projectId: 'not a project id',
+  ownerAgentId: 'not a string or null',
+  label: 'not a string or null',
+  command: 'not a string',
+  cwd: 'not a string',
+  state: 'not a task state',
+  exitCode: 'not a whole number or null',
+  signal: 'not a string or null',
+  reason: 'not a string or null',
+  attempt: 'not a whole number ≥ 1',
+  retryOf: 'not a task id or null',
+  createdAt: 'not a whole number ≥ 0',
+  startedAt: 'not a whole number ≥ 0 or null',
+  endedAt: 'not a whole number ≥ 0 or null',
+  pid: 'not a whole number or null',
+  pidStartTime: 'not a string or null',
+  logPath: 'not a string',
+  outputBytes: 'not a whole number ≥ 0',
+  seq: 'not a whole number ≥ 0',
 };
-const TASK_FIELDS = Object.keys(TASK_RULES) as (keyof Task)[];
-const TASK_CHECKS = TASK_FIELDS.map((field) => TASK_RULES[field][0]);
 
-/** The first field of `task` that breaks its rule, or null. */
+/**
+ * The first field of `task` that breaks TaskSchema's rule, or null. Field by field in plain code
+ * (a test holds it to TaskSchema for every field): each read is of a named property, which stays
+ * fast over 10,000 objects of one shape, where reading them by a key from a table did not.
+ */
 function badTaskField(task: Record<string, unknown>): keyof Task | null {
-  for (let field = 0; field < TASK_FIELDS.length; field++) {
-    const name = TASK_FIELDS[field] as keyof Task;
-    if (!(TASK_CHECKS[field] as FieldRule[0])(task[name])) return name;
-  }
+  if (!isTaskId(task.id)) return 'id';
+  const projectId = task.projectId;
+  if (!isString(projectId) || !PROJECT_ID.test(projectId)) return 'projectId';
+  if (!isStringOrNull(task.ownerAgentId)) return 'ownerAgentId';
+  if (!isStringOrNull(task.label)) return 'label';
+  if (!isString(task.command)) return 'command';
+  if (!isString(task.cwd)) return 'cwd';
+  if (!TASK_STATE_SET.has(task.state)) return 'state';
+  if (!isIntegerOrNull(task.exitCode)) return 'exitCode';
+  if (!isStringOrNull(task.signal)) return 'signal';
+  if (!isStringOrNull(task.reason)) return 'reason';
+  if (!isCount(task.attempt) || task.attempt === 0) return 'attempt';
+  if (task.retryOf !== null && !isTaskId(task.retryOf)) return 'retryOf';
+  if (!isCount(task.createdAt)) return 'createdAt';
+  if (!isCountOrNull(task.startedAt)) return 'startedAt';
+  if (!isCountOrNull(task.endedAt)) return 'endedAt';
+  if (!isIntegerOrNull(task.pid)) return 'pid';
+  if (!isStringOrNull(task.pidStartTime)) return 'pidStartTime';
+  if (!isString(task.logPath)) return 'logPath';
+  if (!isCount(task.outputBytes)) return 'outputBytes';
+  if (!isCount(task.seq)) return 'seq';
   return null;
 }
 
@@ -127,7 +146,7 @@ export const TaskListSchema = z
       }
       const field = badTaskField(task as Record<string, unknown>);
       if (field !== null) {
-        context.addIssue({ code: 'custom', path: [index, field], message: TASK_RULES[field][1] });
+        context.addIssue({ code: 'custom', path: [index, field], message: TASK_PROBLEMS[field] });
         return;
       }
     }

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
 import type { AgentSession, InboxMessage, ProjectWorkState, Task, Wake } from '../../shared/entities';
-import { DroverRequestError } from '../../shared/protocol';
+import { DroverRequestError, type RequestFrame } from '../../shared/protocol';
+import { RpcClient } from '../../shared/rpcClient';
 import { BaseFakeBridge, settle } from '../testing/fakeBridge';
 import { makeAgent, makeMessage, makeProject, makeSession, makeTask, makeWake, makeWorktree } from '../testing/fixtures';
 import { createDroverStore } from './droverStore';
-import { currentWake } from './projectWorkState';
+import { currentWake, fetchWorkState } from './projectWorkState';
 
 interface PendingCall {
   method: MethodName;
@@ -58,6 +59,33 @@ const snapshot = (seq: number, entities: Partial<Omit<ProjectWorkState, 'project
   formerAgents: [],
   ...entities,
   next,
+});
+
+describe('fetchWorkState at the boundary', () => {
+  /** fetchWorkState through the page's RpcClient, the host answering its one call with `part`. */
+  const fetchAnswered = (part: unknown) => {
+    const sent: RequestFrame[] = [];
+    const client = new RpcClient((frame) => sent.push(frame));
+    const fetched = fetchWorkState({ call: (method, params) => client.call(method, params) }, 'p-aaaaaa');
+    client.receive({ t: 'res', id: sent[0]?.id, ok: true, result: part });
+    return fetched;
+  };
+
+  it('passes a well-formed snapshot on', async () => {
+    const tasks = [task('t-aaaaaa', 'failed', 1)];
+    expect((await fetchAnswered(snapshot(7, { tasks }))).tasks).toEqual(tasks);
+  });
+
+  it('refuses a malformed snapshot, naming the task and the field that are wrong', async () => {
+    const tasks = [task('t-aaaaaa', 'failed', 1), { ...task('t-bbbbbb', 'failed', 2), exitCode: 'two' }];
+    const error = await fetchAnswered(snapshot(7, { tasks: tasks as Task[] })).then(
+      () => null,
+      (rejected: unknown) => rejected,
+    );
+    expect(error).toMatchObject({ code: 'internal', message: expect.stringMatching(/^Malformed getWorkState result: /) });
+    const issues = JSON.parse((error as Error).message.replace(/^Malformed getWorkState result: /, '')) as unknown;
+    expect(issues).toEqual([expect.objectContaining({ path: ['tasks', 1, 'exitCode'], message: 'not a whole number or null' })]);
+  });
 });
 
 describe('currentWake', () => {

@@ -1,9 +1,10 @@
-import { useDeferredValue, useMemo } from 'react';
+import { useMemo } from 'react';
 import type { Agent, AgentSession, InboxMessage, Project, ProjectSettings, Wake } from '../../shared/entities';
 import type { ConnectionState } from '../bridge';
 import type { AppSettingsSlice } from './appSettingsSlice';
 import type { ProfilesSlice } from './profilesSlice';
 import type { ProjectsSlice } from './projectsSlice';
+import { useValueAfterPaint } from './afterPaint';
 import { attentionQueue, countByProject, type AttentionItem } from './attention';
 import { agentsInOrder, agentWork, inboxesByAgent, type AgentWork } from './selectors';
 import { useDrover } from './StoreContext';
@@ -67,8 +68,8 @@ export function useAgentInbox(agent: AgentRef): readonly InboxMessage[] {
 /** What each agent of the project has going on (unread messages, its tasks), by agent id. */
 export function useAgentWork(projectId: string): ReadonlyMap<string, AgentWork> {
   const agents = useAgents(projectId);
-  // Deferred like the attention queue: each agent's share of 10,000 tasks can follow the first paint.
-  const tasksById = useDeferredValue(useWorkState(projectId, 'tasksById'));
+  // After the paint like the attention queue: each agent's share of 10,000 tasks can follow it.
+  const tasksById = useValueAfterPaint(useWorkState(projectId, 'tasksById'));
   const messagesById = useWorkState(projectId, 'messagesById');
   return useMemo(() => {
     const inboxes = inboxesByAgent(Object.values(messagesById));
@@ -100,8 +101,8 @@ function sharedAttentionQueue(...inputs: QueueInputs): readonly AttentionItem[] 
 
 /** Everything that needs the person, across every project, most urgent first. */
 export function useAttentionQueue(): readonly AttentionItem[] {
-  // Deferred: it reads every task of every project, and a snapshot's first paint should not wait for it.
-  const workStates = useDeferredValue(useDrover((state) => state.workStates));
+  // After the paint: it reads every task of every project, and a snapshot's first paint should not wait for it.
+  const workStates = useValueAfterPaint(useDrover((state) => state.workStates));
   const projects = useDrover((state) => state.projects.byId);
   const handled = useDrover((state) => state.attention.handled);
   return useMemo(() => sharedAttentionQueue(workStates, projects, handled), [workStates, projects, handled]);

@@ -1,4 +1,5 @@
 import type { Agent, AgentSession, FormerAgent, InboxMessage, ProjectWorkState, Task, Wake, Worktree } from '../../shared/entities';
+import type { MethodResult } from '../../shared/contract';
 import type { ForgeLink } from '../../shared/forge';
 import type { Bridge } from '../bridge';
 import { PERFORMANCE_MARKS, type WorkStateMarkDetail } from '../../shared/performanceMarks';
@@ -81,14 +82,15 @@ export function workStateFromSnapshot(snapshot: ProjectWorkState): WorkStateSlic
  */
 export async function fetchWorkState(bridge: Pick<Bridge, 'call'>, projectId: string): Promise<ProjectWorkState> {
   const first = await bridge.call('getWorkState', { projectId });
-  const tasks = [...first.tasks];
-  const messages = [...first.messages];
+  const rest: MethodResult<'getWorkState'>[] = [];
   for (let after = first.next; after; ) {
     const part = await bridge.call('getWorkState', { projectId, after });
-    for (const task of part.tasks) tasks.push(task);
-    for (const message of part.messages) messages.push(message);
+    rest.push(part);
     after = part.next;
   }
+  // One concat per list: no copy of the first part's 10,000 tasks item by item.
+  const tasks = first.tasks.concat(...rest.map((part) => part.tasks));
+  const messages = first.messages.concat(...rest.map((part) => part.messages));
   performance.mark(PERFORMANCE_MARKS.workStateSnapshot, { detail: { projectId, tasks: tasks.length } satisfies WorkStateMarkDetail });
   return { ...first, tasks, messages };
 }

@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useId, useMemo, useRef, type KeyboardEvent, type Ref } from 'react';
 import type { Agent, FormerAgent, Task, Worktree } from '../../shared/entities';
 import { listCommandFor, type ListCommand } from '../keyboard/shortcuts';
+import { usePaintedOnce } from '../store/afterPaint';
 import { usePhoneLayout } from '../store/phoneLayout';
 import { branchOfFolder, ownerNameOf } from '../store/selectors';
 import { TaskRow, type TaskRowActions } from './TaskRow';
@@ -9,6 +10,8 @@ import { TaskRow, type TaskRowActions } from './TaskRow';
 const ROW_HEIGHT = 34;
 /** Rows a finger can hit (the row's buttons are 36 px there). */
 const PHONE_ROW_HEIGHT = 44;
+/** Rows kept beyond the visible ones, so scrolling does not show gaps. */
+const OVERSCAN = 12;
 
 interface TaskGridProps extends TaskRowActions {
   tasks: readonly Task[];
@@ -44,11 +47,14 @@ export function TaskGrid({ tasks, agentsById, formerAgentsById, retryRefusalOf, 
   const rowHeight = usePhoneLayout() ? PHONE_ROW_HEIGHT : ROW_HEIGHT;
   // The virtualizer lays out every row again (10,000 of them) whenever the key function changes.
   const getItemKey = useCallback((index: number) => tasks[index]?.id ?? index, [tasks]);
+  // The visible rows are painted first; the rows beyond them follow (twice as many DOM rows to
+  // create, style and lay out before a 10,000-task snapshot's first paint, else).
+  const overscan = usePaintedOnce() ? OVERSCAN : 0;
   const virtualizer = useVirtualizer({
     count: tasks.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
-    overscan: 12,
+    overscan,
     getItemKey,
   });
 

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { afterNextPaint } from '../store/afterPaint';
 import { PERFORMANCE_MARKS, type WorkStateMarkDetail } from '../../shared/performanceMarks';
 
 function latestSnapshotMark(projectId: string): PerformanceEntry | undefined {
@@ -19,6 +20,6 @@ export function usePaintedMark(projectId: string, snapshot: unknown, tasks: numb
     if (!arrived || arrived === handled.current) return;
     handled.current = arrived;
     const detail: WorkStateMarkDetail = { projectId, tasks };
-    requestAnimationFrame(() => setTimeout(() => performance.mark(PERFORMANCE_MARKS.workStatePainted, { detail }), 0));
+    afterNextPaint(() => performance.mark(PERFORMANCE_MARKS.workStatePainted, { detail }));
   }, [projectId, snapshot, tasks]);
 }
