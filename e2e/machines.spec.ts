@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { runCli } from '../test-support/droverProcess';
-import { CAN_RUN_SSHD, startSshRemote, type SshRemote } from '../test-support/sshServer';
+import { CAN_RUN_SSHD, SSHD_REQUIREMENT, startSshRemote, type SshRemote } from '../test-support/sshServer';
 import { addAgent, screenshot, stateBadge, terminalOf } from './support/agents';
 import { expect, test } from './support/droverHost';
 
@@ -11,7 +11,7 @@ function killSshBridges(): void {
 }
 
 test.describe('another machine over the real OpenSSH', () => {
-  test.skip(!CAN_RUN_SSHD, 'needs root to run sshd and make a throwaway remote user');
+  test.skip(!CAN_RUN_SSHD, SSHD_REQUIREMENT);
   let remote: SshRemote;
   test.beforeEach(async () => {
     remote = await startSshRemote();

@@ -8,7 +8,9 @@ import { makeTempDir, removeDir } from './tempDir';
 import { waitFor } from './waitFor';
 
 /** sshd needs root to log in as another user; the tests that need one skip without it. */
-export const CAN_RUN_SSHD = process.getuid?.() === 0 && fs.existsSync('/usr/sbin/sshd') && fs.existsSync('/usr/sbin/useradd');
+export const CAN_RUN_SSHD = process.getuid?.() === 0 && ['/usr/sbin/sshd', '/usr/bin/ssh', '/usr/sbin/useradd'].every((file) => fs.existsSync(file));
+/** Why a test of another machine skipped. */
+export const SSHD_REQUIREMENT = "needs root, OpenSSH's sshd and ssh client (openssh-server, openssh-client) and useradd, to run a real sshd with a throwaway user as the remote";
 
 /** A real OpenSSH server on 127.0.0.1 with a throwaway local user as "the remote". */
 export interface SshRemote {
@@ -23,6 +25,8 @@ export interface SshRemote {
   sshCommand: string;
   /** Runs a command as the remote user over the same ssh. */
   ssh(command: string): string;
+  /** Gives the remote user what a test wrote into its home as root. */
+  chownHome(): void;
   /** A config of the same server whose known_hosts lacks its key, and one with a key it refuses. */
   variant(kind: 'unknown-host-key' | 'refused-key' | 'closed-port'): string;
   stop(): Promise<void>;
@@ -117,6 +121,7 @@ export async function startSshRemote(): Promise<SshRemote> {
     sshConfig,
     sshCommand: `ssh -F ${sshConfig}`,
     ssh: (command) => execFileSync('ssh', ['-F', sshConfig, '-o', 'BatchMode=yes', 'remote', command], { encoding: 'utf8' }),
+    chownHome: () => execFileSync('chown', ['-R', `${user}:${user}`, home]),
     variant: (kind) => `ssh -F ${clientConfig(dir, `ssh_config_${kind}`, variants[kind])}`,
     stop: async () => {
       sshd.kill('SIGTERM');

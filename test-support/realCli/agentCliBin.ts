@@ -21,8 +21,13 @@ export function agentCliBinDir(): string {
   return path.join(agentCliSetDir(), 'node_modules', '.bin');
 }
 
+/** The folder of an agent CLI's package in the set the suite runs. */
+export function installedCliPackageDir(packageName: string): string {
+  return path.join(agentCliSetDir(), 'node_modules', ...packageName.split('/'));
+}
+
 /** The version of an agent CLI's package in the set the suite runs, as installed. */
 export function installedCliVersion(packageName: string): string {
-  const manifest = path.join(agentCliSetDir(), 'node_modules', ...packageName.split('/'), 'package.json');
+  const manifest = path.join(installedCliPackageDir(packageName), 'package.json');
   return (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
