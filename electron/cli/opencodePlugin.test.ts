@@ -26,7 +26,8 @@ describe("Drover's OpenCode plugin", () => {
     const reports = path.join(dir, 'reports');
     fs.mkdirSync(reports);
     const drover = path.join(dir, 'drover');
-    fs.writeFileSync(drover, `#!/bin/sh\ncat > "${reports}/$$-$(date +%s%N).json"\n`, { mode: 0o755 });
+    // Each report is written whole, then named: a listing never sees one half-written.
+    fs.writeFileSync(drover, `#!/bin/sh\nname="${reports}/$$-$(date +%s%N)"\ncat > "$name.part" && mv "$name.part" "$name.json"\n`, { mode: 0o755 });
     const file = path.join(dir, 'drover.js');
     fs.writeFileSync(file, opencodePlugin(drover));
     const module = (await import(pathToFileURL(file).href)) as { DroverPlugin: () => Promise<Hooks> };
@@ -34,6 +35,7 @@ describe("Drover's OpenCode plugin", () => {
     const received = () =>
       fs
         .readdirSync(reports)
+        .filter((name) => name.endsWith('.json'))
         .sort()
         .map((name) => fs.readFileSync(path.join(reports, name), 'utf8'));
     return { hooks, received };

@@ -286,7 +286,7 @@ export class RealCliRig {
   }
 
   private async boot(): Promise<void> {
-    this.host = await startHost({ dataDir: this.dataDir, version: 'test', cliCommand: [process.execPath, CLI_PATH], agentStopGraceMs: 2_000, env: this.env });
+    this.host = await startHost({ dataDir: this.dataDir, version: 'test', cliCommand: [process.execPath, CLI_PATH], env: this.env });
     this.host.core.events.onEvent((event) => this.events.push(event));
   }
 }
