@@ -1,8 +1,13 @@
 import { startTransition, useEffect, useRef, useState } from 'react';
 
-/** Runs `callback` in the task after the next frame, so after the browser painted what changed. */
+/**
+ * Runs `callback` in the task after the next frame, so after the browser painted what changed. A
+ * hidden page draws no frames (a minimised window, a background tab): there it runs at once, so
+ * what follows the paint, the taskbar's badge count among it, still follows the state.
+ */
 export function afterNextPaint(callback: () => void): void {
-  requestAnimationFrame(() => setTimeout(callback, 0));
+  if (document.visibilityState === 'hidden') setTimeout(callback, 0);
+  else requestAnimationFrame(() => setTimeout(callback, 0));
 }
 
 /** False until the caller's first render has been painted. */
