@@ -260,12 +260,18 @@ describe('AgentWakeService', () => {
     expect(typed).toEqual([]);
   });
 
-  it("leaves the moment of a limit's reset to a CLI that goes on by itself then: the wake waits past it, then delivers once", async () => {
+  /** An agent whose CLI goes on by itself at a reset, limited until one 50 ms away, with a result waiting for it. */
+  const limitedWithMailUntilSoon = () => {
     continuesAtReset = true;
     const resetsAt = Date.now() + 50;
     setSession('limited', resetsAt);
     inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'a result that came during the limit' });
     expect(wake()).toMatchObject({ state: 'waiting', notBefore: resetsAt + CONTINUE_GRACE_MS });
+    return resetsAt;
+  };
+
+  it("leaves the moment of a limit's reset to a CLI that goes on by itself then: the wake waits past it, then delivers once", async () => {
+    const resetsAt = limitedWithMailUntilSoon();
     // The limit lifts at the reset; the CLI's own continuation has the prompt to itself for a while.
     await waitFor(() => Date.now() >= resetsAt, 'the reset');
     setSession('ready');
@@ -289,11 +295,7 @@ describe('AgentWakeService', () => {
   });
 
   it("ends that grace once the CLI's own continuation is seen: the wake waits only for its turn's end", async () => {
-    continuesAtReset = true;
-    const resetsAt = Date.now() + 50;
-    setSession('limited', resetsAt);
-    inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'a result that came during the limit' });
-    expect(wake()).toMatchObject({ state: 'waiting', notBefore: resetsAt + CONTINUE_GRACE_MS });
+    const resetsAt = limitedWithMailUntilSoon();
     await waitFor(() => Date.now() >= resetsAt, 'the reset');
     announceSession('busy');
     expect(wake()).toMatchObject({ state: 'waiting', notBefore: null });
