@@ -88,7 +88,7 @@ export class RpcClient {
 
   /** The transport went away: every call still waiting fails with `reason`. */
   failAll(reason: string): void {
-    clearTimeout(this.holdTimer);
+    this.stopHolding();
     for (const call of this.pending.values()) call.reject(new DroverRequestError('internal', reason));
     this.pending.clear();
   }
@@ -105,13 +105,18 @@ export class RpcClient {
       this.pending.delete(id);
       call.reject(new DroverRequestError('internal', reason));
     }
+    // Counted from the drop: the reconnect attempts that fail meanwhile do not start it again.
+    this.holdTimer ??= setTimeout(() => this.failAll(`${reason}, and not back within ${Math.round(policy.holdMs / 1000)} s`), policy.holdMs);
+  }
+
+  private stopHolding(): void {
     clearTimeout(this.holdTimer);
-    this.holdTimer = setTimeout(() => this.failAll(`${reason}, and not back within ${Math.round(policy.holdMs / 1000)} s`), policy.holdMs);
+    this.holdTimer = undefined;
   }
 
   /** A new connection is open: the calls the drop left unanswered go again, keys and all. */
   reconnected(): void {
-    clearTimeout(this.holdTimer);
+    this.stopHolding();
     for (const [id, call] of this.pending) {
       try {
         this.sendFrame(call.frame);
