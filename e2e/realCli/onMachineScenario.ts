@@ -9,6 +9,7 @@ import { openSshRelay, type SshRelay } from '../../electron/wire/sshRelay';
 import { runCli, stopHostOf } from '../../test-support/droverProcess';
 import type { CliScenarioFixture } from '../../test-support/realCli/agentCliFixtures';
 import agentClis from '../../test-support/realCli/agentClis.json';
+import { sessionStates } from '../../test-support/realCli/realCliRig';
 import { installCliForRemote } from '../../test-support/realCli/remoteCliInstall';
 import type { ScriptedModelServer } from '../../test-support/realCli/scriptedModelServer';
 import { CAN_RUN_SSHD, SSHD_REQUIREMENT, startSshRemote, type SshRemote } from '../../test-support/sshServer';
@@ -78,7 +79,7 @@ export function describeRealCliOnMachine(fixture: CliScenarioFixture): void {
 
         const session = async () => (await call('getWorkState', { projectId: project.id })).sessions.find((s) => s.agentId === agent.id);
         const diagnosis = async () => {
-          const states = events.flatMap((e) => (e.name === 'agentSessionChanged' && e.session.agentId === agent.id ? [`${e.session.state}${e.session.needsInput ? '(needs input)' : ''}`] : []));
+          const states = sessionStates(events, agent.id);
           const wakes = (await call('getWorkState', { projectId: project.id })).wakes.filter((w) => w.agentId === agent.id);
           const screen = await call('readAgentScreen', { agentId: agent.id }).then((s) => s.text.split('\n').slice(-30).join('\n'), (error: Error) => error.message);
           return `states: ${states.join(' > ')}\nwakes: ${JSON.stringify(wakes)}\nscreen:\n${screen}`;

@@ -139,7 +139,7 @@ export class RealCliRig {
 
   /** Every state the agent's sessions went through, in order. */
   states(): string[] {
-    return this.events.flatMap((e) => (e.name === 'agentSessionChanged' && e.session.agentId === this.agent.id ? [describeSession(e.session)] : []));
+    return sessionStates(this.events, this.agent.id);
   }
 
   /** What a failed wait should show: the states seen, the agent's wake, and the screen. */
@@ -302,4 +302,9 @@ function personalEnv(): NodeJS.ProcessEnv {
 
 function describeSession(session: AgentSession): string {
   return session.needsInput ? `${session.state}(needs input)` : session.state;
+}
+
+/** Every state an agent's sessions went through, in order, as the host's events said. */
+export function sessionStates(events: readonly DroverEvent[], agentId: string): string[] {
+  return events.flatMap((e) => (e.name === 'agentSessionChanged' && e.session.agentId === agentId ? [describeSession(e.session)] : []));
 }
