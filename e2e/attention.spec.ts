@@ -29,7 +29,7 @@ test('the Needs you queue gathers what needs the person across projects, goes to
   const failing = await runCli(['--data-dir', drover.dataDir, 'task', 'run', '--agent', 'Ada', '--label', 'lint', '--', 'echo 2 problems; exit 3'], { cwd: shopFolder });
   expect(failing.code, failing.stderr).toBe(0);
   await expect(needsYouButton(page, 2)).toBeVisible();
-  const projects = page.getByRole('region', { name: 'Registered projects' });
+  const projects = page.getByRole('region', { name: 'Projects on this machine' });
   await expect(projects.getByRole('listitem').filter({ hasText: 'shop' }).getByRole('img', { name: 'Needs you: 1 item' })).toBeVisible();
   await expect(projects.getByRole('listitem').filter({ hasText: 'api' }).getByRole('img', { name: 'Needs you: 1 item' })).toBeVisible();
 

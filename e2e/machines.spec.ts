@@ -3,6 +3,8 @@ import path from 'node:path';
 import { runCli } from '../test-support/droverProcess';
 import { CAN_RUN_SSHD, SSHD_REQUIREMENT, startSshRemote, type SshRemote } from '../test-support/sshServer';
 import { addAgent, screenshot, stateBadge, terminalOf } from './support/agents';
+import { needsYouButton, raisedNotifications, recordNotifications } from './support/attention';
+import { taskRow } from './support/workState';
 import { expect, test } from './support/droverHost';
 
 /** The ssh clients of this machine's bridges (the remote's own `host connect` processes are not ssh). */
@@ -79,5 +81,56 @@ test.describe('another machine over the real OpenSSH', () => {
     await expect(terminal).toContainText(`[Drover] New message: Task ${taskId} "remote build"`, { timeout: 30_000 });
     await expect(terminal).toContainText('succeeded: exit code 0');
     await screenshot(page, 'machines-woken.png');
+  });
+
+  test('the Needs you queue, notifications, the palette and the projects page of this machine cover another one', async ({ page, drover }) => {
+    test.setTimeout(180_000);
+    remote.ssh('git init -q app && cd app && git -c user.name=t -c user.email=t@example.com commit -q --allow-empty -m start');
+    const app = path.join(remote.home, 'app');
+    const env = { ...process.env, DROVER_SSH_COMMAND: remote.sshCommand };
+    const url = await drover.startHost([], env);
+    const cli = (...args: string[]) => runCli(['--data-dir', drover.dataDir, ...args], { env });
+    expect((await cli('machine', 'add', 'box', remote.alias)).code).toBe(0);
+    expect((await cli('project', 'add', app, '--machine', 'box')).code).toBe(0);
+    await recordNotifications(page);
+    await page.goto(url);
+
+    // The projects page groups the projects by machine, each machine saying whether it is reached.
+    const box = page.getByRole('region', { name: 'box' });
+    await expect(box.getByText('connected', { exact: true })).toBeVisible({ timeout: 30_000 });
+    await expect(box.getByRole('list', { name: 'Projects on box' }).getByRole('link', { name: 'app' })).toBeVisible();
+    await expect(needsYouButton(page, 0)).toBeVisible();
+
+    const failed = await cli('task', 'run', '--machine', 'box', '--project', app, '--label', 'remote check', '--', 'sh', '-c', 'echo broken; exit 3');
+    expect(failed.code, failed.stderr).toBe(0);
+    await expect(needsYouButton(page, 1)).toBeVisible();
+    await expect(box.getByRole('img', { name: 'Needs you: 1 item' })).toBeVisible();
+    await expect.poll(async () => (await raisedNotifications(page)).map(({ title, body }) => `${title} | ${body}`)).toEqual(['Task failed: remote check | app on box · exit 3']);
+    await screenshot(page, 'machines-needs-you.png');
+
+    await page.keyboard.press('Control+K');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await palette.getByRole('combobox').fill('app on box');
+    await expect(palette.getByRole('option', { name: 'Go to app on box' })).toBeVisible();
+    await expect(palette.getByRole('option', { name: /Go to remote check \(task failed, app on box\)/ })).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    // The item names its machine and opens that machine's page on it.
+    await needsYouButton(page, 1).click();
+    const queue = page.getByRole('dialog', { name: 'Needs you' });
+    await expect(queue.getByRole('listitem')).toHaveText([/Task failed.*remote check.*exit 3.*app on box/]);
+    await queue.getByRole('button', { name: /^Task failed remote check/ }).click();
+    await expect(page).toHaveURL(/\/machines\/box\/#\/project\/[^?]+$/);
+    await expect(page.getByText('on box', { exact: true })).toBeVisible();
+    const grid = page.getByRole('region', { name: 'Work state' }).getByRole('grid', { name: 'Tasks' });
+    await expect(taskRow(grid, 'remote check')).toHaveAttribute('aria-selected', 'true');
+
+    // What is dismissed there stays dismissed on this machine's page, and the reverse.
+    await needsYouButton(page, 1).click();
+    await page.getByRole('dialog', { name: 'Needs you' }).getByRole('button', { name: 'Dismiss remote check' }).click();
+    await expect(needsYouButton(page, 0)).toBeVisible();
+    await page.goto(url);
+    await expect(box.getByText('connected', { exact: true })).toBeVisible({ timeout: 30_000 });
+    await expect(needsYouButton(page, 0)).toBeVisible();
   });
 });

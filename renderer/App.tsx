@@ -7,8 +7,11 @@ import { useAppShortcut } from './components/useAppShortcut';
 import { CommandPalette } from './palette/CommandPalette';
 import { navigate, routeHref, useRoute, type Route } from './routing';
 import { goTo } from './store/focusRequest';
-import { machineOfPage } from './transport/machinePage';
-import { useAttentionQueue, useProject, useProjects } from './store/hooks';
+import { machineOfPage, machinePageHref } from './transport/machinePage';
+import { useProject, useProjects } from './store/hooks';
+import type { DroverState } from './store/droverStore';
+import { machineLabel, useOtherMachines } from './store/otherMachines';
+import { useQueueAcrossMachines } from './attention/queueAcrossMachines';
 import { ProjectPage } from './views/ProjectPage';
 import { ProjectsView } from './views/ProjectsView';
 import { SettingsPage } from './views/SettingsPage';
@@ -17,8 +20,9 @@ import { TaskToasts } from './workState/toasts/TaskToasts';
 export function App() {
   const route = useRoute();
   const projectName = useProject(route.page === 'project' ? route.projectId : null)?.name ?? null;
-  const waiting = useAttentionQueue().length;
+  const waiting = useQueueAcrossMachines().entries.length;
   const [paletteOpen, setPaletteOpen] = useState(false);
+  useRouteFocus(route);
 
   useEffect(() => {
     // The count reaches the tab strip and the taskbar, wherever the window is.
@@ -73,9 +77,47 @@ function Page({ route }: { route: Route }) {
   }
 }
 
+/** A link from another page names what to open (`#/project/ID?task=…`): go to it once, then drop it from the address. */
+function useRouteFocus(route: Route): void {
+  const projectId = route.page === 'project' ? route.projectId : null;
+  const focus = route.page === 'project' ? route.focus : undefined;
+  const agentId = focus && 'agentId' in focus ? focus.agentId : null;
+  const taskId = focus && 'taskId' in focus ? focus.taskId : null;
+  useEffect(() => {
+    if (!projectId) return;
+    if (agentId) goTo({ kind: 'agent', projectId, agentId });
+    else if (taskId) goTo({ kind: 'task', projectId, taskId });
+  }, [projectId, agentId, taskId]);
+}
+
+function projectsChanged(state: DroverState, previous: DroverState): boolean {
+  return state.projects !== previous.projects;
+}
+
+/** Going to each project of the other machines this page follows: their pages open on it. */
+function useOtherProjectCommands(): PaletteCommand[] {
+  const followed = useOtherMachines(projectsChanged);
+  return useMemo(
+    () =>
+      followed.flatMap(({ other, state }) =>
+        Object.values(state.projects.byId)
+          .sort((a, b) => a.name.localeCompare(b.name))
+          .map((project) => ({
+            id: `app:project:${other.name ?? ''}:${project.id}`,
+            group: 'Projects',
+            label: `Go to ${project.name} on ${machineLabel(other.name)}`,
+            keywords: [project.path, 'open', 'project', 'machine'],
+            run: () => window.location.assign(machinePageHref(other.name, { page: 'project', projectId: project.id })),
+          })),
+      ),
+    [followed],
+  );
+}
+
 /** What the palette offers on every page: going to a project or the list, adding a project, settings. */
 function useAppCommands(): void {
   const projects = useProjects().byId;
+  const otherProjects = useOtherProjectCommands();
   const commands = useMemo<PaletteCommand[]>(
     () => [
       { id: 'app:projects', group: 'Projects', label: 'Go to the projects list', keywords: ['home'], run: () => navigate({ page: 'projects' }) },
@@ -89,6 +131,7 @@ function useAppCommands(): void {
           keywords: [project.path, 'open', 'project'],
           run: () => navigate({ page: 'project', projectId: project.id }),
         })),
+      ...otherProjects,
       {
         id: 'app:settings',
         group: 'App',
@@ -104,7 +147,7 @@ function useAppCommands(): void {
         run: () => goTo({ kind: 'command-line-tool' }),
       },
     ],
-    [projects],
+    [projects, otherProjects],
   );
   usePaletteCommands(commands);
 }

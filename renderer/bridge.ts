@@ -1,11 +1,11 @@
 import { PRELOAD_BRIDGE_KEY, type PreloadBridge } from '../shared/preloadBridge';
 import { readAccessToken } from './transport/accessToken';
-import type { Bridge } from './transport/bridgeTypes';
+import type { Bridge, ClosableBridge } from './transport/bridgeTypes';
 import { apiPathOf, machineOfPage } from './transport/machinePage';
 import { createPreloadBridge } from './transport/preloadTransport';
 import { createWebSocketBridge } from './transport/webSocketTransport';
 
-export type { Bridge, ConnectionState, Unsubscribe } from './transport/bridgeTypes';
+export type { Bridge, ClosableBridge, ConnectionState, Unsubscribe } from './transport/bridgeTypes';
 
 function findPreloadBridge(): PreloadBridge | null {
   const candidate: unknown = Reflect.get(window, PRELOAD_BRIDGE_KEY);
@@ -19,11 +19,15 @@ export function runsInDesktopApp(): boolean {
   return findPreloadBridge() !== null;
 }
 
+/** A WebSocket to the host of a machine (null: the one `drover serve` runs on), through this page's server. */
+export function createMachineBridge(machine: string | null): ClosableBridge {
+  const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
+  const token = readAccessToken() ?? '';
+  return createWebSocketBridge(`${scheme}://${window.location.host}${apiPathOf(machine)}?token=${encodeURIComponent(token)}`);
+}
+
 /** Electron exposes its preload bridge; anywhere else the page talks to `drover serve` over WebSocket. */
 export function createBridge(): Bridge {
   const preload = findPreloadBridge();
-  if (preload) return createPreloadBridge(preload);
-  const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
-  const token = readAccessToken() ?? '';
-  return createWebSocketBridge(`${scheme}://${window.location.host}${apiPathOf(machineOfPage())}?token=${encodeURIComponent(token)}`);
+  return preload ? createPreloadBridge(preload) : createMachineBridge(machineOfPage());
 }

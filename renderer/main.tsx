@@ -4,14 +4,17 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { createBridge } from './bridge';
 import { createDroverStore } from './store/droverStore';
+import { followOtherMachines } from './store/otherMachines';
 import { StoreProvider } from './store/StoreContext';
+import { machineOfPage } from './transport/machinePage';
 import './styles.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks #root');
 
 const bridge = createBridge();
-const store = createDroverStore(bridge);
+const store = createDroverStore(bridge, machineOfPage());
+followOtherMachines(bridge);
 
 createRoot(container).render(
   <StrictMode>

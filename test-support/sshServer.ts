@@ -125,13 +125,14 @@ export async function startSshRemote(): Promise<SshRemote> {
     variant: (kind) => `ssh -F ${clientConfig(dir, `ssh_config_${kind}`, variants[kind])}`,
     stop: async () => {
       sshd.kill('SIGTERM');
-      // Whatever the remote user still runs (its Drover host, agents, tasks) goes with it.
-      try {
-        execFileSync('pkill', ['-KILL', '-u', user]);
-      } catch {
-        // Nothing of its was running.
-      }
+      // Whatever the remote user still runs (its Drover host, agents, tasks) goes with it, again on
+      // each look: a session sshd had already accepted can still start a bridge, which starts a host.
       await waitFor(() => {
+        try {
+          execFileSync('pkill', ['-KILL', '-u', user]);
+        } catch {
+          // Nothing of its was running.
+        }
         try {
           execFileSync('pgrep', ['-u', user]);
           return false;

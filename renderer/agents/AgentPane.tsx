@@ -16,6 +16,7 @@ import { AgentTaskBadges } from './AgentTaskBadges';
 import { InboxButton } from './InboxBadge';
 import { PaneIcon } from './PaneIcon';
 import { usePaneWidth } from './usePaneWidth';
+import { machineOfPage } from '../transport/machinePage';
 
 // xterm is most of the bundle: the projects list never needs it.
 const AgentTerminal = lazy(() => import('../terminal/AgentTerminal').then((module) => ({ default: module.AgentTerminal })));
@@ -62,6 +63,7 @@ export function AgentPane(props: AgentPaneProps) {
   const start = () => void run(() => startAgent(agent.id, true));
   const cannotStart = live ? null : (actionError ?? profile?.unavailableReason ?? null);
   const shortcut = index < 9 ? `Alt+${index + 1}` : null;
+  const machine = machineOfPage();
 
   return (
     <section
@@ -83,6 +85,7 @@ export function AgentPane(props: AgentPaneProps) {
           <h3 id={nameId} className="agent-pane__name">
             {agent.name}
           </h3>
+          {machine && <span className="agent-pane__machine">on {machine}</span>}
           <AgentStateBadge session={session} />
           <span className="agent-pane__role" title={agent.role}>
             {agent.role || profile?.name}

@@ -3,24 +3,22 @@ import { countOf } from '../../shared/plural';
 import { useAccountPauses } from '../accounts/pausedAccounts';
 import { usePaletteCommands, type PaletteCommand } from '../components/commandRegistry';
 import { useAppShortcut } from '../components/useAppShortcut';
-import { nextItem, type AttentionItem } from '../store/attention';
-import { useAttentionQueue, useProjects } from '../store/hooks';
+import { nextItem } from '../store/attention';
 import { useDroverActions } from '../store/StoreContext';
 import { itemHeadline } from './attentionPresentation';
 import { AttentionPanel } from './AttentionPanel';
-import { goToItem } from './goToItem';
+import { entryPlace, goToEntry, useQueueAcrossMachines, type QueueEntry } from './queueAcrossMachines';
 import { useAttentionNotifications } from './useAttentionNotifications';
 import { useBadgeCount } from './useBadgeCount';
 
 const NEXT_SHORTCUT = ['Ctrl', 'Alt', 'N'];
 
 /**
- * The Needs you queue in the title bar: its count, its panel, the key that goes to the next item,
- * the notifications it raises and the taskbar badge.
+ * The Needs you queue in the title bar, across every machine the page follows: its count, its
+ * panel, the key that goes to the next item, the notifications it raises and the taskbar badge.
  */
 export function AttentionCenter() {
-  const queue = useAttentionQueue();
-  const projects = useProjects().byId;
+  const { entries: queue, acrossMachines } = useQueueAcrossMachines();
   const { paused } = useAccountPauses();
   const { resumeAccount } = useDroverActions();
   const [open, setOpen] = useState(false);
@@ -31,17 +29,18 @@ export function AttentionCenter() {
   useBadgeCount(queue.length);
 
   const goNext = useCallback(() => {
-    const next = nextItem(queue, lastJump.current);
-    if (!next) return;
+    const next = nextItem(queue.map((entry) => entry.item), lastJump.current);
+    const entry = next && queue[next.index];
+    if (!next || !entry) return;
     lastJump.current = { key: next.item.key, index: next.index };
-    goToItem(next.item);
+    goToEntry(entry);
   }, [queue]);
   useAppShortcut('nextAttention', goNext);
 
-  const goToFromPanel = (item: AttentionItem) => {
-    lastJump.current = { key: item.key, index: queue.indexOf(item) };
+  const goToFromPanel = (entry: QueueEntry) => {
+    lastJump.current = { key: entry.item.key, index: queue.indexOf(entry) };
     setOpen(false);
-    goToItem(item);
+    goToEntry(entry);
   };
 
   const commands = useMemo<PaletteCommand[]>(
@@ -55,17 +54,17 @@ export function AttentionCenter() {
         keywords: ['pause', 'account', 'limit', 'wake'],
         run: () => resumeAccount(account.key),
       })),
-      ...queue.map((item) => {
-        const { status, subject } = itemHeadline(item);
+      ...queue.map((entry) => {
+        const { status, subject } = itemHeadline(entry.item);
         return {
-          id: `attention:${item.key}`,
+          id: `attention:${entry.machine ?? ''}:${entry.item.key}`,
           group: 'Needs you',
-          label: `Go to ${subject} (${status.label.toLowerCase()}, ${projects[item.projectId]?.name ?? item.projectId})`,
-          run: () => goToItem(item),
+          label: `Go to ${subject} (${status.label.toLowerCase()}, ${entryPlace(entry, acrossMachines)})`,
+          run: () => goToEntry(entry),
         };
       }),
     ],
-    [goNext, queue, projects, paused, resumeAccount],
+    [goNext, queue, acrossMachines, paused, resumeAccount],
   );
   usePaletteCommands(commands);
 
@@ -83,7 +82,7 @@ export function AttentionCenter() {
         <span className="attention-button__label">Needs you</span>{' '}
         <span className="attention-button__count">{count}</span>
       </button>
-      {open && <AttentionPanel queue={queue} paused={paused} onGoTo={goToFromPanel} onClose={() => setOpen(false)} />}
+      {open && <AttentionPanel queue={queue} acrossMachines={acrossMachines} paused={paused} onGoTo={goToFromPanel} onClose={() => setOpen(false)} />}
     </>
   );
 }

@@ -7,26 +7,31 @@ import { ModalDialog } from '../components/ModalDialog';
 import { usePendingAction } from '../components/usePendingAction';
 import { StatusBadge } from '../components/StatusBadge';
 import { useNow } from '../components/useNow';
-import type { AttentionItem } from '../store/attention';
-import { useProjects } from '../store/hooks';
-import { useDroverActions } from '../store/StoreContext';
 import { systemNotifier } from '../transport/systemNotifications';
 import { presentItem } from './attentionPresentation';
 import { NotificationPermission } from './NotificationSettings';
+import { entryPlace, type QueueEntry } from './queueAcrossMachines';
 
 interface AttentionPanelProps {
-  queue: readonly AttentionItem[];
+  queue: readonly QueueEntry[];
+  /** Items of several machines: each names its machine. */
+  acrossMachines: boolean;
   paused: readonly PausedAccount[];
-  onGoTo(item: AttentionItem): void;
+  onGoTo(entry: QueueEntry): void;
   onClose(): void;
 }
 
+/** Dismisses each entry in the store of its own machine. */
+function dismiss(entries: readonly QueueEntry[]): void {
+  const byStore = new Map<QueueEntry['actions'], string[]>();
+  for (const { actions, item } of entries) byStore.set(actions, [...(byStore.get(actions) ?? []), item.key]);
+  for (const [actions, keys] of byStore) actions.markHandled(keys);
+}
+
 /** The Needs you queue as a list: go to an item, or dismiss it (it comes back only if it happens again). */
-export function AttentionPanel({ queue, paused, onGoTo, onClose }: AttentionPanelProps) {
-  const { markHandled, sendForgeFeedback } = useDroverActions();
+export function AttentionPanel({ queue, acrossMachines, paused, onGoTo, onClose }: AttentionPanelProps) {
   const sending = usePendingAction();
-  const projects = useProjects().byId;
-  const now = useNow(queue.some((item) => item.kind === 'limited'));
+  const now = useNow(queue.some((entry) => entry.item.kind === 'limited'));
   const summaryId = useId();
 
   return (
@@ -36,17 +41,18 @@ export function AttentionPanel({ queue, paused, onGoTo, onClose }: AttentionPane
           ? paused.length === 0
             ? 'Nothing needs you right now.'
             : `${countOf(paused.length, 'paused account')}; nothing else needs you right now.`
-          : `${countOf(queue.length, 'item')} across ${countOf(new Set(queue.map((item) => item.projectId)).size, 'project')}, most urgent first.`}
+          : `${countOf(queue.length, 'item')} across ${countOf(new Set(queue.map((entry) => `${entry.machine ?? ''}:${entry.item.projectId}`)).size, 'project')}${acrossMachines ? ` on ${countOf(new Set(queue.map((entry) => entry.machine)).size, 'machine')}` : ''}, most urgent first.`}
       </p>
       <PausedAccountsList paused={paused} />
       {queue.length > 0 && (
         <ul className="attention-list" aria-describedby={summaryId}>
-          {queue.map((item, index) => {
+          {queue.map((entry, index) => {
+            const { item } = entry;
             const { status, subject, detail } = presentItem(item, now);
-            const project = projects[item.projectId]?.name ?? item.projectId;
+            const project = entryPlace(entry, acrossMachines);
             return (
-              <li key={item.key} className="attention-item" aria-label={`${subject}: ${status.label}, ${project}`}>
-                <button type="button" className="attention-item__go" data-autofocus={index === 0 || undefined} onClick={() => onGoTo(item)}>
+              <li key={`${entry.machine ?? ''}:${item.key}`} className="attention-item" aria-label={`${subject}: ${status.label}, ${project}`}>
+                <button type="button" className="attention-item__go" data-autofocus={index === 0 || undefined} onClick={() => onGoTo(entry)}>
                   <StatusBadge status={status} />
                   <span className="attention-item__subject">{subject}</span>
                   <span className="attention-item__detail">{detail}</span>
@@ -58,12 +64,12 @@ export function AttentionPanel({ queue, paused, onGoTo, onClose }: AttentionPane
                     className="button"
                     aria-label={`Send the ${item.kind === 'checks-failed' ? 'failed checks' : 'review comments'} to ${subject}`}
                     disabled={sending.pending}
-                    onClick={() => void sending.run(() => sendForgeFeedback(item.agent.id, item.kind === 'checks-failed' ? 'failed-checks' : 'review-comments'), 'Could not send it: ')}
+                    onClick={() => void sending.run(() => entry.actions.sendForgeFeedback(item.agent.id, item.kind === 'checks-failed' ? 'failed-checks' : 'review-comments'), 'Could not send it: ')}
                   >
                     Send to agent
                   </button>
                 )}
-                <button type="button" className="button button--ghost" aria-label={`Dismiss ${subject}`} onClick={() => markHandled([item.key])}>
+                <button type="button" className="button button--ghost" aria-label={`Dismiss ${subject}`} onClick={() => dismiss([entry])}>
                   Dismiss
                 </button>
               </li>
@@ -75,7 +81,7 @@ export function AttentionPanel({ queue, paused, onGoTo, onClose }: AttentionPane
       {systemNotifier().permission() === 'default' && <NotificationPermission />}
       {queue.length > 1 && (
         <div className="dialog__actions">
-          <button type="button" className="button" onClick={() => markHandled(queue.map((item) => item.key))}>
+          <button type="button" className="button" onClick={() => dismiss(queue)}>
             Dismiss all
           </button>
         </div>

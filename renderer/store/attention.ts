@@ -182,6 +182,11 @@ export function attentionQueue(workStates: WorkStates, projects: EntityMap<Proje
   );
 }
 
+/** Most urgent first; items equally urgent keep their order (Array sort is stable). */
+export function byUrgency(a: AttentionItem, b: AttentionItem): number {
+  return PRIORITY[a.kind] - PRIORITY[b.kind];
+}
+
 /** How many items each project has in the queue. */
 export function countByProject(queue: readonly AttentionItem[]): ReadonlyMap<string, number> {
   const counts = new Map<string, number>();

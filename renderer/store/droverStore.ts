@@ -58,9 +58,10 @@ function changedEntity({ event }: LiveChange): { agentId: string } | { taskId: s
  * their inboxes, profiles, project and app settings, what the person handled), each fed by its
  * snapshot (`listProjects`, `getWorkState`, ...) plus the events newer than it. Each 'open' of the
  * connection re-fetches every snapshot, because events sent while the connection was down are
- * gone. Every registered project is followed, so the Needs you queue covers them all.
+ * gone. Every registered project is followed, so the Needs you queue covers them all. `machine`
+ * names the machine whose host the bridge reaches (null: the one this page is served from).
  */
-export function createDroverStore(bridge: Bridge): DroverStore {
+export function createDroverStore(bridge: Bridge, machine: string | null): DroverStore {
   function cell<K extends CellKey>(key: K): StateCell<DroverState[K]> {
     return {
       get: () => store.getState()[key],
@@ -82,7 +83,7 @@ export function createDroverStore(bridge: Bridge): DroverStore {
   });
   const profiles = createProfilesSlice(cell('profiles'), context);
   const appSettings = createAppSettingsSlice(cell('appSettings'), context);
-  const attention = createAttentionSlice(cell('attention'));
+  const attention = createAttentionSlice(cell('attention'), machine);
   const forge = createForgeActions(cell('workStates'), context);
   const slices = [projects, workStates, profiles, settings, appSettings];
   const raised = new Listeners<AttentionItem>();

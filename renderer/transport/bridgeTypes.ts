@@ -16,3 +16,9 @@ export interface Bridge {
   onConnectionChange(listener: (state: ConnectionState) => void): Unsubscribe;
   connectionState(): ConnectionState;
 }
+
+/** A bridge the page opened for itself (another machine's), ended once that machine is gone. */
+export interface ClosableBridge extends Bridge {
+  /** Closes the connection for good: no reconnect. */
+  close(): void;
+}

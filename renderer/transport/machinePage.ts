@@ -1,3 +1,5 @@
+import { routeHref, type Route } from '../../shared/routes';
+
 /** A page of another machine is served under /machines/NAME/ and talks to that machine's host. */
 const MACHINE_PAGE = /^\/machines\/([a-z0-9][a-z0-9._-]{0,39})\//;
 
@@ -11,6 +13,7 @@ export function apiPathOf(machine: string | null): string {
   return machine ? `/machines/${machine}/api` : '/api';
 }
 
-export function machinePageHref(machine: string): string {
-  return `/machines/${encodeURIComponent(machine)}/`;
+/** The page of a machine (null: the serving one's), opened on `route` when given. */
+export function machinePageHref(machine: string | null, route?: Route): string {
+  return `${machine ? `/machines/${encodeURIComponent(machine)}/` : '/'}${route ? routeHref(route) : ''}`;
 }

@@ -1,6 +1,6 @@
 import { DroverRequestError } from '../../shared/protocol';
 import { decodeStreamFrame } from '../../shared/streamFrames';
-import type { Bridge, ConnectionState } from './bridgeTypes';
+import type { ClosableBridge, ConnectionState } from './bridgeTypes';
 import { Listeners } from './listeners';
 import { reconnectDelay } from './reconnectDelay';
 import { createRpcBridge } from './rpcBridge';
@@ -20,11 +20,12 @@ function pageKey(): string {
  * the drop goes again on the next connection, one that changes work state with its key, so the
  * host applies it once (calls on the connection itself fail: the listeners set them up again).
  */
-export function createWebSocketBridge(url: string): Bridge {
+export function createWebSocketBridge(url: string): ClosableBridge {
   const connection = new Listeners<ConnectionState>();
   let state: ConnectionState = 'connecting';
   let socket: WebSocket | null = null;
   let failedAttempts = 0;
+  let closed = false;
 
   const { rpc, bridge } = createRpcBridge(
     (frame) => {
@@ -70,10 +71,16 @@ export function createWebSocketBridge(url: string): Bridge {
       socket = null;
       rpc.connectionLost('Connection to Drover lost');
       setState('lost');
-      window.setTimeout(connect, reconnectDelay(failedAttempts++));
+      if (!closed) window.setTimeout(connect, reconnectDelay(failedAttempts++));
     };
   }
 
   connect();
-  return bridge;
+  return {
+    ...bridge,
+    close: () => {
+      closed = true;
+      socket?.close();
+    },
+  };
 }

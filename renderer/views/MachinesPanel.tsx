@@ -1,49 +1,101 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import type { Project } from '../../shared/entities';
 import type { Machine } from '../../shared/machines';
+import { countOf } from '../../shared/plural';
+import { useQueueAcrossMachines } from '../attention/queueAcrossMachines';
+import type { ConnectionState } from '../bridge';
+import { CountBadges } from '../components/CountBadges';
 import { FormError } from '../components/FormError';
 import { usePendingAction } from '../components/usePendingAction';
-import { errorMessage } from '../format/errorMessage';
-import { useConnection } from '../store/hooks';
+import type { DroverState } from '../store/droverStore';
+import { reloadMachines, useMachineDirectory, useOtherMachines } from '../store/otherMachines';
 import { useBridge } from '../store/StoreContext';
 import { machinePageHref } from '../transport/machinePage';
 
-function useMachines() {
-  const bridge = useBridge();
-  const [machines, setMachines] = useState<Machine[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const reload = useCallback(() => {
-    bridge.call('listMachines', {}).then(
-      (listed) => {
-        setMachines(listed.machines);
-        setLoadError(null);
-      },
-      (error: unknown) => setLoadError(errorMessage(error)),
-    );
-  }, [bridge]);
-  // Listed once connected, and again after a reconnect (a call before then fails with nothing to show).
-  const connection = useConnection();
-  useEffect(() => {
-    if (connection === 'open') reload();
-  }, [connection, reload]);
-  return { machines, loadError, reload };
+function connectionChanged(state: DroverState, previous: DroverState): boolean {
+  return state.projects !== previous.projects || state.connection !== previous.connection;
 }
 
-/** Other machines, reached over the person's own ssh: each opens as its own page, served through this one. */
+/**
+ * Other machines, reached over the person's own ssh, each with its projects: each opens as its own
+ * page, served through this one.
+ */
 export function MachinesPanel() {
-  const { machines, loadError, reload } = useMachines();
+  const { machines, loadError } = useMachineDirectory();
+  const followed = useOtherMachines(connectionChanged);
+  const { entries } = useQueueAcrossMachines();
   const headingId = useId();
+  const waiting = useMemo(() => {
+    const counts = new Map<string, number>();
+    for (const entry of entries) {
+      const key = `${entry.machine ?? ''}:${entry.item.projectId}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return counts;
+  }, [entries]);
   return (
     <section className="panel" aria-labelledby={headingId}>
       <h2 id={headingId} className="panel__title">
         Other machines <span className="count-badge">{machines?.length ?? 0}</span>
       </h2>
-      <AddMachineForm onAdded={reload} />
+      <AddMachineForm onAdded={reloadMachines} />
       {loadError && <p className="empty-state empty-state--error">Could not list machines: {loadError}</p>}
       {machines && machines.length === 0 && <p className="empty-state">No other machines. Add one by its SSH destination to run agents there.</p>}
-      {machines && machines.length > 0 && (
-        <ul className="project-list">
-          {machines.map((machine) => (
-            <MachineRow key={machine.name} machine={machine} onRemoved={reload} />
+      {machines?.map((machine) => {
+        const state = followed.find(({ other }) => other.name === machine.name)?.state ?? null;
+        return <MachineGroup key={machine.name} machine={machine} state={state} waiting={waiting} />;
+      })}
+    </section>
+  );
+}
+
+interface MachineGroupProps {
+  machine: Machine;
+  /** The state of the store following the machine; null where the page follows none (the desktop window). */
+  state: DroverState | null;
+  /** Needs you counts by `machine:projectId`. */
+  waiting: ReadonlyMap<string, number>;
+}
+
+const CONNECTION_WORDS: Readonly<Record<ConnectionState, string>> = {
+  connecting: 'connecting…',
+  open: 'connected',
+  lost: 'unreachable — reconnecting',
+};
+
+/** One machine: how to reach it, whether it is reached now, and its projects. */
+function MachineGroup({ machine, state, waiting }: MachineGroupProps) {
+  const bridge = useBridge();
+  const { pending, error, run } = usePendingAction();
+  const nameId = useId();
+  const projects = useMemo(() => Object.values(state?.projects.byId ?? {}).sort((a, b) => a.name.localeCompare(b.name)), [state?.projects.byId]);
+  return (
+    <section className="machine-group" aria-labelledby={nameId}>
+      <div className="machine-group__head">
+        <h3 id={nameId} className="machine-group__name">
+          <a href={machinePageHref(machine.name)}>{machine.name}</a>
+        </h3>
+        {state && (
+          <span className="machine-group__connection" data-connection={state.connection}>
+            {CONNECTION_WORDS[state.connection]}
+          </span>
+        )}
+        <span className="project-row__path machine-group__where">
+          {machine.port ? `${machine.destination}:${machine.port}` : machine.destination} · Drover {machine.hostVersion} · Node {machine.remoteNode}
+        </span>
+        <button type="button" className="button button--ghost" aria-describedby={nameId} disabled={pending} onClick={() => void run(async () => {
+          await bridge.call('removeMachine', { name: machine.name });
+          reloadMachines();
+        }, 'Could not remove the machine: ')}>
+          Remove
+        </button>
+      </div>
+      <FormError message={error} />
+      {state?.projects.status === 'ready' && projects.length === 0 && <p className="empty-state">No projects on {machine.name} yet: open it to add one.</p>}
+      {projects.length > 0 && (
+        <ul className="project-list" aria-label={`Projects on ${machine.name}`}>
+          {projects.map((project) => (
+            <MachineProjectRow key={project.id} machine={machine.name} project={project} waiting={waiting.get(`${machine.name}:${project.id}`) ?? 0} />
           ))}
         </ul>
       )}
@@ -51,29 +103,17 @@ export function MachinesPanel() {
   );
 }
 
-function MachineRow({ machine, onRemoved }: { machine: Machine; onRemoved(): void }) {
-  const bridge = useBridge();
-  const { pending, error, run } = usePendingAction();
-  const nameId = useId();
+function MachineProjectRow({ machine, project, waiting }: { machine: string; project: Project; waiting: number }) {
+  const name = `Needs you: ${countOf(waiting, 'item')}`;
   return (
     <li className="project-row">
       <div className="project-row__main">
-        <a id={nameId} className="project-row__link" href={machinePageHref(machine.name)}>
-          {machine.name}
+        <a className="project-row__link" href={machinePageHref(machine, { page: 'project', projectId: project.id })}>
+          {project.name}
         </a>
-        <span className="project-row__path">
-          {machine.port ? `${machine.destination}:${machine.port}` : machine.destination} · Drover {machine.hostVersion} · Node {machine.remoteNode}
-        </span>
-        <FormError message={error} />
+        <span className="project-row__path">{project.path}</span>
       </div>
-      <div className="project-row__actions">
-        <button type="button" className="button button--ghost" aria-describedby={nameId} disabled={pending} onClick={() => void run(async () => {
-          await bridge.call('removeMachine', { name: machine.name });
-          onRemoved();
-        }, 'Could not remove the machine: ')}>
-          Remove
-        </button>
-      </div>
+      <CountBadges className="project-badges" badges={[{ tone: 'needs-input', count: waiting, text: waiting === 1 ? '1 needs you' : `${waiting} need you`, name, title: name }]} />
     </li>
   );
 }

@@ -13,6 +13,7 @@ import { showWorkState, useWorkStateShown } from '../store/workspaceView';
 import { ProjectWorkStatePanel } from '../workState/ProjectWorkStatePanel';
 import { ProjectGitHub } from '../forge/ProjectGitHub';
 import { ProjectWorktrees } from '../worktrees/ProjectWorktrees';
+import { machineOfPage } from '../transport/machinePage';
 
 export function ProjectPage({ projectId }: { projectId: string }) {
   const project = useProject(projectId);
@@ -68,12 +69,13 @@ function ProjectDetails({ project }: { project: Project }) {
   );
   usePaletteCommands(commands);
 
+  const machine = machineOfPage();
   return (
     <div className="workspace">
       <header className="workspace__header">
         <PageHeading>{project.name}</PageHeading>
         <p className="page-header__path" title={project.path}>
-          {project.path}
+          {machine ? `${machine}:${project.path}` : project.path}
         </p>
         <span className="workspace__spacer" />
         <AgentToolsSetting projectId={project.id} projectName={project.name} />

@@ -32,7 +32,7 @@ export function ProjectsView() {
 
       <section className="panel" aria-labelledby={listHeadingId}>
         <h2 id={listHeadingId} ref={listHeadingRef} tabIndex={-1} className="panel__title">
-          Registered projects <span className="count-badge">{sorted.length}</span>
+          {machine ? 'Registered projects' : 'Projects on this machine'} <span className="count-badge">{sorted.length}</span>
         </h2>
         <ProjectListBody
           status={projects.status}
