@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { remoteHostDir } from '../../shared/machines';
 import { runCli, stopHostOf } from '../../test-support/droverProcess';
@@ -71,6 +72,27 @@ describe.skipIf(!CAN_RUN_SSHD)('drover machine: another machine over the real Op
     expect(fs.statSync(socket).uid).not.toBe(0);
     expect(fs.statSync(socket).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.dirname(socket)).mode & 0o777).toBe(0o700);
+  }, 90_000);
+
+  it('installs this version of the host on a machine that an older Drover added, before a command reaches it', async () => {
+    const version = JSON.parse(fs.readFileSync('package.json', 'utf8')).version as string;
+    // As an older Drover left it: its own host folder there, its version in the record.
+    remote.ssh(`mv ${remoteHostDir(version)} ${remoteHostDir('0.0.1')}`);
+    const db = new Database(path.join(dataDir, 'app.sqlite'));
+    try {
+      const row = db.prepare<[], { definition: string }>("SELECT definition FROM machines WHERE name = 'box'").get();
+      db.prepare("UPDATE machines SET definition = ? WHERE name = 'box'").run(JSON.stringify({ ...JSON.parse(row?.definition ?? '{}'), hostVersion: '0.0.1' }));
+    } finally {
+      db.close();
+    }
+    const hostVersion = async () => (JSON.parse((await drover('machine', 'list', '--json')).stdout) as { name: string; hostVersion: string }[]).find((machine) => machine.name === 'box')?.hostVersion;
+    expect(await hostVersion()).toBe('0.0.1');
+
+    const listed = await drover('--machine', 'box', 'project', 'list');
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(remote.home, remoteHostDir(version), 'build-id'), 'utf8')).toBe(fs.readFileSync('dist/remote-host/build-id', 'utf8'));
+    expect(fs.existsSync(path.join(remote.home, remoteHostDir('0.0.1')))).toBe(true);
+    expect(await hostVersion()).toBe(version);
   }, 90_000);
 
   it('says in plain words why a machine cannot be reached, from the host adding it and from a command on it', async () => {

@@ -52,14 +52,14 @@ const MACHINE_COMMANDS = new Set(['status', 'project', 'task', 'worktree', 'inbo
  */
 async function onMachine(name: string, context: CliContext, command: (context: CliContext) => Promise<number>): Promise<number> {
   const local = await connectToDrover(context.socketPath);
-  let machines;
+  let machine;
   try {
-    ({ machines } = await local.rpc.call('listMachines', {}));
+    const { machines } = await local.rpc.call('listMachines', {});
+    if (!machines.some((candidate) => candidate.name === name)) throw new UsageError(`No machine named ${name} (${machines.length ? `machines: ${machines.map((m) => m.name).join(', ')}` : 'add one with drover machine add NAME user@host'}).`);
+    ({ machine } = await local.rpc.call('updateMachineHost', { name }));
   } finally {
     local.close();
   }
-  const machine = machines.find((candidate) => candidate.name === name);
-  if (!machine) throw new UsageError(`No machine named ${name} (${machines.length ? `machines: ${machines.map((m) => m.name).join(', ')}` : 'add one with drover machine add NAME user@host'}).`);
   const relay = await openSshRelay(sshClientFrom(context.env), machine);
   // An agent of this machine is no agent there: its proof stays with the host that made it.
   const { DROVER_AGENT_ID: _agent, [AGENT_PROOF_ENV]: _proof, DROVER_PROJECT_ID: _project, ...env } = context.env;

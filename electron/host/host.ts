@@ -151,8 +151,10 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
     core: activeCore,
     openConnection: (push: (frame: HostPush) => void, door: Door = 'socket') => connect(activeCore, push, door),
     openMachine: async (name: string) => {
-      const machine = (await activeCore.api.listMachines({})).machines.find((candidate) => candidate.name === name);
-      return machine ? spawnSshBridge(sshClientFrom(process.env), machine) : null;
+      if (!(await activeCore.api.listMachines({})).machines.some((candidate) => candidate.name === name)) return null;
+      const { machine, installed } = await activeCore.api.updateMachineHost({ name });
+      if (installed) log(`installed Drover ${machine.hostVersion}'s host on ${name}`);
+      return spawnSshBridge(sshClientFrom(process.env), machine);
     },
   };
   const openDoors = new WebDoors(host, dataDir, rendererDir);

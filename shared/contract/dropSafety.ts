@@ -100,5 +100,6 @@ export const METHOD_DROP_SAFETY: Record<MethodName, DropSafety> = {
   sendDiffComments: 'changes',
   listMachines: 'reads',
   addMachine: 'changes',
+  updateMachineHost: 'changes',
   removeMachine: 'changes',
 };

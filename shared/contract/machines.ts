@@ -11,6 +11,12 @@ export const MACHINE_METHODS = {
     params: z.object({ name: MachineNameSchema, destination: SshDestinationSchema, port: SshPortSchema.optional() }).strict(),
     result: z.object({ machine: MachineSchema, installed: z.boolean() }),
   },
+  /**
+   * The machine, with this Drover's version of its host there: when it was added by another
+   * version, the remote is checked again and this version installed (what a page or a command on
+   * the machine calls before it connects).
+   */
+  updateMachineHost: { params: z.object({ name: MachineNameSchema }).strict(), result: z.object({ machine: MachineSchema, installed: z.boolean() }) },
   removeMachine: { params: z.object({ name: MachineNameSchema }).strict(), result: z.object({ name: MachineNameSchema, removed: z.boolean() }) },
 } as const;
 

@@ -144,6 +144,7 @@ const AGENT_ACCESS: AgentAccess = {
   resumeAccount: 'person-only',
   listMachines: 'person-only',
   addMachine: 'person-only',
+  updateMachineHost: 'person-only',
   removeMachine: 'person-only',
   getAppSettings: 'person-only',
   updateAppSettings: 'person-only',

@@ -6,6 +6,7 @@ export function machineMethods(machines: MachineService): Methods<MachineMethodN
   return {
     listMachines: () => ({ machines: machines.list() }),
     addMachine: (params) => machines.add(params),
+    updateMachineHost: ({ name }) => machines.updateHost(name),
     removeMachine: ({ name }) => ({ name, removed: machines.remove(name) }),
   };
 }

@@ -1,7 +1,7 @@
 import { MachineSchema, type Machine, type SshClient } from '../../../shared/machines';
 import { DroverRequestError } from '../../../shared/protocol';
 import type { DefinitionTable } from '../storage/definitionTable';
-import { installRemoteHost, missingOnRemote, probeRemote, readBundle } from './remoteInstall';
+import { findBundle, installRemoteHost, missingOnRemote, probeRemote, readBundle, type LocalBundle } from './remoteInstall';
 
 export interface MachineAddition {
   name: string;
@@ -11,6 +11,9 @@ export interface MachineAddition {
 
 /** The other machines a person works on, reached over their own ssh, each with this Drover's host. */
 export class MachineService {
+  /** Updates under way, by machine: pages and commands opening one machine at once wait for one. */
+  private readonly updating = new Map<string, Promise<{ machine: Machine; installed: boolean }>>();
+
   constructor(
     private readonly table: DefinitionTable,
     private readonly ssh: SshClient,
@@ -29,12 +32,8 @@ export class MachineService {
     this.refuseTaken(name);
     const bundle = readBundle(this.bundleDir);
     const where = { destination, port: port ?? null };
-    const facts = await probeRemote(this.ssh, where, bundle.version);
-    const missing = missingOnRemote(destination, facts, bundle);
-    if (missing) throw new DroverRequestError('invalid-state', missing);
-    const installed = facts.installedBuild !== bundle.buildId;
-    if (installed) await installRemoteHost(this.ssh, where, bundle);
-    const machine: Machine = { name, ...where, addedAt: Date.now(), hostVersion: bundle.version, remoteNode: facts.node?.version ?? '' };
+    const { remoteNode, installed } = await this.install(where, bundle);
+    const machine: Machine = { name, ...where, addedAt: Date.now(), hostVersion: bundle.version, remoteNode };
     // Another add of the same name may have finished while this one talked to the remote.
     if (!this.table.insert(name, JSON.stringify(machine))) this.refuseTaken(name);
     return { machine, installed };
@@ -42,6 +41,42 @@ export class MachineService {
 
   remove(name: string): boolean {
     return this.table.remove(name);
+  }
+
+  /**
+   * The machine, with this Drover's version of the host there: one added by another version (this
+   * Drover was upgraded since) is checked again and gets this version installed beside the old
+   * one, whose running host goes on with its work until it is restarted. A Drover built without a
+   * host bundle leaves the machine as it is.
+   */
+  updateHost(name: string): Promise<{ machine: Machine; installed: boolean }> {
+    const definition = this.table.definition(name);
+    const machine = definition === undefined ? null : MachineSchema.safeParse(JSON.parse(definition)).data;
+    if (!machine) return Promise.reject(new DroverRequestError('not-found', `No machine named ${name}.`));
+    const bundle = findBundle(this.bundleDir);
+    if (!bundle || bundle.version === machine.hostVersion) return Promise.resolve({ machine, installed: false });
+    const running = this.updating.get(name);
+    if (running) return running;
+    const update = this.install(machine, bundle).then(({ remoteNode, installed }) => {
+      const updated: Machine = { ...machine, hostVersion: bundle.version, remoteNode };
+      // A machine removed while this ran stays removed.
+      if (this.table.definition(name) !== undefined) this.table.save(name, JSON.stringify(updated));
+      return { machine: updated, installed };
+    });
+    this.updating.set(name, update);
+    const forget = () => this.updating.delete(name);
+    update.then(forget, forget);
+    return update;
+  }
+
+  /** Checks what the host needs there, and installs this version unless that very build is there. */
+  private async install(where: Pick<Machine, 'destination' | 'port'>, bundle: LocalBundle): Promise<{ remoteNode: string; installed: boolean }> {
+    const facts = await probeRemote(this.ssh, where, bundle.version);
+    const missing = missingOnRemote(where.destination, facts, bundle);
+    if (missing) throw new DroverRequestError('invalid-state', missing);
+    const installed = facts.installedBuild !== bundle.buildId;
+    if (installed) await installRemoteHost(this.ssh, where, bundle);
+    return { remoteNode: facts.node?.version ?? '', installed };
   }
 
   private refuseTaken(name: string): void {

@@ -12,7 +12,7 @@ describe('what a remote needs to run this Drover host', () => {
   it('names what is missing and how to get it', () => {
     expect(missingOnRemote('box', { ...ready, node: null }, bundle)).toMatch(/^box has no `node` on the PATH of an ssh login\. Drover's host needs Node\.js 20 \(ABI 115\) on linux-x64 and git there: install them/);
     expect(missingOnRemote('box', { ...ready, node: { version: '22.12.0', abi: '127', platform: 'linux', arch: 'x64' } }, bundle)).toBe(
-      "box runs Node.js 22.12.0 (ABI 127) on linux-x64; this Drover's host needs Node.js 20 (ABI 115) on linux-x64 there, for its terminal and database modules. Install that Node there and add the machine again.",
+      "box runs Node.js 22.12.0 (ABI 127) on linux-x64; this Drover's host needs Node.js 20 (ABI 115) on linux-x64 there, for its terminal and database modules. Install that Node there and try again.",
     );
     expect(missingOnRemote('box', { ...ready, node: { version: '20.11.0', abi: '115', platform: 'linux', arch: 'arm64' } }, bundle)).toContain('on linux-arm64');
     expect(missingOnRemote('box', { ...ready, git: null }, bundle)).toContain('box has no `git`');

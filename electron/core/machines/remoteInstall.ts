@@ -17,10 +17,19 @@ export interface RemoteFacts {
   installedBuild: string | null;
 }
 
-export function readBundle(bundleDir: string | undefined): RemoteHostBundle & { dir: string } {
+export type LocalBundle = RemoteHostBundle & { dir: string };
+
+/** This Drover's host for other machines, or null when it was built without one. */
+export function findBundle(bundleDir: string | undefined): LocalBundle | null {
   const file = bundleDir ? path.join(bundleDir, 'bundle.json') : undefined;
-  if (!file || !fs.existsSync(file)) throw new DroverRequestError('invalid-state', 'This Drover has no host to install on other machines (dist/remote-host is missing): build it with `npm run build`.');
-  return { ...RemoteHostBundleSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8'))), dir: bundleDir as string };
+  if (!bundleDir || !file || !fs.existsSync(file)) return null;
+  return { ...RemoteHostBundleSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8'))), dir: bundleDir };
+}
+
+export function readBundle(bundleDir: string | undefined): LocalBundle {
+  const bundle = findBundle(bundleDir);
+  if (!bundle) throw new DroverRequestError('invalid-state', 'This Drover has no host to install on other machines (dist/remote-host is missing): build it with `npm run build`.');
+  return bundle;
 }
 
 const PROBE = (version: string) =>
@@ -44,11 +53,11 @@ export async function probeRemote(ssh: SshClient, machine: Destination, version:
 /** Why the remote cannot run this Drover's host, with what to do about it; null when it can. */
 export function missingOnRemote(destination: string, facts: RemoteFacts, bundle: RemoteHostBundle): string | null {
   const needs = `Node.js ${bundle.nodeVersion.split('.')[0]} (ABI ${bundle.nodeAbi}) on ${bundle.platform}-${bundle.arch}`;
-  if (!facts.node) return `${destination} has no \`node\` on the PATH of an ssh login. Drover's host needs ${needs} and git there: install them (e.g. \`sudo apt install nodejs git\`, or put your Node on the PATH that ~/.profile gives non-interactive logins) and add the machine again.`;
+  if (!facts.node) return `${destination} has no \`node\` on the PATH of an ssh login. Drover's host needs ${needs} and git there: install them (e.g. \`sudo apt install nodejs git\`, or put your Node on the PATH that ~/.profile gives non-interactive logins) and try again.`;
   if (facts.node.platform !== bundle.platform || facts.node.arch !== bundle.arch || facts.node.abi !== bundle.nodeAbi) {
-    return `${destination} runs Node.js ${facts.node.version} (ABI ${facts.node.abi}) on ${facts.node.platform}-${facts.node.arch}; this Drover's host needs ${needs} there, for its terminal and database modules. Install that Node there and add the machine again.`;
+    return `${destination} runs Node.js ${facts.node.version} (ABI ${facts.node.abi}) on ${facts.node.platform}-${facts.node.arch}; this Drover's host needs ${needs} there, for its terminal and database modules. Install that Node there and try again.`;
   }
-  if (!facts.git) return `${destination} has no \`git\` on the PATH of an ssh login; Drover's worktrees need it there: install it (e.g. \`sudo apt install git\`) and add the machine again.`;
+  if (!facts.git) return `${destination} has no \`git\` on the PATH of an ssh login; Drover's worktrees need it there: install it (e.g. \`sudo apt install git\`) and try again.`;
   return null;
 }
 
@@ -76,7 +85,7 @@ function installScript(version: string): string {
 }
 
 /** Copies the host bundle to the remote over the same ssh, then checks it runs there. */
-export async function installRemoteHost(ssh: SshClient, machine: Destination, bundle: RemoteHostBundle & { dir: string }): Promise<void> {
+export async function installRemoteHost(ssh: SshClient, machine: Destination, bundle: LocalBundle): Promise<void> {
   const tar = spawn('tar', ['-czf', '-', '-C', bundle.dir, '.'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let tarError = '';
   tar.stderr.on('data', (chunk: Buffer) => (tarError += chunk.toString('utf8')));
