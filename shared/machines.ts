@@ -35,6 +35,19 @@ export interface SshClient {
   args: string[];
 }
 
+/** One ssh running a command on a machine (the host starts it: `wire/sshProcess.ts`). */
+export interface SshProcess {
+  stdin: NodeJS.WritableStream;
+  stdout: NodeJS.ReadableStream;
+  /** Once ssh has ended: its exit code (255: ssh itself failed) and the tail of its stderr, or why it could not run at all. */
+  ended: Promise<SshEnd>;
+}
+
+export type SshEnd = { code: number; stderr: string } | { notRun: string };
+
+/** Starts ssh to run `remoteCommand` on the machine. */
+export type SshLauncher = (machine: Pick<Machine, 'destination' | 'port'>, remoteCommand: string) => SshProcess;
+
 export function sshClientFrom(env: Record<string, string | undefined>): SshClient {
   const [command = 'ssh', ...args] = (env.DROVER_SSH_COMMAND ?? '').trim().split(/\s+/).filter(Boolean);
   return { command, args };

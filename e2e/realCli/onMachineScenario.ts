@@ -5,6 +5,7 @@ import type { DroverEvent } from '../../shared/events';
 import { sshClientFrom, type Machine } from '../../shared/machines';
 import { connectToDrover, type SocketClient } from '../../electron/cli/socketClient';
 import { BUILT_IN_PROFILES } from '../../electron/core/profiles/builtInProfiles';
+import { sshLauncher } from '../../electron/wire/sshProcess';
 import { openSshRelay, type SshRelay } from '../../electron/wire/sshRelay';
 import { runCli, stopHostOf } from '../../test-support/droverProcess';
 import type { CliScenarioFixture } from '../../test-support/realCli/agentCliFixtures';
@@ -61,7 +62,7 @@ export function describeRealCliOnMachine(fixture: CliScenarioFixture): void {
         const { HOME: _home, ...profileEnv } = cliEnv;
 
         const machine = (JSON.parse(await drover('machine', 'list', '--json')) as Machine[]).find((m) => m.name === 'box') as Machine;
-        const relay: SshRelay = await openSshRelay(sshClientFrom(env), machine);
+        const relay: SshRelay = await openSshRelay(sshLauncher(sshClientFrom(env)), machine);
         cleanups.push(() => relay.close());
         const events: DroverEvent[] = [];
         const there: SocketClient = await connectToDrover(relay.socketPath, { onEvent: (event) => events.push(event) });

@@ -5,6 +5,7 @@ import { DroverRequestError } from '../../shared/protocol';
 import { AGENT_PROOF_ENV } from '../../shared/agentEnv';
 import { sshClientFrom } from '../../shared/machines';
 import { defaultDataDir, socketPathFor } from '../wire/paths';
+import { sshLauncher } from '../wire/sshProcess';
 import { openSshRelay } from '../wire/sshRelay';
 import { parseCommandArgs } from './cliOptions';
 import { issueCommand, pullRequestCommand } from './forgeCommands';
@@ -60,7 +61,7 @@ async function onMachine(name: string, context: CliContext, command: (context: C
   } finally {
     local.close();
   }
-  const relay = await openSshRelay(sshClientFrom(context.env), machine);
+  const relay = await openSshRelay(sshLauncher(sshClientFrom(context.env)), machine);
   // An agent of this machine is no agent there: its proof stays with the host that made it.
   const { DROVER_AGENT_ID: _agent, [AGENT_PROOF_ENV]: _proof, DROVER_PROJECT_ID: _project, ...env } = context.env;
   try {

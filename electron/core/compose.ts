@@ -35,7 +35,7 @@ import { machineMethods } from './machines/machineMethods';
 import { MachineService } from './machines/machineService';
 import { sessionMethods } from './sessions/sessionMethods';
 import { SessionService } from './sessions/sessionService';
-import { sshClientFrom } from '../../shared/machines';
+import type { SshLauncher } from '../../shared/machines';
 import { APP_MIGRATIONS } from './storage/appSchema';
 import { AppSettingsTable } from './storage/appSettingsTable';
 import { DefinitionTable } from './storage/definitionTable';
@@ -85,6 +85,8 @@ export interface CoreOptions {
   portBlocksDir?: string;
   /** This Drover's host as installed on other machines (dist/remote-host), when built with it. */
   remoteHostBundleDir?: string;
+  /** How the host runs ssh to reach other machines; without it, adding one is refused. */
+  launchSsh?: SshLauncher;
 }
 
 /** How soon an open pull request is looked at again after a change (DROVER_GITHUB_POLL_MS; it backs off from there). */
@@ -223,7 +225,7 @@ export function createCore(options: CoreOptions): Core {
     ...forgeMethods(connector, pullRequests, issues),
     ...turnMethods(turns, new AgentComparison(locator, git, checkpoints)),
     ...commentMethods(new CommentService(locator, events, inbox)),
-    ...machineMethods(new MachineService(new DefinitionTable(appDb, 'machines'), sshClientFrom(env), options.remoteHostBundleDir)),
+    ...machineMethods(new MachineService(new DefinitionTable(appDb, 'machines'), options.launchSsh, options.remoteHostBundleDir)),
   };
   // Agents' connections are held to their own project and inbox; the person's are not.
   const api = toCoreApi(restrictAgents(handlers, locator), (error) =>

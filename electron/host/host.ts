@@ -9,6 +9,7 @@ import type { HostPush } from '../wire/frameCodec';
 import { HOST_LOG_FILE, readHostRecord, removeHostRecord, writeHostRecord } from './hostRecord';
 import { startLocalSocketServer } from './localSocketServer';
 import { socketPathFor } from '../wire/paths';
+import { sshLauncher } from '../wire/sshProcess';
 import { spawnSshBridge, type SshBridge } from '../wire/sshRelay';
 import { enforcePrivateDataDir } from './privateDataDir';
 import { RequestLedger } from './requestLedger';
@@ -124,9 +125,11 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
   }
   const server = socketServer;
 
+  // The person's own ssh, as DROVER_SSH_COMMAND names it: for adding machines and bridging pages to them.
+  const launchSsh = sshLauncher(sshClientFrom(process.env));
   let core: Core;
   try {
-    core = createCore({ ...options, socketPath });
+    core = createCore({ ...options, socketPath, launchSsh });
   } catch (error) {
     await server.close();
     lock.release();
@@ -154,7 +157,7 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
       if (!(await activeCore.api.listMachines({})).machines.some((candidate) => candidate.name === name)) return null;
       const { machine, installed } = await activeCore.api.updateMachineHost({ name });
       if (installed) log(`installed Drover ${machine.hostVersion}'s host on ${name}`);
-      return spawnSshBridge(sshClientFrom(process.env), machine);
+      return spawnSshBridge(launchSsh, machine);
     },
   };
   const openDoors = new WebDoors(host, dataDir, rendererDir);

@@ -1,37 +1,30 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Readable, Writable } from 'node:stream';
-import { bridgeCommand, sshArgs, sshFailure, type Machine, type SshClient } from '../../shared/machines';
+import { bridgeCommand, sshFailure, type Machine, type SshLauncher } from '../../shared/machines';
 
 type BridgedMachine = Pick<Machine, 'destination' | 'port' | 'hostVersion'>;
 
 /** One `ssh MACHINE … drover host connect`: the machine's host socket on ssh's stdin and stdout. */
 export interface SshBridge {
-  input: Writable;
-  output: Readable;
+  input: NodeJS.WritableStream;
+  output: NodeJS.ReadableStream;
   /** Resolves once ssh has ended, with its reason in plain words when it failed (null when it did not). */
   ended: Promise<string | null>;
   /** Ends the bridge: the remote host sees its client go, as a closed socket. */
   end(): void;
 }
 
-export function spawnSshBridge(ssh: SshClient, machine: BridgedMachine): SshBridge {
-  const child = spawn(ssh.command, [...ssh.args, ...sshArgs(machine, bridgeCommand(machine.hostVersion))], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let said = '';
-  child.stderr.on('data', (chunk: Buffer) => (said = (said + chunk.toString('utf8')).slice(-16_384)));
-  child.stdin.on('error', () => child.kill());
-  const ended = new Promise<string | null>((resolve) => {
-    child.once('error', (error) => resolve(`Cannot run ${ssh.command}: ${error.message}`));
-    child.once('close', (code) => {
-      if (code === 255) resolve(sshFailure(machine.destination, said));
-      else if (code !== 0 && said.trim()) resolve(`The Drover host on ${machine.destination} ended: ${said.trim().split('\n').slice(-3).join(' ')}`);
-      else resolve(null);
-    });
+export function spawnSshBridge(launch: SshLauncher, machine: BridgedMachine): SshBridge {
+  const ssh = launch(machine, bridgeCommand(machine.hostVersion));
+  const ended = ssh.ended.then((end) => {
+    if ('notRun' in end) return end.notRun;
+    if (end.code === 255) return sshFailure(machine.destination, end.stderr);
+    if (end.code !== 0 && end.stderr.trim()) return `The Drover host on ${machine.destination} ended: ${end.stderr.trim().split('\n').slice(-3).join(' ')}`;
+    return null;
   });
-  return { input: child.stdin, output: child.stdout, ended, end: () => child.stdin.end() };
+  return { input: ssh.stdin, output: ssh.stdout, ended, end: () => ssh.stdin.end() };
 }
 
 export interface SshRelay {
@@ -48,13 +41,13 @@ export interface SshRelay {
  * nothing listens on the remote's network and ssh's own keys, agent and known_hosts do all the
  * authentication.
  */
-export async function openSshRelay(ssh: SshClient, machine: BridgedMachine): Promise<SshRelay> {
+export async function openSshRelay(launch: SshLauncher, machine: BridgedMachine): Promise<SshRelay> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-relay-'));
   const socketPath = path.join(dir, 'relay.sock');
   let failure: string | null = null;
   const bridges = new Set<SshBridge>();
   const server = net.createServer((client) => {
-    const bridge = spawnSshBridge(ssh, machine);
+    const bridge = spawnSshBridge(launch, machine);
     bridges.add(bridge);
     client.on('error', () => bridge.end());
     client.pipe(bridge.input);

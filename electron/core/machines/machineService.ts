@@ -1,4 +1,4 @@
-import { MachineSchema, type Machine, type SshClient } from '../../../shared/machines';
+import { MachineSchema, type Machine, type SshLauncher } from '../../../shared/machines';
 import { DroverRequestError } from '../../../shared/protocol';
 import type { DefinitionTable } from '../storage/definitionTable';
 import { findBundle, installRemoteHost, missingOnRemote, probeRemote, readBundle, type LocalBundle } from './remoteInstall';
@@ -16,7 +16,8 @@ export class MachineService {
 
   constructor(
     private readonly table: DefinitionTable,
-    private readonly ssh: SshClient,
+    /** How the host runs ssh; none: this core reaches no other machine. */
+    private readonly launchSsh: SshLauncher | undefined,
     /** dist/remote-host of this Drover, when it was built with one. */
     private readonly bundleDir: string | undefined,
   ) {}
@@ -71,11 +72,13 @@ export class MachineService {
 
   /** Checks what the host needs there, and installs this version unless that very build is there. */
   private async install(where: Pick<Machine, 'destination' | 'port'>, bundle: LocalBundle): Promise<{ remoteNode: string; installed: boolean }> {
-    const facts = await probeRemote(this.ssh, where, bundle.version);
+    const launch = this.launchSsh;
+    if (!launch) throw new DroverRequestError('invalid-state', 'This Drover host was started without ssh: it reaches no other machines.');
+    const facts = await probeRemote(launch, where, bundle.version);
     const missing = missingOnRemote(where.destination, facts, bundle);
     if (missing) throw new DroverRequestError('invalid-state', missing);
     const installed = facts.installedBuild !== bundle.buildId;
-    if (installed) await installRemoteHost(this.ssh, where, bundle);
+    if (installed) await installRemoteHost(launch, where, bundle);
     return { remoteNode: facts.node?.version ?? '', installed };
   }
 

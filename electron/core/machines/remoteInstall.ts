@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { posixCommand, remoteHostDir, type Machine, type SshClient } from '../../../shared/machines';
+import { posixCommand, remoteHostDir, type Machine, type SshLauncher } from '../../../shared/machines';
 import { DroverRequestError } from '../../../shared/protocol';
 import { RemoteHostBundleSchema, type RemoteHostBundle } from '../../../shared/remoteHostBundle';
 import { runRemote } from './remoteShell';
@@ -39,8 +39,8 @@ const PROBE = (version: string) =>
     `printf 'installed=%s\\n' "$(cat "$HOME/${remoteHostDir(version)}/build-id" 2>/dev/null)"`,
   ].join('; ');
 
-export async function probeRemote(ssh: SshClient, machine: Destination, version: string): Promise<RemoteFacts> {
-  const { stdout } = await runRemote(ssh, machine, posixCommand(PROBE(version)));
+export async function probeRemote(launch: SshLauncher, machine: Destination, version: string): Promise<RemoteFacts> {
+  const { stdout } = await runRemote(launch, machine, posixCommand(PROBE(version)));
   const field = (name: string) => stdout.match(new RegExp(`^${name}=(.*)$`, 'm'))?.[1]?.trim() || null;
   const [nodeVersion, abi, platform, arch] = (field('node') ?? '').split(' ');
   return {
@@ -85,7 +85,7 @@ function installScript(version: string): string {
 }
 
 /** Copies the host bundle to the remote over the same ssh, then checks it runs there. */
-export async function installRemoteHost(ssh: SshClient, machine: Destination, bundle: LocalBundle): Promise<void> {
+export async function installRemoteHost(launch: SshLauncher, machine: Destination, bundle: LocalBundle): Promise<void> {
   const tar = spawn('tar', ['-czf', '-', '-C', bundle.dir, '.'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let tarError = '';
   tar.stderr.on('data', (chunk: Buffer) => (tarError += chunk.toString('utf8')));
@@ -93,10 +93,10 @@ export async function installRemoteHost(ssh: SshClient, machine: Destination, bu
     tar.once('error', () => resolve(-1));
     tar.once('close', (code) => resolve(code ?? 1));
   });
-  const unpacked = await runRemote(ssh, machine, posixCommand(installScript(bundle.version)), tar.stdout);
+  const unpacked = await runRemote(launch, machine, posixCommand(installScript(bundle.version)), tar.stdout);
   if ((await tarEnded) !== 0) throw new DroverRequestError('internal', `Could not pack Drover's host for ${machine.destination}: ${tarError.trim() || 'tar failed'}`);
   if (unpacked.code !== 0) throw new DroverRequestError('invalid-state', `Could not install Drover's host on ${machine.destination}: ${unpacked.stderr.trim() || `exit ${unpacked.code}`}. Nothing was left half-installed.`);
-  const check = await runRemote(ssh, machine, posixCommand(`node "$HOME/${remoteHostDir(bundle.version)}/cli.js" --version`));
+  const check = await runRemote(launch, machine, posixCommand(`node "$HOME/${remoteHostDir(bundle.version)}/cli.js" --version`));
   if (check.code !== 0 || check.stdout.trim() !== bundle.version) {
     throw new DroverRequestError('invalid-state', `Drover's host was copied to ${machine.destination} but does not run there: ${(check.stderr || check.stdout).trim().split('\n').slice(-3).join(' ')}`);
   }
