@@ -3,7 +3,7 @@ import type { Project } from '../../shared/entities';
 import type { Machine } from '../../shared/machines';
 import { countOf } from '../../shared/plural';
 import { useQueueAcrossMachines } from '../attention/queueAcrossMachines';
-import type { ConnectionState } from '../bridge';
+import { runsInDesktopApp, type ConnectionState } from '../bridge';
 import { CountBadges } from '../components/CountBadges';
 import { FormError } from '../components/FormError';
 import { usePendingAction } from '../components/usePendingAction';
@@ -51,7 +51,7 @@ export function MachinesPanel() {
 
 interface MachineGroupProps {
   machine: Machine;
-  /** The state of the store following the machine; null where the page follows none (the desktop window). */
+  /** The state of the store following the machine; null until followed, and in the desktop window, which has no machine pages. */
   state: DroverState | null;
   /** Needs you counts by `machine:projectId`. */
   waiting: ReadonlyMap<string, number>;
@@ -73,7 +73,7 @@ function MachineGroup({ machine, state, waiting }: MachineGroupProps) {
     <section className="machine-group" aria-labelledby={nameId}>
       <div className="machine-group__head">
         <h3 id={nameId} className="machine-group__name">
-          <a href={machinePageHref(machine.name)}>{machine.name}</a>
+          {runsInDesktopApp() ? machine.name : <a href={machinePageHref(machine.name)}>{machine.name}</a>}
         </h3>
         {state && (
           <span className="machine-group__connection" data-connection={state.connection}>
@@ -91,6 +91,7 @@ function MachineGroup({ machine, state, waiting }: MachineGroupProps) {
         </button>
       </div>
       <FormError message={error} />
+      {runsInDesktopApp() && <p className="empty-state">This window does not open machine pages yet: open {machine.name} from `drover serve` in a browser, or use `drover --machine {machine.name} …`.</p>}
       {state?.projects.status === 'ready' && projects.length === 0 && <p className="empty-state">No projects on {machine.name} yet: open it to add one.</p>}
       {projects.length > 0 && (
         <ul className="project-list" aria-label={`Projects on ${machine.name}`}>
