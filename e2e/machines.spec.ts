@@ -119,11 +119,13 @@ test.describe('another machine over the real OpenSSH', () => {
     await needsYouButton(page, 1).click();
     const queue = page.getByRole('dialog', { name: 'Needs you' });
     await expect(queue.getByRole('listitem')).toHaveText([/Task failed.*remote check.*exit 3.*app on box/]);
+    await screenshot(page, 'machines-needs-you-queue.png');
     await queue.getByRole('button', { name: /^Task failed remote check/ }).click();
     await expect(page).toHaveURL(/\/machines\/box\/#\/project\/[^?]+$/);
     await expect(page.getByText('on box', { exact: true })).toBeVisible();
     const grid = page.getByRole('region', { name: 'Work state' }).getByRole('grid', { name: 'Tasks' });
     await expect(taskRow(grid, 'remote check')).toHaveAttribute('aria-selected', 'true');
+    await screenshot(page, 'machines-item-opened.png');
 
     // What is dismissed there stays dismissed on this machine's page, and the reverse.
     await needsYouButton(page, 1).click();
