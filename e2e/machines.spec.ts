@@ -15,8 +15,15 @@ function killSshBridges(): void {
 test.describe('another machine over the real OpenSSH', () => {
   test.skip(!CAN_RUN_SSHD, SSHD_REQUIREMENT);
   let remote: SshRemote;
+  /** A git repository on the remote, owned by its user. */
+  let app: string;
+  /** The env of this machine's Drover: its ssh has the remote's config. */
+  let env: NodeJS.ProcessEnv;
   test.beforeEach(async () => {
     remote = await startSshRemote();
+    remote.ssh('git init -q app && cd app && git -c user.name=t -c user.email=t@example.com commit -q --allow-empty -m start');
+    app = path.join(remote.home, 'app');
+    env = { ...process.env, DROVER_SSH_COMMAND: remote.sshCommand };
   });
   test.afterEach(async () => {
     await remote?.stop();
@@ -24,9 +31,6 @@ test.describe('another machine over the real OpenSSH', () => {
 
   test('a machine added in the UI runs a Shell agent in its own worktree and a task that wakes it, through a cut connection', async ({ page, drover }) => {
     test.setTimeout(240_000);
-    remote.ssh('git init -q app && cd app && git -c user.name=t -c user.email=t@example.com commit -q --allow-empty -m start');
-    const app = path.join(remote.home, 'app');
-    const env = { ...process.env, DROVER_SSH_COMMAND: remote.sshCommand };
     const url = await drover.startHost([], env);
     await page.goto(url);
 
@@ -85,9 +89,6 @@ test.describe('another machine over the real OpenSSH', () => {
 
   test('the Needs you queue, notifications, the palette and the projects page of this machine cover another one', async ({ page, drover }) => {
     test.setTimeout(180_000);
-    remote.ssh('git init -q app && cd app && git -c user.name=t -c user.email=t@example.com commit -q --allow-empty -m start');
-    const app = path.join(remote.home, 'app');
-    const env = { ...process.env, DROVER_SSH_COMMAND: remote.sshCommand };
     const url = await drover.startHost([], env);
     const cli = (...args: string[]) => runCli(['--data-dir', drover.dataDir, ...args], { env });
     expect((await cli('machine', 'add', 'box', remote.alias)).code).toBe(0);
