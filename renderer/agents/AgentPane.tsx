@@ -85,7 +85,7 @@ export function AgentPane(props: AgentPaneProps) {
           <h3 id={nameId} className="agent-pane__name">
             {agent.name}
           </h3>
-          {machine && <span className="agent-pane__machine">on {machine}</span>}
+          {machine && <span className="machine-chip">on {machine}</span>}
           <AgentStateBadge session={session} />
           <span className="agent-pane__role" title={agent.role}>
             {agent.role || profile?.name}

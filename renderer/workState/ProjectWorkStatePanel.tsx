@@ -3,6 +3,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormError } from '../components/FormError';
 import { taskTitle } from '../format/taskPresentation';
 import { useAgents, useProject, useWorkState } from '../store/hooks';
+import { machineOfPage } from '../transport/machinePage';
 import { ConcurrencyControl } from './ConcurrencyControl';
 import { MissingWorkState } from './MissingWorkState';
 import { QueueBadges } from './QueueBadges';
@@ -28,6 +29,7 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
   const headingId = useId();
   const { view, focus, output, tasks, runTaskForm, shortcuts } = useWorkStatePanel(projectId);
   const { confirming } = tasks;
+  const machine = machineOfPage();
 
   return (
     <section className="panel work-state" aria-labelledby={headingId}>
@@ -35,6 +37,7 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
         <h2 id={headingId} className="panel__title work-state__title">
           Work state
         </h2>
+        {machine && <span className="machine-chip">on {machine}</span>}
         <QueueBadges counts={view.counts} />
         <span className="work-state__spacer" />
         <ConcurrencyControl projectId={projectId} />

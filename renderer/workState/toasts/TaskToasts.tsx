@@ -6,11 +6,18 @@ import { useDroverActions } from '../../store/StoreContext';
 import { useOutputViewer } from '../outputViewerStore';
 import { TaskEndToast } from './TaskEndToast';
 import { addToast, dismissToast, type TaskToast } from './toastList';
+import { machineOfPage } from '../../transport/machinePage';
 
 /**
  * A toast for every task seen ending live. Toasts never take focus; they wait while hovered or
  * focused. (The Electron host will add a native notification from main; it needs nothing here.)
  */
+/** A toast on another machine's page says which machine, as its panes do. */
+function placeOf(projectName: string | null): string | null {
+  const machine = machineOfPage();
+  return projectName && machine ? `${projectName} on ${machine}` : projectName;
+}
+
 export function TaskToasts() {
   const { onTaskEnded, retryTask } = useDroverActions();
   const projects = useProjects().byId;
@@ -38,7 +45,7 @@ export function TaskToasts() {
         <TaskEndToast
           key={toast.key}
           task={toast.task}
-          projectName={projects[toast.task.projectId]?.name ?? null}
+          projectName={placeOf(projects[toast.task.projectId]?.name ?? null)}
           onRetry={retry}
           onViewOutput={viewOutput}
           onDismiss={() => dismiss(toast.key)}
