@@ -61,6 +61,7 @@ test.describe('another machine over the real OpenSSH', () => {
     await page.keyboard.type('pwd; id -un\n');
     await expect(terminal).toContainText(`${remote.home}/`);
     await expect(terminal).toContainText(remote.user);
+    await expect(pane.getByText('on box', { exact: true })).toBeVisible();
 
     const cli = (...args: string[]) => runCli(['--data-dir', drover.dataDir, '--machine', 'box', ...args], { env });
     const gate = path.join(remote.home, 'task.gate');
@@ -123,8 +124,10 @@ test.describe('another machine over the real OpenSSH', () => {
     await screenshot(page, 'machines-needs-you-queue.png');
     await queue.getByRole('button', { name: /^Task failed remote check/ }).click();
     await expect(page).toHaveURL(/\/machines\/box\/#\/project\/[^?]+$/);
-    await expect(page.getByText('on box', { exact: true })).toBeVisible();
-    const grid = page.getByRole('region', { name: 'Work state' }).getByRole('grid', { name: 'Tasks' });
+    await expect(page.getByRole('banner').getByText('on box', { exact: true })).toBeVisible();
+    const workState = page.getByRole('region', { name: 'Work state' });
+    await expect(workState.getByText('on box', { exact: true })).toBeVisible();
+    const grid = workState.getByRole('grid', { name: 'Tasks' });
     await expect(taskRow(grid, 'remote check')).toHaveAttribute('aria-selected', 'true');
     await screenshot(page, 'machines-item-opened.png');
 
