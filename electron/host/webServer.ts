@@ -132,7 +132,10 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
           serveMachinePage(ws, bridge, host.log);
         });
       },
-      () => reject(socket, 503, 'Service Unavailable'),
+      (error: unknown) => {
+        host.log(`could not open the page of machine ${machine[1] as string}: ${error instanceof Error ? error.message : String(error)}`);
+        reject(socket, 503, 'Service Unavailable');
+      },
     );
   });
 
