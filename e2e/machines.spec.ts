@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../test-support/droverProcess';
 import { CAN_RUN_SSHD, SSHD_REQUIREMENT, startSshRemote, type SshRemote } from '../test-support/sshServer';
@@ -138,5 +139,16 @@ test.describe('another machine over the real OpenSSH', () => {
     await page.goto(url);
     await expect(box.getByText('connected', { exact: true })).toBeVisible({ timeout: 30_000 });
     await expect(needsYouButton(page, 0)).toBeVisible();
+
+    // A machine that refuses the login while the page reconnects says so in ssh's words, and comes back once it lets in again.
+    const keys = path.join(remote.home, '.ssh', 'authorized_keys');
+    fs.renameSync(keys, `${keys}.off`);
+    killSshBridges();
+    await expect(box.getByText('unreachable — reconnecting', { exact: true })).toBeVisible();
+    await expect(box.getByText(/^Cannot connect to remote: it refused the login/)).toBeVisible({ timeout: 30_000 });
+    await screenshot(page, 'machines-refused.png');
+    fs.renameSync(`${keys}.off`, keys);
+    await expect(box.getByText('connected', { exact: true })).toBeVisible({ timeout: 30_000 });
+    await expect(box.getByText(/^Cannot connect to remote/)).toHaveCount(0);
   });
 });

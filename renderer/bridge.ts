@@ -23,7 +23,7 @@ export function runsInDesktopApp(): boolean {
 export function createMachineBridge(machine: string | null): ClosableBridge {
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
   const token = readAccessToken() ?? '';
-  return createWebSocketBridge(`${scheme}://${window.location.host}${apiPathOf(machine)}?token=${encodeURIComponent(token)}`);
+  return createWebSocketBridge(`${scheme}://${window.location.host}${apiPathOf(machine)}?token=${encodeURIComponent(token)}`, { opensOnFirstMessage: machine !== null });
 }
 
 /** Electron exposes its preload bridge; anywhere else the page talks to `drover serve` over WebSocket. */

@@ -35,6 +35,9 @@ export interface SshClient {
   args: string[];
 }
 
+/** The close code a machine's page sees when the connection to its machine ended; the reason says why, in plain words. */
+export const MACHINE_GONE_CLOSE_CODE = 4001;
+
 /** One ssh running a command on a machine (the host starts it: `wire/sshProcess.ts`). */
 export interface SshProcess {
   stdin: NodeJS.WritableStream;

@@ -28,6 +28,8 @@ export interface HostOptions extends Omit<CoreOptions, 'socketPath'> {
 
 export interface DroverHost {
   dataDir: string;
+  /** This Drover's version. */
+  version: string;
   log(line: string): void;
   socketPath: string;
   core: Core;
@@ -149,6 +151,7 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
 
   const host = {
     dataDir,
+    version: options.version,
     log,
     socketPath,
     core: activeCore,

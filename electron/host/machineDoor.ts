@@ -1,6 +1,8 @@
 import type { WebSocket } from 'ws';
 import { HOST_METHOD_NAMES } from '../../shared/contract/host';
-import { MAX_SERVER_FRAME_BYTES, RequestFrameSchema, type ResponseFrame } from '../../shared/protocol';
+import { MACHINE_GONE_CLOSE_CODE } from '../../shared/machines';
+import { PROTOCOL_VERSION } from '../../shared/host';
+import { MAX_SERVER_FRAME_BYTES, RequestFrameSchema, type RequestFrame, type ResponseFrame } from '../../shared/protocol';
 import { HostStreamReader } from '../wire/socketRecords';
 import type { SshBridge } from '../wire/sshRelay';
 
@@ -9,8 +11,38 @@ const PAGE_BACKLOG_BYTES = 8 * 1024 * 1024;
 const BACKLOG_POLL_MS = 25;
 /** A host method a page may call on its machine: the handshake only (a page may not stop a host or open doors). */
 const PAGE_HOST_METHODS: ReadonlySet<string> = new Set(['hostHello']);
-/** The close code a page sees when the connection to its machine ended; the reason says why. */
-export const MACHINE_GONE_CLOSE_CODE = 4001;
+
+/** The door's own hostHello on the bridge: pages number their calls from 1. */
+const GREETING_ID = 0;
+
+/** A WebSocket close reason holds at most 123 bytes: ssh's own words go first when it is too long. */
+export function closeReason(text: string): string {
+  if (Buffer.byteLength(text) <= 123) return text;
+  const plain = text.split(' (ssh: ')[0] ?? text;
+  return Buffer.byteLength(plain) <= 123 ? plain : `${Buffer.from(plain).subarray(0, 119).toString('utf8').replace(/\uFFFD$/, '')}…`;
+}
+
+/** Why the machine's host cannot serve this page, from its answer to the greeting; null when it can. */
+export function greetingProblem(machine: string, line: string): string | null {
+  let reply: { ok?: unknown; result?: { protocol?: unknown; version?: unknown }; error?: { message?: unknown } };
+  try {
+    reply = JSON.parse(line) as typeof reply;
+  } catch {
+    return `${machine} answered in a way this Drover cannot read.`;
+  }
+  if (reply.ok !== true) return `${machine}'s host refused this page: ${String(reply.error?.message ?? 'no reason given')}`;
+  if (reply.result?.protocol === PROTOCOL_VERSION) return null;
+  return `${machine} runs Drover ${String(reply.result?.version)}, another protocol: restart its host once its work is done.`;
+}
+
+function isGreetingReply(line: string): boolean {
+  try {
+    const frame = JSON.parse(line) as { t?: unknown; id?: unknown };
+    return frame.t === 'res' && frame.id === GREETING_ID;
+  } catch {
+    return false;
+  }
+}
 
 function refusal(id: number | null, message: string): string {
   const frame: ResponseFrame = { t: 'res', id, ok: false, error: { code: 'bad-request', message } };
@@ -23,11 +55,28 @@ function refusal(id: number | null, message: string): string {
  * and the host's lines and stream records become text and binary messages, as a local page gets
  * them. The remote host sees a socket client, so what a page may not ask for is refused here.
  */
-export function serveMachinePage(ws: WebSocket, bridge: SshBridge, log: (line: string) => void): void {
+export function serveMachinePage(ws: WebSocket, bridge: SshBridge, greeting: { machine: string; version: string }, log: (line: string) => void): void {
+  // The page counts as connected from the first message it gets: the machine's answer to this
+  // door's greeting. What the host sends before it waits; a host that cannot serve the page closes
+  // it with the reason, so the page never shows a connection that was not there.
+  let greeted = false;
+  const early: (string | Buffer)[] = [];
+  const toPage = (message: string | Buffer) => (greeted ? ws.send(message) : early.push(message));
   const fromHost = new HostStreamReader(
     MAX_SERVER_FRAME_BYTES,
-    (line) => ws.send(line.toString('utf8')),
-    (record) => ws.send(record),
+    (line) => {
+      const text = line.toString('utf8');
+      if (greeted || !isGreetingReply(text)) return toPage(text);
+      const problem = greetingProblem(greeting.machine, text);
+      if (problem) {
+        if (ws.readyState === ws.OPEN) ws.close(MACHINE_GONE_CLOSE_CODE, closeReason(problem));
+        return bridge.end();
+      }
+      greeted = true;
+      ws.send(text);
+      for (const message of early.splice(0)) ws.send(message);
+    },
+    toPage,
     () => {
       log('a machine sent a frame over the size limit; its page is disconnected');
       ws.terminate();
@@ -45,6 +94,8 @@ export function serveMachinePage(ws: WebSocket, bridge: SshBridge, log: (line: s
       bridge.output.resume();
     }, BACKLOG_POLL_MS);
   });
+  const hello: RequestFrame = { t: 'req', id: GREETING_ID, method: 'hostHello', params: { protocol: PROTOCOL_VERSION, version: greeting.version, client: 'page' } };
+  bridge.input.write(`${JSON.stringify(hello)}\n`);
   ws.on('message', (data, isBinary) => {
     if (isBinary) return ws.send(refusal(null, 'binary frames are not accepted; send JSON text'));
     let frame;
@@ -53,6 +104,7 @@ export function serveMachinePage(ws: WebSocket, bridge: SshBridge, log: (line: s
     } catch {
       return ws.send(refusal(null, 'a request frame is JSON {t:"req", id, method, params}'));
     }
+    if (frame.id === GREETING_ID) return ws.send(refusal(null, `request id ${GREETING_ID} is the door's own; number calls from 1`));
     if ((HOST_METHOD_NAMES as readonly string[]).includes(frame.method) && !PAGE_HOST_METHODS.has(frame.method)) {
       return ws.send(refusal(frame.id, `${frame.method} is only for Drover's own commands on the local socket, not for a page.`));
     }
@@ -64,8 +116,6 @@ export function serveMachinePage(ws: WebSocket, bridge: SshBridge, log: (line: s
   });
   ws.on('error', () => ws.terminate());
   void bridge.ended.then((reason) => {
-    // A WebSocket close reason holds at most 123 bytes.
-    const said = (reason ?? 'the connection to the machine ended').slice(0, 120);
-    if (ws.readyState === ws.OPEN) ws.close(MACHINE_GONE_CLOSE_CODE, said);
+    if (ws.readyState === ws.OPEN) ws.close(MACHINE_GONE_CLOSE_CODE, closeReason(reason ?? 'the connection to the machine ended'));
   });
 }

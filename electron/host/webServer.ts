@@ -51,6 +51,8 @@ export interface WebServerHost {
   openConnection(push: (frame: HostPush) => void, door: 'web'): Connection;
   /** A bridge to the host of the machine of that name, or null when there is no such machine. */
   openMachine(name: string): Promise<SshBridge | null>;
+  /** This Drover's version, which its pages greet another machine's host with. */
+  version: string;
   log(line: string): void;
 }
 
@@ -129,7 +131,7 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
         sockets.handleUpgrade(request, socket, head, (ws) => {
           const stopBeating = keepAlive(ws);
           ws.on('close', stopBeating);
-          serveMachinePage(ws, bridge, host.log);
+          serveMachinePage(ws, bridge, { machine: machine[1] as string, version: host.version }, host.log);
         });
       },
       (error: unknown) => {

@@ -31,6 +31,8 @@ export interface DroverActions
 
 export interface DroverState {
   connection: ConnectionState;
+  /** Why the connection is lost, when the other end said (`Bridge.lostBecause`). */
+  connectionProblem: string | null;
   projects: ProjectsSlice;
   /** Every registered project's, re-fetched after every reconnect. */
   workStates: WorkStates;
@@ -90,6 +92,7 @@ export function createDroverStore(bridge: Bridge, machine: string | null): Drove
 
   const store = createStore<DroverState>()(() => ({
     connection: bridge.connectionState(),
+    connectionProblem: null,
     projects: projects.initial,
     workStates: workStates.initial,
     profiles: profiles.initial,
@@ -130,7 +133,7 @@ export function createDroverStore(bridge: Bridge, machine: string | null): Drove
   const refetchEverything = () => slices.forEach((slice) => slice.refetch());
   bridge.onEvent((event) => slices.forEach((slice) => slice.onEvent?.(event)));
   bridge.onConnectionChange((connection) => {
-    store.setState({ connection });
+    store.setState({ connection, connectionProblem: connection === 'lost' ? bridge.lostBecause() : null });
     if (connection === 'open') refetchEverything();
   });
   if (bridge.connectionState() === 'open') refetchEverything();

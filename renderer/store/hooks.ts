@@ -22,6 +22,11 @@ export function useConnection(): ConnectionState {
   return useDrover((state) => state.connection);
 }
 
+/** Why the connection is lost, when its other end said (another machine's page: ssh's reason). */
+export function useConnectionProblem(): string | null {
+  return useDrover((state) => state.connectionProblem);
+}
+
 export function useProjects(): ProjectsSlice {
   return useDrover((state) => state.projects);
 }

@@ -36,6 +36,9 @@ export abstract class BaseFakeBridge implements Bridge {
   connectionState() {
     return this.state;
   }
+  lostBecause(): string | null {
+    return null;
+  }
 
   setConnection(state: ConnectionState): void {
     this.state = state;

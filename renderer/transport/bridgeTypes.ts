@@ -15,6 +15,8 @@ export interface Bridge {
   onTerminal(listener: (chunk: TerminalBytes) => void): Unsubscribe;
   onConnectionChange(listener: (state: ConnectionState) => void): Unsubscribe;
   connectionState(): ConnectionState;
+  /** Why the connection was lost, when the other end said (another machine's page: ssh's reason); null otherwise. */
+  lostBecause(): string | null;
 }
 
 /** A bridge the page opened for itself (another machine's), ended once that machine is gone. */

@@ -28,7 +28,7 @@ export function createPreloadBridge(preload: PreloadBridge): Bridge {
           }),
       );
     },
-    { onConnectionChange: (listener) => connection.add(listener), connectionState: () => state },
+    { onConnectionChange: (listener) => connection.add(listener), connectionState: () => state, lostBecause: () => null },
   );
   preload.onPush((frame) => rpc.receive(frame));
   return bridge;

@@ -1,3 +1,4 @@
+import { MACHINE_GONE_CLOSE_CODE } from '../../shared/machines';
 import { DroverRequestError } from '../../shared/protocol';
 import { decodeStreamFrame } from '../../shared/streamFrames';
 import type { ClosableBridge, ConnectionState } from './bridgeTypes';
@@ -19,13 +20,17 @@ function pageKey(): string {
  * reconnects with backoff; listeners of 'open' re-fetch their snapshots. A call left unanswered by
  * the drop goes again on the next connection, one that changes work state with its key, so the
  * host applies it once (calls on the connection itself fail: the listeners set them up again).
+ * With `opensOnFirstMessage` (another machine's page, whose door greets that machine's host
+ * first), the connection counts as open only once the first message came: a machine that cannot
+ * be reached closes it before, so the page stays lost, with ssh's reason, and backs off.
  */
-export function createWebSocketBridge(url: string): ClosableBridge {
+export function createWebSocketBridge(url: string, { opensOnFirstMessage = false } = {}): ClosableBridge {
   const connection = new Listeners<ConnectionState>();
   let state: ConnectionState = 'connecting';
   let socket: WebSocket | null = null;
   let failedAttempts = 0;
   let closed = false;
+  let lostReason: string | null = null;
 
   const { rpc, bridge } = createRpcBridge(
     (frame) => {
@@ -34,13 +39,15 @@ export function createWebSocketBridge(url: string): ClosableBridge {
       }
       socket.send(JSON.stringify(frame));
     },
-    { onConnectionChange: (listener) => connection.add(listener), connectionState: () => state },
+    { onConnectionChange: (listener) => connection.add(listener), connectionState: () => state, lostBecause: () => lostReason },
     { keyPrefix: `${pageKey()}-`, holdMs: HOLD_CALLS_MS },
   );
 
-  function setState(next: ConnectionState): void {
-    if (next === state) return;
+  /** Listeners hear of a new state, and of a new reason for staying lost (a failed reconnect said why). */
+  function setState(next: ConnectionState, reason: string | null = null): void {
+    if (next === state && reason === lostReason) return;
     state = next;
+    lostReason = reason;
     connection.emit(next);
   }
 
@@ -48,12 +55,16 @@ export function createWebSocketBridge(url: string): ClosableBridge {
     const ws = new WebSocket(url);
     socket = ws;
     ws.binaryType = 'arraybuffer';
-    ws.onopen = () => {
+    const opened = () => {
       failedAttempts = 0;
       rpc.reconnected();
       setState('open');
     };
+    ws.onopen = () => {
+      if (!opensOnFirstMessage) opened();
+    };
     ws.onmessage = (message: MessageEvent<unknown>) => {
+      if (state !== 'open') opened();
       if (message.data instanceof ArrayBuffer) {
         rpc.receive(decodeStreamFrame(new Uint8Array(message.data)));
         return;
@@ -67,10 +78,10 @@ export function createWebSocketBridge(url: string): ClosableBridge {
       }
       rpc.receive(frame);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       socket = null;
       rpc.connectionLost('Connection to Drover lost');
-      setState('lost');
+      setState('lost', event.code === MACHINE_GONE_CLOSE_CODE && event.reason ? event.reason : null);
       if (!closed) window.setTimeout(connect, reconnectDelay(failedAttempts++));
     };
   }

@@ -13,7 +13,7 @@ import { useBridge } from '../store/StoreContext';
 import { machinePageHref } from '../transport/machinePage';
 
 function connectionChanged(state: DroverState, previous: DroverState): boolean {
-  return state.projects !== previous.projects || state.connection !== previous.connection;
+  return state.projects !== previous.projects || state.connection !== previous.connection || state.connectionProblem !== previous.connectionProblem;
 }
 
 /**
@@ -76,7 +76,7 @@ function MachineGroup({ machine, state, waiting }: MachineGroupProps) {
           {runsInDesktopApp() ? machine.name : <a href={machinePageHref(machine.name)}>{machine.name}</a>}
         </h3>
         {state && (
-          <span className="machine-group__connection" data-connection={state.connection}>
+          <span className="machine-group__connection" data-connection={state.connection} title={state.connectionProblem ?? undefined}>
             {CONNECTION_WORDS[state.connection]}
           </span>
         )}
@@ -91,6 +91,7 @@ function MachineGroup({ machine, state, waiting }: MachineGroupProps) {
         </button>
       </div>
       <FormError message={error} />
+      {state?.connection === 'lost' && state.connectionProblem && <p className="empty-state empty-state--error">{state.connectionProblem}</p>}
       {runsInDesktopApp() && <p className="empty-state">This window does not open machine pages yet: open {machine.name} from `drover serve` in a browser, or use `drover --machine {machine.name} …`.</p>}
       {state?.projects.status === 'ready' && projects.length === 0 && <p className="empty-state">No projects on {machine.name} yet: open it to add one.</p>}
       {projects.length > 0 && (
