@@ -1,10 +1,9 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import type { Project } from '../../shared/entities';
 import type { Machine } from '../../shared/machines';
-import { countOf } from '../../shared/plural';
+import { AttentionCountBadge } from '../attention/ProjectAttentionBadge';
 import { useQueueAcrossMachines } from '../attention/queueAcrossMachines';
 import { runsInDesktopApp, type ConnectionState } from '../bridge';
-import { CountBadges } from '../components/CountBadges';
 import { FormError } from '../components/FormError';
 import { usePendingAction } from '../components/usePendingAction';
 import type { DroverState } from '../store/droverStore';
@@ -106,7 +105,6 @@ function MachineGroup({ machine, state, waiting }: MachineGroupProps) {
 }
 
 function MachineProjectRow({ machine, project, waiting }: { machine: string; project: Project; waiting: number }) {
-  const name = `Needs you: ${countOf(waiting, 'item')}`;
   return (
     <li className="project-row">
       <div className="project-row__main">
@@ -115,7 +113,7 @@ function MachineProjectRow({ machine, project, waiting }: { machine: string; pro
         </a>
         <span className="project-row__path">{project.path}</span>
       </div>
-      <CountBadges className="project-badges" badges={[{ tone: 'needs-input', count: waiting, text: waiting === 1 ? '1 needs you' : `${waiting} need you`, name, title: name }]} />
+      <AttentionCountBadge count={waiting} />
     </li>
   );
 }
