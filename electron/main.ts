@@ -23,19 +23,25 @@ import {
   IPC_INVOKE_CHANNEL,
   IPC_NOTIFICATION_CLICK_CHANNEL,
   IPC_NOTIFY_CHANNEL,
+  IPC_OPEN_MACHINE_CHANNEL,
   IPC_PUSH_CHANNEL,
+  type ConnectionNotice,
 } from '../shared/preloadBridge';
+import { MachineNameSchema, sshClientFrom } from '../shared/machines';
 import { routeHref, type Route } from '../shared/routes';
 import { commandLineToolSource, detectDistribution } from './desktop/distribution';
 import { parseLaunchArgs, projectForRequest, requestFromSecondInstance, type LaunchRequest } from './desktop/launchRequest';
 import type { HostRelay } from './desktop/hostRelay';
 import { cleanHostCopies, desktopHostCommand, hostCopiesDir } from './desktop/hostRuntime';
 import { HostSession } from './desktop/hostSession';
+import { MachineLine } from './desktop/machineLine';
 import { askYesNo, showError } from './desktop/native/desktopDialogs';
 import { startDesktopFeatures } from './desktop/native/desktopFeatures';
 import { focusWindow, showRoute } from './desktop/native/windowRoutes';
 import { keepServingOnUnhandledRejection } from './host/lastResort';
 import { socketPathFor } from './wire/paths';
+import { sshLauncher } from './wire/sshProcess';
+import { spawnSshBridge } from './wire/sshRelay';
 
 
 const CLIPBOARD_PERMISSIONS = new Set(['clipboard-read', 'clipboard-sanitized-write']);
@@ -48,6 +54,8 @@ const CLI_PATH = path.join(__dirname, 'cli.js');
 let indexHtmlPath = path.join(BUNDLED_RENDERER_DIR, 'index.html');
 
 let mainWindow: BrowserWindow | null = null;
+/** The windows of other machines, by machine name: each talks to that machine's host over ssh. */
+const machineWindows = new Map<string, BrowserWindow>();
 /** Set once the host serves: opens what a (second) launch asked for. Until then launches wait. */
 let openLaunch: ((request: LaunchRequest) => void) | null = null;
 const waitingLaunches: LaunchRequest[] = [];
@@ -91,12 +99,21 @@ function isExternalWebUrl(url: string): boolean {
   }
 }
 
-/** Only the main frame of our window, showing our index.html, may talk to the host. */
+function appWindows(): BrowserWindow[] {
+  return [mainWindow, ...machineWindows.values()].filter((window): window is BrowserWindow => window !== null && !window.isDestroyed());
+}
+
+/** The machine a window shows (null: this machine's own window). */
+function machineOfWindow(contents: WebContents): string | null {
+  for (const [machine, window] of machineWindows) if (!window.isDestroyed() && window.webContents.id === contents.id) return machine;
+  return null;
+}
+
+/** Only the main frame of one of our windows, showing our index.html, may talk to a host. */
 function isTrustedSender(event: IpcMainInvokeEvent | IpcMainEvent): boolean {
   const frame = event.senderFrame;
-  const window = mainWindow;
-  if (!frame || !window || window.isDestroyed()) return false;
-  return event.sender.id === window.webContents.id && frame.parent === null && isAppUrl(frame.url);
+  if (!frame || frame.parent !== null || !isAppUrl(frame.url)) return false;
+  return appWindows().some((window) => window.webContents.id === event.sender.id);
 }
 
 function applySessionPolicy(ses: Session): void {
@@ -128,13 +145,14 @@ function hardenWebContents(contents: WebContents): void {
   });
 }
 
-function createMainWindow(route: Route): BrowserWindow {
+/** A window of the app: this machine's (machine null) or another machine's, opened on `route`. */
+function createAppWindow(route: Route, machine: string | null): BrowserWindow {
   const window = new BrowserWindow({
     width: 1280,
     height: 820,
     minWidth: 720,
     minHeight: 480,
-    title: 'Drover',
+    title: machine ? `Drover — ${machine}` : 'Drover',
     show: false,
     backgroundColor: '#15181d',
     webPreferences: {
@@ -149,9 +167,20 @@ function createMainWindow(route: Route): BrowserWindow {
   window.once('ready-to-show', () => window.show());
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null;
+    if (machine && machineWindows.get(machine) === window) machineWindows.delete(machine);
   });
-  window.loadFile(indexHtmlPath, { hash: routeHref(route).slice(1) }).catch((error: unknown) => log(`could not load the UI: ${errorMessage(error)}`));
+  window.loadFile(indexHtmlPath, { hash: routeHref(route).slice(1), ...(machine ? { query: { machine } } : {}) }).catch((error: unknown) => log(`could not load the UI: ${errorMessage(error)}`));
   return window;
+}
+
+/** The window of another machine: brought forward when it is open, opened on its projects otherwise. */
+function openMachineWindow(machine: string, lines: MachineLines): void {
+  const open = machineWindows.get(machine);
+  if (open && !open.isDestroyed()) return focusWindow(open);
+  const window = createAppWindow({ page: 'projects' }, machine);
+  machineWindows.set(machine, window);
+  // The line starts once the page runs, so the page hears every notice of it.
+  window.webContents.on('did-finish-load', () => lines.pageLoaded(window.webContents, machine));
 }
 
 function focusMainWindow(): void {
@@ -176,6 +205,15 @@ function onLaunch(request: LaunchRequest): void {
   else waitingLaunches.push(request);
 }
 
+/** Calls `gone` whenever the document of `contents` goes: a navigation to another, a crash, the window's end. */
+function onDocumentGone(contents: WebContents, gone: () => void): void {
+  contents.on('did-start-navigation', (event) => {
+    if (event.isMainFrame && !event.isSameDocument) gone();
+  });
+  contents.on('render-process-gone', gone);
+  contents.once('destroyed', gone);
+}
+
 /**
  * One relay to the host per renderer document, opened on its first call. A reload or crash starts
  * a fresh one, so no subscription of a page that is gone keeps pushing into its successor; so does
@@ -189,19 +227,11 @@ function createRelayRegistry(host: HostSession): (contents: WebContents) => Prom
     relays.delete(id);
   };
 
-  const watch = (contents: WebContents): void => {
-    const id = contents.id;
-    contents.on('did-start-navigation', (event) => {
-      if (event.isMainFrame && !event.isSameDocument) drop(id);
-    });
-    contents.on('render-process-gone', () => drop(id));
-    contents.once('destroyed', () => drop(id));
-  };
-
   host.onStateChange((state) => {
     for (const id of [...relays.keys()]) if (state === 'lost') drop(id);
     const window = mainWindow;
-    if (window && !window.isDestroyed()) window.webContents.send(IPC_CONNECTION_CHANNEL, state);
+    const notice: ConnectionNotice = { state, reason: null };
+    if (window && !window.isDestroyed()) window.webContents.send(IPC_CONNECTION_CHANNEL, notice);
   });
 
   const watched = new Set<number>();
@@ -210,7 +240,7 @@ function createRelayRegistry(host: HostSession): (contents: WebContents) => Prom
     if (existing) return existing;
     if (!watched.has(contents.id)) {
       watched.add(contents.id);
-      watch(contents);
+      onDocumentGone(contents, () => drop(contents.id));
     }
     // Terminal and task output cross as bytes (a Uint8Array in the page), decoded once by xterm.
     const relay = host.openRelay((frame) => {
@@ -225,12 +255,70 @@ function createRelayRegistry(host: HostSession): (contents: WebContents) => Prom
   };
 }
 
-/** The single invoke channel: checks the sender, then hands the raw frame to the page's relay (the host validates it). */
+interface MachineLines {
+  /** Starts the line of a machine window's new document, or tells the page what its line last said. */
+  pageLoaded(contents: WebContents, machine: string): void;
+  lineOf(contents: WebContents): MachineLine | undefined;
+}
+
+/**
+ * The line of each machine window's document to that machine's host, over an ssh bridge of this
+ * window's own (the person's ssh, as `DROVER_SSH_COMMAND` names it); the local host keeps the
+ * machine's record and installs this version of the host there first when it is missing.
+ */
+function createMachineLines(host: HostSession): MachineLines {
+  const launchSsh = sshLauncher(sshClientFrom(process.env));
+  const lines = new Map<number, MachineLine>();
+  const watched = new Set<number>();
+  const drop = (id: number): void => {
+    lines.get(id)?.close();
+    lines.delete(id);
+  };
+  return {
+    pageLoaded(contents, machine) {
+      const existing = lines.get(contents.id);
+      const notice = existing?.lastNotice();
+      if (existing) return void (notice && contents.send(IPC_CONNECTION_CHANNEL, notice));
+      if (!watched.has(contents.id)) {
+        watched.add(contents.id);
+        onDocumentGone(contents, () => drop(contents.id));
+      }
+      const send = (channel: string, value: unknown): void => {
+        if (!contents.isDestroyed()) contents.send(channel, value);
+      };
+      lines.set(
+        contents.id,
+        new MachineLine({
+          machine,
+          version: app.getVersion(),
+          openBridge: async () => spawnSshBridge(launchSsh, (await host.call('updateMachineHost', { name: machine })).machine),
+          push: (frame) => send(IPC_PUSH_CHANNEL, frame),
+          notify: (next) => send(IPC_CONNECTION_CHANNEL, next),
+        }),
+      );
+    },
+    lineOf: (contents) => lines.get(contents.id),
+  };
+}
+
+/**
+ * The single invoke channel: checks the sender, then hands the raw frame to the page's relay, or
+ * its machine's line (the host validates it). A page asks for another machine's window by name.
+ */
 function registerIpc(host: HostSession): void {
   const relayFor = createRelayRegistry(host);
+  const machineLines = createMachineLines(host);
   ipcMain.handle(IPC_INVOKE_CHANNEL, async (event, raw: unknown) => {
-    if (!isTrustedSender(event)) throw new Error('Drover IPC refused: the sender is not the Drover window');
-    return (await relayFor(event.sender)).invoke(raw);
+    if (!isTrustedSender(event)) throw new Error('Drover IPC refused: the sender is not a Drover window');
+    const machine = machineOfWindow(event.sender);
+    if (!machine) return (await relayFor(event.sender)).invoke(raw);
+    const line = machineLines.lineOf(event.sender);
+    if (!line) throw new Error(`The window of ${machine} is not connected yet.`);
+    return line.invoke(raw);
+  });
+  ipcMain.on(IPC_OPEN_MACHINE_CHANNEL, (event, raw: unknown) => {
+    const name = MachineNameSchema.safeParse(raw);
+    if (isTrustedSender(event) && name.success) openMachineWindow(name.data, machineLines);
   });
 }
 
@@ -291,20 +379,24 @@ function registerAttentionIpc(): void {
     const parsed = DesktopNotificationSchema.safeParse(raw);
     if (!isTrustedSender(event) || !parsed.success || !Notification.isSupported()) return;
     const { id, title, body, silent } = parsed.data;
+    const sender = event.sender;
     shown.get(id)?.close();
     const notification = new Notification({ title, body, silent });
     shown.set(id, notification);
     notification.on('close', () => shown.get(id) === notification && shown.delete(id));
+    // A click brings forward the window that asked: this machine's, or another machine's.
     notification.on('click', () => {
-      focusMainWindow();
-      const contents = mainWindow?.webContents;
-      if (contents && !contents.isDestroyed()) contents.send(IPC_NOTIFICATION_CLICK_CHANNEL, id);
+      const window = appWindows().find((candidate) => candidate.webContents.id === sender.id);
+      if (!window) return;
+      focusWindow(window);
+      window.webContents.send(IPC_NOTIFICATION_CLICK_CHANNEL, id);
     });
     notification.show();
   });
+  // The badge counts this machine's window only: a machine window's count would take turns with it.
   ipcMain.on(IPC_BADGE_CHANNEL, (event, raw: unknown) => {
     const parsed = BadgeCountSchema.safeParse(raw);
-    if (isTrustedSender(event) && parsed.success) app.setBadgeCount(parsed.data);
+    if (isTrustedSender(event) && parsed.success && machineOfWindow(event.sender) === null) app.setBadgeCount(parsed.data);
   });
 }
 
@@ -349,7 +441,7 @@ async function boot(dataDir: string, launch: LaunchRequest): Promise<void> {
   useRendererOf(host);
   registerIpc(host);
   registerAttentionIpc();
-  mainWindow = createMainWindow((await routeForLaunch(host, launch)) ?? { page: 'projects' });
+  mainWindow = createAppWindow((await routeForLaunch(host, launch)) ?? { page: 'projects' }, null);
   startDesktopFeatures({ host, distribution, cli, window: () => mainWindow, log, quitAndStopHost: () => void quitAndStopHost(host) }).catch((error: unknown) =>
     log(`desktop features failed: ${errorMessage(error)}`),
   );

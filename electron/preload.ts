@@ -11,10 +11,11 @@ import {
   IPC_INVOKE_CHANNEL,
   IPC_NOTIFICATION_CLICK_CHANNEL,
   IPC_NOTIFY_CHANNEL,
+  IPC_OPEN_MACHINE_CHANNEL,
   IPC_PUSH_CHANNEL,
   PRELOAD_BRIDGE_KEY,
 } from '../shared/preloadBridge';
-import type { PreloadBridge } from '../shared/preloadBridge';
+import type { ConnectionNotice, PreloadBridge } from '../shared/preloadBridge';
 import type { PushFrame, ResponseFrame } from '../shared/protocol';
 
 /** Forwards what main sends on a channel, without the IPC event object (and its `sender`). */
@@ -31,13 +32,16 @@ const bridge: PreloadBridge = {
     return ipcRenderer.invoke(IPC_INVOKE_CHANNEL, frame) as Promise<ResponseFrame>;
   },
   onPush: (listener) => listen<PushFrame>(IPC_PUSH_CHANNEL, listener),
-  onConnection: (listener) => listen<'open' | 'lost'>(IPC_CONNECTION_CHANNEL, listener),
+  onConnection: (listener) => listen<ConnectionNotice>(IPC_CONNECTION_CHANNEL, listener),
   notify(notification) {
     ipcRenderer.send(IPC_NOTIFY_CHANNEL, notification);
   },
   onNotificationClick: (listener) => listen<string>(IPC_NOTIFICATION_CLICK_CHANNEL, listener),
   setBadgeCount(count) {
     ipcRenderer.send(IPC_BADGE_CHANNEL, count);
+  },
+  openMachineWindow(machine) {
+    ipcRenderer.send(IPC_OPEN_MACHINE_CHANNEL, machine);
   },
 };
 

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { runsInDesktopApp } from './bridge';
 import { AttentionCenter } from './attention/AttentionCenter';
 import { usePaletteCommands, type PaletteCommand } from './components/commandRegistry';
 import { ConnectionBanner } from './components/ConnectionBanner';
@@ -25,8 +26,9 @@ export function App() {
   useRouteFocus(route);
 
   useEffect(() => {
-    // The count reaches the tab strip and the taskbar, wherever the window is.
-    document.title = `${waiting > 0 ? `(${waiting}) ` : ''}${projectName ? `${projectName} — ` : ''}Drover`;
+    // The count reaches the tab strip and the taskbar, wherever the window is; the machine tells its windows apart.
+    const machine = machineOfPage();
+    document.title = `${waiting > 0 ? `(${waiting}) ` : ''}${projectName ? `${projectName} — ` : ''}Drover${machine ? ` on ${machine}` : ''}`;
   }, [projectName, waiting]);
 
   useAppShortcut('openPalette', () => setPaletteOpen(true));
@@ -159,9 +161,12 @@ function MachineBadge() {
   return (
     <span className="title-bar__machine">
       <span className="title-bar__machine-name">on {machine}</span>
-      <a className="title-bar__link" href="/">
-        This machine
-      </a>
+      {/* A desktop window of another machine sits beside this machine's own window. */}
+      {!runsInDesktopApp() && (
+        <a className="title-bar__link" href="/">
+          This machine
+        </a>
+      )}
     </span>
   );
 }

@@ -29,5 +29,10 @@ export function createMachineBridge(machine: string | null): ClosableBridge {
 /** Electron exposes its preload bridge; anywhere else the page talks to `drover serve` over WebSocket. */
 export function createBridge(): Bridge {
   const preload = findPreloadBridge();
-  return preload ? createPreloadBridge(preload) : createMachineBridge(machineOfPage());
+  return preload ? createPreloadBridge(preload, machineOfPage() === null) : createMachineBridge(machineOfPage());
+}
+
+/** The desktop app opens another machine in a window of its own (a browser page links to the machine's page instead). */
+export function openMachineWindow(machine: string): void {
+  findPreloadBridge()?.openMachineWindow(machine);
 }

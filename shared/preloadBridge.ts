@@ -3,6 +3,12 @@ import type { PushFrame, RequestFrame, ResponseFrame } from './protocol';
 
 export type { DesktopNotification } from './desktopNotification';
 
+/** What main tells a window of its host: reachable, or not and why (another machine's: ssh's reason). */
+export interface ConnectionNotice {
+  state: 'open' | 'lost';
+  reason: string | null;
+}
+
 /**
  * The only thing the Electron preload exposes to the page, under `window[PRELOAD_BRIDGE_KEY]`.
  * Frames are the same as on every other transport; main validates them. The page decides when to
@@ -14,13 +20,16 @@ export interface PreloadBridge {
   onPush(listener: (frame: PushFrame) => void): () => void;
   /**
    * The host runs in a process of its own: when it goes away the page hears `lost`, and `open`
-   * once main reached it again (the page then fetches its snapshots and attaches again).
+   * once main reached it again (the page then fetches its snapshots and attaches again). A window
+   * of another machine starts connecting and hears `open` once that machine's host answered.
    */
-  onConnection(listener: (state: 'open' | 'lost') => void): () => void;
+  onConnection(listener: (notice: ConnectionNotice) => void): () => void;
   notify(notification: DesktopNotification): void;
   onNotificationClick(listener: (id: string) => void): () => void;
   /** How many items need the person (0 clears the badge). */
   setBadgeCount(count: number): void;
+  /** Opens the window of another machine Drover knows by that name, or brings it forward. */
+  openMachineWindow(machine: string): void;
 }
 
 export const PRELOAD_BRIDGE_KEY = 'droverBridge';
@@ -32,3 +41,4 @@ export const IPC_CONNECTION_CHANNEL = 'drover:connection';
 export const IPC_NOTIFY_CHANNEL = 'drover:notify';
 export const IPC_NOTIFICATION_CLICK_CHANNEL = 'drover:notification-click';
 export const IPC_BADGE_CHANNEL = 'drover:badge';
+export const IPC_OPEN_MACHINE_CHANNEL = 'drover:open-machine';

@@ -8,11 +8,26 @@ function refusal(id: number | null, message: string): ResponseFrame {
   return { t: 'res', id, ok: false, error: { code: 'internal', message } };
 }
 
+/** A connection that speaks the host socket's protocol: the local socket, or an ssh bridge to a machine's host. */
+export interface HostLine {
+  input: NodeJS.WritableStream;
+  output: NodeJS.ReadableStream;
+  /** Resolves once the connection is gone. */
+  ended: Promise<unknown>;
+  end(): void;
+}
+
+function socketLine(socket: net.Socket): HostLine {
+  socket.on('error', () => socket.destroy());
+  return { input: socket, output: socket, ended: new Promise((resolve) => socket.once('close', resolve)), end: () => socket.end() };
+}
+
 /**
- * One window page's line to the host: its request frames go out on a connection of its own to the
- * host's local socket, each reply comes back to the call that sent it, and everything the host
- * pushes (events, terminal and task output) goes to the page. Main only routes: the host validates
- * every frame, as it does for any client, and the page validates what it gets.
+ * One window page's line to a host: its request frames go out on a connection of its own (to the
+ * host's local socket, or over ssh to another machine's), each reply comes back to the call that
+ * sent it, and everything the host pushes (events, terminal and task output) goes to the page.
+ * Main only routes: the host validates every frame, as it does for any client, and the page
+ * validates what it gets.
  */
 export class HostRelay {
   /** Resolves once the connection is gone (the page went, or the host did). */
@@ -20,8 +35,8 @@ export class HostRelay {
   private readonly pending = new Map<number, (frame: ResponseFrame) => void>();
   private isOpen = true;
 
-  private constructor(
-    private readonly socket: net.Socket,
+  constructor(
+    private readonly line: HostLine,
     private readonly push: (frame: PushFrame) => void,
   ) {
     const reader = new HostStreamReader(
@@ -33,16 +48,12 @@ export class HostRelay {
       },
       () => undefined,
     );
-    socket.on('data', (chunk: Buffer) => reader.push(chunk));
-    socket.on('error', () => socket.destroy());
-    this.closed = new Promise((resolve) =>
-      socket.once('close', () => {
-        this.isOpen = false;
-        for (const answer of this.pending.values()) answer(refusal(null, 'The connection to the Drover host was lost.'));
-        this.pending.clear();
-        resolve();
-      }),
-    );
+    line.output.on('data', (chunk: Buffer) => reader.push(chunk));
+    this.closed = line.ended.then(() => {
+      this.isOpen = false;
+      for (const answer of this.pending.values()) answer(refusal(null, 'The connection to the Drover host was lost.'));
+      this.pending.clear();
+    });
   }
 
   static open(socketPath: string, push: (frame: PushFrame) => void): Promise<HostRelay> {
@@ -50,7 +61,7 @@ export class HostRelay {
       const socket = net.connect(socketPath);
       socket.once('connect', () => {
         socket.off('error', reject);
-        resolve(new HostRelay(socket, push));
+        resolve(new HostRelay(socketLine(socket), push));
       });
       socket.once('error', reject);
     });
@@ -64,12 +75,16 @@ export class HostRelay {
     if (this.pending.has(frame.data.id)) return Promise.resolve(refusal(frame.data.id, `Request ${frame.data.id} is already waiting for its reply.`));
     return new Promise((resolve) => {
       this.pending.set(frame.data.id, (reply) => resolve({ ...reply, id: frame.data.id }));
-      this.socket.write(`${JSON.stringify(frame.data)}\n`);
+      this.line.input.write(`${JSON.stringify(frame.data)}\n`);
     });
   }
 
+  isConnected(): boolean {
+    return this.isOpen;
+  }
+
   close(): void {
-    this.socket.end();
+    this.line.end();
   }
 
   private receiveLine(line: Buffer): void {

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '../../shared/host';
-import { closeReason, greetingProblem } from './machineDoor';
+import { greetingProblem } from '../wire/machinePageRules';
+import { closeReason } from './machineDoor';
 
-const reply = (result: object) => JSON.stringify({ t: 'res', id: 0, ok: true, result });
+const reply = (result: object) => ({ t: 'res', id: 0, ok: true, result });
 
 describe("a machine page's door", () => {
   it("lets a page through to a host of this protocol, and names the one it cannot speak to", () => {
     expect(greetingProblem('box', reply({ protocol: PROTOCOL_VERSION, version: '0.1.0', pid: 7, rendererDir: null }))).toBeNull();
     expect(greetingProblem('box', reply({ protocol: PROTOCOL_VERSION + 1, version: '9.0.0', pid: 7, rendererDir: null }))).toBe('box runs Drover 9.0.0, another protocol: restart its host once its work is done.');
-    expect(greetingProblem('box', JSON.stringify({ t: 'res', id: 0, ok: false, error: { code: 'bad-request', message: 'no' } }))).toBe("box's host refused this page: no");
+    expect(greetingProblem('box', { t: 'res', id: 0, ok: false, error: { code: 'bad-request', message: 'no' } })).toBe("box's host refused this page: no");
   });
 
   it("keeps a close reason within a WebSocket's 123 bytes, dropping ssh's own words first", () => {

@@ -1,19 +1,13 @@
 import type { WebSocket } from 'ws';
-import { HOST_METHOD_NAMES } from '../../shared/contract/host';
 import { MACHINE_GONE_CLOSE_CODE } from '../../shared/machines';
-import { PROTOCOL_VERSION } from '../../shared/host';
-import { MAX_SERVER_FRAME_BYTES, RequestFrameSchema, type RequestFrame, type ResponseFrame } from '../../shared/protocol';
+import { MAX_SERVER_FRAME_BYTES, RequestFrameSchema, type ResponseFrame } from '../../shared/protocol';
+import { GREETING_ID, greetingFrame, greetingProblem, pageRequestProblem } from '../wire/machinePageRules';
 import { HostStreamReader } from '../wire/socketRecords';
 import type { SshBridge } from '../wire/sshRelay';
 
 /** Above this many bytes waiting for a page, the remote's output waits too (as ClientFlow holds a local one). */
 const PAGE_BACKLOG_BYTES = 8 * 1024 * 1024;
 const BACKLOG_POLL_MS = 25;
-/** A host method a page may call on its machine: the handshake only (a page may not stop a host or open doors). */
-const PAGE_HOST_METHODS: ReadonlySet<string> = new Set(['hostHello']);
-
-/** The door's own hostHello on the bridge: pages number their calls from 1. */
-const GREETING_ID = 0;
 
 /** A WebSocket close reason holds at most 123 bytes: ssh's own words go first when it is too long. */
 export function closeReason(text: string): string {
@@ -22,25 +16,13 @@ export function closeReason(text: string): string {
   return Buffer.byteLength(plain) <= 123 ? plain : `${Buffer.from(plain).subarray(0, 119).toString('utf8').replace(/\uFFFD$/, '')}…`;
 }
 
-/** Why the machine's host cannot serve this page, from its answer to the greeting; null when it can. */
-export function greetingProblem(machine: string, line: string): string | null {
-  let reply: { ok?: unknown; result?: { protocol?: unknown; version?: unknown }; error?: { message?: unknown } };
-  try {
-    reply = JSON.parse(line) as typeof reply;
-  } catch {
-    return `${machine} answered in a way this Drover cannot read.`;
-  }
-  if (reply.ok !== true) return `${machine}'s host refused this page: ${String(reply.error?.message ?? 'no reason given')}`;
-  if (reply.result?.protocol === PROTOCOL_VERSION) return null;
-  return `${machine} runs Drover ${String(reply.result?.version)}, another protocol: restart its host once its work is done.`;
-}
-
-function isGreetingReply(line: string): boolean {
+/** The host's reply to the greeting, or null when the line is anything else. */
+function greetingReply(line: string): unknown {
   try {
     const frame = JSON.parse(line) as { t?: unknown; id?: unknown };
-    return frame.t === 'res' && frame.id === GREETING_ID;
+    return frame.t === 'res' && frame.id === GREETING_ID ? frame : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -66,8 +48,9 @@ export function serveMachinePage(ws: WebSocket, bridge: SshBridge, greeting: { m
     MAX_SERVER_FRAME_BYTES,
     (line) => {
       const text = line.toString('utf8');
-      if (greeted || !isGreetingReply(text)) return toPage(text);
-      const problem = greetingProblem(greeting.machine, text);
+      const reply = greeted ? null : greetingReply(text);
+      if (!reply) return toPage(text);
+      const problem = greetingProblem(greeting.machine, reply);
       if (problem) {
         if (ws.readyState === ws.OPEN) ws.close(MACHINE_GONE_CLOSE_CODE, closeReason(problem));
         return bridge.end();
@@ -94,8 +77,7 @@ export function serveMachinePage(ws: WebSocket, bridge: SshBridge, greeting: { m
       bridge.output.resume();
     }, BACKLOG_POLL_MS);
   });
-  const hello: RequestFrame = { t: 'req', id: GREETING_ID, method: 'hostHello', params: { protocol: PROTOCOL_VERSION, version: greeting.version, client: 'page' } };
-  bridge.input.write(`${JSON.stringify(hello)}\n`);
+  bridge.input.write(`${JSON.stringify(greetingFrame(greeting.version))}\n`);
   ws.on('message', (data, isBinary) => {
     if (isBinary) return ws.send(refusal(null, 'binary frames are not accepted; send JSON text'));
     let frame;
@@ -104,10 +86,8 @@ export function serveMachinePage(ws: WebSocket, bridge: SshBridge, greeting: { m
     } catch {
       return ws.send(refusal(null, 'a request frame is JSON {t:"req", id, method, params}'));
     }
-    if (frame.id === GREETING_ID) return ws.send(refusal(null, `request id ${GREETING_ID} is the door's own; number calls from 1`));
-    if ((HOST_METHOD_NAMES as readonly string[]).includes(frame.method) && !PAGE_HOST_METHODS.has(frame.method)) {
-      return ws.send(refusal(frame.id, `${frame.method} is only for Drover's own commands on the local socket, not for a page.`));
-    }
+    const problem = pageRequestProblem(frame);
+    if (problem) return ws.send(refusal(frame.id === GREETING_ID ? null : frame.id, problem));
     bridge.input.write(`${JSON.stringify(frame)}\n`);
   });
   ws.on('close', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { PreloadBridge } from '../../shared/preloadBridge';
+import type { ConnectionNotice, PreloadBridge } from '../../shared/preloadBridge';
 import type { ConnectionState } from './bridgeTypes';
 import type { PushFrame, TerminalBytes } from '../../shared/protocol';
 import { createPreloadBridge } from './preloadTransport';
 
 function fakePreload() {
-  const fake = { push: (_frame: PushFrame) => undefined as void, connection: (_state: 'open' | 'lost') => undefined as void };
+  const fake = { push: (_frame: PushFrame) => undefined as void, connection: (_notice: ConnectionNotice) => undefined as void };
   const preload: PreloadBridge = {
     invoke: () => new Promise(() => undefined),
     onPush: (listener) => ((fake.push = listener), () => undefined),
@@ -13,6 +13,7 @@ function fakePreload() {
     notify: () => undefined,
     onNotificationClick: () => () => undefined,
     setBadgeCount: () => undefined,
+    openMachineWindow: () => undefined,
   };
   return { preload, fake };
 }
@@ -35,9 +36,24 @@ describe('the Electron preload bridge', () => {
     const seen: ConnectionState[] = [];
     bridge.onConnectionChange((state) => seen.push(state));
     expect(bridge.connectionState()).toBe('open');
-    fake.connection('lost');
+    fake.connection({ state: 'lost', reason: null });
     expect(bridge.connectionState()).toBe('lost');
-    fake.connection('open');
+    fake.connection({ state: 'open', reason: null });
     expect(seen).toEqual(['lost', 'open']);
+  });
+
+  it("starts connecting in another machine's window, and keeps the reason main gave while it is lost", () => {
+    const { preload, fake } = fakePreload();
+    const bridge = createPreloadBridge(preload, false);
+    const seen: ConnectionState[] = [];
+    bridge.onConnectionChange((state) => seen.push(state));
+    expect(bridge.connectionState()).toBe('connecting');
+    fake.connection({ state: 'lost', reason: 'Cannot connect to box: the host key is unknown.' });
+    expect(bridge.lostBecause()).toBe('Cannot connect to box: the host key is unknown.');
+    fake.connection({ state: 'lost', reason: 'Cannot connect to box: it refused the login.' });
+    expect(bridge.lostBecause()).toBe('Cannot connect to box: it refused the login.');
+    fake.connection({ state: 'open', reason: null });
+    expect(bridge.lostBecause()).toBeNull();
+    expect(seen).toEqual(['lost', 'lost', 'open']);
   });
 });

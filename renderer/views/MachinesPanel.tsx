@@ -3,7 +3,7 @@ import type { Project } from '../../shared/entities';
 import type { Machine } from '../../shared/machines';
 import { AttentionCountBadge } from '../attention/ProjectAttentionBadge';
 import { useQueueAcrossMachines } from '../attention/queueAcrossMachines';
-import { runsInDesktopApp, type ConnectionState } from '../bridge';
+import { openMachineWindow, runsInDesktopApp, type ConnectionState } from '../bridge';
 import { FormError } from '../components/FormError';
 import { usePendingAction } from '../components/usePendingAction';
 import type { DroverState } from '../store/droverStore';
@@ -82,6 +82,11 @@ function MachineGroup({ machine, state, waiting }: MachineGroupProps) {
         <span className="project-row__path machine-group__where">
           {machine.port ? `${machine.destination}:${machine.port}` : machine.destination} · Drover {machine.hostVersion} · Node {machine.remoteNode}
         </span>
+        {runsInDesktopApp() && (
+          <button type="button" className="button button--ghost" aria-describedby={nameId} onClick={() => openMachineWindow(machine.name)}>
+            Open window
+          </button>
+        )}
         <button type="button" className="button button--ghost" aria-describedby={nameId} disabled={pending} onClick={() => void run(async () => {
           await bridge.call('removeMachine', { name: machine.name });
           reloadMachines();
@@ -91,7 +96,6 @@ function MachineGroup({ machine, state, waiting }: MachineGroupProps) {
       </div>
       <FormError message={error} />
       {state?.connection === 'lost' && state.connectionProblem && <p className="empty-state empty-state--error">{state.connectionProblem}</p>}
-      {runsInDesktopApp() && <p className="empty-state">This window does not open machine pages yet: open {machine.name} from `drover serve` in a browser, or use `drover --machine {machine.name} …`.</p>}
       {state?.projects.status === 'ready' && projects.length === 0 && <p className="empty-state">No projects on {machine.name} yet: open it to add one.</p>}
       {projects.length > 0 && (
         <ul className="project-list" aria-label={`Projects on ${machine.name}`}>
