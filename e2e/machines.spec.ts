@@ -70,6 +70,7 @@ test.describe('another machine over the real OpenSSH', () => {
     expect(started.code, started.stderr).toBe(0);
     const taskId = (JSON.parse(started.stdout) as { id: string }).id;
     await expect(page.getByText('remote build').first()).toBeVisible();
+    await expect(taskRow(page.getByRole('grid', { name: 'Tasks' }), 'remote build').getByText('on box', { exact: true })).toBeVisible();
 
     killSshBridges();
     await expect(page.getByRole('alert').filter({ hasText: 'box unreachable — reconnecting…' })).toBeVisible();
@@ -127,9 +128,10 @@ test.describe('another machine over the real OpenSSH', () => {
     await expect(page).toHaveURL(/\/machines\/box\/#\/project\/[^?]+$/);
     await expect(page.getByRole('banner').getByText('on box', { exact: true })).toBeVisible();
     const workState = page.getByRole('region', { name: 'Work state' });
-    await expect(workState.getByText('on box', { exact: true })).toBeVisible();
+    await expect(workState.locator('.machine-chip')).toHaveText('on box');
     const grid = workState.getByRole('grid', { name: 'Tasks' });
     await expect(taskRow(grid, 'remote check')).toHaveAttribute('aria-selected', 'true');
+    await expect(taskRow(grid, 'remote check').getByText('on box', { exact: true })).toBeVisible();
     await screenshot(page, 'machines-item-opened.png');
 
     // What is dismissed there stays dismissed on this machine's page, and the reverse.

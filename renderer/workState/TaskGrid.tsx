@@ -5,6 +5,7 @@ import { listCommandFor, type ListCommand } from '../keyboard/shortcuts';
 import { usePaintedOnce } from '../store/afterPaint';
 import { usePhoneLayout } from '../store/phoneLayout';
 import { branchOfFolder, ownerNameOf } from '../store/selectors';
+import { machineOfPage } from '../transport/machinePage';
 import { TaskRow, type TaskRowActions } from './TaskRow';
 
 const ROW_HEIGHT = 34;
@@ -42,6 +43,7 @@ function moveTarget(command: ListCommand, index: number, count: number): number 
  */
 export function TaskGrid({ tasks, agentsById, formerAgentsById, retryRefusalOf, worktreesByAgentId, selectedIndex, gridRef, emptyMessage, ...actions }: TaskGridProps) {
   const worktrees = useMemo(() => Object.values(worktreesByAgentId), [worktreesByAgentId]);
+  const machine = machineOfPage();
   const scrollRef = useRef<HTMLDivElement>(null);
   const rowIdPrefix = useId();
   const rowHeight = usePhoneLayout() ? PHONE_ROW_HEIGHT : ROW_HEIGHT;
@@ -132,6 +134,7 @@ export function TaskGrid({ tasks, agentsById, formerAgentsById, retryRefusalOf, 
                   ownerName={ownerNameOf(task, agentsById, formerAgentsById)}
                   retryRefusal={retryRefusalOf(task)}
                   branch={branchOfFolder(task.cwd, worktrees)}
+                  machine={machine}
                   rowId={rowId(task)}
                   rowIndex={item.index + 2}
                   selected={item.index === selectedIndex}

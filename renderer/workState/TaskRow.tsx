@@ -18,6 +18,8 @@ interface TaskRowProps extends TaskRowActions {
   retryRefusal: string | null;
   /** The branch of the agent worktree it runs in, if any. */
   branch: string | null;
+  /** The other machine it runs on (null: this one). */
+  machine: string | null;
   rowId: string;
   /** 1-based, counting the header row, for screen readers in a virtualised grid. */
   rowIndex: number;
@@ -30,7 +32,7 @@ interface TaskRowProps extends TaskRowActions {
  * One task. The grid owns keyboard focus (aria-activedescendant), so the row's buttons stay out
  * of the tab order: `c` and `r` are their keyboard equivalents.
  */
-export const TaskRow = memo(function TaskRow({ task, ownerName, retryRefusal, branch, rowId, rowIndex, selected, top, height, ...actions }: TaskRowProps) {
+export const TaskRow = memo(function TaskRow({ task, ownerName, retryRefusal, branch, machine, rowId, rowIndex, selected, top, height, ...actions }: TaskRowProps) {
   return (
     <div
       id={rowId}
@@ -45,9 +47,10 @@ export const TaskRow = memo(function TaskRow({ task, ownerName, retryRefusal, br
       <div role="gridcell" className="task-row__status">
         <StatusBadge status={TASK_STATUS[task.state]} />
       </div>
-      <div role="gridcell" className="task-row__title" title={task.command}>
+      <div role="gridcell" className="task-row__title" title={machine ? `${task.command} (on ${machine})` : task.command}>
         {task.label && <span className="task-row__label">{task.label}</span>}
         <code className="task-row__command">{task.command}</code>
+        {machine && <span className="task-row__machine">on {machine}</span>}
       </div>
       <div role="gridcell" className="task-row__agent" title={branch ? `${ownerName ?? 'No agent'}, on ${branch}` : undefined}>
         {ownerName ?? <span className="task-row__none">—</span>}
