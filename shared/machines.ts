@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RunningWorkSchema } from './host';
 
 /** A machine's short name, as the person types it after `--machine`. */
 export const MachineNameSchema = z
@@ -27,6 +28,19 @@ export const MachineSchema = z.object({
   remoteNode: z.string(),
 });
 export type Machine = z.infer<typeof MachineSchema>;
+
+/**
+ * The host running on a machine now, as `drover host status` there says: it may be of an older
+ * Drover (it outlives the Drover that started it), whose protocol a page of this one cannot speak.
+ */
+export const MachineHostSchema = z.object({
+  running: z.boolean(),
+  version: z.string().nullable(),
+  protocol: z.number().int().nullable(),
+  /** What a restart would stop. */
+  work: RunningWorkSchema,
+});
+export type MachineHost = z.infer<typeof MachineHostSchema>;
 
 /** How Drover runs ssh: the system client (DROVER_SSH_COMMAND may name another, as GIT_SSH_COMMAND does). */
 export interface SshClient {
@@ -68,7 +82,12 @@ export function posixCommand(script: string): string {
 
 /** The remote command of a machine's bridge: its host's socket on ssh's stdin and stdout. */
 export function bridgeCommand(version: string): string {
-  return posixCommand(`exec node "$HOME/${remoteHostDir(version)}/cli.js" host connect`);
+  return remoteCliCommand(version, 'host connect');
+}
+
+/** `drover ARGS` on a machine, run by the CLI of that version of the host installed there. */
+export function remoteCliCommand(version: string, args: string): string {
+  return posixCommand(`exec node "$HOME/${remoteHostDir(version)}/cli.js" ${args}`);
 }
 
 /**

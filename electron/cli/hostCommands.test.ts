@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '../../shared/host';
-import { CLI_PATH } from '../../test-support/buildOnce';
+import { CLI_PATH, REPO_ROOT } from '../../test-support/buildOnce';
 import { runCli, stopHostOf } from '../../test-support/droverProcess';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
@@ -13,6 +12,7 @@ import { socketPathFor } from '../wire/paths';
 import { connectToDrover } from './socketClient';
 
 const AS_ROOT = process.getuid?.() === 0;
+const OLDER_HOST = path.join(REPO_ROOT, 'test-support', 'fixtures', 'older-host.mjs');
 const NOBODY = 65534;
 
 describe('drover host: one lasting host per data dir, started by whoever needs it first', () => {
@@ -166,29 +166,41 @@ describe('drover host: one lasting host per data dir, started by whoever needs i
 
 describe('a client meeting a host of another protocol', () => {
   let dir: string;
-  let server: net.Server;
+  let dataDir: string;
+  let older: ChildProcess;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = makeTempDir();
+    dataDir = path.join(dir, 'data');
+    // An older host: it answers in the protocol before this one.
+    older = spawn(process.execPath, [OLDER_HOST, socketPathFor(dataDir), '0.0.9', String(PROTOCOL_VERSION - 1)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise((resolve) => older.stdout?.once('data', resolve));
   });
   afterEach(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    older.kill('SIGKILL');
+    await stopHostOf(dataDir, 'SIGKILL');
     removeDir(dir);
   });
 
   it('says which versions met and how to move the host to this one', async () => {
-    const socketPath = path.join(dir, 'old.sock');
-    // An older host: it answers the handshake with the protocol before this one.
-    server = net.createServer((socket) => {
-      socket.on('data', (chunk) => {
-        const { id } = JSON.parse(chunk.toString('utf8').split('\n')[0] as string) as { id: number };
-        socket.write(`${JSON.stringify({ t: 'res', id, ok: true, result: { protocol: PROTOCOL_VERSION - 1, version: '0.0.9', pid: 4242, rendererDir: null } })}\n`);
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
-    const result = await runCli(['status'], { env: { ...process.env, DROVER_SOCKET: socketPath } });
+    const result = await runCli(['status'], { env: { ...process.env, DROVER_SOCKET: socketPathFor(dataDir) } });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`The running Drover host is version 0.0.9 (protocol ${PROTOCOL_VERSION - 1})`);
     expect(result.stderr).toContain('drover host restart');
+  });
+
+  it('host status names it, and host restart moves the data dir to a host of this version', async () => {
+    const gone = new Promise((resolve) => older.once('exit', resolve));
+    const host = (...args: string[]) => runCli(['--data-dir', dataDir, 'host', ...args], { env: { ...process.env, DROVER_SOCKET: '' } });
+    const status = await host('status');
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain(`version 0.0.9 (protocol ${PROTOCOL_VERSION - 1})`);
+    const restarted = await host('restart', '--force');
+    expect(restarted.code, restarted.stderr).toBe(0);
+    expect(restarted.stdout).toContain('Drover host stopped (0 agents and 0 tasks ended).');
+    await gone;
+    const client = await connectToDrover(socketPathFor(dataDir));
+    client.close();
+    expect((await host('status')).stdout).toContain(`(protocol ${PROTOCOL_VERSION})`);
   });
 });

@@ -85,7 +85,7 @@ function workCount(work: RunningWork): string {
 }
 
 async function readStatus(socketPath: string): Promise<HostStatus> {
-  const client = await connectToDrover(socketPath);
+  const client = await connectToDrover(socketPath, {}, { anyProtocol: true });
   try {
     return await client.rpc.call('getHostStatus', {});
   } finally {
@@ -137,7 +137,7 @@ async function mayStop(work: RunningWork, force: boolean, context: HostCliContex
 
 /** Asks the host to stop and waits until it has: its socket closed and its process gone. */
 async function stopRunningHost(context: HostCliContext): Promise<RunningWork> {
-  const client = await connectToDrover(context.socketPath);
+  const client = await connectToDrover(context.socketPath, {}, { anyProtocol: true });
   const record = readHostRecord(context.dataDir);
   try {
     const { stopped } = await client.rpc.call('stopHost', {});

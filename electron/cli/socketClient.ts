@@ -32,16 +32,19 @@ function unreachable(socketPath: string, error: NodeJS.ErrnoException): string {
     : `Cannot reach Drover on ${socketPath}: ${error.message}`;
 }
 
+/** The host says who it is (a host from before the handshake does not know it: it speaks protocol 1). */
+async function hostHelloOf(rpc: RpcClient, client: string): Promise<HostHello> {
+  try {
+    return await rpc.call('hostHello', { protocol: PROTOCOL_VERSION, version: packageJson.version, client });
+  } catch (error) {
+    if (!(error instanceof DroverRequestError && error.code === 'unknown-method')) throw error;
+    return { protocol: 1, version: 'older', pid: 0, rendererDir: null };
+  }
+}
+
 /** The host says who it is; a host of another protocol is named, with how to move it to this one. */
 export async function greetHost(rpc: RpcClient, client: string): Promise<HostHello> {
-  let hello: HostHello;
-  try {
-    hello = await rpc.call('hostHello', { protocol: PROTOCOL_VERSION, version: packageJson.version, client });
-  } catch (error) {
-    // A host from before the handshake does not know it: it speaks protocol 1.
-    if (!(error instanceof DroverRequestError && error.code === 'unknown-method')) throw error;
-    hello = { protocol: 1, version: 'older', pid: 0, rendererDir: null };
-  }
+  const hello = await hostHelloOf(rpc, client);
   if (hello.protocol !== PROTOCOL_VERSION) {
     throw new Error(
       `The running Drover host is version ${hello.version} (protocol ${hello.protocol}); this drover is ${packageJson.version} (protocol ${PROTOCOL_VERSION}). ` +
@@ -55,6 +58,11 @@ export async function greetHost(rpc: RpcClient, client: string): Promise<HostHel
 export interface ConnectAs {
   client?: string;
   agent?: AgentCredentials | null;
+  /**
+   * For `drover host status | stop | restart` only: the host's own methods are the same in every
+   * protocol, so a host of another one can still be asked what it runs and be moved to this one.
+   */
+  anyProtocol?: boolean;
 }
 
 /**
@@ -62,10 +70,10 @@ export interface ConnectAs {
  * connection then identifies as that agent. Rejects with a clear message when none answers, it
  * speaks another protocol, or it refuses the agent.
  */
-export async function connectToDrover(socketPath: string, handlers: PushListeners = {}, { client = 'cli', agent = null }: ConnectAs = {}): Promise<SocketClient> {
+export async function connectToDrover(socketPath: string, handlers: PushListeners = {}, { client = 'cli', agent = null, anyProtocol = false }: ConnectAs = {}): Promise<SocketClient> {
   const connected = await openSocket(socketPath, handlers);
   try {
-    await greetHost(connected.rpc, client);
+    await (anyProtocol ? hostHelloOf : greetHost)(connected.rpc, client);
     return agent ? { ...connected, identity: await connected.rpc.call('identifyAgent', agent) } : connected;
   } catch (error) {
     connected.close();

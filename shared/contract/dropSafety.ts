@@ -101,5 +101,7 @@ export const METHOD_DROP_SAFETY: Record<MethodName, DropSafety> = {
   listMachines: 'reads',
   addMachine: 'changes',
   updateMachineHost: 'changes',
+  getMachineHost: 'reads',
+  restartMachineHost: 'changes',
   removeMachine: 'changes',
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MachineNameSchema, MachineSchema, SshDestinationSchema, SshPortSchema } from '../machines';
+import { MachineHostSchema, MachineNameSchema, MachineSchema, SshDestinationSchema, SshPortSchema } from '../machines';
 
 export const MACHINE_METHODS = {
   listMachines: { params: z.object({}).strict(), result: z.object({ machines: z.array(MachineSchema) }) },
@@ -17,6 +17,13 @@ export const MACHINE_METHODS = {
    * the machine calls before it connects).
    */
   updateMachineHost: { params: z.object({ name: MachineNameSchema }).strict(), result: z.object({ machine: MachineSchema, installed: z.boolean() }) },
+  /** What the host on the machine runs now, and which Drover it is (asked there by this version's CLI). */
+  getMachineHost: { params: z.object({ name: MachineNameSchema }).strict(), result: z.object({ host: MachineHostSchema }) },
+  /**
+   * Stops the host on the machine and starts this version's there: its agents stop and its running
+   * tasks end interrupted, as `drover host restart` there does. For a host a page cannot speak to.
+   */
+  restartMachineHost: { params: z.object({ name: MachineNameSchema }).strict(), result: z.object({ host: MachineHostSchema }) },
   removeMachine: { params: z.object({ name: MachineNameSchema }).strict(), result: z.object({ name: MachineNameSchema, removed: z.boolean() }) },
 } as const;
 

@@ -145,6 +145,8 @@ const AGENT_ACCESS: AgentAccess = {
   listMachines: 'person-only',
   addMachine: 'person-only',
   updateMachineHost: 'person-only',
+  getMachineHost: 'person-only',
+  restartMachineHost: 'person-only',
   removeMachine: 'person-only',
   getAppSettings: 'person-only',
   updateAppSettings: 'person-only',

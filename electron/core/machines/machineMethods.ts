@@ -7,6 +7,8 @@ export function machineMethods(machines: MachineService): Methods<MachineMethodN
     listMachines: () => ({ machines: machines.list() }),
     addMachine: (params) => machines.add(params),
     updateMachineHost: ({ name }) => machines.updateHost(name),
+    getMachineHost: async ({ name }) => ({ host: await machines.hostOn(name) }),
+    restartMachineHost: async ({ name }) => ({ host: await machines.restartHost(name) }),
     removeMachine: ({ name }) => ({ name, removed: machines.remove(name) }),
   };
 }

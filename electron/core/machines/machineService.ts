@@ -1,7 +1,9 @@
-import { MachineSchema, type Machine, type SshLauncher } from '../../../shared/machines';
+import { HostStatusSchema } from '../../../shared/host';
+import { MachineSchema, remoteCliCommand, type Machine, type MachineHost, type SshLauncher } from '../../../shared/machines';
 import { DroverRequestError } from '../../../shared/protocol';
 import type { DefinitionTable } from '../storage/definitionTable';
 import { findBundle, installRemoteHost, missingOnRemote, probeRemote, readBundle, type LocalBundle } from './remoteInstall';
+import { runRemote } from './remoteShell';
 
 export interface MachineAddition {
   name: string;
@@ -70,10 +72,38 @@ export class MachineService {
     return update;
   }
 
+  /** What the host on the machine runs now, asked by this version's CLI there (which can ask a host of any protocol). */
+  async hostOn(name: string): Promise<MachineHost> {
+    const { machine } = await this.updateHost(name);
+    const { stdout, stderr } = await runRemote(this.launcher(), machine, remoteCliCommand(machine.hostVersion, 'host status --json'));
+    let told: unknown;
+    try {
+      told = JSON.parse(stdout);
+    } catch {
+      throw new DroverRequestError('internal', `${name} did not say what its Drover host runs: ${lastWords(stderr || stdout)}`);
+    }
+    if (typeof told === 'object' && told !== null && (told as { alive?: unknown }).alive === false) return { running: false, version: null, protocol: null, work: { agents: [], tasks: [] } };
+    const status = HostStatusSchema.safeParse(told);
+    if (!status.success) throw new DroverRequestError('internal', `${name} described its Drover host in a way this Drover cannot read.`);
+    return { running: true, version: status.data.version, protocol: status.data.protocol, work: status.data.running };
+  }
+
+  /** Stops the host on the machine and starts this version's there, as `drover host restart` there does. */
+  async restartHost(name: string): Promise<MachineHost> {
+    const { machine } = await this.updateHost(name);
+    const { code, stdout, stderr } = await runRemote(this.launcher(), machine, remoteCliCommand(machine.hostVersion, 'host restart --force'));
+    if (code !== 0) throw new DroverRequestError('internal', `Could not restart the Drover host on ${name}: ${lastWords(stderr || stdout)}`);
+    return this.hostOn(name);
+  }
+
+  private launcher(): SshLauncher {
+    if (!this.launchSsh) throw new DroverRequestError('invalid-state', 'This Drover host was started without ssh: it reaches no other machines.');
+    return this.launchSsh;
+  }
+
   /** Checks what the host needs there, and installs this version unless that very build is there. */
   private async install(where: Pick<Machine, 'destination' | 'port'>, bundle: LocalBundle): Promise<{ remoteNode: string; installed: boolean }> {
-    const launch = this.launchSsh;
-    if (!launch) throw new DroverRequestError('invalid-state', 'This Drover host was started without ssh: it reaches no other machines.');
+    const launch = this.launcher();
     const facts = await probeRemote(launch, where, bundle.version);
     const missing = missingOnRemote(where.destination, facts, bundle);
     if (missing) throw new DroverRequestError('invalid-state', missing);
@@ -85,4 +115,9 @@ export class MachineService {
   private refuseTaken(name: string): void {
     if (this.table.definition(name) !== undefined) throw new DroverRequestError('conflict', `A machine named ${name} is already there: remove it first or pick another name.`);
   }
+}
+
+/** The end of what a remote command said, for an error message. */
+function lastWords(text: string): string {
+  return text.trim().split('\n').slice(-3).join(' ') || 'it said nothing';
 }
