@@ -1,12 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { PROTOCOL_VERSION } from '../shared/host';
+import { REPO_ROOT } from '../test-support/buildOnce';
 import { runCli } from '../test-support/droverProcess';
 import { CAN_RUN_SSHD, SSHD_REQUIREMENT, startSshRemote, type SshRemote } from '../test-support/sshServer';
 import { addAgent, screenshot, stateBadge, terminalOf } from './support/agents';
 import { needsYouButton, raisedNotifications, recordNotifications } from './support/attention';
 import { taskRow } from './support/workState';
 import { expect, test } from './support/droverHost';
+
+const DROVER_VERSION = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+/** Stands in for a host of an older Drover, which this checkout cannot build. */
+const OLDER_HOST = path.join(REPO_ROOT, 'test-support', 'fixtures', 'older-host.mjs');
 
 /** The ssh clients of this machine's bridges (the remote's own `host connect` processes are not ssh). */
 function killSshBridges(): void {
@@ -152,5 +158,35 @@ test.describe('another machine over the real OpenSSH', () => {
     fs.renameSync(`${keys}.off`, keys);
     await expect(box.getByText('connected', { exact: true })).toBeVisible({ timeout: 30_000 });
     await expect(box.getByText(/^Cannot connect to remote/)).toHaveCount(0);
+  });
+
+  test("a machine still running an older Drover's host says so, and restarts it into this version once asked", async ({ page, drover }) => {
+    test.setTimeout(120_000);
+    const url = await drover.startHost([], env);
+    const cli = (...args: string[]) => runCli(['--data-dir', drover.dataDir, ...args], { env });
+    expect((await cli('machine', 'add', 'box', remote.alias)).code).toBe(0);
+    // The remote's host is of an older Drover, which outlived the one that started it.
+    const remoteCli = `node .local/share/drover/host-${DROVER_VERSION}/cli.js`;
+    const { socketPath } = JSON.parse(remote.ssh(`${remoteCli} host status --json || true`)) as { socketPath: string };
+    fs.copyFileSync(OLDER_HOST, path.join(remote.home, 'older-host.mjs'));
+    remote.chownHome();
+    const work = { agents: [{ projectId: 'p-aaaaaa', projectName: 'app', agentId: 'a-aaaaaa', name: 'Builder', state: 'busy' }], tasks: [] };
+    remote.ssh(`setsid node older-host.mjs ${socketPath} 0.0.9 ${PROTOCOL_VERSION - 1} '${JSON.stringify(work)}' </dev/null >/dev/null 2>&1 &`);
+    await expect.poll(() => remote.ssh(`${remoteCli} host status || true`)).toContain('version 0.0.9');
+
+    await page.goto(url);
+    const box = page.getByRole('region', { name: 'box' });
+    const older = box.getByRole('group', { name: 'The Drover host on box' });
+    await expect(box.getByText('another Drover', { exact: true })).toBeVisible({ timeout: 30_000 });
+    await expect(older).toContainText('box runs the host of Drover 0.0.9, which this Drover cannot speak to. It goes on with its work (1 agent and 0 tasks) until it is restarted into this version.');
+    await screenshot(page, 'machines-older-host.png');
+    await older.getByRole('button', { name: 'Restart its host…' }).click();
+    const question = page.getByRole('alertdialog', { name: 'Restart the Drover host on box?' });
+    await expect(question).toContainText('It stops 1 agent and 0 tasks there');
+    await expect(question.getByRole('listitem')).toHaveText(['agent Builder (app)']);
+    await question.getByRole('button', { name: 'Restart the host' }).click();
+    await expect(box.getByText('connected', { exact: true })).toBeVisible({ timeout: 30_000 });
+    await expect(older).toHaveCount(0);
+    expect(remote.ssh(`${remoteCli} host status`)).toContain(`version ${DROVER_VERSION} (protocol ${PROTOCOL_VERSION})`);
   });
 });

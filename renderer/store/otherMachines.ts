@@ -62,6 +62,15 @@ export function useOtherMachines(matters: (state: DroverState, previous: DroverS
 
 let listMachines: () => void = () => undefined;
 
+/** Follows a machine on a new connection now, not at the end of its backoff (its host was just restarted). */
+export function reconnectMachine(name: string): void {
+  const { others } = useMachineDirectory.getState();
+  const old = others.find((other) => other.name === name);
+  if (!old) return;
+  old.bridge.close();
+  useMachineDirectory.setState({ others: others.map((other) => (other === old ? follow(name) : other)) });
+}
+
 /** Lists the machines again (after one was added or removed). */
 export function reloadMachines(): void {
   listMachines();
@@ -70,8 +79,8 @@ export function reloadMachines(): void {
 /**
  * Follows every machine the person added (and, on another machine's page, the serving one), so
  * this page's Needs you queue, notifications, palette and projects list cover them all. The list
- * comes from the serving host, again after each reconnect. The desktop window lists the machines
- * but has no way to reach their hosts yet, so it follows none.
+ * comes from the serving host, again after each reconnect. The desktop window follows none: it
+ * opens each machine in a window of its own, which its main process connects over ssh.
  */
 export function followOtherMachines(pageBridge: Bridge): void {
   const pageMachine = machineOfPage();

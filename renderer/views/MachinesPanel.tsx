@@ -10,6 +10,7 @@ import type { DroverState } from '../store/droverStore';
 import { reloadMachines, useMachineDirectory, useOtherMachines } from '../store/otherMachines';
 import { useBridge } from '../store/StoreContext';
 import { machinePageHref } from '../transport/machinePage';
+import { OlderMachineHost, useOlderMachineHost } from './OlderMachineHost';
 
 function connectionChanged(state: DroverState, previous: DroverState): boolean {
   return state.projects !== previous.projects || state.connection !== previous.connection || state.connectionProblem !== previous.connectionProblem;
@@ -50,7 +51,7 @@ export function MachinesPanel() {
 
 interface MachineGroupProps {
   machine: Machine;
-  /** The state of the store following the machine; null until followed, and in the desktop window, which has no machine pages. */
+  /** The state of the store following the machine; null until followed, and in the desktop window, which follows none. */
   state: DroverState | null;
   /** Needs you counts by `machine:projectId`. */
   waiting: ReadonlyMap<string, number>;
@@ -68,6 +69,7 @@ function MachineGroup({ machine, state, waiting }: MachineGroupProps) {
   const { pending, error, run } = usePendingAction();
   const nameId = useId();
   const projects = useMemo(() => Object.values(state?.projects.byId ?? {}).sort((a, b) => a.name.localeCompare(b.name)), [state?.projects.byId]);
+  const older = useOlderMachineHost(machine.name, state);
   return (
     <section className="machine-group" aria-labelledby={nameId}>
       <div className="machine-group__head">
@@ -75,8 +77,8 @@ function MachineGroup({ machine, state, waiting }: MachineGroupProps) {
           {runsInDesktopApp() ? machine.name : <a href={machinePageHref(machine.name)}>{machine.name}</a>}
         </h3>
         {state && (
-          <span className="machine-group__connection" data-connection={state.connection} title={state.connectionProblem ?? undefined}>
-            {CONNECTION_WORDS[state.connection]}
+          <span className="machine-group__connection" data-connection={older ? 'lost' : state.connection} title={state.connectionProblem ?? undefined}>
+            {older ? 'another Drover' : CONNECTION_WORDS[state.connection]}
           </span>
         )}
         <span className="project-row__path machine-group__where">
@@ -95,7 +97,11 @@ function MachineGroup({ machine, state, waiting }: MachineGroupProps) {
         </button>
       </div>
       <FormError message={error} />
-      {state?.connection === 'lost' && state.connectionProblem && <p className="empty-state empty-state--error">{state.connectionProblem}</p>}
+      {older ? (
+        <OlderMachineHost machine={machine.name} older={older} />
+      ) : (
+        state?.connection === 'lost' && state.connectionProblem && <p className="empty-state empty-state--error">{state.connectionProblem}</p>
+      )}
       {state?.projects.status === 'ready' && projects.length === 0 && <p className="empty-state">No projects on {machine.name} yet: open it to add one.</p>}
       {projects.length > 0 && (
         <ul className="project-list" aria-label={`Projects on ${machine.name}`}>
