@@ -256,7 +256,7 @@ function createRelayRegistry(host: HostSession): (contents: WebContents) => Prom
 }
 
 interface MachineLines {
-  /** Starts the line of a machine window's new document, or tells the page what its line last said. */
+  /** Starts the line of a machine window's new document (the one of the document before it is gone by now). */
   pageLoaded(contents: WebContents, machine: string): void;
   lineOf(contents: WebContents): MachineLine | undefined;
 }
@@ -276,9 +276,7 @@ function createMachineLines(host: HostSession): MachineLines {
   };
   return {
     pageLoaded(contents, machine) {
-      const existing = lines.get(contents.id);
-      const notice = existing?.lastNotice();
-      if (existing) return void (notice && contents.send(IPC_CONNECTION_CHANNEL, notice));
+      drop(contents.id);
       if (!watched.has(contents.id)) {
         watched.add(contents.id);
         onDocumentGone(contents, () => drop(contents.id));
@@ -316,9 +314,10 @@ function registerIpc(host: HostSession): void {
     if (!line) throw new Error(`The window of ${machine} is not connected yet.`);
     return line.invoke(raw);
   });
+  // Only this machine's window knows the machines (a machine window lists that machine's own).
   ipcMain.on(IPC_OPEN_MACHINE_CHANNEL, (event, raw: unknown) => {
     const name = MachineNameSchema.safeParse(raw);
-    if (isTrustedSender(event) && name.success) openMachineWindow(name.data, machineLines);
+    if (isTrustedSender(event) && machineOfWindow(event.sender) === null && name.success) openMachineWindow(name.data, machineLines);
   });
 }
 

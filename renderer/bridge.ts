@@ -32,7 +32,11 @@ export function createBridge(): Bridge {
   return preload ? createPreloadBridge(preload, machineOfPage() === null) : createMachineBridge(machineOfPage());
 }
 
-/** The desktop app opens another machine in a window of its own (a browser page links to the machine's page instead). */
+/** The desktop app's own window opens another machine in a window of its own (a browser page links to the machine's page instead). */
+export function opensMachineWindows(): boolean {
+  return runsInDesktopApp() && machineOfPage() === null;
+}
+
 export function openMachineWindow(machine: string): void {
   findPreloadBridge()?.openMachineWindow(machine);
 }

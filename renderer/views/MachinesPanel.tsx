@@ -3,7 +3,7 @@ import type { Project } from '../../shared/entities';
 import type { Machine } from '../../shared/machines';
 import { AttentionCountBadge } from '../attention/ProjectAttentionBadge';
 import { useQueueAcrossMachines } from '../attention/queueAcrossMachines';
-import { openMachineWindow, runsInDesktopApp, type ConnectionState } from '../bridge';
+import { openMachineWindow, opensMachineWindows, runsInDesktopApp, type ConnectionState } from '../bridge';
 import { FormError } from '../components/FormError';
 import { usePendingAction } from '../components/usePendingAction';
 import type { DroverState } from '../store/droverStore';
@@ -84,7 +84,7 @@ function MachineGroup({ machine, state, waiting }: MachineGroupProps) {
         <span className="project-row__path machine-group__where">
           {machine.port ? `${machine.destination}:${machine.port}` : machine.destination} · Drover {machine.hostVersion} · Node {machine.remoteNode}
         </span>
-        {runsInDesktopApp() && (
+        {opensMachineWindows() && (
           <button type="button" className="button button--ghost" aria-describedby={nameId} onClick={() => openMachineWindow(machine.name)}>
             Open window
           </button>
