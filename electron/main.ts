@@ -20,15 +20,17 @@ import { countOf } from '../shared/plural';
 import {
   IPC_BADGE_CHANNEL,
   IPC_CONNECTION_CHANNEL,
+  IPC_FOLLOW_MACHINE_CHANNEL,
   IPC_INVOKE_CHANNEL,
   IPC_NOTIFICATION_CLICK_CHANNEL,
   IPC_NOTIFY_CHANNEL,
   IPC_OPEN_MACHINE_CHANNEL,
   IPC_PUSH_CHANNEL,
   type ConnectionNotice,
+  type LineName,
 } from '../shared/preloadBridge';
 import { MachineNameSchema, sshClientFrom } from '../shared/machines';
-import { routeHref, type Route } from '../shared/routes';
+import { parseRoute, routeHref, type Route } from '../shared/routes';
 import { commandLineToolSource, detectDistribution } from './desktop/distribution';
 import { parseLaunchArgs, projectForRequest, requestFromSecondInstance, type LaunchRequest } from './desktop/launchRequest';
 import type { HostRelay } from './desktop/hostRelay';
@@ -173,11 +175,15 @@ function createAppWindow(route: Route, machine: string | null): BrowserWindow {
   return window;
 }
 
-/** The window of another machine: brought forward when it is open, opened on its projects otherwise. */
-function openMachineWindow(machine: string, lines: MachineLines): void {
+/** The window of another machine, on `route` when given: brought forward when it is open, opened (on its projects by default) otherwise. */
+function openMachineWindow(machine: string, route: Route | null, lines: MachineLines): void {
   const open = machineWindows.get(machine);
-  if (open && !open.isDestroyed()) return focusWindow(open);
-  const window = createAppWindow({ page: 'projects' }, machine);
+  if (open && !open.isDestroyed()) {
+    focusWindow(open);
+    if (route) showRoute(open, route).catch((error: unknown) => log(`could not show the page of ${machine}: ${errorMessage(error)}`));
+    return;
+  }
+  const window = createAppWindow(route ?? { page: 'projects' }, machine);
   machineWindows.set(machine, window);
   // The line starts once the page runs, so the page hears every notice of it.
   window.webContents.on('did-finish-load', () => lines.pageLoaded(window.webContents, machine));
@@ -256,68 +262,93 @@ function createRelayRegistry(host: HostSession): (contents: WebContents) => Prom
 }
 
 interface MachineLines {
-  /** Starts the line of a machine window's new document (the one of the document before it is gone by now). */
+  /** A machine window's page loaded: its own line to that machine starts (the one of the page before it is gone by now). */
   pageLoaded(contents: WebContents, machine: string): void;
-  lineOf(contents: WebContents): MachineLine | undefined;
+  /** This machine's window follows another machine on a line of its own, or stops following it. */
+  follow(contents: WebContents, machine: string, following: boolean): void;
+  /** The line a frame of the page goes on: a machine window's own (null), or the one to a followed machine. */
+  lineOf(contents: WebContents, line: LineName): MachineLine | undefined;
 }
 
 /**
- * The line of each machine window's document to that machine's host, over an ssh bridge of this
- * window's own (the person's ssh, as `DROVER_SSH_COMMAND` names it); the local host keeps the
- * machine's record and installs this version of the host there first when it is missing.
+ * The lines of the windows' documents to other machines' hosts, each over an ssh bridge of its own
+ * (the person's ssh, as `DROVER_SSH_COMMAND` names it); the local host keeps the machines' records
+ * and installs this version of the host on one first when it is missing. Everything a line sends
+ * the page names the line, so one page can follow several machines.
  */
 function createMachineLines(host: HostSession): MachineLines {
   const launchSsh = sshLauncher(sshClientFrom(process.env));
-  const lines = new Map<number, MachineLine>();
+  const lines = new Map<string, MachineLine>();
   const watched = new Set<number>();
-  const drop = (id: number): void => {
-    lines.get(id)?.close();
-    lines.delete(id);
+  const keyOf = (contents: WebContents, line: LineName): string => `${contents.id}/${line ?? ''}`;
+  const drop = (key: string): void => {
+    lines.get(key)?.close();
+    lines.delete(key);
+  };
+  const start = (contents: WebContents, machine: string, line: LineName): void => {
+    if (!watched.has(contents.id)) {
+      watched.add(contents.id);
+      onDocumentGone(contents, () => [...lines.keys()].filter((key) => key.startsWith(`${contents.id}/`)).forEach(drop));
+    }
+    const send = (channel: string, value: unknown): void => {
+      if (!contents.isDestroyed()) contents.send(channel, value, line);
+    };
+    lines.set(
+      keyOf(contents, line),
+      new MachineLine({
+        machine,
+        version: app.getVersion(),
+        openBridge: async () => spawnSshBridge(launchSsh, (await host.call('updateMachineHost', { name: machine })).machine),
+        push: (frame) => send(IPC_PUSH_CHANNEL, frame),
+        notify: (notice) => send(IPC_CONNECTION_CHANNEL, notice),
+      }),
+    );
   };
   return {
     pageLoaded(contents, machine) {
-      drop(contents.id);
-      if (!watched.has(contents.id)) {
-        watched.add(contents.id);
-        onDocumentGone(contents, () => drop(contents.id));
-      }
-      const send = (channel: string, value: unknown): void => {
-        if (!contents.isDestroyed()) contents.send(channel, value);
-      };
-      lines.set(
-        contents.id,
-        new MachineLine({
-          machine,
-          version: app.getVersion(),
-          openBridge: async () => spawnSshBridge(launchSsh, (await host.call('updateMachineHost', { name: machine })).machine),
-          push: (frame) => send(IPC_PUSH_CHANNEL, frame),
-          notify: (next) => send(IPC_CONNECTION_CHANNEL, next),
-        }),
-      );
+      drop(keyOf(contents, null));
+      start(contents, machine, null);
     },
-    lineOf: (contents) => lines.get(contents.id),
+    follow(contents, machine, following) {
+      const key = keyOf(contents, machine);
+      if (!following) return drop(key);
+      const existing = lines.get(key);
+      // Followed again before the last page's line went: the page hears where it stands.
+      const notice = existing?.lastNotice();
+      if (notice) contents.send(IPC_CONNECTION_CHANNEL, notice, machine);
+      if (!existing) start(contents, machine, machine);
+    },
+    lineOf: (contents, line) => lines.get(keyOf(contents, line)),
   };
 }
 
 /**
- * The single invoke channel: checks the sender, then hands the raw frame to the page's relay, or
- * its machine's line (the host validates it). A page asks for another machine's window by name.
+ * The single invoke channel: checks the sender, then hands the raw frame to the line it names (the
+ * host validates it): the page's relay to this machine's host, its machine window's line, or the
+ * line to a machine it follows. A page asks for another machine's window by name.
  */
 function registerIpc(host: HostSession): void {
   const relayFor = createRelayRegistry(host);
   const machineLines = createMachineLines(host);
-  ipcMain.handle(IPC_INVOKE_CHANNEL, async (event, raw: unknown) => {
+  ipcMain.handle(IPC_INVOKE_CHANNEL, async (event, raw: unknown, rawLine: unknown) => {
     if (!isTrustedSender(event)) throw new Error('Drover IPC refused: the sender is not a Drover window');
+    const line = rawLine === null || rawLine === undefined ? null : MachineNameSchema.safeParse(rawLine).data;
+    if (line === undefined) throw new Error('Drover IPC refused: a line is a machine name, or null for the window\'s own');
     const machine = machineOfWindow(event.sender);
-    if (!machine) return (await relayFor(event.sender)).invoke(raw);
-    const line = machineLines.lineOf(event.sender);
-    if (!line) throw new Error(`The window of ${machine} is not connected yet.`);
-    return line.invoke(raw);
+    if (line === null && machine === null) return (await relayFor(event.sender)).invoke(raw);
+    const machineLine = machineLines.lineOf(event.sender, line);
+    if (!machineLine) throw new Error(`Not connected to ${line ?? machine} yet.`);
+    return machineLine.invoke(raw);
   });
   // Only this machine's window knows the machines (a machine window lists that machine's own).
-  ipcMain.on(IPC_OPEN_MACHINE_CHANNEL, (event, raw: unknown) => {
+  const fromOwnWindow = (event: IpcMainEvent): boolean => isTrustedSender(event) && machineOfWindow(event.sender) === null;
+  ipcMain.on(IPC_FOLLOW_MACHINE_CHANNEL, (event, raw: unknown, following: unknown) => {
     const name = MachineNameSchema.safeParse(raw);
-    if (isTrustedSender(event) && machineOfWindow(event.sender) === null && name.success) openMachineWindow(name.data, machineLines);
+    if (fromOwnWindow(event) && name.success && typeof following === 'boolean') machineLines.follow(event.sender, name.data, following);
+  });
+  ipcMain.on(IPC_OPEN_MACHINE_CHANNEL, (event, raw: unknown, routeHash: unknown) => {
+    const name = MachineNameSchema.safeParse(raw);
+    if (fromOwnWindow(event) && name.success) openMachineWindow(name.data, typeof routeHash === 'string' ? parseRoute(routeHash) : null, machineLines);
   });
 }
 

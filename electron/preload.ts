@@ -8,6 +8,7 @@ import type { IpcRendererEvent } from 'electron';
 import {
   IPC_BADGE_CHANNEL,
   IPC_CONNECTION_CHANNEL,
+  IPC_FOLLOW_MACHINE_CHANNEL,
   IPC_INVOKE_CHANNEL,
   IPC_NOTIFICATION_CLICK_CHANNEL,
   IPC_NOTIFY_CHANNEL,
@@ -15,12 +16,12 @@ import {
   IPC_PUSH_CHANNEL,
   PRELOAD_BRIDGE_KEY,
 } from '../shared/preloadBridge';
-import type { ConnectionNotice, PreloadBridge } from '../shared/preloadBridge';
+import type { ConnectionNotice, LineName, PreloadBridge } from '../shared/preloadBridge';
 import type { PushFrame, ResponseFrame } from '../shared/protocol';
 
-/** Forwards what main sends on a channel, without the IPC event object (and its `sender`). */
-function listen<T>(channel: string, listener: (value: T) => void): () => void {
-  const forward = (_event: IpcRendererEvent, value: T): void => listener(value);
+/** Forwards what main sends on a channel (a value and the line it is of), without the IPC event object (and its `sender`). */
+function listen<T>(channel: string, listener: (value: T, line: LineName) => void): () => void {
+  const forward = (_event: IpcRendererEvent, value: T, line: LineName = null): void => listener(value, line);
   ipcRenderer.on(channel, forward);
   return () => {
     ipcRenderer.removeListener(channel, forward);
@@ -28,11 +29,14 @@ function listen<T>(channel: string, listener: (value: T) => void): () => void {
 }
 
 const bridge: PreloadBridge = {
-  invoke(frame) {
-    return ipcRenderer.invoke(IPC_INVOKE_CHANNEL, frame) as Promise<ResponseFrame>;
+  invoke(frame, line) {
+    return ipcRenderer.invoke(IPC_INVOKE_CHANNEL, frame, line) as Promise<ResponseFrame>;
   },
   onPush: (listener) => listen<PushFrame>(IPC_PUSH_CHANNEL, listener),
   onConnection: (listener) => listen<ConnectionNotice>(IPC_CONNECTION_CHANNEL, listener),
+  followMachine(machine, following) {
+    ipcRenderer.send(IPC_FOLLOW_MACHINE_CHANNEL, machine, following);
+  },
   notify(notification) {
     ipcRenderer.send(IPC_NOTIFY_CHANNEL, notification);
   },
@@ -40,8 +44,8 @@ const bridge: PreloadBridge = {
   setBadgeCount(count) {
     ipcRenderer.send(IPC_BADGE_CHANNEL, count);
   },
-  openMachineWindow(machine) {
-    ipcRenderer.send(IPC_OPEN_MACHINE_CHANNEL, machine);
+  openMachineWindow(machine, routeHash) {
+    ipcRenderer.send(IPC_OPEN_MACHINE_CHANNEL, machine, routeHash);
   },
 };
 

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { runsInDesktopApp } from './bridge';
+import { openMachinePage, runsInDesktopApp } from './bridge';
 import { AttentionCenter } from './attention/AttentionCenter';
 import { usePaletteCommands, type PaletteCommand } from './components/commandRegistry';
 import { ConnectionBanner } from './components/ConnectionBanner';
@@ -8,7 +8,7 @@ import { useAppShortcut } from './components/useAppShortcut';
 import { CommandPalette } from './palette/CommandPalette';
 import { navigate, routeHref, useRoute, type Route } from './routing';
 import { goTo } from './store/focusRequest';
-import { machineOfPage, machinePageHref } from './transport/machinePage';
+import { machineOfPage } from './transport/machinePage';
 import { useProject, useProjects } from './store/hooks';
 import type { DroverState } from './store/droverStore';
 import { machineLabel, useOtherMachines } from './store/otherMachines';
@@ -109,7 +109,7 @@ function useOtherProjectCommands(): PaletteCommand[] {
             group: 'Projects',
             label: `Go to ${project.name} on ${machineLabel(other.name)}`,
             keywords: [project.path, 'open', 'project', 'machine'],
-            run: () => window.location.assign(machinePageHref(other.name, { page: 'project', projectId: project.id })),
+            run: () => openMachinePage(other.name, { page: 'project', projectId: project.id }),
           })),
       ),
     [followed],

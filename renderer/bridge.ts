@@ -1,7 +1,8 @@
 import { PRELOAD_BRIDGE_KEY, type PreloadBridge } from '../shared/preloadBridge';
 import { readAccessToken } from './transport/accessToken';
 import type { Bridge, ClosableBridge } from './transport/bridgeTypes';
-import { apiPathOf, machineOfPage } from './transport/machinePage';
+import { routeHref, type Route } from '../shared/routes';
+import { apiPathOf, machineOfPage, machinePageHref } from './transport/machinePage';
 import { createPreloadBridge } from './transport/preloadTransport';
 import { createWebSocketBridge } from './transport/webSocketTransport';
 
@@ -19,8 +20,13 @@ export function runsInDesktopApp(): boolean {
   return findPreloadBridge() !== null;
 }
 
-/** A WebSocket to the host of a machine (null: the one `drover serve` runs on), through this page's server. */
+/**
+ * A line to the host of another machine (null: the one `drover serve` runs on): a WebSocket through
+ * this page's server, or in the desktop app one its main process opens over ssh.
+ */
 export function createMachineBridge(machine: string | null): ClosableBridge {
+  const preload = findPreloadBridge();
+  if (preload && machine !== null) return createPreloadBridge(preload, { line: machine });
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
   const token = readAccessToken() ?? '';
   return createWebSocketBridge(`${scheme}://${window.location.host}${apiPathOf(machine)}?token=${encodeURIComponent(token)}`, { opensOnFirstMessage: machine !== null });
@@ -29,7 +35,7 @@ export function createMachineBridge(machine: string | null): ClosableBridge {
 /** Electron exposes its preload bridge; anywhere else the page talks to `drover serve` over WebSocket. */
 export function createBridge(): Bridge {
   const preload = findPreloadBridge();
-  return preload ? createPreloadBridge(preload, machineOfPage() === null) : createMachineBridge(machineOfPage());
+  return preload ? createPreloadBridge(preload, { startsOpen: machineOfPage() === null }) : createMachineBridge(machineOfPage());
 }
 
 /** The desktop app's own window opens another machine in a window of its own (a browser page links to the machine's page instead). */
@@ -37,6 +43,12 @@ export function opensMachineWindows(): boolean {
   return runsInDesktopApp() && machineOfPage() === null;
 }
 
-export function openMachineWindow(machine: string): void {
-  findPreloadBridge()?.openMachineWindow(machine);
+/**
+ * Shows a machine's page on `route` (null: the serving machine's): in a window of its own in the
+ * desktop app, in this tab in a browser.
+ */
+export function openMachinePage(machine: string | null, route?: Route): void {
+  const preload = findPreloadBridge();
+  if (preload && machine !== null) preload.openMachineWindow(machine, route ? routeHref(route) : null);
+  else window.location.assign(machinePageHref(machine, route));
 }

@@ -10,26 +10,40 @@ export interface ConnectionNotice {
 }
 
 /**
+ * Which of a window's lines a frame or notice is of: null for the window's own (this machine's
+ * host, or the host of the machine the window shows), a machine's name for one it follows.
+ */
+export type LineName = string | null;
+
+/**
  * The only thing the Electron preload exposes to the page, under `window[PRELOAD_BRIDGE_KEY]`.
  * Frames are the same as on every other transport; main validates them. The page decides when to
  * notify (the same rules as in a browser, which uses Web Notifications); main shows them natively
  * and keeps the taskbar badge.
  */
 export interface PreloadBridge {
-  invoke(frame: RequestFrame): Promise<ResponseFrame>;
-  onPush(listener: (frame: PushFrame) => void): () => void;
+  invoke(frame: RequestFrame, line: LineName): Promise<ResponseFrame>;
+  onPush(listener: (frame: PushFrame, line: LineName) => void): () => void;
   /**
    * The host runs in a process of its own: when it goes away the page hears `lost`, and `open`
-   * once main reached it again (the page then fetches its snapshots and attaches again). A window
-   * of another machine starts connecting and hears `open` once that machine's host answered.
+   * once main reached it again (the page then fetches its snapshots and attaches again). A line to
+   * another machine starts connecting and hears `open` once that machine's host answered.
    */
-  onConnection(listener: (notice: ConnectionNotice) => void): () => void;
+  onConnection(listener: (notice: ConnectionNotice, line: LineName) => void): () => void;
+  /**
+   * This machine's window follows another machine (its Needs you queue, notifications and palette
+   * cover it) on a line of its own, until it stops following it or the page goes.
+   */
+  followMachine(machine: string, following: boolean): void;
   notify(notification: DesktopNotification): void;
   onNotificationClick(listener: (id: string) => void): () => void;
   /** How many items need the person (0 clears the badge). */
   setBadgeCount(count: number): void;
-  /** Opens the window of another machine Drover knows by that name, or brings it forward. */
-  openMachineWindow(machine: string): void;
+  /**
+   * Opens the window of another machine Drover knows by that name on a route (`routeHref`; its
+   * projects when none), or brings it forward there.
+   */
+  openMachineWindow(machine: string, routeHash: string | null): void;
 }
 
 export const PRELOAD_BRIDGE_KEY = 'droverBridge';
@@ -42,3 +56,4 @@ export const IPC_NOTIFY_CHANNEL = 'drover:notify';
 export const IPC_NOTIFICATION_CLICK_CHANNEL = 'drover:notification-click';
 export const IPC_BADGE_CHANNEL = 'drover:badge';
 export const IPC_OPEN_MACHINE_CHANNEL = 'drover:open-machine';
+export const IPC_FOLLOW_MACHINE_CHANNEL = 'drover:follow-machine';

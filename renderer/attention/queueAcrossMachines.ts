@@ -6,7 +6,8 @@ import { useAttentionQueue, useProjects } from '../store/hooks';
 import { machineLabel, useOtherMachines } from '../store/otherMachines';
 import { useDroverActions } from '../store/StoreContext';
 import type { EntityMap } from '../store/versioned';
-import { machineOfPage, machinePageHref } from '../transport/machinePage';
+import { openMachinePage } from '../bridge';
+import { machineOfPage } from '../transport/machinePage';
 import { goToItem } from './goToItem';
 
 /** One item of the Needs you queue, on whichever machine it is. */
@@ -64,5 +65,5 @@ export function goToEntry(entry: QueueEntry): void {
   if (entry.here) return goToItem(entry.item);
   const { item } = entry;
   const focus = 'agent' in item ? { agentId: item.agent.id } : { taskId: item.task.id };
-  window.location.assign(machinePageHref(entry.machine, { page: 'project', projectId: item.projectId, focus }));
+  openMachinePage(entry.machine, { page: 'project', projectId: item.projectId, focus });
 }

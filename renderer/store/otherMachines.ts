@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { create } from 'zustand';
 import type { Machine } from '../../shared/machines';
-import { createMachineBridge, runsInDesktopApp, type Bridge, type ClosableBridge } from '../bridge';
+import { createMachineBridge, opensMachineWindows, runsInDesktopApp, type Bridge, type ClosableBridge } from '../bridge';
 import { errorMessage } from '../format/errorMessage';
 import { machineOfPage } from '../transport/machinePage';
 import { createDroverStore, type DroverState, type DroverStore } from './droverStore';
@@ -79,12 +79,12 @@ export function reloadMachines(): void {
 /**
  * Follows every machine the person added (and, on another machine's page, the serving one), so
  * this page's Needs you queue, notifications, palette and projects list cover them all. The list
- * comes from the serving host, again after each reconnect. The desktop window follows none: it
- * opens each machine in a window of its own, which its main process connects over ssh.
+ * comes from the serving host, again after each reconnect. In the desktop app, this machine's
+ * window follows them over lines its main process opens over ssh; a machine's window follows none.
  */
 export function followOtherMachines(pageBridge: Bridge): void {
   const pageMachine = machineOfPage();
-  const follows = !runsInDesktopApp();
+  const follows = !runsInDesktopApp() || opensMachineWindows();
   const serving = pageMachine !== null && follows ? follow(null) : null;
   const servingBridge = serving?.bridge ?? pageBridge;
 

@@ -1,15 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import type { ConnectionNotice, PreloadBridge } from '../../shared/preloadBridge';
+import type { ConnectionNotice, LineName, PreloadBridge } from '../../shared/preloadBridge';
 import type { ConnectionState } from './bridgeTypes';
-import type { PushFrame, TerminalBytes } from '../../shared/protocol';
+import type { PushFrame, RequestFrame, TerminalBytes } from '../../shared/protocol';
 import { createPreloadBridge } from './preloadTransport';
 
 function fakePreload() {
-  const fake = { push: (_frame: PushFrame) => undefined as void, connection: (_notice: ConnectionNotice) => undefined as void };
+  const pushes = new Set<(frame: PushFrame, line: LineName) => void>();
+  const notices = new Set<(notice: ConnectionNotice, line: LineName) => void>();
+  const fake = {
+    push: (frame: PushFrame, line: LineName = null) => pushes.forEach((listener) => listener(frame, line)),
+    connection: (notice: ConnectionNotice, line: LineName = null) => notices.forEach((listener) => listener(notice, line)),
+    invoked: [] as [RequestFrame, LineName][],
+    following: [] as [string, boolean][],
+  };
   const preload: PreloadBridge = {
-    invoke: () => new Promise(() => undefined),
-    onPush: (listener) => ((fake.push = listener), () => undefined),
-    onConnection: (listener) => ((fake.connection = listener), () => undefined),
+    invoke: (frame, line) => {
+      fake.invoked.push([frame, line]);
+      return new Promise(() => undefined);
+    },
+    onPush: (listener) => (pushes.add(listener), () => pushes.delete(listener)),
+    onConnection: (listener) => (notices.add(listener), () => notices.delete(listener)),
+    followMachine: (machine, following) => fake.following.push([machine, following]),
     notify: () => undefined,
     onNotificationClick: () => () => undefined,
     setBadgeCount: () => undefined,
@@ -44,7 +55,7 @@ describe('the Electron preload bridge', () => {
 
   it("starts connecting in another machine's window, and keeps the reason main gave while it is lost", () => {
     const { preload, fake } = fakePreload();
-    const bridge = createPreloadBridge(preload, false);
+    const bridge = createPreloadBridge(preload, { startsOpen: false });
     const seen: ConnectionState[] = [];
     bridge.onConnectionChange((state) => seen.push(state));
     expect(bridge.connectionState()).toBe('connecting');
@@ -55,5 +66,31 @@ describe('the Electron preload bridge', () => {
     fake.connection({ state: 'open', reason: null });
     expect(bridge.lostBecause()).toBeNull();
     expect(seen).toEqual(['lost', 'lost', 'open']);
+    expect(fake.following).toEqual([]);
+  });
+
+  it('keeps the line to a followed machine apart from the window’s own, and stops following it once closed', () => {
+    const { preload, fake } = fakePreload();
+    const own = createPreloadBridge(preload);
+    const box = createPreloadBridge(preload, { line: 'box' });
+    expect(fake.following).toEqual([['box', true]]);
+    expect(box.connectionState()).toBe('connecting');
+    const events = { own: [] as string[], box: [] as string[] };
+    own.onEvent((event) => events.own.push(event.name));
+    box.onEvent((event) => events.box.push(event.name));
+    fake.connection({ state: 'open', reason: null }, 'box');
+    expect([own.connectionState(), box.connectionState()]).toEqual(['open', 'open']);
+    fake.push({ t: 'evt', event: { name: 'projectChanged', seq: 1, projectId: 'p-aaaaaa', project: null } }, 'box');
+    expect(events).toEqual({ own: [], box: ['projectChanged'] });
+    void box.call('listProjects', {});
+    void own.call('listProjects', {});
+    expect(fake.invoked.map(([frame, line]) => [frame.method, line])).toEqual([['listProjects', 'box'], ['listProjects', null]]);
+    fake.connection({ state: 'lost', reason: 'gone' }, 'box');
+    expect([own.connectionState(), box.connectionState()]).toEqual(['open', 'lost']);
+
+    box.close();
+    expect(fake.following).toEqual([['box', true], ['box', false]]);
+    fake.push({ t: 'evt', event: { name: 'projectChanged', seq: 2, projectId: 'p-aaaaaa', project: null } }, 'box');
+    expect(events.box).toEqual(['projectChanged']);
   });
 });

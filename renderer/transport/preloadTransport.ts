@@ -1,19 +1,30 @@
-import type { PreloadBridge } from '../../shared/preloadBridge';
-import type { Bridge, ConnectionState } from './bridgeTypes';
+import type { LineName, PreloadBridge } from '../../shared/preloadBridge';
+import type { ClosableBridge, ConnectionState } from './bridgeTypes';
 import { Listeners } from './listeners';
 import { createRpcBridge } from './rpcBridge';
 
+export interface PreloadLineOptions {
+  /** Which of the window's lines: its own (null), or the one to a machine it follows. */
+  line?: LineName;
+  /**
+   * Main loads this machine's window once it reached the host, so its own line starts open; a
+   * line to another machine (a machine window's own, or one followed) starts connecting.
+   */
+  startsOpen?: boolean;
+}
+
 /**
- * Electron: main loads the window once it reached the host, so the connection starts open; main
- * says when the host went away and when it is back. A window of another machine starts connecting:
- * main reaches that machine's host over ssh after the page loaded.
+ * Electron: one of the window's lines, through the preload. Main says when its host went away and
+ * when it is back (another machine's, with ssh's reason); only the frames and notices of this line
+ * reach it. Closing a followed line tells main to stop following that machine.
  */
-export function createPreloadBridge(preload: PreloadBridge, startsOpen = true): Bridge {
+export function createPreloadBridge(preload: PreloadBridge, { line = null, startsOpen = line === null }: PreloadLineOptions = {}): ClosableBridge {
   const connection = new Listeners<ConnectionState>();
   let state: ConnectionState = startsOpen ? 'open' : 'connecting';
   let lostReason: string | null = null;
   // A machine that stays unreachable for another reason is told again, so the page shows the latest.
-  preload.onConnection((notice) => {
+  const stopNotices = preload.onConnection((notice, of) => {
+    if (of !== line) return;
     const reason = notice.state === 'lost' ? notice.reason : null;
     if (notice.state === state && reason === lostReason) return;
     state = notice.state;
@@ -22,7 +33,7 @@ export function createPreloadBridge(preload: PreloadBridge, startsOpen = true): 
   });
   const { rpc, bridge } = createRpcBridge(
     (frame) => {
-      preload.invoke(frame).then(
+      preload.invoke(frame, line).then(
         (response) => rpc.receive(response),
         (error: unknown) =>
           rpc.receive({
@@ -35,6 +46,14 @@ export function createPreloadBridge(preload: PreloadBridge, startsOpen = true): 
     },
     { onConnectionChange: (listener) => connection.add(listener), connectionState: () => state, lostBecause: () => lostReason },
   );
-  preload.onPush((frame) => rpc.receive(frame));
-  return bridge;
+  const stopPushes = preload.onPush((frame, of) => of === line && rpc.receive(frame));
+  if (line !== null) preload.followMachine(line, true);
+  return {
+    ...bridge,
+    close: () => {
+      stopNotices();
+      stopPushes();
+      if (line !== null) preload.followMachine(line, false);
+    },
+  };
 }

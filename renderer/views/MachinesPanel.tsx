@@ -1,9 +1,10 @@
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import type { Project } from '../../shared/entities';
 import type { Machine } from '../../shared/machines';
+import type { Route } from '../../shared/routes';
 import { AttentionCountBadge } from '../attention/ProjectAttentionBadge';
 import { useQueueAcrossMachines } from '../attention/queueAcrossMachines';
-import { openMachineWindow, opensMachineWindows, runsInDesktopApp, type ConnectionState } from '../bridge';
+import { openMachinePage, opensMachineWindows, type ConnectionState } from '../bridge';
 import { FormError } from '../components/FormError';
 import { usePendingAction } from '../components/usePendingAction';
 import type { DroverState } from '../store/droverStore';
@@ -74,7 +75,7 @@ function MachineGroup({ machine, state, waiting }: MachineGroupProps) {
     <section className="machine-group" aria-labelledby={nameId}>
       <div className="machine-group__head">
         <h3 id={nameId} className="machine-group__name">
-          {runsInDesktopApp() ? machine.name : <a href={machinePageHref(machine.name)}>{machine.name}</a>}
+          <MachineLink machine={machine.name}>{machine.name}</MachineLink>
         </h3>
         {state && (
           <span className="machine-group__connection" data-connection={older ? 'lost' : state.connection} title={state.connectionProblem ?? undefined}>
@@ -84,11 +85,6 @@ function MachineGroup({ machine, state, waiting }: MachineGroupProps) {
         <span className="project-row__path machine-group__where">
           {machine.port ? `${machine.destination}:${machine.port}` : machine.destination} · Drover {machine.hostVersion} · Node {machine.remoteNode}
         </span>
-        {opensMachineWindows() && (
-          <button type="button" className="button button--ghost" aria-describedby={nameId} onClick={() => openMachineWindow(machine.name)}>
-            Open window
-          </button>
-        )}
         <button type="button" className="button button--ghost" aria-describedby={nameId} disabled={pending} onClick={() => void run(async () => {
           await bridge.call('removeMachine', { name: machine.name });
           reloadMachines();
@@ -114,13 +110,30 @@ function MachineGroup({ machine, state, waiting }: MachineGroupProps) {
   );
 }
 
+/** A link to a machine's page; in the desktop app it opens (or brings forward) that machine's window. */
+function MachineLink({ machine, route, className, children }: { machine: string; route?: Route; className?: string; children: ReactNode }) {
+  return (
+    <a
+      className={className}
+      href={machinePageHref(machine, route)}
+      onClick={(event) => {
+        if (!opensMachineWindows()) return;
+        event.preventDefault();
+        openMachinePage(machine, route);
+      }}
+    >
+      {children}
+    </a>
+  );
+}
+
 function MachineProjectRow({ machine, project, waiting }: { machine: string; project: Project; waiting: number }) {
   return (
     <li className="project-row">
       <div className="project-row__main">
-        <a className="project-row__link" href={machinePageHref(machine, { page: 'project', projectId: project.id })}>
+        <MachineLink className="project-row__link" machine={machine} route={{ page: 'project', projectId: project.id }}>
           {project.name}
-        </a>
+        </MachineLink>
         <span className="project-row__path">{project.path}</span>
       </div>
       <AttentionCountBadge count={waiting} />

@@ -2,16 +2,14 @@ import { useEffect, useRef, useState } from 'react';
 import { PROTOCOL_VERSION } from '../../shared/host';
 import type { MachineHost } from '../../shared/machines';
 import { countOf } from '../../shared/plural';
-import { runsInDesktopApp } from '../bridge';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import type { DroverState } from '../store/droverStore';
 import { reconnectMachine } from '../store/otherMachines';
 import { useBridge } from '../store/StoreContext';
 
-/** When to ask a machine which Drover its host is: its page could not connect, or (in the desktop window) nothing here follows it. */
+/** When to ask a machine which Drover its host is: the line this page follows it on could not connect. */
 function reasonToAsk(state: DroverState | null): string | null {
-  if (!state) return runsInDesktopApp() ? 'not followed here' : null;
-  return state.connection === 'lost' ? (state.connectionProblem ?? 'lost') : null;
+  return state?.connection === 'lost' ? (state.connectionProblem ?? 'lost') : null;
 }
 
 export interface OlderHost {
@@ -22,7 +20,7 @@ export interface OlderHost {
 
 /**
  * The host of a machine when it is of a Drover this one cannot speak to (it outlived the Drover
- * that started it); null while the machine's page connects, or its host cannot be asked. `state`
+ * that started it); null while the machine's line connects, or its host cannot be asked. `state`
  * is that of the store following the machine (null where nothing follows it).
  */
 export function useOlderMachineHost(machine: string, state: DroverState | null): OlderHost | null {
