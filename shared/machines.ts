@@ -8,15 +8,23 @@ export const MachineNameSchema = z
 
 /**
  * Where ssh goes: `user@host`, `host` or a `Host` alias of the person's ssh config. Never starting
- * with `-`, so it cannot be read as an ssh option (`-oProxyCommand=…` would run a command).
+ * with `-`, so it cannot be read as an ssh option (`-oProxyCommand=…` would run a command), and
+ * without a shell's special characters, which an ssh before 9.6 passes to a local shell through a
+ * config's `ProxyCommand … %h`.
  */
 export const SshDestinationSchema = z
   .string()
   .min(1, 'an SSH destination is needed (user@host, host, or a Host alias of ~/.ssh/config)')
   .max(255)
-  .regex(/^[^-\s][^\s]*$/, 'an SSH destination has no spaces and does not start with "-"');
+  .regex(/^[^-\s`$;&|<>(){}'"\\*?!#~][^\s`$;&|<>(){}'"\\*?!#~]*$/, 'an SSH destination does not start with "-" and has no spaces or shell characters ($ ; | & ` and the like)');
 
 export const SshPortSchema = z.number().int().min(1).max(65_535);
+
+/** A port as typed (`2222`), or null for anything else (`0x10`, `1e3`, `70000`). */
+export function portFromText(text: string): number | null {
+  const port = /^\d{1,5}$/.test(text.trim()) ? Number(text.trim()) : NaN;
+  return SshPortSchema.safeParse(port).success ? port : null;
+}
 
 export const MachineSchema = z.object({
   name: MachineNameSchema,
@@ -91,12 +99,19 @@ export function remoteCliCommand(version: string, args: string): string {
 }
 
 /**
- * ssh's arguments to run `remoteCommand` on a machine. BatchMode: nothing can answer a password or
- * host-key question here, so ssh fails with its reason instead of waiting; host keys are checked
- * as the person's ssh config says (never weakened).
+ * What Drover's ssh always asks, whatever the person's ssh config says for that host:
+ * - BatchMode: nothing can answer a password or host-key question here, so ssh fails with its
+ *   reason instead of waiting (host keys are checked as the config says, never weakened);
+ * - no agent, X11 or port forwarding, no terminal and no RemoteCommand of the config's: the host
+ *   started there outlives the connection, and its agents must not get the person's ssh agent (or
+ *   a port listening there) through a `ForwardAgent yes` meant for their own logins;
+ * - keepalives, so a link that went dead is noticed within about 45 s instead of TCP's hours.
  */
+const SSH_OPTIONS = ['-o', 'BatchMode=yes', '-a', '-x', '-T', '-o', 'ClearAllForwardings=yes', '-o', 'RemoteCommand=none', '-o', 'ServerAliveInterval=15', '-o', 'ServerAliveCountMax=3'];
+
+/** ssh's arguments to run `remoteCommand` on a machine. */
 export function sshArgs(machine: Pick<Machine, 'destination' | 'port'>, remoteCommand: string): string[] {
-  return ['-o', 'BatchMode=yes', ...(machine.port ? ['-p', String(machine.port)] : []), '--', machine.destination, remoteCommand];
+  return [...SSH_OPTIONS, ...(machine.port ? ['-p', String(machine.port)] : []), '--', machine.destination, remoteCommand];
 }
 
 const SSH_REASONS: readonly [RegExp, string][] = [
@@ -105,6 +120,8 @@ const SSH_REASONS: readonly [RegExp, string][] = [
   [/Could not resolve hostname/i, 'that host name cannot be resolved: check the destination or your ssh config.'],
   [/Connection refused/i, 'nothing accepts SSH connections on that port.'],
   [/timed out|No route to host|Network is unreachable/i, 'the machine cannot be reached over the network.'],
+  [/Timeout, server .* not responding/i, 'it stopped answering: the network to it, or the machine, went away.'],
+  [/closed by remote host|Broken pipe|client_loop/i, 'the connection to it was lost.'],
   [/Connection closed|Connection reset|kex_exchange_identification/i, 'the machine closed the connection before logging in.'],
 ];
 

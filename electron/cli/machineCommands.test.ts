@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -125,5 +126,28 @@ describe.skipIf(!CAN_RUN_SSHD)('drover machine: another machine over the real Op
     expect(host.stderr).toContain('does not take --machine');
     const relative = await drover('--machine', 'box', 'task', 'list', '--project', 'app');
     expect(relative.stderr).toContain('give the folder\'s absolute path on box');
+  }, 60_000);
+
+  it("gives the machine's host none of the person's forwardings, whatever their ssh config asks for", async () => {
+    // A person's config for a dev box: their ssh agent forwarded, a terminal forced, a command of its own.
+    const agentSocket = path.join(dir, 'agent.sock');
+    const agent = spawn('ssh-agent', ['-D', '-a', agentSocket], { stdio: 'ignore' });
+    try {
+      await waitFor(() => fs.existsSync(agentSocket), 'the ssh agent');
+      const config = path.join(dir, 'forwarding_config');
+      fs.writeFileSync(config, `${fs.readFileSync(remote.sshConfig, 'utf8')}  ForwardAgent ${agentSocket}\n  RequestTTY force\n  RemoteCommand echo the config's own command\n`, { mode: 0o600 });
+      const forwarding = { ...env, DROVER_SSH_COMMAND: `ssh -F ${config}` };
+      // The host there starts afresh from a bridge of that config (through a terminal, or running the
+      // config's command, the bridge would not work at all), and its tasks get its environment.
+      remote.ssh(`node ${remoteHostDir(JSON.parse(fs.readFileSync('package.json', 'utf8')).version as string)}/cli.js host stop --force`);
+      const app = path.join(remote.home, 'app');
+      const run = await runCli(['--data-dir', dataDir, '--machine', 'box', 'task', 'run', '--project', app, '--json', '--', 'sh', '-c', 'echo "agent=[${SSH_AUTH_SOCK:-}]"'], { env: forwarding, cwd: dir });
+      expect(run.code, run.stderr).toBe(0);
+      const logs = await runCli(['--data-dir', dataDir, '--machine', 'box', 'task', 'logs', (JSON.parse(run.stdout) as { id: string }).id, '--follow'], { env: forwarding, cwd: dir });
+      expect(logs.code, logs.stderr).toBe(0);
+      expect(logs.stdout).toContain('agent=[]');
+    } finally {
+      agent.kill();
+    }
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { MachineNameSchema, type Machine } from '../../shared/machines';
+import { MachineNameSchema, portFromText, type Machine } from '../../shared/machines';
 import { parseCommandArgs } from './cliOptions';
 import { connectToDrover } from './socketClient';
 import type { CliContext } from './taskCommands';
@@ -12,8 +12,8 @@ function destinationOf(machine: Machine): string {
 
 function parsePort(given: string | undefined): number | undefined {
   if (given === undefined) return undefined;
-  const port = Number(given);
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new UsageError(`-p needs a port number from 1 to 65535, not ${quoted(given)}.`);
+  const port = portFromText(given);
+  if (port === null) throw new UsageError(`-p needs a port number from 1 to 65535, not ${quoted(given)}.`);
   return port;
 }
 

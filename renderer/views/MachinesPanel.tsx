@@ -1,6 +1,6 @@
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import type { Project } from '../../shared/entities';
-import type { Machine } from '../../shared/machines';
+import { portFromText, type Machine } from '../../shared/machines';
 import type { Route } from '../../shared/routes';
 import { AttentionCountBadge } from '../attention/ProjectAttentionBadge';
 import { useQueueAcrossMachines } from '../attention/queueAcrossMachines';
@@ -154,9 +154,9 @@ function AddMachineForm({ onAdded }: { onAdded(): void }) {
     event.preventDefault();
     if (pending) return;
     setNotice(null);
-    const portNumber = port.trim() ? Number(port.trim()) : undefined;
+    const portNumber = port.trim() ? portFromText(port) : undefined;
     if (!name.trim() || !destination.trim()) return setError('Give the machine a name and its SSH destination (user@host, or a Host alias of ~/.ssh/config).');
-    if (portNumber !== undefined && !(Number.isInteger(portNumber) && portNumber >= 1 && portNumber <= 65_535)) return setError('The port is a number from 1 to 65535 (empty: as your ssh config says).');
+    if (portNumber === null) return setError('The port is a number from 1 to 65535 (empty: as your ssh config says).');
     await run(async () => {
       const { machine, installed } = await bridge.call('addMachine', { name: name.trim(), destination: destination.trim(), ...(portNumber ? { port: portNumber } : {}) });
       setName('');
