@@ -3,7 +3,7 @@ import { MachineSchema, remoteCliCommand, type Machine, type MachineHost, type S
 import { DroverRequestError } from '../../../shared/protocol';
 import type { DefinitionTable } from '../storage/definitionTable';
 import { findBundle, installRemoteHost, missingOnRemote, probeRemote, readBundle, type LocalBundle } from './remoteInstall';
-import { runRemote } from './remoteShell';
+import { lastWords, runRemote } from './remoteShell';
 
 export interface MachineAddition {
   name: string;
@@ -115,9 +115,4 @@ export class MachineService {
   private refuseTaken(name: string): void {
     if (this.table.definition(name) !== undefined) throw new DroverRequestError('conflict', `A machine named ${name} is already there: remove it first or pick another name.`);
   }
-}
-
-/** The end of what a remote command said, for an error message. */
-function lastWords(text: string): string {
-  return text.trim().split('\n').slice(-3).join(' ') || 'it said nothing';
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { posixCommand, remoteHostDir, type Machine, type SshLauncher } from '../../../shared/machines';
 import { DroverRequestError } from '../../../shared/protocol';
 import { RemoteHostBundleSchema, type RemoteHostBundle } from '../../../shared/remoteHostBundle';
-import { runRemote } from './remoteShell';
+import { lastWords, runRemote } from './remoteShell';
 
 type Destination = Pick<Machine, 'destination' | 'port'>;
 
@@ -61,9 +61,13 @@ export function missingOnRemote(destination: string, facts: RemoteFacts, bundle:
   return null;
 }
 
+/** How the install script says that the copied host does not run there (set -e's own failures exit 1). */
+const DOES_NOT_RUN_EXIT = 3;
+
 /**
- * Unpacks into a temporary folder beside the target and renames it into place, so the host folder
- * there is always whole: a cut connection leaves nothing half-installed under the real name.
+ * Unpacks into a temporary folder beside the target, checks that the host runs from there, and
+ * only then renames it into place: the host folder there is always whole and working, whatever
+ * cut the connection or failed. One line (`;`), so a csh login shell takes it too.
  */
 function installScript(version: string): string {
   const target = `"$HOME/${remoteHostDir(version)}"`;
@@ -76,15 +80,17 @@ function installScript(version: string): string {
     `trap 'rm -rf "$tmp"' EXIT`,
     'tar -xzf - -C "$tmp"',
     'test -f "$tmp/build-id"',
+    'said=$(node "$tmp/cli.js" --version 2>&1) || true',
+    `if [ "$said" != "${version}" ]; then printf '%s\\n' "$said" >&2; exit ${DOES_NOT_RUN_EXIT}; fi`,
     `rm -rf ${target}.old`,
     `if [ -e ${target} ]; then mv ${target} ${target}.old; fi`,
     `mv "$tmp" ${target}`,
     'trap - EXIT',
     `rm -rf ${target}.old`,
-  ].join('\n');
+  ].join('; ');
 }
 
-/** Copies the host bundle to the remote over the same ssh, then checks it runs there. */
+/** Copies the host bundle to the remote over the same ssh; it takes its place there only once it runs. */
 export async function installRemoteHost(launch: SshLauncher, machine: Destination, bundle: LocalBundle): Promise<void> {
   const tar = spawn('tar', ['-czf', '-', '-C', bundle.dir, '.'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let tarError = '';
@@ -93,11 +99,16 @@ export async function installRemoteHost(launch: SshLauncher, machine: Destinatio
     tar.once('error', () => resolve(-1));
     tar.once('close', (code) => resolve(code ?? 1));
   });
-  const unpacked = await runRemote(launch, machine, posixCommand(installScript(bundle.version)), tar.stdout);
-  if ((await tarEnded) !== 0) throw new DroverRequestError('internal', `Could not pack Drover's host for ${machine.destination}: ${tarError.trim() || 'tar failed'}`);
-  if (unpacked.code !== 0) throw new DroverRequestError('invalid-state', `Could not install Drover's host on ${machine.destination}: ${unpacked.stderr.trim() || `exit ${unpacked.code}`}. Nothing was left half-installed.`);
-  const check = await runRemote(launch, machine, posixCommand(`node "$HOME/${remoteHostDir(bundle.version)}/cli.js" --version`));
-  if (check.code !== 0 || check.stdout.trim() !== bundle.version) {
-    throw new DroverRequestError('invalid-state', `Drover's host was copied to ${machine.destination} but does not run there: ${(check.stderr || check.stdout).trim().split('\n').slice(-3).join(' ')}`);
+  let unpacked;
+  let stoppedTar = false;
+  try {
+    unpacked = await runRemote(launch, machine, posixCommand(installScript(bundle.version)), tar.stdout);
+  } finally {
+    // A remote that stopped reading (its disk full, ssh gone) would leave tar blocked on the pipe for ever.
+    stoppedTar = tar.pid !== undefined && tar.exitCode === null && tar.signalCode === null;
+    if (stoppedTar) tar.kill();
   }
+  if ((await tarEnded) !== 0 && !stoppedTar) throw new DroverRequestError('internal', `Could not pack Drover's host for ${machine.destination}: ${tarError.trim() || 'tar failed'}`);
+  if (unpacked.code === DOES_NOT_RUN_EXIT) throw new DroverRequestError('invalid-state', `Drover's host does not run on ${machine.destination}, so it was not installed: ${lastWords(unpacked.stderr)}`);
+  if (unpacked.code !== 0) throw new DroverRequestError('invalid-state', `Could not install Drover's host on ${machine.destination}: ${lastWords(unpacked.stderr)}. Nothing was left half-installed.`);
 }

@@ -25,3 +25,8 @@ export async function runRemote(launch: SshLauncher, machine: Pick<Machine, 'des
   if (end.code === 255) throw new DroverRequestError('invalid-state', sshFailure(machine.destination, end.stderr));
   return { stdout, stderr: end.stderr, code: end.code };
 }
+
+/** The end of what a remote command said, for an error message. */
+export function lastWords(text: string): string {
+  return text.trim().split('\n').slice(-3).join(' ') || 'it said nothing';
+}
