@@ -1,7 +1,7 @@
 import type { WebSocket } from 'ws';
 import { MACHINE_GONE_CLOSE_CODE } from '../../shared/machines';
 import { MAX_SERVER_FRAME_BYTES, RequestFrameSchema, type ResponseFrame } from '../../shared/protocol';
-import { GREETING_ID, greetingFrame, greetingProblem, pageRequestProblem } from '../wire/machinePageRules';
+import { connectionEndedReason, GREETING_ID, greetingFrame, greetingProblem, pageRequestProblem } from '../wire/machinePageRules';
 import { HostStreamReader } from '../wire/socketRecords';
 import type { SshBridge } from '../wire/sshRelay';
 
@@ -67,6 +67,7 @@ export function serveMachinePage(ws: WebSocket, bridge: SshBridge, greeting: { m
   );
   let waiting: NodeJS.Timeout | null = null;
   bridge.output.on('data', (chunk: Buffer) => {
+    if (ws.readyState !== ws.OPEN) return;
     fromHost.push(chunk);
     if (ws.bufferedAmount <= PAGE_BACKLOG_BYTES || waiting) return;
     bridge.output.pause();
@@ -92,10 +93,12 @@ export function serveMachinePage(ws: WebSocket, bridge: SshBridge, greeting: { m
   });
   ws.on('close', () => {
     if (waiting) clearInterval(waiting);
+    // What the host still sends is dropped: ssh blocked on a full pipe would never see its end.
+    bridge.output.resume();
     bridge.end();
   });
   ws.on('error', () => ws.terminate());
   void bridge.ended.then((reason) => {
-    if (ws.readyState === ws.OPEN) ws.close(MACHINE_GONE_CLOSE_CODE, closeReason(reason ?? 'the connection to the machine ended'));
+    if (ws.readyState === ws.OPEN) ws.close(MACHINE_GONE_CLOSE_CODE, closeReason(reason ?? connectionEndedReason(greeting.machine)));
   });
 }

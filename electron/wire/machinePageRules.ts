@@ -18,6 +18,11 @@ export function greetingFrame(version: string): RequestFrame {
   return { t: 'req', id: GREETING_ID, method: 'hostHello', params: { protocol: PROTOCOL_VERSION, version, client: 'page' } };
 }
 
+/** Why a page lost its machine when the line ended without a reason of ssh's. */
+export function connectionEndedReason(machine: string): string {
+  return `The connection to ${machine} ended.`;
+}
+
 /** Why the machine's host cannot serve a page, from its reply to the greeting; null when it can. */
 export function greetingProblem(machine: string, reply: unknown): string | null {
   if (typeof reply !== 'object' || reply === null) return `${machine} answered in a way this Drover cannot read.`;
