@@ -30,6 +30,7 @@ import {
   type LineName,
 } from '../shared/preloadBridge';
 import { MachineNameSchema, sshClientFrom } from '../shared/machines';
+import { RequestFrameSchema, type ResponseFrame } from '../shared/protocol';
 import { parseRoute, routeHref, type Route } from '../shared/routes';
 import { commandLineToolSource, detectDistribution } from './desktop/distribution';
 import { parseLaunchArgs, projectForRequest, requestFromSecondInstance, type LaunchRequest } from './desktop/launchRequest';
@@ -211,11 +212,13 @@ function onLaunch(request: LaunchRequest): void {
   else waitingLaunches.push(request);
 }
 
-/** Calls `gone` whenever the document of `contents` goes: a navigation to another, a crash, the window's end. */
+/**
+ * Calls `gone` whenever the document of `contents` goes: another one committed (a reload), a crash,
+ * the window's end. Not at a navigation's start: hardenWebContents cancels most of them (a link, a
+ * dropped file), and the document they started from stays.
+ */
 function onDocumentGone(contents: WebContents, gone: () => void): void {
-  contents.on('did-start-navigation', (event) => {
-    if (event.isMainFrame && !event.isSameDocument) gone();
-  });
+  contents.on('did-navigate', gone);
   contents.on('render-process-gone', gone);
   contents.once('destroyed', gone);
 }
@@ -322,6 +325,11 @@ function createMachineLines(host: HostSession): MachineLines {
   };
 }
 
+/** The page's call answered as the host answers one it cannot serve, so the page shows these words alone. */
+function notConnected(raw: unknown, message: string): ResponseFrame {
+  return { t: 'res', id: RequestFrameSchema.safeParse(raw).data?.id ?? null, ok: false, error: { code: 'internal', message } };
+}
+
 /**
  * The single invoke channel: checks the sender, then hands the raw frame to the line it names (the
  * host validates it): the page's relay to this machine's host, its machine window's line, or the
@@ -337,8 +345,7 @@ function registerIpc(host: HostSession): void {
     const machine = machineOfWindow(event.sender);
     if (line === null && machine === null) return (await relayFor(event.sender)).invoke(raw);
     const machineLine = machineLines.lineOf(event.sender, line);
-    if (!machineLine) throw new Error(`Not connected to ${line ?? machine} yet.`);
-    return machineLine.invoke(raw);
+    return machineLine ? machineLine.invoke(raw) : notConnected(raw, `Not connected to ${line ?? machine} yet.`);
   });
   // Only this machine's window knows the machines (a machine window lists that machine's own).
   const fromOwnWindow = (event: IpcMainEvent): boolean => isTrustedSender(event) && machineOfWindow(event.sender) === null;
@@ -478,7 +485,11 @@ async function boot(dataDir: string, launch: LaunchRequest): Promise<void> {
   offerHostRestart(host).catch((error: unknown) => log(`could not offer to restart the host: ${errorMessage(error)}`));
   openLaunch = (request) => {
     routeForLaunch(host, request)
-      .then((route) => route && mainWindow && showRoute(mainWindow, route))
+      .then((route) => {
+        // This machine's window was closed while a machine's stayed open: a launch brings it back.
+        if (!mainWindow) mainWindow = createAppWindow(route ?? { page: 'projects' }, null);
+        else if (route) return showRoute(mainWindow, route);
+      })
       .catch((error: unknown) => log(`could not show the project: ${errorMessage(error)}`));
   };
   waitingLaunches.splice(0).forEach(openLaunch);

@@ -15,4 +15,8 @@ describe('page routes', () => {
   it('reads a project link with an unknown query as the project alone', () => {
     expect(parseRoute('#/project/p1?other=x')).toEqual({ page: 'project', projectId: 'p1' });
   });
+
+  it('reads a malformed escape as the projects page instead of throwing', () => {
+    expect(parseRoute('#/project/%E0%A4%A')).toEqual({ page: 'projects' });
+  });
 });

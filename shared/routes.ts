@@ -21,10 +21,19 @@ function parseFocus(query: string): RouteFocus | undefined {
   return taskId ? { taskId } : undefined;
 }
 
+/** A hash is typed or pasted by people too: a malformed escape reads as no project, never as a throw. */
+function decoded(component: string): string {
+  try {
+    return decodeURIComponent(component);
+  } catch {
+    return '';
+  }
+}
+
 export function parseRoute(hash: string): Route {
   if (hash.startsWith(PROJECT_PREFIX)) {
     const [path = '', query = ''] = hash.slice(PROJECT_PREFIX.length).split('?', 2);
-    const projectId = decodeURIComponent(path);
+    const projectId = decoded(path);
     const focus = parseFocus(query);
     if (projectId) return focus ? { page: 'project', projectId, focus } : { page: 'project', projectId };
   }

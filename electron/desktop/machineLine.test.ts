@@ -12,7 +12,7 @@ import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 import { socketPathFor } from '../wire/paths';
 import { sshLauncher } from '../wire/sshProcess';
-import { spawnSshBridge } from '../wire/sshRelay';
+import { spawnSshBridge, type SshBridge } from '../wire/sshRelay';
 import { HostSession } from './hostSession';
 import { MachineLine } from './machineLine';
 
@@ -87,6 +87,29 @@ describe.skipIf(!CAN_RUN_SSHD)(`a desktop window of another machine, over the re
     // Closed for good: no bridge of it is left, and none starts again.
     await waitFor(() => !processRuns('host connect'), 'no ssh bridge of the line left');
   }, 90_000);
+
+  it('tells its page nothing once closed, even when the greeting was already on its way', async () => {
+    const notices: ConnectionNotice[] = [];
+    const pushes: PushFrame[] = [];
+    let bridged: SshBridge | undefined;
+    const line: MachineLine = new MachineLine({
+      machine: 'box',
+      version: VERSION,
+      openBridge: async () => {
+        bridged = spawnSshBridge(sshLauncher(sshClientFrom({ DROVER_SSH_COMMAND: remote.sshCommand })), (await session.call('updateMachineHost', { name: 'box' })).machine);
+        // The page goes (a reload) right after the line greeted the machine's host.
+        setImmediate(() => line.close());
+        return bridged;
+      },
+      push: (frame) => pushes.push(frame),
+      notify: (notice) => notices.push(notice),
+    });
+    const bridge = await waitFor(() => bridged, 'the bridge');
+    expect(await bridge.ended).toBeNull();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(notices).toEqual([]);
+    expect(pushes).toEqual([]);
+  }, 60_000);
 });
 
 function processRuns(pattern: string): boolean {

@@ -1,7 +1,7 @@
 import type { ConnectionNotice } from '../../shared/preloadBridge';
 import { RequestFrameSchema, type PushFrame, type ResponseFrame } from '../../shared/protocol';
 import { describeIssues } from '../../shared/validationIssues';
-import { greetingFrame, greetingProblem, pageRequestProblem } from '../wire/machinePageRules';
+import { connectionEndedReason, greetingFrame, greetingProblem, pageRequestProblem } from '../wire/machinePageRules';
 import type { SshBridge } from '../wire/sshRelay';
 import { errorText } from './errorText';
 import { HostRelay } from './hostRelay';
@@ -76,9 +76,11 @@ export class MachineLine {
     }
     if (this.isClosed) return bridge.end();
     this.bridge = bridge;
-    const relay = new HostRelay(bridge, this.options.push);
+    // Once closed, nothing more reaches the page: the next page in the window has a line of its own.
+    const relay = new HostRelay(bridge, (frame) => this.isClosed || this.options.push(frame));
     const reply = await relay.invoke(greetingFrame(this.options.version));
-    const problem = relay.isConnected() ? greetingProblem(this.options.machine, reply) : ((await bridge.ended) ?? `the connection to ${this.options.machine} ended`);
+    if (this.isClosed) return;
+    const problem = relay.isConnected() ? greetingProblem(this.options.machine, reply) : ((await bridge.ended) ?? connectionEndedReason(this.options.machine));
     if (problem) {
       bridge.end();
       return this.lost(problem);
@@ -88,7 +90,7 @@ export class MachineLine {
     this.tell({ state: 'open', reason: null });
     const reason = await bridge.ended;
     this.relay = null;
-    this.lost(reason ?? `the connection to ${this.options.machine} ended`);
+    this.lost(reason ?? connectionEndedReason(this.options.machine));
   }
 
   private lost(reason: string): void {
