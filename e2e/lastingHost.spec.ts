@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import type { AgentSession, Task } from '../shared/entities';
 import { runCli } from '../test-support/droverProcess';
-import { addAgent, agentPane, openWorkspace, saveProfiles, screenshot, SHELL_PROFILE, stateBadge, terminalOf, typeLine } from './support/agents';
+import { addAgent, agentPane, numbered, oneToN, openWorkspace, saveProfiles, screenshot, searchCount, SHELL_PROFILE, stateBadge, terminalOf, typeLine } from './support/agents';
 import { withSocket } from './support/attention';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { runTask, taskRow } from './support/workState';
@@ -19,31 +19,6 @@ async function mirror(drover: DroverWorld, agentId: string): Promise<{ lines: st
   const { text, rows } = await withSocket(drover, (rpc) => rpc.call('readAgentScreen', { agentId }));
   const lines = text.split('\n').map((line) => line.trimEnd());
   return { lines, screen: lines.slice(-rows) };
-}
-
-/** The numbers of the lines `marker N` in order: complete is 1, 2, 3, … with nothing twice. */
-function numbered(lines: string[], marker: string): number[] {
-  return lines.flatMap((line) => {
-    const match = new RegExp(`^${marker} (\\d+)$`).exec(line);
-    return match ? [Number(match[1])] : [];
-  });
-}
-
-function oneToN(count: number): number[] {
-  return Array.from({ length: count }, (_, index) => index + 1);
-}
-
-/** How many times the pane's whole scrollback holds `term`, as its search bar counts it. */
-async function searchCount(page: Page, pane: Locator, terminal: Locator, term: string): Promise<number> {
-  await terminal.click();
-  await page.keyboard.press('Control+Shift+F');
-  const field = pane.getByRole('searchbox');
-  await field.fill(term);
-  const results = pane.getByRole('search').getByRole('status');
-  await expect(results).toHaveText(/^\d+ of \d+$/);
-  const count = Number(/of (\d+)$/.exec((await results.textContent()) ?? '')?.[1]);
-  await field.press('Escape');
-  return count;
 }
 
 async function session(drover: DroverWorld, projectId: string, agentId: string): Promise<AgentSession | undefined> {
@@ -85,6 +60,7 @@ for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     await drover.host().stopServe(signal);
     await expect(page.getByRole('alert').filter({ hasText: 'Not connected to the Drover host' })).toBeVisible();
     await expect(stateBadge(pane, 'Unknown')).toBeVisible();
+    await expect(pane.getByRole('status').filter({ hasText: 'Not connected to the Drover host — reconnecting… The agent goes on there' })).toBeVisible();
     await expect(taskRow(panel, 'steady task').getByText('Unknown')).toBeVisible();
     await expect(pane.getByRole('button', { name: 'Stop' })).toBeDisabled();
     await expect(taskRow(panel, 'steady task').getByRole('button', { name: 'Cancel' })).toBeDisabled();
@@ -99,6 +75,7 @@ for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     // A new serve opens the door on the same port: the page reconnects by itself.
     await drover.startServe();
     await expect(page.getByRole('alert').filter({ hasText: 'Not connected' })).toBeHidden({ timeout: 30_000 });
+    await expect(pane.getByRole('status').filter({ hasText: 'reconnecting' })).toHaveCount(0);
     // Its counting command still runs: a shell is busy while a command runs.
     await expect(stateBadge(pane, 'Busy')).toBeVisible();
     expect((await session(drover, projectId, agentId))?.pid).toBe(pid);

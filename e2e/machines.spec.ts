@@ -5,7 +5,7 @@ import { PROTOCOL_VERSION } from '../shared/host';
 import { REPO_ROOT } from '../test-support/buildOnce';
 import { runCli } from '../test-support/droverProcess';
 import { CAN_RUN_SSHD, SSHD_REQUIREMENT, startSshRemote, type SshRemote } from '../test-support/sshServer';
-import { addAgent, screenshot, stateBadge, terminalOf } from './support/agents';
+import { addAgent, numbered, oneToN, screenshot, searchCount, stateBadge, terminalOf, typeLine } from './support/agents';
 import { needsYouButton, raisedNotifications, recordNotifications } from './support/attention';
 import { taskRow } from './support/workState';
 import { expect, test } from './support/droverHost';
@@ -17,6 +17,13 @@ const OLDER_HOST = path.join(REPO_ROOT, 'test-support', 'fixtures', 'older-host.
 /** The ssh clients of this machine's bridges (the remote's own `host connect` processes are not ssh). */
 function killSshBridges(): void {
   execFileSync('pkill', ['-KILL', '-f', '^ssh .*host connect']);
+}
+
+/** The remote refuses every new login until the returned function lets them in again. */
+function refuseLogins(remote: SshRemote): () => void {
+  const keys = path.join(remote.home, '.ssh', 'authorized_keys');
+  fs.renameSync(keys, `${keys}.off`);
+  return () => fs.renameSync(`${keys}.off`, keys);
 }
 
 test.describe('another machine over the real OpenSSH', () => {
@@ -71,26 +78,59 @@ test.describe('another machine over the real OpenSSH', () => {
     await expect(pane.getByText('on box', { exact: true })).toBeVisible();
 
     const cli = (...args: string[]) => runCli(['--data-dir', drover.dataDir, '--machine', 'box', ...args], { env });
-    const gate = path.join(remote.home, 'task.gate');
-    const started = await cli('task', 'run', '--project', app, '--agent', 'Builder', '--label', 'remote build', '--json', '--', 'sh', '-c', `i=0; until [ -e ${gate} ]; do i=$((i+1)); echo step $i; sleep 0.2; done; echo build finished`);
-    expect(started.code, started.stderr).toBe(0);
-    const taskId = (JSON.parse(started.stdout) as { id: string }).id;
-    await expect(page.getByText('remote build').first()).toBeVisible();
-    await expect(taskRow(page.getByRole('grid', { name: 'Tasks' }), 'remote build').getByText('on box', { exact: true })).toBeVisible();
+    // The agent hands the task to Drover with the drover command of its own machine.
+    const taskGate = path.join(remote.home, 'task.gate');
+    await typeLine(page, terminal, `drover task run --label 'remote build' -- sh -c 'i=0; until [ -e ${taskGate} ]; do i=$((i+1)); echo step $i; sleep 0.2; done; echo build finished'`);
+    const grid = page.getByRole('grid', { name: 'Tasks' });
+    await expect(taskRow(grid, 'remote build').getByText('Running')).toBeVisible();
+    await expect(taskRow(grid, 'remote build').getByText('on box', { exact: true })).toBeVisible();
+    const listed = await cli('task', 'list', '--project', app, '--json');
+    expect(listed.code, listed.stderr).toBe(0);
+    const [task] = JSON.parse(listed.stdout) as { id: string; ownerAgentId: string | null }[];
+    expect(task?.ownerAgentId).toBeTruthy();
+    const taskId = task?.id as string;
+    // Then it counts on its own screen, through the cut below.
+    const stopGate = path.join(remote.home, 'stop.gate');
+    const ticks = path.join(remote.home, 'ticks');
+    await typeLine(page, terminal, `i=0; until [ -e ${stopGate} ]; do i=$((i+1)); printf 'ti%sk %d\\n' c $i; echo $i > ${ticks}; sleep 0.2; done; echo counted $i`);
+    await expect(terminal).toContainText('tick 3');
 
+    // ssh goes, and stays away while the machine goes on: its logins are refused for a while.
+    const letLoginsIn = refuseLogins(remote);
     killSshBridges();
     await expect(page.getByRole('alert').filter({ hasText: 'box unreachable — reconnecting…' })).toBeVisible();
+    await expect(pane.getByRole('status').filter({ hasText: 'box unreachable — reconnecting… The agent goes on there' })).toBeVisible();
+    await expect(stateBadge(pane, 'Unknown')).toBeVisible();
     await screenshot(page, 'machines-unreachable.png');
-    await expect(page.getByRole('alert').filter({ hasText: 'box unreachable' })).toBeHidden({ timeout: 30_000 });
+    const ticked = () => Number(fs.readFileSync(ticks, 'utf8'));
+    const ticksAtCut = ticked();
+    await expect.poll(ticked, { timeout: 30_000 }).toBeGreaterThan(ticksAtCut + 10);
+    letLoginsIn();
+    await expect(page.getByRole('alert').filter({ hasText: 'box unreachable' })).toBeHidden({ timeout: 60_000 });
+    await expect(pane.getByRole('status').filter({ hasText: 'reconnecting' })).toHaveCount(0);
 
-    // The task went on there meanwhile; its end wakes the agent with its result.
-    remote.ssh(`touch ${gate}`);
-    const logs = await cli('task', 'logs', taskId, '--follow');
+    // The task went on there meanwhile: its output is whole, on the page and through the CLI.
+    remote.ssh(`touch ${taskGate}`);
+    await expect(taskRow(grid, 'remote build').getByText('Task done')).toBeVisible({ timeout: 30_000 });
+    const logs = await cli('task', 'logs', taskId);
     expect(logs.code, logs.stderr).toBe(0);
-    const steps = logs.stdout.split(/\r?\n/).filter((line) => /^step \d+$/.test(line)).map((line) => Number(line.slice(5)));
-    expect(steps.length).toBeGreaterThan(3);
-    expect(steps).toEqual(steps.map((_, index) => index + 1));
+    const steps = numbered(logs.stdout.split(/\r?\n/), 'step');
+    expect(steps.length).toBeGreaterThan(10);
+    expect(steps).toEqual(oneToN(steps.length));
     expect(logs.stdout).toContain('build finished');
+    await taskRow(grid, 'remote build').click();
+    await page.keyboard.press('Enter');
+    const output = page.getByRole('dialog', { name: 'Output: remote build' });
+    await expect(output.locator('.xterm-rows')).toContainText('build finished');
+    await page.keyboard.press('Escape');
+    await expect(output).toBeHidden();
+
+    // The agent's screen holds every line it drew while the page was away, once; then the task's end wakes it.
+    remote.ssh(`touch ${stopGate}`);
+    await expect(terminal).toContainText(/counted \d+/);
+    const counted = Number(/counted (\d+)/.exec((await terminal.textContent()) ?? '')?.[1]);
+    expect(counted).toBeGreaterThan(ticksAtCut + 10);
+    expect(await searchCount(page, pane, terminal, 'tick ')).toBe(counted);
     await expect(terminal).toContainText(`[Drover] New message: Task ${taskId} "remote build"`, { timeout: 30_000 });
     await expect(terminal).toContainText('succeeded: exit code 0');
     await screenshot(page, 'machines-woken.png');
@@ -149,13 +189,12 @@ test.describe('another machine over the real OpenSSH', () => {
     await expect(needsYouButton(page, 0)).toBeVisible();
 
     // A machine that refuses the login while the page reconnects says so in ssh's words, and comes back once it lets in again.
-    const keys = path.join(remote.home, '.ssh', 'authorized_keys');
-    fs.renameSync(keys, `${keys}.off`);
+    const letLoginsIn = refuseLogins(remote);
     killSshBridges();
     await expect(box.getByText('unreachable — reconnecting', { exact: true })).toBeVisible();
     await expect(box.getByText(/^Cannot connect to remote: it refused the login/)).toBeVisible({ timeout: 30_000 });
     await screenshot(page, 'machines-refused.png');
-    fs.renameSync(`${keys}.off`, keys);
+    letLoginsIn();
     await expect(box.getByText('connected', { exact: true })).toBeVisible({ timeout: 30_000 });
     await expect(box.getByText(/^Cannot connect to remote/)).toHaveCount(0);
   });

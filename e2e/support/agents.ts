@@ -79,3 +79,28 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS_DIR, name), animations: 'disabled' });
 }
+
+/** The numbers of the lines `marker N` in order: complete is 1, 2, 3, … with nothing twice. */
+export function numbered(lines: string[], marker: string): number[] {
+  return lines.flatMap((line) => {
+    const match = new RegExp(`^${marker} (\\d+)$`).exec(line);
+    return match ? [Number(match[1])] : [];
+  });
+}
+
+export function oneToN(count: number): number[] {
+  return Array.from({ length: count }, (_, index) => index + 1);
+}
+
+/** How many times the pane's whole scrollback holds `term`, as its search bar counts it. */
+export async function searchCount(page: Page, pane: Locator, terminal: Locator, term: string): Promise<number> {
+  await terminal.click();
+  await page.keyboard.press('Control+Shift+F');
+  const field = pane.getByRole('searchbox');
+  await field.fill(term);
+  const results = pane.getByRole('search').getByRole('status');
+  await expect(results).toHaveText(/^\d+ of \d+$/);
+  const count = Number(/of (\d+)$/.exec((await results.textContent()) ?? '')?.[1]);
+  await field.press('Escape');
+  return count;
+}

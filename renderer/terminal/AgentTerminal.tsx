@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useImperativeHandle, useRef, useState, type Ref, type RefObject } from 'react';
 import { terminalCommandFor, workspaceCommandFor } from '../keyboard/agentShortcuts';
+import { useConnection } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
+import { machineOfPage } from '../transport/machinePage';
 import { AgentTerminalLink } from './agentTerminalLink';
 import { copySelection } from './clipboard';
 import { createAgentXterm, fitIfVisible, isVisible, type AgentXterm } from './createAgentXterm';
@@ -45,12 +47,19 @@ function useSeen(ref: RefObject<HTMLElement | null>): [boolean, () => void] {
   return [seen, markSeen];
 }
 
+/** What a pane says over its screen while the page cannot reach the agent's host. */
+function awayNote(machine: string | null): string {
+  const lost = machine ? `${machine} unreachable` : 'Not connected to the Drover host';
+  return `${lost} — reconnecting… The agent goes on there; keys typed here are not sent.`;
+}
+
 /**
  * An agent's real terminal: the host's copy of its screen and history, then its live output; keys
  * and size go back to its PTY. It is made when it first comes into view.
  */
 export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, ref }: AgentTerminalProps) {
   const bridge = useBridge();
+  const away = useConnection() === 'lost';
   const hostRef = useRef<HTMLDivElement>(null);
   const [seen, markSeen] = useSeen(hostRef);
   const [xterm, setXterm] = useState<AgentXterm | null>(null);
@@ -190,6 +199,12 @@ export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, r
         </p>
       )}
       <div ref={hostRef} className="agent-terminal__screen" />
+      {live && away && (
+        // Over the screen, not beside it: a row taken from the terminal would resize the agent's PTY.
+        <p role="status" className="agent-terminal__away">
+          {awayNote(machineOfPage())}
+        </p>
+      )}
     </div>
   );
 }
