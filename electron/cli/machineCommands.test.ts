@@ -135,7 +135,8 @@ describe.skipIf(!CAN_RUN_SSHD)('drover machine: another machine over the real Op
     try {
       await waitFor(() => fs.existsSync(agentSocket), 'the ssh agent');
       const config = path.join(dir, 'forwarding_config');
-      fs.writeFileSync(config, `${fs.readFileSync(remote.sshConfig, 'utf8')}  ForwardAgent ${agentSocket}\n  RequestTTY force\n  RemoteCommand echo the config's own command\n`, { mode: 0o600 });
+      const theirs = fs.readFileSync(remote.sshConfig, 'utf8').replace('IdentityAgent none', `IdentityAgent ${agentSocket}`);
+      fs.writeFileSync(config, `${theirs}  ForwardAgent yes\n  RequestTTY force\n  RemoteCommand echo from the config\n`, { mode: 0o600 });
       const forwarding = { ...env, DROVER_SSH_COMMAND: `ssh -F ${config}` };
       // The host there starts afresh from a bridge of that config (through a terminal, or running the
       // config's command, the bridge would not work at all), and its tasks get its environment.
