@@ -125,15 +125,16 @@ test.describe('another machine over the real OpenSSH', () => {
     await page.keyboard.press('Escape');
     await expect(output).toBeHidden();
 
-    // The agent's screen holds every line it drew while the page was away, once; then the task's end wakes it.
+    // The task's end wakes the agent once its counting is done; its screen holds every line it drew while the page was away, once.
     remote.ssh(`touch ${stopGate}`);
     await expect(terminal).toContainText(/counted \d+/);
     const counted = Number(/counted (\d+)/.exec((await terminal.textContent()) ?? '')?.[1]);
     expect(counted).toBeGreaterThan(ticksAtCut + 10);
-    expect(await searchCount(page, pane, terminal, 'tick ')).toBe(counted);
     await expect(terminal).toContainText(`[Drover] New message: Task ${taskId} "remote build"`, { timeout: 30_000 });
     await expect(terminal).toContainText('succeeded: exit code 0');
     await screenshot(page, 'machines-woken.png');
+    // Searched last: the search leaves the screen scrolled to what it found.
+    expect(await searchCount(page, pane, terminal, 'tick ')).toBe(counted);
   });
 
   test('the Needs you queue, notifications, the palette and the projects page of this machine cover another one', async ({ page, drover }) => {
