@@ -150,6 +150,7 @@ test.describe('another machine over the real OpenSSH', () => {
     const box = page.getByRole('region', { name: 'box' });
     await expect(box.getByText('connected', { exact: true })).toBeVisible({ timeout: 30_000 });
     await expect(box.getByRole('list', { name: 'Projects on box' }).getByRole('link', { name: 'app' })).toBeVisible();
+    await expect(page.getByRole('contentinfo')).toContainText('0 projects · 1 on other machines');
     await expect(needsYouButton(page, 0)).toBeVisible();
 
     const failed = await cli('task', 'run', '--machine', 'box', '--project', app, '--label', 'remote check', '--', 'sh', '-c', 'echo broken; exit 3');
@@ -198,6 +199,16 @@ test.describe('another machine over the real OpenSSH', () => {
     letLoginsIn();
     await expect(box.getByText('connected', { exact: true })).toBeVisible({ timeout: 30_000 });
     await expect(box.getByText(/^Cannot connect to remote/)).toHaveCount(0);
+
+    // Removing the machine asks first and says that nothing there stops; its host goes on.
+    await box.getByRole('button', { name: 'Remove' }).click();
+    const removal = page.getByRole('alertdialog', { name: 'Remove box from Drover?' });
+    await expect(removal).toContainText('Nothing on box stops: its Drover host goes on with its agents and tasks.');
+    await screenshot(page, 'machines-remove.png');
+    await removal.getByRole('button', { name: 'Remove machine' }).click();
+    await expect(box).toHaveCount(0);
+    expect((await cli('machine', 'list')).stdout).not.toContain('box');
+    expect(remote.ssh(`node .local/share/drover/host-${DROVER_VERSION}/cli.js host status`)).toContain('Drover host: running');
   });
 
   test("a machine still running an older Drover's host says so, and restarts it into this version once asked", async ({ page, drover }) => {

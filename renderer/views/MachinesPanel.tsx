@@ -1,10 +1,11 @@
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import type { Project } from '../../shared/entities';
-import { portFromText, type Machine } from '../../shared/machines';
+import { portFromText, remoteHostDir, type Machine } from '../../shared/machines';
 import type { Route } from '../../shared/routes';
 import { AttentionCountBadge } from '../attention/ProjectAttentionBadge';
 import { useQueueAcrossMachines } from '../attention/queueAcrossMachines';
 import { openMachinePage, opensMachineWindows, type ConnectionState } from '../bridge';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormError } from '../components/FormError';
 import { usePendingAction } from '../components/usePendingAction';
 import type { DroverState } from '../store/droverStore';
@@ -67,7 +68,7 @@ const CONNECTION_WORDS: Readonly<Record<ConnectionState, string>> = {
 /** One machine: how to reach it, whether it is reached now, and its projects. */
 function MachineGroup({ machine, state, waiting }: MachineGroupProps) {
   const bridge = useBridge();
-  const { pending, error, run } = usePendingAction();
+  const [confirmingRemoval, setConfirmingRemoval] = useState(false);
   const nameId = useId();
   const projects = useMemo(() => Object.values(state?.projects.byId ?? {}).sort((a, b) => a.name.localeCompare(b.name)), [state?.projects.byId]);
   const older = useOlderMachineHost(machine.name, state);
@@ -85,14 +86,32 @@ function MachineGroup({ machine, state, waiting }: MachineGroupProps) {
         <span className="project-row__path machine-group__where">
           {machine.port ? `${machine.destination}:${machine.port}` : machine.destination} · Drover {machine.hostVersion} · Node {machine.remoteNode}
         </span>
-        <button type="button" className="button button--ghost" aria-describedby={nameId} disabled={pending} onClick={() => void run(async () => {
-          await bridge.call('removeMachine', { name: machine.name });
-          reloadMachines();
-        }, 'Could not remove the machine: ')}>
+        <button type="button" className="button button--ghost button--ghost-danger" aria-describedby={nameId} onClick={() => setConfirmingRemoval(true)}>
           Remove
         </button>
       </div>
-      <FormError message={error} />
+      {confirmingRemoval && (
+        <ConfirmDialog
+          title={`Remove ${machine.name} from Drover?`}
+          confirmLabel="Remove machine"
+          onConfirm={async () => {
+            await bridge.call('removeMachine', { name: machine.name });
+            reloadMachines();
+          }}
+          onClose={() => setConfirmingRemoval(false)}
+        >
+          <p>Drover stops following {machine.name}: its projects and its items leave this window.</p>
+          <p>
+            Nothing on {machine.name} stops: its Drover host goes on with its agents and tasks. Add the machine again to see them,
+            or stop them first with{' '}
+            <code className="inline-path">
+              ssh {machine.port ? `-p ${machine.port} ` : ''}
+              {machine.destination} node {remoteHostDir(machine.hostVersion)}/cli.js host stop
+            </code>
+            .
+          </p>
+        </ConfirmDialog>
+      )}
       {older ? (
         <OlderMachineHost machine={machine.name} older={older} />
       ) : (

@@ -99,15 +99,20 @@ export async function installRemoteHost(launch: SshLauncher, machine: Destinatio
     tar.once('error', () => resolve(-1));
     tar.once('close', (code) => resolve(code ?? 1));
   });
+  // A remote that stopped reading (its disk full, ssh gone) would leave tar blocked on the pipe for ever.
+  const stopTar = (): boolean => {
+    const running = tar.pid !== undefined && tar.exitCode === null && tar.signalCode === null;
+    if (running) tar.kill();
+    return running;
+  };
   let unpacked;
-  let stoppedTar = false;
   try {
     unpacked = await runRemote(launch, machine, posixCommand(installScript(bundle.version)), tar.stdout);
-  } finally {
-    // A remote that stopped reading (its disk full, ssh gone) would leave tar blocked on the pipe for ever.
-    stoppedTar = tar.pid !== undefined && tar.exitCode === null && tar.signalCode === null;
-    if (stoppedTar) tar.kill();
+  } catch (error) {
+    stopTar();
+    throw error;
   }
+  const stoppedTar = stopTar();
   if ((await tarEnded) !== 0 && !stoppedTar) throw new DroverRequestError('internal', `Could not pack Drover's host for ${machine.destination}: ${tarError.trim() || 'tar failed'}`);
   if (unpacked.code === DOES_NOT_RUN_EXIT) throw new DroverRequestError('invalid-state', `Drover's host does not run on ${machine.destination}, so it was not installed: ${lastWords(unpacked.stderr)}`);
   if (unpacked.code !== 0) throw new DroverRequestError('invalid-state', `Could not install Drover's host on ${machine.destination}: ${lastWords(unpacked.stderr)}. Nothing was left half-installed.`);
