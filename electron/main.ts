@@ -30,7 +30,7 @@ import {
   type LineName,
 } from '../shared/preloadBridge';
 import { MachineNameSchema, sshClientFrom } from '../shared/machines';
-import { RequestFrameSchema, type ResponseFrame } from '../shared/protocol';
+import { refusalFrame, requestIdOf } from '../shared/protocol';
 import { parseRoute, routeHref, type Route } from '../shared/routes';
 import { commandLineToolSource, detectDistribution } from './desktop/distribution';
 import { parseLaunchArgs, projectForRequest, requestFromSecondInstance, type LaunchRequest } from './desktop/launchRequest';
@@ -325,11 +325,6 @@ function createMachineLines(host: HostSession): MachineLines {
   };
 }
 
-/** The page's call answered as the host answers one it cannot serve, so the page shows these words alone. */
-function notConnected(raw: unknown, message: string): ResponseFrame {
-  return { t: 'res', id: RequestFrameSchema.safeParse(raw).data?.id ?? null, ok: false, error: { code: 'internal', message } };
-}
-
 /**
  * The single invoke channel: checks the sender, then hands the raw frame to the line it names (the
  * host validates it): the page's relay to this machine's host, its machine window's line, or the
@@ -345,7 +340,8 @@ function registerIpc(host: HostSession): void {
     const machine = machineOfWindow(event.sender);
     if (line === null && machine === null) return (await relayFor(event.sender)).invoke(raw);
     const machineLine = machineLines.lineOf(event.sender, line);
-    return machineLine ? machineLine.invoke(raw) : notConnected(raw, `Not connected to ${line ?? machine} yet.`);
+    // Answered as a host answers a call it cannot serve, so the page shows these words alone.
+    return machineLine ? machineLine.invoke(raw) : refusalFrame(requestIdOf(raw), 'internal', `Not connected to ${line ?? machine} yet.`);
   });
   // Only this machine's window knows the machines (a machine window lists that machine's own).
   const fromOwnWindow = (event: IpcMainEvent): boolean => isTrustedSender(event) && machineOfWindow(event.sender) === null;

@@ -65,6 +65,17 @@ export const ResponseFrameSchema = z.discriminatedUnion('ok', [
 ]);
 export type ResponseFrame = z.infer<typeof ResponseFrameSchema>;
 
+/** The reply refusing request `id` (null: a request too malformed to carry one), for any door or relay. */
+export function refusalFrame(id: number | null, code: ErrorCode, message: string): ResponseFrame {
+  return { t: 'res', id, ok: false, error: { code, message } };
+}
+
+/** A request's id as far as a frame that failed its check still carries one, so the refusal reaches its call. */
+export function requestIdOf(raw: unknown): number | null {
+  const id = (raw as { id?: unknown } | null)?.id;
+  return typeof id === 'number' && Number.isInteger(id) && id >= 0 ? id : null;
+}
+
 export const EventFrameSchema = z.object({ t: z.literal('evt'), event: DroverEventSchema });
 
 /** Bytes as every client holds them: a Uint8Array (a Node Buffer is one too). */

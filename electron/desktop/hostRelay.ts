@@ -1,12 +1,8 @@
 import net from 'node:net';
-import { MAX_SERVER_FRAME_BYTES, RequestFrameSchema, type PushFrame, type ResponseFrame } from '../../shared/protocol';
+import { MAX_SERVER_FRAME_BYTES, refusalFrame, RequestFrameSchema, type PushFrame, type ResponseFrame } from '../../shared/protocol';
 import { decodeStreamFrame } from '../../shared/streamFrames';
 import { describeIssues } from '../../shared/validationIssues';
 import { HostStreamReader } from '../wire/socketRecords';
-
-function refusal(id: number | null, message: string): ResponseFrame {
-  return { t: 'res', id, ok: false, error: { code: 'internal', message } };
-}
 
 /** A connection that speaks the host socket's protocol: the local socket, or an ssh bridge to a machine's host. */
 export interface HostLine {
@@ -51,7 +47,7 @@ export class HostRelay {
     line.output.on('data', (chunk: Buffer) => reader.push(chunk));
     this.closed = line.ended.then(() => {
       this.isOpen = false;
-      for (const answer of this.pending.values()) answer(refusal(null, 'The connection to the Drover host was lost.'));
+      for (const answer of this.pending.values()) answer(refusalFrame(null, 'internal', 'The connection to the Drover host was lost.'));
       this.pending.clear();
     });
   }
@@ -70,9 +66,9 @@ export class HostRelay {
   /** Sends one request frame of the page and resolves with the host's reply to it. */
   invoke(raw: unknown): Promise<ResponseFrame> {
     const frame = RequestFrameSchema.safeParse(raw);
-    if (!frame.success) return Promise.resolve(refusal(null, `Malformed request frame: ${describeIssues(frame.error, 'params')}`));
-    if (!this.isOpen) return Promise.resolve(refusal(frame.data.id, 'Not connected to the Drover host.'));
-    if (this.pending.has(frame.data.id)) return Promise.resolve(refusal(frame.data.id, `Request ${frame.data.id} is already waiting for its reply.`));
+    if (!frame.success) return Promise.resolve(refusalFrame(null, 'internal', `Malformed request frame: ${describeIssues(frame.error, 'params')}`));
+    if (!this.isOpen) return Promise.resolve(refusalFrame(frame.data.id, 'internal', 'Not connected to the Drover host.'));
+    if (this.pending.has(frame.data.id)) return Promise.resolve(refusalFrame(frame.data.id, 'internal', `Request ${frame.data.id} is already waiting for its reply.`));
     return new Promise((resolve) => {
       this.pending.set(frame.data.id, (reply) => resolve({ ...reply, id: frame.data.id }));
       this.line.input.write(`${JSON.stringify(frame.data)}\n`);

@@ -1,5 +1,5 @@
 import type { ConnectionNotice } from '../../shared/preloadBridge';
-import { RequestFrameSchema, type PushFrame, type ResponseFrame } from '../../shared/protocol';
+import { refusalFrame, RequestFrameSchema, type PushFrame, type ResponseFrame } from '../../shared/protocol';
 import { describeIssues } from '../../shared/validationIssues';
 import { connectionEndedReason, greetingFrame, greetingProblem, pageRequestProblem } from '../wire/machinePageRules';
 import type { SshBridge } from '../wire/sshRelay';
@@ -19,10 +19,6 @@ export interface MachineLineOptions {
   push: (frame: PushFrame) => void;
   /** Tells the page when its machine's host is reachable, and why not when it is not. */
   notify: (notice: ConnectionNotice) => void;
-}
-
-function refusal(id: number | null, message: string): ResponseFrame {
-  return { t: 'res', id, ok: false, error: { code: 'bad-request', message } };
 }
 
 /**
@@ -52,10 +48,10 @@ export class MachineLine {
 
   invoke(raw: unknown): Promise<ResponseFrame> {
     const frame = RequestFrameSchema.safeParse(raw);
-    if (!frame.success) return Promise.resolve(refusal(null, `Malformed request frame: ${describeIssues(frame.error, 'params')}`));
+    if (!frame.success) return Promise.resolve(refusalFrame(null, 'bad-request', `Malformed request frame: ${describeIssues(frame.error, 'params')}`));
     const problem = pageRequestProblem(frame.data);
-    if (problem) return Promise.resolve(refusal(frame.data.id, problem));
-    if (!this.relay) return Promise.resolve(refusal(frame.data.id, `Not connected to ${this.options.machine}${this.notice?.reason ? `: ${this.notice.reason}` : ' yet.'}`));
+    if (problem) return Promise.resolve(refusalFrame(frame.data.id, 'bad-request', problem));
+    if (!this.relay) return Promise.resolve(refusalFrame(frame.data.id, 'bad-request', `Not connected to ${this.options.machine}${this.notice?.reason ? `: ${this.notice.reason}` : ' yet.'}`));
     return this.relay.invoke(frame.data);
   }
 

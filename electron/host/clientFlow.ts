@@ -1,4 +1,4 @@
-import type { ResponseFrame } from '../../shared/protocol';
+import { refusalFrame, type ResponseFrame } from '../../shared/protocol';
 import { decodeFrame, encodeServerFrame, encodeStreamPush, malformedFrameReply, type HostPush } from '../wire/frameCodec';
 
 /** What a door gives the flow: a way to write frames to one client and to stop reading from it. */
@@ -113,7 +113,7 @@ export class ClientFlow {
       const raw = frame instanceof Error ? frame : decodeFrame(frame);
       reply = raw instanceof Error ? malformedFrameReply(raw) : await this.handle(raw);
     } catch (error) {
-      reply = { t: 'res', id: null, ok: false, error: { code: 'internal', message: `Internal error: ${error instanceof Error ? error.message : String(error)}` } };
+      reply = refusalFrame(null, 'internal', `Internal error: ${error instanceof Error ? error.message : String(error)}`);
     }
     const text = this.closed ? null : encodeServerFrame(reply, this.log);
     if (text === null) {

@@ -1,6 +1,6 @@
 import { METHODS, isMethodName, type CoreMethodName, type MethodName } from '../../shared/contract';
 import { HOST_METHOD_NAMES, SOCKET_ONLY_METHODS, type HostMethodName } from '../../shared/contract/host';
-import { DroverRequestError, RequestFrameSchema, type ErrorBody, type ResponseFrame } from '../../shared/protocol';
+import { DroverRequestError, refusalFrame, RequestFrameSchema, requestIdOf, type ResponseFrame } from '../../shared/protocol';
 import { describeIssues } from '../../shared/validationIssues';
 import type { Caller, Client, Methods } from '../core/api';
 import { checkHostMethod, visibleTo } from '../core/callers/agentAccess';
@@ -23,14 +23,6 @@ export type HostMethods = Methods<HostMethodName>;
 
 const HOST_METHODS: ReadonlySet<string> = new Set(HOST_METHOD_NAMES);
 
-function errorFrame(id: number | null, error: ErrorBody): ResponseFrame {
-  return { t: 'res', id, ok: false, error };
-}
-
-function idOf(raw: unknown): number | null {
-  const id = (raw as { id?: unknown } | null)?.id;
-  return typeof id === 'number' && Number.isInteger(id) && id >= 0 ? id : null;
-}
 
 function isHostMethod(method: MethodName): method is HostMethodName {
   return HOST_METHODS.has(method);
@@ -61,13 +53,13 @@ export function openConnection(core: Core, host: HostMethods, door: Door, push: 
   });
 
   async function dispatch(method: string, rawParams: unknown, id: number): Promise<ResponseFrame> {
-    if (!isMethodName(method)) return errorFrame(id, { code: 'unknown-method', message: `Unknown method: ${method}` });
+    if (!isMethodName(method)) return refusalFrame(id, 'unknown-method', `Unknown method: ${method}`);
     if (door !== 'socket' && SOCKET_ONLY_METHODS.has(method)) {
-      return errorFrame(id, { code: 'bad-request', message: `${method} is only for Drover's own commands on the local socket, not for a page.` });
+      return refusalFrame(id, 'bad-request', `${method} is only for Drover's own commands on the local socket, not for a page.`);
     }
     const params = METHODS[method].params.safeParse(rawParams ?? {});
     if (!params.success) {
-      return errorFrame(id, { code: 'bad-request', message: `Invalid ${method} params: ${describeIssues(params.error, 'params')}` });
+      return refusalFrame(id, 'bad-request', `Invalid ${method} params: ${describeIssues(params.error, 'params')}`);
     }
     try {
       // The params were just validated by this method's own schema.
@@ -76,7 +68,7 @@ export function openConnection(core: Core, host: HostMethods, door: Door, push: 
       return { t: 'res', id, ok: true, result: await handler(params.data, client) };
     } catch (error) {
       const { code, message } = toRequestError(error);
-      return errorFrame(id, { code, message });
+      return refusalFrame(id, code, message);
     }
   }
 
@@ -84,7 +76,7 @@ export function openConnection(core: Core, host: HostMethods, door: Door, push: 
     handle: async (raw) => {
       const frame = RequestFrameSchema.safeParse(raw);
       if (!frame.success) {
-        return errorFrame(idOf(raw), { code: 'bad-request', message: `Malformed request frame: ${describeIssues(frame.error, 'params')}` });
+        return refusalFrame(requestIdOf(raw), 'bad-request', `Malformed request frame: ${describeIssues(frame.error, 'params')}`);
       }
       const { method, params, id, key } = frame.data;
       if (key === undefined) return dispatch(method, params, id);

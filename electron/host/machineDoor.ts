@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 import { MACHINE_GONE_CLOSE_CODE } from '../../shared/machines';
-import { MAX_SERVER_FRAME_BYTES, RequestFrameSchema, type ResponseFrame } from '../../shared/protocol';
+import { MAX_SERVER_FRAME_BYTES, refusalFrame, RequestFrameSchema } from '../../shared/protocol';
 import { connectionEndedReason, GREETING_ID, greetingFrame, greetingProblem, pageRequestProblem } from '../wire/machinePageRules';
 import { HostStreamReader } from '../wire/socketRecords';
 import type { SshBridge } from '../wire/sshRelay';
@@ -27,8 +27,7 @@ function greetingReply(line: string): unknown {
 }
 
 function refusal(id: number | null, message: string): string {
-  const frame: ResponseFrame = { t: 'res', id, ok: false, error: { code: 'bad-request', message } };
-  return JSON.stringify(frame);
+  return JSON.stringify(refusalFrame(id, 'bad-request', message));
 }
 
 /**

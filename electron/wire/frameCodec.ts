@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { TaskOutputChunk, TerminalChunk } from '../../shared/events';
-import { MAX_FRAME_DEPTH, MAX_REQUEST_FRAME_BYTES, MAX_SERVER_FRAME_BYTES, type EventFrame, type ResponseFrame, type StreamFrame, type TextFrame } from '../../shared/protocol';
+import { MAX_FRAME_DEPTH, MAX_REQUEST_FRAME_BYTES, MAX_SERVER_FRAME_BYTES, refusalFrame, type EventFrame, type ResponseFrame, type StreamFrame, type TextFrame } from '../../shared/protocol';
 import { streamHeaderLength, writeStreamHeader } from '../../shared/streamFrames';
 
 /** A push as the core hands it to a door: terminal and task output still as the PTY's text. */
@@ -53,7 +53,7 @@ export function decodeFrame(bytes: Buffer): unknown {
 }
 
 export function malformedFrameReply(why: Error): ResponseFrame {
-  return { t: 'res', id: null, ok: false, error: { code: 'bad-request', message: `Malformed frame: ${why.message}` } };
+  return refusalFrame(null, 'bad-request', `Malformed frame: ${why.message}`);
 }
 
 function serialize(frame: TextFrame): { text: string } | { tooLarge: string } {

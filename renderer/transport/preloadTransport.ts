@@ -1,4 +1,5 @@
 import type { LineName, PreloadBridge } from '../../shared/preloadBridge';
+import { refusalFrame } from '../../shared/protocol';
 import type { ClosableBridge, ConnectionState } from './bridgeTypes';
 import { Listeners } from './listeners';
 import { createRpcBridge } from './rpcBridge';
@@ -35,13 +36,7 @@ export function createPreloadBridge(preload: PreloadBridge, { line = null, start
     (frame) => {
       preload.invoke(frame, line).then(
         (response) => rpc.receive(response),
-        (error: unknown) =>
-          rpc.receive({
-            t: 'res',
-            id: frame.id,
-            ok: false,
-            error: { code: 'internal', message: error instanceof Error ? error.message : String(error) },
-          }),
+        (error: unknown) => rpc.receive(refusalFrame(frame.id, 'internal', error instanceof Error ? error.message : String(error))),
       );
     },
     { onConnectionChange: (listener) => connection.add(listener), connectionState: () => state, lostBecause: () => lostReason },
