@@ -21,6 +21,7 @@ describe('machines: how Drover calls ssh and reads its failures', () => {
   it('quotes a script for any login shell, quotes included', () => {
     expect(posixCommand(`echo 'a b'`)).toBe(`sh -c 'echo '\\''a b'\\'''`);
     expect(bridgeCommand('1.2.3')).toBe(`sh -c 'exec node "$HOME/.local/share/drover/host-1.2.3/cli.js" host connect'`);
+    expect(() => posixCommand('echo a\necho b')).toThrow('one line');
   });
 
   it('takes another ssh client, or options, from DROVER_SSH_COMMAND', () => {

@@ -83,8 +83,12 @@ export function remoteHostDir(version: string): string {
   return `.local/share/drover/host-${version}`;
 }
 
-/** A POSIX shell script as one remote command, whatever the login shell there is (fish, csh…). */
+/**
+ * A POSIX shell script as one remote command, whatever the login shell there is (fish, csh…). One
+ * line: csh reads no newline inside quotes ("Unmatched '"), so a script joins its steps with `;`.
+ */
 export function posixCommand(script: string): string {
+  if (script.includes('\n')) throw new Error('A script for a remote login shell is one line: join its steps with "; ".');
   return `sh -c '${script.replace(/'/g, `'\\''`)}'`;
 }
 
