@@ -133,8 +133,16 @@ test.describe('another machine over the real OpenSSH', () => {
     await expect(terminal).toContainText(`[Drover] New message: Task ${taskId} "remote build"`, { timeout: 30_000 });
     await expect(terminal).toContainText('succeeded: exit code 0');
     await screenshot(page, 'machines-woken.png');
-    // Searched last: the search leaves the screen scrolled to what it found.
+    // Searched last but one: the search leaves the screen scrolled to what it found.
     expect(await searchCount(page, pane, terminal, 'tick ')).toBe(counted);
+
+    // What goes now is the Drover host serving the page (its serve killed), not box: the page says so.
+    await drover.host().stopServe('SIGKILL');
+    await expect(page.getByRole('alert').filter({ hasText: "Not connected to the Drover host — reconnecting… box's agents and tasks go on there" })).toBeVisible();
+    await expect(pane.getByRole('status').filter({ hasText: 'Not connected to the Drover host — reconnecting… The agent goes on there' })).toBeVisible();
+    await drover.startServe([], env);
+    await expect(page.getByRole('alert')).toHaveCount(0, { timeout: 60_000 });
+    await expect(stateBadge(pane, 'Ready')).toBeVisible();
   });
 
   test('the Needs you queue, notifications, the palette and the projects page of this machine cover another one', async ({ page, drover }) => {
@@ -209,6 +217,9 @@ test.describe('another machine over the real OpenSSH', () => {
     await expect(box).toHaveCount(0);
     expect((await cli('machine', 'list')).stdout).not.toContain('box');
     expect(remote.ssh(`node .local/share/drover/host-${DROVER_VERSION}/cli.js host status`)).toContain('Drover host: running');
+    // A page of it kept from before (a bookmark) says why it cannot be reached.
+    await page.goto(url.replace('/?token=', '/machines/box/?token='));
+    await expect(page.getByRole('alert').filter({ hasText: 'box unreachable — reconnecting… No machine named box here: it was removed, or never added.' })).toBeVisible();
   });
 
   test("a machine still running an older Drover's host says so, and restarts it into this version once asked", async ({ page, drover }) => {

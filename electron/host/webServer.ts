@@ -5,12 +5,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { SECURITY_HEADERS } from '../../shared/contentSecurityPolicy';
+import { MACHINE_GONE_CLOSE_CODE } from '../../shared/machines';
 import { MAX_REQUEST_FRAME_BYTES } from '../../shared/protocol';
 import { ClientFlow } from './clientFlow';
 import type { Connection } from './connection';
 import type { HostPush } from '../wire/frameCodec';
 import type { SshBridge } from '../wire/sshRelay';
-import { serveMachinePage } from './machineDoor';
+import { closeReason, serveMachinePage } from './machineDoor';
 
 const HEARTBEAT_MS = 30_000;
 
@@ -123,20 +124,24 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
       return reject(socket, 403, 'Forbidden');
     }
     if (!machine) return sockets.handleUpgrade(request, socket, head, (ws) => serveClient(host, ws));
-    void host.openMachine(machine[1] as string).then(
+    const name = machine[1] as string;
+    // A page that cannot reach its machine is told why, as when its machine goes: over the socket's close.
+    const refuse = (reason: string) => sockets.handleUpgrade(request, socket, head, (ws) => ws.close(MACHINE_GONE_CLOSE_CODE, closeReason(reason)));
+    void host.openMachine(name).then(
       (bridge) => {
-        if (!bridge) return reject(socket, 404, 'Not Found');
+        if (!bridge) return refuse(`No machine named ${name} here: it was removed, or never added.`);
         // The page may have gone while its machine's bridge was being started.
         if (socket.destroyed) return bridge.end();
         sockets.handleUpgrade(request, socket, head, (ws) => {
           const stopBeating = keepAlive(ws);
           ws.on('close', stopBeating);
-          serveMachinePage(ws, bridge, { machine: machine[1] as string, version: host.version }, host.log);
+          serveMachinePage(ws, bridge, { machine: name, version: host.version }, host.log);
         });
       },
       (error: unknown) => {
-        host.log(`could not open the page of machine ${machine[1] as string}: ${error instanceof Error ? error.message : String(error)}`);
-        reject(socket, 503, 'Service Unavailable');
+        const reason = error instanceof Error ? error.message : String(error);
+        host.log(`could not open the page of machine ${name}: ${reason}`);
+        if (!socket.destroyed) refuse(reason);
       },
     );
   });

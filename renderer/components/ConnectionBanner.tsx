@@ -1,3 +1,4 @@
+import { unreachableWords } from '../format/connectionLost';
 import { useConnection, useConnectionProblem } from '../store/hooks';
 import { machineOfPage } from '../transport/machinePage';
 
@@ -6,11 +7,11 @@ export function ConnectionBanner() {
   const problem = useConnectionProblem();
   if (connection !== 'lost') return null;
   const machine = machineOfPage();
+  const why = machine && problem ? ` ${problem}` : '';
+  const work = machine ? `${machine}'s agents and tasks` : 'Agents and tasks';
   return (
     <div role="alert" className="connection-banner">
-      {machine
-        ? `${machine} unreachable — reconnecting…${problem ? ` ${problem}` : ''} Its agents and tasks go on there; their state shows again once connected.`
-        : 'Not connected to the Drover host — reconnecting… Agents and tasks go on there; their state shows again once connected.'}
+      {`${unreachableWords(machine, problem)}${why} ${work} go on there; their state shows again once connected.`}
     </div>
   );
 }

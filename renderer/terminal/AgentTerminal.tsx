@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useImperativeHandle, useRef, useState, type Ref, type RefObject } from 'react';
 import { terminalCommandFor, workspaceCommandFor } from '../keyboard/agentShortcuts';
-import { useConnection } from '../store/hooks';
+import { unreachableWords } from '../format/connectionLost';
+import { useConnection, useConnectionProblem } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
 import { machineOfPage } from '../transport/machinePage';
 import { AgentTerminalLink } from './agentTerminalLink';
@@ -47,12 +48,6 @@ function useSeen(ref: RefObject<HTMLElement | null>): [boolean, () => void] {
   return [seen, markSeen];
 }
 
-/** What a pane says over its screen while the page cannot reach the agent's host. */
-function awayNote(machine: string | null): string {
-  const lost = machine ? `${machine} unreachable` : 'Not connected to the Drover host';
-  return `${lost} — reconnecting… The agent goes on there; keys typed here are not sent.`;
-}
-
 /**
  * An agent's real terminal: the host's copy of its screen and history, then its live output; keys
  * and size go back to its PTY. It is made when it first comes into view.
@@ -60,6 +55,7 @@ function awayNote(machine: string | null): string {
 export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, ref }: AgentTerminalProps) {
   const bridge = useBridge();
   const away = useConnection() === 'lost';
+  const problem = useConnectionProblem();
   const hostRef = useRef<HTMLDivElement>(null);
   const [seen, markSeen] = useSeen(hostRef);
   const [xterm, setXterm] = useState<AgentXterm | null>(null);
@@ -202,7 +198,7 @@ export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, r
       {live && away && (
         // Over the screen, not beside it: a row taken from the terminal would resize the agent's PTY.
         <p role="status" className="agent-terminal__away">
-          {awayNote(machineOfPage())}
+          {unreachableWords(machineOfPage(), problem)} The agent goes on there; keys typed here are not sent.
         </p>
       )}
     </div>
