@@ -9,6 +9,9 @@ import { CAN_RUN_SSHD, startSshRemote, type SshRemote } from '../../test-support
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 
+/** This Drover's version: the host folder it installs on a machine is named after it. */
+const VERSION = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string }).version;
+
 describe.skipIf(!CAN_RUN_SSHD)('drover machine: another machine over the real OpenSSH, its host installed and reached through ssh', () => {
   let remote: SshRemote;
   let dir: string;
@@ -34,7 +37,7 @@ describe.skipIf(!CAN_RUN_SSHD)('drover machine: another machine over the real Op
     const added = await drover('machine', 'add', 'box', remote.alias);
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout).toMatch(/^Added machine box \(remote, Node 20\.[\d.]+\): Drover 0\.\d+\.\d+ installed there\.\n$/);
-    const installedDir = path.join(remote.home, remoteHostDir(JSON.parse(fs.readFileSync('package.json', 'utf8')).version as string));
+    const installedDir = path.join(remote.home, remoteHostDir(VERSION));
     expect(fs.readFileSync(path.join(installedDir, 'build-id'), 'utf8')).toBe(fs.readFileSync('dist/remote-host/build-id', 'utf8'));
     expect(fs.statSync(installedDir).mode & 0o077).toBe(0);
     expect(fs.readdirSync(path.dirname(installedDir)).filter((entry) => entry.startsWith('.host-'))).toEqual([]);
@@ -76,9 +79,8 @@ describe.skipIf(!CAN_RUN_SSHD)('drover machine: another machine over the real Op
   }, 90_000);
 
   it('installs this version of the host on a machine that an older Drover added, before a command reaches it', async () => {
-    const version = JSON.parse(fs.readFileSync('package.json', 'utf8')).version as string;
     // As an older Drover left it: its own host folder there, its version in the record.
-    remote.ssh(`mv ${remoteHostDir(version)} ${remoteHostDir('0.0.1')}`);
+    remote.ssh(`mv ${remoteHostDir(VERSION)} ${remoteHostDir('0.0.1')}`);
     const db = new Database(path.join(dataDir, 'app.sqlite'));
     try {
       const row = db.prepare<[], { definition: string }>("SELECT definition FROM machines WHERE name = 'box'").get();
@@ -91,9 +93,9 @@ describe.skipIf(!CAN_RUN_SSHD)('drover machine: another machine over the real Op
 
     const listed = await drover('--machine', 'box', 'project', 'list');
     expect(listed.code, listed.stderr).toBe(0);
-    expect(fs.readFileSync(path.join(remote.home, remoteHostDir(version), 'build-id'), 'utf8')).toBe(fs.readFileSync('dist/remote-host/build-id', 'utf8'));
+    expect(fs.readFileSync(path.join(remote.home, remoteHostDir(VERSION), 'build-id'), 'utf8')).toBe(fs.readFileSync('dist/remote-host/build-id', 'utf8'));
     expect(fs.existsSync(path.join(remote.home, remoteHostDir('0.0.1')))).toBe(true);
-    expect(await hostVersion()).toBe(version);
+    expect(await hostVersion()).toBe(VERSION);
   }, 90_000);
 
   it('says in plain words why a machine cannot be reached, from the host adding it and from a command on it', async () => {
@@ -140,7 +142,7 @@ describe.skipIf(!CAN_RUN_SSHD)('drover machine: another machine over the real Op
       const forwarding = { ...env, DROVER_SSH_COMMAND: `ssh -F ${config}` };
       // The host there starts afresh from a bridge of that config (through a terminal, or running the
       // config's command, the bridge would not work at all), and its tasks get its environment.
-      remote.ssh(`node ${remoteHostDir(JSON.parse(fs.readFileSync('package.json', 'utf8')).version as string)}/cli.js host stop --force`);
+      remote.ssh(`node ${remoteHostDir(VERSION)}/cli.js host stop --force`);
       const app = path.join(remote.home, 'app');
       const run = await runCli(['--data-dir', dataDir, '--machine', 'box', 'task', 'run', '--project', app, '--json', '--', 'sh', '-c', 'echo "agent=[${SSH_AUTH_SOCK:-}]"'], { env: forwarding, cwd: dir });
       expect(run.code, run.stderr).toBe(0);
