@@ -41,16 +41,40 @@ function forgeMessage(error: HttpError): string {
 
 const ANSI = new RegExp(String.raw`\u001b\[[0-?]*[ -/]*[@-~]`, 'g');
 const LOG_TAIL_LINES = 25;
+/** The most of a job's log that is read: its end, however long the log (GitHub keeps logs of hundreds of megabytes). */
+const LOG_TAIL_BYTES = 32 * 1024;
 
-/** The last lines of an Actions job log, without its timestamps and colours. */
-export function logTail(log: string): string {
-  return log
-    .replace(ANSI, '')
-    .split(/\r?\n/)
-    .map((line) => line.replace(/^\d{4}-\d\d-\d\dT[\d:.]+Z ?/, '').trimEnd())
+/**
+ * The last lines of an Actions job log, without its timestamps and colours. `cut` says the text
+ * starts inside the log: its first line is then marked as the end of a longer one.
+ */
+export function logTail(log: string, cut = false): string {
+  const lines = log.split(/\r?\n/);
+  if (cut && lines.length > 0) lines[0] = `…${lines[0] ?? ''}`;
+  return lines
+    .map((line) => line.replace(ANSI, '').replace(/^\d{4}-\d\d-\d\dT[\d:.]+Z ?/, '').trimEnd())
     .filter((line) => line.length > 0)
     .slice(-LOG_TAIL_LINES)
     .join('\n');
+}
+
+/** The last `maxBytes` of a download, kept as it streams in: a log of any length costs that much memory. */
+async function lastBytesOf(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<{ bytes: Buffer; cut: boolean }> {
+  const reader = body.getReader();
+  const kept: Buffer[] = [];
+  let size = 0;
+  let cut = false;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    kept.push(Buffer.from(read.value));
+    size += read.value.length;
+    for (let first = kept[0]; first && size - first.length >= maxBytes; first = kept[0]) {
+      kept.shift();
+      size -= first.length;
+      cut = true;
+    }
+  }
+  const bytes = Buffer.concat(kept);
+  return bytes.length > maxBytes ? { bytes: bytes.subarray(bytes.length - maxBytes), cut: true } : { bytes, cut };
 }
 
 function checkRunState(status: string, conclusion: string | null): Check['state'] {
@@ -278,8 +302,8 @@ export class GitHubForge implements Forge {
   }
 
   /**
-   * The job's log: GitHub answers with a redirect to a short-lived download address on another
-   * host, which is fetched without the token (the address itself grants access).
+   * The end of the job's log: GitHub answers with a redirect to a short-lived download address on
+   * another host, which is fetched without the token (the address itself grants access).
    */
   private async jobLogTail(jobId: number): Promise<string | null> {
     let location: string | undefined;
@@ -293,7 +317,10 @@ export class GitHubForge implements Forge {
     }
     if (!location) return null;
     const download = await fetch(location, { redirect: 'follow' }).catch(() => null);
-    return download?.ok ? logTail(await download.text()) : null;
+    if (!download?.ok || !download.body) return null;
+    const tail = await lastBytesOf(download.body, LOG_TAIL_BYTES).catch(() => null);
+    // Cut inside a character, its first bytes decode to U+FFFD within the line marked as cut.
+    return tail ? logTail(new TextDecoder().decode(tail.bytes), tail.cut) : null;
   }
 
   /** A conditional GET: an unchanged answer (304) is served from the last one, costing no rate limit. */

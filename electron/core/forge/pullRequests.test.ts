@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent, Project, Worktree } from '../../../shared/entities';
 import type { ForgeLink } from '../../../shared/forge';
+import { MAX_MESSAGE_CHARS } from '../../../shared/messageBody';
 import { FakeGitHub } from '../../../test-support/fakeGitHub';
 import { addBareOrigin, branchesStartingWith, commitFiles, git, makeRepo, writeFiles } from '../../../test-support/gitRepo';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
@@ -159,6 +160,22 @@ describe('the GitHub loop against a fake GitHub and a bare push remote', () => {
     await linkWhere(agent.id, 'the failure sent', (found) => found.checksSentFor !== null);
     const inbox = await core.api.listInbox({ agentId: agent.id, unreadOnly: false });
     expect(inbox.messages.filter((message) => message.body.includes(FakeGitHub.BUILD_FAILURE))).toHaveLength(1);
+  });
+
+  it("quotes the end of a huge job log, read as it streams: the agent's note stays within what a message holds", async () => {
+    // A log of 24 MB whose last lines follow one endless line, as a minified bundle or a progress bar leaves them.
+    fake.jobLogFillerBytes = 24 * 1024 * 1024;
+    const { agent, worktree } = await addAgent('flooded');
+    commitFiles(worktree.path, { 'a.txt': 'a\n' }, 'Add a');
+    await openPullRequest(agent.id);
+    fake.setChecks(git(worktree.path, 'rev-parse', 'HEAD'), 'failed');
+    await linkWhere(agent.id, 'the checks to fail', (found) => found.pullRequest?.checksState === 'failed');
+    const sent = await core.api.sendForgeFeedback({ agentId: agent.id, what: 'failed-checks' });
+    expect(sent.body.length).toBeLessThanOrEqual(MAX_MESSAGE_CHARS);
+    expect(sent.body).toContain(FakeGitHub.LOG_FAILURE);
+    expect(sent.body).toMatch(/Log tail:\n {2}…x+\n/);
+    const { messages } = await core.api.getWorkState({ projectId: project.id });
+    expect(messages.find((message) => message.id === sent.id)?.body).toBe(sent.body);
   });
 
   it('answers every bad input plainly and leaves nothing half-done', async () => {
