@@ -113,6 +113,8 @@ export class FakeGitHub {
    * streamed before their usual last lines; 0: none.
    */
   jobLogFillerBytes = 0;
+  /** What a failed build check run says of itself (its output summary). */
+  failedBuildSummary = 'cart.test.js: 1 of 12 tests failed';
   private readonly issues: FakeIssue[] = [];
 
   private readonly server: http.Server;
@@ -416,7 +418,7 @@ export class FakeGitHub {
           status: completed ? 'completed' : 'in_progress',
           conclusion: completed ? conclusion : null,
           html_url: `https://github.invalid/${this.options.repository}/runs/${RUN_IDS.build}`,
-          output: state === 'failed' ? { title: '1 test failed', summary: 'cart.test.js: 1 of 12 tests failed', annotations_count: 1 } : { title: null, summary: null, annotations_count: 0 },
+          output: state === 'failed' ? { title: '1 test failed', summary: this.failedBuildSummary, annotations_count: 1 } : { title: null, summary: null, annotations_count: 0 },
         },
         {
           id: RUN_IDS.test,

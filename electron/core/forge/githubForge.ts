@@ -102,6 +102,14 @@ const MERGEABILITY: Readonly<Record<string, Mergeability>> = {
 
 const time = (iso: string | null | undefined): number | null => (iso ? Date.parse(iso) : null);
 
+/**
+ * A check's summary as the pull request keeps it: its first line's worth. A check run's summary may
+ * be a whole report (GitHub allows 65,535 characters, for each of a hundred runs), and every
+ * agent's pull request is part of the project's work state.
+ */
+const MAX_SUMMARY_CHARS = 1_000;
+const summaryOf = (text: string | null): string | null => (text !== null && text.length > MAX_SUMMARY_CHARS ? `${text.slice(0, MAX_SUMMARY_CHARS - 1)}…` : text);
+
 export interface GitHubForgeOptions {
   apiUrl: string;
   /** owner/name */
@@ -210,7 +218,7 @@ export class GitHubForge implements Forge {
       name: run.name,
       state: checkRunState(run.status, run.conclusion),
       conclusion: run.conclusion ?? run.status,
-      summary: [run.output.title, run.output.summary].filter((part): part is string => Boolean(part)).join(': ') || null,
+      summary: summaryOf([run.output.title, run.output.summary].filter((part): part is string => Boolean(part)).join(': ') || null),
       url: run.html_url ?? null,
     }));
     const fromStatuses: Check[] = combined.statuses.map((status) => ({
@@ -218,7 +226,7 @@ export class GitHubForge implements Forge {
       name: status.context,
       state: statusState(status.state),
       conclusion: status.state,
-      summary: status.description ?? null,
+      summary: summaryOf(status.description ?? null),
       url: status.target_url ?? null,
     }));
     return [...fromRuns, ...fromStatuses];

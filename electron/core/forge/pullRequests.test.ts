@@ -162,14 +162,18 @@ describe('the GitHub loop against a fake GitHub and a bare push remote', () => {
     expect(inbox.messages.filter((message) => message.body.includes(FakeGitHub.BUILD_FAILURE))).toHaveLength(1);
   });
 
-  it("quotes the end of a huge job log, read as it streams: the agent's note stays within what a message holds", async () => {
+  it("quotes the end of a huge job log, read as it streams, and keeps a check's summary to a line's worth: the work state stays small", async () => {
     // A log of 24 MB whose last lines follow one endless line, as a minified bundle or a progress bar leaves them.
     fake.jobLogFillerBytes = 24 * 1024 * 1024;
+    // A whole test report as the summary, as long as GitHub allows.
+    fake.failedBuildSummary = `cart.test.js failed\n${'| case | result |\n'.repeat(4_000)}`.slice(0, 65_535);
     const { agent, worktree } = await addAgent('flooded');
     commitFiles(worktree.path, { 'a.txt': 'a\n' }, 'Add a');
     await openPullRequest(agent.id);
     fake.setChecks(git(worktree.path, 'rev-parse', 'HEAD'), 'failed');
-    await linkWhere(agent.id, 'the checks to fail', (found) => found.pullRequest?.checksState === 'failed');
+    const failed = await linkWhere(agent.id, 'the checks to fail', (found) => found.pullRequest?.checksState === 'failed');
+    expect(failed.pullRequest?.checks.find((check) => check.name === 'build')?.summary).toMatch(/^1 test failed: cart\.test\.js failed\n\| case[^]{900,}…$/);
+    expect(JSON.stringify(failed).length).toBeLessThan(10_000);
     const sent = await core.api.sendForgeFeedback({ agentId: agent.id, what: 'failed-checks' });
     expect(sent.body.length).toBeLessThanOrEqual(MAX_MESSAGE_CHARS);
     expect(sent.body).toContain(FakeGitHub.LOG_FAILURE);
