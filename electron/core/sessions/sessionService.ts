@@ -314,9 +314,9 @@ export class SessionService implements ProjectWork {
     const live = this.live.get(agentId);
     const session = live && store.sessions.get(live.sessionId);
     if (!live || !session) return store.sessions.latest(agentId)?.state ?? 'not started';
-    if (session.state === 'limited') return 'at its usage limit';
     if (session.needsInput) return 'waiting for your answer to its question';
-    if (session.state !== 'ready') return session.state;
+    // A limit holds back Drover's own wakes (AgentWakeService waits for the reset); a person's Wake now goes in at an empty prompt.
+    if (session.state !== 'ready' && session.state !== 'limited') return session.state;
     return whyNotAtPrompt(readScreen(await live.process.screen(), live.profile));
   }
 
