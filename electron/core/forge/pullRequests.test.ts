@@ -182,6 +182,38 @@ describe('the GitHub loop against a fake GitHub and a bare push remote', () => {
     expect(messages.find((message) => message.id === sent.id)?.body).toBe(sent.body);
   });
 
+  it("keeps the host's GitHub tokens from the project's agents and tasks, unless the project shares them", async () => {
+    await core.close();
+    start({ GITHUB_TOKEN: 'ghp_second0123456789' });
+    // Each look prints its own mark, so one never reads the answer of another.
+    let looks = 0;
+    const look = () => `look-${++looks}`;
+    const echo = (mark: string) => `echo "${mark}=[\${GH_TOKEN:-}\${GITHUB_TOKEN:-}\${GH_ENTERPRISE_TOKEN:-}]"`;
+    const taskSees = async () => {
+      const mark = look();
+      const task = await core.api.createTask({ projectId: project.id, command: echo(mark) });
+      await waitFor(async () => (await core.api.getTask({ taskId: task.id })).state === 'succeeded', 'the task to end');
+      return new RegExp(`${mark}=\\[(.*)\\]`).exec((await core.api.readTaskOutput({ taskId: task.id })).data)?.[1];
+    };
+    const agent = await core.api.createAgent({ projectId: project.id, name: 'shell', role: '', profileId: 'shell', workspace: { kind: 'project-folder' } });
+    const agentSees = async () => {
+      const mark = look();
+      await core.api.restartAgent({ agentId: agent.id, resume: false });
+      await waitFor(async () => (await core.api.getWorkState({ projectId: project.id })).sessions.find((found) => found.agentId === agent.id)?.state === 'ready', 'the shell at its prompt');
+      await core.api.writeAgentInput({ agentId: agent.id, data: `${echo(mark)}\r` });
+      const shown = await waitFor(async () => new RegExp(`^${mark}=\\[(.*)\\]$`, 'm').exec((await core.api.readAgentScreen({ agentId: agent.id })).text), 'the echo on screen');
+      return shown[1];
+    };
+
+    expect(await taskSees()).toBe('');
+    expect(await agentSees()).toBe('');
+    await core.api.updateProjectSettings({ projectId: project.id, settings: { shareGitHubToken: true } });
+    expect(await taskSees()).toBe(`${TOKEN}ghp_second0123456789`);
+    expect(await agentSees()).toBe(`${TOKEN}ghp_second0123456789`);
+    // The host itself still speaks to GitHub with its token.
+    expect((await core.api.getForgeStatus({ projectId: project.id })).auth).toMatchObject({ login: 'octo-person', source: 'environment' });
+  });
+
   it('answers every bad input plainly and leaves nothing half-done', async () => {
     const { agent, worktree } = await addAgent('careful');
     await expect(openPullRequest(agent.id)).rejects.toThrow('has no commits that main lacks');

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgentHookEvent, AgentProfile, AgentQuota, AgentSession, WakeStyle } from '../../../shared/entities';
+import type { AgentHookEvent, AgentProfile, AgentQuota, AgentSession, ProjectSettings, WakeStyle } from '../../../shared/entities';
 import type { TerminalChunk } from '../../../shared/events';
 import type { MirrorSnapshot } from './screenMirror';
 import { fail } from '../errors';
@@ -30,7 +30,8 @@ export interface SessionOptions {
   socketPath: string;
   /** Folder with the `drover` shim that agent terminals find first on PATH. */
   shimDir: string;
-  baseEnv: NodeJS.ProcessEnv;
+  /** The environment an agent of a project with these settings starts from. */
+  baseEnv(settings: ProjectSettings): NodeJS.ProcessEnv;
   stopGraceMs?: number;
   /** A usage limit whose reset time is unknown is lifted after this long, to be seen again if it holds. */
   limitRecheckMs?: number;
@@ -141,7 +142,7 @@ export class SessionService implements ProjectWork {
       proof: proof.toString('hex'),
       preApproveDroverTools: store.settings.get().preApproveDroverTools,
       accountPaused: this.options.isAccountPaused?.(profile.id) ?? false,
-      baseEnv: this.options.baseEnv,
+      baseEnv: this.options.baseEnv(store.settings.get()),
     });
     writeLaunchFiles(plan.files);
     const terminal = this.terminalOf(agent.projectId, agentId);
