@@ -206,7 +206,7 @@ export function createCore(options: CoreOptions): Core {
   reconcileProjects({ projects, stores, sessions, wakes, inbox, worktrees, events, log });
 
   const handlers = {
-    ...callerMethods(sessions, projects, locator),
+    ...callerMethods(sessions, projects, stores, locator),
     ...projectMethods(projects, stores, [tasks, sessions, worktrees, pullRequests, turns], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
     ...taskMethods(tasks, events),
     ...profileMethods(profiles),
