@@ -1,7 +1,7 @@
-import WebSocket from 'ws';
 import type { AgentProfileInput } from '../shared/entities';
 import { RpcClient } from '../shared/rpcClient';
 import { decodeStreamFrame } from '../shared/streamFrames';
+import { openDoorSocket } from '../test-support/doorSocket';
 import type { ServeProcess } from '../test-support/droverProcess';
 
 export interface BenchClient {
@@ -18,8 +18,6 @@ export interface BenchClient {
  * of this machine's host, or (`apiPath` /machines/NAME/api) of another machine's, as its page is.
  */
 export async function connect(serve: ServeProcess, apiPath = '/api'): Promise<BenchClient> {
-  const url = new URL(serve.url);
-  const ws = new WebSocket(`ws://${url.host}${apiPath}?token=${url.searchParams.get('token')}`);
   const exited = new Set<string>();
   const exitWaiters = new Map<string, () => void>();
   const client: BenchClient = {
@@ -35,8 +33,10 @@ export async function connect(serve: ServeProcess, apiPath = '/api'): Promise<Be
     untilExited: (agentId) => new Promise((resolve) => (exited.has(agentId) ? resolve() : exitWaiters.set(agentId, resolve))),
     close: () => ws.close(),
   };
-  ws.on('message', (data, isBinary) => client.rpc.receive(isBinary ? decodeStreamFrame(data as Buffer) : JSON.parse(data.toString())));
-  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  const ws = await openDoorSocket(serve.url, {
+    path: apiPath,
+    onMessage: (data, isBinary) => client.rpc.receive(isBinary ? decodeStreamFrame(data as Buffer) : JSON.parse(data.toString())),
+  });
   return client;
 }
 

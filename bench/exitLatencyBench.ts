@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import WebSocket from 'ws';
 import type { Task } from '../shared/entities';
 import { RpcClient } from '../shared/rpcClient';
+import { openDoorSocket } from '../test-support/doorSocket';
 import { startServe } from '../test-support/droverProcess';
 import { percentile, type BenchRow } from './table';
 
@@ -45,8 +45,6 @@ async function droverExitLatencies(count: number): Promise<number[]> {
   fs.mkdirSync(repo);
   const serve = await startServe(['--data-dir', path.join(root, 'data'), '--project', repo]);
   try {
-    const url = new URL(serve.url);
-    const ws = new WebSocket(`ws://${url.host}/api?token=${url.searchParams.get('token')}`);
     const ended = new Map<string, (task: Task) => void>();
     // A task's end can be read in the same chunk as the reply that created it, before that reply's
     // promise settles: it waits here for its waiter.
@@ -60,8 +58,7 @@ async function droverExitLatencies(count: number): Promise<number[]> {
         }
       },
     });
-    ws.on('message', (data) => rpc.receive(JSON.parse(data.toString())));
-    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const ws = await openDoorSocket(serve.url, { onMessage: (data) => rpc.receive(JSON.parse(data.toString())) });
     const { projects } = await rpc.call('listProjects', {});
     const projectId = projects[0]!.id;
     const latencies: number[] = [];

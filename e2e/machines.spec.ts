@@ -136,10 +136,10 @@ test.describe('another machine over the real OpenSSH', () => {
     // Searched last but one: the search leaves the screen scrolled to what it found.
     expect(await searchCount(page, pane, terminal, 'tick ')).toBe(counted);
 
-    // What goes now is the Drover host serving the page (its serve killed), not box: the page says so.
+    // What goes now is the serve of the page (killed), not box: the page says so.
     await drover.host().stopServe('SIGKILL');
-    await expect(page.getByRole('alert').filter({ hasText: "Not connected to the Drover host — reconnecting… box's agents and tasks go on there" })).toBeVisible();
-    await expect(pane.getByRole('status').filter({ hasText: 'Not connected to the Drover host — reconnecting… The agent goes on there' })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: "drover serve, which served this page, stopped — reconnecting… box's agents and tasks go on there" })).toBeVisible();
+    await expect(pane.getByRole('status').filter({ hasText: 'drover serve, which served this page, stopped — reconnecting… The agent goes on there' })).toBeVisible();
     await drover.startServe([], env);
     await expect(page.getByRole('alert')).toHaveCount(0, { timeout: 60_000 });
     await expect(stateBadge(pane, 'Ready')).toBeVisible();

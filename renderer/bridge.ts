@@ -1,12 +1,12 @@
 import { PRELOAD_BRIDGE_KEY, type PreloadBridge } from '../shared/preloadBridge';
-import { readAccessToken } from './transport/accessToken';
+import { readDoorKey } from './transport/doorKey';
 import type { Bridge, ClosableBridge } from './transport/bridgeTypes';
 import { routeHref, type Route } from '../shared/routes';
 import { apiPathOf, machineOfPage, machinePageHref } from './transport/machinePage';
 import { createPreloadBridge } from './transport/preloadTransport';
 import { createWebSocketBridge } from './transport/webSocketTransport';
 
-export type { Bridge, ClosableBridge, ConnectionState, Unsubscribe } from './transport/bridgeTypes';
+export type { Bridge, ClosableBridge, ConnectionLoss, ConnectionState, Unsubscribe } from './transport/bridgeTypes';
 
 function findPreloadBridge(): PreloadBridge | null {
   const candidate: unknown = Reflect.get(window, PRELOAD_BRIDGE_KEY);
@@ -28,8 +28,8 @@ export function createMachineBridge(machine: string | null): ClosableBridge {
   const preload = findPreloadBridge();
   if (preload && machine !== null) return createPreloadBridge(preload, { line: machine });
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
-  const token = readAccessToken() ?? '';
-  return createWebSocketBridge(`${scheme}://${window.location.host}${apiPathOf(machine)}?token=${encodeURIComponent(token)}`, { opensOnFirstMessage: machine !== null });
+  // The token is never in the URL: the page proves it holds it only to a server that proved it first.
+  return createWebSocketBridge(`${scheme}://${window.location.host}${apiPathOf(machine)}`, { key: readDoorKey(), opensOnFirstMessage: machine !== null });
 }
 
 /** Electron exposes its preload bridge; anywhere else the page talks to `drover serve` over WebSocket. */

@@ -58,4 +58,10 @@ export const OpenWebDoorParamsSchema = z
     newToken: z.boolean().default(false),
   })
   .strict();
-export const WebDoorSchema = z.object({ url: z.string(), port: z.number().int().positive() });
+export const WebDoorSchema = z.object({
+  url: z.string(),
+  port: z.number().int().positive(),
+  /** The port it meant to reopen on (`--port 0`), held by another program: it opened on `port` with a new token. */
+  movedFrom: z.number().int().positive().nullable(),
+});
+export type WebDoor = z.infer<typeof WebDoorSchema>;

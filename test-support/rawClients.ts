@@ -2,6 +2,7 @@ import net from 'node:net';
 import WebSocket from 'ws';
 import { LineReader } from '../electron/wire/lineFraming';
 import { MAX_SERVER_FRAME_BYTES, type ResponseFrame } from '../shared/protocol';
+import { openDoorSocket } from './doorSocket';
 
 /** A door spoken to frame by frame, to send what no well-behaved client would; it counts replies. */
 export interface RawClient {
@@ -47,17 +48,11 @@ export async function rawSocketClient(socketPath: string): Promise<RawClient> {
   };
 }
 
-/** A raw WebSocket client of `drover serve`'s /api. */
+/** A raw WebSocket client of `drover serve`'s /api, let in as a page is. */
 export async function rawWebSocketClient(serveUrl: string): Promise<RawClient> {
-  const url = new URL(serveUrl);
-  const ws = new WebSocket(`ws://${url.host}/api?token=${url.searchParams.get('token') ?? ''}`);
-  await new Promise((resolve, reject) => {
-    ws.once('open', resolve);
-    ws.once('error', reject);
-  });
-  ws.on('error', () => undefined);
   const replies: ResponseFrame[] = [];
-  ws.on('message', (data) => collect(JSON.parse(String(data)), replies));
+  const ws = await openDoorSocket(serveUrl, { onMessage: (data) => collect(JSON.parse(String(data)), replies) });
+  ws.on('error', () => undefined);
   const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
   return {
     replies,

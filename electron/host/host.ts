@@ -97,7 +97,7 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
       if (!started.doors) throw new Error('The host is still starting.');
       const door = await started.doors.openDoor(request, client.signal);
       log(`browser door open at ${new URL(door.url).origin}`);
-      return { url: door.url, port: door.port };
+      return door;
     },
   };
 

@@ -1,23 +1,22 @@
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
+import { DOOR_CLOSE } from '../../shared/browserDoor';
 import { REPO_ROOT } from '../../test-support/buildOnce';
+import { openDoorSocket } from '../../test-support/doorSocket';
 import { portAnswers } from '../../test-support/ports';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 import { connectToDrover, type SocketClient } from '../cli/socketClient';
 import { startHost, type DroverHost } from './host';
 
-/** A page's API socket, as the browser opens it (with the door's own Origin). */
-function openPage(url: string): Promise<{ ws: WebSocket; closed: Promise<void> }> {
-  const { origin, searchParams } = new URL(url);
-  const ws = new WebSocket(`${origin.replace('http', 'ws')}/api?token=${searchParams.get('token')}`, { origin });
-  const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve({ ws, closed }));
-    ws.once('error', reject);
-  });
+/** A page's API socket, as the browser opens it (with the door's own Origin), and how it closed. */
+async function openPage(url: string, token?: string): Promise<{ ws: WebSocket; closed: Promise<{ code: number; reason: string }> }> {
+  const ws = await openDoorSocket(url, { origin: new URL(url).origin, ...(token ? { token } : {}) });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  return { ws, closed };
 }
 
 function ask(ws: WebSocket, method: string, params: unknown): Promise<{ ok: boolean; error?: { message: string } }> {
@@ -35,6 +34,7 @@ describe("the host's browser doors", () => {
   let dir: string;
   let host: DroverHost;
   const clients: SocketClient[] = [];
+  const logged: string[] = [];
   const serveClient = async () => {
     const client = await connectToDrover(host.socketPath, {}, { client: 'serve' });
     clients.push(client);
@@ -44,7 +44,8 @@ describe("the host's browser doors", () => {
 
   beforeEach(async () => {
     dir = makeTempDir();
-    host = await startHost({ dataDir: path.join(dir, 'data'), version: 'test', rendererDir: path.join(REPO_ROOT, 'dist', 'renderer') });
+    logged.length = 0;
+    host = await startHost({ dataDir: path.join(dir, 'data'), version: 'test', rendererDir: path.join(REPO_ROOT, 'dist', 'renderer'), log: (line) => logged.push(line) });
   });
   afterEach(async () => {
     clients.splice(0).forEach((client) => client.close());
@@ -58,7 +59,8 @@ describe("the host's browser doors", () => {
     const page = await openPage(first.url);
     expect((await host.core.api.getStatus({})).version).toBe('test');
     serve.close();
-    await page.closed;
+    // The page is told it was its serve that went, and that the host and its work go on.
+    expect(await page.closed).toEqual(DOOR_CLOSE.serveEnded);
     await waitFor(async () => !(await portAnswers(first.port)), 'the door closed with its serve');
 
     const again = await door(await serveClient());
@@ -67,7 +69,7 @@ describe("the host's browser doors", () => {
     reopened.ws.close();
   });
 
-  it('take another free port when the last one is taken meanwhile', async () => {
+  it('take another free port with a new token when the last one is taken meanwhile, and say so', async () => {
     const serve = await serveClient();
     const first = await door(serve);
     serve.close();
@@ -77,10 +79,26 @@ describe("the host's browser doors", () => {
     try {
       const moved = await door(await serveClient());
       expect(moved.port).not.toBe(first.port);
+      expect(moved.movedFrom).toBe(first.port);
+      // Pages left open knock on the old port, where the squatter is: the token they hold opens no door.
+      const oldToken = new URL(first.url).searchParams.get('token') as string;
+      const newToken = new URL(moved.url).searchParams.get('token') as string;
+      expect(newToken).not.toBe(oldToken);
+      expect(fs.readFileSync(path.join(host.dataDir, 'browser-token'), 'utf8').trim()).toBe(newToken);
+      await expect(openPage(moved.url, oldToken)).rejects.toThrow('the door did not prove it holds the token');
+      (await openPage(moved.url)).ws.close();
+      expect(logged.join('\n')).toContain(`port ${first.port}, where the browser door served last, is taken by another program: the door opened on ${moved.port} with a new token`);
       await expect(door(await serveClient(), first.port)).rejects.toThrow(`Port ${first.port} on 127.0.0.1 is already in use`);
     } finally {
       squatter.close();
     }
+  });
+
+  it("tell their pages when the host stops, so none says its agents go on", async () => {
+    const { url } = await door(await serveClient());
+    const page = await openPage(url);
+    await host.close();
+    expect(await page.closed).toEqual(DOOR_CLOSE.hostStopped);
   });
 
   it('never let a page stop the host or open a door of its own', async () => {

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { DOOR_CLOSE } from '../../shared/browserDoor';
+import type { WebDoor } from '../../shared/host';
 import { fail } from '../core/errors';
 import { readOwnPrivateFile, writePrivateFile } from './privateDataDir';
 import { parseOrigin, startWebServer, type WebServer, type WebServerHost } from './webServer';
@@ -74,44 +76,53 @@ export class WebDoors {
     private readonly rendererDir: string,
   ) {}
 
-  /** Opens a door that closes when `until` aborts. */
-  async openDoor(request: WebDoorRequest, until: AbortSignal): Promise<WebServer> {
+  /**
+   * Opens a door that closes when `until` aborts (its serve's connection ended). A door that cannot
+   * have the port it last served on, because another program holds it, opens elsewhere with a new
+   * token: the pages left open knock on the old port, and whoever holds it must not meet them with
+   * a token a door still takes.
+   */
+  async openDoor(request: WebDoorRequest, until: AbortSignal): Promise<WebDoor> {
     let allowOrigins: string[];
     try {
       allowOrigins = request.allowOrigins.map(parseOrigin);
     } catch (error) {
       fail('bad-request', error instanceof Error ? error.message : String(error));
     }
-    const token = browserToken(this.dataDir, request.newToken, (line) => this.host.log(line));
-    const options = { host: request.host, rendererDir: this.rendererDir, token, allowOrigins };
+    const options = { host: request.host, rendererDir: this.rendererDir, allowOrigins };
     const remembered = request.port === 0 ? lastPort(this.dataDir) : null;
-    const start = (port: number) => startWebServer(this.host, { ...options, port });
+    const start = (port: number, token: string) => startWebServer(this.host, { ...options, port, token });
+    const log = (line: string) => this.host.log(line);
+    let movedFrom: number | null = null;
     let server: WebServer;
     try {
-      server = await start(remembered ?? request.port).catch((error: unknown) => {
-        if (remembered !== null && isAddressInUse(error)) return start(0);
-        throw error;
+      server = await start(remembered ?? request.port, browserToken(this.dataDir, request.newToken, log)).catch((error: unknown) => {
+        if (remembered === null || !isAddressInUse(error)) throw error;
+        movedFrom = remembered;
+        return start(0, browserToken(this.dataDir, true, log));
       });
     } catch (error) {
       fail('conflict', error instanceof Error ? error.message : String(error));
     }
+    if (movedFrom !== null) log(`port ${movedFrom}, where the browser door served last, is taken by another program: the door opened on ${server.port} with a new token`);
     fs.writeFileSync(path.join(this.dataDir, LAST_PORT_FILE), `${JSON.stringify({ port: server.port })}\n`, { mode: 0o600 });
     this.open.add(server);
     const close = () => {
       this.open.delete(server);
-      void server.close();
+      void server.close(DOOR_CLOSE.serveEnded);
     };
     if (until.aborted) close();
     else until.addEventListener('abort', close, { once: true });
-    return server;
+    return { url: server.url, port: server.port, movedFrom };
   }
 
   urls(): string[] {
     return [...this.open].map((server) => server.url);
   }
 
+  /** The host stops: every page is told so. */
   async closeAll(): Promise<void> {
-    await Promise.all([...this.open].map((server) => server.close()));
+    await Promise.all([...this.open].map((server) => server.close(DOOR_CLOSE.hostStopped)));
     this.open.clear();
   }
 }

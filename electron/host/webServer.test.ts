@@ -3,11 +3,15 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { DOOR_CLOSE, DoorChallengeSchema, doorKey, doorProof, pageProof } from '../../shared/browserDoor';
+import { MACHINE_GONE_CLOSE_CODE } from '../../shared/machines';
 import type { ServerFrame } from '../../shared/protocol';
 import { decodeStreamFrame } from '../../shared/streamFrames';
 import { AckCounter } from '../../shared/ackCounter';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
+import { openDoorSocket, type DoorSocketOptions } from '../../test-support/doorSocket';
+import { hmacSha256 } from './doorHandshake';
 import { startHost, type DroverHost } from './host';
 import { startWebServer, type WebServer } from './webServer';
 
@@ -17,17 +21,23 @@ describe('browser host web server', () => {
   let web: WebServer;
   const open: WebSocket[] = [];
 
-  const apiUrl = (token = web.token) => `${web.url.replace('http', 'ws').replace(/\/\?token=.*/, '')}/api?token=${token}`;
-  const connect = (url = apiUrl(), headers: Record<string, string> = {}) =>
-    new Promise<{ ws: WebSocket; frames: ServerFrame[] }>((resolve, reject) => {
-      const ws = new WebSocket(url, { headers });
-      open.push(ws);
-      const frames: ServerFrame[] = [];
-      ws.on('message', (data, isBinary) => frames.push((isBinary ? decodeStreamFrame(data as Buffer) : JSON.parse(data.toString())) as ServerFrame));
-      ws.once('open', () => resolve({ ws, frames }));
-      ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
-      ws.once('error', reject);
-    });
+  /** A client let in through the handshake, as a page is, with every frame the door sent it since. */
+  const connect = async (options: DoorSocketOptions = {}, url = web.url) => {
+    const frames: ServerFrame[] = [];
+    const ws = await openDoorSocket(url, { ...options, onMessage: (data, isBinary) => frames.push((isBinary ? decodeStreamFrame(data as Buffer) : JSON.parse(data.toString())) as ServerFrame) });
+    open.push(ws);
+    return { ws, frames };
+  };
+  /** A client that speaks the handshake itself: what the door sends, and how it closed. */
+  const rawDoorClient = async (origin?: string) => {
+    const ws = new WebSocket(`${new URL(web.url).origin.replace('http', 'ws')}/api`, origin ? { origin } : {});
+    open.push(ws);
+    const received: unknown[] = [];
+    ws.on('message', (data) => received.push(JSON.parse(data.toString())));
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    await new Promise((resolve) => ws.once('open', resolve));
+    return { ws, received, closed };
+  };
   const reply = (frames: ServerFrame[], id: number | null) =>
     waitFor(() => frames.find((frame) => frame.t === 'res' && frame.id === id), `reply ${id}`);
 
@@ -41,7 +51,7 @@ describe('browser host web server', () => {
   });
   afterEach(async () => {
     open.splice(0).forEach((ws) => ws.terminate());
-    await web.close();
+    await web.close(DOOR_CLOSE.hostStopped);
     await host.close();
     removeDir(dir);
   });
@@ -60,9 +70,11 @@ describe('browser host web server', () => {
 
   it('sends no referrer, no sniffing and a CSP limiting connections to its own origin on every reply, errors too', async () => {
     const origin = new URL(web.url).origin;
-    const upgrade = (target: string) =>
+    const upgrade = (target: string, from: string) =>
       new Promise<http.IncomingMessage>((resolve, reject) => {
-        const request = http.request(`${origin}${target}`, { headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+        const request = http.request(`${origin}${target}`, {
+          headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', Origin: from },
+        });
         request.once('response', resolve);
         request.once('error', reject);
         request.end();
@@ -78,8 +90,11 @@ describe('browser host web server', () => {
       const response = await fetch(`${origin}${what}`, init);
       replies.push([`${init.method ?? 'GET'} ${what}`, response.status, response.headers]);
     }
-    for (const target of ['/elsewhere', '/api?token=wrong']) {
-      const response = await upgrade(target);
+    for (const [target, from] of [
+      ['/elsewhere', origin],
+      ['/api', 'http://evil.example'],
+    ] as const) {
+      const response = await upgrade(target, from);
       response.resume();
       replies.push([`upgrade ${target}`, response.statusCode ?? 0, response.headers]);
     }
@@ -90,7 +105,7 @@ describe('browser host web server', () => {
       'GET /%00 403',
       'GET /%E0%A4%A 400',
       'upgrade /elsewhere 404',
-      'upgrade /api?token=wrong 401',
+      'upgrade /api 403',
     ]);
     for (const [what, , headers] of replies) {
       const header = (name: string) => (headers instanceof Headers ? headers.get(name) : (headers[name] as string | undefined));
@@ -101,12 +116,73 @@ describe('browser host web server', () => {
     }
   });
 
-  it('refuses a missing or wrong token and a foreign Origin', async () => {
-    await expect(connect(apiUrl('wrong'))).rejects.toThrow('HTTP 401');
-    await expect(connect(apiUrl('').replace('?token=', ''))).rejects.toThrow('HTTP 401');
-    await expect(connect(apiUrl(), { Origin: 'http://evil.example' })).rejects.toThrow('HTTP 403');
-    const { ws } = await connect(apiUrl(), { Origin: new URL(web.url).origin });
+  it('lets a page in only once it proved the token, to a door that proved it first, and never asks for the token itself', async () => {
+    // The door answers a nonce with a proof anyone can check with the token, and nothing else.
+    const { ws, received, closed } = await rawDoorClient();
+    const pageNonce = 'a'.repeat(64);
+    ws.send(JSON.stringify({ t: 'door-hello', pageNonce }));
+    await waitFor(() => received.length === 1, 'the challenge');
+    const challenge = DoorChallengeSchema.parse(received[0]);
+    const key = doorKey(hmacSha256, web.token, '');
+    expect(challenge.doorProof).toBe(doorProof(hmacSha256, key, pageNonce, challenge.doorNonce));
+    // A proof made without the token is refused, with a reason, and nothing of the API answered.
+    ws.send(JSON.stringify({ t: 'page-proof', pageProof: doorProof(hmacSha256, doorKey(hmacSha256, 'wrong', ''), pageNonce, challenge.doorNonce) }));
+    expect(await closed).toEqual(DOOR_CLOSE.refused);
+    expect(received).toHaveLength(1);
+
+    // The door's own proof does not pass for the page's, and a request before the handshake is refused.
+    const reflected = await rawDoorClient();
+    reflected.ws.send(JSON.stringify({ t: 'door-hello', pageNonce }));
+    await waitFor(() => reflected.received.length === 1, 'the challenge');
+    reflected.ws.send(JSON.stringify({ t: 'page-proof', pageProof: DoorChallengeSchema.parse(reflected.received[0]).doorProof }));
+    expect(await reflected.closed).toEqual(DOOR_CLOSE.refused);
+    const early = await rawDoorClient();
+    early.ws.send(JSON.stringify({ t: 'req', id: 1, method: 'getStatus', params: {} }));
+    expect(await early.closed).toEqual(DOOR_CLOSE.refused);
+    expect(early.received).toEqual([]);
+
+    // A client holding another token finds the door does not prove it holds the same one.
+    await expect(connect({ token: 'wrong' })).rejects.toThrow('the door did not prove it holds the token');
+    const { ws: page, frames } = await connect();
+    page.send(JSON.stringify({ t: 'req', id: 1, method: 'getStatus', params: {} }));
+    expect(await reply(frames, 1)).toMatchObject({ ok: true });
+  });
+
+  it("binds a page's proof to its Origin, and refuses a foreign Origin before any handshake", async () => {
+    const origin = new URL(web.url).origin;
+    await expect(connect({ origin: 'http://evil.example' })).rejects.toThrow('HTTP 403');
+    const { ws } = await connect({ origin });
     expect(ws.readyState).toBe(WebSocket.OPEN);
+    // What a page of one origin keeps opens the door for that origin only: here, a client sending none.
+    const elsewhere = await rawDoorClient();
+    const pageNonce = 'b'.repeat(64);
+    elsewhere.ws.send(JSON.stringify({ t: 'door-hello', pageNonce }));
+    await waitFor(() => elsewhere.received.length === 1, 'the challenge');
+    const { doorNonce, doorProof: proof } = DoorChallengeSchema.parse(elsewhere.received[0]);
+    const keptByThePage = doorKey(hmacSha256, web.token, origin);
+    expect(proof).not.toBe(doorProof(hmacSha256, keptByThePage, pageNonce, doorNonce));
+    elsewhere.ws.send(JSON.stringify({ t: 'page-proof', pageProof: pageProof(hmacSha256, keptByThePage, pageNonce, doorNonce) }));
+    expect(await elsewhere.closed).toEqual(DOOR_CLOSE.refused);
+  });
+
+  it("starts no line to a machine for a page that has not proved the token, and tells one that has why it cannot reach it", async () => {
+    const asked: string[] = [];
+    const door = await startWebServer({ ...host, openMachine: async (name) => (asked.push(name), null) }, { host: '127.0.0.1', port: 0, rendererDir: path.join(dir, 'renderer') });
+    try {
+      const stranger = new WebSocket(`${new URL(door.url).origin.replace('http', 'ws')}/machines/box/api`);
+      const strangerClosed = new Promise<number>((resolve) => stranger.once('close', (code) => resolve(code)));
+      await new Promise((resolve) => stranger.once('open', resolve));
+      stranger.send(JSON.stringify({ t: 'req', id: 0, method: 'hostHello', params: {} }));
+      expect(await strangerClosed).toBe(DOOR_CLOSE.refused.code);
+      expect(asked).toEqual([]);
+
+      const page = await openDoorSocket(door.url, { path: '/machines/box/api' });
+      const closed = await new Promise<{ code: number; reason: string }>((resolve) => page.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+      expect(closed).toEqual({ code: MACHINE_GONE_CLOSE_CODE, reason: 'No machine named box here: it was removed, or never added.' });
+      expect(asked).toEqual(['box']);
+    } finally {
+      await door.close(DOOR_CLOSE.hostStopped);
+    }
   });
 
   it('answers malformed messages with errors and keeps serving every client', async () => {
@@ -186,15 +262,15 @@ describe('browser host web server', () => {
     const lan = await startWebServer(host, { host: '0.0.0.0', port: 0, rendererDir: path.join(dir, 'renderer'), allowOrigins: ['http://drover.lan:7400'] });
     try {
       const port = new URL(lan.url).port;
-      const url = `ws://127.0.0.1:${port}/api?token=${lan.token}`;
+      const url = `http://127.0.0.1:${port}/?token=${lan.token}`;
       // DNS rebinding: a page at evil.example, whose name now points here, sends its own name as Host.
-      await expect(connect(url, { Origin: `http://evil.example:${port}`, Host: `evil.example:${port}` })).rejects.toThrow('HTTP 403');
+      await expect(connect({ origin: `http://evil.example:${port}`, headers: { Host: `evil.example:${port}` } }, url)).rejects.toThrow('HTTP 403');
       for (const origin of [`http://0.0.0.0:${port}`, 'http://drover.lan:7400', `http://127.0.0.1:${port}`]) {
-        const { ws } = await connect(url, { Origin: origin });
+        const { ws } = await connect({ origin }, url);
         expect(ws.readyState).toBe(WebSocket.OPEN);
       }
     } finally {
-      await lan.close();
+      await lan.close(DOOR_CLOSE.hostStopped);
     }
     await expect(startWebServer(host, { host: '127.0.0.1', port: 0, rendererDir: path.join(dir, 'renderer'), allowOrigins: ['drover.lan'] })).rejects.toThrow(
       /not an origin like http:\/\/drover.lan:7400/,

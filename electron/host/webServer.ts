@@ -1,19 +1,23 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { DoorFarewell } from '../../shared/browserDoor';
 import { SECURITY_HEADERS } from '../../shared/contentSecurityPolicy';
 import { MACHINE_GONE_CLOSE_CODE } from '../../shared/machines';
 import { MAX_REQUEST_FRAME_BYTES } from '../../shared/protocol';
 import { ClientFlow } from './clientFlow';
+import { admitPage, pageKeyFor } from './doorHandshake';
 import type { Connection } from './connection';
 import type { HostPush } from '../wire/frameCodec';
 import type { SshBridge } from '../wire/sshRelay';
 import { closeReason, serveMachinePage } from './machineDoor';
 
 const HEARTBEAT_MS = 30_000;
+/** How long pages have to answer the door's closing before they are cut off. */
+const FAREWELL_MS = 1_000;
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -44,7 +48,8 @@ export interface WebServer {
   url: string;
   port: number;
   token: string;
-  close(): Promise<void>;
+  /** Closes the door: the pages it let in are told why (`farewell`), connections on their way in are cut. */
+  close(farewell: DoorFarewell): Promise<void>;
 }
 
 /** What a door needs of the host: a connection per client, and the log. */
@@ -59,13 +64,6 @@ export interface WebServerHost {
 
 /** A machine's page lives under /machines/NAME/: the same UI, talking to that machine's host. */
 const MACHINE_PATH = /^\/machines\/([a-z0-9][a-z0-9._-]{0,39})(\/.*)$/;
-
-function sameToken(given: string | null, expected: string): boolean {
-  if (given === null) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 const SECURITY_HEADER_LINES = Object.entries(SECURITY_HEADERS)
   .map(([name, value]) => `${name}: ${value}\r\n`)
@@ -97,9 +95,10 @@ function originsOf(boundHost: string, port: number, listed: readonly string[]): 
 }
 
 /**
- * The browser host's door: the built renderer over HTTP and the API over a WebSocket at /api that
- * needs the random token and an Origin of this server (or none, for non-browser clients). The Host
- * header is never trusted: a page at a rebound name (DNS rebinding) has that name as its Origin.
+ * The browser host's door: the built renderer over HTTP and the API over a WebSocket at /api, for
+ * an Origin of this server (or none, for non-browser clients) and only once the page's handshake
+ * proved it holds the token (doorHandshake.ts). The Host header is never trusted: a page at a
+ * rebound name (DNS rebinding) has that name as its Origin.
  */
 export async function startWebServer(host: WebServerHost, options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? randomBytes(24).toString('base64url');
@@ -110,6 +109,8 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
 
   const server = http.createServer((request, response) => serveStatic(rendererRoot, request, response));
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_FRAME_BYTES });
+  /** The pages the door let in: told why when it closes; the rest are cut. */
+  const letIn = new Set<WebSocket>();
   const listedOrigins = options.allowOrigins ?? [];
   listedOrigins.forEach(parseOrigin);
   let allowedOrigins = new Set<string>();
@@ -118,32 +119,24 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
     const url = new URL(request.url ?? '/', 'http://placeholder');
     const machine = url.pathname.match(MACHINE_PATH);
     if (url.pathname !== '/api' && machine?.[2] !== '/api') return reject(socket, 404, 'Not Found');
-    if (!sameToken(url.searchParams.get('token'), token)) return reject(socket, 401, 'Unauthorized');
     const origin = request.headers.origin;
     if (origin !== undefined && !allowedOrigins.has(origin)) {
       return reject(socket, 403, 'Forbidden');
     }
-    if (!machine) return sockets.handleUpgrade(request, socket, head, (ws) => serveClient(host, ws));
-    const name = machine[1] as string;
-    // A page that cannot reach its machine is told why, as when its machine goes: over the socket's close.
-    const refuse = (reason: string) => sockets.handleUpgrade(request, socket, head, (ws) => ws.close(MACHINE_GONE_CLOSE_CODE, closeReason(reason)));
-    void host.openMachine(name).then(
-      (bridge) => {
-        if (!bridge) return refuse(`No machine named ${name} here: it was removed, or never added.`);
-        // The page may have gone while its machine's bridge was being started.
-        if (socket.destroyed) return bridge.end();
-        sockets.handleUpgrade(request, socket, head, (ws) => {
-          const stopBeating = keepAlive(ws);
-          ws.on('close', stopBeating);
-          serveMachinePage(ws, bridge, { machine: name, version: host.version }, host.log);
+    // The upgrade asks for no token: the page proves it holds it in the handshake, once the door proved it first.
+    const key = pageKeyFor(token, origin);
+    sockets.handleUpgrade(request, socket, head, (ws) => {
+      admitPage(ws, key, () => {
+        letIn.add(ws);
+        const stopBeating = keepAlive(ws);
+        ws.on('close', () => {
+          letIn.delete(ws);
+          stopBeating();
         });
-      },
-      (error: unknown) => {
-        const reason = error instanceof Error ? error.message : String(error);
-        host.log(`could not open the page of machine ${name}: ${reason}`);
-        if (!socket.destroyed) refuse(reason);
-      },
-    );
+        if (machine) openMachinePage(host, ws, machine[1] as string);
+        else serveClient(host, ws);
+      });
+    });
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -160,18 +153,46 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   allowedOrigins = originsOf(options.host, port, listedOrigins);
 
+  let closing: Promise<void> | undefined;
   return {
     url: `http://${shownHost}:${port}/?token=${token}`,
     port,
     token,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const client of sockets.clients) client.terminate();
-        sockets.close();
-        server.closeAllConnections();
+    close: (farewell) =>
+      (closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
-      }),
+        for (const client of sockets.clients) {
+          if (letIn.has(client)) client.close(farewell.code, farewell.reason);
+          else client.terminate();
+        }
+        // A page that does not answer the close in time is cut off.
+        setTimeout(() => {
+          for (const client of sockets.clients) client.terminate();
+          server.closeAllConnections();
+        }, FAREWELL_MS).unref();
+        sockets.close();
+      })),
   };
+}
+
+/** A machine's page, once let in: the door opens the line to that machine's host, or says why it cannot. */
+function openMachinePage(host: WebServerHost, ws: WebSocket, name: string): void {
+  const refuse = (reason: string) => {
+    if (ws.readyState === ws.OPEN) ws.close(MACHINE_GONE_CLOSE_CODE, closeReason(reason));
+  };
+  void host.openMachine(name).then(
+    (bridge) => {
+      if (!bridge) return refuse(`No machine named ${name} here: it was removed, or never added.`);
+      // The page may have gone while its machine's bridge was being started.
+      if (ws.readyState !== ws.OPEN) return bridge.end();
+      serveMachinePage(ws, bridge, { machine: name, version: host.version }, host.log);
+    },
+    (error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      host.log(`could not open the page of machine ${name}: ${reason}`);
+      refuse(reason);
+    },
+  );
 }
 
 /** A peer that vanished without closing (a dropped network) must not hold a paused terminal. */
@@ -200,14 +221,12 @@ function serveClient(host: WebServerHost, ws: WebSocket): void {
     (raw) => connection.handle(raw),
     host.log,
   );
-  const stopBeating = keepAlive(ws);
   const connection = host.openConnection((frame) => flow.push(frame), 'web');
   ws.on('message', (data, isBinary) => {
     if (isBinary) flow.receive(new Error('binary frames are not accepted; send JSON text'));
     else flow.receive(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
   });
   ws.on('close', () => {
-    stopBeating();
     flow.close();
     connection.close();
   });

@@ -1,7 +1,7 @@
 import { countOf } from '../../shared/plural';
 import type { ConnectionState } from '../bridge';
 import type { DroverState } from '../store/droverStore';
-import { useConnection, useProjects } from '../store/hooks';
+import { useConnection, useConnectionLoss, useProjects } from '../store/hooks';
 import { useOtherMachines } from '../store/otherMachines';
 
 const CONNECTION_LABELS: Record<ConnectionState, string> = {
@@ -10,19 +10,23 @@ const CONNECTION_LABELS: Record<ConnectionState, string> = {
   lost: 'Reconnecting…',
 };
 
+/** A page refused (no token, not the door) does not try again: it never says it does. */
+const REFUSED_LABEL = 'Not connected';
+
 function projectsChanged(state: DroverState, previous: DroverState): boolean {
   return state.projects !== previous.projects;
 }
 
 export function StatusBar() {
   const connection = useConnection();
+  const refused = useConnectionLoss()?.kind === 'refused';
   const projectCount = Object.keys(useProjects().byId).length;
   const elsewhere = useOtherMachines(projectsChanged).reduce((count, { state }) => count + Object.keys(state.projects.byId).length, 0);
   return (
     <footer className="status-bar">
       <span className={`status-bar__connection status-bar__connection--${connection}`}>
         <span className="status-dot" aria-hidden="true" />
-        {CONNECTION_LABELS[connection]}
+        {refused ? REFUSED_LABEL : CONNECTION_LABELS[connection]}
       </span>
       <span>
         {countOf(projectCount, 'project')}

@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Bridge, ConnectionState, Unsubscribe } from '../bridge';
+import type { Bridge, ConnectionLoss, ConnectionState, Unsubscribe } from '../bridge';
 import { Listeners } from '../transport/listeners';
 import { createAgentsSlice, type AgentsActions } from './agentsSlice';
 import { createAppSettingsSlice, type AppSettingsActions, type AppSettingsSlice } from './appSettingsSlice';
@@ -31,8 +31,8 @@ export interface DroverActions
 
 export interface DroverState {
   connection: ConnectionState;
-  /** Why the connection is lost, when the other end said (`Bridge.lostBecause`). */
-  connectionProblem: string | null;
+  /** Why the connection is lost (`Bridge.loss`); null while it is not. */
+  connectionLoss: ConnectionLoss | null;
   projects: ProjectsSlice;
   /** Every registered project's, re-fetched after every reconnect. */
   workStates: WorkStates;
@@ -42,6 +42,11 @@ export interface DroverState {
   appSettings: AppSettingsSlice;
   attention: AttentionState;
   actions: DroverActions;
+}
+
+/** Why the machine a store follows cannot be reached, when its line said (ssh's reason, or its host's). */
+export function machineProblem(state: DroverState): string | null {
+  return state.connection === 'lost' && state.connectionLoss?.kind === 'machine' ? state.connectionLoss.reason : null;
 }
 
 export type DroverStore = StoreApi<DroverState>;
@@ -92,7 +97,7 @@ export function createDroverStore(bridge: Bridge, machine: string | null): Drove
 
   const store = createStore<DroverState>()(() => ({
     connection: bridge.connectionState(),
-    connectionProblem: null,
+    connectionLoss: bridge.loss(),
     projects: projects.initial,
     workStates: workStates.initial,
     profiles: profiles.initial,
@@ -133,7 +138,7 @@ export function createDroverStore(bridge: Bridge, machine: string | null): Drove
   const refetchEverything = () => slices.forEach((slice) => slice.refetch());
   bridge.onEvent((event) => slices.forEach((slice) => slice.onEvent?.(event)));
   bridge.onConnectionChange((connection) => {
-    store.setState({ connection, connectionProblem: connection === 'lost' ? bridge.lostBecause() : null });
+    store.setState({ connection, connectionLoss: connection === 'lost' ? bridge.loss() : null });
     if (connection === 'open') refetchEverything();
   });
   if (bridge.connectionState() === 'open') refetchEverything();

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { Agent, AgentSession, InboxMessage, Project, ProjectSettings, Wake } from '../../shared/entities';
-import type { ConnectionState } from '../bridge';
+import type { ConnectionLoss, ConnectionState } from '../bridge';
 import type { AppSettingsSlice } from './appSettingsSlice';
 import type { ProfilesSlice } from './profilesSlice';
 import type { ProjectsSlice } from './projectsSlice';
@@ -22,9 +22,9 @@ export function useConnection(): ConnectionState {
   return useDrover((state) => state.connection);
 }
 
-/** Why the connection is lost, when its other end said (another machine's page: ssh's reason). */
-export function useConnectionProblem(): string | null {
-  return useDrover((state) => state.connectionProblem);
+/** Why the connection is lost; null while it is not. */
+export function useConnectionLoss(): ConnectionLoss | null {
+  return useDrover((state) => state.connectionLoss);
 }
 
 export function useProjects(): ProjectsSlice {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useImperativeHandle, useRef, useState, type Ref, type RefObject } from 'react';
 import { terminalCommandFor, workspaceCommandFor } from '../keyboard/agentShortcuts';
-import { unreachableWords } from '../format/connectionLost';
-import { useConnection, useConnectionProblem } from '../store/hooks';
+import { paneAwayWords } from '../components/connectionLost';
+import { useConnection, useConnectionLoss } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
 import { machineOfPage } from '../transport/machinePage';
 import { AgentTerminalLink } from './agentTerminalLink';
@@ -55,7 +55,7 @@ function useSeen(ref: RefObject<HTMLElement | null>): [boolean, () => void] {
 export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, ref }: AgentTerminalProps) {
   const bridge = useBridge();
   const away = useConnection() === 'lost';
-  const problem = useConnectionProblem();
+  const loss = useConnectionLoss();
   const hostRef = useRef<HTMLDivElement>(null);
   const [seen, markSeen] = useSeen(hostRef);
   const [xterm, setXterm] = useState<AgentXterm | null>(null);
@@ -198,7 +198,7 @@ export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, r
       {live && away && (
         // Over the screen, not beside it: a row taken from the terminal would resize the agent's PTY.
         <p role="status" className="agent-terminal__away">
-          {unreachableWords(machineOfPage(), problem)} The agent goes on there; keys typed here are not sent.
+          {paneAwayWords(machineOfPage(), loss)}
         </p>
       )}
     </div>

@@ -1,7 +1,7 @@
 import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
 import type { DroverEvent } from '../../shared/events';
 import type { TaskOutputBytes, TerminalBytes } from '../../shared/protocol';
-import type { Bridge, ConnectionState } from '../bridge';
+import type { Bridge, ConnectionLoss, ConnectionState } from '../bridge';
 import { Listeners } from '../transport/listeners';
 
 /** Lets pending promise callbacks and zero-delay timers run. */
@@ -36,8 +36,8 @@ export abstract class BaseFakeBridge implements Bridge {
   connectionState() {
     return this.state;
   }
-  lostBecause(): string | null {
-    return null;
+  loss(): ConnectionLoss | null {
+    return this.state === 'lost' ? { kind: 'broke-off' } : null;
   }
 
   setConnection(state: ConnectionState): void {

@@ -60,11 +60,11 @@ describe('the Electron preload bridge', () => {
     bridge.onConnectionChange((state) => seen.push(state));
     expect(bridge.connectionState()).toBe('connecting');
     fake.connection({ state: 'lost', reason: 'Cannot connect to box: the host key is unknown.' });
-    expect(bridge.lostBecause()).toBe('Cannot connect to box: the host key is unknown.');
+    expect(bridge.loss()).toEqual({ kind: 'machine', reason: 'Cannot connect to box: the host key is unknown.' });
     fake.connection({ state: 'lost', reason: 'Cannot connect to box: it refused the login.' });
-    expect(bridge.lostBecause()).toBe('Cannot connect to box: it refused the login.');
+    expect(bridge.loss()).toEqual({ kind: 'machine', reason: 'Cannot connect to box: it refused the login.' });
     fake.connection({ state: 'open', reason: null });
-    expect(bridge.lostBecause()).toBeNull();
+    expect(bridge.loss()).toBeNull();
     expect(seen).toEqual(['lost', 'lost', 'open']);
     expect(fake.following).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import type { LineName, PreloadBridge } from '../../shared/preloadBridge';
 import { refusalFrame } from '../../shared/protocol';
-import type { ClosableBridge, ConnectionState } from './bridgeTypes';
+import type { ClosableBridge, ConnectionLoss, ConnectionState } from './bridgeTypes';
 import { Listeners } from './listeners';
 import { createRpcBridge } from './rpcBridge';
 
@@ -22,14 +22,15 @@ export interface PreloadLineOptions {
 export function createPreloadBridge(preload: PreloadBridge, { line = null, startsOpen = line === null }: PreloadLineOptions = {}): ClosableBridge {
   const connection = new Listeners<ConnectionState>();
   let state: ConnectionState = startsOpen ? 'open' : 'connecting';
-  let lostReason: string | null = null;
+  let loss: ConnectionLoss | null = null;
   // A machine that stays unreachable for another reason is told again, so the page shows the latest.
   const stopNotices = preload.onConnection((notice, of) => {
     if (of !== line) return;
     const reason = notice.state === 'lost' ? notice.reason : null;
-    if (notice.state === state && reason === lostReason) return;
+    if (notice.state === state && reason === (loss?.kind === 'machine' ? loss.reason : null)) return;
     state = notice.state;
-    lostReason = reason;
+    // Main cannot tell a stopped host from a crashed one: both end the socket without a word.
+    loss = notice.state === 'open' ? null : reason ? { kind: 'machine', reason } : { kind: 'broke-off' };
     connection.emit(notice.state);
   });
   const { rpc, bridge } = createRpcBridge(
@@ -39,7 +40,7 @@ export function createPreloadBridge(preload: PreloadBridge, { line = null, start
         (error: unknown) => rpc.receive(refusalFrame(frame.id, 'internal', error instanceof Error ? error.message : String(error))),
       );
     },
-    { onConnectionChange: (listener) => connection.add(listener), connectionState: () => state, lostBecause: () => lostReason },
+    { onConnectionChange: (listener) => connection.add(listener), connectionState: () => state, loss: () => loss },
   );
   const stopPushes = preload.onPush((frame, of) => of === line && rpc.receive(frame));
   if (line !== null) preload.followMachine(line, true);

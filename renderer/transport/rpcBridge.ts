@@ -13,7 +13,7 @@ import { Listeners } from './listeners';
  */
 export function createRpcBridge(
   sendFrame: (frame: RequestFrame) => void,
-  connection: Pick<Bridge, 'onConnectionChange' | 'connectionState' | 'lostBecause'>,
+  connection: Pick<Bridge, 'onConnectionChange' | 'connectionState' | 'loss'>,
   dropPolicy?: DropPolicy,
 ): { rpc: RpcClient; bridge: Bridge } {
   const events = new Listeners<DroverEvent>();
@@ -36,7 +36,7 @@ export function createRpcBridge(
     onTerminal: (listener) => terminal.add(listener),
     onConnectionChange: connection.onConnectionChange,
     connectionState: connection.connectionState,
-    lostBecause: connection.lostBecause,
+    loss: connection.loss,
   };
   return { rpc, bridge };
 }

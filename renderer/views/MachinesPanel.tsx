@@ -8,14 +8,14 @@ import { openMachinePage, opensMachineWindows, type ConnectionState } from '../b
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormError } from '../components/FormError';
 import { usePendingAction } from '../components/usePendingAction';
-import type { DroverState } from '../store/droverStore';
+import { machineProblem, type DroverState } from '../store/droverStore';
 import { reloadMachines, useMachineDirectory, useOtherMachines } from '../store/otherMachines';
 import { useBridge } from '../store/StoreContext';
 import { machinePageHref } from '../transport/machinePage';
 import { OlderMachineHost, useOlderMachineHost } from './OlderMachineHost';
 
 function connectionChanged(state: DroverState, previous: DroverState): boolean {
-  return state.projects !== previous.projects || state.connection !== previous.connection || state.connectionProblem !== previous.connectionProblem;
+  return state.projects !== previous.projects || state.connection !== previous.connection || state.connectionLoss !== previous.connectionLoss;
 }
 
 /**
@@ -79,8 +79,8 @@ function MachineGroup({ machine, state, waiting }: MachineGroupProps) {
           <MachineLink machine={machine.name}>{machine.name}</MachineLink>
         </h3>
         {state && (
-          <span className="machine-group__connection" data-connection={older ? 'lost' : state.connection} title={state.connectionProblem ?? undefined}>
-            {older ? 'another Drover' : CONNECTION_WORDS[state.connection]}
+          <span className="machine-group__connection" data-connection={older ? 'lost' : state.connection} title={machineProblem(state) ?? undefined}>
+            {older ? 'another Drover' : state.connectionLoss?.kind === 'refused' ? 'not connected' : CONNECTION_WORDS[state.connection]}
           </span>
         )}
         <span className="project-row__path machine-group__where">
@@ -115,7 +115,7 @@ function MachineGroup({ machine, state, waiting }: MachineGroupProps) {
       {older ? (
         <OlderMachineHost machine={machine.name} older={older} />
       ) : (
-        state?.connection === 'lost' && state.connectionProblem && <p className="empty-state empty-state--error">{state.connectionProblem}</p>
+        state && machineProblem(state) && <p className="empty-state empty-state--error">{machineProblem(state)}</p>
       )}
       {state?.projects.status === 'ready' && projects.length === 0 && <p className="empty-state">No projects on {machine.name} yet: open it to add one.</p>}
       {projects.length > 0 && (

@@ -3,13 +3,13 @@ import { PROTOCOL_VERSION } from '../../shared/host';
 import type { MachineHost } from '../../shared/machines';
 import { countOf } from '../../shared/plural';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import type { DroverState } from '../store/droverStore';
+import { machineProblem, type DroverState } from '../store/droverStore';
 import { reconnectMachine } from '../store/otherMachines';
 import { useBridge } from '../store/StoreContext';
 
 /** When to ask a machine which Drover its host is: the line this page follows it on could not connect. */
 function reasonToAsk(state: DroverState | null): string | null {
-  return state?.connection === 'lost' ? (state.connectionProblem ?? 'lost') : null;
+  return state?.connection === 'lost' ? (machineProblem(state) ?? 'lost') : null;
 }
 
 export interface OlderHost {
