@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { DoorFarewell } from '../../shared/browserDoor';
@@ -14,6 +14,7 @@ import type { Connection } from './connection';
 import type { HostPush } from '../wire/frameCodec';
 import type { SshBridge } from '../wire/sshRelay';
 import { closeReason, serveMachinePage } from './machineDoor';
+import { PendingConnections } from './pendingConnections';
 
 const HEARTBEAT_MS = 30_000;
 /** How long pages have to answer the door's closing before they are cut off. */
@@ -98,7 +99,8 @@ function originsOf(boundHost: string, port: number, listed: readonly string[]): 
  * The browser host's door: the built renderer over HTTP and the API over a WebSocket at /api, for
  * an Origin of this server (or none, for non-browser clients) and only once the page's handshake
  * proved it holds the token (doorHandshake.ts). The Host header is never trusted: a page at a
- * rebound name (DNS rebinding) has that name as its Origin.
+ * rebound name (DNS rebinding) has that name as its Origin. Connections on their way in are few and
+ * brief (pendingConnections.ts).
  */
 export async function startWebServer(host: WebServerHost, options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? randomBytes(24).toString('base64url');
@@ -107,7 +109,12 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
     throw new Error(`The renderer is not built (${rendererRoot}/index.html is missing): run npm run build first.`);
   }
 
-  const server = http.createServer((request, response) => serveStatic(rendererRoot, request, response));
+  const pending = new PendingConnections();
+  const server = http.createServer((request, response) => {
+    pending.answering(request.socket);
+    response.once('close', () => pending.answered(request.socket));
+    serveStatic(rendererRoot, request, response);
+  });
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_FRAME_BYTES });
   /** The pages the door let in: told why when it closes; the rest are cut. */
   const letIn = new Set<WebSocket>();
@@ -115,6 +122,7 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
   listedOrigins.forEach(parseOrigin);
   let allowedOrigins = new Set<string>();
 
+  server.on('connection', (socket: Socket) => pending.admit(socket));
   server.on('upgrade', (request, socket, head) => {
     const url = new URL(request.url ?? '/', 'http://placeholder');
     const machine = url.pathname.match(MACHINE_PATH);
@@ -126,7 +134,9 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
     // The upgrade asks for no token: the page proves it holds it in the handshake, once the door proved it first.
     const key = pageKeyFor(token, origin);
     sockets.handleUpgrade(request, socket, head, (ws) => {
+      pending.upgraded(socket as Socket);
       admitPage(ws, key, () => {
+        pending.letIn(socket as Socket);
         letIn.add(ws);
         const stopBeating = keepAlive(ws);
         ws.on('close', () => {
@@ -161,6 +171,7 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
     close: (farewell) =>
       (closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
+        pending.dropAll();
         for (const client of sockets.clients) {
           if (letIn.has(client)) client.close(farewell.code, farewell.reason);
           else client.terminate();
