@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { WebDoor } from '../../shared/host';
 import { SERVING_LINE_PREFIX } from '../../shared/protocol';
 import { ensureHost, hostAnswers } from '../host/hostLauncher';
 import { isRecordedHostAlive, readHostRecord } from '../host/hostRecord';
@@ -48,7 +49,7 @@ export async function serve(args: string[], context: HostCliContext): Promise<nu
   const hostCommand = hostCommandFor(dataDir, process.env);
 
   /** Connects to the host (starting one if needed) and opens the door; resolves with the door's URL. */
-  const openDoor = async (wantedPort: number, newToken: boolean): Promise<{ client: SocketClient; url: string; port: number }> => {
+  const openDoor = async (wantedPort: number, newToken: boolean): Promise<{ client: SocketClient } & WebDoor> => {
     const outcome = await ensureHost({ dataDir, socketPath, start: hostCommand });
     if (outcome === 'started') log(`started the Drover host for ${dataDir}`);
     const client = await connectToDrover(socketPath, {}, { client: 'serve' });
@@ -62,6 +63,9 @@ export async function serve(args: string[], context: HostCliContext): Promise<nu
   };
 
   let door = await openDoor(port, values['new-token'] === true);
+  if (door.movedFrom !== null) {
+    log(`port ${door.movedFrom}, where the browser door served last, is taken by another program: the door opened on ${door.port} with a new token, so a page left open on the old port cannot connect; open the URL printed now`);
+  }
   if (values.project) {
     const project = await door.client.rpc.call('addProject', { path: values.project });
     log(`project ${project.name} (${project.id}) at ${project.path}`);
