@@ -102,7 +102,7 @@ test('a page tells a host that vanished from one stopped on purpose, and neither
   const stopped = await runCli(['--data-dir', drover.dataDir, 'host', 'stop', '--force']);
   expect(stopped.code, stopped.stderr).toBe(0);
   const alert = page.getByRole('alert');
-  await expect(alert).toContainText('The Drover host was stopped — reconnecting… Its agents and tasks ended with it');
+  await expect(alert).toContainText('The Drover host was stopped — reconnecting… Its agents and running tasks ended with it');
   await expect(alert).not.toContainText('go on');
 
   // Vanished: the host is killed while its serve is frozen, so no door is left to say a word.
@@ -112,7 +112,7 @@ test('a page tells a host that vanished from one stopped on purpose, and neither
   process.kill(-(serve.child.pid as number), 'SIGSTOP');
   process.kill(serve.hostPid(), 'SIGKILL');
   await expect(alert).toContainText('Lost the Drover host without a word from it (it crashed or was killed, or the network dropped) — reconnecting…');
-  await expect(alert).toContainText('If it crashed, its agents and tasks ended with it');
+  await expect(alert).toContainText('If it crashed, its agents and running tasks ended with it');
   await expect(alert).not.toContainText('go on');
   await screenshot(page, 'door-host-vanished.png');
   await serve.stopServe('SIGKILL');

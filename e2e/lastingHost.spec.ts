@@ -118,7 +118,7 @@ for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     expect(stopped.code, stopped.stderr).toBe(0);
     expect(stopped.stdout).toContain('Drover host stopped (1 agent and 0 tasks ended)');
     // The page says so, and no longer that the agent goes on.
-    await expect(page.getByRole('alert').filter({ hasText: 'The Drover host was stopped — reconnecting… Its agents and tasks ended with it' })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: 'The Drover host was stopped — reconnecting… Its agents and running tasks ended with it' })).toBeVisible();
     await expect(pane.getByRole('status').filter({ hasText: 'The Drover host was stopped — reconnecting… The agent ended with it' })).toBeVisible();
     await expect(page.getByText(/go on/)).toHaveCount(0);
     await drover.startHost(['--project', folder]);

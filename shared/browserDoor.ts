@@ -37,8 +37,8 @@ export const DOOR_HANDSHAKE_MS = 10_000;
 export const DOOR_CLOSE = {
   /** The `drover serve` that opened the door stopped; the host and its work go on. */
   serveEnded: { code: 4002, reason: 'drover serve stopped, so its browser door closed; the Drover host and its agents and tasks go on' },
-  /** The host stopped (`drover host stop`, a restart, a quit): its agents and tasks ended with it. */
-  hostStopped: { code: 4003, reason: 'The Drover host stopped: its agents and tasks ended with it' },
+  /** The host stopped (`drover host stop`, a restart, a quit): its agents and running tasks ended with it. */
+  hostStopped: { code: 4003, reason: 'The Drover host stopped: its agents and running tasks ended with it' },
   /** The page's handshake did not hold: it does not have this door's token. */
   refused: { code: 4401, reason: "This page's proof of the browser token did not hold: open the URL drover serve printed" },
 } as const;

@@ -117,7 +117,7 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
   });
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_FRAME_BYTES });
   /** The pages the door let in: told why when it closes; the rest are cut. */
-  const letIn = new Set<WebSocket>();
+  const pages = new Set<WebSocket>();
   const listedOrigins = options.allowOrigins ?? [];
   listedOrigins.forEach(parseOrigin);
   let allowedOrigins = new Set<string>();
@@ -137,10 +137,10 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
       pending.upgraded(socket as Socket);
       admitPage(ws, key, () => {
         pending.letIn(socket as Socket);
-        letIn.add(ws);
+        pages.add(ws);
         const stopBeating = keepAlive(ws);
         ws.on('close', () => {
-          letIn.delete(ws);
+          pages.delete(ws);
           stopBeating();
         });
         if (machine) openMachinePage(host, ws, machine[1] as string);
@@ -170,17 +170,20 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
     token,
     close: (farewell) =>
       (closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        pending.dropAll();
-        for (const client of sockets.clients) {
-          if (letIn.has(client)) client.close(farewell.code, farewell.reason);
-          else client.terminate();
-        }
         // A page that does not answer the close in time is cut off.
-        setTimeout(() => {
+        const cutOff = setTimeout(() => {
           for (const client of sockets.clients) client.terminate();
           server.closeAllConnections();
-        }, FAREWELL_MS).unref();
+        }, FAREWELL_MS);
+        server.close(() => {
+          clearTimeout(cutOff);
+          resolve();
+        });
+        pending.dropAll();
+        for (const client of sockets.clients) {
+          if (pages.has(client)) client.close(farewell.code, farewell.reason);
+          else client.terminate();
+        }
         sockets.close();
       })),
   };

@@ -50,8 +50,8 @@ export function connectionBanner(machine: string | null, loss: ConnectionLoss | 
     : loss?.kind === 'serve-ended'
       ? 'Agents and tasks go on in the Drover host; their state shows again once drover serve runs.'
       : loss?.kind === 'host-stopped'
-        ? 'Its agents and tasks ended with it; the page connects again once drover serve starts a host.'
-        : 'If it crashed, its agents and tasks ended with it (a drover serve still running starts a new host); their state shows again once connected.';
+        ? 'Its agents and running tasks ended with it; the page connects again once drover serve starts a host.'
+        : 'If it crashed, its agents and running tasks ended with it (a drover serve still running starts a new host); their state shows again once connected.';
   return `${whatWent(machine, loss)}${why} ${work}`;
 }
 
