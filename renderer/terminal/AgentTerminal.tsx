@@ -4,7 +4,7 @@ import { unreachableWords } from '../format/connectionLost';
 import { useConnection, useConnectionProblem } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
 import { machineOfPage } from '../transport/machinePage';
-import { AgentTerminalLink } from './agentTerminalLink';
+import { AgentTerminalLink, xtermScreen } from './agentTerminalLink';
 import { copySelection } from './clipboard';
 import { createAgentXterm, fitIfVisible, isVisible, type AgentXterm } from './createAgentXterm';
 import { TerminalSearchBar } from './TerminalSearchBar';
@@ -116,23 +116,12 @@ export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, r
       return true;
     });
     const resized = terminal.onResize(sendSize);
-    const link = new AgentTerminalLink(
-      bridge,
-      agentId,
-      {
-        size: () => (isVisible(created) ? { cols: terminal.cols, rows: terminal.rows } : null),
-        restore: (snapshot, size, onRestored) => {
-          terminal.reset();
-          if (size.cols !== terminal.cols || size.rows !== terminal.rows) terminal.resize(size.cols, size.rows);
-          terminal.write(snapshot, () => {
-            onRestored();
-            fitIfVisible(created);
-          });
-        },
-        write: (data, onParsed) => terminal.write(data, onParsed),
-      },
-      setLinkError,
+    const screen = xtermScreen(
+      terminal,
+      () => (isVisible(created) ? { cols: terminal.cols, rows: terminal.rows } : null),
+      () => fitIfVisible(created),
     );
+    const link = new AgentTerminalLink(bridge, agentId, screen, setLinkError);
     const input = terminal.onData((data) => {
       if (liveRef.current && !link.restoring) bridge.call('writeAgentInput', { agentId, data }).catch(() => undefined);
     });

@@ -50,7 +50,7 @@ export class AgentTerminal {
     this.size = { cols: options.cols, rows: options.rows };
     this.log = new ScrollbackLog(options.scrollbackFile);
     this.mirror = new ScreenMirror(options.cols, options.rows, options.scrollbackLines, (chars) => this.mirrorFeed.acknowledge(chars));
-    this.mirrorFeed = this.stream.attach({ send: (data) => this.mirror.write(data) });
+    this.mirrorFeed = this.stream.attach({ send: (data) => this.mirror.write(data) }, { neverStalls: true });
     const restored = this.log.tail() + (options.endedNote ?? '');
     if (restored) {
       this.written = true;
