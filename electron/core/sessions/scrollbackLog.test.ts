@@ -118,7 +118,7 @@ describe('ScrollbackLog', () => {
     const file = logFile();
     let due = 0;
     const { log } = open(file, () => due++, 1000);
-    for (let i = 0; i < 10; i++) log.append('y'.repeat(500));
+    for (let i = 0; i < 20; i++) log.append('y'.repeat(500));
     expect(due).toBeGreaterThan(0);
     log.beginRewrite();
     log.finishRewrite({ cols: 80, rows: 24, data: 'screen' });

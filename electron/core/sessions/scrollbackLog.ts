@@ -1,15 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Past this much since the last screen, the file is rewritten from a new one at the next quiet moment. */
-const REWRITE_AFTER_BYTES = 1024 * 1024;
 /**
- * A flood leaves no quiet moment: past this many times as much, it is rewritten at once, or past
- * this many times the last screen (serializing a screen costs several times what parsing as many
- * bytes of output does, so a rewrite costs a flood a bounded share of its time).
+ * Past this much since the last screen, and past as many times the last screen's size, the file is
+ * rewritten from a new one at the next quiet moment. Serializing a screen costs a few times what
+ * parsing as many bytes of output does: measured in screens, a rewrite costs a bounded share of
+ * what the output cost.
  */
-const REWRITE_AT_ONCE_FACTOR = 4;
-const REWRITE_AT_ONCE_SCREENS = 64;
+const REWRITE_AFTER_BYTES = 1024 * 1024;
+const REWRITE_AFTER_SCREENS = 8;
+/** A flood leaves no quiet moment: past this many times as much, the file is rewritten at once. */
+const REWRITE_AT_ONCE_FACTOR = 8;
 /** Output quiet for this long: programs have finished what they draw (no sequence half written). */
 const QUIET_MS = 200;
 /** A file from before records held raw output: it is replayed from its last megabyte. */
@@ -104,8 +105,9 @@ function replaceFile(file: string, content: Buffer): void {
  * output, of each change of its size (output is drawn at the size it came at), and of its screen
  * (the mirror serialized) that a rebuild starts from. The output comes in the batches the clients
  * get, each written as it is sent, so a host that dies has on disk everything it ever showed. Past
- * a megabyte since the last screen, the file is rewritten, at a quiet moment, as a new screen and
- * what came after it: the file stays bounded, and is never cut in the middle of what a program drew.
+ * a megabyte (and eight screens) since the last screen, the file is rewritten, at a quiet moment,
+ * as a new screen and what came after it: the file stays bounded, and is never cut in the middle of
+ * what a program drew.
  */
 export class ScrollbackLog {
   private fd: number | null = null;
@@ -222,13 +224,17 @@ export class ScrollbackLog {
       }
     }
     if (this.sincePoint) return;
-    if (this.sinceScreen > Math.max(this.rewriteAfterBytes * REWRITE_AT_ONCE_FACTOR, this.screenBytes * REWRITE_AT_ONCE_SCREENS)) this.onScreenDue();
+    if (this.sinceScreen > this.rewriteAfter() * REWRITE_AT_ONCE_FACTOR) this.onScreenDue();
     else if (this.screenDue()) this.awaitQuiet();
+  }
+
+  private rewriteAfter(): number {
+    return Math.max(this.rewriteAfterBytes, this.screenBytes * REWRITE_AFTER_SCREENS);
   }
 
   /** Time for a new screen: past the size it rewrites at, or while the file misses output. */
   private screenDue(): boolean {
-    return this.missing || this.sinceScreen > this.rewriteAfterBytes;
+    return this.missing || this.sinceScreen > this.rewriteAfter();
   }
 
   /** Asks for a screen once no output came for a while. */
