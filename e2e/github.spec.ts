@@ -55,6 +55,8 @@ test('an issue becomes an agent, its pull request goes through failed checks and
     await settings.getByRole('button', { name: 'Save settings' }).click();
     await expect(settings.getByRole('status')).toContainText('Connected as octo-person through GH_TOKEN / GITHUB_TOKEN');
     await expect(settings.getByText('Drover keeps a pasted token in')).toContainText('mode 0600');
+    // The host's token stays in the host unless the project gives it to its agents and tasks.
+    await expect(settings.getByRole('checkbox', { name: "Give this project's agents and tasks the host's GH_TOKEN and GITHUB_TOKEN" })).not.toBeChecked();
     await screenshot(page, 'github-settings.png');
     await settings.getByRole('button', { name: 'Close' }).click();
 

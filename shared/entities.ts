@@ -179,6 +179,12 @@ export const ProjectSettingsSchema = z.object({
    * the person). Off: only the read-only tools; the CLI asks before the others. Read at each start.
    */
   preApproveDroverTools: z.boolean(),
+  /**
+   * The project's agents and tasks get the GitHub tokens of the host's environment (GH_TOKEN,
+   * GITHUB_TOKEN and their Enterprise twins). Off: those stay in the host, which speaks to GitHub
+   * for them. Read at each agent's and task's start.
+   */
+  shareGitHubToken: z.boolean(),
 });
 export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;
 
@@ -196,6 +202,7 @@ export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
   checkpointTurnsKept: 100,
   checkpointDaysKept: null,
   preApproveDroverTools: false,
+  shareGitHubToken: false,
 };
 
 export const ProjectListSchema = z.object({

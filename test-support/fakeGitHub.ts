@@ -72,6 +72,24 @@ const BUILD_FAILURE = 'AssertionError: expected total() to be 3, got 2';
 const LOG_FAILURE = 'FAIL test/cart.test.js: cart keeps 2 items (got 1)';
 const GIT_IDENTITY = { GIT_AUTHOR_NAME: 'Fake GitHub', GIT_AUTHOR_EMAIL: 'noreply@github.invalid', GIT_COMMITTER_NAME: 'Fake GitHub', GIT_COMMITTER_EMAIL: 'noreply@github.invalid' };
 
+/** `fillerBytes` of one endless line, then `end`, written as the reader takes them (never held whole). */
+async function streamWithFiller(response: http.ServerResponse, fillerBytes: number, end: string): Promise<void> {
+  response.writeHead(200, { 'content-type': 'text/plain' });
+  const chunk = Buffer.alloc(1024 * 1024, 'x');
+  for (let left = fillerBytes; left > 0 && !response.destroyed; left -= chunk.length) {
+    if (!response.write(left >= chunk.length ? chunk : chunk.subarray(0, left))) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          response.off('drain', done).off('close', done);
+          resolve();
+        };
+        response.on('drain', done).on('close', done);
+      });
+    }
+  }
+  response.end(`\n${end}`);
+}
+
 export class FakeGitHub {
   /** Every request, in order, to the API and to the log host. */
   readonly requests: RecordedGitHubRequest[] = [];
@@ -90,6 +108,13 @@ export class FakeGitHub {
   /** Branch protection: the base must contain the head's base tip (the branch is up to date). */
   requireUpToDate = false;
   mergeMethods = { merge: true, squash: true, rebase: true };
+  /**
+   * Bytes of one line without an end (a minified bundle, a progress bar) the job logs start with,
+   * streamed before their usual last lines; 0: none.
+   */
+  jobLogFillerBytes = 0;
+  /** What a failed build check run says of itself (its output summary). */
+  failedBuildSummary = 'cart.test.js: 1 of 12 tests failed';
   private readonly issues: FakeIssue[] = [];
 
   private readonly server: http.Server;
@@ -217,7 +242,13 @@ export class FakeGitHub {
     if (origin !== this.url) {
       // The log host: job logs are served from another origin, behind a redirect, as GitHub does.
       const match = /^\/logs\/(\d+)$/.exec(url.pathname);
-      send(match ? 200 : 404, match ? `2024-01-01T00:00:00Z Running tests\n2024-01-01T00:00:01Z ${LOG_FAILURE}\n2024-01-01T00:00:02Z Process completed with exit code 1.\n` : 'no such log');
+      const log = `2024-01-01T00:00:00Z Running tests\n2024-01-01T00:00:01Z ${LOG_FAILURE}\n2024-01-01T00:00:02Z Process completed with exit code 1.\n`;
+      if (match && this.jobLogFillerBytes > 0) {
+        record.status = 200;
+        void streamWithFiller(response, this.jobLogFillerBytes, log);
+        return;
+      }
+      send(match ? 200 : 404, match ? log : 'no such log');
       return;
     }
     if (this.down) return send(503, { message: 'Service Unavailable' });
@@ -387,7 +418,7 @@ export class FakeGitHub {
           status: completed ? 'completed' : 'in_progress',
           conclusion: completed ? conclusion : null,
           html_url: `https://github.invalid/${this.options.repository}/runs/${RUN_IDS.build}`,
-          output: state === 'failed' ? { title: '1 test failed', summary: 'cart.test.js: 1 of 12 tests failed', annotations_count: 1 } : { title: null, summary: null, annotations_count: 0 },
+          output: state === 'failed' ? { title: '1 test failed', summary: this.failedBuildSummary, annotations_count: 1 } : { title: null, summary: null, annotations_count: 0 },
         },
         {
           id: RUN_IDS.test,

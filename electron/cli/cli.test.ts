@@ -238,4 +238,16 @@ describe('drover CLI over the local socket', () => {
     expect(all.stdout).toContain('second line of the note');
     expect(await cli(['inbox'])).toMatchObject({ code: 2, stderr: expect.stringContaining('drover inbox needs an agent') });
   });
+
+  it('drover inbox keeps the lines of a message and escapes every other control character: a body cannot write the clipboard', async () => {
+    const agent = await host.core.api.createAgent({ projectId: project.id, name: 'Reader', role: '', profileId: 'shell' });
+    const sender = await host.core.api.createAgent({ projectId: project.id, name: 'Writer\u001b[2J', role: '', profileId: 'shell' });
+    await host.core.api.holdAgentWakes({ agentId: agent.id, hold: true });
+    await host.core.api.sendMessage({ projectId: project.id, to: 'Reader', kind: 'note', body: 'see below\n\u001b]52;c;aGk=\u0007done\r', fromAgentId: sender.id });
+    const read = await cli(['inbox', '--agent', 'Reader']);
+    expect(read.code, read.stderr).toBe(0);
+    // eslint-disable-next-line no-control-regex -- the very characters that must not reach the terminal
+    expect(read.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(read.stdout).toMatch(/^Note from "Writer\\033\[2J", .+\nsee below\n\\033]52;c;aGk=\\adone\\r\n$/);
+  });
 });

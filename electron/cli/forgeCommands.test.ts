@@ -74,4 +74,22 @@ describe('drover pr and drover issue', () => {
     expect(await cli(['pr'])).toMatchObject({ code: 2, stderr: expect.stringContaining('drover pr needs a command: create, status, merge') });
     expect(await cli(['issue', 'start', 'seven'])).toMatchObject({ code: 2, stderr: expect.stringContaining('takes an issue number, not seven') });
   });
+
+  it("pr status shows the forge's words with control characters escaped: a title or a check cannot write the clipboard", async () => {
+    const agent = await host.core.api.createAgent({ projectId: project.id, name: 'fixer', role: '', profileId: 'shell', workspace: { kind: 'new-worktree' } });
+    const worktree = (await host.core.api.getWorkState({ projectId: project.id })).worktrees[0] as Worktree;
+    commitFiles(worktree.path, { 'b.txt': 'b\n' }, 'Add b');
+    expect((await cli(['pr', 'create', 'fixer'])).code).toBe(0);
+    const pull = fake.pullFor(worktree.branch);
+    if (!pull) throw new Error('no pull request on the fake');
+    pull.title = 'Add b\u001b]52;c;aGk=\u0007';
+    fake.failedBuildSummary = 'see \u001b[2Jthe log';
+    fake.setChecks(git(worktree.path, 'rev-parse', 'HEAD'), 'failed');
+    const status = await cli(['pr', 'status', agent.name]);
+    expect(status.code, status.stderr).toBe(0);
+    // eslint-disable-next-line no-control-regex -- the very characters that must not reach the terminal
+    expect(status.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(status.stdout).toContain('\n"Add b\\033]52;c;aGk=\\a"\n');
+    expect(status.stdout).toContain('"1 test failed: see \\033[2Jthe log"');
+  });
 });

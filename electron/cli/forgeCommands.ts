@@ -2,6 +2,7 @@ import { MERGE_METHODS, MergeMethodSchema, pullRequestSummary, type ForgeLink, t
 import { parseCommandArgs } from './cliOptions';
 import { connectToDrover } from './socketClient';
 import { resolveProject, type CliContext } from './taskCommands';
+import { quoted, withoutControls } from './terminalText';
 import { UsageError } from './usage';
 import { agentIdOf, table } from './worktreeCommands';
 
@@ -14,13 +15,14 @@ function one(positionals: string[], usage: string): string {
   return value;
 }
 
+/** A pull request as the forge describes it: its title, branches, checks and problem are the forge's words, quoted where they hold control characters. */
 function pullRequestText(pullRequest: PullRequest): string {
   const checks = pullRequest.checks.map((check) => [`  ${check.name}`, check.state, check.summary ?? '']);
   return (
-    `${pullRequestSummary(pullRequest)}\n${pullRequest.title}\n${pullRequest.url}\n${pullRequest.headBranch} → ${pullRequest.baseBranch} at ${pullRequest.headSha.slice(0, 10)}\n` +
+    `${pullRequestSummary(pullRequest)}\n${quoted(pullRequest.title)}\n${quoted(pullRequest.url)}\n${quoted(pullRequest.headBranch)} → ${quoted(pullRequest.baseBranch)} at ${pullRequest.headSha.slice(0, 10)}\n` +
     (checks.length > 0 ? `checks:\n${table(checks)}\n` : 'no checks\n') +
     `review: ${pullRequest.reviewDecision}, ${pullRequest.reviewCommentIds.length} review comments; mergeable: ${pullRequest.mergeability}\n` +
-    (pullRequest.problem ? `problem: ${pullRequest.problem}\n` : '')
+    (pullRequest.problem ? `problem: ${withoutControls(pullRequest.problem)}\n` : '')
   );
 }
 
@@ -65,8 +67,8 @@ export async function pullRequestCommand(args: string[], context: CliContext): P
     }
     const pullRequest = linkedPullRequest(link);
     if (values.json) context.out(`${JSON.stringify(link, null, 2)}\n`);
-    else if (sub === 'create') context.out(`Opened #${pullRequest.number}: ${pullRequest.url}\n`);
-    else if (sub === 'merge') context.out(`Merged #${pullRequest.number} into ${pullRequest.baseBranch}. Archive the agent in Drover to remove its worktree (its branch goes, as it is merged).\n`);
+    else if (sub === 'create') context.out(`Opened #${pullRequest.number}: ${quoted(pullRequest.url)}\n`);
+    else if (sub === 'merge') context.out(`Merged #${pullRequest.number} into ${quoted(pullRequest.baseBranch)}. Archive the agent in Drover to remove its worktree (its branch goes, as it is merged).\n`);
     else context.out(pullRequestText(pullRequest));
     return 0;
   } finally {
@@ -106,7 +108,7 @@ export async function issueCommand(args: string[], context: CliContext): Promise
     if (sub === 'start') {
       const agent = await client.rpc.call('startAgentOnIssue', { projectId: project.id, issueNumber, profileId: values.profile ?? DEFAULT_ISSUE_PROFILE, ...(values.name ? { name: values.name } : {}) });
       if (values.json) context.out(`${JSON.stringify(agent, null, 2)}\n`);
-      else context.out(`Started ${agent.name} on #${issueNumber} in its own worktree; the issue is typed in once it is ready.\n`);
+      else context.out(`Started ${quoted(agent.name)} on #${issueNumber} in its own worktree; the issue is typed in once it is ready.\n`);
       return 0;
     }
     const { issues } = await client.rpc.call('listForgeIssues', {
@@ -116,7 +118,7 @@ export async function issueCommand(args: string[], context: CliContext): Promise
       ...(values.mine ? { assignedToMe: true } : {}),
     });
     if (values.json) context.out(`${JSON.stringify(issues, null, 2)}\n`);
-    else if (issues.length === 0) context.out(`No open issues of ${project.name} match.\n`);
+    else if (issues.length === 0) context.out(`No open issues of ${quoted(project.name)} match.\n`);
     else context.out(`${table([['#', 'TITLE', 'LABELS', 'ASSIGNEES'], ...issues.map((issue) => [`#${issue.number}`, issue.title, issue.labels.join(', '), issue.assignees.join(', ')])])}\n`);
     return 0;
   } finally {

@@ -89,6 +89,29 @@ describe('drover host: one lasting host per data dir, started by whoever needs i
     }
   });
 
+  it('status and stop name the running work with control characters escaped: a label cannot write the clipboard or clear the screen', async () => {
+    await host('start');
+    const repo = path.join(dir, 'repo');
+    fs.mkdirSync(repo);
+    const client = await connectToDrover(socketPathFor(dataDir));
+    try {
+      const project = await client.rpc.call('addProject', { path: repo });
+      await client.rpc.call('createTask', { projectId: project.id, command: 'sleep 60', label: 'deploy\u001b]52;c;aGk=\u0007\u001b[2J' });
+    } finally {
+      client.close();
+    }
+    // eslint-disable-next-line no-control-regex -- the very characters that must not reach the terminal
+    const controls = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+    const escaped = 'task "deploy\\033]52;c;aGk=\\a\\033[2J" (running) in repo';
+    const status = await host('status');
+    expect(status.stdout).not.toMatch(controls);
+    expect(status.stdout).toContain(escaped);
+    const refused = await host('stop');
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).not.toMatch(controls);
+    expect(refused.stdout).toContain(escaped);
+  });
+
   it('restart stops the host and starts a new one', async () => {
     await host('start');
     const before = hostPid();

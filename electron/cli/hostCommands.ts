@@ -12,6 +12,7 @@ import { keepServingOnUnhandledRejection } from '../host/lastResort';
 import { cliRuntime } from './cliRuntime';
 import { connectToDrover } from './socketClient';
 import type { CliContext } from './taskCommands';
+import { quoted } from './terminalText';
 import { UsageError } from './usage';
 
 export interface HostCliContext extends CliContext {
@@ -73,10 +74,11 @@ async function runHost(context: HostCliContext): Promise<number> {
   return 0;
 }
 
+/** The running work by name: an agent's task label, a project's name, each quoted where it holds control characters. */
 function describeWork(work: RunningWork): string[] {
   return [
-    ...work.agents.map((agent) => `  agent ${agent.name} (${agent.state}) in ${agent.projectName}`),
-    ...work.tasks.map((task) => `  task ${task.name} (${task.state}) in ${task.projectName}`),
+    ...work.agents.map((agent) => `  agent ${quoted(agent.name)} (${agent.state}) in ${quoted(agent.projectName)}`),
+    ...work.tasks.map((task) => `  task ${quoted(task.name)} (${task.state}) in ${quoted(task.projectName)}`),
   ];
 }
 
@@ -97,9 +99,9 @@ async function status(args: string[], context: HostCliContext): Promise<number> 
   const { values } = parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true });
   if (!(await hostAnswers(context.socketPath))) {
     const record = readHostRecord(context.dataDir);
-    const stale = record && isRecordedHostAlive(record) ? `\nA process of its (pid ${record.pid}) is still alive but does not answer; its log: ${record.logFile}` : '';
+    const stale = record && isRecordedHostAlive(record) ? `\nA process of its (pid ${record.pid}) is still alive but does not answer; its log: ${quoted(record.logFile)}` : '';
     if (values.json) context.out(`${JSON.stringify({ alive: false, dataDir: context.dataDir, socketPath: context.socketPath }, null, 2)}\n`);
-    else context.out(`Drover host: not running (data dir ${context.dataDir})${stale}\n`);
+    else context.out(`Drover host: not running (data dir ${quoted(context.dataDir)})${stale}\n`);
     return 1;
   }
   const info = await readStatus(context.socketPath);
@@ -108,10 +110,10 @@ async function status(args: string[], context: HostCliContext): Promise<number> 
     return 0;
   }
   const lines = [
-    `Drover host: running, pid ${info.pid}, version ${info.version} (protocol ${info.protocol}), up ${formatDuration(Date.now() - info.startedAt)}`,
-    `data dir: ${info.dataDir}`,
-    `socket:   ${info.socketPath}`,
-    `log:      ${info.logFile}`,
+    `Drover host: running, pid ${info.pid}, version ${quoted(info.version)} (protocol ${info.protocol}), up ${formatDuration(Date.now() - info.startedAt)}`,
+    `data dir: ${quoted(info.dataDir)}`,
+    `socket:   ${quoted(info.socketPath)}`,
+    `log:      ${quoted(info.logFile)}`,
     `clients:  ${info.clients}${info.webDoors.length ? `; browser at ${info.webDoors.map((door) => new URL(door.url).origin).join(', ')}` : ''}`,
     `running:  ${workCount(info.running)}`,
     ...describeWork(info.running),
@@ -123,7 +125,7 @@ async function status(args: string[], context: HostCliContext): Promise<number> 
 async function start(context: HostCliContext): Promise<number> {
   const outcome = await ensureHost({ dataDir: context.dataDir, socketPath: context.socketPath, start: hostCommandFor(context.dataDir, process.env) });
   const info = await readStatus(context.socketPath);
-  context.out(`Drover host ${outcome === 'started' ? 'started' : 'already running'}: pid ${info.pid}, version ${info.version}, data dir ${info.dataDir}\n`);
+  context.out(`Drover host ${outcome === 'started' ? 'started' : 'already running'}: pid ${info.pid}, version ${quoted(info.version)}, data dir ${quoted(info.dataDir)}\n`);
   return 0;
 }
 
@@ -154,7 +156,7 @@ async function stop(args: string[], context: HostCliContext, thenStart: boolean)
   const { values } = parseArgs({ args, options: { force: { type: 'boolean' } }, strict: true });
   if (!(await hostAnswers(context.socketPath))) {
     if (!thenStart) {
-      context.out(`Drover host: not running (data dir ${context.dataDir})\n`);
+      context.out(`Drover host: not running (data dir ${quoted(context.dataDir)})\n`);
       return 0;
     }
     return start(context);

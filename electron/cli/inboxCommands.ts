@@ -3,6 +3,7 @@ import { agentCredentials } from './agentCredentials';
 import { parseCommandArgs } from './cliOptions';
 import { connectToDrover } from './socketClient';
 import { resolveProject, type CliContext } from './taskCommands';
+import { quoted, withLinesOnly } from './terminalText';
 import { UsageError } from './usage';
 import { agentIdOf } from './worktreeCommands';
 
@@ -14,7 +15,7 @@ const KIND_WORDS: Readonly<Record<InboxMessage['kind'], string>> = {
 };
 
 function heading(message: InboxMessage, senders: ReadonlyMap<string, string>): string {
-  const from = message.kind === 'task-result' ? 'Drover' : message.fromAgentId ? (senders.get(message.fromAgentId) ?? message.fromAgentId) : 'a person';
+  const from = message.kind === 'task-result' ? 'Drover' : message.fromAgentId ? quoted(senders.get(message.fromAgentId) ?? message.fromAgentId) : 'a person';
   const question = message.kind === 'question' ? ` (question ${message.id})` : '';
   return `${KIND_WORDS[message.kind]} from ${from}${question}, ${new Date(message.createdAt).toISOString()}`;
 }
@@ -47,8 +48,9 @@ export async function inboxCommand(args: string[], context: CliContext): Promise
       after = page.next;
     }
     if (values.json) context.out(`${JSON.stringify(messages, null, 2)}\n`);
-    else if (messages.length === 0) context.out(`No new messages for ${names.get(agentId) ?? given} (drover inbox --all shows the read ones).\n`);
-    else context.out(messages.map((message) => `${heading(message, names)}\n${message.body}\n`).join('\n'));
+    else if (messages.length === 0) context.out(`No new messages for ${quoted(names.get(agentId) ?? given)} (drover inbox --all shows the read ones).\n`);
+    // A body is an agent's, a forge's or a command's text: its lines stay, nothing in it acts on the terminal.
+    else context.out(messages.map((message) => `${heading(message, names)}\n${withLinesOnly(message.body)}\n`).join('\n'));
     const unread = messages.filter((message) => message.state !== 'read').map((message) => message.id);
     if (unread.length > 0) await rpc.call('markInboxRead', { agentId, messageIds: unread });
     return 0;

@@ -43,7 +43,7 @@ export async function machineCommand(args: string[], context: CliContext): Promi
     const port = parsePort(values.port);
     context.err(`Connecting to ${destination} over ssh and checking Drover's host there…\n`);
     const { machine, installed } = await client.rpc.call('addMachine', { name, destination, ...(port ? { port } : {}) });
-    context.out(`Added machine ${machine.name} (${destinationOf(machine)}, Node ${machine.remoteNode}): Drover ${machine.hostVersion} ${installed ? 'installed there' : 'was already there'}.\n`);
+    context.out(`Added machine ${machine.name} (${quoted(destinationOf(machine))}, Node ${quoted(machine.remoteNode)}): Drover ${quoted(machine.hostVersion)} ${installed ? 'installed there' : 'was already there'}.\n`);
     return 0;
   } finally {
     client.close();

@@ -1,6 +1,7 @@
 import { parseCommandArgs } from './cliOptions';
 import { connectToDrover } from './socketClient';
 import { folderArgument, type CliContext } from './taskCommands';
+import { quoted } from './terminalText';
 import { UsageError } from './usage';
 import { table } from './worktreeCommands';
 
@@ -22,7 +23,7 @@ export async function projectCommand(args: string[], context: CliContext): Promi
     if (!folder || extra !== undefined) throw new UsageError('drover project add takes one folder');
     const project = await client.rpc.call('addProject', { path: folderArgument(folder, context) });
     if (values.json) context.out(`${JSON.stringify(project, null, 2)}\n`);
-    else context.out(`Project ${project.name} (${project.id}) at ${project.path}${context.machine ? ` on ${context.machine}` : ''}\n`);
+    else context.out(`Project ${quoted(project.name)} (${project.id}) at ${quoted(project.path)}${context.machine ? ` on ${context.machine}` : ''}\n`);
     return 0;
   } finally {
     client.close();

@@ -86,14 +86,11 @@ export async function serve(args: string[], context: HostCliContext): Promise<nu
   for (;;) {
     await door.client.closed;
     if (stopping) return 0;
-    // A host stopped on purpose removed its record; one that crashed left it behind.
     const deadline = Date.now() + RECONNECT_WITHIN_MS;
-    const record = readHostRecord(dataDir);
-    const crashed = record !== null && !isRecordedHostAlive(record);
-    log(crashed ? 'the Drover host went away; starting it again' : 'the Drover host stopped; waiting for it to come back');
+    log(hostCrashed(dataDir) ? 'the Drover host went away; starting it again' : 'the Drover host stopped; waiting for it to come back');
     for (;;) {
       try {
-        if (!crashed && !(await hostAnswersSoon(socketPath, deadline))) {
+        if ((await hostBackOrCrashed(dataDir, socketPath, deadline)) === 'stopped') {
           log('the Drover host was stopped (drover host stop); serve ends too');
           return 0;
         }
@@ -109,11 +106,22 @@ export async function serve(args: string[], context: HostCliContext): Promise<nu
   }
 }
 
-/** Waits until a host answers (a restart brings one back), or the deadline passes. */
-async function hostAnswersSoon(socketPath: string, deadline: number): Promise<boolean> {
+/** A host stopped on purpose removed its record; one that crashed left it behind, naming a process that is gone. */
+function hostCrashed(dataDir: string): boolean {
+  const record = readHostRecord(dataDir);
+  return record !== null && !isRecordedHostAlive(record);
+}
+
+/**
+ * Waits until a host answers (a restart brings one back) or the last one turns out to have crashed
+ * (then serve starts one), or the deadline passes: the host was stopped. The crash is asked again at
+ * every step, as a host that is still exiting, or dead but not yet reaped, reads as alive at first.
+ */
+async function hostBackOrCrashed(dataDir: string, socketPath: string, deadline: number): Promise<'answers' | 'crashed' | 'stopped'> {
   while (Date.now() < deadline) {
-    if (await hostAnswers(socketPath)) return true;
+    if (hostCrashed(dataDir)) return 'crashed';
+    if (await hostAnswers(socketPath)) return 'answers';
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return false;
+  return 'stopped';
 }

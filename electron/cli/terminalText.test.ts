@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quoted, withoutControls } from './terminalText';
+import { quoted, withLinesOnly, withoutControls } from './terminalText';
 
 describe('text the CLI prints for people', () => {
   it('leaves ordinary values alone, quotes a command with quotes inside as it is', () => {
@@ -23,5 +23,9 @@ describe('text the CLI prints for people', () => {
 
   it('escapes the control characters of a message in place', () => {
     expect(withoutControls('No agent x\u001b]0;owned\u0007 in this project')).toBe('No agent x\\033]0;owned\\a in this project');
+  });
+
+  it('keeps the lines of a text of several lines, and escapes every other control character', () => {
+    expect(withLinesOnly('first\n\tsecond\u001b]52;c;aGk=\u0007\r\u001b[2Jthird\u202e')).toBe('first\n\tsecond\\033]52;c;aGk=\\a\\r\\033[2Jthird\\342\\200\\256');
   });
 });

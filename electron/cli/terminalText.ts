@@ -10,6 +10,9 @@
 // eslint-disable-next-line no-control-regex -- these are the characters to escape
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g');
+/** The same but for line feeds and tabs, which text of several lines keeps. */
+// eslint-disable-next-line no-control-regex -- these are the characters to escape
+const UNSAFE_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 const NAMED: Readonly<Record<string, string>> = { '\u0007': '\\a', '\b': '\\b', '\t': '\\t', '\n': '\\n', '\u000b': '\\v', '\f': '\\f', '\r': '\\r' };
 
@@ -28,4 +31,9 @@ export function quoted(value: string): string {
 /** A message that embeds such values (an error): its control characters escaped in place. */
 export function withoutControls(message: string): string {
   return message.replace(UNSAFE_ALL, escapeCharacter);
+}
+
+/** Text of several lines (a message's body): its line feeds and tabs kept, every other control character escaped in place. */
+export function withLinesOnly(text: string): string {
+  return text.replace(UNSAFE_BUT_LINES, escapeCharacter);
 }

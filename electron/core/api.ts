@@ -6,12 +6,16 @@ import { DroverRequestError } from '../../shared/protocol';
 /** A method's params as its schema produced them (defaults filled in). */
 export type MethodInput<M extends MethodName> = z.output<(typeof METHODS)[M]['params']>;
 
-/** An agent a connection proved it speaks for (see identifyAgent). */
+/** An agent a connection proved it speaks for (see identifyAgent), for as long as the session it proved lasts. */
 export interface AgentCaller {
   kind: 'agent';
   projectId: string;
   agentId: string;
   agentName: string;
+  /** The session whose proof the connection gave. */
+  sessionId: string;
+  /** Why the identity no longer holds (that session ended, the agent or its project was removed); null while it does. */
+  ended(): string | null;
 }
 
 /**
@@ -29,7 +33,7 @@ export interface Client {
   readonly signal: AbortSignal;
   /** The person until the connection identifies as an agent, which it may do once. */
   readonly caller: Caller;
-  /** Called by the core once it checked the agent's proof; refused if the client already is an agent. */
+  /** Called by the core once it checked the agent's proof; refused while the client speaks for an agent whose identity holds. */
   identifyAs(agent: AgentCaller): void;
   sendTaskOutput(chunk: TaskOutputChunk): void;
   sendTerminal(chunk: TerminalChunk): void;

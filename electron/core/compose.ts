@@ -18,7 +18,7 @@ import { commandLineToolMethods } from './commandLineTool/commandLineToolMethods
 import { EventBus } from './events/eventBus';
 import { ForgeConnector } from './forge/forgeConnector';
 import { forgeMethods } from './forge/forgeMethods';
-import { ForgeTokens, TokenVault } from './forge/forgeTokens';
+import { ForgeTokens, TokenVault, workEnvFor } from './forge/forgeTokens';
 import { IssueService } from './forge/issueService';
 import { PullRequestService } from './forge/pullRequestService';
 import { inboxMethods } from './inbox/inboxMethods';
@@ -127,12 +127,6 @@ function defaultPortBlocksDir(env: NodeJS.ProcessEnv): string {
   return path.join(stateHome, 'drover', 'port-blocks');
 }
 
-function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
-  const defined: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined) defined[key] = value;
-  return defined;
-}
-
 /**
  * Builds the domain for one data dir: opens the app database, wires the services, reconciles every
  * project's work state (before anything is served), and returns the API every door adapts.
@@ -157,7 +151,9 @@ export function createCore(options: CoreOptions): Core {
     settingsDefaults: { ...DEFAULT_PROJECT_SETTINGS, ...options.settingsDefaults },
   });
   const locator = new Locator(projects, stores);
-  const tasks = new TaskService(locator, projects, stores, events, { TERM: 'xterm-256color', ...definedOnly(env) }, log);
+  // The host's GitHub tokens stay in the host unless a project shares them with its agents and tasks.
+  const workEnv = workEnvFor(env);
+  const tasks = new TaskService(locator, projects, stores, events, (settings) => ({ TERM: 'xterm-256color', ...workEnv(settings) }), log);
   const profiles = new ProfileRegistry(new DefinitionTable(appDb, 'profiles'), env);
   const cliCommand = options.cliCommand ?? [process.execPath, process.argv[1] ?? 'drover'];
   const inbox = new MediatedInbox(locator, projects, stores, events);
@@ -177,7 +173,7 @@ export function createCore(options: CoreOptions): Core {
     {
       socketPath: options.socketPath,
       shimDir: writeCliShim(path.join(options.dataDir, 'bin'), cliCommand, options.cliEnv),
-      baseEnv: env,
+      baseEnv: workEnv,
       ...(options.agentStopGraceMs !== undefined ? { stopGraceMs: options.agentStopGraceMs } : {}),
       scrollbackLines: appSettings.read().settings.terminalScrollbackLines,
       onPrompt: (agentId, prompt) => turns.notePrompt(agentId, prompt),
@@ -210,7 +206,7 @@ export function createCore(options: CoreOptions): Core {
   reconcileProjects({ projects, stores, sessions, wakes, inbox, worktrees, events, log });
 
   const handlers = {
-    ...callerMethods(sessions, projects, locator),
+    ...callerMethods(sessions, projects, stores, locator),
     ...projectMethods(projects, stores, [tasks, sessions, worktrees, pullRequests, turns], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
     ...taskMethods(tasks, events),
     ...profileMethods(profiles),

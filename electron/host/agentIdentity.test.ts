@@ -153,4 +153,33 @@ describe('agent identity: each agent acts only as itself, in its own project', (
     await waitFor(() => events.some((event) => event.name === 'agentInboxChanged' && event.message.body === 'for alice'), "Alice's note announced");
     expect(events.filter((event) => 'projectId' in event && event.projectId !== projectA.id)).toEqual([]);
   });
+  it("ends a connection's identity with the session it proved: refused, told nothing, until it proves a running session again", async () => {
+    const events: DroverEvent[] = [];
+    const agentSide = await socket(events);
+    const firstProof = (await terminalEnv(alice)).DROVER_AGENT_PROOF as string;
+    await agentSide.rpc.call('identifyAgent', { agentId: alice.id, proof: firstProof });
+    expect((await agentSide.rpc.call('listInbox', { agentId: alice.id })).messages).toEqual([]);
+
+    await host.core.api.stopAgent({ agentId: alice.id });
+    const ended = { code: 'forbidden', message: expect.stringMatching(/^This connection spoke for Alice, and Alice's session ended: it speaks for nobody now\. Identify again with the proof of a running session\.$/) };
+    await expect(agentSide.rpc.call('listInbox', { agentId: alice.id })).rejects.toMatchObject(ended);
+    await expect(agentSide.rpc.call('createTask', { projectId: projectA.id, command: 'true' })).rejects.toMatchObject(ended);
+    // Pushes and replies keep their order on the socket: an event sent before this reply would be here by now.
+    const eventsBefore = events.length;
+    await host.core.api.sendMessage({ projectId: projectA.id, to: 'Alice', kind: 'note', body: 'after the session' });
+    await expect(agentSide.rpc.call('getWorkState', { projectId: projectA.id })).rejects.toMatchObject(ended);
+    expect(events.slice(eventsBefore)).toEqual([]);
+
+    // The ended session's proof proves nothing; the next session's does.
+    await expect(agentSide.rpc.call('identifyAgent', { agentId: alice.id, proof: firstProof })).rejects.toMatchObject({ code: 'forbidden' });
+    await host.core.api.startAgent({ agentId: alice.id, resume: false });
+    await agentSide.rpc.call('identifyAgent', { agentId: alice.id, proof: (await terminalEnv(alice)).DROVER_AGENT_PROOF as string });
+    expect((await agentSide.rpc.call('listInbox', { agentId: alice.id })).messages.map((message) => message.body)).toEqual(['after the session']);
+
+    // A removed agent's connection speaks for nobody either.
+    const carolSide = await socket();
+    await carolSide.rpc.call('identifyAgent', { agentId: carol.id, proof: (await terminalEnv(carol)).DROVER_AGENT_PROOF as string });
+    await host.core.api.removeAgent({ agentId: carol.id });
+    await expect(carolSide.rpc.call('listTasks', { projectId: projectB.id })).rejects.toMatchObject({ code: 'forbidden', message: expect.stringContaining('Carol was removed: it speaks for nobody now') });
+  });
 });

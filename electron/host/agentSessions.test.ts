@@ -107,6 +107,24 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
     expect((await session(first.id))?.limitResetsAt).toBeGreaterThan(Date.now());
   });
 
+  it("holds Drover's wakes of an agent at its account's limit, but a person's Wake now goes in at its empty prompt", async () => {
+    await saveFakeProfile('none');
+    const first = await host.core.api.createAgent({ projectId: project.id, name: 'One', role: '', profileId: 'fake' });
+    const second = await host.core.api.createAgent({ projectId: project.id, name: 'Two', role: '', profileId: 'fake' });
+    await attach(second.id);
+    await host.core.api.startAgent({ agentId: first.id, resume: false });
+    await host.core.api.startAgent({ agentId: second.id, resume: false });
+    await waitFor(async () => (await session(first.id))?.state === 'ready' && (await session(second.id))?.state === 'ready', 'both ready');
+    await host.core.api.writeAgentInput({ agentId: first.id, data: 'limit\r' });
+    await waitFor(async () => (await session(second.id))?.state === 'limited', 'the other agent on the profile limited');
+    await host.core.api.sendMessage({ projectId: project.id, to: 'Two', kind: 'note', body: 'the deploy is done' });
+    const wake = async () => (await host.core.api.getWorkState({ projectId: project.id })).wakes.find((found) => found.agentId === second.id);
+    await waitFor(async () => (await wake())?.state === 'waiting', 'a wake waiting for the reset');
+    expect((await wake())?.notBefore).toBeGreaterThan(Date.now());
+    expect(await host.core.api.wakeAgent({ agentId: second.id })).toEqual({ agentId: second.id, delivered: 1 });
+    await waitFor(() => screen.includes('Note from a person: the deploy is done'), 'the wake typed into its prompt');
+  });
+
   it('keeps a flood flowing under flow control, and Ctrl-C stops it at once', async () => {
     await saveShellProfile();
     const agent = (await host.core.api.createAgent({ projectId: project.id, name: 'Flooder', role: '', profileId: 'sh' }));

@@ -42,7 +42,9 @@ export function openConnection(core: Core, host: HostMethods, door: Door, push: 
       return caller;
     },
     identifyAs: (agent) => {
-      if (caller.kind === 'agent') throw new DroverRequestError('forbidden', `This connection already speaks for ${caller.agentName}; it cannot change whom it speaks for.`);
+      if (caller.kind === 'agent' && caller.ended() === null) {
+        throw new DroverRequestError('forbidden', `This connection already speaks for ${caller.agentName}; it cannot change whom it speaks for.`);
+      }
       caller = agent;
     },
     sendTaskOutput: (chunk) => push({ t: 'out', chunk }),

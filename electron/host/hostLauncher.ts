@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { HOST_LOG_FILE } from './hostRecord';
+import { assertOwnDataDir, openOwnFile } from './privateDataDir';
 
 /** How to run `drover host run` for a data dir: the CLI of this Drover, on its own runtime. */
 export interface HostCommand {
@@ -39,11 +40,12 @@ export function hostAnswers(socketPath: string): Promise<boolean> {
 
 function openLog(dataDir: string): { fd: number; file: string; from: number } {
   const file = path.join(dataDir, HOST_LOG_FILE);
+  assertOwnDataDir(dataDir);
   try {
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    const size = fs.existsSync(file) ? fs.statSync(file).size : 0;
+    const size = fs.lstatSync(file, { throwIfNoEntry: false })?.size ?? 0;
     if (size > MAX_LOG_BYTES) fs.renameSync(file, `${file}.1`);
-    const fd = fs.openSync(file, 'a', 0o600);
+    const fd = openOwnFile(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT);
     return { fd, file, from: fs.fstatSync(fd).size };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

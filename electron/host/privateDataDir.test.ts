@@ -2,11 +2,15 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../test-support/buildOnce';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
+import { connectToDrover } from '../cli/socketClient';
 import { startHost, type DroverHost } from './host';
+import { ensureHost } from './hostLauncher';
 
 const NOBODY = 65534;
+const RENDERER_DIR = path.join(REPO_ROOT, 'dist', 'renderer');
 
 /** Every file and folder below `dir` whose mode lets anyone but the owner in. */
 function widerThanOwner(dir: string): string[] {
@@ -91,5 +95,109 @@ describe('the data dir is private', () => {
     });
     expect(targets.length).toBeGreaterThan(5);
     expect(readable).toEqual([]);
+  });
+});
+
+describe('nothing another user put in the data dir is trusted', () => {
+  let dir: string;
+  let dataDir: string;
+  let host: DroverHost | undefined;
+  const logged: string[] = [];
+
+  beforeEach((context) => {
+    if (process.getuid?.() !== 0) context.skip('needs root to plant files as another user (CI runs as root)');
+    dir = makeTempDir();
+    fs.chmodSync(dir, 0o755);
+    dataDir = path.join(dir, 'data');
+    logged.length = 0;
+  });
+  afterEach(async () => {
+    await host?.close();
+    host = undefined;
+    if (dir) removeDir(dir);
+  });
+
+  /** What another user leaves in a data dir they could write to: a file of theirs at `name`. */
+  function plant(name: string, content: string): void {
+    const file = path.join(dataDir, name);
+    fs.writeFileSync(file, content, { mode: 0o644 });
+    fs.lchownSync(file, NOBODY, NOBODY);
+  }
+
+  const openDoor = async (): Promise<string> => {
+    const client = await connectToDrover((host as DroverHost).socketPath);
+    try {
+      const { url } = await client.rpc.call('openWebDoor', { host: '127.0.0.1', port: 0, allowOrigins: [], newToken: false });
+      return new URL(url).searchParams.get('token') ?? '';
+    } finally {
+      client.close();
+    }
+  };
+
+  it('a browser token another user planted while the data dir was open is replaced, never served', async () => {
+    host = await startHost({ dataDir, version: 'test' });
+    await host.close();
+    fs.chmodSync(dataDir, 0o777);
+    const planted = 'planted-by-another-user-0123456789abcdef';
+    plant('browser-token', `${planted}\n`);
+    host = await startHost({ dataDir, version: 'test', rendererDir: RENDERER_DIR, log: (line) => logged.push(line) });
+    const token = await openDoor();
+    expect(token).toMatch(/^[A-Za-z0-9_-]{32,}$/);
+    expect(token).not.toBe(planted);
+    const file = path.join(dataDir, 'browser-token');
+    expect(fs.lstatSync(file)).toMatchObject({ uid: 0, mode: expect.any(Number) });
+    expect(fs.lstatSync(file).mode & 0o777).toBe(0o600);
+    expect(logged).toEqual(expect.arrayContaining([expect.stringContaining(`removed what another user had put in the data dir, which Drover does not trust: ${file} (uid ${NOBODY})`)]));
+  });
+
+  it('a token file that is a symlink, or readable by others, is replaced with a new one of its own', async () => {
+    host = await startHost({ dataDir, version: 'test', rendererDir: RENDERER_DIR, log: (line) => logged.push(line) });
+    const first = await openDoor();
+    const file = path.join(dataDir, 'browser-token');
+    fs.chmodSync(file, 0o644);
+    const second = await openDoor();
+    expect(second).not.toBe(first);
+    const elsewhere = path.join(dir, 'elsewhere');
+    fs.writeFileSync(elsewhere, `${second}\n`, { mode: 0o600 });
+    fs.rmSync(file);
+    fs.symlinkSync(elsewhere, file);
+    const third = await openDoor();
+    expect(third).not.toBe(second);
+    expect(fs.lstatSync(file).isSymbolicLink()).toBe(false);
+    expect(fs.readFileSync(elsewhere, 'utf8')).toBe(`${second}\n`);
+    expect(logged.filter((line) => line.includes('a new token replaces it'))).toHaveLength(2);
+  });
+
+  it('a folder another user made there stops the start, named', async () => {
+    host = await startHost({ dataDir, version: 'test' });
+    await host.close();
+    host = undefined;
+    fs.chmodSync(dataDir, 0o777);
+    const foreign = path.join(dataDir, 'planted');
+    fs.mkdirSync(foreign);
+    fs.chownSync(foreign, NOBODY, NOBODY);
+    await expect(startHost({ dataDir, version: 'test' })).rejects.toThrow(`holds folders another user made while it was open to others: ${foreign}`);
+  });
+
+  it("a client opens nothing in another user's data dir, not even its host.log through a planted symlink", async () => {
+    fs.mkdirSync(dataDir);
+    const target = path.join(dir, 'victim');
+    fs.writeFileSync(target, 'untouched\n');
+    fs.symlinkSync(target, path.join(dataDir, 'host.log'));
+    fs.lchownSync(path.join(dataDir, 'host.log'), NOBODY, NOBODY);
+    fs.chownSync(dataDir, NOBODY, NOBODY);
+    const start = { command: process.execPath, args: ['-e', ''], env: process.env };
+    await expect(ensureHost({ dataDir, socketPath: path.join(dir, 'none.sock'), start })).rejects.toThrow(`The data dir ${dataDir} belongs to another user (uid ${NOBODY})`);
+    expect(fs.readFileSync(target, 'utf8')).toBe('untouched\n');
+  });
+
+  it('a planted host.log symlink in its own data dir is refused by name, never followed', async () => {
+    fs.mkdirSync(dataDir, { mode: 0o700 });
+    const target = path.join(dir, 'victim');
+    fs.writeFileSync(target, 'untouched\n');
+    fs.symlinkSync(target, path.join(dataDir, 'host.log'));
+    const start = { command: process.execPath, args: ['-e', ''], env: process.env };
+    await expect(ensureHost({ dataDir, socketPath: path.join(dir, 'none.sock'), start })).rejects.toThrow(`${path.join(dataDir, 'host.log')} is a symbolic link`);
+    expect(fs.readFileSync(target, 'utf8')).toBe('untouched\n');
   });
 });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { fail } from '../core/errors';
+import { readOwnPrivateFile, writePrivateFile } from './privateDataDir';
 import { parseOrigin, startWebServer, type WebServer, type WebServerHost } from './webServer';
 
 const TOKEN_FILE = 'browser-token';
@@ -21,21 +22,29 @@ export interface WebDoorRequest {
 
 /**
  * The browser token lives in the data dir (owner-only), so a page left open across a restart of
- * the host reconnects instead of being locked out; `fresh` replaces it.
+ * the host reconnects instead of being locked out; `fresh` replaces it. A token file that is not
+ * this user's alone (another user's, a symlink, readable by others) is never served: it is replaced.
  */
-function browserToken(dataDir: string, fresh: boolean): string {
+function browserToken(dataDir: string, fresh: boolean, log: (line: string) => void): string {
   const file = path.join(dataDir, TOKEN_FILE);
   if (!fresh) {
-    try {
-      const existing = fs.readFileSync(file, 'utf8').trim();
-      if (/^[A-Za-z0-9_-]{32,}$/.test(existing)) return existing;
-    } catch {
-      // No token yet: make one.
-    }
+    const existing = readOwnPrivateFile(file)?.trim();
+    if (existing !== undefined && /^[A-Za-z0-9_-]{32,}$/.test(existing)) return existing;
+    if (somethingAt(file)) log(`${file} was not a token of this user's alone (its owner, mode, kind or content); a new token replaces it`);
   }
   const token = randomBytes(24).toString('base64url');
-  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  writePrivateFile(file, `${token}\n`);
   return token;
+}
+
+/** Anything at all is there, a dangling symlink too. */
+function somethingAt(file: string): boolean {
+  try {
+    fs.lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function lastPort(dataDir: string): number | null {
@@ -73,7 +82,7 @@ export class WebDoors {
     } catch (error) {
       fail('bad-request', error instanceof Error ? error.message : String(error));
     }
-    const token = browserToken(this.dataDir, request.newToken);
+    const token = browserToken(this.dataDir, request.newToken, (line) => this.host.log(line));
     const options = { host: request.host, rendererDir: this.rendererDir, token, allowOrigins };
     const remembered = request.port === 0 ? lastPort(this.dataDir) : null;
     const start = (port: number) => startWebServer(this.host, { ...options, port });

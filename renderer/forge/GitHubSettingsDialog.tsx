@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Field } from '../components/Field';
 import { FormError } from '../components/FormError';
 import { ModalDialog } from '../components/ModalDialog';
@@ -16,6 +16,7 @@ interface Edits {
   apiUrl: string;
   autoChecks: boolean;
   autoReviews: boolean;
+  shareToken: boolean;
 }
 
 /** Where the project's repository is on GitHub, who Drover is there, and what it sends its agents by itself. */
@@ -28,9 +29,12 @@ export function GitHubSettingsDialog({ projectId, onClose }: { projectId: string
   const [token, setToken] = useState('');
   const save = usePendingAction({ clearErrorOnStart: true });
   const tokenAction = usePendingAction({ clearErrorOnStart: true });
+  const shareHintId = useId();
   const fields: Edits | null =
     edited ??
-    (settings ? { repository: settings.forgeRepository ?? '', apiUrl: settings.forgeApiUrl ?? '', autoChecks: settings.autoSendFailedChecks, autoReviews: settings.autoSendReviewComments } : null);
+    (settings
+      ? { repository: settings.forgeRepository ?? '', apiUrl: settings.forgeApiUrl ?? '', autoChecks: settings.autoSendFailedChecks, autoReviews: settings.autoSendReviewComments, shareToken: settings.shareGitHubToken }
+      : null);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -41,6 +45,7 @@ export function GitHubSettingsDialog({ projectId, onClose }: { projectId: string
         forgeApiUrl: fields.apiUrl.trim() || null,
         autoSendFailedChecks: fields.autoChecks,
         autoSendReviewComments: fields.autoReviews,
+        shareGitHubToken: fields.shareToken,
       });
       setEdited(null);
       await reload();
@@ -103,6 +108,13 @@ export function GitHubSettingsDialog({ projectId, onClose }: { projectId: string
           <input type="checkbox" checked={fields?.autoReviews ?? false} disabled={!fields} onChange={(event) => fields && setEdited({ ...fields, autoReviews: event.target.checked })} />
           <span>Send new review comments to the agent by itself</span>
         </label>
+        <label className="workspace-fields__choice">
+          <input type="checkbox" checked={fields?.shareToken ?? false} disabled={!fields} aria-describedby={shareHintId} onChange={(event) => fields && setEdited({ ...fields, shareToken: event.target.checked })} />
+          <span>Give this project&apos;s agents and tasks the host&apos;s GH_TOKEN and GITHUB_TOKEN</span>
+        </label>
+        <p id={shareHintId} className="field-hint">
+          Off, they stay in Drover&apos;s host, which speaks to GitHub for the agents. Agents and tasks started from now on follow the change.
+        </p>
         <FormError message={save.error} />
         <div className="dialog__actions">
           <button type="submit" className="button button--primary" disabled={!fields || save.pending}>

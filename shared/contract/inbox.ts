@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentIdSchema, InboxKindSchema, InboxMessageSchema, ProjectIdSchema } from '../entities';
+import { MAX_MESSAGE_CHARS } from '../messageBody';
 import { NonEmpty, PageLimit } from './fields';
 
 export const INBOX_METHODS = {
@@ -21,7 +22,7 @@ export const INBOX_METHODS = {
         projectId: ProjectIdSchema,
         to: NonEmpty.max(200),
         kind: InboxKindSchema.exclude(['task-result', 'reply']).default('note'),
-        body: NonEmpty.max(100_000),
+        body: NonEmpty.max(MAX_MESSAGE_CHARS),
         fromAgentId: AgentIdSchema.optional(),
       })
       .strict(),
@@ -29,7 +30,7 @@ export const INBOX_METHODS = {
   },
   /** Answers a question; the asker's ask_agent call returns it. */
   replyToMessage: {
-    params: z.object({ questionId: z.string().min(1), body: NonEmpty.max(100_000), fromAgentId: AgentIdSchema.optional() }).strict(),
+    params: z.object({ questionId: z.string().min(1), body: NonEmpty.max(MAX_MESSAGE_CHARS), fromAgentId: AgentIdSchema.optional() }).strict(),
     result: InboxMessageSchema,
   },
   /** Long-poll: resolves with the reply to a question, or null after the timeout. */

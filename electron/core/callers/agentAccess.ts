@@ -25,6 +25,12 @@ function forbid(agent: AgentCaller, what: string): never {
   fail('forbidden', `${agent.agentName} acts for itself in its own project only: ${what}.`);
 }
 
+/** An identity lasts as long as the session it proved: after that the connection speaks for nobody. */
+function refuseEnded(agent: AgentCaller): void {
+  const ended = agent.ended();
+  if (ended) fail('forbidden', `This connection spoke for ${agent.agentName}, and ${ended}: it speaks for nobody now. Identify again with the proof of a running session.`);
+}
+
 function ownProject(agent: AgentCaller, projectId: string): void {
   if (projectId !== agent.projectId) forbid(agent, 'that is another project');
 }
@@ -58,7 +64,12 @@ function sender(agent: AgentCaller, fromAgentId: string | undefined): void {
 
 const AGENT_ACCESS: AgentAccess = {
   getStatus: { shown: (status, agent) => ({ ...status, projects: status.projects.filter((project) => project.id === agent.projectId) }) },
-  identifyAgent: { check: (_params, agent) => forbid(agent, 'this connection already speaks for it') },
+  // Once its identity ended (the session it proved is over), the connection may prove another.
+  identifyAgent: {
+    check: (_params, agent) => {
+      if (agent.ended() === null) forbid(agent, 'this connection already speaks for it');
+    },
+  },
   listProjects: { shown: (list, agent) => ({ ...list, projects: list.projects.filter((project) => project.id === agent.projectId) }) },
   addProject: 'person-only',
   renameProject: 'person-only',
@@ -201,6 +212,7 @@ export function restrictAgents<N extends CoreMethodName>(handlers: Methods<N>, l
     restricted[method] = async (params, client) => {
       const caller = client.caller;
       if (caller.kind !== 'agent') return handler(params, client);
+      if (method !== 'identifyAgent') refuseEnded(caller);
       if (rule === 'person-only') forbid(caller, `${method} is for people, not agents`);
       rule.check?.(params as MethodInput<MethodName>, caller, locate);
       const result = (await handler(params, client)) as MethodResult<MethodName>;
@@ -212,13 +224,17 @@ export function restrictAgents<N extends CoreMethodName>(handlers: Methods<N>, l
 
 /** Of the host's own methods an agent may only greet it: its status, its doors and stopping it are the person's. */
 export function checkHostMethod(method: HostMethodName, caller: Caller): void {
-  if (caller.kind === 'agent' && method !== 'hostHello') forbid(caller, `${method} is for people, not agents`);
+  if (caller.kind !== 'agent' || method === 'hostHello') return;
+  refuseEnded(caller);
+  forbid(caller, `${method} is for people, not agents`);
 }
 
-/** Whether an event may be pushed to a client: an agent hears of its own project and its own messages only. */
+/**
+ * Whether an event may be pushed to a client: an agent hears of its own project and its own
+ * messages only, and nothing once its identity ended.
+ */
 export function visibleTo(caller: Caller, event: DroverEvent): boolean {
   if (caller.kind !== 'agent') return true;
-  if (event.name === 'appSettingsChanged') return false;
-  if (event.projectId !== caller.projectId) return false;
+  if (event.name === 'appSettingsChanged' || event.projectId !== caller.projectId || caller.ended() !== null) return false;
   return event.name !== 'agentInboxChanged' || event.message.agentId === caller.agentId || event.message.fromAgentId === caller.agentId;
 }

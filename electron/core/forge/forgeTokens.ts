@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ProjectSettings } from '../../../shared/entities';
 import { GITHUB_API_URL, ghHostnameOf } from './forgeRemote';
 
 export type TokenSource = 'gh-cli' | 'environment' | 'stored';
@@ -52,12 +53,28 @@ export class TokenVault {
 /** Runs `gh auth token` for a host; null when gh is missing or not logged in there. */
 export type GhTokenReader = (hostname: string, env: NodeJS.ProcessEnv) => Promise<string | null>;
 
-const TOKEN_VARIABLES = ['GH_TOKEN', 'GITHUB_TOKEN', 'GH_ENTERPRISE_TOKEN', 'GITHUB_ENTERPRISE_TOKEN'];
+const TOKEN_VARIABLES: readonly string[] = ['GH_TOKEN', 'GITHUB_TOKEN', 'GH_ENTERPRISE_TOKEN', 'GITHUB_ENTERPRISE_TOKEN'];
+
+/** The environment without its GitHub tokens (GH_TOKEN, GITHUB_TOKEN and their Enterprise twins). */
+export function withoutForgeTokens(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([key]) => !TOKEN_VARIABLES.includes(key)));
+}
+
+/**
+ * What agents and tasks of a project start from: the host's environment without its GitHub tokens,
+ * unless the project shares them (`shareGitHubToken`). The host keeps them to speak to GitHub itself.
+ */
+export function workEnvFor(env: NodeJS.ProcessEnv): (settings: Pick<ProjectSettings, 'shareGitHubToken'>) => Record<string, string> {
+  const defined = (from: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(from).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const withTokens = defined(env);
+  const withoutTokens = defined(withoutForgeTokens(env));
+  return (settings) => (settings.shareGitHubToken ? withTokens : withoutTokens);
+}
 
 export const readGhToken: GhTokenReader = (hostname, env) =>
   new Promise((resolve) => {
     // Without the token variables gh would echo them back as its own: Drover names those as environment tokens.
-    const clean = Object.fromEntries(Object.entries(env).filter(([key]) => !TOKEN_VARIABLES.includes(key)));
+    const clean = withoutForgeTokens(env);
     execFile('gh', ['auth', 'token', '--hostname', hostname], { env: clean, timeout: 10_000, encoding: 'utf8' }, (error, stdout) => {
       const token = stdout.trim();
       resolve(error || !/^[\x21-\x7e]+$/.test(token) ? null : token);

@@ -41,16 +41,40 @@ function forgeMessage(error: HttpError): string {
 
 const ANSI = new RegExp(String.raw`\u001b\[[0-?]*[ -/]*[@-~]`, 'g');
 const LOG_TAIL_LINES = 25;
+/** The most of a job's log that is read: its end, however long the log (GitHub keeps logs of hundreds of megabytes). */
+const LOG_TAIL_BYTES = 32 * 1024;
 
-/** The last lines of an Actions job log, without its timestamps and colours. */
-export function logTail(log: string): string {
-  return log
-    .replace(ANSI, '')
-    .split(/\r?\n/)
-    .map((line) => line.replace(/^\d{4}-\d\d-\d\dT[\d:.]+Z ?/, '').trimEnd())
+/**
+ * The last lines of an Actions job log, without its timestamps and colours. `cut` says the text
+ * starts inside the log: its first line is then marked as the end of a longer one.
+ */
+export function logTail(log: string, cut = false): string {
+  const lines = log.split(/\r?\n/);
+  if (cut && lines.length > 0) lines[0] = `…${lines[0] ?? ''}`;
+  return lines
+    .map((line) => line.replace(ANSI, '').replace(/^\d{4}-\d\d-\d\dT[\d:.]+Z ?/, '').trimEnd())
     .filter((line) => line.length > 0)
     .slice(-LOG_TAIL_LINES)
     .join('\n');
+}
+
+/** The last `maxBytes` of a download, kept as it streams in: a log of any length costs that much memory. */
+async function lastBytesOf(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<{ bytes: Buffer; cut: boolean }> {
+  const reader = body.getReader();
+  const kept: Buffer[] = [];
+  let size = 0;
+  let cut = false;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    kept.push(Buffer.from(read.value));
+    size += read.value.length;
+    for (let first = kept[0]; first && size - first.length >= maxBytes; first = kept[0]) {
+      kept.shift();
+      size -= first.length;
+      cut = true;
+    }
+  }
+  const bytes = Buffer.concat(kept);
+  return bytes.length > maxBytes ? { bytes: bytes.subarray(bytes.length - maxBytes), cut: true } : { bytes, cut };
 }
 
 function checkRunState(status: string, conclusion: string | null): Check['state'] {
@@ -77,6 +101,14 @@ const MERGEABILITY: Readonly<Record<string, Mergeability>> = {
 };
 
 const time = (iso: string | null | undefined): number | null => (iso ? Date.parse(iso) : null);
+
+/**
+ * A check's summary as the pull request keeps it: its first line's worth. A check run's summary may
+ * be a whole report (GitHub allows 65,535 characters, for each of a hundred runs), and every
+ * agent's pull request is part of the project's work state.
+ */
+const MAX_SUMMARY_CHARS = 1_000;
+const summaryOf = (text: string | null): string | null => (text !== null && text.length > MAX_SUMMARY_CHARS ? `${text.slice(0, MAX_SUMMARY_CHARS - 1)}…` : text);
 
 export interface GitHubForgeOptions {
   apiUrl: string;
@@ -186,7 +218,7 @@ export class GitHubForge implements Forge {
       name: run.name,
       state: checkRunState(run.status, run.conclusion),
       conclusion: run.conclusion ?? run.status,
-      summary: [run.output.title, run.output.summary].filter((part): part is string => Boolean(part)).join(': ') || null,
+      summary: summaryOf([run.output.title, run.output.summary].filter((part): part is string => Boolean(part)).join(': ') || null),
       url: run.html_url ?? null,
     }));
     const fromStatuses: Check[] = combined.statuses.map((status) => ({
@@ -194,7 +226,7 @@ export class GitHubForge implements Forge {
       name: status.context,
       state: statusState(status.state),
       conclusion: status.state,
-      summary: status.description ?? null,
+      summary: summaryOf(status.description ?? null),
       url: status.target_url ?? null,
     }));
     return [...fromRuns, ...fromStatuses];
@@ -278,8 +310,8 @@ export class GitHubForge implements Forge {
   }
 
   /**
-   * The job's log: GitHub answers with a redirect to a short-lived download address on another
-   * host, which is fetched without the token (the address itself grants access).
+   * The end of the job's log: GitHub answers with a redirect to a short-lived download address on
+   * another host, which is fetched without the token (the address itself grants access).
    */
   private async jobLogTail(jobId: number): Promise<string | null> {
     let location: string | undefined;
@@ -293,7 +325,10 @@ export class GitHubForge implements Forge {
     }
     if (!location) return null;
     const download = await fetch(location, { redirect: 'follow' }).catch(() => null);
-    return download?.ok ? logTail(await download.text()) : null;
+    if (!download?.ok || !download.body) return null;
+    const tail = await lastBytesOf(download.body, LOG_TAIL_BYTES).catch(() => null);
+    // Cut inside a character, its first bytes decode to U+FFFD within the line marked as cut.
+    return tail ? logTail(new TextDecoder().decode(tail.bytes), tail.cut) : null;
   }
 
   /** A conditional GET: an unchanged answer (304) is served from the last one, costing no rate limit. */

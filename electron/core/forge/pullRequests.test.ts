@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent, Project, Worktree } from '../../../shared/entities';
 import type { ForgeLink } from '../../../shared/forge';
+import { MAX_MESSAGE_CHARS } from '../../../shared/messageBody';
 import { FakeGitHub } from '../../../test-support/fakeGitHub';
 import { addBareOrigin, branchesStartingWith, commitFiles, git, makeRepo, writeFiles } from '../../../test-support/gitRepo';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
@@ -159,6 +160,58 @@ describe('the GitHub loop against a fake GitHub and a bare push remote', () => {
     await linkWhere(agent.id, 'the failure sent', (found) => found.checksSentFor !== null);
     const inbox = await core.api.listInbox({ agentId: agent.id, unreadOnly: false });
     expect(inbox.messages.filter((message) => message.body.includes(FakeGitHub.BUILD_FAILURE))).toHaveLength(1);
+  });
+
+  it("quotes the end of a huge job log, read as it streams, and keeps a check's summary to a line's worth: the work state stays small", async () => {
+    // A log of 24 MB whose last lines follow one endless line, as a minified bundle or a progress bar leaves them.
+    fake.jobLogFillerBytes = 24 * 1024 * 1024;
+    // A whole test report as the summary, as long as GitHub allows.
+    fake.failedBuildSummary = `cart.test.js failed\n${'| case | result |\n'.repeat(4_000)}`.slice(0, 65_535);
+    const { agent, worktree } = await addAgent('flooded');
+    commitFiles(worktree.path, { 'a.txt': 'a\n' }, 'Add a');
+    await openPullRequest(agent.id);
+    fake.setChecks(git(worktree.path, 'rev-parse', 'HEAD'), 'failed');
+    const failed = await linkWhere(agent.id, 'the checks to fail', (found) => found.pullRequest?.checksState === 'failed');
+    expect(failed.pullRequest?.checks.find((check) => check.name === 'build')?.summary).toMatch(/^1 test failed: cart\.test\.js failed\n\| case[^]{900,}…$/);
+    expect(JSON.stringify(failed).length).toBeLessThan(10_000);
+    const sent = await core.api.sendForgeFeedback({ agentId: agent.id, what: 'failed-checks' });
+    expect(sent.body.length).toBeLessThanOrEqual(MAX_MESSAGE_CHARS);
+    expect(sent.body).toContain(FakeGitHub.LOG_FAILURE);
+    expect(sent.body).toMatch(/Log tail:\n {2}…x+\n/);
+    const { messages } = await core.api.getWorkState({ projectId: project.id });
+    expect(messages.find((message) => message.id === sent.id)?.body).toBe(sent.body);
+  });
+
+  it("keeps the host's GitHub tokens from the project's agents and tasks, unless the project shares them", async () => {
+    await core.close();
+    start({ GITHUB_TOKEN: 'ghp_second0123456789' });
+    // Each look prints its own mark, so one never reads the answer of another.
+    let looks = 0;
+    const look = () => `look-${++looks}`;
+    const echo = (mark: string) => `echo "${mark}=[\${GH_TOKEN:-}\${GITHUB_TOKEN:-}\${GH_ENTERPRISE_TOKEN:-}]"`;
+    const taskSees = async () => {
+      const mark = look();
+      const task = await core.api.createTask({ projectId: project.id, command: echo(mark) });
+      await waitFor(async () => (await core.api.getTask({ taskId: task.id })).state === 'succeeded', 'the task to end');
+      return new RegExp(`${mark}=\\[(.*)\\]`).exec((await core.api.readTaskOutput({ taskId: task.id })).data)?.[1];
+    };
+    const agent = await core.api.createAgent({ projectId: project.id, name: 'shell', role: '', profileId: 'shell', workspace: { kind: 'project-folder' } });
+    const agentSees = async () => {
+      const mark = look();
+      await core.api.restartAgent({ agentId: agent.id, resume: false });
+      await waitFor(async () => (await core.api.getWorkState({ projectId: project.id })).sessions.find((found) => found.agentId === agent.id)?.state === 'ready', 'the shell at its prompt');
+      await core.api.writeAgentInput({ agentId: agent.id, data: `${echo(mark)}\r` });
+      const shown = await waitFor(async () => new RegExp(`^${mark}=\\[(.*)\\]$`, 'm').exec((await core.api.readAgentScreen({ agentId: agent.id })).text), 'the echo on screen');
+      return shown[1];
+    };
+
+    expect(await taskSees()).toBe('');
+    expect(await agentSees()).toBe('');
+    await core.api.updateProjectSettings({ projectId: project.id, settings: { shareGitHubToken: true } });
+    expect(await taskSees()).toBe(`${TOKEN}ghp_second0123456789`);
+    expect(await agentSees()).toBe(`${TOKEN}ghp_second0123456789`);
+    // The host itself still speaks to GitHub with its token.
+    expect((await core.api.getForgeStatus({ projectId: project.id })).auth).toMatchObject({ login: 'octo-person', source: 'environment' });
   });
 
   it('answers every bad input plainly and leaves nothing half-done', async () => {

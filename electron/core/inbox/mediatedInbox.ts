@@ -1,4 +1,5 @@
 import type { InboxMessage } from '../../../shared/entities';
+import { messageBodyWithin } from '../../../shared/messageBody';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
@@ -30,13 +31,14 @@ export class MediatedInbox {
     private readonly events: EventBus,
   ) {}
 
+  /** Every message goes in here: one Drover writes itself (a check's log, a task's result) is cut to what a message holds, saying so. */
   post(projectId: string, input: PostMessage): InboxMessage {
     const store = this.stores.get(projectId);
     const message = store.inbox.insertMessage({
       id: newId('m'),
       agentId: input.agentId,
       kind: input.kind,
-      body: input.body,
+      body: messageBodyWithin(input.body),
       taskId: input.taskId ?? null,
       fromAgentId: input.fromAgentId ?? null,
       replyTo: input.replyTo ?? null,

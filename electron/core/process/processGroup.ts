@@ -1,23 +1,42 @@
 import fs from 'node:fs';
 
-/**
- * The kernel's start time of a process (clock ticks since boot, field 22 of /proc/PID/stat). With
- * the pid it identifies a process across restarts, so a reused pid is never mistaken for our task.
- */
-export function readProcessStartTime(pid: number): string | null {
+interface ProcessStat {
+  /** One letter: R running, S sleeping, … Z a zombie (dead, not yet reaped by its parent), X dead. */
+  state: string;
+  /** Clock ticks since boot when it started (field 22): with the pid it names one process. */
+  startTime: string;
+}
+
+function readProcessStat(pid: number): ProcessStat | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The name (field 2) may hold spaces and parentheses: the fields after it start past the last ')'.
     const afterName = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return afterName[19] ?? null;
+    const [state, startTime] = [afterName[0], afterName[19]];
+    return state && startTime ? { state, startTime } : null;
   } catch {
     return null;
   }
 }
 
-/** True while the process that had `pid` and `startTime` is still the one alive under that pid. */
+/**
+ * The kernel's start time of a process (clock ticks since boot, field 22 of /proc/PID/stat). With
+ * the pid it identifies a process across restarts, so a reused pid is never mistaken for our task.
+ */
+export function readProcessStartTime(pid: number): string | null {
+  return readProcessStat(pid)?.startTime ?? null;
+}
+
+/**
+ * True while the process that had `pid` and `startTime` is still the one alive under that pid. A
+ * zombie is dead: it keeps its pid and start time only until its parent reaps it, which a parent
+ * busy with the dead process's closed socket may not have done yet.
+ */
 export function isSameProcessAlive(pid: number, startTime: string | null): boolean {
   // Without a recorded start time a live pid proves nothing: it may belong to anyone now.
-  return startTime !== null && readProcessStartTime(pid) === startTime;
+  if (startTime === null) return false;
+  const stat = readProcessStat(pid);
+  return stat !== null && stat.startTime === startTime && stat.state !== 'Z' && stat.state !== 'X';
 }
 
 /** True while any process is in the group led by `pgid`. */

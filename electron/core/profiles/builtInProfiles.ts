@@ -14,7 +14,11 @@ const ON_LAST_LINE = String.raw`(?![\s\S]*\S)`;
  * below (2.1.332, in its default auto mode through a gateway that does not pass the server-side
  * safety check, first asks "Auto mode can't check actions in this session … Enter to stay in auto
  * mode"). A limit line names its reset ("You've hit your session limit · resets 2:48pm (Europe/Paris)");
- * "Approaching …" and "You've used 91% …" are warnings, not limits.
+ * "Approaching …" and "You've used 91% …" are warnings, not limits. It is the CLI's answer to the
+ * prompt, drawn right under the prompt's echo at the left edge (`❯ …`, its wrapped lines indented,
+ * then `  ⎿  You've hit …`): the same words in a tool's output (under `● Bash(cat …)`) or in the
+ * agent's answer (`● …`, every line indented) are what the agent shows, not a limit. A limit that
+ * ends a turn elsewhere reaches Drover through the StopFailure hook.
  */
 const CLAUDE: AgentProfileInput = {
   id: 'claude',
@@ -36,13 +40,15 @@ const CLAUDE: AgentProfileInput = {
     String.raw`Enter to stay in auto mode`,
     String.raw`^ +❯ \d+\. `,
   ),
-  usageLimitPattern: anyOf(
-    String.raw`You've hit your [^\n]*limit`,
-    String.raw`You've reached your [^\n]*limit`,
-    String.raw`You're out of usage credits`,
-    String.raw`Your org is out of usage`,
-    String.raw`API Error: Request rejected \(429\)`,
-  ),
+  usageLimitPattern: String.raw`^❯ [^\n]*(?:\n  (?!⎿)[^\n]*)*\n  ⎿[ \u00a0]+(?:` +
+    anyOf(
+      String.raw`You've hit your [^\n]*limit`,
+      String.raw`You've reached your [^\n]*limit`,
+      String.raw`You're out of usage credits`,
+      String.raw`Your org is out of usage`,
+      String.raw`API Error: Request rejected \(429\)`,
+    ) +
+    ')',
   quietMs: 800,
   integration: 'claude',
   wakeAs: 'prompt',
@@ -53,7 +59,8 @@ const CLAUDE: AgentProfileInput = {
  * composer `› Ask Codex to do anything` (empty) with the model and folder two rows below (the
  * start-up splash and every dialog lack that footer); `› 1. …` is a dialog option, never the
  * prompt. Its own status reports (OSC 7501) say busy and ready; the screen shows dialogs and
- * limits ("■ You’ve hit your usage limit. Try again at 1:46 PM.").
+ * limits ("■ You’ve hit your usage limit. Try again at 1:46 PM.", at the left edge, where only Codex
+ * draws: the agent's answers (`• …`) and its commands' output (`  └ …`) are indented).
  */
 const CODEX: AgentProfileInput = {
   id: 'codex',
@@ -91,7 +98,9 @@ const CODEX: AgentProfileInput = {
  * empty input box ` >   Type your message or @path/to/file` stays on screen while busy, under
  * "⠸ Thinking... (esc to cancel, 19s)"; every dialog replaces it and offers numbered options
  * (`● 1. Allow once`). A usage limit is a dialog too: "Usage limit reached for all Pro models."
- * with "Access resets at 1:01 PM UTC." on the next line when the quota says when.
+ * with "Access resets at 1:01 PM UTC." on the next line when the quota says when. A dialog takes
+ * the input box's place, so the words count only in the last box on screen with no input below
+ * them: a tool's output box holding them is history above the input, or above the next dialog.
  */
 const GEMINI: AgentProfileInput = {
   id: 'gemini',
@@ -112,8 +121,7 @@ const GEMINI: AgentProfileInput = {
     String.raw`^\s*│ ● \d+\. `,
     String.raw`Press Ctrl\+C again to exit\.`,
   ),
-  usageLimitPattern: String.raw`Usage limit reached for [^
-│]*`,
+  usageLimitPattern: String.raw`^│ Usage limit reached for [^\n│]*(?![\s\S]*(?:╭|^ > ))`,
   quietMs: 800,
   integration: 'gemini',
   wakeAs: 'prompt',
@@ -126,7 +134,9 @@ const GEMINI: AgentProfileInput = {
  * Every dialog (folder trust, a command or tool approval) ends with "↑/↓ to navigate · enter to
  * select · esc to cancel". A provider's 429 ends the turn with "✗ 429 <message>" (no reset time);
  * "You've been rate limited on the current model" is the dialog it opens for its own Copilot plans
- * (read from its bundle: it cannot be shown offline, see the README).
+ * (read from its bundle: it cannot be shown offline, see the README), which counts only in the last
+ * box on screen with no input box below it (a dialog takes the input's place). The `✗` of an error
+ * sits one column in, as Copilot draws its own lines (`● …`); a command's output is indented further.
  */
 const COPILOT: AgentProfileInput = {
   id: 'copilot',
@@ -143,7 +153,7 @@ const COPILOT: AgentProfileInput = {
     String.raw`↑/↓ to navigate · enter to select · esc to cancel`,
     String.raw`You've been rate limited on the current model`,
   ),
-  usageLimitPattern: anyOf(String.raw`^ ✗ 429 `, String.raw`You've been rate limited on the current model`),
+  usageLimitPattern: anyOf(String.raw`^ ✗ 429 `, String.raw`You've been rate limited on the current model(?![\s\S]*(?:╭|^─{20,}\n❯))`),
   quietMs: 800,
   integration: 'copilot',
   wakeAs: 'prompt',
@@ -155,8 +165,9 @@ const COPILOT: AgentProfileInput = {
  * between two empty rows, above the agent and model (`┃  Build · Fake Sonnet`) and a rule of `▀`.
  * A turn's footer says `esc interrupt`; a permission dialog replaces the input box ("△ Permission
  * required" over "Allow once   Allow always   Reject"). A failed call it retries shows its message
- * and the wait in the footer ("You exceeded your current quota. [retrying in 2h 59m attempt #1]"):
- * a wait of minutes or more is a usage limit (a 429's `retry-after`), seconds a passing error.
+ * and the wait in the footer, the row under the input box ("You exceeded your current quota.
+ * [retrying in 2h 59m attempt #1]"): a wait of minutes or more is a usage limit (a 429's
+ * `retry-after`), seconds a passing error; the same words anywhere else are what the agent shows.
  * Its spinner keeps drawing, so the screen is seldom read while it waits: Drover's plugin (see
  * opencodeLaunch.ts) reports that wait with its end, and a prompt going in, idle, a permission
  * asked and a failed turn.
@@ -170,7 +181,7 @@ const OPENCODE: AgentProfileInput = {
   promptPattern: String.raw`^ *┃ *\n *┃(?: *| {2}Ask anything…[^\n]*)\n *┃ *\n *┃ {2}\S[^\n]* · [^\n]*\n *╹▀{20,}`,
   busyPattern: String.raw`esc (?:again to )?interrupt`,
   needsInputPattern: anyOf(String.raw`△ Permission required`, String.raw`Allow once +Allow always +Reject`),
-  usageLimitPattern: String.raw`\[retrying in (?:\d+[dhm] )+(?:\d+s )?attempt #\d+\]`,
+  usageLimitPattern: String.raw`(?<=╹▀{20,}[^\n]*\n[^\n]*)\[retrying in (?:\d+[dhm] )+(?:\d+s )?attempt #\d+\]`,
   quietMs: 800,
   integration: 'opencode',
   wakeAs: 'prompt',

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Project } from '../../../shared/entities';
+import { MAX_MESSAGE_CHARS } from '../../../shared/messageBody';
 import { REPLY_PAGE_BYTES } from '../../../shared/protocol';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { createCore, type Core } from '../compose';
@@ -67,6 +69,24 @@ describe('paged lists and work-state snapshots', () => {
     expect(parts.slice(1).every((part) => part.agents.length === 0 && part.sessions.length === 0 && part.wakes.length === 0)).toBe(true);
     expect(parts.flatMap((part) => part.tasks).map((task) => task.label)).toEqual([...Array.from({ length: 40 }, (_, i) => `task-${39 - i}`), 'blocker']);
     expect(parts.flatMap((part) => part.messages).map((message) => message.body.split(' ')[1])).toEqual(Array.from({ length: 30 }, (_, i) => String(i)));
+  });
+
+  it('reads a message stored before messages had a bound (a whole CI log) cut to one, saying so: the project stays readable', async () => {
+    const agent = await core.api.createAgent({ projectId: project.id, name: 'Flooded', role: '', profileId: 'shell' });
+    const note = await core.api.sendMessage({ projectId: project.id, to: 'Flooded', kind: 'note', body: 'The checks failed:' });
+    // Written as an older Drover stored it: more than a whole page of a reply, in one row.
+    const db = new Database(path.join(dir, 'data', 'projects', project.id, 'state.sqlite'));
+    db.prepare("UPDATE inbox_messages SET body = body || replace(hex(zeroblob(?)), '00', 'x') WHERE id = ?").run(REPLY_PAGE_BYTES, note.id);
+    db.close();
+    const length = 'The checks failed:'.length + REPLY_PAGE_BYTES;
+    const snapshot = (await core.api.getWorkState({ projectId: project.id })).messages.map((message) => message.body);
+    const inbox = (await core.api.listInbox({ agentId: agent.id, unreadOnly: false })).messages.map((message) => message.body);
+    for (const body of [...snapshot, ...inbox]) {
+      expect(body.length).toBeLessThanOrEqual(MAX_MESSAGE_CHARS);
+      expect(body.startsWith('The checks failed:xxx')).toBe(true);
+      expect(body.slice(-120)).toMatch(new RegExp(`x\\n\\n\\[Drover cut this message here: it was ${length.toLocaleString('en-US')} characters long, and a message holds at most 100,000\\.\\]$`));
+    }
+    expect([snapshot.length, inbox.length]).toEqual([1, 1]);
   });
 
   it('pages an agent’s inbox oldest first', async () => {

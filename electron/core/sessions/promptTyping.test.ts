@@ -122,7 +122,7 @@ describe('typing a prompt into an agent (SessionService.typePrompt, real PTY)', 
       {
         socketPath: '/unused',
         shimDir: writeCliShim(path.join(dataDir, 'bin'), [process.execPath, CLI_PATH]),
-        baseEnv: process.env,
+        baseEnv: () => process.env,
         stopGraceMs: 500,
         scrollbackLines: DEFAULT_APP_SETTINGS.terminalScrollbackLines,
         log: () => {},

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgentHookEvent, AgentProfile, AgentQuota, AgentSession, WakeStyle } from '../../../shared/entities';
+import type { AgentHookEvent, AgentProfile, AgentQuota, AgentSession, ProjectSettings, WakeStyle } from '../../../shared/entities';
 import type { TerminalChunk } from '../../../shared/events';
 import type { MirrorSnapshot } from './screenMirror';
 import { fail } from '../errors';
@@ -30,7 +30,8 @@ export interface SessionOptions {
   socketPath: string;
   /** Folder with the `drover` shim that agent terminals find first on PATH. */
   shimDir: string;
-  baseEnv: NodeJS.ProcessEnv;
+  /** The environment an agent of a project with these settings starts from. */
+  baseEnv(settings: ProjectSettings): NodeJS.ProcessEnv;
   stopGraceMs?: number;
   /** A usage limit whose reset time is unknown is lifted after this long, to be seen again if it holds. */
   limitRecheckMs?: number;
@@ -142,7 +143,7 @@ export class SessionService implements ProjectWork {
       proof: proof.toString('hex'),
       preApproveDroverTools: store.settings.get().preApproveDroverTools,
       accountPaused: this.options.isAccountPaused?.(profile.id) ?? false,
-      baseEnv: this.options.baseEnv,
+      baseEnv: this.options.baseEnv(store.settings.get()),
     });
     writeLaunchFiles(plan.files);
     const terminal = this.terminalOf(agent.projectId, agentId);
@@ -315,9 +316,9 @@ export class SessionService implements ProjectWork {
     const live = this.live.get(agentId);
     const session = live && store.sessions.get(live.sessionId);
     if (!live || !session) return store.sessions.latest(agentId)?.state ?? 'not started';
-    if (session.state === 'limited') return 'at its usage limit';
     if (session.needsInput) return 'waiting for your answer to its question';
-    if (session.state !== 'ready') return session.state;
+    // A limit holds back Drover's own wakes (AgentWakeService waits for the reset); a person's Wake now goes in at an empty prompt.
+    if (session.state !== 'ready' && session.state !== 'limited') return session.state;
     return whyNotAtPrompt(readScreen(await live.process.screen(), live.profile));
   }
 

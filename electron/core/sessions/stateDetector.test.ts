@@ -37,6 +37,62 @@ const HAS_FIRST_RUN_DIALOGS: Record<string, boolean> = { claude: true, gemini: t
  */
 const LIMIT_NAMES_RESET: Record<string, boolean> = { claude: true, gemini: true, codex: true, copilot: false, opencode: false };
 
+/**
+ * A limit's words as an agent shows them, drawn as each CLI draws a command's output and an answer
+ * (see its recorded screens): a file it cats that holds the CLI's own limit lines, and its answer
+ * quoting them.
+ */
+const AGENT_SHOWS_LIMIT_WORDS: Record<string, string> = {
+  claude: [
+    '❯ show me notes.txt',
+    '',
+    '● Bash(cat notes.txt)',
+    "  ⎿  You've hit your session limit · resets 11:59pm",
+    '     ❯ and this hits the limit',
+    "     ⎿  You've hit your session limit · resets 11:59pm",
+    '',
+    '● The file says:',
+    "  You've hit your session limit · resets 11:59pm",
+    "  ⎿  You've hit your session limit · resets 11:59pm",
+  ].join('\n'),
+  codex: [
+    '› show me notes.txt',
+    '',
+    '• Ran cat notes.txt',
+    '  └ ■ You’ve hit your usage limit. Try again at 11:59 PM.',
+    '',
+    '• The file says:',
+    '  ■ You’ve hit your usage limit. Try again at 11:59 PM.',
+  ].join('\n'),
+  gemini: [
+    ' > show me notes.txt',
+    `╭${'─'.repeat(50)}╮`,
+    '│ ✓  Shell cat notes.txt                          │',
+    '│                                                  │',
+    '│ Usage limit reached for all Pro models.          │',
+    '│ Access resets at 11:59 PM UTC.                   │',
+    `╰${'─'.repeat(50)}╯`,
+    '✦ The file says: Usage limit reached for all Pro models.',
+  ].join('\n'),
+  copilot: [
+    ' ❯ show me notes.txt',
+    '',
+    ' $ cat notes.txt',
+    "   └ You've been rate limited on the current model",
+    '      ✗ 429 You exceeded your current quota.',
+    '',
+    " ● The file says: You've been rate limited on the current model",
+    '   ✗ 429 You exceeded your current quota.',
+  ].join('\n'),
+  opencode: [
+    '  ┃  show me notes.txt',
+    '',
+    '     You exceeded your current quota. [retrying in 3h attempt #1]',
+    '',
+    '     ▣  Build · Fake Sonnet',
+  ].join('\n'),
+};
+
 describe('reading the screens the real CLIs drew', () => {
   it('has recordings of each CLI Drover integrates with', () => {
     expect([...new Set(recorded.map((r) => r.profileId))].sort()).toEqual(['claude', 'codex', 'copilot', 'gemini', 'opencode']);
@@ -81,6 +137,14 @@ describe('reading the screens the real CLIs drew', () => {
       expect(showsEmptyPrompt(read('api-error')) || read('api-error').dialog).toBe(true);
     });
 
+    it("the words of a limit the agent merely shows (a file it cats, its answer) are no limit, below its prompt or a dialog", () => {
+      const shown = AGENT_SHOWS_LIMIT_WORDS[profileId];
+      if (shown === undefined) throw new Error(`no agent output written for ${profileId}`);
+      for (const name of ['idle', 'busy', 'approval']) {
+        expect({ name, limits: readScreen(`${shown}\n${screens[name] ?? ''}`, profile(profileId)).limitLines }).toEqual({ name, limits: [] });
+      }
+    });
+
     it('a usage limit reads as limited, with its reset time where the CLI names one', () => {
       const [limit] = read('usage-limit').limitLines;
       expect(limit).toBeDefined();
@@ -106,7 +170,9 @@ describe('usage-limit lines, as the real CLIs word them (from their recorded scr
       "You've hit your Sonnet limit · resets Dec 2, 8:31pm (Europe/Paris)",
       "API Error: Request rejected (429) · This request would exceed your account's rate limit. Please try again later.",
     ]) {
-      expect(limits('claude', `  ⎿  ${line}`)).toEqual([`⎿  ${line}`]);
+      expect(limits('claude', `❯ go on with the refactor\n  ⎿  ${line}`)).toEqual([`⎿  ${line}`]);
+      // A prompt long enough to wrap: its lines are indented under the echo.
+      expect(limits('claude', `❯ go on with the refactor of\n  the cart and its tests\n  ⎿  ${line}`)).toEqual([`⎿  ${line}`]);
     }
     expect(limits('claude', "You've used 91% of your session limit · resets 4:18pm (Europe/Paris)")).toEqual([]);
     expect(limits('claude', 'Approaching session limit · resets 2:49pm (Europe/Paris)')).toEqual([]);
@@ -119,9 +185,10 @@ describe('usage-limit lines, as the real CLIs word them (from their recorded scr
 
   it('OpenCode: a retry that waits minutes or hours, not one of seconds after a passing error', () => {
     const footer = (wait: string) => `   ⬝⬝⬝⬝⬝■■■ You exceeded your current quota. [retrying in ${wait} attempt #1]      esc interrupt`;
-    expect(limits('opencode', footer('2h 59m'))).toEqual([footer('2h 59m').trim()]);
-    expect(limits('opencode', footer('5m'))).toHaveLength(1);
-    expect(limits('opencode', footer('2s'))).toEqual([]);
+    const underInput = (wait: string) => `  ┃  Build · Fake Sonnet Fake\n  ╹${'▀'.repeat(40)}  \n${footer(wait)}`;
+    expect(limits('opencode', underInput('2h 59m'))).toEqual([footer('2h 59m').trim()]);
+    expect(limits('opencode', underInput('5m'))).toHaveLength(1);
+    expect(limits('opencode', underInput('2s'))).toEqual([]);
   });
 
   it('Gemini CLI: the limit dialog, with the reset on its next line', () => {

@@ -44,15 +44,19 @@ function test(pattern: string | null, text: string): boolean {
   return pattern !== null && findMatches(pattern, text, 1).length > 0;
 }
 
-/** The whole line around each match of a limit pattern, and the line after it. */
+/**
+ * The whole line each match of a limit pattern ends on, and the line after it. A pattern may start
+ * lines above the limit line, at what shows the CLI drew it (Claude Code's echo of the prompt).
+ */
 function limitLines(pattern: string | null, text: string): LimitLine[] {
   const lineEnd = (from: number) => {
     const end = text.indexOf('\n', from);
     return end < 0 ? text.length : end;
   };
   return matchesOf(pattern, text).map((match) => {
-    const start = text.lastIndexOf('\n', match.index) + 1;
-    const end = lineEnd(match.index + match.length);
+    const last = match.index + Math.max(0, match.length - 1);
+    const start = text.lastIndexOf('\n', last) + 1;
+    const end = lineEnd(last);
     const line = text.slice(start, end).trim();
     return { line, context: `${line} ${text.slice(end + 1, lineEnd(end + 1)).trim()}`.trim() };
   });

@@ -1,4 +1,5 @@
 import type { InboxMessage } from '../../../shared/entities';
+import { MAX_MESSAGE_CHARS, messageBodyWithin } from '../../../shared/messageBody';
 import type { SeqCounter } from './seqCounter';
 import type { SqliteDatabase } from './sqlite';
 
@@ -6,7 +7,9 @@ interface MessageRow {
   id: string;
   agent_id: string;
   kind: InboxMessage['kind'];
+  /** The body's first MAX_MESSAGE_CHARS characters (see MESSAGE). */
   body: string;
+  body_length: number;
   task_id: string | null;
   from_agent_id: string | null;
   reply_to: string | null;
@@ -16,6 +19,13 @@ interface MessageRow {
   read_at: number | null;
   seq: number;
 }
+
+/**
+ * A message row as read: a body stored before messages had a bound (a whole CI log) is read only
+ * as far as a message holds, so one row can never make the project's work state too large to send.
+ */
+const MESSAGE = `SELECT id, agent_id, kind, substr(body, 1, ${MAX_MESSAGE_CHARS}) AS body, length(body) AS body_length, task_id, from_agent_id, reply_to, state,
+  created_at, delivered_at, read_at, seq FROM inbox_messages`;
 
 export type NewMessage = Pick<InboxMessage, 'id' | 'agentId' | 'kind' | 'body' | 'taskId' | 'fromAgentId' | 'replyTo' | 'createdAt'>;
 
@@ -29,27 +39,27 @@ export class InboxStore {
     private readonly seq: SeqCounter,
   ) {
     this.statements = {
-      message: db.prepare<[string], MessageRow>('SELECT * FROM inbox_messages WHERE id = ?'),
-      messages: db.prepare<[string], MessageRow>('SELECT * FROM inbox_messages WHERE agent_id = ? ORDER BY created_at, rowid'),
+      message: db.prepare<[string], MessageRow>(`${MESSAGE} WHERE id = ?`),
+      messages: db.prepare<[string], MessageRow>(`${MESSAGE} WHERE agent_id = ? ORDER BY created_at, rowid`),
       oldestFirst: db.prepare<[{ after: number; agentId: string | null; unreadOnly: number }], MessageRow>(
-        `SELECT * FROM inbox_messages WHERE rowid > @after AND (@agentId IS NULL OR agent_id = @agentId) AND (@unreadOnly = 0 OR state != 'read')
+        `${MESSAGE} WHERE rowid > @after AND (@agentId IS NULL OR agent_id = @agentId) AND (@unreadOnly = 0 OR state != 'read')
          ORDER BY rowid`,
       ),
       rowidOf: db.prepare<[string], number>('SELECT rowid FROM inbox_messages WHERE id = ?').pluck(),
       hasPending: db.prepare<[string], number>("SELECT EXISTS (SELECT 1 FROM inbox_messages WHERE agent_id = ? AND state = 'pending')").pluck(),
       pendingIds: db.prepare<[string], string>("SELECT id FROM inbox_messages WHERE agent_id = ? AND state = 'pending' ORDER BY created_at, rowid").pluck(),
       firstPending: db.prepare<[string, number], MessageRow>(
-        "SELECT * FROM inbox_messages WHERE agent_id = ? AND state = 'pending' ORDER BY created_at, rowid LIMIT ?",
+        `${MESSAGE} WHERE agent_id = ? AND state = 'pending' ORDER BY created_at, rowid LIMIT ?`,
       ),
       agentsWithPending: db.prepare<[], { agent_id: string }>("SELECT DISTINCT agent_id FROM inbox_messages WHERE state = 'pending'"),
-      resultOfTask: db.prepare<[string], MessageRow>("SELECT * FROM inbox_messages WHERE task_id = ? AND kind = 'task-result'"),
+      resultOfTask: db.prepare<[string], MessageRow>(`${MESSAGE} WHERE task_id = ? AND kind = 'task-result'`),
       finishedTasksWithoutResult: db.prepare<[], { id: string }>(
         `SELECT t.id FROM tasks t
          WHERE t.owner_agent_id IS NOT NULL AND t.state IN ('succeeded','failed','cancelled','interrupted')
            AND NOT EXISTS (SELECT 1 FROM inbox_messages m WHERE m.task_id = t.id AND m.kind = 'task-result')
          ORDER BY t.rowid`,
       ),
-      replyTo: db.prepare<[string], MessageRow>("SELECT * FROM inbox_messages WHERE reply_to = ? AND kind = 'reply' ORDER BY rowid LIMIT 1"),
+      replyTo: db.prepare<[string], MessageRow>(`${MESSAGE} WHERE reply_to = ? AND kind = 'reply' ORDER BY rowid LIMIT 1`),
       insertMessage: db.prepare(
         `INSERT INTO inbox_messages (id, agent_id, kind, body, task_id, from_agent_id, reply_to, state, created_at, seq)
          VALUES (@id, @agentId, @kind, @body, @taskId, @fromAgentId, @replyTo, 'pending', @createdAt, @seq)`,
@@ -139,7 +149,7 @@ export class InboxStore {
       projectId: this.projectId,
       agentId: row.agent_id,
       kind: row.kind,
-      body: row.body,
+      body: messageBodyWithin(row.body, row.body_length),
       taskId: row.task_id,
       fromAgentId: row.from_agent_id,
       replyTo: row.reply_to,

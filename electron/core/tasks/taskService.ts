@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isTaskFinished, type Agent, type Task, type TaskOutput, type TaskState } from '../../../shared/entities';
+import { isTaskFinished, type Agent, type ProjectSettings, type Task, type TaskOutput, type TaskState } from '../../../shared/entities';
 import { isInside } from '../../../shared/folders';
 import { describeExit } from '../../../shared/taskExit';
 import { fail } from '../errors';
@@ -71,7 +71,8 @@ export class TaskService implements ProjectWork {
     private readonly projects: ProjectRegistry,
     private readonly stores: ProjectStores,
     private readonly events: EventBus,
-    private readonly env: Record<string, string>,
+    /** The environment a task of a project with these settings starts from. */
+    private readonly envFor: (settings: ProjectSettings) => Record<string, string>,
     private readonly log: (line: string) => void,
   ) {}
 
@@ -283,7 +284,7 @@ export class TaskService implements ProjectWork {
       process = new TaskProcess({
         command: task.command,
         cwd: task.cwd,
-        env: { ...this.env, ...envForFolder(store, task.cwd), DROVER_TASK_ID: task.id, DROVER_PROJECT_ID: store.projectId },
+        env: { ...this.envFor(settings), ...envForFolder(store, task.cwd), DROVER_TASK_ID: task.id, DROVER_PROJECT_ID: store.projectId },
         onData: (data) => {
           log.append(data);
           this.events.emitOutput({ taskId: task.id, projectId: store.projectId, data });

@@ -97,7 +97,10 @@ export class AgentWakeService {
     this.deliver(store, agentId, false).catch((error: unknown) => this.options.log(`waking ${agentId} failed: ${String(error)}`));
   }
 
-  /** A person's wake: deliver now if the agent is ready, whatever holds or backoff say. */
+  /**
+   * A person's wake: deliver now if the agent's screen shows its empty prompt, whatever holds,
+   * backoff or a usage limit say (a limit read from the screen may be mistaken, and the person decides).
+   */
   async wakeNow(agentId: string): Promise<number> {
     const { store } = this.locator.agent(agentId);
     if (!store.inbox.hasPending(agentId)) return 0;

@@ -83,6 +83,25 @@ describe('a host killed with SIGKILL loses nothing', () => {
     }
   }, 90_000);
 
+  it('a host killed while serve runs is brought back by serve, its door on the same port, its task interrupted', async () => {
+    // serve starts the host, so it is the host's parent: the dead host stays a zombie until serve reaps it.
+    serve = await startServe(['--data-dir', dataDir, '--project', repo]);
+    const id = (await cli(['task', 'run', '--', 'sleep 300'])).stdout.trim();
+    const running = await waitFor(async () => (await tasks()).find((t) => t.id === id && t.state === 'running'), 'task to run');
+    leftovers.push(running.pid as number);
+    const killed = serve.hostPid();
+    process.kill(killed, 'SIGKILL');
+
+    await waitFor(() => serve?.hostAlive() && serve.hostPid() !== killed, 'a new host', 30_000);
+    await waitFor(() => serve?.stderr().includes('the browser door is open again'), 'serve to open the door again', 30_000);
+    expect(serve.stderr()).toContain('the Drover host went away; starting it again');
+    expect(serve.stderr()).not.toContain('serve ends too');
+    expect(serve.child.exitCode).toBeNull();
+    const status = JSON.parse((await cli(['host', 'status', '--json'])).stdout) as { webDoors: { url: string }[] };
+    expect(status.webDoors.map((door) => new URL(door.url).origin)).toEqual([new URL(serve.url).origin]);
+    expect((await tasks()).find((t) => t.id === id)).toMatchObject({ state: 'interrupted', reason: 'app-restart' });
+  }, 90_000);
+
   it('reconciling again after a clean restart changes nothing', async () => {
     serve = await startServe(['--data-dir', dataDir, '--project', repo]);
     const id = (await cli(['task', 'run', '--', 'sleep 300'])).stdout.trim();
