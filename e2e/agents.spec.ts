@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/droverHost';
+import { holdFromHost } from './support/heldFrames';
 import {
   addAgent,
   FAKE_PROFILE,
@@ -97,6 +98,7 @@ test('adds an agent, talks to it in its terminal, follows resizes, and resumes i
   const restartedUrl = await drover.startHost(['--project', folder]);
   await openWorkspace(page, restartedUrl, projectId);
   await expect(stateBadge(backend, 'Exited')).toBeVisible();
+  await expect(backend.getByText('stopped by the host restart', { exact: true })).toBeVisible();
   await expect(backendTerminal).toContainText('Done: add a health check');
   await expect(backendTerminal).toContainText('Session ended when Drover stopped');
   await expect(backend.getByText('Press Enter here to start it again')).toBeVisible();
@@ -105,6 +107,24 @@ test('adds an agent, talks to it in its terminal, follows resizes, and resumes i
   await page.keyboard.press('Enter');
   await expect(backendTerminal).toContainText('resumed conversation');
   await expect(stateBadge(backend, 'Ready')).toBeVisible();
+});
+
+test('keys typed right after Start reach the agent, in order, however long its start takes to reach the page', async ({ page, drover }) => {
+  const folder = drover.makeFolder('shop-api');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  // A loaded page: the start's answer and the session's events come late.
+  const start = await holdFromHost(page, { replies: ['startAgent'], events: ['agentSessionChanged'] });
+  await openWorkspace(page, url, projectId);
+  const pane = await addAgent(page, 'Typist', '', SHELL_PROFILE.name);
+  const terminal = terminalOf(pane, 'Typist');
+  await pane.getByRole('button', { name: 'Start' }).click();
+  await expect(pane.getByRole('status').filter({ hasText: 'Starting Typist… what you type now is sent to it once it runs.' })).toBeVisible();
+  await typeLine(page, terminal, 'for i in 1 2 3; do echo typed-$i; done');
+  start.release();
+  await expect(stateBadge(pane, 'Ready')).toBeVisible();
+  await expect(terminal).toContainText('typed-3');
+  await expect(terminal.locator('.xterm-rows > div', { hasText: /^typed-[123]\s*$/ })).toHaveText([/typed-1/, /typed-2/, /typed-3/]);
 });
 
 test('manages profiles in the UI and explains an agent whose command is missing', async ({ page, drover }) => {

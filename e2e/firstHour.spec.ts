@@ -1,46 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page, WebSocketRoute } from '@playwright/test';
 import { git, makeRepo } from '../test-support/gitRepo';
 import { addAgent, agentPane, openWorkspace, saveProfiles, SHELL_PROFILE, stateBadge, terminalOf, typeLine } from './support/agents';
 import { runCli } from '../test-support/droverProcess';
 import { expect, test, type DroverWorld } from './support/droverHost';
+import { holdReplies } from './support/heldFrames';
 import { openProject, runTask, taskRow } from './support/workState';
 import { connectToDrover } from '../electron/cli/socketClient';
 import { waitFor } from '../test-support/waitFor';
-
-/** Holds the host's answers to `method` until `release` is called; every other frame passes. */
-async function holdReplies(page: Page, method: string): Promise<{ release(): void }> {
-  const held: { route: WebSocketRoute; message: string | Buffer }[] = [];
-  const waiting = new Set<string>();
-  let releasing = false;
-  await page.routeWebSocket(/.*/, (ws) => {
-    const server = ws.connectToServer();
-    ws.onMessage((message) => {
-      if (typeof message === 'string') {
-        const frame = JSON.parse(message) as { t?: string; id?: number; method?: string };
-        if (frame.t === 'req' && frame.method === method) waiting.add(String(frame.id));
-      }
-      server.send(message);
-    });
-    server.onMessage((message) => {
-      if (!releasing && typeof message === 'string') {
-        const frame = JSON.parse(message) as { t?: string; id?: number };
-        if (frame.t === 'res' && waiting.has(String(frame.id))) {
-          held.push({ route: ws, message });
-          return;
-        }
-      }
-      ws.send(message);
-    });
-  });
-  return {
-    release() {
-      releasing = true;
-      for (const { route, message } of held.splice(0)) route.send(message);
-    },
-  };
-}
 
 /** Waits until the task has ended, asking the host over its local socket. */
 async function waitForTaskEnd(drover: DroverWorld, taskId: string): Promise<void> {

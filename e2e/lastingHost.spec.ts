@@ -127,3 +127,38 @@ for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     expect(await session(drover, projectId, agentId)).toMatchObject({ state: 'exited', endReason: 'app-restart' });
   });
 }
+
+test('a page paused in the debugger holds no agent back, and once it runs again shows what the host has', async ({ page, drover, browser }) => {
+  test.setTimeout(180_000);
+  const folder = drover.makeFolder('shop-api');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  await openWorkspace(page, url, projectId);
+  const pane = await addAgent(page, 'Flooder', 'Floods', SHELL_PROFILE.name);
+  await pane.getByRole('button', { name: 'Start' }).click();
+  await expect(stateBadge(pane, 'Ready')).toBeVisible();
+  const terminal = terminalOf(pane, 'Flooder');
+  const agentId = await withSocket(drover, async (rpc) => (await rpc.call('getWorkState', { projectId })).agents[0]?.id as string);
+
+  // Another person's page (a browser context of its own: a renderer process of its own), stopped in the debugger.
+  const elsewhere = await browser.newContext({ viewport: page.viewportSize() });
+  const paused = await elsewhere.newPage();
+  await openWorkspace(paused, url, projectId);
+  const pausedTerminal = terminalOf(agentPane(paused, 'Flooder'), 'Flooder');
+  await expect(pausedTerminal).toContainText('$');
+  const debuggerSession = await elsewhere.newCDPSession(paused);
+  await debuggerSession.send('Debugger.enable');
+  await debuggerSession.send('Debugger.pause');
+
+  // 300,000 characters, three times the pause mark: they get through only if the paused page stops holding the agent back.
+  fs.writeFileSync(path.join(folder, 'flood.js'), "for (let i = 1; i <= 30000; i++) console.log('row ' + i); console.log('flood ' + 'done');\n");
+  await typeLine(page, terminal, `'${process.execPath}' flood.js`);
+  await expect(terminal).toContainText('flood done', { timeout: 60_000 });
+  expect(numbered((await mirror(drover, agentId)).lines, 'row').slice(-3)).toEqual([29998, 29999, 30000]);
+
+  await debuggerSession.send('Debugger.resume');
+  await expect(pausedTerminal).toContainText('flood done', { timeout: 30_000 });
+  await expectPaneMatchesMirror(drover, pausedTerminal, agentId);
+  await expectPaneMatchesMirror(drover, terminal, agentId);
+  await elsewhere.close();
+});

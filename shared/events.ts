@@ -156,7 +156,9 @@ export type TaskOutputChunk = z.infer<typeof TaskOutputChunkSchema>;
  * (ackAgentOutput) so the host can pause a PTY whose client falls behind; on the wire its data is
  * bytes (TerminalBytes in protocol.ts). `at` is where the chunk starts in the agent's stream (in
  * UTF-8 bytes since the host started), so a client that attached at a snapshot's `at` takes exactly
- * the chunks after it: no gap, no duplicate.
+ * the chunks after it: no gap, no duplicate. A client that acknowledged nothing for a few seconds
+ * while far behind is sent nothing more; once it acknowledges again it gets an empty chunk at the
+ * stream's position, past the end of what it has, and attaches again for a fresh snapshot.
  */
 export const TerminalChunkSchema = z.object({
   agentId: AgentIdSchema,

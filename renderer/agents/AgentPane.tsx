@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId, useImperativeHandle, useRef, type Ref } from 'react';
+import { lazy, Suspense, useId, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import type { Agent, AgentProfile, AgentSession, Worktree } from '../../shared/entities';
 import type { ForgeLink } from '../../shared/forge';
 import { AccountPausedNote } from '../accounts/AccountPausedNote';
@@ -56,11 +56,23 @@ export function AgentPane(props: AgentPaneProps) {
   const terminalRef = useRef<AgentTerminalHandle>(null);
   const nameId = useId();
   const live = isSessionLive(session);
+  const [startAsked, setStartAsked] = useState(false);
+  // Start (or Restart, once the old session ended) is on its way: the new session is not live in the page yet.
+  const starting = startAsked && !live;
   const width = usePaneWidth(rootRef);
 
   useImperativeHandle(ref, () => ({ focus: () => (terminalRef.current ?? rootRef.current)?.focus() }), []);
 
-  const start = () => void run(() => startAgent(agent.id, true));
+  const startsAgent = (action: () => Promise<unknown>) => () =>
+    void run(async () => {
+      setStartAsked(true);
+      try {
+        await action();
+      } finally {
+        setStartAsked(false);
+      }
+    });
+  const start = startsAgent(() => startAgent(agent.id, true));
   const cannotStart = live ? null : (actionError ?? profile?.unavailableReason ?? null);
   const shortcut = index < 9 ? `Alt+${index + 1}` : null;
   const machine = machineOfPage();
@@ -96,7 +108,7 @@ export function AgentPane(props: AgentPaneProps) {
                 <button type="button" className="button button--ghost button--row" disabled={pending} onClick={() => void run(() => stopAgent(agent.id))}>
                   <PaneIcon name="stop" /> <span className="agent-pane__action-text">Stop</span>
                 </button>
-                <button type="button" className="button button--ghost button--row" disabled={pending} onClick={() => void run(() => restartAgent(agent.id))}>
+                <button type="button" className="button button--ghost button--row" disabled={pending} onClick={startsAgent(() => restartAgent(agent.id))}>
                   <PaneIcon name="restart" /> <span className="agent-pane__action-text">Restart</span>
                 </button>
               </>
@@ -159,14 +171,21 @@ export function AgentPane(props: AgentPaneProps) {
               agentId={agent.id}
               label={`${agent.name} terminal`}
               live={live}
+              starting={starting}
               sessionId={session?.id ?? null}
               onStartAgain={start}
             />
           </Suspense>
-          {!live && (
-            <p className="agent-pane__ended">
-              {endedHint(session)} Press <kbd>Enter</kbd> here to {session ? 'start it again' : 'start it'}.
+          {starting ? (
+            <p role="status" className="agent-pane__ended">
+              Starting {agent.name}… what you type now is sent to it once it runs.
             </p>
+          ) : (
+            !live && (
+              <p className="agent-pane__ended">
+                {endedHint(session)} Press <kbd>Enter</kbd> here to {session ? 'start it again' : 'start it'}.
+              </p>
+            )
           )}
         </>
       )}

@@ -16,6 +16,13 @@ describe('agentStatus', () => {
     expect(agentStatus(undefined, NOW).label).toBe('Not started');
   });
 
+  it('says an end the host or the person caused as such, not by the code the CLI exited with', () => {
+    expect(agentStatus(session({ state: 'exited', endReason: 'app-restart', exitCode: 143 }), NOW)).toMatchObject({ label: 'Exited', detail: 'stopped by the host restart' });
+    expect(agentStatus(session({ state: 'exited', endReason: 'app-restart', exitCode: null }), NOW).detail).toBe('stopped by the host restart');
+    expect(agentStatus(session({ state: 'exited', endReason: 'stopped', exitCode: 143 }), NOW).detail).toBe('stopped');
+    expect(agentStatus(session({ state: 'exited', endReason: 'exited', exitCode: 143 }), NOW).detail).toBe('code 143');
+  });
+
   it('says when a ready agent waits for an answer', () => {
     expect(agentStatus(session({ needsInput: true }), NOW)).toMatchObject({ label: 'Needs input', tone: 'needs-input' });
   });

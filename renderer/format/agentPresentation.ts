@@ -26,8 +26,19 @@ export function agentStatus(session: AgentSession | undefined, now: number): Age
         detail: session.limitResetsAt === null ? null : `resets ${formatClockTime(session.limitResetsAt, now)}`,
       };
     case 'exited':
-      return { label: 'Exited', tone: 'exited', detail: session.exitCode === null ? null : `code ${session.exitCode}` };
+      return { label: 'Exited', tone: 'exited', detail: endDetail(session) };
   }
+}
+
+/**
+ * Why an ended session ended, beside its badge. A CLI stopped by a signal often exits with 128 plus
+ * the signal's number (Claude Code's 143 after a SIGTERM): the code of an end Drover caused says
+ * nothing the reason does not, and reads like a crash.
+ */
+function endDetail(session: AgentSession): string | null {
+  if (session.endReason === 'app-restart') return 'stopped by the host restart';
+  if (session.endReason === 'stopped') return 'stopped';
+  return session.exitCode === null ? null : `code ${session.exitCode}`;
 }
 
 /** A session that has a process behind it: input, resize and Stop make sense. */

@@ -1,12 +1,13 @@
-import { useCallback, useEffect, useImperativeHandle, useRef, useState, type Ref, type RefObject } from 'react';
+import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref, type RefObject } from 'react';
 import { terminalCommandFor, workspaceCommandFor } from '../keyboard/agentShortcuts';
 import { paneAwayWords } from '../components/connectionLost';
 import { useConnection, useConnectionLoss } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
 import { machineOfPage } from '../transport/machinePage';
-import { AgentTerminalLink } from './agentTerminalLink';
+import { AgentTerminalLink, xtermScreen } from './agentTerminalLink';
 import { copySelection } from './clipboard';
 import { createAgentXterm, fitIfVisible, isVisible, type AgentXterm } from './createAgentXterm';
+import { TerminalInput } from './terminalInput';
 import { TerminalSearchBar } from './TerminalSearchBar';
 
 /** Resizing a PTY redraws the agent's whole screen: wait until the pane stops changing size. */
@@ -22,6 +23,8 @@ interface AgentTerminalProps {
   label: string;
   /** A process is behind the terminal: keys go to it and the PTY follows the pane's size. */
   live: boolean;
+  /** Start was pressed and the session is not live yet: keys typed now are held and sent once it is. */
+  starting: boolean;
   /** Changes with each new session, whose PTY starts at the host's default size. */
   sessionId: string | null;
   /** Enter in a terminal whose session ended. */
@@ -52,7 +55,7 @@ function useSeen(ref: RefObject<HTMLElement | null>): [boolean, () => void] {
  * An agent's real terminal: the host's copy of its screen and history, then its live output; keys
  * and size go back to its PTY. It is made when it first comes into view.
  */
-export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, ref }: AgentTerminalProps) {
+export function AgentTerminal({ agentId, label, live, starting, sessionId, onStartAgain, ref }: AgentTerminalProps) {
   const bridge = useBridge();
   const away = useConnection() === 'lost';
   const loss = useConnectionLoss();
@@ -75,6 +78,8 @@ export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, r
     liveRef.current = live;
     startAgainRef.current = onStartAgain;
   });
+  const input = useMemo(() => new TerminalInput((data) => void bridge.call('writeAgentInput', { agentId, data }).catch(() => undefined)), [bridge, agentId]);
+  useEffect(() => input.setTarget(live ? 'live' : starting ? 'starting' : 'ended'), [input, live, starting]);
 
   useImperativeHandle(
     ref,
@@ -109,32 +114,21 @@ export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, r
         if (event.type === 'keydown' && command === 'search') setSearching(true);
         return false;
       }
-      if (!liveRef.current && event.key === 'Enter' && !event.shiftKey && !event.ctrlKey && !event.altKey && !event.metaKey) {
+      if (input.target === 'ended' && event.key === 'Enter' && !event.shiftKey && !event.ctrlKey && !event.altKey && !event.metaKey) {
         if (event.type === 'keydown') startAgainRef.current();
         return false;
       }
       return true;
     });
     const resized = terminal.onResize(sendSize);
-    const link = new AgentTerminalLink(
-      bridge,
-      agentId,
-      {
-        size: () => (isVisible(created) ? { cols: terminal.cols, rows: terminal.rows } : null),
-        restore: (snapshot, size, onRestored) => {
-          terminal.reset();
-          if (size.cols !== terminal.cols || size.rows !== terminal.rows) terminal.resize(size.cols, size.rows);
-          terminal.write(snapshot, () => {
-            onRestored();
-            fitIfVisible(created);
-          });
-        },
-        write: (data, onParsed) => terminal.write(data, onParsed),
-      },
-      setLinkError,
+    const screen = xtermScreen(
+      terminal,
+      () => (isVisible(created) ? { cols: terminal.cols, rows: terminal.rows } : null),
+      () => fitIfVisible(created),
     );
-    const input = terminal.onData((data) => {
-      if (liveRef.current && !link.restoring) bridge.call('writeAgentInput', { agentId, data }).catch(() => undefined);
+    const link = new AgentTerminalLink(bridge, agentId, screen, setLinkError);
+    const typed = terminal.onData((data) => {
+      if (!link.restoring) input.type(data);
     });
     fitIfVisible(created);
     link.start();
@@ -158,12 +152,12 @@ export function AgentTerminal({ agentId, label, live, sessionId, onStartAgain, r
       clearTimeout(resizeTimer);
       observer.disconnect();
       link.stop();
-      input.dispose();
+      typed.dispose();
       resized.dispose();
       terminal.dispose();
       setXterm(null);
     };
-  }, [bridge, agentId, seen]);
+  }, [bridge, agentId, seen, input]);
 
   useEffect(() => {
     xterm?.terminal.textarea?.setAttribute('aria-label', label);

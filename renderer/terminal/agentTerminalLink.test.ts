@@ -1,8 +1,9 @@
+import { Terminal } from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
 import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
 import type { Bridge } from '../bridge';
 import { BaseFakeBridge, settle } from '../testing/fakeBridge';
-import { AgentTerminalLink, type TerminalScreen, type TerminalSize } from './agentTerminalLink';
+import { AgentTerminalLink, xtermScreen, type TerminalScreen, type TerminalSize } from './agentTerminalLink';
 
 const AGENT = 'a-aaaaaa';
 const encoder = new TextEncoder();
@@ -139,6 +140,20 @@ describe('AgentTerminalLink', () => {
     expect(host.calls.filter((c) => c.method === 'attachAgentTerminal')).toHaveLength(2);
   });
 
+  it('attaches again from a fresh snapshot when a chunk starts past the end of what it has: the host left it behind', async () => {
+    const host = new FakeTerminalHost();
+    const { screen } = link(host);
+    await settle();
+    host.output('seen');
+    // Output the page missed while it acknowledged nothing, then the host's word of where the stream is.
+    host.stream += ' missed';
+    host.pushTerminal({ agentId: AGENT, projectId: 'p-aaaaaa', at: encoder.encode(host.stream).length, data: new Uint8Array() });
+    await settle();
+    expect(host.calls.filter((c) => c.method === 'attachAgentTerminal')).toHaveLength(2);
+    host.output(' after');
+    expect(screen.text).toBe('seen missed after');
+  });
+
   it('reports an attach that fails', async () => {
     const host = new FakeTerminalHost();
     host.call = (async () => {
@@ -147,5 +162,21 @@ describe('AgentTerminalLink', () => {
     const { errors } = link(host);
     await settle();
     expect(errors).toEqual(['No agent a-aaaaaa']);
+  });
+});
+
+describe('xtermScreen', () => {
+  it('restores after what was written before it is parsed: output the page fell behind on never lands in the restored screen', async () => {
+    const terminal = new Terminal({ cols: 20, rows: 4, scrollback: 100, allowProposedApi: true });
+    const screen = xtermScreen(terminal, () => null);
+    screen.write(encoder.encode('stale 1\r\nstale 2\r\n'));
+    const restored = new Promise<void>((resolve) => screen.restore('fresh\r\n', { cols: 30, rows: 5 }, resolve));
+    screen.write(encoder.encode('after'));
+    await restored;
+    await new Promise<void>((resolve) => terminal.write('', resolve));
+    const rows = Array.from({ length: terminal.buffer.active.length }, (_, row) => terminal.buffer.active.getLine(row)?.translateToString(true) ?? '');
+    expect(rows).toEqual(['fresh', 'after', '', '', '']);
+    expect([terminal.cols, terminal.rows]).toEqual([30, 5]);
+    terminal.dispose();
   });
 });

@@ -13,12 +13,46 @@ export interface TerminalScreen {
   /** The size the screen has now (the PTY takes it on attach); null while it has no box to fit. */
   size(): TerminalSize | null;
   /**
-   * Empties the screen, gives it the snapshot's size, writes the snapshot (text with escape
-   * sequences) and calls `onRestored` once it is parsed.
+   * Once everything written before is parsed, empties the screen, gives it the snapshot's size,
+   * writes the snapshot (text with escape sequences) and calls `onRestored` once it is parsed.
+   * What is written after comes after the snapshot.
    */
   restore(snapshot: string, size: TerminalSize, onRestored: () => void): void;
   /** Live output as UTF-8 bytes, which xterm decodes itself; `onParsed` once it has processed them. */
   write(data: Uint8Array, onParsed?: () => void): void;
+}
+
+/** What a screen needs of an xterm (the page's, or a headless one). */
+export interface Xterm {
+  readonly cols: number;
+  readonly rows: number;
+  write(data: string | Uint8Array, onParsed?: () => void): void;
+  reset(): void;
+  resize(cols: number, rows: number): void;
+}
+
+const NOTHING = new Uint8Array();
+
+/**
+ * An xterm as the link's screen. xterm parses writes in order, later: a restore empties the screen
+ * in that order too, so output still waiting to be parsed when the link attached again (a page that
+ * fell behind) is drawn before it, never into the restored screen.
+ */
+export function xtermScreen(terminal: Xterm, size: () => TerminalSize | null, afterRestore: () => void = () => {}): TerminalScreen {
+  return {
+    size,
+    restore: (snapshot, snapshotSize, onRestored) => {
+      terminal.write(NOTHING, () => {
+        terminal.reset();
+        if (snapshotSize.cols !== terminal.cols || snapshotSize.rows !== terminal.rows) terminal.resize(snapshotSize.cols, snapshotSize.rows);
+      });
+      terminal.write(snapshot, () => {
+        onRestored();
+        afterRestore();
+      });
+    },
+    write: (data, onParsed) => terminal.write(data, onParsed),
+  };
 }
 
 /**
@@ -26,13 +60,14 @@ export interface TerminalScreen {
  * terminal, serialized, and `at`, where in the stream it ends; every live chunk says where it
  * starts, so the screen takes exactly the chunks after the snapshot: none lost, none twice, however
  * the answer and the chunks interleave. Attachments belong to a connection, so after a reconnect
- * it attaches again and restores the screen from a fresh snapshot.
+ * it attaches again and restores the screen from a fresh snapshot; so it does when a chunk starts
+ * past the end of what the screen has (the host left this page behind while it acknowledged nothing).
  */
 export class AgentTerminalLink {
   /** Bumped by every attach and by stop, so late answers and parse callbacks of old ones are ignored. */
   private generation = 0;
-  /** Where the snapshot of the current attachment ends; null until its answer came. */
-  private attachedAt: number | null = null;
+  /** Where the next chunk of the current attachment starts (the end of what the screen has); null until its answer came. */
+  private nextAt: number | null = null;
   private attaching = false;
   /** Chunks that came before the attach answer: shown after the snapshot, from where it ends. */
   private early: TerminalBytes[] = [];
@@ -80,7 +115,7 @@ export class AgentTerminalLink {
   }
 
   private reset(): void {
-    this.attachedAt = null;
+    this.nextAt = null;
     this.attaching = false;
     this.early = [];
   }
@@ -99,7 +134,7 @@ export class AgentTerminalLink {
         if (generation === this.generation) this.restoringScreen = false;
       });
       this.attaching = false;
-      this.attachedAt = attached.at;
+      this.nextAt = attached.at;
       const early = this.early;
       this.early = [];
       early.forEach((chunk) => this.receive(chunk));
@@ -114,12 +149,16 @@ export class AgentTerminalLink {
 
   private receive(chunk: TerminalBytes): void {
     if (chunk.agentId !== this.agentId) return;
-    if (this.attachedAt === null) {
+    if (this.nextAt === null) {
       if (this.attaching) this.early.push(chunk);
       return;
     }
     // Already in the snapshot: a chunk of an earlier attachment, sent before this one began.
-    if (chunk.at < this.attachedAt) return;
+    if (chunk.at < this.nextAt) return;
+    // The host left this page behind and it missed output: a fresh snapshot brings it up to date.
+    if (chunk.at > this.nextAt) return void this.attach();
+    if (chunk.data.byteLength === 0) return;
+    this.nextAt += chunk.data.byteLength;
     const generation = this.generation;
     this.screen.write(chunk.data, () => {
       if (generation === this.generation) this.acks.written(chunk.data.byteLength);

@@ -36,9 +36,13 @@ export const SESSION_METHODS = {
     params: z.object({ agentId: AgentIdSchema, ...TerminalSize.partial().shape }).strict(),
     result: z.object({ agentId: AgentIdSchema, snapshot: z.string(), at: z.number().int().nonnegative(), ...TerminalSize.shape }),
   },
-  /** What the host's mirror of the agent's terminal holds, as text: scrollback, then the screen. */
+  /**
+   * What the host's mirror of the agent's terminal holds, as text: scrollback, then the screen, a
+   * row the terminal wrapped joined to the one it continues. `styled`: each run of one look comes
+   * after the SGR that gives it (starting with a reset), so looks compare too.
+   */
   readAgentScreen: {
-    params: z.object({ agentId: AgentIdSchema }).strict(),
+    params: z.object({ agentId: AgentIdSchema, styled: z.boolean().optional() }).strict(),
     result: z.object({ agentId: AgentIdSchema, text: z.string(), ...TerminalSize.shape }),
   },
   detachAgentTerminal: {

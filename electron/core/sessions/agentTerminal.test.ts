@@ -3,7 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Terminal } from '@xterm/headless';
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../test-support/waitFor';
 import { AgentTerminal } from './agentTerminal';
+import { ScrollbackLog } from './scrollbackLog';
+import type { TerminalSink } from './terminalStream';
 
 function textOf(terminal: Terminal): string[] {
   const buffer = terminal.buffer.active;
@@ -23,7 +26,16 @@ describe('an agent terminal attached mid-stream', () => {
 
   it('gives a client the snapshot and then every chunk after it: the client ends with every line the agent wrote, once', async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-agent-terminal-'));
-    const host = new AgentTerminal({ scrollbackFile: path.join(dir, 'scrollback.log'), scrollbackLines: 1000, cols: 40, rows: 10 });
+    const terminal = new AgentTerminal({ scrollbackFile: path.join(dir, 'scrollback.log'), scrollbackLines: 1000, cols: 40, rows: 10 });
+    // Everything the agent wrote, in one piece: a terminal that takes it all is the reference.
+    let everything = '';
+    const host = {
+      write: (data: string) => {
+        everything += data;
+        terminal.write(data);
+      },
+      attach: (sink: TerminalSink) => terminal.attach(sink),
+    };
     let n = 0;
     // Whole lines, a line cut where the attach comes, and lines longer than a row (wrapped).
     const more = (lines: number) => {
@@ -42,15 +54,78 @@ describe('an agent terminal attached mid-stream', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
       await written(client, attached.data);
       for (const chunk of chunks) await written(client, chunk);
-      host.flush();
-      await host.text();
+      await terminal.text();
       const mirror = new Terminal({ cols: 40, rows: 10, scrollback: 1000, allowProposedApi: true });
-      await written(mirror, fs.readFileSync(path.join(dir, 'scrollback.log'), 'utf8'));
+      await written(mirror, everything);
       expect(textOf(client), `round ${round}`).toEqual(textOf(mirror));
       attached.detach();
       client.dispose();
       mirror.dispose();
     }
-    host.dispose();
+    terminal.dispose();
+  });
+});
+
+/** What a person sees of a terminal, and what a page attaching to it gets: its text, its serialized screen (looks, cursor, modes), its size. */
+async function seen(terminal: AgentTerminal) {
+  const attached = await terminal.attach({ send: () => {} });
+  attached.detach();
+  return { text: await terminal.text(), screen: await terminal.screen(), snapshot: attached.data, cols: attached.cols, rows: attached.rows, bracketedPaste: await terminal.bracketedPaste() };
+}
+
+/**
+ * What a shell and a full-screen CLI draw: a wake note typed at a prompt with bracketed paste on
+ * (pasted text in reverse video, the line redrawn with cursor moves), a resize, a line long enough
+ * to wrap, a dialog in the alternate screen, colours.
+ */
+function drawSession(terminal: AgentTerminal, round: number): void {
+  terminal.write(`\u001b[?2004h$ echo round ${round}\r\nround ${round}\r\n$ `);
+  terminal.write(`\u001b[7m(echo ok; true) '[Drover] New message ${round}'\u001b[27m`);
+  terminal.write(`\r\u001b[K$ (echo ok; true) '[Drover] New message ${round}'\u001b[12D\u001b[1mmsg\u001b[0m\u001b[12C\r\n`);
+  terminal.resize(round % 2 === 0 ? 44 : 70, round % 2 === 0 ? 9 : 14);
+  terminal.write(`${'a long line that wraps at the narrower width '.repeat(3)}\r\n`);
+  terminal.write(`\u001b[?1049h\u001b[H\u001b[2J\u001b[3;5H\u001b[44m Do you want to proceed? \u001b[0m\u001b[5;5H❯ 1. Yes\u001b[6;5H  2. No\u001b[6;12H`);
+  if (round < 2) terminal.write('\u001b[?1049l\u001b[32mback in the normal screen\u001b[0m\r\n');
+}
+
+describe('an agent terminal rebuilt from its scrollback file (a restart of the host)', () => {
+  let dir = '';
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const rebuilt = (file: string) => new AgentTerminal({ scrollbackFile: file, scrollbackLines: 1000, cols: 120, rows: 32 });
+
+  it('is the terminal it was: the same text, looks, cursor, modes and size, across resizes and the alternate screen', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-agent-terminal-'));
+    const file = path.join(dir, 'scrollback.log');
+    const before = new AgentTerminal({ scrollbackFile: file, scrollbackLines: 1000, cols: 80, rows: 24 });
+    for (let round = 0; round < 3; round++) drawSession(before, round);
+    const shown = await seen(before);
+    expect(shown.bracketedPaste).toBe(true);
+    before.dispose();
+    const after = rebuilt(file);
+    expect(await seen(after)).toEqual(shown);
+    after.dispose();
+  });
+
+  it('is the terminal it was when its file was rewritten from a screen on the way', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-agent-terminal-'));
+    const file = path.join(dir, 'scrollback.log');
+    const before = new AgentTerminal({ scrollbackFile: file, scrollbackLines: 1000, cols: 80, rows: 24, rewriteAfterBytes: 2000 });
+    drawSession(before, 0);
+    for (let line = 0; line < 100; line++) before.write(`\u001b[3${line % 8}mline ${line}\u001b[0m of history\r\n`);
+    before.flush();
+    // A quiet moment after that much output: the file starts again from the mirror, serialized.
+    await waitFor(() => {
+      const { log, restored } = ScrollbackLog.open(file, () => {});
+      log.close();
+      return restored.records[0]?.kind === 'screen';
+    }, 'the file rewritten from a screen');
+    drawSession(before, 1);
+    drawSession(before, 2);
+    const shown = await seen(before);
+    before.dispose();
+    const after = rebuilt(file);
+    expect(await seen(after)).toEqual(shown);
+    after.dispose();
   });
 });

@@ -1,17 +1,29 @@
 import { CombiningMarkCap } from './combiningMarks';
 import { ScreenMirror, type MirrorSnapshot } from './screenMirror';
-import { ScrollbackLog } from './scrollbackLog';
+import { ScrollbackLog, type RestoredLog } from './scrollbackLog';
 import { TerminalStream, type FlowSource, type StreamAttachment, type TerminalSink } from './terminalStream';
 
 export interface AgentTerminalOptions {
-  /** The agent's output on disk: an earlier host's mirror is rebuilt from it. */
+  /** The agent's terminal on disk: an earlier host's mirror is rebuilt from it. */
   scrollbackFile: string;
   scrollbackLines: number;
+  /** The size of a terminal the file has none for (a new agent's). */
   cols: number;
   rows: number;
-  /** Shown after what the file holds, when it was cut off by a stop of the host. */
-  endedNote?: string;
+  /** How much output the file gathers after its last screen before it is rewritten from a new one (ScrollbackLog's default). */
+  rewriteAfterBytes?: number;
 }
+
+/**
+ * A line of Drover's own in a terminal, dimmed. It goes below the last row, scrolling the screen up,
+ * so it covers nothing a program drew (the scroll region reset first, so the scroll takes the whole
+ * screen): the rest of the terminal reads as it did.
+ */
+export function terminalNote(text: string): string {
+  return `\u001b[r\u001b[999;1H\r\n\u001b[0m\u001b[2m── ${text} ──\u001b[0m\r\n`;
+}
+
+const DAMAGED_NOTE = terminalNote("Part of this terminal's history could not be read (its scrollback file was damaged).");
 
 /**
  * Between one session's output and the next: out of the alternate screen, the modes a CLI may have
@@ -35,7 +47,9 @@ export interface AttachedTerminal extends MirrorSnapshot {
  * its output (combining marks capped) goes to the scrollback file, to a headless mirror and to the
  * attached clients, in one stream. A client that attaches gets the mirror serialized at the point
  * where its own chunks start, so every client shows exactly what the agent drew, whenever it came.
- * The mirror is paced like a client: the PTY pauses while it is far behind.
+ * The mirror is paced like a client: the PTY pauses while it is far behind. The file records the
+ * output, every change of size and, now and then, the mirror serialized, so the mirror a later host
+ * rebuilds from it is this one.
  */
 export class AgentTerminal {
   private readonly stream = new TerminalStream();
@@ -43,20 +57,31 @@ export class AgentTerminal {
   private readonly log: ScrollbackLog;
   private readonly mirror: ScreenMirror;
   private readonly mirrorFeed: StreamAttachment;
+  private readonly logFeed: StreamAttachment;
   private size: { cols: number; rows: number };
   private written = false;
+  private rewriting = false;
 
   constructor(options: AgentTerminalOptions) {
     this.size = { cols: options.cols, rows: options.rows };
-    this.log = new ScrollbackLog(options.scrollbackFile);
+    const { log, restored } = ScrollbackLog.open(options.scrollbackFile, () => this.rewriteLog(), options.rewriteAfterBytes);
+    this.log = log;
     this.mirror = new ScreenMirror(options.cols, options.rows, options.scrollbackLines, (chars) => this.mirrorFeed.acknowledge(chars));
-    this.mirrorFeed = this.stream.attach({ send: (data) => this.mirror.write(data) });
-    const restored = this.log.tail() + (options.endedNote ?? '');
-    if (restored) {
-      this.written = true;
-      this.stream.push(restored);
-      this.stream.flush();
-    }
+    this.mirrorFeed = this.stream.attach({ send: (data) => this.mirror.write(data) }, { neverStalls: true });
+    this.replay(restored);
+    // The file takes each batch as it is sent (after what it already holds): it has all a client was
+    // ever shown. The mirror, attached before it, has each batch first, so a screen asked for while
+    // the file takes one (see rewriteLog) holds that batch too.
+    this.logFeed = this.stream.attach(
+      {
+        send: (data) => {
+          this.log.append(data);
+          this.logFeed.acknowledge(data.length);
+        },
+      },
+      { neverStalls: true },
+    );
+    if (restored.damaged) this.write(DAMAGED_NOTE);
   }
 
   /** The size the PTY has (or a new session's PTY gets): the last one a client asked for. */
@@ -78,7 +103,6 @@ export class AgentTerminal {
     const capped = this.marks.cap(data);
     if (capped.length === 0) return;
     this.written = true;
-    this.log.append(capped);
     this.stream.push(capped);
   }
 
@@ -87,11 +111,13 @@ export class AgentTerminal {
     if (this.written) this.write(sessionBoundary(this.size.rows));
   }
 
-  /** The mirror takes the new size after everything the PTY wrote at the old one. */
+  /** The mirror takes the new size after everything the PTY wrote at the old one, and the file says so at the same point. */
   resize(cols: number, rows: number): void {
+    if (cols === this.size.cols && rows === this.size.rows) return;
     this.size = { cols, rows };
     this.stream.flush();
     this.mirror.resize(cols, rows);
+    this.log.resize(cols, rows);
   }
 
   setScrollbackLines(lines: number): void {
@@ -104,10 +130,10 @@ export class AgentTerminal {
     return this.mirror.text();
   }
 
-  /** The scrollback and the screen as text. */
-  text(): Promise<string> {
+  /** The scrollback and the screen as text (`styled`: with the SGR of each run, see ScreenMirror.allText). */
+  text(options: { styled?: boolean } = {}): Promise<string> {
     this.stream.flush();
-    return this.mirror.allText();
+    return this.mirror.allText(options);
   }
 
   bracketedPaste(): Promise<boolean> {
@@ -143,15 +169,50 @@ export class AgentTerminal {
     return { ...snapshot, at: attachment.at, acknowledge: attachment.acknowledge, detach };
   }
 
-  /** Writes what the scrollback file still holds in memory (before the process's exit is announced). */
+  /** Sends (and writes to the scrollback file) what is batched now (before the process's exit is announced). */
   flush(): void {
     this.stream.flush();
-    this.log.flush();
   }
 
   dispose(): void {
-    this.flush();
+    this.stream.flush();
+    this.log.close();
+    this.logFeed.detach();
     this.mirrorFeed.detach();
     this.mirror.dispose();
+  }
+
+  /**
+   * The file has gathered enough since its last screen: the mirror, serialized at this point of the
+   * stream (all output so far pushed to it), becomes the file's new start.
+   */
+  private rewriteLog(): void {
+    if (this.rewriting) return;
+    this.rewriting = true;
+    this.stream.flush();
+    this.log.beginRewrite();
+    this.mirror
+      .snapshot()
+      .then(
+        (screen) => this.log.finishRewrite(screen),
+        () => this.log.finishRewrite(null),
+      )
+      .finally(() => (this.rewriting = false));
+  }
+
+  /** Rebuilds the mirror from what the file held: each output at the size it was drawn at. */
+  private replay({ records }: RestoredLog): void {
+    for (const record of records) {
+      if (record.kind !== 'output') {
+        this.stream.flush();
+        this.size = { cols: record.cols, rows: record.rows };
+        this.mirror.resize(record.cols, record.rows);
+      }
+      if (record.kind !== 'size') {
+        this.written = true;
+        this.stream.push(record.data);
+      }
+    }
+    this.stream.flush();
   }
 }

@@ -20,4 +20,12 @@ describe('ScreenMirror', () => {
     expect(await mirror.bracketedPaste()).toBe(false);
     mirror.dispose();
   });
+
+  it('reads out looks when asked: reverse video left on blanks shows, a wrapped line stays one', async () => {
+    const mirror = new ScreenMirror(10, 4, 100);
+    mirror.write('plain \u001b[1mbold\u001b[0m\r\n\u001b[7m   \u001b[27m\r\nwraps at ten columns');
+    expect(await mirror.allText()).toBe('plain bold\n   \nwraps at ten columns');
+    expect(await mirror.allText({ styled: true })).toBe('\u001b[0mplain \u001b[0;1mbold\n\u001b[0;7m   \n\u001b[0mwraps at t\u001b[0men columns');
+    mirror.dispose();
+  });
 });

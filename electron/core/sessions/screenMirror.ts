@@ -1,6 +1,6 @@
 import { SerializeAddon } from '@xterm/addon-serialize';
 import { Terminal } from '@xterm/headless';
-import { serializeScrollback } from './scrollbackSerializer';
+import { contentEnd, serializeScrollback, styledRow } from './scrollbackSerializer';
 
 type Op = { kind: 'data'; data: string } | { kind: 'resize'; cols: number; rows: number };
 
@@ -84,9 +84,12 @@ export class ScreenMirror {
     return this.afterWritten(() => this.rowsText(this.terminal.buffer.active.baseY, this.terminal.rows));
   }
 
-  /** The scrollback and the screen as text, the same way. */
-  allText(): Promise<string> {
-    return this.afterWritten(() => this.rowsText(0, this.terminal.buffer.active.length));
+  /**
+   * The scrollback and the screen as text, the same way; `styled`, each run of one look after the
+   * SGR that gives it, so two terminals that read the same look the same.
+   */
+  allText({ styled = false } = {}): Promise<string> {
+    return this.afterWritten(() => this.rowsText(0, this.terminal.buffer.active.length, styled));
   }
 
   /** Whether the program asked for bracketed paste (DECSET 2004), once all output so far is parsed. */
@@ -176,15 +179,16 @@ export class ScreenMirror {
     }
   }
 
-  private rowsText(first: number, count: number): string {
+  private rowsText(first: number, count: number, styled = false): string {
     const buffer = this.terminal.buffer.active;
+    const cell = buffer.getNullCell();
     const end = Math.min(first + count, buffer.length);
     const lines: string[] = [];
     for (let row = first; row < end; row++) {
       const line = buffer.getLine(row);
       // A row continued on the next one keeps its trailing blanks: they may be a word's space.
       const continued = row + 1 < end && buffer.getLine(row + 1)?.isWrapped === true;
-      const text = line?.translateToString(!continued) ?? '';
+      const text = !line ? '' : styled ? styledRow(line, cell, continued ? line.length : contentEnd(line, cell)) : line.translateToString(!continued);
       if (line?.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
       else lines.push(text);
     }

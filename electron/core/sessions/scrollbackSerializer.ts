@@ -73,12 +73,30 @@ function sgr(look: Look): string {
 }
 
 /** Where a row's content ends: past its last cell that holds a character or a background colour. */
-function contentEnd(line: IBufferLine, cell: IBufferCell): number {
+export function contentEnd(line: IBufferLine, cell: IBufferCell): number {
   for (let col = line.length; col > 0; col--) {
     const at = line.getCell(col - 1, cell);
     if (at && !(at.getCode() === 0 && at.getWidth() === 1 && at.isAttributeDefault())) return col;
   }
   return 0;
+}
+
+/**
+ * A row's first `end` cells as text, each run of one look after the SGR that gives it (each
+ * starting with a reset), taken in one piece per run.
+ */
+export function styledRow(line: IBufferLine, cell: IBufferCell, end: number): string {
+  const parts: string[] = [];
+  let col = 0;
+  while (col < end) {
+    const look = lookOf(line.getCell(col, cell) as IBufferCell);
+    const lookIsDefault = isDefault(look);
+    let runEnd = col + 1;
+    while (runEnd < end && sameLook(line.getCell(runEnd, cell) as IBufferCell, look, lookIsDefault)) runEnd++;
+    parts.push(sgr(look), line.translateToString(false, col, runEnd));
+    col = runEnd;
+  }
+  return parts.join('');
 }
 
 /**
@@ -101,17 +119,7 @@ export function serializeScrollback(terminal: Terminal): string {
     // A row the next one continues is written to its full width, so the terminal wraps it there too
     // (the last one ends, since the screen starts on a row of its own).
     const wraps = row + 1 < buffer.baseY && buffer.getLine(row + 1)?.isWrapped === true;
-    const end = wraps ? line.length : contentEnd(line, cell);
-    let col = 0;
-    while (col < end) {
-      const look = lookOf(line.getCell(col, cell) as IBufferCell);
-      const lookIsDefault = isDefault(look);
-      let runEnd = col + 1;
-      while (runEnd < end && sameLook(line.getCell(runEnd, cell) as IBufferCell, look, lookIsDefault)) runEnd++;
-      parts.push(sgr(look), line.translateToString(false, col, runEnd));
-      col = runEnd;
-    }
-    parts.push(wraps ? '\u001b[0m' : '\u001b[0m\r\n');
+    parts.push(styledRow(line, cell, wraps ? line.length : contentEnd(line, cell)), wraps ? '\u001b[0m' : '\u001b[0m\r\n');
   }
   // From the row below the last one, a line feed per row but one brings an empty screen in under it.
   if (buffer.baseY > 0) parts.push('\n'.repeat(terminal.rows - 1), '\u001b[H');

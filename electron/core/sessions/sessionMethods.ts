@@ -59,7 +59,7 @@ export function sessionMethods(sessions: SessionService): Methods<SessionMethodN
       attachments.of(client).get(agentId)?.acknowledge(bytes);
       return { agentId };
     },
-    readAgentScreen: async ({ agentId }) => ({ agentId, ...(await sessions.screenText(agentId)) }),
+    readAgentScreen: async ({ agentId, styled }) => ({ agentId, ...(await sessions.screenText(agentId, styled === true)) }),
     reportAgentHook: ({ agentId, ...report }) => sessions.hook(agentId, report),
   };
 }

@@ -18,7 +18,7 @@ import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import { publicSession, type SessionChange, type SessionRecord } from '../storage/sessionStore';
 import { AgentProcess } from './agentProcess';
-import { AgentTerminal } from './agentTerminal';
+import { AgentTerminal, terminalNote } from './agentTerminal';
 import { LimitLineTracker } from './limitLines';
 import type { ProgramState } from './programStatus';
 import { typePrompt, whyNotAtPrompt, type PromptTimings, type PromptTyping } from './promptTyping';
@@ -92,8 +92,9 @@ const INITIAL_COLS = 120;
 const INITIAL_ROWS = 32;
 /** A resumed CLI that exits within this long, with an error, could not resume its conversation. */
 const RESUME_FAILS_WITHIN_MS = 20_000;
-const RESUME_FAILED_NOTE = '\r\n\u001b[0m\u001b[2m── The conversation could not be resumed; Drover started a new one. ──\u001b[0m\r\n';
-const RESTART_NOTE = '\r\n\u001b[0m\u001b[2m── Session ended when Drover stopped. Start it again to continue. ──\u001b[0m\r\n';
+const RESUME_FAILED_NOTE = terminalNote('The conversation could not be resumed; Drover started a new one.');
+/** Written once into the terminal of a session the host's stop (or crash) ended. */
+export const RESTART_NOTE = terminalNote('Session ended when Drover stopped. Start it again to continue.');
 
 /**
  * Agent sessions: one AgentProcess per running agent, in the project root; its output reaches
@@ -278,11 +279,11 @@ export class SessionService implements ProjectWork {
     return terminal.attach({ send: (data, at) => send({ agentId, projectId: agent.projectId, at, data }) });
   }
 
-  /** What the host's mirror of the agent's terminal holds: scrollback, then the screen, as text. */
-  async screenText(agentId: string): Promise<{ text: string } & TerminalSize> {
+  /** What the host's mirror of the agent's terminal holds: scrollback, then the screen, as text (`styled`: with its looks). */
+  async screenText(agentId: string, styled: boolean): Promise<{ text: string } & TerminalSize> {
     const { agent } = this.locator.agent(agentId);
     const terminal = this.terminalOf(agent.projectId, agentId);
-    return { text: await terminal.text(), cols: terminal.cols, rows: terminal.rows };
+    return { text: await terminal.text({ styled }), cols: terminal.cols, rows: terminal.rows };
   }
 
   /** Lines of scrollback each agent terminal's mirror keeps, from now on and for those open now. */
@@ -345,12 +346,15 @@ export class SessionService implements ProjectWork {
     );
   }
 
-  /** Boot: sessions recorded as live were cut off by the restart; a surviving agent is ended. */
+  /** Boot: sessions recorded as live were cut off by the restart; a surviving agent is ended, and its terminal says so. */
   reconcile(store: ProjectStore): number {
     let ended = 0;
     for (const session of store.sessions.live()) {
       if (session.pid !== null && isSameProcessAlive(session.pid, session.pidStartTime)) signalProcessGroup(session.pid, 'SIGKILL');
       this.changeSession(store, session.id, { state: 'exited', endReason: 'app-restart', endedAt: Date.now(), needsInput: false });
+      const terminal = this.terminalOf(session.projectId, session.agentId);
+      terminal.write(RESTART_NOTE);
+      terminal.flush();
       ended++;
     }
     return ended;
@@ -450,6 +454,7 @@ export class SessionService implements ProjectWork {
     // A CLI that cannot resume its conversation (it no longer has it) exits at once: start afresh.
     const resumeFailed = live.resumedId !== null && !live.process.stoppedBecause && exitCode !== 0 && Date.now() - live.startedAt < RESUME_FAILS_WITHIN_MS;
     const reason = resumeFailed ? 'resume-failed' : (live.process.stoppedBecause ?? 'exited');
+    if (reason === 'app-restart') live.terminal.write(RESTART_NOTE);
     this.changeSession(store, live.sessionId, { state: 'exited', exitCode, endReason: reason, endedAt: Date.now(), needsInput: false });
     if (!resumeFailed || this.closing.has(live.projectId)) return;
     this.options.log(`${live.agentId} could not resume conversation ${live.resumedId}; starting a new one`);
@@ -465,20 +470,15 @@ export class SessionService implements ProjectWork {
     await this.live.get(agentId)?.process.stop(reason, this.options.stopGraceMs ?? 3_000);
   }
 
-  /**
-   * The agent's terminal, made on first use: from its scrollback file after a restart of the host
-   * (with a note when the last session ended with it), or empty for a new agent.
-   */
+  /** The agent's terminal, made on first use: rebuilt from its scrollback file after a restart of the host, or empty for a new agent. */
   private terminalOf(projectId: string, agentId: string): AgentTerminal {
     let terminal = this.terminals.get(agentId);
     if (!terminal) {
-      const endedByRestart = !this.live.has(agentId) && this.stores.get(projectId).sessions.latest(agentId)?.endReason === 'app-restart';
       terminal = new AgentTerminal({
         scrollbackFile: path.join(this.agentDir(projectId, agentId), 'scrollback.log'),
         scrollbackLines: this.options.scrollbackLines,
         cols: INITIAL_COLS,
         rows: INITIAL_ROWS,
-        ...(endedByRestart ? { endedNote: RESTART_NOTE } : {}),
       });
       this.terminals.set(agentId, terminal);
     }

@@ -59,6 +59,76 @@ describe('TerminalStream flow control', () => {
     expect(pty.calls).toEqual(['pause', 'resume']);
   });
 
+  it('leaves behind a client that stops acknowledging, never the mirror, and tells it where the stream is when it comes back', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const pty = fakePty();
+      const stream = new TerminalStream();
+      stream.connect(pty);
+      const toStalled: [string, number][] = [];
+      const stalled = stream.attach({ send: (data, at) => toStalled.push([data, at]) });
+      const mirror = stream.attach({ send: () => {} }, { neverStalls: true });
+      const flood = 'z'.repeat(FLOW_CONTROL.highWatermark + 1);
+      stream.push(flood);
+      stream.flush();
+      expect(pty.calls).toEqual(['pause']);
+      mirror.acknowledge(flood.length);
+      vi.advanceTimersByTime(FLOW_CONTROL.stallMs - 1);
+      expect(pty.calls).toEqual(['pause']);
+      vi.advanceTimersByTime(1);
+      expect(pty.calls).toEqual(['pause', 'resume']);
+      // Left behind: sent nothing more, and the PTY no longer waits for it.
+      stream.push(flood);
+      stream.flush();
+      expect(toStalled.map(([data, at]) => [data.length, at])).toEqual([[flood.length, 0]]);
+      expect(pty.calls).toEqual(['pause', 'resume', 'pause']);
+      mirror.acknowledge(flood.length);
+      expect(pty.calls).toEqual(['pause', 'resume', 'pause', 'resume']);
+      // It comes back: an empty chunk at the stream's end, past what it has, once.
+      stalled.acknowledge(5_000);
+      stalled.acknowledge(5_000);
+      expect(toStalled.map(([data, at]) => [data, at])).toEqual([
+        [flood, 0],
+        ['', 2 * flood.length],
+      ]);
+
+      // The mirror never stalls: it paces however long it takes.
+      const lone = new TerminalStream();
+      const lonePty = fakePty();
+      lone.connect(lonePty);
+      const slowMirror = lone.attach({ send: () => {} }, { neverStalls: true });
+      lone.push(flood);
+      lone.flush();
+      vi.advanceTimersByTime(FLOW_CONTROL.stallMs * 3);
+      expect(lonePty.calls).toEqual(['pause']);
+      slowMirror.acknowledge(flood.length);
+      expect(lonePty.calls).toEqual(['pause', 'resume']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('lets a client that was left behind but missed nothing pace again when it acknowledges', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const pty = fakePty();
+      const stream = new TerminalStream();
+      stream.connect(pty);
+      const sent: string[] = [];
+      const client = stream.attach({ send: (data) => sent.push(data) });
+      stream.push('q'.repeat(FLOW_CONTROL.highWatermark + 1));
+      stream.flush();
+      vi.advanceTimersByTime(FLOW_CONTROL.stallMs);
+      expect(pty.calls).toEqual(['pause', 'resume']);
+      client.acknowledge(FLOW_CONTROL.highWatermark + 1);
+      stream.push('next');
+      stream.flush();
+      expect(sent.slice(1)).toEqual(['next']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('hands its clients over to the next session of the agent', () => {
     const first = fakePty();
     const second = fakePty();

@@ -3,12 +3,15 @@
  * once past 64 KiB), each client acknowledges what it has written, and the PTY is paused while any
  * client has more than 100,000 characters unacknowledged, resuming once all are below 5,000. Output
  * after a quiet spell (a keystroke's echo) goes at once: only what follows it within 5 ms waits.
+ * Only live clients pace the PTY: one over the high watermark that has acknowledged nothing for
+ * `stallMs` (a hung page, a tab paused in the debugger) is left behind (see TerminalStream).
  */
 export const FLOW_CONTROL = {
   batchMs: 5,
   maxBatchChars: 64 * 1024,
   highWatermark: 100_000,
   lowWatermark: 5_000,
+  stallMs: 5_000,
 } as const;
 
 export interface FlowSource {
@@ -17,8 +20,16 @@ export interface FlowSource {
 }
 
 export interface TerminalSink {
-  /** `at`: where `data` starts in the stream, in UTF-8 bytes. */
+  /**
+   * `at`: where `data` starts in the stream, in UTF-8 bytes. Empty `data` past the end of what the
+   * sink was sent says it was left behind and missed what lies between: it must attach again.
+   */
   send(data: string, at: number): void;
+}
+
+export interface AttachOptions {
+  /** Paces the PTY however long it takes to acknowledge (the host's own mirror, which always catches up). */
+  neverStalls?: boolean;
 }
 
 export interface StreamAttachment {
@@ -31,10 +42,25 @@ export interface StreamAttachment {
 interface Attachment {
   sink: TerminalSink;
   unacknowledged: number;
+  /** performance.now() of its last acknowledgement (or of the attach). */
+  acknowledgedAt: number;
+  neverStalls: boolean;
+  /** Where it was left behind: from there on it is sent nothing and paces nothing. */
+  leftAt: number | null;
+  /** It acknowledged after it was left behind, and was told where the stream is. */
+  told: boolean;
 }
 
+/**
+ * One agent terminal's output on its way to its clients (and the host's mirror), with flow control.
+ * A client over the high watermark that acknowledged nothing for `stallMs` is left behind: the PTY
+ * no longer waits for it and it is sent nothing more. When it acknowledges again (it came back), it
+ * is sent an empty chunk at the stream's position, past the end of what it has: seeing the gap, it
+ * attaches again and gets a snapshot, then the stream from where that ends, as any attach does.
+ */
 export class TerminalStream {
   private readonly attachments = new Map<number, Attachment>();
+  private stallTimer: NodeJS.Timeout | undefined;
   private nextAttachmentId = 1;
   // Chunks joined once per batch: appending to a string builds a rope that costs twice as much to send.
   private pending: string[] = [];
@@ -67,16 +93,20 @@ export class TerminalStream {
     else this.timer = setTimeout(() => this.flush(), FLOW_CONTROL.batchMs - sinceSent);
   }
 
+  constructor(private readonly stallMs: number = FLOW_CONTROL.stallMs) {}
+
   /** The sink also gets what was pushed but not sent yet: flush first to start after it. */
-  attach(sink: TerminalSink): StreamAttachment {
+  attach(sink: TerminalSink, options: AttachOptions = {}): StreamAttachment {
     const id = this.nextAttachmentId++;
-    this.attachments.set(id, { sink, unacknowledged: 0 });
+    this.attachments.set(id, { sink, unacknowledged: 0, acknowledgedAt: performance.now(), neverStalls: options.neverStalls ?? false, leftAt: null, told: false });
     return {
       at: this.sentBytes,
       acknowledge: (chars) => {
         const attachment = this.attachments.get(id);
         if (!attachment) return;
         attachment.unacknowledged = Math.max(0, attachment.unacknowledged - chars);
+        attachment.acknowledgedAt = performance.now();
+        if (attachment.leftAt !== null) this.cameBack(attachment);
         this.updatePause();
       },
       detach: () => {
@@ -102,14 +132,36 @@ export class TerminalStream {
     const at = this.sentBytes;
     this.sentBytes += Buffer.byteLength(data);
     for (const attachment of this.attachments.values()) {
+      if (attachment.leftAt !== null) continue;
       attachment.unacknowledged += data.length;
       attachment.sink.send(data, at);
     }
     this.updatePause();
   }
 
+  /**
+   * A client left behind acknowledged again. If it missed nothing it simply paces again; otherwise
+   * it is told (once) where the stream is, and stays out until it attaches again.
+   */
+  private cameBack(attachment: Attachment): void {
+    if (this.sentBytes === attachment.leftAt) {
+      attachment.leftAt = null;
+      return;
+    }
+    if (attachment.told) return;
+    attachment.told = true;
+    attachment.sink.send('', this.sentBytes);
+  }
+
   private updatePause(): void {
-    const worst = Math.max(0, ...[...this.attachments.values()].map((a) => a.unacknowledged));
+    let worst = 0;
+    let stallingSince = Infinity;
+    for (const attachment of this.attachments.values()) {
+      if (attachment.leftAt !== null) continue;
+      worst = Math.max(worst, attachment.unacknowledged);
+      if (attachment.unacknowledged > FLOW_CONTROL.highWatermark && !attachment.neverStalls) stallingSince = Math.min(stallingSince, attachment.acknowledgedAt);
+    }
+    this.watchStalls(stallingSince);
     if (!this.source) return;
     if (!this.paused && worst > FLOW_CONTROL.highWatermark) {
       this.paused = true;
@@ -118,6 +170,30 @@ export class TerminalStream {
       this.paused = false;
       this.source.resume();
     }
+  }
+
+  /** While a client is over the high watermark, a timer looks whether it has gone quiet for `stallMs`. */
+  private watchStalls(stallingSince: number): void {
+    if (stallingSince === Infinity) {
+      clearTimeout(this.stallTimer);
+      this.stallTimer = undefined;
+      return;
+    }
+    if (this.stallTimer) return;
+    this.stallTimer = setTimeout(() => {
+      this.stallTimer = undefined;
+      this.leaveStalledBehind();
+    }, Math.max(0, stallingSince + this.stallMs - performance.now()));
+    this.stallTimer.unref();
+  }
+
+  private leaveStalledBehind(): void {
+    const now = performance.now();
+    for (const attachment of this.attachments.values()) {
+      const stalled = attachment.unacknowledged > FLOW_CONTROL.highWatermark && now - attachment.acknowledgedAt >= this.stallMs;
+      if (attachment.leftAt === null && !attachment.neverStalls && stalled) attachment.leftAt = this.sentBytes;
+    }
+    this.updatePause();
   }
 }
 
