@@ -24,7 +24,7 @@ async function socketBridge(socketPath: string): Promise<{ bridge: Bridge; close
   const { rpc, bridge } = createRpcBridge((frame) => socket.write(`${JSON.stringify(frame)}\n`), {
     onConnectionChange: () => () => undefined,
     connectionState: () => 'open',
-    lostBecause: () => null,
+    loss: () => null,
   });
   const reader = new HostStreamReader(
     MAX_SERVER_FRAME_BYTES,
