@@ -1,28 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Agent, AgentProfileInput, Project, Worktree } from '../../../shared/entities';
+import type { Agent, Project, Worktree } from '../../../shared/entities';
 import type { Turn } from '../../../shared/turns';
 import { git, makeRepo } from '../../../test-support/gitRepo';
+import { runTurn, SHELL_AGENT_PROFILE, startShellAgent, turnsOf as turnsOfAgent } from '../../../test-support/shellAgent';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';
 import { createCore, type Core } from '../compose';
-
-/** A plain POSIX shell with a prompt the screen reading knows: each command it runs is a turn. */
-const SHELL: AgentProfileInput = {
-  id: 'sh',
-  name: 'POSIX shell',
-  command: '/bin/sh',
-  args: [],
-  env: { PS1: '$ ' },
-  promptPattern: '\\$ ?$',
-  busyPattern: null,
-  needsInputPattern: null,
-  usageLimitPattern: null,
-  quietMs: 150,
-  integration: 'none',
-  wakeAs: 'shell-note',
-};
 
 describe('turns: a checkpoint per turn of a shell agent (real PTY, real git)', () => {
   let dir: string;
@@ -35,7 +20,7 @@ describe('turns: a checkpoint per turn of a shell agent (real PTY, real git)', (
     repo = makeRepo(path.join(dir, 'repo'), { 'notes.txt': 'one\n', '.gitignore': '*.log\n' });
     core = createCore({ dataDir: path.join(dir, 'data'), version: 'test', socketPath: '/unused', portBlocksDir: path.join(dir, 'ports') });
     project = await core.api.addProject({ path: repo });
-    await core.api.saveAgentProfile({ profile: SHELL });
+    await core.api.saveAgentProfile({ profile: SHELL_AGENT_PROFILE });
   });
   afterEach(async () => {
     await core.close();
@@ -47,21 +32,9 @@ describe('turns: a checkpoint per turn of a shell agent (real PTY, real git)', (
     const worktree = (await core.api.getWorkState({ projectId: project.id })).worktrees.find((candidate) => candidate.agentId === agent.id) as Worktree;
     return { agent, worktree };
   };
-  const turnsOf = async (agent: Agent): Promise<Turn[]> => (await core.api.listTurns({ agentId: agent.id })).turns;
-  const started = async (agent: Agent) => {
-    await core.api.startAgent({ agentId: agent.id, resume: false });
-    await waitFor(async () => (await core.api.getWorkState({ projectId: project.id })).sessions.find((s) => s.agentId === agent.id)?.state === 'ready', 'the shell at its prompt');
-    return waitFor(async () => {
-      const turns = await turnsOf(agent);
-      return turns.length === 1 && turns;
-    }, 'the start checkpoint');
-  };
-  /** Types a command as a terminal would (key by key, then Enter) and waits for its turn's checkpoint. */
-  const runCommand = async (agent: Agent, command: string, n: number): Promise<Turn> => {
-    for (const key of command) await core.api.writeAgentInput({ agentId: agent.id, data: key });
-    await core.api.writeAgentInput({ agentId: agent.id, data: '\r' });
-    return waitFor(async () => (await turnsOf(agent)).find((turn) => turn.n === n), `checkpoint ${n} after ${command}`);
-  };
+  const turnsOf = (agent: Agent): Promise<Turn[]> => turnsOfAgent(core, agent);
+  const started = (agent: Agent) => startShellAgent(core, agent);
+  const runCommand = (agent: Agent, command: string, n: number): Promise<Turn> => runTurn(core, agent, command, n);
   const diffPaths = async (agent: Agent, from: number, to: number | null) => (await core.api.getTurnDiff({ agentId: agent.id, from, to })).files.map((file) => file.path);
 
   it('checkpoints each command, shows what each turn changed, restores one and undoes it', async () => {

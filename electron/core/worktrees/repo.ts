@@ -1,5 +1,5 @@
 import { fail } from '../errors';
-import type { Git } from './git';
+import type { Git, GitPlace } from './git';
 
 /** One entry of `git worktree list --porcelain -z`. */
 export interface WorktreeEntry {
@@ -72,8 +72,8 @@ export async function requireRepositoryRoot(git: Git, folder: string): Promise<s
 }
 
 /** The branch checked out in `folder`; null on a detached HEAD. */
-export async function currentBranch(git: Git, folder: string): Promise<string | null> {
-  const result = await git.run(folder, ['symbolic-ref', '--quiet', '--short', '--end-of-options', 'HEAD'], { okCodes: [0, 1, 128] });
+export async function currentBranch(git: Git, place: GitPlace): Promise<string | null> {
+  const result = await git.run(place, ['symbolic-ref', '--quiet', '--short', '--end-of-options', 'HEAD'], { okCodes: [0, 1, 128] });
   return result.code === 0 ? result.stdout.trim() : null;
 }
 
@@ -82,8 +82,8 @@ export async function localBranches(git: Git, folder: string): Promise<string[]>
   return result.stdout.split('\n').filter((name) => name.length > 0);
 }
 
-export async function branchExists(git: Git, folder: string, branch: string): Promise<boolean> {
-  const result = await git.run(folder, ['show-ref', '--verify', '--quiet', '--end-of-options', `refs/heads/${branch}`], { okCodes: [0, 1] });
+export async function branchExists(git: Git, place: GitPlace, branch: string): Promise<boolean> {
+  const result = await git.run(place, ['show-ref', '--verify', '--quiet', '--end-of-options', `refs/heads/${branch}`], { okCodes: [0, 1] });
   return result.code === 0;
 }
 
@@ -91,30 +91,30 @@ export async function branchExists(git: Git, folder: string, branch: string): Pr
  * The commit `rev` names, or null when it names none. git rev-parse learnt --end-of-options only in
  * 2.44, so `rev` is a full ref name or HEAD, which never starts with "-".
  */
-export async function commitOf(git: Git, folder: string, rev: `refs/${string}` | 'HEAD'): Promise<string | null> {
-  const result = await git.run(folder, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { okCodes: [0, 1, 128] });
+export async function commitOf(git: Git, place: GitPlace, rev: `refs/${string}` | 'HEAD'): Promise<string | null> {
+  const result = await git.run(place, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { okCodes: [0, 1, 128] });
   return result.code === 0 ? result.stdout.trim() : null;
 }
 
-export async function worktreeList(git: Git, folder: string): Promise<WorktreeEntry[]> {
-  return parseWorktreeList((await git.run(folder, ['worktree', 'list', '--porcelain', '-z'])).stdout);
+export async function worktreeList(git: Git, place: GitPlace): Promise<WorktreeEntry[]> {
+  return parseWorktreeList((await git.run(place, ['worktree', 'list', '--porcelain', '-z'])).stdout);
 }
 
 /** Files with uncommitted changes in a checkout: tracked ones, and untracked ones unless `trackedOnly`. */
-export async function uncommittedPaths(git: Git, checkout: string, { trackedOnly = false } = {}): Promise<string[]> {
+export async function uncommittedPaths(git: Git, checkout: GitPlace, { trackedOnly = false } = {}): Promise<string[]> {
   const untracked = trackedOnly ? '--untracked-files=no' : '--untracked-files=all';
   return parseStatusPaths((await git.run(checkout, ['status', '--porcelain', '-z', untracked])).stdout);
 }
 
 /** Commits on `branch` that `parent` lacks (ahead) and the other way round (behind). */
-export async function aheadBehind(git: Git, folder: string, parent: string, branch: string): Promise<{ ahead: number; behind: number }> {
-  const result = await git.run(folder, ['rev-list', '--left-right', '--count', '--end-of-options', `refs/heads/${parent}...refs/heads/${branch}`]);
+export async function aheadBehind(git: Git, place: GitPlace, parent: string, branch: string): Promise<{ ahead: number; behind: number }> {
+  const result = await git.run(place, ['rev-list', '--left-right', '--count', '--end-of-options', `refs/heads/${parent}...refs/heads/${branch}`]);
   const [behind, ahead] = result.stdout.trim().split(/\s+/).map(Number);
   return { ahead: ahead ?? 0, behind: behind ?? 0 };
 }
 
-export async function mergeBase(git: Git, folder: string, a: string, b: string): Promise<string | null> {
-  const result = await git.run(folder, ['merge-base', '--end-of-options', a, b], { okCodes: [0, 1, 128] });
+export async function mergeBase(git: Git, place: GitPlace, a: string, b: string): Promise<string | null> {
+  const result = await git.run(place, ['merge-base', '--end-of-options', a, b], { okCodes: [0, 1, 128] });
   return result.code === 0 ? result.stdout.trim() : null;
 }
 
@@ -147,7 +147,7 @@ const FALLBACK_IDENTITY = {
  * Runs a command that writes a commit under the person's own git identity, or Drover's when git
  * has none configured (a fresh machine must not make saving work fail).
  */
-export async function runCommitting(git: Git, folder: string, args: readonly string[]): Promise<string> {
-  const identity = await git.run(folder, ['var', 'GIT_COMMITTER_IDENT'], { okCodes: [0, 128] });
-  return (await git.run(folder, args, identity.code === 0 ? {} : { env: FALLBACK_IDENTITY })).stdout;
+export async function runCommitting(git: Git, place: GitPlace, args: readonly string[]): Promise<string> {
+  const identity = await git.run(place, ['var', 'GIT_COMMITTER_IDENT'], { okCodes: [0, 128] });
+  return (await git.run(place, args, identity.code === 0 ? {} : { env: FALLBACK_IDENTITY })).stdout;
 }

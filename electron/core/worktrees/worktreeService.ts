@@ -31,7 +31,7 @@ import type { CreateTaskInput } from '../tasks/taskService';
 import { isCheckout, requireUsable, workspaceOf, type AgentWorkspaces, type Workspace } from './agentWorkspace';
 import { diskUsage } from './diskUsage';
 import { FolderWatcher } from './folderWatcher';
-import type { Git } from './git';
+import type { Git, RecordedCheckout } from './git';
 import type { PortBlocks } from './portBlocks';
 import {
   aheadBehind,
@@ -54,6 +54,7 @@ import { readWorktreeDiff } from './worktreeDiff';
 import { copyIncludedFiles } from './worktreeInclude';
 import { inspectMerge, listNames, mergeIntoParent } from './worktreeMerge';
 import { WorktreeRecovery } from './worktreeRecovery';
+import type { WorktreeCheckouts } from './worktreeCheckouts';
 import { undoWorktreeCreation } from './worktreeUndo';
 
 /** A worktree request other than "work in the project folder". */
@@ -129,6 +130,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     private readonly events: EventBus,
     private readonly inbox: MediatedInbox,
     private readonly git: Git,
+    private readonly checkouts: WorktreeCheckouts,
     private readonly ports: PortBlocks,
     private readonly tasks: TaskStarter,
     private readonly options: WorktreeServiceOptions,
@@ -136,6 +138,11 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
 
   workspaceOf(agent: Agent, projectPath: string): Workspace {
     return workspaceOf(this.stores.get(agent.projectId), agent, projectPath);
+  }
+
+  /** The worktree as Drover's git reaches it (its git dir from the repository's record); refused when its .git was redirected. */
+  checkout(worktree: Worktree): Promise<RecordedCheckout> {
+    return this.checkouts.of(worktree);
   }
 
   /** What the project's repository offers a new agent; `problem` says why worktrees cannot be made. */
@@ -316,7 +323,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const [branchThere, parentThere, uncommitted] = await Promise.all([
       branchExists(this.git, repo, worktree.branch),
       branchExists(this.git, repo, worktree.parentBranch),
-      isCheckout(worktree.path) ? uncommittedPaths(this.git, worktree.path) : Promise.resolve([]),
+      isCheckout(worktree.path) ? this.checkouts.of(worktree).then((checkout) => uncommittedPaths(this.git, checkout)) : Promise.resolve([]),
     ]);
     const counts = branchThere ? await this.divergence(repo, worktree, parentThere) : { ahead: 0, behind: 0 };
     return {
@@ -343,13 +350,14 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     );
   }
 
-  diff(agentId: string): Promise<WorktreeDiff> {
-    return readWorktreeDiff(this.git, this.requireWorktree(agentId).worktree);
+  async diff(agentId: string): Promise<WorktreeDiff> {
+    const { worktree } = this.requireWorktree(agentId);
+    return readWorktreeDiff(this.git, await this.checkouts.of(worktree), worktree);
   }
 
   async checkMerge(agentId: string): Promise<MergeCheck> {
     const { agent, worktree } = this.requireWorktree(agentId);
-    return (await inspectMerge(this.git, worktree, agent.name)).check;
+    return (await inspectMerge(this.git, await this.checkouts.of(worktree), worktree, agent.name)).check;
   }
 
   /** Merges the branch into its parent, journalled from its first change until it ends (a crash in between is undone at boot). */
@@ -357,7 +365,8 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const { store, agent, worktree } = this.requireWorktree(agentId);
     return this.exclusively(agent, async () => {
       try {
-        const merged = await mergeIntoParent(this.git, worktree, agent.name, strategy, message, (start) => store.worktrees.journalOperation(agentId, { kind: 'merging', ...start }));
+        const checkout = await this.checkouts.of(worktree);
+        const merged = await mergeIntoParent(this.git, checkout, worktree, agent.name, strategy, message, (start) => store.worktrees.journalOperation(agentId, { kind: 'merging', ...start }));
         this.announce(store.worktrees.update(agentId, { baseCommit: merged.commit, changedAt: Date.now() }));
         return { agentId, parentBranch: worktree.parentBranch, strategy, ...merged };
       } finally {
@@ -369,7 +378,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
   /** Posts the merge's conflicts to the agent: it rebases on its parent and resolves them. */
   async handBack(agentId: string): Promise<InboxMessage> {
     const { store, agent, worktree } = this.requireWorktree(agentId);
-    const { check } = await inspectMerge(this.git, worktree, agent.name);
+    const { check } = await inspectMerge(this.git, await this.checkouts.of(worktree), worktree, agent.name);
     if (check.conflicts.length === 0) fail('invalid-state', `Merging ${worktree.branch} into ${worktree.parentBranch} has no conflicts to hand back.`);
     const parent = worktree.parentBranch;
     const body =
@@ -382,11 +391,12 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
   /** Pushes the agent's branch to a remote (origin, or the repository's only remote). */
   async push(agentId: string, remote: string | undefined): Promise<{ agentId: string; remote: string; branch: string }> {
     const { worktree } = this.requireWorktree(agentId);
-    const remotes = (await this.git.run(worktree.path, ['remote'])).stdout.split('\n').filter((name) => name.length > 0);
+    const checkout = await this.checkouts.of(worktree);
+    const remotes = (await this.git.run(checkout, ['remote'])).stdout.split('\n').filter((name) => name.length > 0);
     const target = remote ?? (remotes.includes('origin') ? 'origin' : remotes.length === 1 ? remotes[0] : undefined);
     if (!target) fail('invalid-state', remotes.length === 0 ? 'This repository has no remote to push to: add one with git remote add.' : `Name the remote to push to: ${remotes.join(', ')}.`);
     if (!remotes.includes(target)) fail('not-found', `There is no remote ${target} (remotes: ${remotes.join(', ') || 'none'}).`);
-    await this.git.run(worktree.path, ['push', '--quiet', '--end-of-options', target, `refs/heads/${worktree.branch}:refs/heads/${worktree.branch}`]);
+    await this.git.run(checkout, ['push', '--quiet', '--end-of-options', target, `refs/heads/${worktree.branch}:refs/heads/${worktree.branch}`]);
     return { agentId, remote: target, branch: worktree.branch };
   }
 
@@ -412,12 +422,10 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
       watch = made;
       this.watches.set(agentId, made);
       try {
-        const [ignored, gitDir] = await Promise.all([
-          this.git.run(worktree.path, ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z']),
-          this.git.run(worktree.path, ['rev-parse', '--absolute-git-dir']),
-        ]);
+        const checkout = await this.checkouts.of(worktree);
+        const ignored = await this.git.run(checkout, ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z']);
         const skipped = new Set(['.git/', ...splitNul(ignored.stdout).filter((entry) => entry.endsWith('/'))]);
-        const dir = gitDir.stdout.trim();
+        const dir = checkout.gitDir;
         // Stopped while git answered: nobody wants it any more.
         if (this.watches.get(agentId) === made) {
           made.watcher = new FolderWatcher({
@@ -455,7 +463,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const outcome = { undone: 0, missing: 0 };
     if (worktrees.length === 0) return outcome;
     this.git.ensureUsableSync();
-    const recovery = new WorktreeRecovery(this.git, project.path, this.options.log);
+    const recovery = new WorktreeRecovery(this.git, this.checkouts, project.path, this.options.log);
     let pruned = false;
     for (const worktree of worktrees) {
       if (worktree.state === 'creating') {
@@ -562,9 +570,10 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const branchThere = await branchExists(this.git, repo, worktree.branch);
     const resumed = store.worktrees.operationOf(agent.id)?.kind === 'removing';
     let saved = false;
-    if (checkout && !discardWork && !resumed && (await uncommittedPaths(this.git, worktree.path)).length > 0) {
-      await this.git.run(worktree.path, ['add', '--all']);
-      await runCommitting(this.git, worktree.path, ['commit', '--quiet', '--no-verify', '-m', `Uncommitted work of ${agent.name}, saved by Drover when the agent was removed`]);
+    const recorded = checkout && !discardWork && !resumed ? await this.checkouts.of(worktree) : null;
+    if (recorded && (await uncommittedPaths(this.git, recorded)).length > 0) {
+      await this.git.run(recorded, ['add', '--all']);
+      await runCommitting(this.git, recorded, ['commit', '--quiet', '--no-verify', '-m', `Uncommitted work of ${agent.name}, saved by Drover when the agent was removed`]);
       saved = true;
     }
     if (folderThere) await this.deleteFolder(store, repo, agent, worktree, { checkout, force: discardWork || resumed });
@@ -595,7 +604,16 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
       if (force) await fs.promises.rm(worktree.path, { recursive: true, force: true });
     } catch (error) {
       // Refused before anything went: no removal is under way.
-      if (isCheckout(worktree.path) && (await this.git.run(worktree.path, ['ls-files', '--deleted'])).stdout === '') store.worktrees.journalOperation(agent.id, null);
+      const untouched = isCheckout(worktree.path)
+        ? await this.checkouts
+            .of(worktree)
+            .then((recorded) => this.git.run(recorded, ['ls-files', '--deleted']))
+            .then(
+              (deleted) => deleted.stdout === '',
+              () => false,
+            )
+        : false;
+      if (untouched) store.worktrees.journalOperation(agent.id, null);
       throw error;
     }
   }

@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Worktree } from '../../../shared/entities';
+import { fail } from '../errors';
+import type { ProjectRegistry } from '../projects/projectRegistry';
+import type { Git, RecordedCheckout } from './git';
+
+function realOrSame(folder: string): string {
+  try {
+    return fs.realpathSync(folder);
+  } catch {
+    return folder;
+  }
+}
+
+function firstLine(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n')[0]?.trim() ?? '';
+  } catch {
+    return null;
+  }
+}
+
+/** The folder a checkout's `.git` file names (relative to the checkout), or what is there instead. */
+function namedByDotGit(workTree: string): { gitDir: string } | { problem: string } {
+  const dotGit = path.join(workTree, '.git');
+  const stat = fs.lstatSync(dotGit, { throwIfNoEntry: false });
+  if (!stat) return { problem: 'there is no .git there any more' };
+  if (!stat.isFile()) return { problem: `its .git is ${stat.isDirectory() ? 'a folder (a repository of its own)' : 'not a file'}` };
+  const pointer = /^gitdir: (.+)$/.exec(firstLine(dotGit) ?? '')?.[1];
+  return pointer ? { gitDir: realOrSame(path.resolve(workTree, pointer)) } : { problem: 'its .git file names no git dir' };
+}
+
+/**
+ * The git dir the repository keeps for the linked worktree at `workTree`: the one under
+ * `<common dir>/worktrees/` whose `gitdir` file names `<workTree>/.git`. Both are in the main
+ * repository's git dir, out of the reach of an agent that writes in its worktree.
+ */
+function recordedGitDir(commonDir: string, workTree: string): string | null {
+  const records = path.join(commonDir, 'worktrees');
+  const wanted = realOrSame(workTree);
+  let names: string[];
+  try {
+    names = fs.readdirSync(records);
+  } catch {
+    return null;
+  }
+  for (const name of names) {
+    const record = path.join(records, name);
+    const named = firstLine(path.join(record, 'gitdir'));
+    if (named && realOrSame(path.dirname(path.resolve(record, named))) === wanted) return realOrSame(record);
+  }
+  return null;
+}
+
+/**
+ * Agents' worktrees as Drover's own git reaches them: through the git dir the main repository
+ * records for each, never through the `.git` file in the folder, which the agent can rewrite (to a
+ * git dir of its own whose config runs commands). A `.git` that no longer names the record is
+ * refused, saying so: Drover runs no git there until it is put back.
+ */
+export class WorktreeCheckouts {
+  constructor(
+    private readonly git: Git,
+    private readonly projects: ProjectRegistry,
+  ) {}
+
+  async of(worktree: Worktree): Promise<RecordedCheckout> {
+    const repo = this.repositoryOf(worktree);
+    return this.checked(worktree, repo, (await this.git.run(repo, ['rev-parse', '--path-format=absolute', '--git-common-dir'])).stdout.trim());
+  }
+
+  /** The same, blocking: for the boot reconciliation. */
+  ofSync(worktree: Worktree): RecordedCheckout {
+    const repo = this.repositoryOf(worktree);
+    return this.checked(worktree, repo, this.git.runSync(repo, ['rev-parse', '--path-format=absolute', '--git-common-dir']).stdout.trim());
+  }
+
+  private repositoryOf(worktree: Worktree): string {
+    return this.projects.get(worktree.projectId).path;
+  }
+
+  private checked(worktree: Worktree, repo: string, commonDir: string): RecordedCheckout {
+    const workTree = worktree.path;
+    const gitDir = recordedGitDir(commonDir, workTree);
+    if (!gitDir) {
+      fail(
+        'invalid-state',
+        `The repository at ${repo} has no record of the worktree ${workTree} any more (git worktree prune drops the record of a worktree it cannot find). Remove the agent; its branch ${worktree.branch} is kept.`,
+      );
+    }
+    const named = namedByDotGit(workTree);
+    if ('problem' in named || named.gitDir !== gitDir) {
+      const found = 'problem' in named ? named.problem : `its .git file names ${named.gitDir}`;
+      fail(
+        'invalid-state',
+        `${workTree}/.git no longer points to the repository's record of this worktree (${gitDir}): ${found}. Drover runs no git there while it does not, since a git dir planted there decides what git runs. ` +
+          `See what changed it, then run git worktree repair ${workTree} in ${repo}.`,
+      );
+    }
+    return { workTree, gitDir };
+  }
+}
