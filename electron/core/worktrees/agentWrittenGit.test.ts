@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent, Project, Worktree } from '../../../shared/entities';
 import { addBareOrigin, commitFiles, git, makeRepo, writeFiles } from '../../../test-support/gitRepo';
-import { runTurn, SHELL_AGENT_PROFILE, startShellAgent, typeCommand } from '../../../test-support/shellAgent';
+import { runTurn, SHELL_AGENT_PROFILE, startShellAgent, turnsOf, typeCommand } from '../../../test-support/shellAgent';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';
 import type { Client } from '../api';
@@ -95,8 +95,10 @@ describe("an agent's worktree cannot make Drover's git run its commands (real gi
 
     // The turn-end checkpoint.
     await typeCommand(core, agent, 'echo more > more.txt');
-    await waitFor(() => logged.find((line) => line.startsWith(`could not take a checkpoint of agent ${agentId}`)), 'the checkpoint to be refused');
-    expect(logged.find((line) => line.startsWith(`could not take a checkpoint of agent ${agentId}`))).toMatch(redirect);
+    const checkpointRefused = () => logged.find((line) => line.startsWith(`could not take a checkpoint of agent ${agentId}`));
+    await waitFor(async () => checkpointRefused() ?? (await turnsOf(core, agent)).length > 1, 'the checkpoint to be taken or refused');
+    expect(commandsRun()).toEqual([]);
+    expect(checkpointRefused()).toMatch(redirect);
     // The diff, its watcher, the status, the comparison of turns, a restore, a merge, a push, a removal.
     await expect(core.api.getWorktreeDiff({ agentId })).rejects.toThrow(redirect);
     await expect(core.api.watchWorktree({ agentId }, client)).rejects.toThrow(redirect);
