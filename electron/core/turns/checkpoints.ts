@@ -4,7 +4,7 @@ import path from 'node:path';
 import { countOf } from '../../../shared/plural';
 import { fail } from '../errors';
 import type { Git, GitPlace } from '../worktrees/git';
-import { splitNul } from '../worktrees/repo';
+import { splitNul, stageEverything } from '../worktrees/repo';
 import { listNames } from '../worktrees/worktreeMerge';
 
 /** Checkpoints are Drover's own commits, whoever's git config is in force. */
@@ -230,8 +230,7 @@ export class Checkpoints {
 
   private async filesTree(place: GitPlace, indexFile: string): Promise<string> {
     const env = { GIT_INDEX_FILE: indexFile };
-    // Without a pathspec, --all takes the whole tree wherever git runs.
-    await this.git.run(place, ['add', '--all'], { env });
+    await stageEverything(this.git, place, env);
     return objectId((await this.git.run(place, ['write-tree'], { env })).stdout, 'the files');
   }
 

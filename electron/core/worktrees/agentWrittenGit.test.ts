@@ -147,4 +147,31 @@ describe("an agent's worktree cannot make Drover's git run its commands (real gi
     expect(git(repo, 'log', '-1', '--format=%s', worktree.branch)).toMatch(/Uncommitted work of hooked/);
     expect(commandsRun()).toEqual([]);
   });
+
+  it("never asks git inside a submodule's folder whether its files changed: the agent writes that git's config", async () => {
+    const lib = makeRepo(path.join(dir, 'lib'), { 'readme.md': 'the library\n' });
+    git(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '--quiet', lib, 'lib');
+    git(repo, 'commit', '--quiet', '-m', 'the library as a submodule');
+    const { agent, worktree } = await addAgent('nester');
+    /** A checkout of the library where the submodule's folder is, and another nowhere git records, each with a clean filter that leaves a mark. */
+    const plantRepository = (folder: string) => {
+      git(dir, 'clone', '--quiet', lib, folder);
+      fs.writeFileSync(path.join(folder, '.git', 'info', 'attributes'), '* filter=mark\n');
+      git(folder, 'config', 'filter.mark.clean', `sh -c "touch '${ran}/filter'; cat"`);
+      // Same bytes, another time: git must read the file (through the filter) to tell whether it changed.
+      fs.utimesSync(path.join(folder, 'readme.md'), new Date(2001, 0, 1), new Date(2001, 0, 1));
+    };
+    plantRepository(path.join(worktree.path, 'lib'));
+    plantRepository(path.join(worktree.path, 'extra'));
+    await startShellAgent(core, agent);
+    await runTurn(core, agent, 'echo more > more.txt', 1);
+    expect((await core.api.getWorktreeStatus({ agentId: agent.id })).uncommittedFiles).toBe(2);
+    expect((await core.api.getWorktreeDiff({ agentId: agent.id })).files.map((file) => file.path)).toEqual(['more.txt']);
+    await core.api.getTurnDiff({ agentId: agent.id, from: 1, to: null });
+    await core.api.restoreTurn({ agentId: agent.id, n: 0 });
+    await core.api.restoreTurn({ agentId: agent.id, n: 2 });
+    expect(fs.readFileSync(path.join(worktree.path, 'more.txt'), 'utf8')).toBe('more\n');
+    await core.api.checkWorktreeMerge({ agentId: agent.id });
+    expect(commandsRun()).toEqual([]);
+  });
 });

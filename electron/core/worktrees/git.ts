@@ -56,6 +56,8 @@ export interface GitOptions {
   /** Exit codes that are answers rather than failures (merge-tree exits 1 on conflicts). */
   okCodes?: readonly number[];
   env?: Record<string, string>;
+  /** What git reads on its standard input (paths for `--stdin`). */
+  input?: string;
 }
 
 /** Parses `git version 2.39.5` (and vendor suffixes such as `.windows.1`). */
@@ -109,7 +111,7 @@ export class Git {
   /** The same, blocking: for the boot reconciliation, which runs before anything is served. */
   runSync(place: GitPlace, args: readonly string[], options: GitOptions = {}): GitResult {
     const { cwd, env } = located(place);
-    const result = spawnSync('git', [...SAFETY_ARGS, ...args], { cwd, env: { ...this.env, ...env, ...options.env }, encoding: 'utf8', maxBuffer: MAX_OUTPUT_BYTES });
+    const result = spawnSync('git', [...SAFETY_ARGS, ...args], { cwd, env: { ...this.env, ...env, ...options.env }, input: options.input ?? '', encoding: 'utf8', maxBuffer: MAX_OUTPUT_BYTES });
     if (result.error) this.failToRun(result.error as NodeJS.ErrnoException, args, cwd);
     const outcome = { stdout: result.stdout, stderr: result.stderr, code: result.status ?? 1 };
     return this.checked(outcome, args, cwd, options);
@@ -118,7 +120,7 @@ export class Git {
   private exec(place: GitPlace, args: readonly string[], options: GitOptions): Promise<GitResult> {
     const { cwd, env } = located(place);
     return new Promise((resolve, reject) => {
-      execFile('git', [...SAFETY_ARGS, ...args], { cwd, env: { ...this.env, ...env, ...options.env }, encoding: 'utf8', maxBuffer: MAX_OUTPUT_BYTES }, (error, stdout, stderr) => {
+      const child = execFile('git', [...SAFETY_ARGS, ...args], { cwd, env: { ...this.env, ...env, ...options.env }, encoding: 'utf8', maxBuffer: MAX_OUTPUT_BYTES }, (error, stdout, stderr) => {
         try {
           if (error && typeof error.code !== 'number') this.failToRun(error as NodeJS.ErrnoException, args, cwd);
           const code = error ? (error.code as unknown as number) : 0;
@@ -127,6 +129,9 @@ export class Git {
           reject(failure);
         }
       });
+      // Git that ends without reading its input (a failure) must not turn into an unhandled EPIPE; its exit says why.
+      child.stdin?.on('error', () => {});
+      child.stdin?.end(options.input ?? '');
     });
   }
 

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { fail } from '../errors';
 import type { Git, GitPlace } from './git';
 
@@ -100,10 +102,46 @@ export async function worktreeList(git: Git, place: GitPlace): Promise<WorktreeE
   return parseWorktreeList((await git.run(place, ['worktree', 'list', '--porcelain', '-z'])).stdout);
 }
 
+/**
+ * Git inside a submodule is never asked whether its files changed (its config is the agent's to
+ * write): a submodule counts as changed when its checked-out commit is another.
+ */
+export const SUBMODULES_BY_COMMIT = '--ignore-submodules=dirty';
+
 /** Files with uncommitted changes in a checkout: tracked ones, and untracked ones unless `trackedOnly`. */
 export async function uncommittedPaths(git: Git, checkout: GitPlace, { trackedOnly = false } = {}): Promise<string[]> {
   const untracked = trackedOnly ? '--untracked-files=no' : '--untracked-files=all';
-  return parseStatusPaths((await git.run(checkout, ['status', '--porcelain', '-z', untracked])).stdout);
+  return parseStatusPaths((await git.run(checkout, ['status', '--porcelain', '-z', untracked, SUBMODULES_BY_COMMIT])).stdout);
+}
+
+/** A submodule's entry in an index: `git ls-files --stage -z` lists it with mode 160000. */
+function submoduleEntries(output: string): { path: string; commit: string }[] {
+  return splitNul(output)
+    .filter((entry) => entry.startsWith('160000 '))
+    .map((entry) => ({ commit: entry.slice(7, entry.indexOf(' ', 7)), path: entry.slice(entry.indexOf('\t') + 1) }));
+}
+
+const nulList = (paths: readonly string[]) => paths.map((file) => `${file}\0`).join('');
+
+/**
+ * Stages every file git does not ignore, as `git add --all` does, at the top of a work tree
+ * (`env` may name another index). A submodule's entry is taken out first and put back after:
+ * `git add` asks a git inside each submodule listed whether its files changed, and that git takes
+ * its config (filters that run commands) from a git dir the agent can write there. Out of the
+ * index, a submodule's folder is staged as its checked-out commit without asking it anything.
+ */
+export async function stageEverything(git: Git, place: GitPlace, env: Record<string, string> = {}): Promise<void> {
+  const submodules = submoduleEntries((await git.run(place, ['ls-files', '--stage', '-z'], { env })).stdout);
+  if (submodules.length > 0) await git.run(place, ['update-index', '--force-remove', '-z', '--stdin'], { env, input: nulList(submodules.map((entry) => entry.path)) });
+  await git.run(place, ['add', '--all'], { env });
+  if (submodules.length === 0) return;
+  // A submodule not checked out (its folder empty) is staged as nothing; it stays as it was, unless its folder went.
+  const root = typeof place === 'string' ? place : place.workTree;
+  const staged = splitNul((await git.run(place, ['ls-files', '-z', '--', ...submodules.map((entry) => entry.path)], { env })).stdout);
+  const kept = submodules.filter(
+    (entry) => !staged.some((file) => file === entry.path || file.startsWith(`${entry.path}/`)) && fs.lstatSync(path.join(root, entry.path), { throwIfNoEntry: false })?.isDirectory(),
+  );
+  if (kept.length > 0) await git.run(place, ['update-index', '--add', ...kept.flatMap((entry) => ['--cacheinfo', `160000,${entry.commit},${entry.path}`])], { env });
 }
 
 /** Commits on `branch` that `parent` lacks (ahead) and the other way round (behind). */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DiffOrigin, Worktree, WorktreeDiff, WorktreeDiffFile } from '../../../shared/entities';
 import type { Git, GitPlace, RecordedCheckout } from './git';
-import { commitOf, mergeBase, splitNul } from './repo';
+import { commitOf, mergeBase, splitNul, SUBMODULES_BY_COMMIT } from './repo';
 
 /** A file's patch larger than this is not sent (the list still counts its lines). */
 export const MAX_FILE_PATCH_BYTES = 2 * 1024 * 1024;
@@ -15,7 +15,7 @@ const BINARY_PROBE_BYTES = 8000;
  * Diff output that does not depend on the person's git config: no colour, no external diff or
  * textconv, a/ and b/ prefixes, paths as UTF-8, renames found.
  */
-const DIFF_OPTIONS = ['--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '-M'];
+const DIFF_OPTIONS = ['--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '-M', SUBMODULES_BY_COMMIT];
 const PLAIN_PATHS = ['-c', 'core.quotePath=false'];
 
 const STATUS_BY_LETTER: Record<string, WorktreeDiffFile['status']> = {
@@ -172,7 +172,7 @@ export function withinBudget(files: WorktreeDiffFile[]): WorktreeDiffFile[] {
  */
 export async function changedFiles(git: Git, place: GitPlace, revs: readonly [string] | readonly [string, string]): Promise<WorktreeDiffFile[]> {
   const [nameStatus, patch] = await Promise.all([
-    git.run(place, [...PLAIN_PATHS, 'diff', '--name-status', '-z', '-M', '--end-of-options', ...revs, '--']),
+    git.run(place, [...PLAIN_PATHS, 'diff', '--name-status', '-z', '-M', SUBMODULES_BY_COMMIT, '--end-of-options', ...revs, '--']),
     git.run(place, [...PLAIN_PATHS, 'diff', ...DIFF_OPTIONS, '--end-of-options', ...revs, '--']),
   ]);
   const patches = splitPatch(patch.stdout);
@@ -195,7 +195,7 @@ export async function readWorktreeDiff(git: Git, checkout: RecordedCheckout, wor
   const [changed, committed, status, log] = await Promise.all([
     changedFiles(git, checkout, [base]),
     git.run(checkout, [...PLAIN_PATHS, 'diff', '--name-only', '-z', '-M', '--end-of-options', base, head]),
-    git.run(checkout, [...PLAIN_PATHS, 'status', '--porcelain', '-z', '--untracked-files=all']),
+    git.run(checkout, [...PLAIN_PATHS, 'status', '--porcelain', '-z', '--untracked-files=all', SUBMODULES_BY_COMMIT]),
     git.run(checkout, ['log', '--no-color', '--format=%H%x1f%s%x1f%an%x1f%at%x1e', '--end-of-options', `${base}..${head}`]),
   ]);
   const committedPaths = new Set(splitNul(committed.stdout));

@@ -46,6 +46,7 @@ import {
   requireRepositoryRoot,
   runCommitting,
   splitNul,
+  stageEverything,
   uncommittedPaths,
   worktreeList,
   type WorktreeEntry,
@@ -572,7 +573,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     let saved = false;
     const recorded = checkout && !discardWork && !resumed ? await this.checkouts.of(worktree) : null;
     if (recorded && (await uncommittedPaths(this.git, recorded)).length > 0) {
-      await this.git.run(recorded, ['add', '--all']);
+      await stageEverything(this.git, recorded);
       await runCommitting(this.git, recorded, ['commit', '--quiet', '--no-verify', '-m', `Uncommitted work of ${agent.name}, saved by Drover when the agent was removed`]);
       saved = true;
     }
