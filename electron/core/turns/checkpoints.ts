@@ -111,14 +111,15 @@ export class Checkpoints {
   async checkRestore(place: GitPlace, branch: string, target: string): Promise<void> {
     await this.requireBranch(place, branch);
     const targetTree = objectId((await this.git.run(place, ['rev-parse', `${objectId(target, 'the checkpoint')}^{tree}`])).stdout, 'the tree of the restore');
-    await this.withIndexCopies(place, ({ first }) => this.restoreFrom(place, first, targetTree));
+    await this.withIndexCopies(place, ({ first }) => this.planRestore(place, first, targetTree));
   }
 
   /**
    * Puts the worktree back as checkpoint `target` had it: files (only those that differ are
    * written or removed, whether files, folders or links), then HEAD (the branch moves back if it
    * moved on), then the index. Refused as checkRestore says; ignored files are left alone. The
-   * files are read again afterwards and must be the checkpoint's. Returns the paths changed.
+   * files are read again afterwards: what still differs from the checkpoint fails the restore,
+   * named, rather than being reported as restored. Returns the paths changed.
    */
   async restore(place: GitPlace, branch: string, target: string): Promise<string[]> {
     await this.requireBranch(place, branch);
@@ -126,20 +127,23 @@ export class Checkpoints {
     const revisions = { tree: `${commit}^{tree}`, head: `${commit}^1`, index: `${commit}^2^{tree}`, current: 'HEAD' };
     const lines = (await this.git.run(place, ['rev-parse', ...Object.values(revisions)])).stdout.split('\n');
     const [targetTree, targetHead, targetIndex, head] = Object.keys(revisions).map((name, index) => objectId(lines[index] ?? '', `${name} of the restore`)) as [string, string, string, string];
-    const changed = await this.withIndexCopies(place, async ({ first: forFiles }) => {
-      const { current, paths } = await this.restoreFrom(place, forFiles, targetTree);
-      if (paths.length === 0) return paths;
+    const { paths, restored } = await this.withIndexCopies(place, async ({ first: forFiles }) => {
+      const { current, paths: differing } = await this.planRestore(place, forFiles, targetTree);
+      if (differing.length === 0) return { paths: differing, restored: current };
       // The copy holds every file there now, so switching it to the checkpoint's tree writes and
       // removes exactly what differs (no pathspecs: no file name is read as one).
       await this.git.run(place, ['read-tree', '-m', '-u', '--end-of-options', current, targetTree], { env: { GIT_INDEX_FILE: forFiles } });
-      await this.requireFiles(place, forFiles, targetTree);
-      return paths;
+      return { paths: differing, restored: await this.filesTree(place, forFiles) };
     });
     if (head !== targetHead) await this.git.run(place, ['update-ref', '-m', 'drover: restore a checkpoint', '--end-of-options', `refs/heads/${branch}`, targetHead, head]);
     await this.git.run(place, ['read-tree', '--end-of-options', targetIndex]);
     // read-tree drops what the index knew of the files' stat data; git status would redo it each time.
     await this.git.run(place, ['update-index', '-q', '--refresh'], { okCodes: [0, 1] });
-    return changed;
+    if (restored !== targetTree) {
+      const left = splitNul((await this.git.run(place, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--end-of-options', restored, targetTree])).stdout);
+      fail('invalid-state', `After the restore the worktree still differs from the checkpoint in ${countOf(left.length, 'path')}: ${listNames(left)}.`);
+    }
+    return paths;
   }
 
   /** Files and lines that differ from one commit or tree to another. */
@@ -195,7 +199,7 @@ export class Checkpoints {
    * `targetTree` changes. Refused, naming them, when those paths would overwrite or remove files git
    * ignores now: no checkpoint holds those, so undoing the restore could not bring them back.
    */
-  private async restoreFrom(place: GitPlace, indexFile: string, targetTree: string): Promise<{ current: string; paths: string[] }> {
+  private async planRestore(place: GitPlace, indexFile: string, targetTree: string): Promise<{ current: string; paths: string[] }> {
     const current = await this.filesTree(place, indexFile);
     if (current === targetTree) return { current, paths: [] };
     const paths = splitNul((await this.git.run(place, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--end-of-options', current, targetTree])).stdout);
@@ -211,14 +215,6 @@ export class Checkpoints {
       );
     }
     return { current, paths };
-  }
-
-  /** Reads the files again after a restore: what still differs from the checkpoint is named, never reported as restored. */
-  private async requireFiles(place: GitPlace, indexFile: string, targetTree: string): Promise<void> {
-    const now = await this.filesTree(place, indexFile);
-    if (now === targetTree) return;
-    const differing = splitNul((await this.git.run(place, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--end-of-options', now, targetTree])).stdout);
-    fail('invalid-state', `After the restore the worktree still differs from the checkpoint in ${countOf(differing.length, 'path')}: ${listNames(differing)}.`);
   }
 
   /** The index as a tree; one with unresolved conflicts has none, and counts as HEAD's. */

@@ -80,6 +80,45 @@ describe('turns: a checkpoint per turn of a shell agent (real PTY, real git)', (
     await expect(core.api.restoreTurn({ agentId: agent.id, n: 0 })).rejects.toThrow(/sleeper is busy/);
   });
 
+  it('refuses to restore while a task works in the worktree, naming it, until it has ended', async () => {
+    const { agent, worktree } = await addAgent('tasker');
+    await started(agent);
+    await runCommand(agent, "printf 'x\\n' > made.txt", 1);
+    // The person's task, started in the agent's worktree: not the agent's, but its files are the same.
+    const task = await core.api.createTask({ projectId: project.id, command: 'sleep 30', label: 'slow build', cwd: worktree.path });
+    await waitFor(async () => (await core.api.getTask({ taskId: task.id })).state === 'running', 'the task to run');
+    await expect(core.api.restoreTurn({ agentId: agent.id, n: 0 })).rejects.toThrow(
+      "1 task works in tasker's worktree (slow build, running): a restore would rewrite files under it. Restore once it has ended (or cancel it).",
+    );
+    expect(fs.existsSync(path.join(worktree.path, 'made.txt'))).toBe(true);
+    expect((await turnsOf(agent)).map((turn) => turn.n)).toEqual([0, 1]);
+    await core.api.cancelTask({ taskId: task.id });
+    await waitFor(async () => (await core.api.getTask({ taskId: task.id })).state === 'cancelled', 'the task to end');
+    await core.api.restoreTurn({ agentId: agent.id, n: 0 });
+    expect(fs.existsSync(path.join(worktree.path, 'made.txt'))).toBe(false);
+  });
+
+  it('refuses a restore that would overwrite ignored files (keeping no checkpoint for it); with them moved away, the restore and its undo lose nothing', async () => {
+    const { agent, worktree } = await addAgent('secretive');
+    await started(agent);
+    await runCommand(agent, 'echo SECRET=old > .env && echo built > build', 1);
+    await runCommand(agent, "rm build && mkdir build && echo out > build/out.js && echo SECRET=today > .env && printf '.env\\nbuild/\\n' >> .gitignore", 2);
+    const file = (name: string) => fs.readFileSync(path.join(worktree.path, name), 'utf8');
+    await expect(core.api.restoreTurn({ agentId: agent.id, n: 1 })).rejects.toThrow(/would overwrite or remove 2 paths git ignores in the worktree now \(\.env, build\/\)/);
+    expect(file('.env')).toBe('SECRET=today\n');
+    expect(file('build/out.js')).toBe('out\n');
+    expect((await turnsOf(agent)).map((turn) => turn.n)).toEqual([0, 1, 2]);
+
+    fs.renameSync(path.join(worktree.path, '.env'), path.join(dir, 'saved.env'));
+    fs.renameSync(path.join(worktree.path, 'build'), path.join(dir, 'saved-build'));
+    const before = git(worktree.path, 'status', '--porcelain', '--ignored', '--untracked-files=all');
+    const restored = await core.api.restoreTurn({ agentId: agent.id, n: 1 });
+    expect([file('.env'), file('build')]).toEqual(['SECRET=old\n', 'built\n']);
+    await core.api.restoreTurn({ agentId: agent.id, n: restored.undo.n });
+    expect(git(worktree.path, 'status', '--porcelain', '--ignored', '--untracked-files=all')).toBe(before);
+    expect(fs.existsSync(path.join(worktree.path, '.env'))).toBe(false);
+  });
+
   it('prunes to the setting, keeping a checkpoint that alone holds commits a restore took off the branch', async () => {
     const { agent, worktree } = await addAgent('committer');
     await started(agent);

@@ -1,6 +1,7 @@
 import type { Agent, AgentSession, InboxMessage, Worktree } from '../../../shared/entities';
 import type { DroverEvent } from '../../../shared/events';
 import { MAX_TURN_PROMPT_CHARS, type CheckpointUsage, type Turn, type TurnDiff } from '../../../shared/turns';
+import { countOf } from '../../../shared/plural';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import type { MediatedInbox } from '../inbox/mediatedInbox';
@@ -9,10 +10,11 @@ import type { ProjectWork } from '../projects/projectMethods';
 import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import { checkpointRef, type NewTurn } from '../storage/turnStore';
-import { requireUsable } from '../worktrees/agentWorkspace';
+import { requireUsable, tasksWorkingIn } from '../worktrees/agentWorkspace';
 import type { Git } from '../worktrees/git';
 import type { WorktreeCheckouts } from '../worktrees/worktreeCheckouts';
 import { changedFiles, lineTotals, withinBudget } from '../worktrees/worktreeDiff';
+import { listNames } from '../worktrees/worktreeMerge';
 import { checkpointRefsOf, type Checkpoints } from './checkpoints';
 import { restoredNote } from './turnWords';
 
@@ -91,15 +93,16 @@ export class TurnService implements ProjectWork {
   }
 
   /**
-   * Puts the worktree back as checkpoint `n` had it, for an agent that is not busy. What it held
-   * before becomes a checkpoint first (the returned `undo`), and the agent is told in its inbox.
+   * Puts the worktree back as checkpoint `n` had it, for an agent that is not busy and with no task
+   * working in its worktree. What it held before becomes a checkpoint first (the returned `undo`),
+   * and the agent is told in its inbox.
    */
   restore(agentId: string, n: number): Promise<{ agentId: string; restoredTo: number; undo: Turn; message: InboxMessage }> {
     const { store, agent, worktree } = this.requireWorktree(agentId);
     const target = this.requireTurn(store, agent, n);
-    this.refuseBusy(store, agent);
+    this.refuseBusy(store, agent, worktree);
     return this.serially(agentId, async () => {
-      this.refuseBusy(store, agent);
+      this.refuseBusy(store, agent, worktree);
       const checkout = await this.checkouts.of(worktree);
       await this.checkpoints.checkRestore(checkout, worktree.branch, target.commit);
       const latest = store.turns.latest(agentId) as Turn;
@@ -308,8 +311,17 @@ export class TurnService implements ProjectWork {
     fail('not-found', `${agent.name} has no checkpoint ${n} (checkpoints: ${range}${turns.length > 0 && (turns[0]?.n ?? 0) > 0 ? '; older ones were pruned' : ''}).`);
   }
 
-  private refuseBusy(store: ProjectStore, agent: Agent): void {
+  /** A restore rewrites files under whatever works in the worktree: the agent in a turn, or a task. */
+  private refuseBusy(store: ProjectStore, agent: Agent, worktree: Worktree): void {
     const state = store.sessions.latest(agent.id)?.state;
     if (state === 'busy') fail('invalid-state', `${agent.name} is busy: restore once its turn has ended (or stop it first).`);
+    const tasks = tasksWorkingIn(store, worktree.path);
+    if (tasks.length === 0) return;
+    const them = tasks.length === 1 ? 'it' : 'them';
+    fail(
+      'invalid-state',
+      `${countOf(tasks.length, 'task')} ${tasks.length === 1 ? 'works' : 'work'} in ${agent.name}'s worktree (${listNames(tasks.map((task) => `${task.label ?? task.command}, ${task.state}`))}): ` +
+        `a restore would rewrite files under ${them}. Restore once ${them === 'it' ? 'it has' : 'they have'} ended (or cancel ${them}).`,
+    );
   }
 }
