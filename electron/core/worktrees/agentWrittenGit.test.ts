@@ -123,6 +123,16 @@ describe("an agent's worktree cannot make Drover's git run its commands (real gi
     expect(commandsRun()).toEqual([]);
   });
 
+  it('still removes such an agent when its work is to be discarded, running nothing of the planted git dir', async () => {
+    const { agent, worktree } = await addAgent('discarded');
+    plantGitDir(repo, worktree.path, worktree.branch, ran);
+    await core.api.removeAgent({ agentId: agent.id, discardWork: true });
+    expect(fs.existsSync(worktree.path)).toBe(false);
+    expect(git(repo, 'worktree', 'list', '--porcelain').split('\n').filter((line) => line.startsWith('worktree '))).toEqual([`worktree ${repo}`]);
+    expect(git(repo, 'for-each-ref', '--format=%(refname:short)', 'refs/heads')).toBe('main');
+    expect(commandsRun()).toEqual([]);
+  });
+
   it('runs no hook an agent writes where the repository keeps its hooks in the worktree (core.hooksPath relative, as husky sets it)', async () => {
     commitFiles(repo, { '.gitignore': '.husky/\n' }, 'hooks stay out of the commits');
     git(repo, 'config', 'core.hooksPath', '.husky');

@@ -5,6 +5,8 @@ import { fail } from '../errors';
 import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { Git, RecordedCheckout } from './git';
 
+const COMMON_DIR = ['rev-parse', '--path-format=absolute', '--git-common-dir'];
+
 function realOrSame(folder: string): string {
   try {
     return fs.realpathSync(folder);
@@ -60,24 +62,31 @@ function recordedGitDir(commonDir: string, workTree: string): string | null {
  * refused, saying so: Drover runs no git there until it is put back.
  */
 export class WorktreeCheckouts {
+  /** The repository's own git dir, by project folder: read once, not for every command. */
+  private readonly commonDirs = new Map<string, string>();
+
   constructor(
     private readonly git: Git,
     private readonly projects: ProjectRegistry,
   ) {}
 
   async of(worktree: Worktree): Promise<RecordedCheckout> {
-    const repo = this.repositoryOf(worktree);
-    return this.checked(worktree, repo, (await this.git.run(repo, ['rev-parse', '--path-format=absolute', '--git-common-dir'])).stdout.trim());
+    const repo = this.projects.get(worktree.projectId).path;
+    const commonDir = this.commonDirs.get(repo) ?? this.remember(repo, (await this.git.run(repo, COMMON_DIR)).stdout);
+    return this.checked(worktree, repo, commonDir);
   }
 
   /** The same, blocking: for the boot reconciliation. */
   ofSync(worktree: Worktree): RecordedCheckout {
-    const repo = this.repositoryOf(worktree);
-    return this.checked(worktree, repo, this.git.runSync(repo, ['rev-parse', '--path-format=absolute', '--git-common-dir']).stdout.trim());
+    const repo = this.projects.get(worktree.projectId).path;
+    const commonDir = this.commonDirs.get(repo) ?? this.remember(repo, this.git.runSync(repo, COMMON_DIR).stdout);
+    return this.checked(worktree, repo, commonDir);
   }
 
-  private repositoryOf(worktree: Worktree): string {
-    return this.projects.get(worktree.projectId).path;
+  private remember(repo: string, printed: string): string {
+    const commonDir = printed.trim();
+    this.commonDirs.set(repo, commonDir);
+    return commonDir;
   }
 
   private checked(worktree: Worktree, repo: string, commonDir: string): RecordedCheckout {

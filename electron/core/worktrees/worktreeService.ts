@@ -600,7 +600,8 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     store.worktrees.journalOperation(agent.id, { kind: 'removing' });
     try {
       // Unforced, git refuses a tree with anything uncommitted in it (the save above left none), and nothing is lost.
-      if (checkout) await this.git.run(repo, ['worktree', 'remove', ...(force ? ['--force', '--force'] : []), '--end-of-options', worktree.path]);
+      // Forced, its refusal of a .git that no longer points back (an agent rewrote it) leaves the folder to the rm below, and its record to the prune after.
+      if (checkout) await this.git.run(repo, ['worktree', 'remove', ...(force ? ['--force', '--force'] : []), '--end-of-options', worktree.path], force ? { okCodes: [0, 128] } : {});
       // What git left of a forced removal: a folder without its .git.
       if (force) await fs.promises.rm(worktree.path, { recursive: true, force: true });
     } catch (error) {
