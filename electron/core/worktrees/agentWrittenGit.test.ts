@@ -123,6 +123,24 @@ describe("an agent's worktree cannot make Drover's git run its commands (real gi
     expect(commandsRun()).toEqual([]);
   });
 
+  it("reaches the parent branch's checkout in another agent's worktree the same way: a merge into it or a worktree from it is refused while that .git is redirected", async () => {
+    const parent = await addAgent('parent');
+    const child = (await core.api.createAgent({ projectId: project.id, name: 'child', role: '', profileId: 'sh', workspace: { kind: 'new-worktree', base: parent.worktree.branch } })).id;
+    const childTree = (await core.api.getWorkState({ projectId: project.id })).worktrees.find((candidate) => candidate.agentId === child) as Worktree;
+    commitFiles(childTree.path, { 'child.txt': 'work\n' }, "the child's work");
+    plantGitDir(repo, parent.worktree.path, parent.worktree.branch, ran);
+    const redirect = new RegExp(`${escaped(parent.worktree.path)}/\\.git no longer points to the repository's record of this worktree`);
+    await expect(core.api.checkWorktreeMerge({ agentId: child })).rejects.toThrow(redirect);
+    await expect(core.api.mergeWorktree({ agentId: child, strategy: 'rebase' })).rejects.toThrow(redirect);
+    await expect(core.api.createAgent({ projectId: project.id, name: 'grandchild', role: '', profileId: 'sh', workspace: { kind: 'new-worktree', base: parent.worktree.branch } })).rejects.toThrow(redirect);
+    expect(commandsRun()).toEqual([]);
+
+    git(repo, 'worktree', 'repair', parent.worktree.path);
+    expect(await core.api.mergeWorktree({ agentId: child, strategy: 'rebase' })).toMatchObject({ parentBranch: parent.worktree.branch, commits: 1 });
+    expect(fs.readFileSync(path.join(parent.worktree.path, 'child.txt'), 'utf8')).toBe('work\n');
+    expect(commandsRun()).toEqual([]);
+  });
+
   it('still removes such an agent when its work is to be discarded, running nothing of the planted git dir', async () => {
     const { agent, worktree } = await addAgent('discarded');
     plantGitDir(repo, worktree.path, worktree.branch, ran);

@@ -2,6 +2,7 @@ import type { MergeCheck, MergeStrategy, Worktree } from '../../../shared/entiti
 import { countOf } from '../../../shared/plural';
 import { fail } from '../errors';
 import type { Git, GitPlace, RecordedCheckout } from './git';
+import { checkoutBeside } from './worktreeCheckouts';
 import { aheadBehind, branchExists, checkoutOf, commitOf, currentBranch, mergeBase, runCommitting, splitNul, uncommittedPaths, worktreeList } from './repo';
 
 /** How many file names a message lists before it says how many more there are. */
@@ -29,6 +30,8 @@ async function mergeTree(git: Git, place: GitPlace, parent: string, branch: stri
 export interface MergeInspection {
   check: MergeCheck;
   tree: string;
+  /** Where git runs in the parent's checkout, if it has one (it may be another agent's worktree). */
+  parentPlace: GitPlace | null;
 }
 
 type Findings = Omit<MergeCheck, 'problem'> & { checkedOut: string | null };
@@ -50,12 +53,13 @@ export async function inspectMerge(git: Git, checkout: RecordedCheckout, worktre
     currentBranch(git, checkout),
   ]);
   const parentCheckout = checkoutOf(entries, parent)?.path ?? null;
+  const parentPlace = parentCheckout === null ? null : checkoutBeside(checkout, entries, parentCheckout);
   let blockingFiles: string[] = [];
-  if (parentCheckout && base) {
+  if (parentPlace && base) {
     const changed = new Set(
       splitNul((await git.run(checkout, ['-c', 'core.quotePath=false', 'diff', '--name-only', '-z', '--no-renames', '--end-of-options', base, `refs/heads/${branch}`])).stdout),
     );
-    blockingFiles = (await uncommittedPaths(git, parentCheckout)).filter((file) => changed.has(file));
+    blockingFiles = (await uncommittedPaths(git, parentPlace)).filter((file) => changed.has(file));
   }
   const findings: Findings = {
     agentId: worktree.agentId,
@@ -70,7 +74,7 @@ export async function inspectMerge(git: Git, checkout: RecordedCheckout, worktre
     checkedOut,
   };
   const { checkedOut: _checkedOut, ...check } = findings;
-  return { check: { ...check, problem: mergeProblem(findings, agentName) }, tree: merged.tree };
+  return { check: { ...check, problem: mergeProblem(findings, agentName) }, tree: merged.tree, parentPlace };
 }
 
 function mergeProblem(check: Findings, agentName: string): string | null {
@@ -91,10 +95,10 @@ function mergeProblem(check: Findings, agentName: string): string | null {
   return null;
 }
 
-/** Moves the parent branch to `commit`, updating its checkout (if it has one) as a fast-forward. */
-async function advanceParent(git: Git, place: GitPlace, check: MergeCheck, commit: string, previousTip: string): Promise<void> {
-  if (check.parentCheckout) {
-    await git.run(check.parentCheckout, ['merge', '--ff-only', '--quiet', '--end-of-options', commit]);
+/** Moves the parent branch to `commit`, updating its checkout (at `parentPlace`, if it has one) as a fast-forward. */
+async function advanceParent(git: Git, place: GitPlace, parentPlace: GitPlace | null, check: MergeCheck, commit: string, previousTip: string): Promise<void> {
+  if (parentPlace) {
+    await git.run(parentPlace, ['merge', '--ff-only', '--quiet', '--end-of-options', commit]);
     return;
   }
   await git.run(place, ['update-ref', '-m', `drover: merge ${check.branch}`, '--end-of-options', `refs/heads/${check.parentBranch}`, commit, previousTip]);
@@ -127,7 +131,7 @@ export async function mergeIntoParent(
   message: string | undefined,
   starting: (start: MergeStart) => void,
 ): Promise<{ commit: string; commits: number }> {
-  const { check, tree } = await inspectMerge(git, checkout, worktree, agentName);
+  const { check, tree, parentPlace } = await inspectMerge(git, checkout, worktree, agentName);
   if (check.problem) fail(check.conflicts.length > 0 ? 'conflict' : 'invalid-state', check.problem);
   const parentRef = `refs/heads/${check.parentBranch}` as const;
   const branchRef = `refs/heads/${check.branch}` as const;
@@ -148,7 +152,7 @@ export async function mergeIntoParent(
     const subjects = (await git.run(checkout, ['log', '--reverse', '--format=%s', '--end-of-options', `${parentRef}..${branchRef}`])).stdout.split('\n').filter((line) => line.length > 0);
     commit = (await runCommitting(git, checkout, ['commit-tree', '-p', parentTip, '-m', message ?? squashMessage(check, subjects), '--end-of-options', tree])).trim();
   }
-  await advanceParent(git, checkout, check, commit, parentTip);
+  await advanceParent(git, checkout, parentPlace, check, commit, parentTip);
   // The squashed commit holds all of the branch's work; the branch continues from it. (git reset
   // takes no --end-of-options; `commit` is the id commit-tree printed.)
   if (strategy === 'squash') await git.run(checkout, ['reset', '--keep', '--quiet', commit]);

@@ -212,7 +212,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     }
     const branch = request.branch ?? `drover/${folderName}`;
     const [, , taken] = await Promise.all([
-      request.allowDirtyBase ? Promise.resolve() : this.refuseDirtyBase(entries, parentBranch),
+      request.allowDirtyBase ? Promise.resolve() : this.refuseDirtyBase(repoRoot, entries, parentBranch),
       requireBranchName(this.git, repoRoot, branch),
       branchExists(this.git, repoRoot, branch),
     ]);
@@ -653,10 +653,10 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     if (fs.existsSync(folder)) fail('conflict', `${folder} already exists; try again (a new name is picked each time).`);
   }
 
-  private async refuseDirtyBase(entries: readonly WorktreeEntry[], parentBranch: string): Promise<void> {
+  private async refuseDirtyBase(repoRoot: string, entries: readonly WorktreeEntry[], parentBranch: string): Promise<void> {
     const checkout = checkoutOf(entries, parentBranch);
     if (!checkout) return;
-    const dirty = await uncommittedPaths(this.git, checkout.path, { trackedOnly: true });
+    const dirty = await uncommittedPaths(this.git, await this.checkouts.among(repoRoot, entries, checkout.path), { trackedOnly: true });
     if (dirty.length === 0) return;
     fail(
       'invalid-state',
