@@ -96,12 +96,14 @@ async function benchCheckpoint(repo: string, root: string): Promise<BenchRow> {
   await run('git', ['worktree', 'add', '--quiet', '--no-track', '-b', 'bench/checkpoints', folder, 'main'], { cwd: repo });
   fs.appendFileSync(path.join(folder, 'src', 'module0', 'file0.ts'), 'export const changed = true;\n');
   const checkpoints = new Checkpoints(new Git(process.env));
+  // As Drover reaches an agent's worktree: through the git dir the repository records for it.
+  const checkout = { workTree: folder, gitDir: git(folder, 'rev-parse', '--absolute-git-dir') };
   const head = git(folder, 'rev-parse', 'HEAD');
   const stash: number[] = [];
   const drover: number[] = [];
   for (let round = 0; round <= ROUNDS; round++) {
     stash.push(await timed(() => run('git', ['stash', 'create'], { cwd: folder })));
-    drover.push(await timed(() => checkpoints.take(folder, `bench ${round}`, `refs/drover/checkpoints/a-bench/${round}`, head)));
+    drover.push(await timed(() => checkpoints.take(checkout, `bench ${round}`, `refs/drover/checkpoints/a-bench/${round}`, head)));
   }
   const stashMs = median(stash.slice(1));
   const droverMs = median(drover.slice(1));

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { branchesStartingWith, git, makeRepo } from '../test-support/gitRepo';
 import { inboxDialog, inboxMessage, openInbox, startFromPane } from './support/agentBridge';
+import { withSocket } from './support/attention';
 import { addAgent, openWorkspace, screenshot, stateBadge, terminalOf, typeLine } from './support/agents';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { branchOf, openChanges, openRepoWithShell, privatePortBlocks, worktreeFolder } from './support/worktrees';
@@ -68,8 +69,16 @@ test('three shell turns: each turn shows only its change; restore to turn 1 and 
     await expect.poll(() => listedFiles(changes)).toEqual(['notes.txt', 'one.txt', 'two.txt']);
     await page.keyboard.press('t');
 
+    // A task working in the worktree holds a restore back, and the view says which.
+    const slow = await withSocket(drover, (rpc) => rpc.call('createTask', { projectId, command: 'sleep 60', label: 'slow build', cwd: folder }));
+    const restoreButton = changes.getByRole('button', { name: 'Restore to checkpoint 1…' });
+    await expect(restoreButton).toBeDisabled();
+    await expect(changes.getByText("slow build works in builder's worktree: restore once it has ended (or cancel it).")).toBeVisible();
+    await withSocket(drover, (rpc) => rpc.call('cancelTask', { taskId: slow.id }));
+    await expect(restoreButton).toBeEnabled();
+
     // Restore to turn 1: the later turns' files go back; the state before is a checkpoint to undo to.
-    await changes.getByRole('button', { name: 'Restore to checkpoint 1…' }).click();
+    await restoreButton.click();
     const confirm = page.getByRole('alertdialog', { name: 'Restore checkpoint 1 of builder?' });
     await confirm.getByRole('button', { name: 'Restore' }).click();
     await expect(changes.getByRole('status').filter({ hasText: 'Restored checkpoint 1' })).toContainText('what was there before is checkpoint 4');

@@ -170,8 +170,8 @@ test('a crash while a worktree is being made leaves nothing behind after the nex
     expect(git(repo, 'worktree', 'list', '--porcelain').split('\n').filter((line) => line.startsWith('worktree '))).toEqual([`worktree ${repo}`]);
     expect(fs.readdirSync(path.join(drover.dataDir, 'projects', projectId, 'worktrees'))).toEqual([]);
   } finally {
-    // The git the killed host had started ends once its hook lets go (a test that failed before
-    // the hook ran must not hide its own error behind this wait).
+    // The git the killed host had started ends once its filter lets go (a test that failed before
+    // the filter ran must not hide its own error behind this wait).
     fs.writeFileSync(hold.gate, '');
     if (fs.existsSync(hold.started)) await expect.poll(() => fs.existsSync(hold.done)).toBe(true);
     restorePorts();

@@ -60,15 +60,6 @@ function holdingScript(dir: string, name: string, then: string): { hold: GitHold
   return { hold, script };
 }
 
-/**
- * A post-checkout hook holds `git worktree add` (as a slow hook of a real repository would) until
- * the test opens its gate; the host is killed meanwhile.
- */
-export function holdWorktreeCreation(repo: string, dir: string): GitHold {
-  const { hold, script } = holdingScript(dir, 'hook', '');
-  fs.writeFileSync(path.join(repo, '.git', 'hooks', 'post-checkout'), script, { mode: 0o755 });
-  return hold;
-}
 
 /**
  * Sets the repository's filter driver `hold-smudge` or `hold-clean` (files marked
@@ -82,6 +73,16 @@ export function holdGitFilter(repo: string, dir: string, step: 'smudge' | 'clean
   fs.writeFileSync(file, script, { mode: 0o755 });
   git(repo, 'config', `filter.hold-${step}.${step}`, file);
   return hold;
+}
+
+/**
+ * Holds `git worktree add` (as a slow filter such as git-lfs's would) until the test opens its
+ * gate: a committed file the smudge filter checks out. Drover's git runs no hooks, so a hook
+ * could not hold it.
+ */
+export function holdWorktreeCreation(repo: string, dir: string): GitHold {
+  commitFiles(repo, { 'held.dat': 'held\n', '.gitattributes': 'held.dat filter=hold-smudge\n' }, 'a file whose checkout waits');
+  return holdGitFilter(repo, dir, 'smudge');
 }
 
 /** A bare repository at `bare` as `repo`'s origin, with `main` pushed to it (the push remote of forge tests). */

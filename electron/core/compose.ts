@@ -57,6 +57,7 @@ import { TurnService } from './turns/turnService';
 import { Git } from './worktrees/git';
 import { PortBlocks } from './worktrees/portBlocks';
 import { worktreeMethods } from './worktrees/worktreeMethods';
+import { WorktreeCheckouts } from './worktrees/worktreeCheckouts';
 import { WorktreeService } from './worktrees/worktreeService';
 
 export interface CoreOptions {
@@ -159,11 +160,12 @@ export function createCore(options: CoreOptions): Core {
   const inbox = new MediatedInbox(locator, projects, stores, events);
   const ports = new PortBlocks(options.portBlocksDir ?? defaultPortBlocksDir(env));
   const git = new Git(env);
-  const worktrees = new WorktreeService(locator, projects, stores, events, inbox, git, ports, tasks, { log });
+  const checkouts = new WorktreeCheckouts(git, projects);
+  const worktrees = new WorktreeService(locator, projects, stores, events, inbox, git, checkouts, ports, tasks, { log });
   const appSettings = new AppSettingsService(new AppSettingsTable(appDb), events);
   const accountPauses = new AccountPauses(appSettings, profiles);
   const checkpoints = new Checkpoints(git);
-  const turns = new TurnService(locator, projects, stores, events, inbox, git, checkpoints, { log });
+  const turns = new TurnService(locator, projects, stores, events, inbox, git, checkouts, checkpoints, { log });
   const sessions = new SessionService(
     locator,
     projects,
@@ -219,7 +221,7 @@ export function createCore(options: CoreOptions): Core {
     ...commandLineToolMethods(options.commandLineTool ?? { kind: 'launcher', command: cliCommand, ...(options.cliEnv ? { env: options.cliEnv } : {}) }, env),
     ...worktreeMethods(worktrees),
     ...forgeMethods(connector, pullRequests, issues),
-    ...turnMethods(turns, new AgentComparison(locator, git, checkpoints)),
+    ...turnMethods(turns, new AgentComparison(locator, git, checkouts, checkpoints)),
     ...commentMethods(new CommentService(locator, events, inbox)),
     ...machineMethods(new MachineService(new DefinitionTable(appDb, 'machines'), options.launchSsh, options.remoteHostBundleDir)),
   };

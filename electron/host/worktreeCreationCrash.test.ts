@@ -29,7 +29,7 @@ describe('a crash while a worktree is being made', () => {
     const { id: projectId } = await client.rpc.call('findProjectByPath', { path: repo });
     const creating = client.rpc.call('createAgent', { projectId, name: 'doomed', role: '', profileId: 'shell', workspace: { kind: 'new-worktree' } });
     creating.catch(() => {});
-    await waitFor(() => fs.existsSync(hold.started), 'git worktree add to reach the hook');
+    await waitFor(() => fs.existsSync(hold.started), 'git worktree add to reach the held file');
     expect(git(repo, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/drover')).toMatch(/^drover\/doomed-/);
     await host.stop('SIGKILL');
     client.close();
@@ -49,8 +49,8 @@ describe('a crash while a worktree is being made', () => {
     expect(fs.readdirSync(path.join(dataDir, 'projects', projectId, 'worktrees'))).toEqual([]);
     expect(fs.existsSync(path.join(dir, 'ports')) ? fs.readdirSync(path.join(dir, 'ports')) : []).toEqual([]);
 
-    // The git the killed host had started ends once its hook lets go.
+    // The git the killed host had started ends once its filter lets go.
     fs.writeFileSync(hold.gate, '');
-    await waitFor(() => fs.existsSync(hold.done), 'the orphaned hook to end');
+    await waitFor(() => fs.existsSync(hold.done), 'the orphaned filter to end');
   });
 });

@@ -1,4 +1,4 @@
-import { isTaskFinished, type Agent, type FormerAgent, type InboxMessage, type Task, type Worktree } from '../../shared/entities';
+import { ACTIVE_TASK_STATES, isTaskFinished, type Agent, type FormerAgent, type InboxMessage, type Task, type Worktree } from '../../shared/entities';
 import type { EntityMap } from './versioned';
 
 // Derived views of the store's entities, as pure functions (the hooks of hooks.ts memoise them).
@@ -64,6 +64,11 @@ export function agentWork(
 
 function isInFolder(folder: string, root: string): boolean {
   return folder === root || folder.startsWith(`${root}/`);
+}
+
+/** The tasks queued, running or stopping in `root` or below it. */
+export function tasksWorkingIn(tasks: readonly Task[], root: string): Task[] {
+  return tasks.filter((task) => ACTIVE_TASK_STATES.includes(task.state) && isInFolder(task.cwd, root));
 }
 
 /** The branch of the agent worktree a task runs in, if it runs in one. */

@@ -10,8 +10,9 @@ import { formatClockTime } from '../format/clockTime';
 import { diffCommandFor, type DiffCommand } from '../keyboard/diffShortcuts';
 import { isTypingTarget } from '../keyboard/shortcuts';
 import { useWindowKeyDown } from '../keyboard/useWindowKeyDown';
-import { useAgentSession } from '../store/hooks';
+import { useAgentSession, useWorkState } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
+import { entitiesOf } from '../store/versioned';
 import { firstChangedLine } from './commentLines';
 import { DiffComments, type CommentDraft } from './DiffComments';
 import { diffRows } from './diffChunks';
@@ -20,6 +21,7 @@ import { DiffRowsView, type DiffRowsHandle, type LineSelection } from './DiffRow
 import { scopeOf, scopeTurn, stepTurn, WHOLE_BRANCH, type DiffScope } from './diffScope';
 import { MergeDialog } from './MergeDialog';
 import { TurnList, turnTitle } from './TurnList';
+import { restoreRefusal } from './restoreRefusal';
 import { TurnRestore } from './TurnRestore';
 import { useWorktreeDiff } from './useWorktreeDiff';
 import { useTurns } from './useTurns';
@@ -60,7 +62,8 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
   const selected = Math.max(0, files.findIndex((file) => file.path === selectedPath));
   const turnAt = scopeTurn(scope);
   const turn = turns.find((candidate) => candidate.n === turnAt);
-  const restoreRefusal = session?.state === 'busy' ? `${agent.name} is busy: restore once its turn has ended` : null;
+  const tasksById = useWorkState(agent.projectId, 'tasksById');
+  const whyNoRestore = useMemo(() => restoreRefusal(agent.name, session, entitiesOf(tasksById), worktree.path), [agent.name, session, tasksById, worktree.path]);
 
   const select = (index: number) => {
     const file = files[index];
@@ -187,7 +190,7 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
             <span>
               Checkpoint {turn.n}: <strong>{turnTitle(turn)}</strong> <span className="field-hint">{formatClockTime(turn.takenAt, now)}</span>
             </span>
-            <TurnRestore agent={agent} turn={turn} refusal={restoreRefusal} />
+            <TurnRestore agent={agent} turn={turn} refusal={whyNoRestore} />
           </div>
         )}
         <FormError message={push.error} />

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { Agent } from '../../shared/entities';
 import type { Turn } from '../../shared/turns';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -11,7 +11,7 @@ interface TurnRestoreProps {
   agent: Agent;
   /** The checkpoint the person is looking at. */
   turn: Turn;
-  /** Why the agent's worktree cannot be restored now (it is busy), or null. */
+  /** Why the agent's worktree cannot be restored now (it is busy, or tasks work in it), or null: shown beside the button. */
   refusal: string | null;
 }
 
@@ -23,6 +23,7 @@ interface Restored {
 /** "Restore to checkpoint N…": asked first, then done with the state before kept, and undoable from here. */
 export function TurnRestore({ agent, turn, refusal }: TurnRestoreProps) {
   const bridge = useBridge();
+  const refusalId = useId();
   const [asking, setAsking] = useState(false);
   const [restored, setRestored] = useState<Restored | null>(null);
   const undo = usePendingAction();
@@ -34,9 +35,21 @@ export function TurnRestore({ agent, turn, refusal }: TurnRestoreProps) {
 
   return (
     <>
-      <button type="button" className="button button--ghost" disabled={refusal !== null} title={refusal ?? `Put ${agent.name}'s files, index and HEAD back as checkpoint ${turn.n} had them`} onClick={() => setAsking(true)}>
+      <button
+        type="button"
+        className="button button--ghost"
+        disabled={refusal !== null}
+        aria-describedby={refusal ? refusalId : undefined}
+        title={refusal ?? `Put ${agent.name}'s files, index and HEAD back as checkpoint ${turn.n} had them`}
+        onClick={() => setAsking(true)}
+      >
         Restore to checkpoint {turn.n}…
       </button>
+      {refusal && (
+        <span id={refusalId} className="field-hint">
+          {refusal}
+        </span>
+      )}
       {restored && (
         <span role="status" className="changes-dialog__restored">
           Restored checkpoint {restored.restoredTo}; what was there before is checkpoint {restored.undo}.{' '}

@@ -161,9 +161,10 @@ export class PullRequestService implements ProjectWork {
     if (pullRequest.state === 'draft') fail('invalid-state', `${name} is a draft: mark it ready for review on GitHub first.`);
     if (!pullRequest.mergeMethods.includes(method)) fail('invalid-state', `${connected.repository} does not allow ${method} merges; it allows ${pullRequest.mergeMethods.join(', ') || 'none'}.`);
     const worktree = store.worktrees.get(agentId);
-    const tip = worktree ? await commitOf(this.git, worktree.path, `refs/heads/${worktree.branch}`) : null;
-    if (tip && tip !== pullRequest.headSha) {
-      const pushedIsOlder = (await this.git.run(worktree?.path ?? '', ['merge-base', '--is-ancestor', pullRequest.headSha, tip], { okCodes: [0, 1, 128] })).code === 0;
+    const checkout = worktree ? await this.worktrees.checkout(worktree) : null;
+    const tip = worktree && checkout ? await commitOf(this.git, checkout, `refs/heads/${worktree.branch}`) : null;
+    if (tip && checkout && tip !== pullRequest.headSha) {
+      const pushedIsOlder = (await this.git.run(checkout, ['merge-base', '--is-ancestor', pullRequest.headSha, tip], { okCodes: [0, 1, 128] })).code === 0;
       fail(
         'invalid-state',
         pushedIsOlder
@@ -294,7 +295,7 @@ export class PullRequestService implements ProjectWork {
   }
 
   private async commits(worktree: Worktree): Promise<BranchCommit[]> {
-    const log = await this.git.run(worktree.path, ['log', '--reverse', '--format=%s%x1f%b%x1e', `refs/heads/${worktree.parentBranch}..refs/heads/${worktree.branch}`]);
+    const log = await this.git.run(await this.worktrees.checkout(worktree), ['log', '--reverse', '--format=%s%x1f%b%x1e', `refs/heads/${worktree.parentBranch}..refs/heads/${worktree.branch}`]);
     return log.stdout
       .split('\x1e')
       .map((entry) => entry.replace(/^\n/, ''))

@@ -3,8 +3,9 @@ import type { AgentChanges, AgentsDiff } from '../../../shared/turns';
 import { fail } from '../errors';
 import type { Locator } from '../locate';
 import { requireUsable } from '../worktrees/agentWorkspace';
-import type { Git } from '../worktrees/git';
+import type { Git, RecordedCheckout } from '../worktrees/git';
 import { mergeBase } from '../worktrees/repo';
+import type { WorktreeCheckouts } from '../worktrees/worktreeCheckouts';
 import { changedFiles, lineTotals, withinBudget } from '../worktrees/worktreeDiff';
 import type { Checkpoints } from './checkpoints';
 
@@ -16,6 +17,7 @@ export class AgentComparison {
   constructor(
     private readonly locator: Locator,
     private readonly git: Git,
+    private readonly checkouts: WorktreeCheckouts,
     private readonly checkpoints: Checkpoints,
   ) {}
 
@@ -23,8 +25,9 @@ export class AgentComparison {
     const found = this.worktreesOf(agentIds);
     return Promise.all(
       found.map(async ({ worktree }) => {
-        const [base, now] = await Promise.all([mergeBase(this.git, worktree.path, `refs/heads/${worktree.parentBranch}`, 'HEAD'), this.checkpoints.tree(worktree.path)]);
-        const files = (await changedFiles(this.git, worktree.path, [base ?? worktree.baseCommit, now])).map(({ path, status, additions, deletions }) => ({ path, status, additions, deletions }));
+        const checkout = await this.checkouts.of(worktree);
+        const [base, now] = await Promise.all([mergeBase(this.git, checkout, `refs/heads/${worktree.parentBranch}`, 'HEAD'), this.checkpoints.tree(checkout)]);
+        const files = (await changedFiles(this.git, checkout, [base ?? worktree.baseCommit, now])).map(({ path, status, additions, deletions }) => ({ path, status, additions, deletions }));
         return {
           agentId: worktree.agentId,
           branch: worktree.branch,
@@ -38,9 +41,9 @@ export class AgentComparison {
   /** From one agent's worktree to another's: what taking the second instead of the first would change. */
   async diff(fromAgentId: string, toAgentId: string): Promise<AgentsDiff> {
     if (fromAgentId === toAgentId) fail('bad-request', 'Pick two different agents to compare.');
-    const [fromFolder, toFolder] = this.worktreesOf([fromAgentId, toAgentId]).map(({ worktree }) => worktree.path) as [string, string];
-    const [fromTree, toTree] = await Promise.all([this.checkpoints.tree(fromFolder), this.checkpoints.tree(toFolder)]);
-    const files = withinBudget(await changedFiles(this.git, toFolder, [fromTree, toTree]));
+    const [from, to] = (await Promise.all(this.worktreesOf([fromAgentId, toAgentId]).map(({ worktree }) => this.checkouts.of(worktree)))) as [RecordedCheckout, RecordedCheckout];
+    const [fromTree, toTree] = await Promise.all([this.checkpoints.tree(from), this.checkpoints.tree(to)]);
+    const files = withinBudget(await changedFiles(this.git, to, [fromTree, toTree]));
     return {
       fromAgentId,
       toAgentId,

@@ -120,6 +120,68 @@ describe('checkpoints (real git)', () => {
     expect(fs.readFileSync(path.join(repo, 'kept.txt'), 'utf8')).toBe('changed elsewhere\n');
   });
 
+  it('restores a worktree holding a file named like pathspec magic: no path is read as a pattern', async () => {
+    const snapshot = await checkpoints.snapshot(repo, 'start');
+    const expected = filesOf(repo);
+    writeFiles(repo, { ':(exclude)*': 'reads as "everything but me"\n', 'kept.txt': 'changed after\n', ':(glob)**': 'another\n' });
+    const changed = await checkpoints.restore(repo, 'main', snapshot.commit);
+    expect(changed.sort()).toEqual([':(exclude)*', ':(glob)**', 'kept.txt']);
+    expect(filesOf(repo)).toEqual(expected);
+  });
+
+  it('says so when the files still differ from the checkpoint after a restore, rather than reporting it done', async () => {
+    const snapshot = await checkpoints.snapshot(repo, 'start');
+    // A repository of its own inside the worktree: git stages its commit but never deletes its folder.
+    const nested = path.join(repo, 'vendor', 'tool');
+    fs.mkdirSync(nested, { recursive: true });
+    git(nested, 'init', '--quiet');
+    commitFiles(nested, { 'tool.txt': 'tool\n' }, 'the tool');
+    await expect(checkpoints.restore(repo, 'main', snapshot.commit)).rejects.toThrow(/After the restore the worktree still differs from the checkpoint in 1 path: vendor\/tool\./);
+  });
+
+  it('puts back a file where a folder is now, and a folder where a file is now', async () => {
+    writeFiles(repo, { shape: 'a file\n' });
+    const asFile = { snapshot: await checkpoints.snapshot(repo, 'a file'), files: filesOf(repo) };
+    fs.rmSync(path.join(repo, 'shape'));
+    writeFiles(repo, { 'shape/inside.txt': 'now a folder\n', 'shape/deeper/more.txt': 'more\n' });
+    const asFolder = { snapshot: await checkpoints.snapshot(repo, 'a folder'), files: filesOf(repo) };
+
+    expect(await checkpoints.restore(repo, 'main', asFile.snapshot.commit)).toEqual(['shape', 'shape/deeper/more.txt', 'shape/inside.txt']);
+    expect(filesOf(repo)).toEqual(asFile.files);
+    await checkpoints.restore(repo, 'main', asFolder.snapshot.commit);
+    expect(filesOf(repo)).toEqual(asFolder.files);
+  });
+
+  it('puts back a folder where a link is now, and a link where a folder is now', async () => {
+    writeFiles(repo, { 'lib/code.txt': 'code\n', 'elsewhere/other.txt': 'other\n' });
+    const asFolder = { snapshot: await checkpoints.snapshot(repo, 'a folder'), files: filesOf(repo) };
+    fs.rmSync(path.join(repo, 'lib'), { recursive: true });
+    fs.symlinkSync('elsewhere', path.join(repo, 'lib'));
+    const asLink = { snapshot: await checkpoints.snapshot(repo, 'a link'), files: filesOf(repo) };
+
+    await checkpoints.restore(repo, 'main', asFolder.snapshot.commit);
+    expect(fs.lstatSync(path.join(repo, 'lib')).isDirectory()).toBe(true);
+    expect(filesOf(repo)).toEqual(asFolder.files);
+    await checkpoints.restore(repo, 'main', asLink.snapshot.commit);
+    expect(fs.readlinkSync(path.join(repo, 'lib'))).toBe('elsewhere');
+    expect(filesOf(repo)).toEqual(asLink.files);
+    expect(fs.readFileSync(path.join(repo, 'elsewhere', 'other.txt'), 'utf8')).toBe('other\n');
+  });
+
+  it('refuses, naming them, a restore that would overwrite or remove files git ignores now, and changes nothing', async () => {
+    // Back then .env and build were files like any other; since then they are ignored, .env holds today's secret and build/ is output.
+    writeFiles(repo, { '.env': 'SECRET=old\n', build: 'a file then\n' });
+    const then = await checkpoints.snapshot(repo, 'then');
+    fs.rmSync(path.join(repo, 'build'));
+    writeFiles(repo, { '.env': 'SECRET=today\n', 'build/out.js': 'built\n', '.gitignore': 'build/\n*.log\n.env\n' });
+    const before = { files: filesOf(repo), git: gitStateOf(repo) };
+    await expect(checkpoints.restore(repo, 'main', then.commit)).rejects.toThrow(
+      /Restoring would overwrite or remove 2 paths git ignores in the worktree now \(\.env, build\/\), and no checkpoint holds ignored files, so undoing the restore could not bring them back\. Move them out of the worktree, then restore again\. Nothing was changed\./,
+    );
+    await expect(checkpoints.checkRestore(repo, 'main', then.commit)).rejects.toThrow(/\(\.env, build\/\)/);
+    expect({ files: filesOf(repo), git: gitStateOf(repo) }).toEqual(before);
+  });
+
   it('counts files and lines between two states, and what only checkpoints hold on disk', async () => {
     const start = await checkpoints.snapshot(repo, 'start');
     writeFiles(repo, { 'kept.txt': 'one\ntwo\n', 'added.txt': 'a\nb\nc\n' });

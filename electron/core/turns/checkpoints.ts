@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { countOf } from '../../../shared/plural';
 import { fail } from '../errors';
-import type { Git } from '../worktrees/git';
-import { splitNul } from '../worktrees/repo';
+import type { Git, GitPlace } from '../worktrees/git';
+import { splitNul, stageEverything } from '../worktrees/repo';
+import { listNames } from '../worktrees/worktreeMerge';
 
 /** Checkpoints are Drover's own commits, whoever's git config is in force. */
 const CHECKPOINT_IDENTITY = {
@@ -45,6 +47,11 @@ export function parseShortStat(output: string): ChangeStats {
   return { files: count(/(\d+) files? changed/), additions: count(/(\d+) insertions?\(\+\)/), deletions: count(/(\d+) deletions?\(-\)/) };
 }
 
+/** Whether one of two repository paths is the other or lies inside it. */
+function overlaps(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+}
+
 /** A copy of the index that git takes for the same (its timestamps kept, so racily clean entries are still checked). */
 async function copyIndex(from: string, to: string): Promise<void> {
   try {
@@ -72,13 +79,13 @@ export class Checkpoints {
    * commit's tree, and the index as its second parent. Two copies of the index are used at once, one
    * for the index's tree and one to add the working files to.
    */
-  async snapshot(folder: string, message: string): Promise<Snapshot> {
-    return this.withIndexCopies(folder, async ({ first: forIndex, second: forFiles }) => {
+  async snapshot(place: GitPlace, message: string): Promise<Snapshot> {
+    return this.withIndexCopies(place, async ({ first: forIndex, second: forFiles }) => {
       const [indexCommit, tree] = await Promise.all([
-        this.indexTree(folder, forIndex).then((indexTree) => this.commitTree(folder, indexTree, ['HEAD'], 'index')),
-        this.filesTree(folder, forFiles),
+        this.indexTree(place, forIndex).then((indexTree) => this.commitTree(place, indexTree, ['HEAD'], 'index')),
+        this.filesTree(place, forFiles),
       ]);
-      return { commit: await this.commitTree(folder, tree, ['HEAD', indexCommit], message), tree };
+      return { commit: await this.commitTree(place, tree, ['HEAD', indexCommit], message), tree };
     });
   }
 
@@ -86,65 +93,76 @@ export class Checkpoints {
    * A checkpoint kept under `ref`: the snapshot, and the files and lines it differs by from `since`
    * (counted while the ref is written). What a turn's end costs.
    */
-  async take(folder: string, message: string, ref: string, since: string): Promise<{ snapshot: Snapshot; stats: ChangeStats }> {
-    const snapshot = await this.snapshot(folder, message);
-    const [stats] = await Promise.all([this.stats(folder, since, snapshot.commit), this.setRef(folder, ref, snapshot.commit)]);
+  async take(place: GitPlace, message: string, ref: string, since: string): Promise<{ snapshot: Snapshot; stats: ChangeStats }> {
+    const snapshot = await this.snapshot(place, message);
+    const [stats] = await Promise.all([this.stats(place, since, snapshot.commit), this.setRef(place, ref, snapshot.commit)]);
     return { snapshot, stats };
   }
 
   /** The tree of every file git does not ignore, for comparing without keeping a checkpoint. */
-  async tree(folder: string): Promise<string> {
-    return this.withIndexCopies(folder, ({ first }) => this.filesTree(folder, first));
+  async tree(place: GitPlace): Promise<string> {
+    return this.withIndexCopies(place, ({ first }) => this.filesTree(place, first));
+  }
+
+  /**
+   * Fails, saying why, when a restore of checkpoint `target` must not go ahead: `branch` is not
+   * checked out, or the restore would overwrite or remove files git ignores now. Changes nothing.
+   */
+  async checkRestore(place: GitPlace, branch: string, target: string): Promise<void> {
+    await this.requireBranch(place, branch);
+    const targetTree = objectId((await this.git.run(place, ['rev-parse', `${objectId(target, 'the checkpoint')}^{tree}`])).stdout, 'the tree of the restore');
+    await this.withIndexCopies(place, ({ first }) => this.planRestore(place, first, targetTree));
   }
 
   /**
    * Puts the worktree back as checkpoint `target` had it: files (only those that differ are
-   * written or removed; ignored files are left alone), then HEAD (the branch moves back if it
-   * moved on), then the index. Refused unless `branch` is checked out. Returns the paths changed.
+   * written or removed, whether files, folders or links), then HEAD (the branch moves back if it
+   * moved on), then the index. Refused as checkRestore says; ignored files are left alone. The
+   * files are read again afterwards: what still differs from the checkpoint fails the restore,
+   * named, rather than being reported as restored. Returns the paths changed.
    */
-  async restore(folder: string, branch: string, target: string): Promise<string[]> {
-    const checkedOut = await this.git.run(folder, ['symbolic-ref', '--quiet', '--short', 'HEAD'], { okCodes: [0, 1, 128] });
-    if (checkedOut.stdout.trim() !== branch) {
-      fail('invalid-state', `The worktree has ${checkedOut.code === 0 ? `branch ${checkedOut.stdout.trim()}` : 'a detached HEAD'} checked out, not ${branch}; check out ${branch} there first.`);
-    }
+  async restore(place: GitPlace, branch: string, target: string): Promise<string[]> {
+    await this.requireBranch(place, branch);
     const commit = objectId(target, 'the checkpoint');
     const revisions = { tree: `${commit}^{tree}`, head: `${commit}^1`, index: `${commit}^2^{tree}`, current: 'HEAD' };
-    const lines = (await this.git.run(folder, ['rev-parse', ...Object.values(revisions)])).stdout.split('\n');
+    const lines = (await this.git.run(place, ['rev-parse', ...Object.values(revisions)])).stdout.split('\n');
     const [targetTree, targetHead, targetIndex, head] = Object.keys(revisions).map((name, index) => objectId(lines[index] ?? '', `${name} of the restore`)) as [string, string, string, string];
-    const changed = await this.withIndexCopies(folder, async ({ first: forFiles, dir }) => {
-      const current = await this.filesTree(folder, forFiles);
-      const paths = splitNul((await this.git.run(folder, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--end-of-options', current, targetTree])).stdout);
-      if (paths.length === 0) return paths;
-      const list = path.join(dir, 'paths');
-      await fs.promises.writeFile(list, paths.map((file) => `${file}\0`).join(''), { mode: 0o600 });
-      // The copy knows every file there now, so the ones the checkpoint lacks are removed.
-      await this.git.run(folder, ['restore', `--source=${targetTree}`, '--worktree', `--pathspec-from-file=${list}`, '--pathspec-file-nul'], { env: { GIT_INDEX_FILE: forFiles } });
-      return paths;
+    const { paths, restored } = await this.withIndexCopies(place, async ({ first: forFiles }) => {
+      const { current, paths: differing } = await this.planRestore(place, forFiles, targetTree);
+      if (differing.length === 0) return { paths: differing, restored: current };
+      // The copy holds every file there now, so switching it to the checkpoint's tree writes and
+      // removes exactly what differs (no pathspecs: no file name is read as one).
+      await this.git.run(place, ['read-tree', '-m', '-u', '--end-of-options', current, targetTree], { env: { GIT_INDEX_FILE: forFiles } });
+      return { paths: differing, restored: await this.filesTree(place, forFiles) };
     });
-    if (head !== targetHead) await this.git.run(folder, ['update-ref', '-m', 'drover: restore a checkpoint', '--end-of-options', `refs/heads/${branch}`, targetHead, head]);
-    await this.git.run(folder, ['read-tree', '--end-of-options', targetIndex]);
+    if (head !== targetHead) await this.git.run(place, ['update-ref', '-m', 'drover: restore a checkpoint', '--end-of-options', `refs/heads/${branch}`, targetHead, head]);
+    await this.git.run(place, ['read-tree', '--end-of-options', targetIndex]);
     // read-tree drops what the index knew of the files' stat data; git status would redo it each time.
-    await this.git.run(folder, ['update-index', '-q', '--refresh'], { okCodes: [0, 1] });
-    return changed;
+    await this.git.run(place, ['update-index', '-q', '--refresh'], { okCodes: [0, 1] });
+    if (restored !== targetTree) {
+      const left = splitNul((await this.git.run(place, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--end-of-options', restored, targetTree])).stdout);
+      fail('invalid-state', `After the restore the worktree still differs from the checkpoint in ${countOf(left.length, 'path')}: ${listNames(left)}.`);
+    }
+    return paths;
   }
 
   /** Files and lines that differ from one commit or tree to another. */
-  async stats(folder: string, from: string, to: string): Promise<ChangeStats> {
-    const result = await this.git.run(folder, ['diff', '--shortstat', '-M', '--end-of-options', objectId(from, 'a state'), objectId(to, 'a state'), '--']);
+  async stats(place: GitPlace, from: string, to: string): Promise<ChangeStats> {
+    const result = await this.git.run(place, ['diff', '--shortstat', '-M', '--no-ext-diff', '--no-textconv', '--end-of-options', objectId(from, 'a state'), objectId(to, 'a state'), '--']);
     return parseShortStat(result.stdout);
   }
 
-  async setRef(folder: string, ref: string, commit: string): Promise<void> {
-    await this.git.run(folder, ['update-ref', '-m', 'drover: checkpoint', '--end-of-options', ref, objectId(commit, 'a checkpoint')]);
+  async setRef(place: GitPlace, ref: string, commit: string): Promise<void> {
+    await this.git.run(place, ['update-ref', '-m', 'drover: checkpoint', '--end-of-options', ref, objectId(commit, 'a checkpoint')]);
   }
 
-  async deleteRef(folder: string, ref: string): Promise<void> {
-    await this.git.run(folder, ['update-ref', '-d', '--end-of-options', ref]);
+  async deleteRef(place: GitPlace, ref: string): Promise<void> {
+    await this.git.run(place, ['update-ref', '-d', '--end-of-options', ref]);
   }
 
   /** The checkpoint refs under `prefix`, with the commit each names. */
-  async refs(folder: string, prefix: string): Promise<{ ref: string; commit: string }[]> {
-    const result = await this.git.run(folder, ['for-each-ref', '--format=%(objectname) %(refname)', '--end-of-options', `${prefix}/`]);
+  async refs(place: GitPlace, prefix: string): Promise<{ ref: string; commit: string }[]> {
+    const result = await this.git.run(place, ['for-each-ref', '--format=%(objectname) %(refname)', '--end-of-options', `${prefix}/`]);
     return result.stdout
       .split('\n')
       .filter((line) => line.length > 0)
@@ -156,43 +174,73 @@ export class Checkpoints {
    * reached that no branch, tag or other checkpoint reaches (after a restore moved a branch back,
    * its later commits live only in the checkpoint taken before).
    */
-  async holdsOrphanCommits(folder: string, ref: string, checkpointsPrefix: string): Promise<boolean> {
+  async holdsOrphanCommits(place: GitPlace, ref: string, checkpointsPrefix: string): Promise<boolean> {
     // The first parent is HEAD; the second, the index's commit, is Drover's own and grows from HEAD.
-    const result = await this.git.run(folder, ['rev-list', '-n1', `${ref}^1`, '--not', '--branches', '--tags', `--exclude=${ref}`, `--glob=${checkpointsPrefix}`], { okCodes: [0, 128] });
+    const result = await this.git.run(place, ['rev-list', '-n1', `${ref}^1`, '--not', '--branches', '--tags', `--exclude=${ref}`, `--glob=${checkpointsPrefix}`], { okCodes: [0, 128] });
     return result.code === 0 && result.stdout.trim().length > 0;
   }
 
   /** Bytes of the objects the checkpoints under these prefixes hold that no branch or tag holds. */
-  async diskUsage(folder: string, prefixes: readonly string[]): Promise<number> {
+  async diskUsage(place: GitPlace, prefixes: readonly string[]): Promise<number> {
     if (prefixes.length === 0) return 0;
-    const result = await this.git.run(folder, ['rev-list', '--objects', '--disk-usage', ...prefixes.map((prefix) => `--glob=${prefix}`), '--not', '--branches', '--tags']);
+    const result = await this.git.run(place, ['rev-list', '--objects', '--disk-usage', ...prefixes.map((prefix) => `--glob=${prefix}`), '--not', '--branches', '--tags']);
     return Number(result.stdout.trim()) || 0;
   }
 
+  private async requireBranch(place: GitPlace, branch: string): Promise<void> {
+    const checkedOut = await this.git.run(place, ['symbolic-ref', '--quiet', '--short', 'HEAD'], { okCodes: [0, 1, 128] });
+    if (checkedOut.stdout.trim() !== branch) {
+      fail('invalid-state', `The worktree has ${checkedOut.code === 0 ? `branch ${checkedOut.stdout.trim()}` : 'a detached HEAD'} checked out, not ${branch}; check out ${branch} there first.`);
+    }
+  }
+
+  /**
+   * The worktree's files as a tree (written through `indexFile`) and the paths a restore to
+   * `targetTree` changes. Refused, naming them, when those paths would overwrite or remove files git
+   * ignores now: no checkpoint holds those, so undoing the restore could not bring them back.
+   */
+  private async planRestore(place: GitPlace, indexFile: string, targetTree: string): Promise<{ current: string; paths: string[] }> {
+    const current = await this.filesTree(place, indexFile);
+    if (current === targetTree) return { current, paths: [] };
+    const paths = splitNul((await this.git.run(place, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--end-of-options', current, targetTree])).stdout);
+    // The index copy holds every file not ignored, so the others are exactly the ignored ones (a wholly ignored folder as one entry).
+    const ignored = splitNul((await this.git.run(place, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], { env: { GIT_INDEX_FILE: indexFile } })).stdout);
+    const inTheWay = ignored.filter((entry) => paths.some((file) => overlaps(entry.replace(/\/$/, ''), file)));
+    if (inTheWay.length > 0) {
+      const them = inTheWay.length === 1 ? 'it' : 'them';
+      fail(
+        'conflict',
+        `Restoring would overwrite or remove ${countOf(inTheWay.length, 'path')} git ignores in the worktree now (${listNames(inTheWay)}), and no checkpoint holds ignored files, so undoing the restore could not bring ${them} back. ` +
+          `Move ${them} out of the worktree, then restore again. Nothing was changed.`,
+      );
+    }
+    return { current, paths };
+  }
+
   /** The index as a tree; one with unresolved conflicts has none, and counts as HEAD's. */
-  private async indexTree(folder: string, indexFile: string): Promise<string> {
-    const written = await this.git.run(folder, ['write-tree'], { env: { GIT_INDEX_FILE: indexFile }, okCodes: [0, 128] });
+  private async indexTree(place: GitPlace, indexFile: string): Promise<string> {
+    const written = await this.git.run(place, ['write-tree'], { env: { GIT_INDEX_FILE: indexFile }, okCodes: [0, 128] });
     if (written.code === 0) return objectId(written.stdout, 'the index');
-    return objectId((await this.git.run(folder, ['rev-parse', 'HEAD^{tree}'])).stdout, "HEAD's tree");
+    return objectId((await this.git.run(place, ['rev-parse', 'HEAD^{tree}'])).stdout, "HEAD's tree");
   }
 
-  private async filesTree(folder: string, indexFile: string): Promise<string> {
+  private async filesTree(place: GitPlace, indexFile: string): Promise<string> {
     const env = { GIT_INDEX_FILE: indexFile };
-    await this.git.run(folder, ['add', '--all', '--', ':/'], { env });
-    return objectId((await this.git.run(folder, ['write-tree'], { env })).stdout, 'the files');
+    await stageEverything(this.git, place, env);
+    return objectId((await this.git.run(place, ['write-tree'], { env })).stdout, 'the files');
   }
 
-  private async commitTree(folder: string, tree: string, parents: readonly string[], message: string): Promise<string> {
+  private async commitTree(place: GitPlace, tree: string, parents: readonly string[], message: string): Promise<string> {
     const args = ['commit-tree', '--no-gpg-sign', ...parents.flatMap((parent) => ['-p', parent]), '-m', message, '--end-of-options', tree];
-    return objectId((await this.git.run(folder, args, { env: CHECKPOINT_IDENTITY })).stdout, 'a checkpoint');
+    return objectId((await this.git.run(place, args, { env: CHECKPOINT_IDENTITY })).stdout, 'a checkpoint');
   }
 
   /** Runs `work` with two copies of the worktree's index in a private temporary folder, removed after. */
-  private async withIndexCopies<T>(folder: string, work: (copies: { first: string; second: string; dir: string }) => Promise<T>): Promise<T> {
-    const indexFile = await this.indexFileOf(folder);
+  private async withIndexCopies<T>(place: GitPlace, work: (copies: { first: string; second: string }) => Promise<T>): Promise<T> {
+    const indexFile = await this.indexFileOf(place);
     const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'drover-checkpoint-'));
     try {
-      const copies = { first: path.join(dir, 'index-1'), second: path.join(dir, 'index-2'), dir };
+      const copies = { first: path.join(dir, 'index-1'), second: path.join(dir, 'index-2') };
       await Promise.all([copyIndex(indexFile, copies.first), copyIndex(indexFile, copies.second)]);
       return await work(copies);
     } finally {
@@ -201,11 +249,12 @@ export class Checkpoints {
   }
 
   /** The worktree's own index file (a linked worktree's lives in the main repository's git folder). */
-  private async indexFileOf(folder: string): Promise<string> {
-    let file = this.indexFiles.get(folder);
+  private async indexFileOf(place: GitPlace): Promise<string> {
+    if (typeof place !== 'string') return path.join(place.gitDir, 'index');
+    let file = this.indexFiles.get(place);
     if (!file) {
-      file = path.resolve(folder, (await this.git.run(folder, ['rev-parse', '--git-path', 'index'])).stdout.trim());
-      this.indexFiles.set(folder, file);
+      file = path.resolve(place, (await this.git.run(place, ['rev-parse', '--git-path', 'index'])).stdout.trim());
+      this.indexFiles.set(place, file);
     }
     return file;
   }

@@ -1,28 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Agent, AgentProfileInput, Project, Worktree } from '../../../shared/entities';
+import type { Agent, Project, Worktree } from '../../../shared/entities';
 import type { Turn } from '../../../shared/turns';
 import { git, makeRepo } from '../../../test-support/gitRepo';
+import { runTurn, SHELL_AGENT_PROFILE, startShellAgent, turnsOf as turnsOfAgent } from '../../../test-support/shellAgent';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';
 import { createCore, type Core } from '../compose';
-
-/** A plain POSIX shell with a prompt the screen reading knows: each command it runs is a turn. */
-const SHELL: AgentProfileInput = {
-  id: 'sh',
-  name: 'POSIX shell',
-  command: '/bin/sh',
-  args: [],
-  env: { PS1: '$ ' },
-  promptPattern: '\\$ ?$',
-  busyPattern: null,
-  needsInputPattern: null,
-  usageLimitPattern: null,
-  quietMs: 150,
-  integration: 'none',
-  wakeAs: 'shell-note',
-};
 
 describe('turns: a checkpoint per turn of a shell agent (real PTY, real git)', () => {
   let dir: string;
@@ -35,7 +20,7 @@ describe('turns: a checkpoint per turn of a shell agent (real PTY, real git)', (
     repo = makeRepo(path.join(dir, 'repo'), { 'notes.txt': 'one\n', '.gitignore': '*.log\n' });
     core = createCore({ dataDir: path.join(dir, 'data'), version: 'test', socketPath: '/unused', portBlocksDir: path.join(dir, 'ports') });
     project = await core.api.addProject({ path: repo });
-    await core.api.saveAgentProfile({ profile: SHELL });
+    await core.api.saveAgentProfile({ profile: SHELL_AGENT_PROFILE });
   });
   afterEach(async () => {
     await core.close();
@@ -47,21 +32,9 @@ describe('turns: a checkpoint per turn of a shell agent (real PTY, real git)', (
     const worktree = (await core.api.getWorkState({ projectId: project.id })).worktrees.find((candidate) => candidate.agentId === agent.id) as Worktree;
     return { agent, worktree };
   };
-  const turnsOf = async (agent: Agent): Promise<Turn[]> => (await core.api.listTurns({ agentId: agent.id })).turns;
-  const started = async (agent: Agent) => {
-    await core.api.startAgent({ agentId: agent.id, resume: false });
-    await waitFor(async () => (await core.api.getWorkState({ projectId: project.id })).sessions.find((s) => s.agentId === agent.id)?.state === 'ready', 'the shell at its prompt');
-    return waitFor(async () => {
-      const turns = await turnsOf(agent);
-      return turns.length === 1 && turns;
-    }, 'the start checkpoint');
-  };
-  /** Types a command as a terminal would (key by key, then Enter) and waits for its turn's checkpoint. */
-  const runCommand = async (agent: Agent, command: string, n: number): Promise<Turn> => {
-    for (const key of command) await core.api.writeAgentInput({ agentId: agent.id, data: key });
-    await core.api.writeAgentInput({ agentId: agent.id, data: '\r' });
-    return waitFor(async () => (await turnsOf(agent)).find((turn) => turn.n === n), `checkpoint ${n} after ${command}`);
-  };
+  const turnsOf = (agent: Agent): Promise<Turn[]> => turnsOfAgent(core, agent);
+  const started = (agent: Agent) => startShellAgent(core, agent);
+  const runCommand = (agent: Agent, command: string, n: number): Promise<Turn> => runTurn(core, agent, command, n);
   const diffPaths = async (agent: Agent, from: number, to: number | null) => (await core.api.getTurnDiff({ agentId: agent.id, from, to })).files.map((file) => file.path);
 
   it('checkpoints each command, shows what each turn changed, restores one and undoes it', async () => {
@@ -105,6 +78,45 @@ describe('turns: a checkpoint per turn of a shell agent (real PTY, real git)', (
     await core.api.writeAgentInput({ agentId: agent.id, data: 'sleep 30\r' });
     await waitFor(async () => (await core.api.getWorkState({ projectId: project.id })).sessions.find((s) => s.agentId === agent.id)?.state === 'busy', 'the shell busy');
     await expect(core.api.restoreTurn({ agentId: agent.id, n: 0 })).rejects.toThrow(/sleeper is busy/);
+  });
+
+  it('refuses to restore while a task works in the worktree, naming it, until it has ended', async () => {
+    const { agent, worktree } = await addAgent('tasker');
+    await started(agent);
+    await runCommand(agent, "printf 'x\\n' > made.txt", 1);
+    // The person's task, started in the agent's worktree: not the agent's, but its files are the same.
+    const task = await core.api.createTask({ projectId: project.id, command: 'sleep 30', label: 'slow build', cwd: worktree.path });
+    await waitFor(async () => (await core.api.getTask({ taskId: task.id })).state === 'running', 'the task to run');
+    await expect(core.api.restoreTurn({ agentId: agent.id, n: 0 })).rejects.toThrow(
+      "1 task works in tasker's worktree (slow build, running): a restore would rewrite files under it. Restore once it has ended (or cancel it).",
+    );
+    expect(fs.existsSync(path.join(worktree.path, 'made.txt'))).toBe(true);
+    expect((await turnsOf(agent)).map((turn) => turn.n)).toEqual([0, 1]);
+    await core.api.cancelTask({ taskId: task.id });
+    await waitFor(async () => (await core.api.getTask({ taskId: task.id })).state === 'cancelled', 'the task to end');
+    await core.api.restoreTurn({ agentId: agent.id, n: 0 });
+    expect(fs.existsSync(path.join(worktree.path, 'made.txt'))).toBe(false);
+  });
+
+  it('refuses a restore that would overwrite ignored files (keeping no checkpoint for it); with them moved away, the restore and its undo lose nothing', async () => {
+    const { agent, worktree } = await addAgent('secretive');
+    await started(agent);
+    await runCommand(agent, 'echo SECRET=old > .env && echo built > build', 1);
+    await runCommand(agent, "rm build && mkdir build && echo out > build/out.js && echo SECRET=today > .env && printf '.env\\nbuild/\\n' >> .gitignore", 2);
+    const file = (name: string) => fs.readFileSync(path.join(worktree.path, name), 'utf8');
+    await expect(core.api.restoreTurn({ agentId: agent.id, n: 1 })).rejects.toThrow(/would overwrite or remove 2 paths git ignores in the worktree now \(\.env, build\/\)/);
+    expect(file('.env')).toBe('SECRET=today\n');
+    expect(file('build/out.js')).toBe('out\n');
+    expect((await turnsOf(agent)).map((turn) => turn.n)).toEqual([0, 1, 2]);
+
+    fs.renameSync(path.join(worktree.path, '.env'), path.join(dir, 'saved.env'));
+    fs.renameSync(path.join(worktree.path, 'build'), path.join(dir, 'saved-build'));
+    const before = git(worktree.path, 'status', '--porcelain', '--ignored', '--untracked-files=all');
+    const restored = await core.api.restoreTurn({ agentId: agent.id, n: 1 });
+    expect([file('.env'), file('build')]).toEqual(['SECRET=old\n', 'built\n']);
+    await core.api.restoreTurn({ agentId: agent.id, n: restored.undo.n });
+    expect(git(worktree.path, 'status', '--porcelain', '--ignored', '--untracked-files=all')).toBe(before);
+    expect(fs.existsSync(path.join(worktree.path, '.env'))).toBe(false);
   });
 
   it('prunes to the setting, keeping a checkpoint that alone holds commits a restore took off the branch', async () => {

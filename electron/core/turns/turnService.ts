@@ -1,6 +1,7 @@
 import type { Agent, AgentSession, InboxMessage, Worktree } from '../../../shared/entities';
 import type { DroverEvent } from '../../../shared/events';
 import { MAX_TURN_PROMPT_CHARS, type CheckpointUsage, type Turn, type TurnDiff } from '../../../shared/turns';
+import { countOf } from '../../../shared/plural';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import type { MediatedInbox } from '../inbox/mediatedInbox';
@@ -9,9 +10,11 @@ import type { ProjectWork } from '../projects/projectMethods';
 import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import { checkpointRef, type NewTurn } from '../storage/turnStore';
-import { requireUsable } from '../worktrees/agentWorkspace';
+import { requireUsable, tasksWorkingIn } from '../worktrees/agentWorkspace';
 import type { Git } from '../worktrees/git';
+import type { WorktreeCheckouts } from '../worktrees/worktreeCheckouts';
 import { changedFiles, lineTotals, withinBudget } from '../worktrees/worktreeDiff';
+import { listNames } from '../worktrees/worktreeMerge';
 import { checkpointRefsOf, type Checkpoints } from './checkpoints';
 import { restoredNote } from './turnWords';
 
@@ -49,6 +52,7 @@ export class TurnService implements ProjectWork {
     private readonly events: EventBus,
     private readonly inbox: MediatedInbox,
     private readonly git: Git,
+    private readonly checkouts: WorktreeCheckouts,
     private readonly checkpoints: Checkpoints,
     private readonly options: TurnServiceOptions,
   ) {}
@@ -74,8 +78,9 @@ export class TurnService implements ProjectWork {
     if (to !== null && to < from) fail('bad-request', `Checkpoint ${to} comes before ${from}: name the earlier one first.`);
     const first = this.requireTurn(store, agent, from);
     const base = first.before ?? first.commit;
-    const head = to === null ? await this.checkpoints.tree(worktree.path) : this.requireTurn(store, agent, to).after;
-    const files = withinBudget(await changedFiles(this.git, worktree.path, [base, head]));
+    const checkout = await this.checkouts.of(worktree);
+    const head = to === null ? await this.checkpoints.tree(checkout) : this.requireTurn(store, agent, to).after;
+    const files = withinBudget(await changedFiles(this.git, checkout, [base, head]));
     return {
       agentId,
       from,
@@ -88,18 +93,21 @@ export class TurnService implements ProjectWork {
   }
 
   /**
-   * Puts the worktree back as checkpoint `n` had it, for an agent that is not busy. What it held
-   * before becomes a checkpoint first (the returned `undo`), and the agent is told in its inbox.
+   * Puts the worktree back as checkpoint `n` had it, for an agent that is not busy and with no task
+   * working in its worktree. What it held before becomes a checkpoint first (the returned `undo`),
+   * and the agent is told in its inbox.
    */
   restore(agentId: string, n: number): Promise<{ agentId: string; restoredTo: number; undo: Turn; message: InboxMessage }> {
     const { store, agent, worktree } = this.requireWorktree(agentId);
     const target = this.requireTurn(store, agent, n);
-    this.refuseBusy(store, agent);
+    this.refuseBusy(store, agent, worktree);
     return this.serially(agentId, async () => {
-      this.refuseBusy(store, agent);
+      this.refuseBusy(store, agent, worktree);
+      const checkout = await this.checkouts.of(worktree);
+      await this.checkpoints.checkRestore(checkout, worktree.branch, target.commit);
       const latest = store.turns.latest(agentId) as Turn;
       const commitMessage = `Drover checkpoint: ${agent.name} before restoring checkpoint ${n}`;
-      const taken = await this.checkpoints.take(worktree.path, commitMessage, checkpointRef(agentId, latest.n + 1), target.commit);
+      const taken = await this.checkpoints.take(checkout, commitMessage, checkpointRef(agentId, latest.n + 1), target.commit);
       const { snapshot } = taken;
       // Counted from the target to now; the restore's change goes the other way.
       const stats = { files: taken.stats.files, additions: taken.stats.deletions, deletions: taken.stats.additions };
@@ -118,12 +126,12 @@ export class TurnService implements ProjectWork {
         ...stats,
       });
       try {
-        await this.checkpoints.restore(worktree.path, worktree.branch, target.commit);
+        await this.checkpoints.restore(checkout, worktree.branch, target.commit);
       } catch (error) {
         fail('invalid-state', `Could not restore checkpoint ${n}: ${error instanceof Error ? error.message : String(error)} What the worktree held before is checkpoint ${undo.n}.`);
       }
       const message = this.inbox.post(store.projectId, { agentId, kind: 'note', body: restoredNote(target, undo) });
-      await this.prune(store, agent, worktree.path);
+      await this.prune(store, agent);
       return { agentId, restoredTo: n, undo, message };
     });
   }
@@ -150,7 +158,7 @@ export class TurnService implements ProjectWork {
     const store = this.stores.get(projectId);
     for (const worktree of store.worktrees.list()) {
       const agent = store.agents.get(worktree.agentId);
-      if (agent && worktree.state === 'ready') this.inBackground(agent.id, 'prune checkpoints', () => this.prune(store, agent, worktree.path));
+      if (agent && worktree.state === 'ready') this.inBackground(agent.id, 'prune checkpoints', () => this.prune(store, agent));
     }
   }
 
@@ -181,8 +189,9 @@ export class TurnService implements ProjectWork {
     const found = this.usableWorktree(projectId, agentId);
     if (!found || found.store.turns.latest(agentId)) return;
     const { store, agent, worktree } = found;
-    const snapshot = await this.checkpoints.snapshot(worktree.path, `Drover checkpoint: ${agent.name} at its start`);
-    await this.checkpoints.setRef(worktree.path, checkpointRef(agentId, 0), snapshot.commit);
+    const checkout = await this.checkouts.of(worktree);
+    const snapshot = await this.checkpoints.snapshot(checkout, `Drover checkpoint: ${agent.name} at its start`);
+    await this.checkpoints.setRef(checkout, checkpointRef(agentId, 0), snapshot.commit);
     if (!this.stores.isOpen(projectId)) return;
     const none = { files: 0, additions: 0, deletions: 0 };
     this.record(store, { agentId, n: 0, kind: 'start', prompt: null, startedAt: null, takenAt: Date.now(), commit: snapshot.commit, before: null, after: snapshot.commit, restoredTo: null, ...none });
@@ -195,19 +204,22 @@ export class TurnService implements ProjectWork {
     const latest = store.turns.latest(agentId);
     const n = latest ? latest.n + 1 : 1;
     const before = latest?.after ?? worktree.baseCommit;
-    const { snapshot, stats } = await this.checkpoints.take(worktree.path, `Drover checkpoint: ${agent.name} turn ${n}`, checkpointRef(agentId, n), before);
+    const checkout = await this.checkouts.of(worktree);
+    const { snapshot, stats } = await this.checkpoints.take(checkout, `Drover checkpoint: ${agent.name} turn ${n}`, checkpointRef(agentId, n), before);
     if (!this.stores.isOpen(projectId)) return;
     this.record(store, { agentId, n, kind: 'turn', prompt, startedAt, takenAt: Date.now(), commit: snapshot.commit, before, after: snapshot.commit, restoredTo: null, ...stats });
-    await this.prune(store, agent, worktree.path);
+    await this.prune(store, agent);
   }
 
   /**
    * Drops checkpoints beyond the project's settings (the newest always stays). A ref stays while a
    * kept checkpoint starts or ends at its commit, or while it is the only holder of commits no
    * branch has (such a checkpoint is kept whole); refs are checked one at a time, so of two
-   * holders of the same commits the last one stays.
+   * holders of the same commits the last one stays. Refs are the repository's, so this runs in the
+   * project's folder.
    */
-  private async prune(store: ProjectStore, agent: Agent, folder: string): Promise<void> {
+  private async prune(store: ProjectStore, agent: Agent): Promise<void> {
+    const folder = this.projects.get(store.projectId).path;
     const { checkpointTurnsKept: keep, checkpointDaysKept: days } = store.settings.get();
     const turns = store.turns.list(agent.id);
     const oldestKept = days === null ? 0 : Date.now() - days * DAY_MS;
@@ -299,8 +311,17 @@ export class TurnService implements ProjectWork {
     fail('not-found', `${agent.name} has no checkpoint ${n} (checkpoints: ${range}${turns.length > 0 && (turns[0]?.n ?? 0) > 0 ? '; older ones were pruned' : ''}).`);
   }
 
-  private refuseBusy(store: ProjectStore, agent: Agent): void {
+  /** A restore rewrites files under whatever works in the worktree: the agent in a turn, or a task. */
+  private refuseBusy(store: ProjectStore, agent: Agent, worktree: Worktree): void {
     const state = store.sessions.latest(agent.id)?.state;
     if (state === 'busy') fail('invalid-state', `${agent.name} is busy: restore once its turn has ended (or stop it first).`);
+    const tasks = tasksWorkingIn(store, worktree.path);
+    if (tasks.length === 0) return;
+    const them = tasks.length === 1 ? 'it' : 'them';
+    fail(
+      'invalid-state',
+      `${countOf(tasks.length, 'task')} ${tasks.length === 1 ? 'works' : 'work'} in ${agent.name}'s worktree (${listNames(tasks.map((task) => `${task.label ?? task.command}, ${task.state}`))}): ` +
+        `a restore would rewrite files under ${them}. Restore once ${them === 'it' ? 'it has' : 'they have'} ended (or cancel ${them}).`,
+    );
   }
 }

@@ -20,6 +20,32 @@ const REPOSITORY_VARIABLES = [
   'GIT_PREFIX',
 ];
 
+/**
+ * What Drover's own git never does, whatever a repository's config says: run hooks or an fsmonitor
+ * command (a relative core.hooksPath points into the worktree an agent writes), or take a path for
+ * a pathspec pattern (a file named `:(exclude)*` fed back to git would turn a restore into nothing).
+ * A submodule's git inherits these settings too.
+ */
+const SAFETY_ARGS = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '--literal-pathspecs'];
+
+/**
+ * An agent's worktree as Drover's git reaches it: its files, and its git dir as the repository
+ * records it, never as the agent-writable `.git` file in the folder names it.
+ */
+export interface RecordedCheckout {
+  workTree: string;
+  gitDir: string;
+}
+
+/** Where a command runs: a folder git finds its repository from (the person's own), or an agent's recorded checkout. */
+export type GitPlace = string | RecordedCheckout;
+
+/** The folder a command runs in, and what tells git its repository there. */
+function located(place: GitPlace): { cwd: string; env: Record<string, string> } {
+  if (typeof place === 'string') return { cwd: place, env: {} };
+  return { cwd: place.workTree, env: { GIT_DIR: place.gitDir, GIT_WORK_TREE: place.workTree } };
+}
+
 export interface GitResult {
   stdout: string;
   stderr: string;
@@ -30,6 +56,8 @@ export interface GitOptions {
   /** Exit codes that are answers rather than failures (merge-tree exits 1 on conflicts). */
   okCodes?: readonly number[];
   env?: Record<string, string>;
+  /** What git reads on its standard input (paths for `--stdin`). */
+  input?: string;
 }
 
 /** Parses `git version 2.39.5` (and vendor suffixes such as `.windows.1`). */
@@ -45,8 +73,8 @@ function firstLines(text: string, count = 4): string {
 
 /**
  * Runs git for the worktree domain: with a clean environment (no inherited GIT_DIR, no prompts),
- * and with one clear error for a missing or too old git. The version is
- * checked once, before the first command.
+ * no hooks, no fsmonitor, literal pathspecs, an agent's worktree through its recorded git dir, and
+ * one clear error for a missing or too old git. The version is checked once, before the first command.
  */
 export class Git {
   private readonly env: Record<string, string>;
@@ -74,23 +102,25 @@ export class Git {
     this.checkVersion(this.runSync(process.cwd(), ['--version']).stdout);
   }
 
-  /** Runs git in `cwd`; a non-zero exit outside `okCodes` fails with git's own words. */
-  async run(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
+  /** Runs git at `place`; a non-zero exit outside `okCodes` fails with git's own words. */
+  async run(place: GitPlace, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
     await this.ensureUsable();
-    return this.exec(cwd, args, options);
+    return this.exec(place, args, options);
   }
 
   /** The same, blocking: for the boot reconciliation, which runs before anything is served. */
-  runSync(cwd: string, args: readonly string[], options: GitOptions = {}): GitResult {
-    const result = spawnSync('git', args, { cwd, env: { ...this.env, ...options.env }, encoding: 'utf8', maxBuffer: MAX_OUTPUT_BYTES });
+  runSync(place: GitPlace, args: readonly string[], options: GitOptions = {}): GitResult {
+    const { cwd, env } = located(place);
+    const result = spawnSync('git', [...SAFETY_ARGS, ...args], { cwd, env: { ...this.env, ...env, ...options.env }, input: options.input ?? '', encoding: 'utf8', maxBuffer: MAX_OUTPUT_BYTES });
     if (result.error) this.failToRun(result.error as NodeJS.ErrnoException, args, cwd);
     const outcome = { stdout: result.stdout, stderr: result.stderr, code: result.status ?? 1 };
     return this.checked(outcome, args, cwd, options);
   }
 
-  private exec(cwd: string, args: readonly string[], options: GitOptions): Promise<GitResult> {
+  private exec(place: GitPlace, args: readonly string[], options: GitOptions): Promise<GitResult> {
+    const { cwd, env } = located(place);
     return new Promise((resolve, reject) => {
-      execFile('git', args, { cwd, env: { ...this.env, ...options.env }, encoding: 'utf8', maxBuffer: MAX_OUTPUT_BYTES }, (error, stdout, stderr) => {
+      const child = execFile('git', [...SAFETY_ARGS, ...args], { cwd, env: { ...this.env, ...env, ...options.env }, encoding: 'utf8', maxBuffer: MAX_OUTPUT_BYTES }, (error, stdout, stderr) => {
         try {
           if (error && typeof error.code !== 'number') this.failToRun(error as NodeJS.ErrnoException, args, cwd);
           const code = error ? (error.code as unknown as number) : 0;
@@ -99,6 +129,9 @@ export class Git {
           reject(failure);
         }
       });
+      // Git that ends without reading its input (a failure) must not turn into an unhandled EPIPE; its exit says why.
+      child.stdin?.on('error', () => {});
+      child.stdin?.end(options.input ?? '');
     });
   }
 

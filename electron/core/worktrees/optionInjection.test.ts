@@ -77,8 +77,9 @@ describe('branch names git would read as options', () => {
       createdAt: 0,
       seq: 1,
     };
-    expect((await readWorktreeDiff(gitRunner, attached)).commits.map((commit) => commit.sha)).toEqual([head]);
-    const merged = await mergeIntoParent(gitRunner, attached, 'visitor', 'rebase', undefined, () => {});
+    const checkout = { workTree: external, gitDir: git(external, 'rev-parse', '--absolute-git-dir') };
+    expect((await readWorktreeDiff(gitRunner, checkout, attached)).commits.map((commit) => commit.sha)).toEqual([head]);
+    const merged = await mergeIntoParent(gitRunner, checkout, attached, 'visitor', 'rebase', undefined, () => {});
     expect(pwned()).toEqual([]);
     expect(merged).toMatchObject({ commits: 1, commit: git(repo, 'rev-parse', 'main') });
     expect(git(repo, 'log', '--format=%s', '-2')).toBe('the work\nmain moves on');

@@ -1,5 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { fail } from '../errors';
-import type { Git } from './git';
+import type { Git, GitPlace } from './git';
 
 /** One entry of `git worktree list --porcelain -z`. */
 export interface WorktreeEntry {
@@ -72,8 +74,8 @@ export async function requireRepositoryRoot(git: Git, folder: string): Promise<s
 }
 
 /** The branch checked out in `folder`; null on a detached HEAD. */
-export async function currentBranch(git: Git, folder: string): Promise<string | null> {
-  const result = await git.run(folder, ['symbolic-ref', '--quiet', '--short', '--end-of-options', 'HEAD'], { okCodes: [0, 1, 128] });
+export async function currentBranch(git: Git, place: GitPlace): Promise<string | null> {
+  const result = await git.run(place, ['symbolic-ref', '--quiet', '--short', '--end-of-options', 'HEAD'], { okCodes: [0, 1, 128] });
   return result.code === 0 ? result.stdout.trim() : null;
 }
 
@@ -82,8 +84,8 @@ export async function localBranches(git: Git, folder: string): Promise<string[]>
   return result.stdout.split('\n').filter((name) => name.length > 0);
 }
 
-export async function branchExists(git: Git, folder: string, branch: string): Promise<boolean> {
-  const result = await git.run(folder, ['show-ref', '--verify', '--quiet', '--end-of-options', `refs/heads/${branch}`], { okCodes: [0, 1] });
+export async function branchExists(git: Git, place: GitPlace, branch: string): Promise<boolean> {
+  const result = await git.run(place, ['show-ref', '--verify', '--quiet', '--end-of-options', `refs/heads/${branch}`], { okCodes: [0, 1] });
   return result.code === 0;
 }
 
@@ -91,30 +93,66 @@ export async function branchExists(git: Git, folder: string, branch: string): Pr
  * The commit `rev` names, or null when it names none. git rev-parse learnt --end-of-options only in
  * 2.44, so `rev` is a full ref name or HEAD, which never starts with "-".
  */
-export async function commitOf(git: Git, folder: string, rev: `refs/${string}` | 'HEAD'): Promise<string | null> {
-  const result = await git.run(folder, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { okCodes: [0, 1, 128] });
+export async function commitOf(git: Git, place: GitPlace, rev: `refs/${string}` | 'HEAD'): Promise<string | null> {
+  const result = await git.run(place, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { okCodes: [0, 1, 128] });
   return result.code === 0 ? result.stdout.trim() : null;
 }
 
-export async function worktreeList(git: Git, folder: string): Promise<WorktreeEntry[]> {
-  return parseWorktreeList((await git.run(folder, ['worktree', 'list', '--porcelain', '-z'])).stdout);
+export async function worktreeList(git: Git, place: GitPlace): Promise<WorktreeEntry[]> {
+  return parseWorktreeList((await git.run(place, ['worktree', 'list', '--porcelain', '-z'])).stdout);
 }
 
+/**
+ * Git inside a submodule is never asked whether its files changed (its config is the agent's to
+ * write): a submodule counts as changed when its checked-out commit is another.
+ */
+export const SUBMODULES_BY_COMMIT = '--ignore-submodules=dirty';
+
 /** Files with uncommitted changes in a checkout: tracked ones, and untracked ones unless `trackedOnly`. */
-export async function uncommittedPaths(git: Git, checkout: string, { trackedOnly = false } = {}): Promise<string[]> {
+export async function uncommittedPaths(git: Git, checkout: GitPlace, { trackedOnly = false } = {}): Promise<string[]> {
   const untracked = trackedOnly ? '--untracked-files=no' : '--untracked-files=all';
-  return parseStatusPaths((await git.run(checkout, ['status', '--porcelain', '-z', untracked])).stdout);
+  return parseStatusPaths((await git.run(checkout, ['status', '--porcelain', '-z', untracked, SUBMODULES_BY_COMMIT])).stdout);
+}
+
+/** A submodule's entry in an index: `git ls-files --stage -z` lists it with mode 160000. */
+function submoduleEntries(output: string): { path: string; commit: string }[] {
+  return splitNul(output)
+    .filter((entry) => entry.startsWith('160000 '))
+    .map((entry) => ({ commit: entry.slice(7, entry.indexOf(' ', 7)), path: entry.slice(entry.indexOf('\t') + 1) }));
+}
+
+const nulList = (paths: readonly string[]) => paths.map((file) => `${file}\0`).join('');
+
+/**
+ * Stages every file git does not ignore, as `git add --all` does, at the top of a work tree
+ * (`env` may name another index). A submodule's entry is taken out first and put back after:
+ * `git add` asks a git inside each submodule listed whether its files changed, and that git takes
+ * its config (filters that run commands) from a git dir the agent can write there. Out of the
+ * index, a submodule's folder is staged as its checked-out commit without asking it anything.
+ */
+export async function stageEverything(git: Git, place: GitPlace, env: Record<string, string> = {}): Promise<void> {
+  const submodules = submoduleEntries((await git.run(place, ['ls-files', '--stage', '-z'], { env })).stdout);
+  if (submodules.length > 0) await git.run(place, ['update-index', '--force-remove', '-z', '--stdin'], { env, input: nulList(submodules.map((entry) => entry.path)) });
+  await git.run(place, ['add', '--all'], { env });
+  if (submodules.length === 0) return;
+  // A submodule not checked out (its folder empty) is staged as nothing; it stays as it was, unless its folder went.
+  const root = typeof place === 'string' ? place : place.workTree;
+  const staged = splitNul((await git.run(place, ['ls-files', '-z', '--', ...submodules.map((entry) => entry.path)], { env })).stdout);
+  const kept = submodules.filter(
+    (entry) => !staged.some((file) => file === entry.path || file.startsWith(`${entry.path}/`)) && fs.lstatSync(path.join(root, entry.path), { throwIfNoEntry: false })?.isDirectory(),
+  );
+  if (kept.length > 0) await git.run(place, ['update-index', '--add', ...kept.flatMap((entry) => ['--cacheinfo', `160000,${entry.commit},${entry.path}`])], { env });
 }
 
 /** Commits on `branch` that `parent` lacks (ahead) and the other way round (behind). */
-export async function aheadBehind(git: Git, folder: string, parent: string, branch: string): Promise<{ ahead: number; behind: number }> {
-  const result = await git.run(folder, ['rev-list', '--left-right', '--count', '--end-of-options', `refs/heads/${parent}...refs/heads/${branch}`]);
+export async function aheadBehind(git: Git, place: GitPlace, parent: string, branch: string): Promise<{ ahead: number; behind: number }> {
+  const result = await git.run(place, ['rev-list', '--left-right', '--count', '--end-of-options', `refs/heads/${parent}...refs/heads/${branch}`]);
   const [behind, ahead] = result.stdout.trim().split(/\s+/).map(Number);
   return { ahead: ahead ?? 0, behind: behind ?? 0 };
 }
 
-export async function mergeBase(git: Git, folder: string, a: string, b: string): Promise<string | null> {
-  const result = await git.run(folder, ['merge-base', '--end-of-options', a, b], { okCodes: [0, 1, 128] });
+export async function mergeBase(git: Git, place: GitPlace, a: string, b: string): Promise<string | null> {
+  const result = await git.run(place, ['merge-base', '--end-of-options', a, b], { okCodes: [0, 1, 128] });
   return result.code === 0 ? result.stdout.trim() : null;
 }
 
@@ -147,7 +185,7 @@ const FALLBACK_IDENTITY = {
  * Runs a command that writes a commit under the person's own git identity, or Drover's when git
  * has none configured (a fresh machine must not make saving work fail).
  */
-export async function runCommitting(git: Git, folder: string, args: readonly string[]): Promise<string> {
-  const identity = await git.run(folder, ['var', 'GIT_COMMITTER_IDENT'], { okCodes: [0, 128] });
-  return (await git.run(folder, args, identity.code === 0 ? {} : { env: FALLBACK_IDENTITY })).stdout;
+export async function runCommitting(git: Git, place: GitPlace, args: readonly string[]): Promise<string> {
+  const identity = await git.run(place, ['var', 'GIT_COMMITTER_IDENT'], { okCodes: [0, 128] });
+  return (await git.run(place, args, identity.code === 0 ? {} : { env: FALLBACK_IDENTITY })).stdout;
 }

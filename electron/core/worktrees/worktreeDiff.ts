@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DiffOrigin, Worktree, WorktreeDiff, WorktreeDiffFile } from '../../../shared/entities';
-import type { Git } from './git';
-import { commitOf, mergeBase, splitNul } from './repo';
+import type { Git, GitPlace, RecordedCheckout } from './git';
+import { commitOf, mergeBase, splitNul, SUBMODULES_BY_COMMIT } from './repo';
 
 /** A file's patch larger than this is not sent (the list still counts its lines). */
 export const MAX_FILE_PATCH_BYTES = 2 * 1024 * 1024;
@@ -15,7 +15,7 @@ const BINARY_PROBE_BYTES = 8000;
  * Diff output that does not depend on the person's git config: no colour, no external diff or
  * textconv, a/ and b/ prefixes, paths as UTF-8, renames found.
  */
-const DIFF_OPTIONS = ['--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '-M'];
+const DIFF_OPTIONS = ['--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '-M', SUBMODULES_BY_COMMIT];
 const PLAIN_PATHS = ['-c', 'core.quotePath=false'];
 
 const STATUS_BY_LETTER: Record<string, WorktreeDiffFile['status']> = {
@@ -170,10 +170,10 @@ export function withinBudget(files: WorktreeDiffFile[]): WorktreeDiffFile[] {
  * Files that differ from `revs[0]` to `revs[1]` (commits or trees), or to the working tree when only
  * one is given, each with its patch and line counts; `origins` is left empty for the caller.
  */
-export async function changedFiles(git: Git, cwd: string, revs: readonly [string] | readonly [string, string]): Promise<WorktreeDiffFile[]> {
+export async function changedFiles(git: Git, place: GitPlace, revs: readonly [string] | readonly [string, string]): Promise<WorktreeDiffFile[]> {
   const [nameStatus, patch] = await Promise.all([
-    git.run(cwd, [...PLAIN_PATHS, 'diff', '--name-status', '-z', '-M', '--end-of-options', ...revs, '--']),
-    git.run(cwd, [...PLAIN_PATHS, 'diff', ...DIFF_OPTIONS, '--end-of-options', ...revs, '--']),
+    git.run(place, [...PLAIN_PATHS, 'diff', '--name-status', '-z', '-M', SUBMODULES_BY_COMMIT, '--end-of-options', ...revs, '--']),
+    git.run(place, [...PLAIN_PATHS, 'diff', ...DIFF_OPTIONS, '--end-of-options', ...revs, '--']),
   ]);
   const patches = splitPatch(patch.stdout);
   return parseNameStatus(nameStatus.stdout).map((entry, index) => {
@@ -187,17 +187,16 @@ export async function changedFiles(git: Git, cwd: string, revs: readonly [string
  * the parent gained meanwhile never show): its commits, staged and unstaged changes, and new
  * untracked files, each file marked with where its changes lie. Reads only; no index is written.
  */
-export async function readWorktreeDiff(git: Git, worktree: Worktree): Promise<WorktreeDiff> {
-  const cwd = worktree.path;
-  const [headCommit, forkPoint] = await Promise.all([commitOf(git, cwd, 'HEAD'), mergeBase(git, cwd, `refs/heads/${worktree.parentBranch}`, 'HEAD')]);
+export async function readWorktreeDiff(git: Git, checkout: RecordedCheckout, worktree: Worktree): Promise<WorktreeDiff> {
+  const [headCommit, forkPoint] = await Promise.all([commitOf(git, checkout, 'HEAD'), mergeBase(git, checkout, `refs/heads/${worktree.parentBranch}`, 'HEAD')]);
   const head = headCommit ?? worktree.baseCommit;
   const base = forkPoint ?? worktree.baseCommit;
   // Three reads of the working tree (status, name-status, patch); the rest read only git's objects.
   const [changed, committed, status, log] = await Promise.all([
-    changedFiles(git, cwd, [base]),
-    git.run(cwd, [...PLAIN_PATHS, 'diff', '--name-only', '-z', '-M', '--end-of-options', base, head]),
-    git.run(cwd, [...PLAIN_PATHS, 'status', '--porcelain', '-z', '--untracked-files=all']),
-    git.run(cwd, ['log', '--no-color', '--format=%H%x1f%s%x1f%an%x1f%at%x1e', '--end-of-options', `${base}..${head}`]),
+    changedFiles(git, checkout, [base]),
+    git.run(checkout, [...PLAIN_PATHS, 'diff', '--name-only', '-z', '-M', '--end-of-options', base, head]),
+    git.run(checkout, [...PLAIN_PATHS, 'status', '--porcelain', '-z', '--untracked-files=all', SUBMODULES_BY_COMMIT]),
+    git.run(checkout, ['log', '--no-color', '--format=%H%x1f%s%x1f%an%x1f%at%x1e', '--end-of-options', `${base}..${head}`]),
   ]);
   const committedPaths = new Set(splitNul(committed.stdout));
   const { staged, unstaged, untracked } = parseStatusOrigins(status.stdout);
@@ -208,7 +207,7 @@ export async function readWorktreeDiff(git: Git, worktree: Worktree): Promise<Wo
     if (unstaged.has(file.path)) origins.push('unstaged');
     return { ...file, origins };
   });
-  const added = await Promise.all(untracked.map((file) => untrackedFile(cwd, file)));
+  const added = await Promise.all(untracked.map((file) => untrackedFile(checkout.workTree, file)));
   const files = withinBudget([...tracked, ...added.filter((file): file is WorktreeDiffFile => file !== null)].sort((a, b) => a.path.localeCompare(b.path)));
   const commits = log.stdout
     .split('\x1e')

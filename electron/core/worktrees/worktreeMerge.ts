@@ -1,7 +1,8 @@
 import type { MergeCheck, MergeStrategy, Worktree } from '../../../shared/entities';
 import { countOf } from '../../../shared/plural';
 import { fail } from '../errors';
-import type { Git } from './git';
+import type { Git, GitPlace, RecordedCheckout } from './git';
+import { checkoutBeside } from './worktreeCheckouts';
 import { aheadBehind, branchExists, checkoutOf, commitOf, currentBranch, mergeBase, runCommitting, splitNul, uncommittedPaths, worktreeList } from './repo';
 
 /** How many file names a message lists before it says how many more there are. */
@@ -18,8 +19,8 @@ interface MergeTree {
 }
 
 /** `git merge-tree --write-tree`: the merged tree and the conflicted files, written to no checkout. */
-async function mergeTree(git: Git, cwd: string, parent: string, branch: string): Promise<MergeTree> {
-  const result = await git.run(cwd, ['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', '--end-of-options', `refs/heads/${parent}`, `refs/heads/${branch}`], {
+async function mergeTree(git: Git, place: GitPlace, parent: string, branch: string): Promise<MergeTree> {
+  const result = await git.run(place, ['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', '--end-of-options', `refs/heads/${parent}`, `refs/heads/${branch}`], {
     okCodes: [0, 1],
   });
   const [tree = '', ...conflicted] = splitNul(result.stdout);
@@ -29,6 +30,8 @@ async function mergeTree(git: Git, cwd: string, parent: string, branch: string):
 export interface MergeInspection {
   check: MergeCheck;
   tree: string;
+  /** Where git runs in the parent's checkout, if it has one (it may be another agent's worktree). */
+  parentPlace: GitPlace | null;
 }
 
 type Findings = Omit<MergeCheck, 'problem'> & { checkedOut: string | null };
@@ -38,25 +41,25 @@ type Findings = Omit<MergeCheck, 'problem'> & { checkedOut: string | null };
  * conflicts from git merge-tree, uncommitted files in the worktree (a merge takes commits only),
  * and uncommitted changes in the parent's checkout to files the merge would change.
  */
-export async function inspectMerge(git: Git, worktree: Worktree, agentName: string): Promise<MergeInspection> {
-  const cwd = worktree.path;
+export async function inspectMerge(git: Git, checkout: RecordedCheckout, worktree: Worktree, agentName: string): Promise<MergeInspection> {
   const { parentBranch: parent, branch } = worktree;
-  if (!(await branchExists(git, cwd, parent))) fail('not-found', `The parent branch ${parent} no longer exists; there is nothing to merge into.`);
+  if (!(await branchExists(git, checkout, parent))) fail('not-found', `The parent branch ${parent} no longer exists; there is nothing to merge into.`);
   const [{ ahead, behind }, merged, uncommitted, entries, base, checkedOut] = await Promise.all([
-    aheadBehind(git, cwd, parent, branch),
-    mergeTree(git, cwd, parent, branch),
-    uncommittedPaths(git, cwd),
-    worktreeList(git, cwd),
-    mergeBase(git, cwd, `refs/heads/${parent}`, `refs/heads/${branch}`),
-    currentBranch(git, cwd),
+    aheadBehind(git, checkout, parent, branch),
+    mergeTree(git, checkout, parent, branch),
+    uncommittedPaths(git, checkout),
+    worktreeList(git, checkout),
+    mergeBase(git, checkout, `refs/heads/${parent}`, `refs/heads/${branch}`),
+    currentBranch(git, checkout),
   ]);
   const parentCheckout = checkoutOf(entries, parent)?.path ?? null;
+  const parentPlace = parentCheckout === null ? null : checkoutBeside(checkout, entries, parentCheckout);
   let blockingFiles: string[] = [];
-  if (parentCheckout && base) {
+  if (parentPlace && base) {
     const changed = new Set(
-      splitNul((await git.run(cwd, ['-c', 'core.quotePath=false', 'diff', '--name-only', '-z', '--no-renames', '--end-of-options', base, `refs/heads/${branch}`])).stdout),
+      splitNul((await git.run(checkout, ['-c', 'core.quotePath=false', 'diff', '--name-only', '-z', '--no-renames', '--end-of-options', base, `refs/heads/${branch}`])).stdout),
     );
-    blockingFiles = (await uncommittedPaths(git, parentCheckout)).filter((file) => changed.has(file));
+    blockingFiles = (await uncommittedPaths(git, parentPlace)).filter((file) => changed.has(file));
   }
   const findings: Findings = {
     agentId: worktree.agentId,
@@ -71,7 +74,7 @@ export async function inspectMerge(git: Git, worktree: Worktree, agentName: stri
     checkedOut,
   };
   const { checkedOut: _checkedOut, ...check } = findings;
-  return { check: { ...check, problem: mergeProblem(findings, agentName) }, tree: merged.tree };
+  return { check: { ...check, problem: mergeProblem(findings, agentName) }, tree: merged.tree, parentPlace };
 }
 
 function mergeProblem(check: Findings, agentName: string): string | null {
@@ -92,13 +95,13 @@ function mergeProblem(check: Findings, agentName: string): string | null {
   return null;
 }
 
-/** Moves the parent branch to `commit`, updating its checkout (if it has one) as a fast-forward. */
-async function advanceParent(git: Git, cwd: string, check: MergeCheck, commit: string, previousTip: string): Promise<void> {
-  if (check.parentCheckout) {
-    await git.run(check.parentCheckout, ['merge', '--ff-only', '--quiet', '--end-of-options', commit]);
+/** Moves the parent branch to `commit`, updating its checkout (at `parentPlace`, if it has one) as a fast-forward. */
+async function advanceParent(git: Git, place: GitPlace, parentPlace: GitPlace | null, check: MergeCheck, commit: string, previousTip: string): Promise<void> {
+  if (parentPlace) {
+    await git.run(parentPlace, ['merge', '--ff-only', '--quiet', '--end-of-options', commit]);
     return;
   }
-  await git.run(cwd, ['update-ref', '-m', `drover: merge ${check.branch}`, '--end-of-options', `refs/heads/${check.parentBranch}`, commit, previousTip]);
+  await git.run(place, ['update-ref', '-m', `drover: merge ${check.branch}`, '--end-of-options', `refs/heads/${check.parentBranch}`, commit, previousTip]);
 }
 
 function squashMessage(check: MergeCheck, subjects: readonly string[]): string {
@@ -121,37 +124,37 @@ export interface MergeStart {
  */
 export async function mergeIntoParent(
   git: Git,
+  checkout: RecordedCheckout,
   worktree: Worktree,
   agentName: string,
   strategy: MergeStrategy,
   message: string | undefined,
   starting: (start: MergeStart) => void,
 ): Promise<{ commit: string; commits: number }> {
-  const { check, tree } = await inspectMerge(git, worktree, agentName);
+  const { check, tree, parentPlace } = await inspectMerge(git, checkout, worktree, agentName);
   if (check.problem) fail(check.conflicts.length > 0 ? 'conflict' : 'invalid-state', check.problem);
-  const cwd = worktree.path;
   const parentRef = `refs/heads/${check.parentBranch}` as const;
   const branchRef = `refs/heads/${check.branch}` as const;
-  const [parentTip, branchTip] = (await Promise.all([commitOf(git, cwd, parentRef), commitOf(git, cwd, branchRef)])) as [string, string];
+  const [parentTip, branchTip] = (await Promise.all([commitOf(git, checkout, parentRef), commitOf(git, checkout, branchRef)])) as [string, string];
   starting({ branchTip, onto: parentTip });
   let commit: string;
   if (strategy === 'rebase') {
     if (check.behind > 0) {
       // Onto the tip just read (not the ref), so the rebase's own record names the journalled commit.
-      const rebase = await git.run(cwd, ['rebase', '--quiet', '--end-of-options', parentTip, check.branch], { okCodes: [0, 1, 128], env: { GIT_EDITOR: 'true' } });
+      const rebase = await git.run(checkout, ['rebase', '--quiet', '--end-of-options', parentTip, check.branch], { okCodes: [0, 1, 128], env: { GIT_EDITOR: 'true' } });
       if (rebase.code !== 0) {
-        await git.run(cwd, ['rebase', '--abort'], { okCodes: [0, 1, 128] });
+        await git.run(checkout, ['rebase', '--abort'], { okCodes: [0, 1, 128] });
         fail('conflict', `Rebasing ${check.branch} on ${check.parentBranch} stopped on a conflict between its commits, though the merged result has none; nothing changed. Merge with squash instead, or hand it back to ${agentName}.`);
       }
     }
-    commit = (await commitOf(git, cwd, branchRef)) as string;
+    commit = (await commitOf(git, checkout, branchRef)) as string;
   } else {
-    const subjects = (await git.run(cwd, ['log', '--reverse', '--format=%s', '--end-of-options', `${parentRef}..${branchRef}`])).stdout.split('\n').filter((line) => line.length > 0);
-    commit = (await runCommitting(git, cwd, ['commit-tree', '-p', parentTip, '-m', message ?? squashMessage(check, subjects), '--end-of-options', tree])).trim();
+    const subjects = (await git.run(checkout, ['log', '--reverse', '--format=%s', '--end-of-options', `${parentRef}..${branchRef}`])).stdout.split('\n').filter((line) => line.length > 0);
+    commit = (await runCommitting(git, checkout, ['commit-tree', '-p', parentTip, '-m', message ?? squashMessage(check, subjects), '--end-of-options', tree])).trim();
   }
-  await advanceParent(git, cwd, check, commit, parentTip);
+  await advanceParent(git, checkout, parentPlace, check, commit, parentTip);
   // The squashed commit holds all of the branch's work; the branch continues from it. (git reset
   // takes no --end-of-options; `commit` is the id commit-tree printed.)
-  if (strategy === 'squash') await git.run(cwd, ['reset', '--keep', '--quiet', commit]);
+  if (strategy === 'squash') await git.run(checkout, ['reset', '--keep', '--quiet', commit]);
   return { commit, commits: check.ahead };
 }

@@ -2,10 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Worktree } from '../../../shared/entities';
 import type { WorktreeOperation } from '../storage/worktreeStore';
+import { DroverRequestError } from '../errors';
 import { isCheckout } from './agentWorkspace';
-import type { Git } from './git';
+import type { Git, RecordedCheckout } from './git';
 import { GitActivity } from './gitActivity';
 import { checkoutOf, parseWorktreeList, type WorktreeEntry } from './repo';
+import type { WorktreeCheckouts } from './worktreeCheckouts';
 
 type MergeJournal = Extract<WorktreeOperation, { kind: 'merging' }>;
 
@@ -54,9 +56,11 @@ export class WorktreeRecovery {
   private readonly activity = new GitActivity();
   private entries: WorktreeEntry[] | null = null;
   private folders: string[] | null = null;
+  private common: string | null = null;
 
   constructor(
     private readonly git: Git,
+    private readonly checkouts: WorktreeCheckouts,
     private readonly repo: string,
     private readonly log: (line: string) => void,
   ) {}
@@ -78,16 +82,16 @@ export class WorktreeRecovery {
    * Makes a worktree git can work in again: the stale locks in its git dir go (with a merge
    * journalled, those of the parent's checkout and both branches too), and the rebase Drover's
    * merge started is aborted. A rebase someone else started is left alone. False when git still
-   * works in the repository, or a lock stays.
+   * works in the repository, a lock stays, or the worktree's .git no longer points to its record.
    */
   recover(worktree: Worktree, operation: WorktreeOperation | null): boolean {
-    const dirs = this.gitDirsOf(worktree.path);
-    if (!dirs) return true;
+    const checkout = this.recordedCheckout(worktree);
+    if (!checkout) return false;
     const merging = operation?.kind === 'merging' ? operation : null;
-    const locks = locksIn(dirs.gitDir);
-    if (merging) locks.push(...this.mergeLocks(worktree, dirs.commonDir));
+    const locks = locksIn(checkout.gitDir);
+    if (merging) locks.push(...this.mergeLocks(worktree));
     if (!this.clearStaleLocks(locks, worktree.path)) return false;
-    return merging ? this.abortDroversRebase(worktree, dirs.gitDir, merging) : true;
+    return merging ? this.abortDroversRebase(worktree, checkout, merging) : true;
   }
 
   /** Where the branch left its parent now (what a merge the crash cut short did, or did not, move). */
@@ -123,9 +127,20 @@ export class WorktreeRecovery {
     return true;
   }
 
-  private abortDroversRebase(worktree: Worktree, gitDir: string, merging: MergeJournal): boolean {
+  /** The worktree through its recorded git dir; null (and said) when its .git was pointed elsewhere. */
+  private recordedCheckout(worktree: Worktree): RecordedCheckout | null {
+    try {
+      return this.checkouts.ofSync(worktree);
+    } catch (error) {
+      if (!(error instanceof DroverRequestError)) throw error;
+      this.log(`left ${worktree.path} as it is: ${error.message}`);
+      return null;
+    }
+  }
+
+  private abortDroversRebase(worktree: Worktree, checkout: RecordedCheckout, merging: MergeJournal): boolean {
     for (const name of REBASE_STATE_FOLDERS) {
-      const state = path.join(gitDir, name);
+      const state = path.join(checkout.gitDir, name);
       if (!fs.existsSync(state)) continue;
       const ours =
         readTrimmed(path.join(state, 'head-name')) === `refs/heads/${worktree.branch}` &&
@@ -135,7 +150,7 @@ export class WorktreeRecovery {
         this.log(`left the rebase in progress in ${worktree.path}: Drover did not start it`);
         return true;
       }
-      const abort = this.git.runSync(worktree.path, ['rebase', '--abort'], { okCodes: [0, 1, 128] });
+      const abort = this.git.runSync(checkout, ['rebase', '--abort'], { okCodes: [0, 1, 128] });
       if (abort.code !== 0) {
         this.log(`could not abort the rebase in ${worktree.path}: ${abort.stderr.trim().split('\n')[0] ?? ''}`);
         return false;
@@ -148,27 +163,31 @@ export class WorktreeRecovery {
   }
 
   /** The locks a merge takes outside the worktree: the parent checkout's index and HEAD, and both branches' refs. */
-  private mergeLocks(worktree: Worktree, commonDir: string): string[] {
-    const refs = [worktree.parentBranch, worktree.branch].map((branch) => path.join(commonDir, 'refs', 'heads', `${branch}.lock`));
+  private mergeLocks(worktree: Worktree): string[] {
+    const refs = [worktree.parentBranch, worktree.branch].map((branch) => path.join(this.commonDir(), 'refs', 'heads', `${branch}.lock`));
     const parentCheckout = checkoutOf(this.worktreeEntries(), worktree.parentBranch);
-    const parentDirs = parentCheckout ? this.gitDirsOf(parentCheckout.path) : null;
-    return parentDirs ? [...refs, path.join(parentDirs.gitDir, 'index.lock'), path.join(parentDirs.gitDir, 'HEAD.lock')] : refs;
+    const parentGitDir = parentCheckout ? this.gitDirOf(parentCheckout.path) : null;
+    return parentGitDir ? [...refs, path.join(parentGitDir, 'index.lock'), path.join(parentGitDir, 'HEAD.lock')] : refs;
   }
 
   /**
-   * A checkout's git dir and the repository's, read from its `.git` as git does (a folder, or a
-   * file naming the worktree's folder in the repository, whose `commondir` names the repository's):
-   * no git is started per worktree while the boot holds everything back.
+   * The parent checkout's git dir, read from its `.git` as git does (a folder, or a file naming
+   * the worktree's folder in the repository): only stale locks are looked for there, and no git
+   * is started per checkout while the boot holds everything back.
    */
-  private gitDirsOf(checkout: string): { gitDir: string; commonDir: string } | null {
+  private gitDirOf(checkout: string): string | null {
     const dotGit = path.join(checkout, '.git');
     const stat = fs.statSync(dotGit, { throwIfNoEntry: false });
-    if (stat?.isDirectory()) return { gitDir: dotGit, commonDir: dotGit };
+    if (stat?.isDirectory()) return dotGit;
     const pointer = /^gitdir: (.+)$/m.exec(readTrimmed(dotGit))?.[1];
     if (!stat?.isFile() || !pointer) return null;
     const gitDir = path.resolve(checkout, pointer);
-    const common = readTrimmed(path.join(gitDir, 'commondir'));
-    return fs.existsSync(gitDir) ? { gitDir, commonDir: common ? path.resolve(gitDir, common) : gitDir } : null;
+    return fs.existsSync(gitDir) ? gitDir : null;
+  }
+
+  private commonDir(): string {
+    this.common ??= this.git.runSync(this.repo, ['rev-parse', '--path-format=absolute', '--git-common-dir']).stdout.trim();
+    return this.common;
   }
 
   private worktreeEntries(): WorktreeEntry[] {
@@ -179,8 +198,7 @@ export class WorktreeRecovery {
   /** Every checkout of the repository and its git dir, where a git at work would have its folder. */
   private repositoryFolders(): string[] {
     if (!this.folders) {
-      const common = this.git.runSync(this.repo, ['rev-parse', '--path-format=absolute', '--git-common-dir']).stdout.trim();
-      this.folders = [...this.worktreeEntries().map((entry) => entry.path), common].map(realOrSame);
+      this.folders = [...this.worktreeEntries().map((entry) => entry.path), this.commonDir()].map(realOrSame);
     }
     return this.folders;
   }

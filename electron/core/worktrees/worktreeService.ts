@@ -31,7 +31,7 @@ import type { CreateTaskInput } from '../tasks/taskService';
 import { isCheckout, requireUsable, workspaceOf, type AgentWorkspaces, type Workspace } from './agentWorkspace';
 import { diskUsage } from './diskUsage';
 import { FolderWatcher } from './folderWatcher';
-import type { Git } from './git';
+import type { Git, RecordedCheckout } from './git';
 import type { PortBlocks } from './portBlocks';
 import {
   aheadBehind,
@@ -46,6 +46,7 @@ import {
   requireRepositoryRoot,
   runCommitting,
   splitNul,
+  stageEverything,
   uncommittedPaths,
   worktreeList,
   type WorktreeEntry,
@@ -54,6 +55,7 @@ import { readWorktreeDiff } from './worktreeDiff';
 import { copyIncludedFiles } from './worktreeInclude';
 import { inspectMerge, listNames, mergeIntoParent } from './worktreeMerge';
 import { WorktreeRecovery } from './worktreeRecovery';
+import type { WorktreeCheckouts } from './worktreeCheckouts';
 import { undoWorktreeCreation } from './worktreeUndo';
 
 /** A worktree request other than "work in the project folder". */
@@ -129,6 +131,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     private readonly events: EventBus,
     private readonly inbox: MediatedInbox,
     private readonly git: Git,
+    private readonly checkouts: WorktreeCheckouts,
     private readonly ports: PortBlocks,
     private readonly tasks: TaskStarter,
     private readonly options: WorktreeServiceOptions,
@@ -136,6 +139,11 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
 
   workspaceOf(agent: Agent, projectPath: string): Workspace {
     return workspaceOf(this.stores.get(agent.projectId), agent, projectPath);
+  }
+
+  /** The worktree as Drover's git reaches it (its git dir from the repository's record); refused when its .git was redirected. */
+  checkout(worktree: Worktree): Promise<RecordedCheckout> {
+    return this.checkouts.of(worktree);
   }
 
   /** What the project's repository offers a new agent; `problem` says why worktrees cannot be made. */
@@ -204,7 +212,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     }
     const branch = request.branch ?? `drover/${folderName}`;
     const [, , taken] = await Promise.all([
-      request.allowDirtyBase ? Promise.resolve() : this.refuseDirtyBase(entries, parentBranch),
+      request.allowDirtyBase ? Promise.resolve() : this.refuseDirtyBase(repoRoot, entries, parentBranch),
       requireBranchName(this.git, repoRoot, branch),
       branchExists(this.git, repoRoot, branch),
     ]);
@@ -316,7 +324,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const [branchThere, parentThere, uncommitted] = await Promise.all([
       branchExists(this.git, repo, worktree.branch),
       branchExists(this.git, repo, worktree.parentBranch),
-      isCheckout(worktree.path) ? uncommittedPaths(this.git, worktree.path) : Promise.resolve([]),
+      isCheckout(worktree.path) ? this.checkouts.of(worktree).then((checkout) => uncommittedPaths(this.git, checkout)) : Promise.resolve([]),
     ]);
     const counts = branchThere ? await this.divergence(repo, worktree, parentThere) : { ahead: 0, behind: 0 };
     return {
@@ -343,13 +351,14 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     );
   }
 
-  diff(agentId: string): Promise<WorktreeDiff> {
-    return readWorktreeDiff(this.git, this.requireWorktree(agentId).worktree);
+  async diff(agentId: string): Promise<WorktreeDiff> {
+    const { worktree } = this.requireWorktree(agentId);
+    return readWorktreeDiff(this.git, await this.checkouts.of(worktree), worktree);
   }
 
   async checkMerge(agentId: string): Promise<MergeCheck> {
     const { agent, worktree } = this.requireWorktree(agentId);
-    return (await inspectMerge(this.git, worktree, agent.name)).check;
+    return (await inspectMerge(this.git, await this.checkouts.of(worktree), worktree, agent.name)).check;
   }
 
   /** Merges the branch into its parent, journalled from its first change until it ends (a crash in between is undone at boot). */
@@ -357,7 +366,8 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const { store, agent, worktree } = this.requireWorktree(agentId);
     return this.exclusively(agent, async () => {
       try {
-        const merged = await mergeIntoParent(this.git, worktree, agent.name, strategy, message, (start) => store.worktrees.journalOperation(agentId, { kind: 'merging', ...start }));
+        const checkout = await this.checkouts.of(worktree);
+        const merged = await mergeIntoParent(this.git, checkout, worktree, agent.name, strategy, message, (start) => store.worktrees.journalOperation(agentId, { kind: 'merging', ...start }));
         this.announce(store.worktrees.update(agentId, { baseCommit: merged.commit, changedAt: Date.now() }));
         return { agentId, parentBranch: worktree.parentBranch, strategy, ...merged };
       } finally {
@@ -369,7 +379,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
   /** Posts the merge's conflicts to the agent: it rebases on its parent and resolves them. */
   async handBack(agentId: string): Promise<InboxMessage> {
     const { store, agent, worktree } = this.requireWorktree(agentId);
-    const { check } = await inspectMerge(this.git, worktree, agent.name);
+    const { check } = await inspectMerge(this.git, await this.checkouts.of(worktree), worktree, agent.name);
     if (check.conflicts.length === 0) fail('invalid-state', `Merging ${worktree.branch} into ${worktree.parentBranch} has no conflicts to hand back.`);
     const parent = worktree.parentBranch;
     const body =
@@ -382,11 +392,12 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
   /** Pushes the agent's branch to a remote (origin, or the repository's only remote). */
   async push(agentId: string, remote: string | undefined): Promise<{ agentId: string; remote: string; branch: string }> {
     const { worktree } = this.requireWorktree(agentId);
-    const remotes = (await this.git.run(worktree.path, ['remote'])).stdout.split('\n').filter((name) => name.length > 0);
+    const checkout = await this.checkouts.of(worktree);
+    const remotes = (await this.git.run(checkout, ['remote'])).stdout.split('\n').filter((name) => name.length > 0);
     const target = remote ?? (remotes.includes('origin') ? 'origin' : remotes.length === 1 ? remotes[0] : undefined);
     if (!target) fail('invalid-state', remotes.length === 0 ? 'This repository has no remote to push to: add one with git remote add.' : `Name the remote to push to: ${remotes.join(', ')}.`);
     if (!remotes.includes(target)) fail('not-found', `There is no remote ${target} (remotes: ${remotes.join(', ') || 'none'}).`);
-    await this.git.run(worktree.path, ['push', '--quiet', '--end-of-options', target, `refs/heads/${worktree.branch}:refs/heads/${worktree.branch}`]);
+    await this.git.run(checkout, ['push', '--quiet', '--end-of-options', target, `refs/heads/${worktree.branch}:refs/heads/${worktree.branch}`]);
     return { agentId, remote: target, branch: worktree.branch };
   }
 
@@ -412,12 +423,10 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
       watch = made;
       this.watches.set(agentId, made);
       try {
-        const [ignored, gitDir] = await Promise.all([
-          this.git.run(worktree.path, ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z']),
-          this.git.run(worktree.path, ['rev-parse', '--absolute-git-dir']),
-        ]);
+        const checkout = await this.checkouts.of(worktree);
+        const ignored = await this.git.run(checkout, ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z']);
         const skipped = new Set(['.git/', ...splitNul(ignored.stdout).filter((entry) => entry.endsWith('/'))]);
-        const dir = gitDir.stdout.trim();
+        const dir = checkout.gitDir;
         // Stopped while git answered: nobody wants it any more.
         if (this.watches.get(agentId) === made) {
           made.watcher = new FolderWatcher({
@@ -455,7 +464,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const outcome = { undone: 0, missing: 0 };
     if (worktrees.length === 0) return outcome;
     this.git.ensureUsableSync();
-    const recovery = new WorktreeRecovery(this.git, project.path, this.options.log);
+    const recovery = new WorktreeRecovery(this.git, this.checkouts, project.path, this.options.log);
     let pruned = false;
     for (const worktree of worktrees) {
       if (worktree.state === 'creating') {
@@ -562,9 +571,10 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const branchThere = await branchExists(this.git, repo, worktree.branch);
     const resumed = store.worktrees.operationOf(agent.id)?.kind === 'removing';
     let saved = false;
-    if (checkout && !discardWork && !resumed && (await uncommittedPaths(this.git, worktree.path)).length > 0) {
-      await this.git.run(worktree.path, ['add', '--all']);
-      await runCommitting(this.git, worktree.path, ['commit', '--quiet', '--no-verify', '-m', `Uncommitted work of ${agent.name}, saved by Drover when the agent was removed`]);
+    const recorded = checkout && !discardWork && !resumed ? await this.checkouts.of(worktree) : null;
+    if (recorded && (await uncommittedPaths(this.git, recorded)).length > 0) {
+      await stageEverything(this.git, recorded);
+      await runCommitting(this.git, recorded, ['commit', '--quiet', '--no-verify', '-m', `Uncommitted work of ${agent.name}, saved by Drover when the agent was removed`]);
       saved = true;
     }
     if (folderThere) await this.deleteFolder(store, repo, agent, worktree, { checkout, force: discardWork || resumed });
@@ -590,12 +600,22 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     store.worktrees.journalOperation(agent.id, { kind: 'removing' });
     try {
       // Unforced, git refuses a tree with anything uncommitted in it (the save above left none), and nothing is lost.
-      if (checkout) await this.git.run(repo, ['worktree', 'remove', ...(force ? ['--force', '--force'] : []), '--end-of-options', worktree.path]);
+      // Forced, its refusal of a .git that no longer points back (an agent rewrote it) leaves the folder to the rm below, and its record to the prune after.
+      if (checkout) await this.git.run(repo, ['worktree', 'remove', ...(force ? ['--force', '--force'] : []), '--end-of-options', worktree.path], force ? { okCodes: [0, 128] } : {});
       // What git left of a forced removal: a folder without its .git.
       if (force) await fs.promises.rm(worktree.path, { recursive: true, force: true });
     } catch (error) {
       // Refused before anything went: no removal is under way.
-      if (isCheckout(worktree.path) && (await this.git.run(worktree.path, ['ls-files', '--deleted'])).stdout === '') store.worktrees.journalOperation(agent.id, null);
+      const untouched = isCheckout(worktree.path)
+        ? await this.checkouts
+            .of(worktree)
+            .then((recorded) => this.git.run(recorded, ['ls-files', '--deleted']))
+            .then(
+              (deleted) => deleted.stdout === '',
+              () => false,
+            )
+        : false;
+      if (untouched) store.worktrees.journalOperation(agent.id, null);
       throw error;
     }
   }
@@ -633,10 +653,10 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     if (fs.existsSync(folder)) fail('conflict', `${folder} already exists; try again (a new name is picked each time).`);
   }
 
-  private async refuseDirtyBase(entries: readonly WorktreeEntry[], parentBranch: string): Promise<void> {
+  private async refuseDirtyBase(repoRoot: string, entries: readonly WorktreeEntry[], parentBranch: string): Promise<void> {
     const checkout = checkoutOf(entries, parentBranch);
     if (!checkout) return;
-    const dirty = await uncommittedPaths(this.git, checkout.path, { trackedOnly: true });
+    const dirty = await uncommittedPaths(this.git, await this.checkouts.among(repoRoot, entries, checkout.path), { trackedOnly: true });
     if (dirty.length === 0) return;
     fail(
       'invalid-state',

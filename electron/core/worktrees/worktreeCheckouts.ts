@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Worktree } from '../../../shared/entities';
+import { fail } from '../errors';
+import type { ProjectRegistry } from '../projects/projectRegistry';
+import type { Git, GitPlace, RecordedCheckout } from './git';
+import type { WorktreeEntry } from './repo';
+
+const COMMON_DIR = ['rev-parse', '--path-format=absolute', '--git-common-dir'];
+
+function realOrSame(folder: string): string {
+  try {
+    return fs.realpathSync(folder);
+  } catch {
+    return folder;
+  }
+}
+
+function firstLine(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n')[0]?.trim() ?? '';
+  } catch {
+    return null;
+  }
+}
+
+/** The folder a checkout's `.git` file names (relative to the checkout), or what is there instead. */
+function namedByDotGit(workTree: string): { gitDir: string } | { problem: string } {
+  const dotGit = path.join(workTree, '.git');
+  const stat = fs.lstatSync(dotGit, { throwIfNoEntry: false });
+  if (!stat) return { problem: 'there is no .git there any more' };
+  if (!stat.isFile()) return { problem: `its .git is ${stat.isDirectory() ? 'a folder (a repository of its own)' : 'not a file'}` };
+  const pointer = /^gitdir: (.+)$/.exec(firstLine(dotGit) ?? '')?.[1];
+  return pointer ? { gitDir: realOrSame(path.resolve(workTree, pointer)) } : { problem: 'its .git file names no git dir' };
+}
+
+/**
+ * The git dir the repository keeps for the linked worktree at `workTree`: the one under
+ * `<common dir>/worktrees/` whose `gitdir` file names `<workTree>/.git`. Both are in the main
+ * repository's git dir, out of the reach of an agent that writes in its worktree.
+ */
+function recordedGitDir(commonDir: string, workTree: string): string | null {
+  const records = path.join(commonDir, 'worktrees');
+  const wanted = realOrSame(workTree);
+  let names: string[];
+  try {
+    names = fs.readdirSync(records);
+  } catch {
+    return null;
+  }
+  for (const name of names) {
+    const record = path.join(records, name);
+    const named = firstLine(path.join(record, 'gitdir'));
+    if (named && realOrSame(path.dirname(path.resolve(record, named))) === wanted) return realOrSame(record);
+  }
+  return null;
+}
+
+/**
+ * The linked worktree at `workTree` through the git dir `<common dir>/worktrees/…` records for it,
+ * once its `.git` is seen to name that git dir; refused, saying why and what to do, when it does not.
+ */
+function checkedCheckout(commonDir: string, workTree: string, repo: string, ifUnrecorded: string): RecordedCheckout {
+  const gitDir = recordedGitDir(commonDir, workTree);
+  if (!gitDir) {
+    fail('invalid-state', `The repository at ${repo} has no record of the worktree ${workTree} any more (git worktree prune drops the record of a worktree it cannot find). ${ifUnrecorded}`);
+  }
+  const named = namedByDotGit(workTree);
+  if ('problem' in named || named.gitDir !== gitDir) {
+    const found = 'problem' in named ? named.problem : `its .git file names ${named.gitDir}`;
+    fail(
+      'invalid-state',
+      `${workTree}/.git no longer points to the repository's record of this worktree (${gitDir}): ${found}. Drover runs no git there while it does not, since a git dir planted there decides what git runs. ` +
+        `See what changed it, then run git worktree repair ${workTree} in ${repo}.`,
+    );
+  }
+  return { workTree, gitDir };
+}
+
+/**
+ * Where Drover's git runs in a checkout `git worktree list` named (`entries`, the main checkout
+ * first): the repository's main checkout as it is (the person's own), any other through its
+ * recorded git dir, since it may be an agent's worktree (the parent branch checked out in one).
+ */
+function placeAmong(commonDir: string, entries: readonly WorktreeEntry[], folder: string): GitPlace {
+  const main = entries[0]?.path ?? folder;
+  return folder === main ? folder : checkedCheckout(commonDir, folder, main, 'Run git worktree prune in the project, or check the branch out elsewhere.');
+}
+
+/** Another checkout of the repository an agent's recorded `checkout` belongs to (its git dir's `commondir` names the repository's). */
+export function checkoutBeside(checkout: RecordedCheckout, entries: readonly WorktreeEntry[], folder: string): GitPlace {
+  return placeAmong(path.resolve(checkout.gitDir, firstLine(path.join(checkout.gitDir, 'commondir')) || '.'), entries, folder);
+}
+
+/**
+ * Agents' worktrees as Drover's own git reaches them: through the git dir the main repository
+ * records for each, never through the `.git` file in the folder, which the agent can rewrite (to a
+ * git dir of its own whose config runs commands). A `.git` that no longer names the record is
+ * refused, saying so: Drover runs no git there until it is put back.
+ */
+export class WorktreeCheckouts {
+  /** The repository's own git dir, by project folder: read once, not for every command. */
+  private readonly commonDirs = new Map<string, string>();
+
+  constructor(
+    private readonly git: Git,
+    private readonly projects: ProjectRegistry,
+  ) {}
+
+  async of(worktree: Worktree): Promise<RecordedCheckout> {
+    const repo = this.projects.get(worktree.projectId).path;
+    return checkedCheckout(await this.commonDirOf(repo), worktree.path, repo, `Remove the agent; its branch ${worktree.branch} is kept.`);
+  }
+
+  /** The same, blocking: for the boot reconciliation. */
+  ofSync(worktree: Worktree): RecordedCheckout {
+    const repo = this.projects.get(worktree.projectId).path;
+    const commonDir = this.commonDirs.get(repo) ?? this.remember(repo, this.git.runSync(repo, COMMON_DIR).stdout);
+    return checkedCheckout(commonDir, worktree.path, repo, `Remove the agent; its branch ${worktree.branch} is kept.`);
+  }
+
+  /** Where Drover's git runs in a checkout of `repo` that `git worktree list` named (`entries`). */
+  async among(repo: string, entries: readonly WorktreeEntry[], folder: string): Promise<GitPlace> {
+    return placeAmong(await this.commonDirOf(repo), entries, folder);
+  }
+
+  private async commonDirOf(repo: string): Promise<string> {
+    return this.commonDirs.get(repo) ?? this.remember(repo, (await this.git.run(repo, COMMON_DIR)).stdout);
+  }
+
+  private remember(repo: string, printed: string): string {
+    const commonDir = printed.trim();
+    this.commonDirs.set(repo, commonDir);
+    return commonDir;
+  }
+}
