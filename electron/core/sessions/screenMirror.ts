@@ -1,6 +1,6 @@
 import { SerializeAddon } from '@xterm/addon-serialize';
 import { Terminal } from '@xterm/headless';
-import { contentEnd, serializeScrollback, styledRow } from './scrollbackSerializer';
+import { contentEnd, serializeTerminal, styledRow } from './scrollbackSerializer';
 
 type Op = { kind: 'data'; data: string } | { kind: 'resize'; cols: number; rows: number };
 
@@ -98,12 +98,11 @@ export class ScreenMirror {
   }
 
   /**
-   * Everything written so far, serialized: the scrollback (fast, run by run), then the screen, the
-   * cursor, the modes and an alternate screen (the serialize addon).
+   * Everything written so far, serialized (serializeTerminal).
    */
   snapshot(): Promise<MirrorSnapshot> {
     return this.afterWritten(() => ({
-      data: serializeScrollback(this.terminal) + this.serializer.serialize({ scrollback: 0 }),
+      data: serializeTerminal(this.terminal, this.serializer),
       cols: this.terminal.cols,
       rows: this.terminal.rows,
     }));

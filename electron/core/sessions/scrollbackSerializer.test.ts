@@ -1,7 +1,7 @@
 import { SerializeAddon } from '@xterm/addon-serialize';
 import { Terminal, type IBufferCell } from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
-import { serializeScrollback } from './scrollbackSerializer';
+import { serializeTerminal } from './scrollbackSerializer';
 
 function terminal(cols = 40, rows = 6): Terminal {
   return new Terminal({ cols, rows, scrollback: 1000, allowProposedApi: true });
@@ -40,7 +40,7 @@ const BUSY_OUTPUT = [
   `${'x'.repeat(40)}${'y'.repeat(10)}\r\n`,
 ].join('');
 
-describe('serializeScrollback', () => {
+describe('serializeTerminal', () => {
   it('with the addon writing the screen after it, rebuilds the buffer cell for cell, wraps and looks included', async () => {
     const original = terminal();
     const addon = new SerializeAddon();
@@ -48,7 +48,7 @@ describe('serializeScrollback', () => {
     await write(original, BUSY_OUTPUT.repeat(4) + 'last line, on the screen\r\n$ ');
     expect(original.buffer.normal.baseY).toBeGreaterThan(20);
 
-    const snapshot = serializeScrollback(original) + addon.serialize({ scrollback: 0 });
+    const snapshot = serializeTerminal(original, addon);
     const restored = terminal();
     await write(restored, snapshot);
     expect(cells(restored)).toEqual(cells(original));
@@ -66,12 +66,39 @@ describe('serializeScrollback', () => {
     original.loadAddon(addon);
     await write(original, BUSY_OUTPUT.repeat(2) + '\u001b[?1049h\u001b[H\u001b[7m a full-screen app \u001b[0m');
     const restored = terminal();
-    await write(restored, serializeScrollback(original) + addon.serialize({ scrollback: 0 }));
+    await write(restored, serializeTerminal(original, addon));
     expect(restored.buffer.active.type).toBe('alternate');
     expect(restored.buffer.active.getLine(0)?.translateToString(true)).toBe(' a full-screen app ');
     // The history is this serializer's (the screen under an alternate one is the addon's to write).
     const history = original.buffer.normal.baseY;
     expect(history).toBeGreaterThan(10);
     expect(cells(restored).slice(0, history)).toEqual(cells(original).slice(0, history));
+  });
+
+  it('keeps a line that wraps from the scrollback onto the screen one line', async () => {
+    const original = terminal();
+    const addon = new SerializeAddon();
+    original.loadAddon(addon);
+    // Nine rows of one line: the screen (six rows) holds its last five and the prompt.
+    await write(original, `first\r\n${'0123456789'.repeat(36)}\r\n$ `);
+    const buffer = original.buffer.normal;
+    expect(buffer.getLine(buffer.baseY)?.isWrapped).toBe(true);
+
+    const restored = terminal();
+    await write(restored, serializeTerminal(original, addon));
+    expect(cells(restored)).toEqual(cells(original));
+    expect([restored.buffer.active.cursorX, restored.buffer.active.cursorY]).toEqual([original.buffer.active.cursorX, original.buffer.active.cursorY]);
+  });
+
+  it('rebuilds a terminal whose whole scrollback is the start of the line on its screen', async () => {
+    const original = terminal();
+    const addon = new SerializeAddon();
+    original.loadAddon(addon);
+    await write(original, `${'abcdefghij'.repeat(40)}`);
+    expect(original.buffer.normal.baseY).toBeGreaterThan(0);
+    const restored = terminal();
+    await write(restored, serializeTerminal(original, addon));
+    expect(cells(restored)).toEqual(cells(original));
+    expect([restored.buffer.active.cursorX, restored.buffer.active.cursorY]).toEqual([original.buffer.active.cursorX, original.buffer.active.cursorY]);
   });
 });

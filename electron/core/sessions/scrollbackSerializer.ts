@@ -1,3 +1,4 @@
+import type { SerializeAddon } from '@xterm/addon-serialize';
 import type { IBufferCell, IBufferLine, Terminal } from '@xterm/headless';
 
 /** One cell's look: colour modes and colours, and its flags as one number. */
@@ -100,28 +101,39 @@ export function styledRow(line: IBufferLine, cell: IBufferCell, end: number): st
 }
 
 /**
- * The scrollback of a terminal's normal buffer (every row above its screen) as text and SGR that
- * reproduce it: the rows written into an empty terminal of the same width, one after another. It
+ * The rows `[0, end)` of a terminal's normal buffer (rows above its screen) as text and SGR that
+ * reproduce them: the rows written into an empty terminal of the same width, one after another. It
  * goes through each row's runs of one look and takes the text of a run in one piece, so 5,000 rows
- * cost a few tens of milliseconds where a cell-by-cell serializer takes several times that. The
- * screen, the cursor, the modes and the alternate buffer are the serialize addon's to write after it:
- * it writes them as into an empty terminal, so this ends with the rows scrolled above an empty
- * screen and the cursor at its top left (the addon leaves out the screen's empty last rows, and
- * would otherwise start wherever the scrollback ended, one row too low for each).
+ * cost a few tens of milliseconds where a cell-by-cell serializer takes several times that. What
+ * follows is written as into an empty terminal, so this ends with the rows scrolled above an empty
+ * screen and the cursor at its top left.
  */
-export function serializeScrollback(terminal: Terminal): string {
+function serializeRowsAbove(terminal: Terminal, end: number): string {
   const buffer = terminal.buffer.normal;
   const cell = buffer.getNullCell();
   const parts: string[] = [];
-  for (let row = 0; row < buffer.baseY; row++) {
+  for (let row = 0; row < end; row++) {
     const line = buffer.getLine(row);
     if (!line) continue;
-    // A row the next one continues is written to its full width, so the terminal wraps it there too
-    // (the last one ends, since the screen starts on a row of its own).
-    const wraps = row + 1 < buffer.baseY && buffer.getLine(row + 1)?.isWrapped === true;
+    // A row the next one continues is written to its full width, so the terminal wraps it there too.
+    const wraps = row + 1 < end && buffer.getLine(row + 1)?.isWrapped === true;
     parts.push(styledRow(line, cell, wraps ? line.length : contentEnd(line, cell)), wraps ? '\u001b[0m' : '\u001b[0m\r\n');
   }
   // From the row below the last one, a line feed per row but one brings an empty screen in under it.
-  if (buffer.baseY > 0) parts.push('\n'.repeat(terminal.rows - 1), '\u001b[H');
+  if (end > 0) parts.push('\n'.repeat(terminal.rows - 1), '\u001b[H');
   return parts.join('');
+}
+
+/**
+ * A whole terminal as text and escapes that rebuild it in an empty terminal of its size: the
+ * scrollback (fast, run by run), then through the serialize addon the screen, the cursor, the modes
+ * and an alternate screen. A line that wraps from the scrollback onto the screen is the addon's to
+ * write whole, from its first row: only within one piece of output does a terminal wrap a row into
+ * the next (the addon leaves out the screen's empty last rows only when it writes no scrollback).
+ */
+export function serializeTerminal(terminal: Terminal, addon: SerializeAddon): string {
+  const buffer = terminal.buffer.normal;
+  let lineStart = buffer.baseY;
+  while (lineStart > 0 && buffer.getLine(lineStart)?.isWrapped === true) lineStart--;
+  return serializeRowsAbove(terminal, lineStart) + addon.serialize({ scrollback: buffer.baseY - lineStart });
 }
