@@ -14,11 +14,15 @@ async function paneRows(terminal: Locator): Promise<string[]> {
   return rows.map((row) => row.replace(/\u00a0/g, ' ').trimEnd());
 }
 
-/** The host's mirror of the agent's terminal: every line of it, and its visible rows. */
+/**
+ * The host's mirror of the agent's terminal: every line of it (a wrapped line is one), and its
+ * visible rows (a wrapped line cut at the width, as the terminal draws it; the output here is ASCII).
+ */
 async function mirror(drover: DroverWorld, agentId: string): Promise<{ lines: string[]; screen: string[] }> {
-  const { text, rows } = await withSocket(drover, (rpc) => rpc.call('readAgentScreen', { agentId }));
+  const { text, cols, rows } = await withSocket(drover, (rpc) => rpc.call('readAgentScreen', { agentId }));
   const lines = text.split('\n').map((line) => line.trimEnd());
-  return { lines, screen: lines.slice(-rows) };
+  const drawn = lines.flatMap((line) => (line.length === 0 ? [''] : (line.match(new RegExp(`.{1,${cols}}`, 'g')) ?? []).map((row) => row.trimEnd())));
+  return { lines, screen: drawn.slice(-rows) };
 }
 
 async function session(drover: DroverWorld, projectId: string, agentId: string): Promise<AgentSession | undefined> {
@@ -161,4 +165,54 @@ test('a page paused in the debugger holds no agent back, and once it runs again 
   await expectPaneMatchesMirror(drover, pausedTerminal, agentId);
   await expectPaneMatchesMirror(drover, terminal, agentId);
   await elsewhere.close();
+});
+
+test('a host killed while serve, an agent and a task run comes back: the task reads Interrupted, the page reconnects, the agent shows the screen it had', async ({ page, drover }) => {
+  test.setTimeout(180_000);
+  const folder = drover.makeFolder('shop-api');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  await openWorkspace(page, url, projectId);
+  const panel = page.getByRole('region', { name: 'Work state' });
+  const pane = await addAgent(page, 'Painter', 'Draws', SHELL_PROFILE.name);
+  await pane.getByRole('button', { name: 'Start' }).click();
+  await expect(stateBadge(pane, 'Ready')).toBeVisible();
+  const terminal = terminalOf(pane, 'Painter');
+  const agentId = await withSocket(drover, async (rpc) => (await rpc.call('getWorkState', { projectId })).agents[0]?.id as string);
+
+  // Colours, a line redrawn over itself, a wrapped line; then a narrower window, drawn again at that size.
+  await typeLine(page, terminal, "printf '\\033[32mgreen\\033[0m \\033[7mreverse\\033[0m\\n'; printf 'progress 10%%\\rprogress 99%%\\n'; printf 'wraps %.0s' $(seq 30); echo");
+  await expect(terminal).toContainText('progress 99%');
+  const wide = (await withSocket(drover, (rpc) => rpc.call('readAgentScreen', { agentId }))).cols;
+  await page.setViewportSize({ width: 900, height: 700 });
+  await expect.poll(async () => (await withSocket(drover, (rpc) => rpc.call('readAgentScreen', { agentId }))).cols).toBeLessThan(wide);
+  await typeLine(page, terminal, "printf 'narrow %.0s' $(seq 20); echo; echo drawn narrow");
+  await expect(terminal).toContainText('drawn narrow');
+  // A line typed at the prompt, not yet sent, when the host dies.
+  await terminal.click();
+  await page.keyboard.type("true '[Drover] New message'");
+  await expect.poll(async () => (await mirror(drover, agentId)).screen).toContain("$ true '[Drover] New message'");
+  await runTask(drover, folder, 'echo started; sleep 300', 'long task');
+  await expect(taskRow(panel, 'long task').getByText('Running')).toBeVisible();
+  const before = await withSocket(drover, (rpc) => rpc.call('readAgentScreen', { agentId, styled: true }));
+  const beforeText = (await withSocket(drover, (rpc) => rpc.call('readAgentScreen', { agentId }))).text;
+
+  // The host itself dies (not serve): serve starts a new one on the same door.
+  const killed = drover.host().hostPid();
+  process.kill(killed, 'SIGKILL');
+  await expect(page.getByRole('alert').filter({ hasText: 'without a word from it' })).toBeVisible();
+  await expect.poll(() => drover.host().hostAlive() && drover.host().hostPid() !== killed, { timeout: 30_000 }).toBe(true);
+  await expect(page.getByRole('alert')).toHaveCount(0, { timeout: 30_000 });
+
+  await expect(taskRow(panel, 'long task').getByText('Interrupted')).toBeVisible();
+  await expect(stateBadge(pane, 'Exited')).toBeVisible();
+  await expect(pane.getByText('stopped by the host restart')).toBeVisible();
+  const after = await withSocket(drover, (rpc) => rpc.call('readAgentScreen', { agentId, styled: true }));
+  const afterText = (await withSocket(drover, (rpc) => rpc.call('readAgentScreen', { agentId }))).text;
+  // The pane's footer ("Press Enter here to start it again") takes rows from the screen: the width stays.
+  expect(after.cols).toBe(before.cols);
+  expect(afterText).toBe(`${beforeText}\n── Session ended when Drover stopped. Start it again to continue. ──\n`);
+  expect(after.text.startsWith(`${before.text}\n`)).toBe(true);
+  await expectPaneMatchesMirror(drover, terminal, agentId);
+  await screenshot(page, 'lasting-host-crashed-and-back.png');
 });

@@ -72,10 +72,8 @@ export function AgentTerminal({ agentId, label, live, starting, sessionId, onSta
   const focusWanted = useRef(false);
   const [searching, setSearching] = useState(false);
   const [linkError, setLinkError] = useState<string | null>(null);
-  const liveRef = useRef(live);
   const startAgainRef = useRef(onStartAgain);
   useEffect(() => {
-    liveRef.current = live;
     startAgainRef.current = onStartAgain;
   });
   const input = useMemo(() => new TerminalInput((data) => void bridge.call('writeAgentInput', { agentId, data }).catch(() => undefined)), [bridge, agentId]);
@@ -101,7 +99,7 @@ export function AgentTerminal({ agentId, label, live, starting, sessionId, onSta
     const created = createAgentXterm(host);
     const { terminal } = created;
     const sendSize = ({ cols, rows }: { cols: number; rows: number }) => {
-      if (liveRef.current) bridge.call('resizeAgent', { agentId, cols, rows }).catch(() => undefined);
+      bridge.call('resizeAgent', { agentId, cols, rows }).catch(() => undefined);
     };
 
     terminal.attachCustomKeyEventHandler((event) => {

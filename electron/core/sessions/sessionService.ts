@@ -259,8 +259,11 @@ export class SessionService implements ProjectWork {
     return integration === 'claude' || integration === 'opencode';
   }
 
+  /** The PTY, or the terminal an ended session left, takes the size of the client that resized last. */
   resize(agentId: string, cols: number, rows: number): void {
-    this.requireLive(agentId).process.resize(cols, rows);
+    const live = this.live.get(agentId);
+    if (live) live.process.resize(cols, rows);
+    else this.terminalOf(this.locator.agent(agentId).agent.projectId, agentId).resize(cols, rows);
   }
 
   /**
