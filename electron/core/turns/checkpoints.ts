@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { countOf } from '../../../shared/plural';
 import { fail } from '../errors';
-import type { Git, GitPlace } from '../worktrees/git';
-import { splitNul, stageEverything } from '../worktrees/repo';
+import { workTreeOf, type Git, type GitPlace } from '../worktrees/git';
+import { parseRawDiff, splitNul, stageEverything, SUBMODULE_MODE, type RawChange } from '../worktrees/repo';
 import { listNames } from '../worktrees/worktreeMerge';
 
 /** Checkpoints are Drover's own commits, whoever's git config is in force. */
@@ -50,6 +50,33 @@ export function parseShortStat(output: string): ChangeStats {
 /** Whether one of two repository paths is the other or lies inside it. */
 function overlaps(a: string, b: string): boolean {
   return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+}
+
+/** Whether `folder` holds anything: a submodule's folder does once it is checked out. */
+function holdsAnything(folder: string): boolean {
+  try {
+    return fs.readdirSync(folder).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Refuses, naming them, a restore that changes the commit of a submodule checked out in the
+ * worktree, or takes it away: that takes a git inside the submodule's folder, where the agent can
+ * plant a git dir whose config runs commands, and Drover's git never runs there. A submodule not
+ * checked out is only an entry, which the restore sets.
+ */
+function refuseMovingSubmodules(workTree: string, changes: readonly RawChange[]): void {
+  const moved = changes.filter((change) => change.modeBefore === SUBMODULE_MODE && holdsAnything(path.join(workTree, change.path)));
+  if (moved.length === 0) return;
+  const described = moved.map((change) => (change.modeAfter === SUBMODULE_MODE ? `${change.path} to ${change.objectAfter.slice(0, 12)}` : `${change.path}, which it did not have`));
+  const one = moved.length === 1;
+  fail(
+    'conflict',
+    `Restoring would move ${countOf(moved.length, 'submodule')} checked out in the worktree (${listNames(described)}), and Drover runs no git inside a submodule's folder, since the agent can write that git's config. ` +
+      `Check out the checkpoint's commit there yourself (or empty ${one ? 'the folder' : 'the folders'}), then restore again. Nothing was changed.`,
+  );
 }
 
 /** A copy of the index that git takes for the same (its timestamps kept, so racily clean entries are still checked). */
@@ -197,12 +224,15 @@ export class Checkpoints {
   /**
    * The worktree's files as a tree (written through `indexFile`) and the paths a restore to
    * `targetTree` changes. Refused, naming them, when those paths would overwrite or remove files git
-   * ignores now: no checkpoint holds those, so undoing the restore could not bring them back.
+   * ignores now (no checkpoint holds those, so undoing the restore could not bring them back), or
+   * move a submodule checked out in the worktree (only a git inside its folder could).
    */
   private async planRestore(place: GitPlace, indexFile: string, targetTree: string): Promise<{ current: string; paths: string[] }> {
     const current = await this.filesTree(place, indexFile);
     if (current === targetTree) return { current, paths: [] };
-    const paths = splitNul((await this.git.run(place, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--end-of-options', current, targetTree])).stdout);
+    const changes = parseRawDiff((await this.git.run(place, ['diff-tree', '-r', '-z', '--raw', '--no-renames', '--end-of-options', current, targetTree])).stdout);
+    refuseMovingSubmodules(workTreeOf(place), changes);
+    const paths = changes.map((change) => change.path);
     // The index copy holds every file not ignored, so the others are exactly the ignored ones (a wholly ignored folder as one entry).
     const ignored = splitNul((await this.git.run(place, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], { env: { GIT_INDEX_FILE: indexFile } })).stdout);
     const inTheWay = ignored.filter((entry) => paths.some((file) => overlaps(entry.replace(/\/$/, ''), file)));

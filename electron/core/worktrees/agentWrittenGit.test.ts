@@ -45,6 +45,18 @@ function plantGitDir(repo: string, tree: string, branch: string, ran: string): v
   fs.writeFileSync(path.join(tree, '.git'), 'gitdir: .evil\n');
 }
 
+/**
+ * What the person's own git config may say that makes git recurse into submodules: check out,
+ * diff, summarize and push them, each by running git inside the submodule's folder.
+ */
+const RECURSING_INTO_SUBMODULES = {
+  'submodule.recurse': 'true',
+  'diff.submodule': 'diff',
+  'status.submoduleSummary': 'true',
+  'push.recurseSubmodules': 'on-demand',
+  'fetch.recurseSubmodules': 'true',
+};
+
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe("an agent's worktree cannot make Drover's git run its commands (real git)", () => {
@@ -200,6 +212,39 @@ describe("an agent's worktree cannot make Drover's git run its commands (real gi
     await core.api.restoreTurn({ agentId: agent.id, n: 2 });
     expect(fs.readFileSync(path.join(worktree.path, 'more.txt'), 'utf8')).toBe('more\n');
     await core.api.checkWorktreeMerge({ agentId: agent.id });
+    expect(commandsRun()).toEqual([]);
+  });
+
+  it("asks no git inside a submodule's folder when the person's git config recurses into submodules (diff, push, merge, restore)", async () => {
+    const lib = makeRepo(path.join(dir, 'lib'), { 'readme.md': 'the library\n' });
+    git(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '--quiet', lib, 'lib');
+    git(repo, 'commit', '--quiet', '-m', 'the library as a submodule');
+    for (const [key, value] of Object.entries(RECURSING_INTO_SUBMODULES)) git(repo, 'config', key, value);
+    const { agent, worktree } = await addAgent('recurser');
+    await startShellAgent(core, agent);
+    // The agent checks the library out with a git dir of its own, moves it on and commits that; main moves on too.
+    const libTree = path.join(worktree.path, 'lib');
+    git(dir, 'clone', '--quiet', lib, libTree);
+    commitFiles(libTree, { 'readme.md': 'changed\n' }, 'the library moves on');
+    git(libTree, 'branch', worktree.branch);
+    git(worktree.path, 'commit', '--quiet', '-m', 'the library moved on', '--', 'lib');
+    commitFiles(repo, { 'later.txt': 'main moves on\n' }, 'main moves on');
+    // Then it plants config there that runs commands whenever a git works in that folder (a push to its origin runs receivepack here).
+    fs.writeFileSync(path.join(libTree, '.git', 'info', 'attributes'), '* filter=mark\n');
+    git(libTree, 'config', 'filter.mark.clean', `sh -c "touch '${ran}/clean'; cat"`);
+    git(libTree, 'config', 'filter.mark.smudge', `sh -c "touch '${ran}/smudge'; cat"`);
+    git(libTree, 'config', 'diff.external', `sh -c "touch '${ran}/diff'"`);
+    git(libTree, 'config', 'remote.origin.receivepack', `touch '${ran}/push'; false`);
+
+    await runTurn(core, agent, 'echo more > more.txt', 1);
+    expect((await core.api.getWorktreeDiff({ agentId: agent.id })).files.map((file) => file.path)).toEqual(['lib', 'more.txt']);
+    expect((await core.api.getTurnDiff({ agentId: agent.id, from: 0, to: null })).files.map((file) => file.path)).toEqual(['lib', 'more.txt']);
+    expect((await core.api.getWorktreeStatus({ agentId: agent.id })).uncommittedFiles).toBe(1);
+    await core.api.pushWorktreeBranch({ agentId: agent.id });
+    fs.rmSync(path.join(worktree.path, 'more.txt'));
+    await core.api.mergeWorktree({ agentId: agent.id, strategy: 'rebase' });
+    expect(git(repo, 'rev-parse', 'main:lib')).toBe(git(libTree, 'rev-parse', 'HEAD'));
+    await expect(core.api.restoreTurn({ agentId: agent.id, n: 0 })).rejects.toThrow(/^Restoring would move 1 submodule checked out in the worktree \(lib to [0-9a-f]{12}\)/);
     expect(commandsRun()).toEqual([]);
   });
 });

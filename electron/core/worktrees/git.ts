@@ -21,12 +21,19 @@ const REPOSITORY_VARIABLES = [
 ];
 
 /**
- * What Drover's own git never does, whatever a repository's config says: run hooks or an fsmonitor
- * command (a relative core.hooksPath points into the worktree an agent writes), or take a path for
- * a pathspec pattern (a file named `:(exclude)*` fed back to git would turn a restore into nothing).
- * A submodule's git inherits these settings too.
+ * What Drover's own git never does, whatever the person's or a repository's config says: run hooks
+ * or an fsmonitor command (a relative core.hooksPath points into the worktree an agent writes),
+ * take a path for a pathspec pattern (a file named `:(exclude)*` fed back to git would turn a
+ * restore into nothing), or run git inside a submodule's folder (to check it out, diff, summarize,
+ * fetch or push it), where the agent can plant a git dir whose config runs commands. Any git these
+ * commands start inherits the settings too.
  */
-const SAFETY_ARGS = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '--literal-pathspecs'];
+const SAFETY_ARGS = [
+  ...['core.fsmonitor=false', 'core.hooksPath=/dev/null', 'submodule.recurse=false', 'diff.submodule=short', 'status.submoduleSummary=false', 'fetch.recurseSubmodules=false', 'push.recurseSubmodules=no'].flatMap(
+    (setting) => ['-c', setting],
+  ),
+  '--literal-pathspecs',
+];
 
 /**
  * An agent's worktree as Drover's git reaches it: its files, and its git dir as the repository
@@ -39,6 +46,11 @@ export interface RecordedCheckout {
 
 /** Where a command runs: a folder git finds its repository from (the person's own), or an agent's recorded checkout. */
 export type GitPlace = string | RecordedCheckout;
+
+/** The folder a command at `place` runs in: the top of its work tree. */
+export function workTreeOf(place: GitPlace): string {
+  return typeof place === 'string' ? place : place.workTree;
+}
 
 /** The folder a command runs in, and what tells git its repository there. */
 function located(place: GitPlace): { cwd: string; env: Record<string, string> } {
@@ -73,7 +85,7 @@ function firstLines(text: string, count = 4): string {
 
 /**
  * Runs git for the worktree domain: with a clean environment (no inherited GIT_DIR, no prompts),
- * no hooks, no fsmonitor, literal pathspecs, an agent's worktree through its recorded git dir, and
+ * no hooks, no fsmonitor, no submodule recursion, literal pathspecs, an agent's worktree through its recorded git dir, and
  * one clear error for a missing or too old git. The version is checked once, before the first command.
  */
 export class Git {

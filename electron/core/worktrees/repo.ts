@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fail } from '../errors';
-import type { Git, GitPlace } from './git';
+import { workTreeOf, type Git, type GitPlace } from './git';
 
 /** One entry of `git worktree list --porcelain -z`. */
 export interface WorktreeEntry {
@@ -54,6 +54,28 @@ export function parseStatusPaths(output: string): string[] {
 /** NUL-separated names, without the empty tail. */
 export function splitNul(output: string): string[] {
   return output.split('\0').filter((name) => name.length > 0);
+}
+
+/** A gitlink's mode: a submodule's entry in a tree or an index. */
+export const SUBMODULE_MODE = '160000';
+
+/** One path of `git diff-tree -r -z --raw --no-renames`: its mode on each side (000000 where it is not) and its object after. */
+export interface RawChange {
+  path: string;
+  modeBefore: string;
+  modeAfter: string;
+  objectAfter: string;
+}
+
+/** Parses `git diff-tree -r -z --raw --no-renames`: `:<mode> <mode> <object> <object> <status>`, then the path. */
+export function parseRawDiff(output: string): RawChange[] {
+  const fields = splitNul(output);
+  const changes: RawChange[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const [modeBefore = '', modeAfter = '', , objectAfter = ''] = (fields[i] as string).slice(1).split(' ');
+    changes.push({ path: fields[i + 1] as string, modeBefore, modeAfter, objectAfter });
+  }
+  return changes;
 }
 
 /** The top folder of the repository holding `folder`, or null when it is not in one. */
@@ -117,7 +139,7 @@ export async function uncommittedPaths(git: Git, checkout: GitPlace, { trackedOn
 /** A submodule's entry in an index: `git ls-files --stage -z` lists it with mode 160000. */
 function submoduleEntries(output: string): { path: string; commit: string }[] {
   return splitNul(output)
-    .filter((entry) => entry.startsWith('160000 '))
+    .filter((entry) => entry.startsWith(`${SUBMODULE_MODE} `))
     .map((entry) => ({ commit: entry.slice(7, entry.indexOf(' ', 7)), path: entry.slice(entry.indexOf('\t') + 1) }));
 }
 
@@ -136,12 +158,12 @@ export async function stageEverything(git: Git, place: GitPlace, env: Record<str
   await git.run(place, ['add', '--all'], { env });
   if (submodules.length === 0) return;
   // A submodule not checked out (its folder empty) is staged as nothing; it stays as it was, unless its folder went.
-  const root = typeof place === 'string' ? place : place.workTree;
+  const root = workTreeOf(place);
   const staged = splitNul((await git.run(place, ['ls-files', '-z', '--', ...submodules.map((entry) => entry.path)], { env })).stdout);
   const kept = submodules.filter(
     (entry) => !staged.some((file) => file === entry.path || file.startsWith(`${entry.path}/`)) && fs.lstatSync(path.join(root, entry.path), { throwIfNoEntry: false })?.isDirectory(),
   );
-  if (kept.length > 0) await git.run(place, ['update-index', '--add', ...kept.flatMap((entry) => ['--cacheinfo', `160000,${entry.commit},${entry.path}`])], { env });
+  if (kept.length > 0) await git.run(place, ['update-index', '--add', ...kept.flatMap((entry) => ['--cacheinfo', `${SUBMODULE_MODE},${entry.commit},${entry.path}`])], { env });
 }
 
 /** Commits on `branch` that `parent` lacks (ahead) and the other way round (behind). */
