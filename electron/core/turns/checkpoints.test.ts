@@ -129,14 +129,33 @@ describe('checkpoints (real git)', () => {
     expect(filesOf(repo)).toEqual(expected);
   });
 
-  it('says so when the files still differ from the checkpoint after a restore, rather than reporting it done', async () => {
+  it('fails a restore whose files still differ from the checkpoint afterwards, naming them, and switches the files back: nothing changes', async () => {
+    // The person's filter writes the file otherwise than it reads it, so a restored file is not the checkpoint's.
+    git(repo, 'config', 'filter.twist.smudge', 'sed s/^then$/twisted/');
+    git(repo, 'config', 'filter.twist.clean', 'cat');
+    commitFiles(repo, { '.gitattributes': 'twisted.txt filter=twist\n', 'twisted.txt': 'then\n' }, 'a file the filter twists');
+    const then = await checkpoints.snapshot(repo, 'then');
+    writeFiles(repo, { 'twisted.txt': 'now\n', 'later.txt': 'made later\n' });
+    const before = { files: filesOf(repo), git: gitStateOf(repo) };
+    await expect(checkpoints.restore(repo, 'main', then.commit)).rejects.toThrow(
+      'After the restore the worktree still differed from the checkpoint in 1 path: twisted.txt. The files were switched back: nothing was changed.',
+    );
+    expect({ files: filesOf(repo), git: gitStateOf(repo) }).toEqual(before);
+  });
+
+  it('refuses, naming it, a restore that would move or remove a repository checked out inside the worktree, and changes nothing', async () => {
     const snapshot = await checkpoints.snapshot(repo, 'start');
-    // A repository of its own inside the worktree: git stages its commit but never deletes its folder.
+    // A repository of its own inside the worktree: only a git inside its folder could take it back.
     const nested = path.join(repo, 'vendor', 'tool');
     fs.mkdirSync(nested, { recursive: true });
     git(nested, 'init', '--quiet');
     commitFiles(nested, { 'tool.txt': 'tool\n' }, 'the tool');
-    await expect(checkpoints.restore(repo, 'main', snapshot.commit)).rejects.toThrow(/After the restore the worktree still differs from the checkpoint in 1 path: vendor\/tool\./);
+    writeFiles(repo, { 'kept.txt': 'changed after\n' });
+    const before = { files: filesOf(repo), git: gitStateOf(repo) };
+    await expect(checkpoints.restore(repo, 'main', snapshot.commit)).rejects.toThrow(
+      /^Restoring would move 1 submodule checked out in the worktree \(vendor\/tool, which the checkpoint has not\), and Drover runs no git inside a submodule's folder/,
+    );
+    expect({ files: filesOf(repo), git: gitStateOf(repo) }).toEqual(before);
   });
 
   it('puts back a file where a folder is now, and a folder where a file is now', async () => {
@@ -180,6 +199,24 @@ describe('checkpoints (real git)', () => {
     );
     await expect(checkpoints.checkRestore(repo, 'main', then.commit)).rejects.toThrow(/\(\.env, build\/\)/);
     expect({ files: filesOf(repo), git: gitStateOf(repo) }).toEqual(before);
+  });
+
+  it('refuses, naming them, a restore that changes a .gitignore so that files git ignores now would no longer be ignored, and changes nothing', async () => {
+    // Back then .gitignore did not name *.log; now it does, and app.log holds a secret (build/ stays ignored either way).
+    writeFiles(repo, { '.gitignore': 'build/\n' });
+    const then = await checkpoints.snapshot(repo, 'then');
+    writeFiles(repo, { '.gitignore': 'build/\n*.log\n', 'app.log': 'SECRET\n', 'build/out.js': 'built\n', 'logs/today.log': 'today\n' });
+    const before = { files: filesOf(repo), git: gitStateOf(repo) };
+    await expect(checkpoints.restore(repo, 'main', then.commit)).rejects.toThrow(
+      'Restoring would change .gitignore, and git would no longer ignore 2 paths it ignores in the worktree now (app.log, logs/): the worktree would differ from the checkpoint, and undoing the restore would remove them. Move them out of the worktree, then restore again. Nothing was changed.',
+    );
+    expect({ files: filesOf(repo), git: gitStateOf(repo) }).toEqual(before);
+
+    fs.renameSync(path.join(repo, 'app.log'), path.join(dir, 'app.log'));
+    fs.rmSync(path.join(repo, 'logs'), { recursive: true });
+    await checkpoints.restore(repo, 'main', then.commit);
+    expect(fs.readFileSync(path.join(repo, '.gitignore'), 'utf8')).toBe('build/\n');
+    expect(fs.readFileSync(path.join(repo, 'build', 'out.js'), 'utf8')).toBe('built\n');
   });
 
   it('counts files and lines between two states, and what only checkpoints hold on disk', async () => {

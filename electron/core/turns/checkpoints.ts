@@ -4,7 +4,7 @@ import path from 'node:path';
 import { countOf } from '../../../shared/plural';
 import { fail } from '../errors';
 import { workTreeOf, type Git, type GitPlace } from '../worktrees/git';
-import { parseRawDiff, splitNul, stageEverything, SUBMODULE_MODE, type RawChange } from '../worktrees/repo';
+import { nulList, parseRawDiff, splitNul, stageEverything, SUBMODULE_MODE, type RawChange } from '../worktrees/repo';
 import { listNames } from '../worktrees/worktreeMerge';
 
 /** Checkpoints are Drover's own commits, whoever's git config is in force. */
@@ -52,6 +52,23 @@ function overlaps(a: string, b: string): boolean {
   return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 }
 
+/**
+ * The entries not inside another (a folder, named with its trailing slash): git lists a folder that
+ * holds only ignored files, and those files too.
+ */
+function outermost(entries: readonly string[]): string[] {
+  const folders = new Set(entries.filter((entry) => entry.endsWith('/')));
+  /** The folders above `entry`: `a/` and `a/b/` for `a/b/c` or `a/b/c/`. */
+  const above = (entry: string) => {
+    const parents = entry.replace(/\/$/, '').split('/').slice(0, -1);
+    return parents.map((_name, index) => `${parents.slice(0, index + 1).join('/')}/`);
+  };
+  return entries.filter((entry) => !above(entry).some((folder) => folders.has(folder)));
+}
+
+/** A change to a `.gitignore` file, which decides what git ignores in its folder. */
+const isIgnoreFile = (change: RawChange): boolean => path.posix.basename(change.path) === '.gitignore';
+
 /** Whether `folder` holds anything: a submodule's folder does once it is checked out. */
 function holdsAnything(folder: string): boolean {
   try {
@@ -63,19 +80,18 @@ function holdsAnything(folder: string): boolean {
 
 /**
  * Refuses, naming them, a restore that changes the commit of a submodule checked out in the
- * worktree, or takes it away: that takes a git inside the submodule's folder, where the agent can
- * plant a git dir whose config runs commands, and Drover's git never runs there. A submodule not
- * checked out is only an entry, which the restore sets.
+ * worktree (or of a repository of its own there), or takes it away: that takes a git inside its
+ * folder, where the agent can plant a git dir whose config runs commands, and Drover's git never
+ * runs there. A submodule not checked out is only an entry, which the restore sets.
  */
 function refuseMovingSubmodules(workTree: string, changes: readonly RawChange[]): void {
   const moved = changes.filter((change) => change.modeBefore === SUBMODULE_MODE && holdsAnything(path.join(workTree, change.path)));
   if (moved.length === 0) return;
-  const described = moved.map((change) => (change.modeAfter === SUBMODULE_MODE ? `${change.path} to ${change.objectAfter.slice(0, 12)}` : `${change.path}, which it did not have`));
-  const one = moved.length === 1;
+  const described = moved.map((change) => (change.modeAfter === SUBMODULE_MODE ? `${change.path} to ${change.objectAfter.slice(0, 12)}` : `${change.path}, which the checkpoint has not`));
   fail(
     'conflict',
     `Restoring would move ${countOf(moved.length, 'submodule')} checked out in the worktree (${listNames(described)}), and Drover runs no git inside a submodule's folder, since the agent can write that git's config. ` +
-      `Check out the checkpoint's commit there yourself (or empty ${one ? 'the folder' : 'the folders'}), then restore again. Nothing was changed.`,
+      `Check out the checkpoint's commit there yourself (or move a folder the checkpoint has not out of the worktree), then restore again. Nothing was changed.`,
   );
 }
 
@@ -97,7 +113,7 @@ async function copyIndex(from: string, to: string): Promise<void> {
  * pruned without losing commits that only a checkpoint holds.
  */
 export class Checkpoints {
-  private readonly indexFiles = new Map<string, string>();
+  private readonly gitDirs = new Map<string, string>();
 
   constructor(private readonly git: Git) {}
 
@@ -145,8 +161,9 @@ export class Checkpoints {
    * Puts the worktree back as checkpoint `target` had it: files (only those that differ are
    * written or removed, whether files, folders or links), then HEAD (the branch moves back if it
    * moved on), then the index. Refused as checkRestore says; ignored files are left alone. The
-   * files are read again afterwards: what still differs from the checkpoint fails the restore,
-   * named, rather than being reported as restored. Returns the paths changed.
+   * files are read again before HEAD and the index move: what still differs from the checkpoint
+   * switches the files back and fails the restore, named, so a failed restore changes nothing.
+   * Returns the paths changed.
    */
   async restore(place: GitPlace, branch: string, target: string): Promise<string[]> {
     await this.requireBranch(place, branch);
@@ -154,22 +171,15 @@ export class Checkpoints {
     const revisions = { tree: `${commit}^{tree}`, head: `${commit}^1`, index: `${commit}^2^{tree}`, current: 'HEAD' };
     const lines = (await this.git.run(place, ['rev-parse', ...Object.values(revisions)])).stdout.split('\n');
     const [targetTree, targetHead, targetIndex, head] = Object.keys(revisions).map((name, index) => objectId(lines[index] ?? '', `${name} of the restore`)) as [string, string, string, string];
-    const { paths, restored } = await this.withIndexCopies(place, async ({ first: forFiles }) => {
+    const paths = await this.withIndexCopies(place, async ({ first: forFiles, second: forCheck }) => {
       const { current, paths: differing } = await this.planRestore(place, forFiles, targetTree);
-      if (differing.length === 0) return { paths: differing, restored: current };
-      // The copy holds every file there now, so switching it to the checkpoint's tree writes and
-      // removes exactly what differs (no pathspecs: no file name is read as one).
-      await this.git.run(place, ['read-tree', '-m', '-u', '--end-of-options', current, targetTree], { env: { GIT_INDEX_FILE: forFiles } });
-      return { paths: differing, restored: await this.filesTree(place, forFiles) };
+      if (differing.length > 0) await this.switchFiles(place, { forFiles, forCheck }, current, targetTree);
+      return differing;
     });
     if (head !== targetHead) await this.git.run(place, ['update-ref', '-m', 'drover: restore a checkpoint', '--end-of-options', `refs/heads/${branch}`, targetHead, head]);
     await this.git.run(place, ['read-tree', '--end-of-options', targetIndex]);
     // read-tree drops what the index knew of the files' stat data; git status would redo it each time.
     await this.git.run(place, ['update-index', '-q', '--refresh'], { okCodes: [0, 1] });
-    if (restored !== targetTree) {
-      const left = splitNul((await this.git.run(place, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--end-of-options', restored, targetTree])).stdout);
-      fail('invalid-state', `After the restore the worktree still differs from the checkpoint in ${countOf(left.length, 'path')}: ${listNames(left)}.`);
-    }
     return paths;
   }
 
@@ -234,7 +244,7 @@ export class Checkpoints {
     refuseMovingSubmodules(workTreeOf(place), changes);
     const paths = changes.map((change) => change.path);
     // The index copy holds every file not ignored, so the others are exactly the ignored ones (a wholly ignored folder as one entry).
-    const ignored = splitNul((await this.git.run(place, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], { env: { GIT_INDEX_FILE: indexFile } })).stdout);
+    const ignored = outermost(splitNul((await this.git.run(place, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], { env: { GIT_INDEX_FILE: indexFile } })).stdout));
     const inTheWay = ignored.filter((entry) => paths.some((file) => overlaps(entry.replace(/\/$/, ''), file)));
     if (inTheWay.length > 0) {
       const them = inTheWay.length === 1 ? 'it' : 'them';
@@ -244,7 +254,72 @@ export class Checkpoints {
           `Move ${them} out of the worktree, then restore again. Nothing was changed.`,
       );
     }
+    const unignored = await this.noLongerIgnored(place, targetTree, changes, ignored);
+    if (unignored.length > 0) {
+      const them = unignored.length === 1 ? 'it' : 'them';
+      const rules = changes.filter(isIgnoreFile).map((change) => change.path);
+      fail(
+        'conflict',
+        `Restoring would change ${listNames(rules)}, and git would no longer ignore ${countOf(unignored.length, 'path')} it ignores in the worktree now (${listNames(unignored)}): the worktree would differ from the checkpoint, and undoing the restore would remove ${them}. ` +
+          `Move ${them} out of the worktree, then restore again. Nothing was changed.`,
+      );
+    }
     return { current, paths };
+  }
+
+  /**
+   * Of the entries git ignores now, those it would no longer ignore once a restore to `targetTree`
+   * changed the `.gitignore` files among `changes`: git check-ignore reads them against the
+   * checkpoint's own .gitignore files, written out to a folder of their own.
+   */
+  private async noLongerIgnored(place: GitPlace, targetTree: string, changes: readonly RawChange[], ignored: readonly string[]): Promise<string[]> {
+    const folders = changes.filter(isIgnoreFile).map((change) => path.posix.dirname(change.path));
+    const affected = ignored.filter((entry) => folders.some((folder) => folder === '.' || entry.startsWith(`${folder}/`)));
+    if (affected.length === 0) return [];
+    const rules = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'drover-ignore-rules-'));
+    try {
+      // `<mode> <type> <object>\t<path>`: the checkpoint's .gitignore files that are files (git reads no other).
+      const listed = splitNul((await this.git.run(place, ['ls-tree', '-r', '-z', '--full-tree', '--end-of-options', targetTree])).stdout);
+      const ignoreFiles = listed
+        .map((line) => {
+          const [mode = '', , object = ''] = line.slice(0, line.indexOf('\t')).split(' ');
+          return { mode, object, path: line.slice(line.indexOf('\t') + 1) };
+        })
+        .filter((entry) => entry.mode.startsWith('1006') && path.posix.basename(entry.path) === '.gitignore');
+      for (const file of ignoreFiles) {
+        const content = (await this.git.run(place, ['cat-file', 'blob', objectId(file.object, file.path)])).stdout;
+        await fs.promises.mkdir(path.join(rules, path.dirname(file.path)), { recursive: true });
+        await fs.promises.writeFile(path.join(rules, file.path), content);
+      }
+      // `:(top)` before each path makes the rest of it literal (a file named `:(exclude)*` is a file); git prints the paths as given.
+      const asGiven = affected.map((entry) => `:(top)${entry}`);
+      const underRules = { workTree: rules, gitDir: await this.gitDirOf(place) };
+      const check = await this.git.run(underRules, ['check-ignore', '--no-index', '-z', '--stdin'], { input: nulList(asGiven), okCodes: [0, 1], literalPathspecs: false });
+      const still = new Set(splitNul(check.stdout));
+      return affected.filter((_entry, index) => !still.has(asGiven[index] as string));
+    } finally {
+      await fs.promises.rm(rules, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Switches the worktree's files from tree `current` to `target` through `forFiles`, an index
+   * copy that holds every current file (so exactly what differs is written or removed, and no file
+   * name is read as a pathspec), then reads them again through a copy of it. What still differs
+   * from `target` switches them back through the same index and fails, named.
+   */
+  private async switchFiles(place: GitPlace, { forFiles, forCheck }: { forFiles: string; forCheck: string }, current: string, target: string): Promise<void> {
+    const env = { GIT_INDEX_FILE: forFiles };
+    await this.git.run(place, ['read-tree', '-m', '-u', '--end-of-options', current, target], { env });
+    await copyIndex(forFiles, forCheck);
+    const restored = await this.filesTree(place, forCheck);
+    if (restored === target) return;
+    const left = splitNul((await this.git.run(place, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--end-of-options', restored, target])).stdout);
+    const differs = `After the restore the worktree still differed from the checkpoint in ${countOf(left.length, 'path')}: ${listNames(left)}.`;
+    // --reset: the files that differ are the ones just written, so they are written over.
+    const back = await this.git.run(place, ['read-tree', '--reset', '-u', '--end-of-options', target, current], { env, okCodes: [0, 128] });
+    if (back.code !== 0) fail('invalid-state', `${differs} Switching the files back failed too: ${back.stderr.trim().split('\n')[0] ?? ''}.`);
+    fail('invalid-state', `${differs} The files were switched back: nothing was changed.`);
   }
 
   /** The index as a tree; one with unresolved conflicts has none, and counts as HEAD's. */
@@ -267,7 +342,7 @@ export class Checkpoints {
 
   /** Runs `work` with two copies of the worktree's index in a private temporary folder, removed after. */
   private async withIndexCopies<T>(place: GitPlace, work: (copies: { first: string; second: string }) => Promise<T>): Promise<T> {
-    const indexFile = await this.indexFileOf(place);
+    const indexFile = path.join(await this.gitDirOf(place), 'index');
     const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'drover-checkpoint-'));
     try {
       const copies = { first: path.join(dir, 'index-1'), second: path.join(dir, 'index-2') };
@@ -278,14 +353,14 @@ export class Checkpoints {
     }
   }
 
-  /** The worktree's own index file (a linked worktree's lives in the main repository's git folder). */
-  private async indexFileOf(place: GitPlace): Promise<string> {
-    if (typeof place !== 'string') return path.join(place.gitDir, 'index');
-    let file = this.indexFiles.get(place);
-    if (!file) {
-      file = path.resolve(place, (await this.git.run(place, ['rev-parse', '--git-path', 'index'])).stdout.trim());
-      this.indexFiles.set(place, file);
+  /** The worktree's own git dir, where its index is (a linked worktree's lives in the main repository's git dir). */
+  private async gitDirOf(place: GitPlace): Promise<string> {
+    if (typeof place !== 'string') return place.gitDir;
+    let gitDir = this.gitDirs.get(place);
+    if (!gitDir) {
+      gitDir = (await this.git.run(place, ['rev-parse', '--absolute-git-dir'])).stdout.trim();
+      this.gitDirs.set(place, gitDir);
     }
-    return file;
+    return gitDir;
   }
 }

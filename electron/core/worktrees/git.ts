@@ -32,7 +32,6 @@ const SAFETY_ARGS = [
   ...['core.fsmonitor=false', 'core.hooksPath=/dev/null', 'submodule.recurse=false', 'diff.submodule=short', 'status.submoduleSummary=false', 'fetch.recurseSubmodules=false', 'push.recurseSubmodules=no'].flatMap(
     (setting) => ['-c', setting],
   ),
-  '--literal-pathspecs',
 ];
 
 /**
@@ -70,6 +69,16 @@ export interface GitOptions {
   env?: Record<string, string>;
   /** What git reads on its standard input (paths for `--stdin`). */
   input?: string;
+  /**
+   * False for git check-ignore, which refuses `--literal-pathspecs` (it takes no pathspec magic but
+   * `:(top)`): its caller makes each path literal itself.
+   */
+  literalPathspecs?: false;
+}
+
+/** The arguments git runs with: the safety settings, literal pathspecs unless refused, then the command's. */
+function argsOf(args: readonly string[], options: GitOptions): string[] {
+  return [...SAFETY_ARGS, ...(options.literalPathspecs === false ? [] : ['--literal-pathspecs']), ...args];
 }
 
 /** Parses `git version 2.39.5` (and vendor suffixes such as `.windows.1`). */
@@ -123,7 +132,7 @@ export class Git {
   /** The same, blocking: for the boot reconciliation, which runs before anything is served. */
   runSync(place: GitPlace, args: readonly string[], options: GitOptions = {}): GitResult {
     const { cwd, env } = located(place);
-    const result = spawnSync('git', [...SAFETY_ARGS, ...args], { cwd, env: { ...this.env, ...env, ...options.env }, input: options.input ?? '', encoding: 'utf8', maxBuffer: MAX_OUTPUT_BYTES });
+    const result = spawnSync('git', argsOf(args, options), { cwd, env: { ...this.env, ...env, ...options.env }, input: options.input ?? '', encoding: 'utf8', maxBuffer: MAX_OUTPUT_BYTES });
     if (result.error) this.failToRun(result.error as NodeJS.ErrnoException, args, cwd);
     const outcome = { stdout: result.stdout, stderr: result.stderr, code: result.status ?? 1 };
     return this.checked(outcome, args, cwd, options);
@@ -132,7 +141,7 @@ export class Git {
   private exec(place: GitPlace, args: readonly string[], options: GitOptions): Promise<GitResult> {
     const { cwd, env } = located(place);
     return new Promise((resolve, reject) => {
-      const child = execFile('git', [...SAFETY_ARGS, ...args], { cwd, env: { ...this.env, ...env, ...options.env }, encoding: 'utf8', maxBuffer: MAX_OUTPUT_BYTES }, (error, stdout, stderr) => {
+      const child = execFile('git', argsOf(args, options), { cwd, env: { ...this.env, ...env, ...options.env }, encoding: 'utf8', maxBuffer: MAX_OUTPUT_BYTES }, (error, stdout, stderr) => {
         try {
           if (error && typeof error.code !== 'number') this.failToRun(error as NodeJS.ErrnoException, args, cwd);
           const code = error ? (error.code as unknown as number) : 0;

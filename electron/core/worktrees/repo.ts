@@ -143,7 +143,8 @@ function submoduleEntries(output: string): { path: string; commit: string }[] {
     .map((entry) => ({ commit: entry.slice(7, entry.indexOf(' ', 7)), path: entry.slice(entry.indexOf('\t') + 1) }));
 }
 
-const nulList = (paths: readonly string[]) => paths.map((file) => `${file}\0`).join('');
+/** Paths as git's `-z --stdin` reads them: each ended by a NUL. */
+export const nulList = (paths: readonly string[]): string => paths.map((file) => `${file}\0`).join('');
 
 /**
  * Stages every file git does not ignore, as `git add --all` does, at the top of a work tree
