@@ -8,8 +8,11 @@ export interface WorktreeCore {
   project: Project;
   addAgent(name: string, workspace?: AgentWorkspaceRequest): Promise<Agent>;
   worktreeOf(agent: Agent): Promise<Worktree>;
-  /** Closes the core and boots a new one on the same data dir (the boot reconciliation runs). */
-  restart(): Promise<void>;
+  /**
+   * Closes the core and boots a new one on the same data dir (the boot reconciliation runs);
+   * `whileStopped` runs in between, with the project's state file (state.sqlite) closed.
+   */
+  restart(whileStopped?: (stateFile: string) => void): Promise<void>;
   /** What the boot reconciliation logged. */
   logged(): string[];
   close(): Promise<void>;
@@ -38,8 +41,9 @@ export async function openWorktreeCore(dir: string, repo: string): Promise<Workt
       if (!found) throw new Error(`${agent.name} has no worktree`);
       return found;
     },
-    restart: async () => {
+    restart: async (whileStopped) => {
       await core.close();
+      whileStopped?.(path.join(dir, 'data', 'projects', project.id, 'state.sqlite'));
       core = boot();
     },
     logged: () => lines,

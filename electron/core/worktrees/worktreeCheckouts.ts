@@ -8,7 +8,8 @@ import type { WorktreeEntry } from './repo';
 
 const COMMON_DIR = ['rev-parse', '--path-format=absolute', '--git-common-dir'];
 
-function realOrSame(folder: string): string {
+/** The folder's canonical path, or the path as given when it cannot be resolved (it is gone). */
+export function realOrSame(folder: string): string {
   try {
     return fs.realpathSync(folder);
   } catch {
@@ -115,8 +116,23 @@ export class WorktreeCheckouts {
   /** The same, blocking: for the boot reconciliation. */
   ofSync(worktree: Worktree): RecordedCheckout {
     const repo = this.projects.get(worktree.projectId).path;
-    const commonDir = this.commonDirs.get(repo) ?? this.remember(repo, this.git.runSync(repo, COMMON_DIR).stdout);
-    return checkedCheckout(commonDir, worktree.path, repo, `Remove the agent; its branch ${worktree.branch} is kept.`);
+    return checkedCheckout(this.commonDirSync(repo), worktree.path, repo, `Remove the agent; its branch ${worktree.branch} is kept.`);
+  }
+
+  /**
+   * The git dir of a checkout of `repo` that `git worktree list` named (`entries`, the main
+   * checkout first), as the repository records it: its own git dir for the main checkout, the
+   * record under `<common dir>/worktrees/` for any other, whatever that checkout's `.git` says.
+   * Null when the repository keeps no record of it. Blocking: for the boot reconciliation.
+   */
+  gitDirAmongSync(repo: string, entries: readonly WorktreeEntry[], folder: string): string | null {
+    const commonDir = this.commonDirSync(repo);
+    return folder === entries[0]?.path ? commonDir : recordedGitDir(commonDir, folder);
+  }
+
+  /** The repository's own git dir (its common dir), read once per project folder. Blocking: for the boot reconciliation. */
+  commonDirSync(repo: string): string {
+    return this.commonDirs.get(repo) ?? this.remember(repo, this.git.runSync(repo, COMMON_DIR).stdout);
   }
 
   /** Where Drover's git runs in a checkout of `repo` that `git worktree list` named (`entries`). */

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { branchesStartingWith, commitFiles, git, makeRepo } from '../../../test-support/gitRepo';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
@@ -89,5 +90,30 @@ describe('worktrees at boot', () => {
     } finally {
       for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
+  });
+
+  it("takes the parent checkout's git dir for a merge cut short from the repository's records: a .git pointed at another repository cannot make boot remove its locks", async () => {
+    const parent = await drover.addAgent('parent');
+    const parentTree = await drover.worktreeOf(parent);
+    const child = await drover.addAgent('child', { kind: 'new-worktree', base: parentTree.branch });
+    const childTree = await drover.worktreeOf(child);
+    commitFiles(childTree.path, { 'child.txt': 'work\n' }, "the child's work");
+    // Another repository of the person's, where a git of theirs holds a lock right now.
+    const elsewhere = makeRepo(path.join(dir, 'elsewhere'), { 'a.txt': 'a\n' });
+    const theirLock = path.join(elsewhere, '.git', 'index.lock');
+    fs.writeFileSync(theirLock, '');
+    // The parent's agent points its worktree's .git there; a merge into its branch was under way when Drover stopped.
+    const recordedLock = path.join(git(parentTree.path, 'rev-parse', '--absolute-git-dir'), 'index.lock');
+    fs.writeFileSync(path.join(parentTree.path, '.git'), `gitdir: ${path.join(elsewhere, '.git')}\n`);
+    fs.writeFileSync(recordedLock, '');
+    await drover.restart((stateFile) => {
+      const db = new Database(stateFile);
+      const tips = { branchTip: git(repo, 'rev-parse', childTree.branch), onto: git(repo, 'rev-parse', parentTree.branch) };
+      db.prepare("UPDATE worktrees SET operation = 'merging', operation_branch_tip = @branchTip, operation_onto = @onto WHERE agent_id = @agentId").run({ agentId: child.id, ...tips });
+      db.close();
+    });
+    expect(fs.existsSync(theirLock)).toBe(true);
+    expect(fs.existsSync(recordedLock)).toBe(false);
+    expect(drover.logged().join('\n')).toContain(`removed a stale ${recordedLock}`);
   });
 });

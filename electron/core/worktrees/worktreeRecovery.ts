@@ -7,20 +7,12 @@ import { isCheckout } from './agentWorkspace';
 import type { Git, RecordedCheckout } from './git';
 import { GitActivity } from './gitActivity';
 import { checkoutOf, parseWorktreeList, type WorktreeEntry } from './repo';
-import type { WorktreeCheckouts } from './worktreeCheckouts';
+import { realOrSame, type WorktreeCheckouts } from './worktreeCheckouts';
 
 type MergeJournal = Extract<WorktreeOperation, { kind: 'merging' }>;
 
 /** Where git keeps a rebase's state in a checkout's git dir (the merge backend, and the older apply one). */
 const REBASE_STATE_FOLDERS = ['rebase-merge', 'rebase-apply'];
-
-function realOrSame(folder: string): string {
-  try {
-    return fs.realpathSync(folder);
-  } catch {
-    return folder;
-  }
-}
 
 function readTrimmed(file: string): string {
   try {
@@ -56,7 +48,6 @@ export class WorktreeRecovery {
   private readonly activity = new GitActivity();
   private entries: WorktreeEntry[] | null = null;
   private folders: string[] | null = null;
-  private common: string | null = null;
 
   constructor(
     private readonly git: Git,
@@ -162,32 +153,21 @@ export class WorktreeRecovery {
     return true;
   }
 
-  /** The locks a merge takes outside the worktree: the parent checkout's index and HEAD, and both branches' refs. */
+  /**
+   * The locks a merge takes outside the worktree: the parent checkout's index and HEAD, and both
+   * branches' refs. The parent checkout's git dir is the one the repository records for it (it may
+   * be another agent's worktree, whose `.git` that agent can point at another repository's).
+   */
   private mergeLocks(worktree: Worktree): string[] {
     const refs = [worktree.parentBranch, worktree.branch].map((branch) => path.join(this.commonDir(), 'refs', 'heads', `${branch}.lock`));
-    const parentCheckout = checkoutOf(this.worktreeEntries(), worktree.parentBranch);
-    const parentGitDir = parentCheckout ? this.gitDirOf(parentCheckout.path) : null;
+    const entries = this.worktreeEntries();
+    const parentCheckout = checkoutOf(entries, worktree.parentBranch);
+    const parentGitDir = parentCheckout ? this.checkouts.gitDirAmongSync(this.repo, entries, parentCheckout.path) : null;
     return parentGitDir ? [...refs, path.join(parentGitDir, 'index.lock'), path.join(parentGitDir, 'HEAD.lock')] : refs;
   }
 
-  /**
-   * The parent checkout's git dir, read from its `.git` as git does (a folder, or a file naming
-   * the worktree's folder in the repository): only stale locks are looked for there, and no git
-   * is started per checkout while the boot holds everything back.
-   */
-  private gitDirOf(checkout: string): string | null {
-    const dotGit = path.join(checkout, '.git');
-    const stat = fs.statSync(dotGit, { throwIfNoEntry: false });
-    if (stat?.isDirectory()) return dotGit;
-    const pointer = /^gitdir: (.+)$/m.exec(readTrimmed(dotGit))?.[1];
-    if (!stat?.isFile() || !pointer) return null;
-    const gitDir = path.resolve(checkout, pointer);
-    return fs.existsSync(gitDir) ? gitDir : null;
-  }
-
   private commonDir(): string {
-    this.common ??= this.git.runSync(this.repo, ['rev-parse', '--path-format=absolute', '--git-common-dir']).stdout.trim();
-    return this.common;
+    return this.checkouts.commonDirSync(this.repo);
   }
 
   private worktreeEntries(): WorktreeEntry[] {
