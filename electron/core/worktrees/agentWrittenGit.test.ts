@@ -188,6 +188,22 @@ describe("an agent's worktree cannot make Drover's git run its commands (real gi
     expect(commandsRun()).toEqual([]);
   });
 
+  it("pushes an agent's branch through the repository's own pre-push hook (as Git LFS installs it), never one written in the worktree", async () => {
+    const hooks = path.join(repo, '.git', 'hooks');
+    fs.writeFileSync(path.join(hooks, 'pre-push'), `#!/bin/sh\necho "$1 $(cat)" > '${ran}/repository-pre-push'\n`, { mode: 0o755 });
+    commitFiles(repo, { '.gitignore': '.husky/\n' }, 'hooks stay out of the commits');
+    git(repo, 'config', 'core.hooksPath', '.husky');
+    const { agent, worktree } = await addAgent('pusher');
+    const tip = commitFiles(worktree.path, { 'feature.txt': 'work\n' }, 'the work');
+    writeMarkingHooks(path.join(worktree.path, '.husky'), ran);
+
+    await core.api.pushWorktreeBranch({ agentId: agent.id });
+    expect(commandsRun()).toEqual(['repository-pre-push']);
+    // The hook is told the remote and what goes, as git tells it.
+    expect(fs.readFileSync(path.join(ran, 'repository-pre-push'), 'utf8')).toContain(`origin refs/heads/${worktree.branch} ${tip} refs/heads/${worktree.branch}`);
+    expect(git(path.join(dir, 'origin.git'), 'rev-parse', worktree.branch)).toBe(tip);
+  });
+
   it("never asks git inside a submodule's folder whether its files changed: the agent writes that git's config", async () => {
     const lib = makeRepo(path.join(dir, 'lib'), { 'readme.md': 'the library\n' });
     git(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '--quiet', lib, 'lib');

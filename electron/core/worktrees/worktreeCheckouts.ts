@@ -140,7 +140,8 @@ export class WorktreeCheckouts {
     return placeAmong(await this.commonDirOf(repo), entries, folder);
   }
 
-  private async commonDirOf(repo: string): Promise<string> {
+  /** The repository's own git dir (its common dir), read once per project folder. */
+  async commonDirOf(repo: string): Promise<string> {
     return this.commonDirs.get(repo) ?? this.remember(repo, (await this.git.run(repo, COMMON_DIR)).stdout);
   }
 

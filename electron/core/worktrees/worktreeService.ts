@@ -389,15 +389,21 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     return this.inbox.post(store.projectId, { agentId, kind: 'note', body });
   }
 
-  /** Pushes the agent's branch to a remote (origin, or the repository's only remote). */
+  /**
+   * Pushes the agent's branch to a remote (origin, or the repository's only remote). The
+   * repository's own pre-push hook runs (Git LFS pushes its objects from there), taken from the
+   * main repository's git dir, which no agent in a worktree can write; a hooks path set in the
+   * config (husky's lies in the worktree) is not used.
+   */
   async push(agentId: string, remote: string | undefined): Promise<{ agentId: string; remote: string; branch: string }> {
     const { worktree } = this.requireWorktree(agentId);
     const checkout = await this.checkouts.of(worktree);
+    const hooks = path.join(await this.checkouts.commonDirOf(this.projects.get(worktree.projectId).path), 'hooks');
     const remotes = (await this.git.run(checkout, ['remote'])).stdout.split('\n').filter((name) => name.length > 0);
     const target = remote ?? (remotes.includes('origin') ? 'origin' : remotes.length === 1 ? remotes[0] : undefined);
     if (!target) fail('invalid-state', remotes.length === 0 ? 'This repository has no remote to push to: add one with git remote add.' : `Name the remote to push to: ${remotes.join(', ')}.`);
     if (!remotes.includes(target)) fail('not-found', `There is no remote ${target} (remotes: ${remotes.join(', ') || 'none'}).`);
-    await this.git.run(checkout, ['push', '--quiet', '--end-of-options', target, `refs/heads/${worktree.branch}:refs/heads/${worktree.branch}`]);
+    await this.git.run(checkout, ['-c', `core.hooksPath=${hooks}`, 'push', '--quiet', '--end-of-options', target, `refs/heads/${worktree.branch}:refs/heads/${worktree.branch}`]);
     return { agentId, remote: target, branch: worktree.branch };
   }
 
