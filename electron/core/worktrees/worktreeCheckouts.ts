@@ -59,13 +59,12 @@ function recordedGitDir(commonDir: string, workTree: string): string | null {
 
 /**
  * The linked worktree at `workTree` through the git dir `<common dir>/worktrees/…` records for it,
- * once its `.git` is seen to name that git dir; refused, saying why and what to do, when it does not.
+ * once its `.git` is seen to name that git dir; refused, saying why and what to do, when it does
+ * not. Null when the repository keeps no record of it (git worktree prune dropped it).
  */
-function checkedCheckout(commonDir: string, workTree: string, repo: string, ifUnrecorded: string): RecordedCheckout {
+function recordedCheckout(commonDir: string, workTree: string, repo: string): RecordedCheckout | null {
   const gitDir = recordedGitDir(commonDir, workTree);
-  if (!gitDir) {
-    fail('invalid-state', `The repository at ${repo} has no record of the worktree ${workTree} any more (git worktree prune drops the record of a worktree it cannot find). ${ifUnrecorded}`);
-  }
+  if (!gitDir) return null;
   const named = namedByDotGit(workTree);
   if ('problem' in named || named.gitDir !== gitDir) {
     const found = 'problem' in named ? named.problem : `its .git file names ${named.gitDir}`;
@@ -77,6 +76,18 @@ function checkedCheckout(commonDir: string, workTree: string, repo: string, ifUn
   }
   return { workTree, gitDir };
 }
+
+/** The same, refused when the repository keeps no record of the worktree, with `ifUnrecorded` saying what to do. */
+function checkedCheckout(commonDir: string, workTree: string, repo: string, ifUnrecorded: string): RecordedCheckout {
+  return (
+    recordedCheckout(commonDir, workTree, repo) ??
+    fail('invalid-state', `The repository at ${repo} has no record of the worktree ${workTree} any more (git worktree prune drops the record of a worktree it cannot find). ${ifUnrecorded}`)
+  );
+}
+
+/** What to do with an agent's worktree the repository no longer records: removing the agent goes ahead without it. */
+const removeUnrecorded = (worktree: Worktree) =>
+  `Remove the agent: its branch ${worktree.branch} is kept, and ${worktree.path} is left as it is for you to save what you need from it.`;
 
 /**
  * Where Drover's git runs in a checkout `git worktree list` named (`entries`, the main checkout
@@ -110,13 +121,19 @@ export class WorktreeCheckouts {
 
   async of(worktree: Worktree): Promise<RecordedCheckout> {
     const repo = this.projects.get(worktree.projectId).path;
-    return checkedCheckout(await this.commonDirOf(repo), worktree.path, repo, `Remove the agent; its branch ${worktree.branch} is kept.`);
+    return checkedCheckout(await this.commonDirOf(repo), worktree.path, repo, removeUnrecorded(worktree));
   }
 
   /** The same, blocking: for the boot reconciliation. */
   ofSync(worktree: Worktree): RecordedCheckout {
     const repo = this.projects.get(worktree.projectId).path;
-    return checkedCheckout(this.commonDirSync(repo), worktree.path, repo, `Remove the agent; its branch ${worktree.branch} is kept.`);
+    return checkedCheckout(this.commonDirSync(repo), worktree.path, repo, removeUnrecorded(worktree));
+  }
+
+  /** The same, or null when the repository keeps no record of the worktree any more. */
+  async recordedOf(worktree: Worktree): Promise<RecordedCheckout | null> {
+    const repo = this.projects.get(worktree.projectId).path;
+    return recordedCheckout(await this.commonDirOf(repo), worktree.path, repo);
   }
 
   /**

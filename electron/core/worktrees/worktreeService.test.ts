@@ -295,6 +295,22 @@ describe('Worktrees (real git)', () => {
     expect(git(repo, 'show', `${branch}:draft.txt`)).toBe('not lost');
   });
 
+  it('removes an agent whose worktree the repository no longer records as the refusal advises: its branch is kept and its folder left as it is', async () => {
+    const agent = await addAgent('pruned');
+    const tree = await worktreeOf(agent);
+    writeFiles(tree.path, { 'unsaved.txt': 'only here\n' });
+    // The folder was away (on a disk not mounted, say) when git worktree prune ran.
+    fs.renameSync(tree.path, `${tree.path}-away`);
+    git(repo, 'worktree', 'prune');
+    fs.renameSync(`${tree.path}-away`, tree.path);
+    await expect(core.api.getWorktreeStatus({ agentId: agent.id })).rejects.toThrow(
+      `Remove the agent: its branch ${tree.branch} is kept, and ${tree.path} is left as it is for you to save what you need from it.`,
+    );
+    expect((await core.api.removeAgent({ agentId: agent.id })).keptBranch).toBe(tree.branch);
+    expect(fs.readFileSync(path.join(tree.path, 'unsaved.txt'), 'utf8')).toBe('only here\n');
+    expect(branchesStartingWith(repo, tree.branch)).toEqual([tree.branch]);
+  });
+
   it('refuses to remove an agent while its task runs in its worktree', async () => {
     const agent = await addAgent('busy');
     const task = await core.api.createTask({ projectId: project.id, command: 'sleep 30', ownerAgentId: agent.id });

@@ -568,22 +568,26 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
    * Removes the folder: uncommitted work is first committed onto the branch (unless discarded), then
    * the removal is journalled and the folder deleted, so a crash mid-deletion is finished at boot.
    * A removal journalled before (one that failed half-way) has nothing left to save and is finished.
-   * A folder that is no longer a checkout is left in place unless the work is discarded: nothing
-   * tells what in it is saved.
+   * A folder that is no longer a checkout (no .git, or no record of it in the repository) is left in
+   * place with its branch unless the work is discarded: nothing tells what in it is saved.
    */
   private async removeFolder(store: ProjectStore, repo: string, agent: Agent, worktree: Worktree, { discardWork = false, keepBranch = false, mergedUpstream }: RemoveOptions): Promise<string | null> {
     const folderThere = fs.existsSync(worktree.path);
-    const checkout = isCheckout(worktree.path);
     const branchThere = await branchExists(this.git, repo, worktree.branch);
     const resumed = store.worktrees.operationOf(agent.id)?.kind === 'removing';
+    const force = discardWork || resumed;
     let saved = false;
-    const recorded = checkout && !discardWork && !resumed ? await this.checkouts.of(worktree) : null;
+    const hasDotGit = isCheckout(worktree.path);
+    const recorded = hasDotGit && !force ? await this.checkouts.recordedOf(worktree) : null;
+    const checkout = hasDotGit && (force || recorded !== null);
     if (recorded && (await uncommittedPaths(this.git, recorded)).length > 0) {
       await stageEverything(this.git, recorded);
       await runCommitting(this.git, recorded, ['commit', '--quiet', '--no-verify', '-m', `Uncommitted work of ${agent.name}, saved by Drover when the agent was removed`]);
       saved = true;
     }
-    if (folderThere) await this.deleteFolder(store, repo, agent, worktree, { checkout, force: discardWork || resumed });
+    const leftInPlace = folderThere && !checkout && !force;
+    if (leftInPlace) this.options.log(`left ${worktree.path} in place with its branch ${worktree.branch}: git no longer knows it as a checkout, so nothing tells whether what is in it was saved`);
+    else if (folderThere) await this.deleteFolder(store, repo, agent, worktree, { checkout, force });
     await this.git.run(repo, ['worktree', 'prune']);
     if (!branchThere) return null;
     if (discardWork) {
@@ -592,17 +596,13 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     }
     const parentThere = await branchExists(this.git, repo, worktree.parentBranch);
     const mergedThere = mergedUpstream !== undefined && (await commitOf(this.git, repo, `refs/heads/${worktree.branch}`)) === mergedUpstream;
-    const hasWork = saved || keepBranch || (!mergedThere && (await this.divergence(repo, worktree, parentThere)).ahead > 0);
+    const hasWork = saved || keepBranch || leftInPlace || (!mergedThere && (await this.divergence(repo, worktree, parentThere)).ahead > 0);
     if (hasWork) return worktree.branch;
     if (worktree.ownsBranch) await this.git.run(repo, ['branch', '-D', '--end-of-options', worktree.branch]);
     return null;
   }
 
   private async deleteFolder(store: ProjectStore, repo: string, agent: Agent, worktree: Worktree, { checkout, force }: { checkout: boolean; force: boolean }): Promise<void> {
-    if (!checkout && !force) {
-      this.options.log(`left ${worktree.path} in place: it is no longer a git checkout, so nothing tells whether what is in it was saved`);
-      return;
-    }
     store.worktrees.journalOperation(agent.id, { kind: 'removing' });
     try {
       // Unforced, git refuses a tree with anything uncommitted in it (the save above left none), and nothing is lost.
