@@ -58,6 +58,7 @@ import { Git } from './worktrees/git';
 import { PortBlocks } from './worktrees/portBlocks';
 import { worktreeMethods } from './worktrees/worktreeMethods';
 import { WorktreeCheckouts } from './worktrees/worktreeCheckouts';
+import { WorktreeHolds } from './worktrees/worktreeHolds';
 import { WorktreeService } from './worktrees/worktreeService';
 
 export interface CoreOptions {
@@ -154,7 +155,8 @@ export function createCore(options: CoreOptions): Core {
   const locator = new Locator(projects, stores);
   // The host's GitHub tokens stay in the host unless a project shares them with its agents and tasks.
   const workEnv = workEnvFor(env);
-  const tasks = new TaskService(locator, projects, stores, events, (settings) => ({ TERM: 'xterm-256color', ...workEnv(settings) }), log);
+  const holds = new WorktreeHolds();
+  const tasks = new TaskService(locator, projects, stores, events, (settings) => ({ TERM: 'xterm-256color', ...workEnv(settings) }), holds, log);
   const profiles = new ProfileRegistry(new DefinitionTable(appDb, 'profiles'), env);
   const cliCommand = options.cliCommand ?? [process.execPath, process.argv[1] ?? 'drover'];
   const inbox = new MediatedInbox(locator, projects, stores, events);
@@ -165,7 +167,7 @@ export function createCore(options: CoreOptions): Core {
   const appSettings = new AppSettingsService(new AppSettingsTable(appDb), events);
   const accountPauses = new AccountPauses(appSettings, profiles);
   const checkpoints = new Checkpoints(git);
-  const turns = new TurnService(locator, projects, stores, events, inbox, git, checkouts, checkpoints, { log });
+  const turns = new TurnService(locator, projects, stores, events, inbox, git, checkouts, checkpoints, holds, { log });
   const sessions = new SessionService(
     locator,
     projects,

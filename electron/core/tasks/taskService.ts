@@ -16,6 +16,7 @@ import { announceTask } from './taskAnnouncer';
 import { TaskLog } from './taskLog';
 import { readLogSlice } from './taskLogReader';
 import { envForFolder, workspaceOf } from '../worktrees/agentWorkspace';
+import type { WorktreeHolds } from '../worktrees/worktreeHolds';
 import { TaskProcess, type TaskProcessExit } from './taskProcess';
 
 export interface CreateTaskInput {
@@ -73,6 +74,8 @@ export class TaskService implements ProjectWork {
     private readonly events: EventBus,
     /** The environment a task of a project with these settings starts from. */
     private readonly envFor: (settings: ProjectSettings) => Record<string, string>,
+    /** Worktrees no task may start in right now (a restore rewrites their files). */
+    private readonly holds: WorktreeHolds,
     private readonly log: (line: string) => void,
   ) {}
 
@@ -175,6 +178,7 @@ export class TaskService implements ProjectWork {
   }
 
   private enqueue(store: ProjectStore, fields: Omit<NewTask, 'id' | 'createdAt' | 'logPath'>): Task {
+    this.holds.refuseTaskIn(fields.cwd);
     const id = newId('t');
     const task = store.tasks.insert({ ...fields, id, createdAt: Date.now(), logPath: path.join(store.logsDir, `${id}.log`) });
     announceTask(this.events, task);

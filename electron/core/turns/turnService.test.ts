@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent, Project, Worktree } from '../../../shared/entities';
 import type { Turn } from '../../../shared/turns';
-import { git, makeRepo } from '../../../test-support/gitRepo';
+import { commitFiles, git, holdGitFilter, makeRepo } from '../../../test-support/gitRepo';
 import { runTurn, SHELL_AGENT_PROFILE, startShellAgent, turnsOf as turnsOfAgent } from '../../../test-support/shellAgent';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';
@@ -96,6 +96,25 @@ describe('turns: a checkpoint per turn of a shell agent (real PTY, real git)', (
     await waitFor(async () => (await core.api.getTask({ taskId: task.id })).state === 'cancelled', 'the task to end');
     await core.api.restoreTurn({ agentId: agent.id, n: 0 });
     expect(fs.existsSync(path.join(worktree.path, 'made.txt'))).toBe(false);
+  });
+
+  it('starts no task in a worktree while a restore rewrites its files, and takes tasks there again once it has ended', async () => {
+    // A file whose checkout goes through the person's filter (slow, as git-lfs's can be); the filter waits for the test.
+    commitFiles(repo, { '.gitattributes': 'held.dat filter=hold-smudge\n', 'held.dat': 'v0\n' }, 'a file whose checkout a filter does');
+    const { agent, worktree } = await addAgent('restoring');
+    await started(agent);
+    await runCommand(agent, "printf 'v1\\n' > held.dat", 1);
+    const hold = holdGitFilter(repo, dir, 'smudge');
+    const restoring = core.api.restoreTurn({ agentId: agent.id, n: 0 });
+    await waitFor(() => fs.existsSync(hold.started), 'the restore to write held.dat');
+    await expect(core.api.createTask({ projectId: project.id, command: 'true', label: 'build', cwd: worktree.path })).rejects.toThrow(
+      "restoring's worktree is being restored to checkpoint 0: start the task once that has ended.",
+    );
+    fs.writeFileSync(hold.gate, '');
+    await restoring;
+    expect(fs.readFileSync(path.join(worktree.path, 'held.dat'), 'utf8')).toBe('v0\n');
+    const task = await core.api.createTask({ projectId: project.id, command: 'true', label: 'build', cwd: worktree.path });
+    await waitFor(async () => (await core.api.getTask({ taskId: task.id })).state === 'succeeded', 'the task to run');
   });
 
   it('refuses a restore that would overwrite ignored files (keeping no checkpoint for it); with them moved away, the restore and its undo lose nothing', async () => {

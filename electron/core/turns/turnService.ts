@@ -13,6 +13,7 @@ import { checkpointRef, type NewTurn } from '../storage/turnStore';
 import { requireUsable, tasksWorkingIn } from '../worktrees/agentWorkspace';
 import type { Git } from '../worktrees/git';
 import type { WorktreeCheckouts } from '../worktrees/worktreeCheckouts';
+import type { WorktreeHolds } from '../worktrees/worktreeHolds';
 import { changedFiles, lineTotals, withinBudget } from '../worktrees/worktreeDiff';
 import { listNames } from '../worktrees/worktreeMerge';
 import { checkpointRefsOf, type Checkpoints } from './checkpoints';
@@ -54,6 +55,7 @@ export class TurnService implements ProjectWork {
     private readonly git: Git,
     private readonly checkouts: WorktreeCheckouts,
     private readonly checkpoints: Checkpoints,
+    private readonly holds: WorktreeHolds,
     private readonly options: TurnServiceOptions,
   ) {}
 
@@ -94,8 +96,8 @@ export class TurnService implements ProjectWork {
 
   /**
    * Puts the worktree back as checkpoint `n` had it, for an agent that is not busy and with no task
-   * working in its worktree. What it held before becomes a checkpoint first (the returned `undo`),
-   * and the agent is told in its inbox.
+   * working in its worktree; none starts there until the restore has ended. What it held before
+   * becomes a checkpoint first (the returned `undo`), and the agent is told in its inbox.
    */
   restore(agentId: string, n: number): Promise<{ agentId: string; restoredTo: number; undo: Turn; message: InboxMessage }> {
     const { store, agent, worktree } = this.requireWorktree(agentId);
@@ -103,37 +105,49 @@ export class TurnService implements ProjectWork {
     this.refuseBusy(store, agent, worktree);
     return this.serially(agentId, async () => {
       this.refuseBusy(store, agent, worktree);
-      const checkout = await this.checkouts.of(worktree);
-      await this.checkpoints.checkRestore(checkout, worktree.branch, target.commit);
-      const latest = store.turns.latest(agentId) as Turn;
-      const commitMessage = `Drover checkpoint: ${agent.name} before restoring checkpoint ${n}`;
-      const taken = await this.checkpoints.take(checkout, commitMessage, checkpointRef(agentId, latest.n + 1), target.commit);
-      const { snapshot } = taken;
-      // Counted from the target to now; the restore's change goes the other way.
-      const stats = { files: taken.stats.files, additions: taken.stats.deletions, deletions: taken.stats.additions };
-      // Written before anything changes: however the restore ends, the state before it can be had back.
-      const undo = this.record(store, {
-        agentId,
-        n: latest.n + 1,
-        kind: 'restore',
-        prompt: null,
-        startedAt: null,
-        takenAt: Date.now(),
-        commit: snapshot.commit,
-        before: snapshot.commit,
-        after: target.commit,
-        restoredTo: n,
-        ...stats,
-      });
+      const release = this.holds.hold(worktree.path, `${agent.name}'s worktree is being restored to checkpoint ${n}`);
       try {
-        await this.checkpoints.restore(checkout, worktree.branch, target.commit);
-      } catch (error) {
-        fail('invalid-state', `Could not restore checkpoint ${n}: ${error instanceof Error ? error.message : String(error)} What the worktree held before is checkpoint ${undo.n}.`);
+        return await this.restoreHeld(store, agent, worktree, target);
+      } finally {
+        release();
       }
-      const message = this.inbox.post(store.projectId, { agentId, kind: 'note', body: restoredNote(target, undo) });
-      await this.prune(store, agent);
-      return { agentId, restoredTo: n, undo, message };
     });
+  }
+
+  /** The restore itself, while no task can start in the worktree. */
+  private async restoreHeld(store: ProjectStore, agent: Agent, worktree: Worktree, target: Turn): Promise<{ agentId: string; restoredTo: number; undo: Turn; message: InboxMessage }> {
+    const { id: agentId } = agent;
+    const { n } = target;
+    const checkout = await this.checkouts.of(worktree);
+    await this.checkpoints.checkRestore(checkout, worktree.branch, target.commit);
+    const latest = store.turns.latest(agentId) as Turn;
+    const commitMessage = `Drover checkpoint: ${agent.name} before restoring checkpoint ${n}`;
+    const taken = await this.checkpoints.take(checkout, commitMessage, checkpointRef(agentId, latest.n + 1), target.commit);
+    const { snapshot } = taken;
+    // Counted from the target to now; the restore's change goes the other way.
+    const stats = { files: taken.stats.files, additions: taken.stats.deletions, deletions: taken.stats.additions };
+    // Written before anything changes: however the restore ends, the state before it can be had back.
+    const undo = this.record(store, {
+      agentId,
+      n: latest.n + 1,
+      kind: 'restore',
+      prompt: null,
+      startedAt: null,
+      takenAt: Date.now(),
+      commit: snapshot.commit,
+      before: snapshot.commit,
+      after: target.commit,
+      restoredTo: n,
+      ...stats,
+    });
+    try {
+      await this.checkpoints.restore(checkout, worktree.branch, target.commit);
+    } catch (error) {
+      fail('invalid-state', `Could not restore checkpoint ${n}: ${error instanceof Error ? error.message : String(error)} What the worktree held before is checkpoint ${undo.n}.`);
+    }
+    const message = this.inbox.post(store.projectId, { agentId, kind: 'note', body: restoredNote(target, undo) });
+    await this.prune(store, agent);
+    return { agentId, restoredTo: n, undo, message };
   }
 
   /** What the project's checkpoints hold on disk that no branch or tag holds. */
