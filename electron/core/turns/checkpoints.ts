@@ -4,7 +4,7 @@ import path from 'node:path';
 import { countOf } from '../../../shared/plural';
 import { fail } from '../errors';
 import { workTreeOf, type Git, type GitPlace } from '../worktrees/git';
-import { nulList, parseRawDiff, splitNul, stageEverything, SUBMODULE_MODE, type RawChange } from '../worktrees/repo';
+import { holdsAnything, nulList, parseRawDiff, splitNul, stageEverything, SUBMODULE_MODE, type RawChange } from '../worktrees/repo';
 import { listNames } from '../worktrees/worktreeMerge';
 
 /** Checkpoints are Drover's own commits, whoever's git config is in force. */
@@ -68,15 +68,6 @@ function outermost(entries: readonly string[]): string[] {
 
 /** A change to a `.gitignore` file, which decides what git ignores in its folder. */
 const isIgnoreFile = (change: RawChange): boolean => path.posix.basename(change.path) === '.gitignore';
-
-/** Whether `folder` holds anything: a submodule's folder does once it is checked out. */
-function holdsAnything(folder: string): boolean {
-  try {
-    return fs.readdirSync(folder).length > 0;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Refuses, naming them, a restore that changes the commit of a submodule checked out in the

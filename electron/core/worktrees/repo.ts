@@ -143,6 +143,22 @@ function submoduleEntries(output: string): { path: string; commit: string }[] {
     .map((entry) => ({ commit: entry.slice(7, entry.indexOf(' ', 7)), path: entry.slice(entry.indexOf('\t') + 1) }));
 }
 
+/** Whether `folder` holds anything: a submodule's folder does once it is checked out. */
+export function holdsAnything(folder: string): boolean {
+  try {
+    return fs.readdirSync(folder).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The submodules checked out in a work tree (their folders hold something), by path. */
+export async function checkedOutSubmodules(git: Git, place: GitPlace): Promise<string[]> {
+  const root = workTreeOf(place);
+  const entries = submoduleEntries((await git.run(place, ['ls-files', '--stage', '-z'])).stdout);
+  return entries.map((entry) => entry.path).filter((file) => holdsAnything(path.join(root, file)));
+}
+
 /** Paths as git's `-z --stdin` reads them: each ended by a NUL. */
 export const nulList = (paths: readonly string[]): string => paths.map((file) => `${file}\0`).join('');
 

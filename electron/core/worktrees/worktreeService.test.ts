@@ -311,6 +311,23 @@ describe('Worktrees (real git)', () => {
     expect(branchesStartingWith(repo, tree.branch)).toEqual([tree.branch]);
   });
 
+  it('says in plain words why a worktree with a submodule checked out is not removed, and what to do', async () => {
+    const lib = makeRepo(path.join(dir, 'lib'), { 'readme.md': 'the library\n' });
+    git(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '--quiet', lib, 'lib');
+    git(repo, 'commit', '--quiet', '-m', 'the library as a submodule');
+    const agent = await addAgent('nested');
+    const tree = await worktreeOf(agent);
+    git(tree.path, '-c', 'protocol.file.allow=always', 'submodule', 'update', '--quiet', '--init');
+    writeFiles(tree.path, { 'draft.txt': 'work\n' });
+    await expect(core.api.removeAgent({ agentId: agent.id })).rejects.toThrow(
+      `nested's worktree has submodules checked out in it (lib), and git removes such a worktree only when forced, since what they hold (their own commits and changes) would go with it; ` +
+        `its other uncommitted work was committed onto ${tree.branch}. Save what you need from the submodules, then run git worktree remove --force ${tree.path} in ${repo} and remove the agent again.`,
+    );
+    expect(git(repo, 'show', `${tree.branch}:draft.txt`)).toBe('work');
+    git(repo, 'worktree', 'remove', '--force', tree.path);
+    expect((await core.api.removeAgent({ agentId: agent.id })).keptBranch).toBe(tree.branch);
+  });
+
   it('refuses to remove an agent while its task runs in its worktree', async () => {
     const agent = await addAgent('busy');
     const task = await core.api.createTask({ projectId: project.id, command: 'sleep 30', ownerAgentId: agent.id });

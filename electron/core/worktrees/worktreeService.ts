@@ -36,6 +36,7 @@ import type { PortBlocks } from './portBlocks';
 import {
   aheadBehind,
   branchExists,
+  checkedOutSubmodules,
   checkoutOf,
   commitOf,
   currentBranch,
@@ -585,6 +586,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
       await runCommitting(this.git, recorded, ['commit', '--quiet', '--no-verify', '-m', `Uncommitted work of ${agent.name}, saved by Drover when the agent was removed`]);
       saved = true;
     }
+    if (recorded) await this.refuseSubmodules(repo, agent, worktree, recorded, saved);
     const leftInPlace = folderThere && !checkout && !force;
     if (leftInPlace) this.options.log(`left ${worktree.path} in place with its branch ${worktree.branch}: git no longer knows it as a checkout, so nothing tells whether what is in it was saved`);
     else if (folderThere) await this.deleteFolder(store, repo, agent, worktree, { checkout, force });
@@ -600,6 +602,24 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     if (hasWork) return worktree.branch;
     if (worktree.ownsBranch) await this.git.run(repo, ['branch', '-D', '--end-of-options', worktree.branch]);
     return null;
+  }
+
+  /**
+   * git removes a worktree with submodules checked out in it (or their git dirs kept in its own)
+   * only when forced, since what they hold would go with it: said in plain words, with what to do,
+   * before anything is removed.
+   */
+  private async refuseSubmodules(repo: string, agent: Agent, worktree: Worktree, recorded: RecordedCheckout, saved: boolean): Promise<void> {
+    const submodules = await checkedOutSubmodules(this.git, recorded);
+    const modules = path.join(recorded.gitDir, 'modules');
+    if (submodules.length === 0 && !fs.existsSync(modules)) return;
+    const what = submodules.length > 0 ? `submodules checked out in it (${listNames(submodules)})` : `the git dirs of submodules it had checked out (in ${modules})`;
+    fail(
+      'invalid-state',
+      `${agent.name}'s worktree has ${what}, and git removes such a worktree only when forced, since what they hold (their own commits and changes) would go with it` +
+        `${saved ? `; its other uncommitted work was committed onto ${worktree.branch}` : ''}. ` +
+        `Save what you need from the submodules, then run git worktree remove --force ${worktree.path} in ${repo} and remove the agent again.`,
+    );
   }
 
   private async deleteFolder(store: ProjectStore, repo: string, agent: Agent, worktree: Worktree, { checkout, force }: { checkout: boolean; force: boolean }): Promise<void> {
