@@ -1,10 +1,15 @@
-import path from 'node:path';
+import { ACTIVE_TASK_STATES, type Task } from './entities';
 
 /**
- * True when `candidate` is `root` or lies below it (both canonical). The CLI picks a task's folder
- * with the same test the host then applies to it. Node-only: the renderer does not import it.
+ * True when `candidate` is `root` or lies below it. Both are absolute and canonical, as Drover
+ * keeps folders (no `.` or `..`, no trailing slash but the root's), so a test of the strings
+ * suffices: the host, the CLI and the renderer all apply this one.
  */
 export function isInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  return candidate === root || candidate.startsWith(root.endsWith('/') ? root : `${root}/`);
+}
+
+/** The tasks queued, running or stopping in `folder` or below it, in the order given: what changing its files would pull the floor from under. */
+export function tasksWorkingIn(tasks: Iterable<Task>, folder: string): Task[] {
+  return [...tasks].filter((task) => ACTIVE_TASK_STATES.includes(task.state) && isInside(folder, task.cwd));
 }

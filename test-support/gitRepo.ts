@@ -60,7 +60,6 @@ function holdingScript(dir: string, name: string, then: string): { hold: GitHold
   return { hold, script };
 }
 
-
 /**
  * Sets the repository's filter driver `hold-smudge` or `hold-clean` (files marked
  * `filter=hold-smudge` or `filter=hold-clean` in .gitattributes) so that its one step waits until

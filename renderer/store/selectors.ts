@@ -1,4 +1,5 @@
-import { ACTIVE_TASK_STATES, isTaskFinished, type Agent, type FormerAgent, type InboxMessage, type Task, type Worktree } from '../../shared/entities';
+import { isTaskFinished, type Agent, type FormerAgent, type InboxMessage, type Task, type Worktree } from '../../shared/entities';
+import { isInside } from '../../shared/folders';
 import type { EntityMap } from './versioned';
 
 // Derived views of the store's entities, as pure functions (the hooks of hooks.ts memoise them).
@@ -62,19 +63,10 @@ export function agentWork(
   return work.unread + work.queued + work.running === 0 ? NO_WORK : work;
 }
 
-function isInFolder(folder: string, root: string): boolean {
-  return folder === root || folder.startsWith(`${root}/`);
-}
-
-/** The tasks queued, running or stopping in `root` or below it. */
-export function tasksWorkingIn(tasks: readonly Task[], root: string): Task[] {
-  return tasks.filter((task) => ACTIVE_TASK_STATES.includes(task.state) && isInFolder(task.cwd, root));
-}
-
 /** The branch of the agent worktree a task runs in, if it runs in one. */
 export function branchOfFolder(folder: string, worktrees: Iterable<Worktree>): string | null {
   for (const worktree of worktrees) {
-    if (isInFolder(folder, worktree.path)) return worktree.branch;
+    if (isInside(worktree.path, folder)) return worktree.branch;
   }
   return null;
 }
@@ -82,7 +74,7 @@ export function branchOfFolder(folder: string, worktrees: Iterable<Worktree>): s
 /** The removed agent whose worktree (gone with it) held this folder: a task there cannot run again. */
 export function removedWorktreeOf(folder: string, formerAgents: Iterable<FormerAgent>): FormerAgent | null {
   for (const agent of formerAgents) {
-    if (agent.worktreePath !== null && isInFolder(folder, agent.worktreePath)) return agent;
+    if (agent.worktreePath !== null && isInside(agent.worktreePath, folder)) return agent;
   }
   return null;
 }

@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { Agent, Worktree } from '../../shared/entities';
 import { countOf } from '../../shared/plural';
+import { restoreRefusal } from '../../shared/restoreRefusal';
 import { FormError } from '../components/FormError';
 import { ModalDialog } from '../components/ModalDialog';
 import { usePendingAction } from '../components/usePendingAction';
@@ -21,7 +22,6 @@ import { DiffRowsView, type DiffRowsHandle, type LineSelection } from './DiffRow
 import { scopeOf, scopeTurn, stepTurn, WHOLE_BRANCH, type DiffScope } from './diffScope';
 import { MergeDialog } from './MergeDialog';
 import { TurnList, turnTitle } from './TurnList';
-import { restoreRefusal } from './restoreRefusal';
 import { TurnRestore } from './TurnRestore';
 import { useWorktreeDiff } from './useWorktreeDiff';
 import { useTurns } from './useTurns';

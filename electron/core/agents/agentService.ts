@@ -1,5 +1,6 @@
 import type { RemoveOptions } from '../worktrees/worktreeService';
 import type { Agent, AgentWorkspaceRequest, FormerAgent } from '../../../shared/entities';
+import { tasksWorkingIn } from '../../../shared/folders';
 import { countOf } from '../../../shared/plural';
 import { announceAgent, removeAgent } from './agentAnnouncer';
 import { fail } from '../errors';
@@ -10,7 +11,6 @@ import type { ProfileRegistry } from '../profiles/profileRegistry';
 import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import type { SessionService } from '../sessions/sessionService';
-import { tasksWorkingIn } from '../worktrees/agentWorkspace';
 import type { WorktreeService } from '../worktrees/worktreeService';
 
 export interface NewAgent {
@@ -86,7 +86,7 @@ export class AgentService {
     const worktree = store.worktrees.get(agentId);
     if (worktree) {
       // Their folder would vanish under them.
-      const inside = tasksWorkingIn(store, worktree.path);
+      const inside = tasksWorkingIn(store.tasks.active(), worktree.path);
       if (inside.length > 0) fail('invalid-state', `${countOf(inside.length, 'task')} of ${agent.name} still ${inside.length === 1 ? 'runs' : 'run'} in its worktree: cancel ${inside.length === 1 ? 'it' : 'them'} first.`);
     }
     await this.sessions.forget(agentId);

@@ -1,4 +1,4 @@
-import type { Task, TaskState } from '../../../shared/entities';
+import { ACTIVE_TASK_STATES, type Task, type TaskState } from '../../../shared/entities';
 import type { SeqCounter } from './seqCounter';
 import { PartialUpdate } from './partialUpdate';
 import type { SqliteDatabase } from './sqlite';
@@ -123,6 +123,11 @@ export class TaskStore {
     return (function* () {
       for (const values of newestFirst.iterate(params)) yield toTask(values);
     })();
+  }
+
+  /** The tasks queued, running or stopping, newest first. */
+  active(): Iterable<Task> {
+    return this.newestFirst({ states: ACTIVE_TASK_STATES }) ?? [];
   }
 
   inState(state: TaskState): Task[] {

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { countOf } from '../../../shared/plural';
+import { countOf, listNames } from '../../../shared/plural';
 import { fail } from '../errors';
 import { workTreeOf, type Git, type GitPlace } from '../worktrees/git';
 import { holdsAnything, nulList, parseRawDiff, splitNul, stageEverything, SUBMODULE_MODE, type RawChange } from '../worktrees/repo';
-import { listNames } from '../worktrees/worktreeMerge';
 
 /** Checkpoints are Drover's own commits, whoever's git config is in force. */
 const CHECKPOINT_IDENTITY = {

@@ -1,7 +1,7 @@
 import type { Agent, AgentSession, InboxMessage, Worktree } from '../../../shared/entities';
 import type { DroverEvent } from '../../../shared/events';
 import { MAX_TURN_PROMPT_CHARS, type CheckpointUsage, type Turn, type TurnDiff } from '../../../shared/turns';
-import { countOf } from '../../../shared/plural';
+import { restoreRefusal } from '../../../shared/restoreRefusal';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import type { MediatedInbox } from '../inbox/mediatedInbox';
@@ -10,12 +10,11 @@ import type { ProjectWork } from '../projects/projectMethods';
 import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import { checkpointRef, type NewTurn } from '../storage/turnStore';
-import { requireUsable, tasksWorkingIn } from '../worktrees/agentWorkspace';
+import { requireUsable } from '../worktrees/agentWorkspace';
 import type { Git } from '../worktrees/git';
 import type { WorktreeCheckouts } from '../worktrees/worktreeCheckouts';
 import type { WorktreeHolds } from '../worktrees/worktreeHolds';
 import { changedFiles, lineTotals, withinBudget } from '../worktrees/worktreeDiff';
-import { listNames } from '../worktrees/worktreeMerge';
 import { checkpointRefsOf, type Checkpoints } from './checkpoints';
 import { restoredNote } from './turnWords';
 
@@ -327,15 +326,8 @@ export class TurnService implements ProjectWork {
 
   /** A restore rewrites files under whatever works in the worktree: the agent in a turn, or a task. */
   private refuseBusy(store: ProjectStore, agent: Agent, worktree: Worktree): void {
-    const state = store.sessions.latest(agent.id)?.state;
-    if (state === 'busy') fail('invalid-state', `${agent.name} is busy: restore once its turn has ended (or stop it first).`);
-    const tasks = tasksWorkingIn(store, worktree.path);
-    if (tasks.length === 0) return;
-    const them = tasks.length === 1 ? 'it' : 'them';
-    fail(
-      'invalid-state',
-      `${countOf(tasks.length, 'task')} ${tasks.length === 1 ? 'works' : 'work'} in ${agent.name}'s worktree (${listNames(tasks.map((task) => `${task.label ?? task.command}, ${task.state}`))}): ` +
-        `a restore would rewrite files under ${them}. Restore once ${them === 'it' ? 'it has' : 'they have'} ended (or cancel ${them}).`,
-    );
+    const refusal = restoreRefusal(agent.name, store.sessions.latest(agent.id), store.tasks.active(), worktree.path);
+    if (refusal) fail('invalid-state', refusal);
   }
+
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ACTIVE_TASK_STATES, type Agent, type Task, type Worktree } from '../../../shared/entities';
+import type { Agent, Worktree } from '../../../shared/entities';
 import { isInside } from '../../../shared/folders';
 import { fail } from '../errors';
 import type { ProjectStore } from '../storage/projectStores';
@@ -54,11 +54,6 @@ export function workspaceOf(store: ProjectStore, agent: Agent, projectPath: stri
 /** The ready worktree of the project that holds `folder`, if any. */
 export function worktreeHolding(store: ProjectStore, folder: string): Worktree | undefined {
   return store.worktrees.list().find((worktree) => worktree.state === 'ready' && isInside(worktree.path, folder));
-}
-
-/** The tasks queued, running or stopping in `folder` or below it, newest first: what changing its files would pull the floor from under. */
-export function tasksWorkingIn(store: ProjectStore, folder: string): Task[] {
-  return [...(store.tasks.newestFirst({ states: ACTIVE_TASK_STATES }) ?? [])].filter((task) => isInside(folder, task.cwd));
 }
 
 /** What a task running in `folder` finds in its environment (its worktree's ports and branch). */

@@ -1,17 +1,9 @@
 import type { MergeCheck, MergeStrategy, Worktree } from '../../../shared/entities';
-import { countOf } from '../../../shared/plural';
+import { countOf, listNames } from '../../../shared/plural';
 import { fail } from '../errors';
 import type { Git, GitPlace, RecordedCheckout } from './git';
 import { checkoutBeside } from './worktreeCheckouts';
 import { aheadBehind, branchExists, checkoutOf, commitOf, currentBranch, mergeBase, runCommitting, splitNul, uncommittedPaths, worktreeList } from './repo';
-
-/** How many file names a message lists before it says how many more there are. */
-const NAMES_SHOWN = 8;
-
-export function listNames(names: readonly string[]): string {
-  const shown = names.slice(0, NAMES_SHOWN).join(', ');
-  return names.length > NAMES_SHOWN ? `${shown} and ${names.length - NAMES_SHOWN} more` : shown;
-}
 
 interface MergeTree {
   tree: string;

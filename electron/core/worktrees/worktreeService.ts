@@ -18,7 +18,7 @@ import type {
   WorktreeStatus,
 } from '../../../shared/entities';
 import { isInside } from '../../../shared/folders';
-import { countOf } from '../../../shared/plural';
+import { countOf, listNames } from '../../../shared/plural';
 import { removeAgent } from '../agents/agentAnnouncer';
 import { DroverRequestError, fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
@@ -54,7 +54,7 @@ import {
 } from './repo';
 import { readWorktreeDiff } from './worktreeDiff';
 import { copyIncludedFiles } from './worktreeInclude';
-import { inspectMerge, listNames, mergeIntoParent } from './worktreeMerge';
+import { inspectMerge, mergeIntoParent } from './worktreeMerge';
 import { WorktreeRecovery } from './worktreeRecovery';
 import type { WorktreeCheckouts } from './worktreeCheckouts';
 import { undoWorktreeCreation } from './worktreeUndo';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Task } from '../../shared/entities';
+import type { Task } from './entities';
 import { restoreRefusal } from './restoreRefusal';
 
 const task = (id: string, state: Task['state'], cwd: string, label: string | null = null) => ({ id, state, cwd, label, command: `run ${id}` }) as Task;
@@ -12,7 +12,7 @@ describe('why a restore cannot go ahead now', () => {
       task('t-done', 'succeeded', '/data/wt/builder'),
       task('t-other', 'running', '/data/wt/builder-2'),
     ];
-    expect(restoreRefusal('builder', { state: 'busy' }, [], '/data/wt/builder')).toBe('builder is busy: restore once its turn has ended.');
+    expect(restoreRefusal('builder', { state: 'busy' }, [], '/data/wt/builder')).toBe('builder is busy: restore once its turn has ended (or stop it first).');
     expect(restoreRefusal('builder', { state: 'ready' }, tasks, '/data/wt/builder')).toBe(
       "2 tasks (slow build, run t-tests) work in builder's worktree: restore once they have ended (or cancel them).",
     );
