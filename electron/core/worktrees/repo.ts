@@ -162,6 +162,26 @@ export async function checkedOutSubmodules(git: Git, place: GitPlace): Promise<s
 /** Paths as git's `-z --stdin` reads them: each ended by a NUL. */
 export const nulList = (paths: readonly string[]): string => paths.map((file) => `${file}\0`).join('');
 
+/** A gitlink's mode as an index file stores each entry's (32 bits, big-endian), whatever its version. */
+const GITLINK_MODE_BYTES = Buffer.from([0x00, 0x00, 0xe0, 0x00]);
+
+/**
+ * False only when the index `env` names (else the checkout's own) certainly holds no submodule's
+ * entry: no four bytes of it read as a gitlink's mode, and no shared index (core.splitIndex) keeps
+ * entries elsewhere. Listing every entry to find out costs a checkpoint a git process of its own.
+ */
+async function mayHoldSubmodules(place: GitPlace, env: Record<string, string>): Promise<boolean> {
+  if (typeof place === 'string') return true;
+  if ((await fs.promises.readdir(place.gitDir)).some((name) => name.startsWith('sharedindex.'))) return true;
+  try {
+    return (await fs.promises.readFile(env.GIT_INDEX_FILE ?? path.join(place.gitDir, 'index'))).includes(GITLINK_MODE_BYTES);
+  } catch (error) {
+    // No index yet: nothing is staged, a submodule neither.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
 /**
  * Stages every file git does not ignore, as `git add --all` does, at the top of a work tree
  * (`env` may name another index). A submodule's entry is taken out first and put back after:
@@ -170,7 +190,7 @@ export const nulList = (paths: readonly string[]): string => paths.map((file) =>
  * index, a submodule's folder is staged as its checked-out commit without asking it anything.
  */
 export async function stageEverything(git: Git, place: GitPlace, env: Record<string, string> = {}): Promise<void> {
-  const submodules = submoduleEntries((await git.run(place, ['ls-files', '--stage', '-z'], { env })).stdout);
+  const submodules = (await mayHoldSubmodules(place, env)) ? submoduleEntries((await git.run(place, ['ls-files', '--stage', '-z'], { env })).stdout) : [];
   if (submodules.length > 0) await git.run(place, ['update-index', '--force-remove', '-z', '--stdin'], { env, input: nulList(submodules.map((entry) => entry.path)) });
   await git.run(place, ['add', '--all'], { env });
   if (submodules.length === 0) return;

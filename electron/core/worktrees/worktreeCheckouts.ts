@@ -35,26 +35,31 @@ function namedByDotGit(workTree: string): { gitDir: string } | { problem: string
   return pointer ? { gitDir: realOrSame(path.resolve(workTree, pointer)) } : { problem: 'its .git file names no git dir' };
 }
 
+/** Whether `record`, a folder of `<common dir>/worktrees/`, names the worktree at `wanted` (canonical) in its `gitdir` file. */
+function recordsWorktree(record: string, wanted: string): boolean {
+  const named = firstLine(path.join(record, 'gitdir'));
+  return named !== null && named !== '' && realOrSame(path.dirname(path.resolve(record, named))) === wanted;
+}
+
 /**
  * The git dir the repository keeps for the linked worktree at `workTree`: the one under
  * `<common dir>/worktrees/` whose `gitdir` file names `<workTree>/.git`. Both are in the main
- * repository's git dir, out of the reach of an agent that writes in its worktree.
+ * repository's git dir, out of the reach of an agent that writes in its worktree. `likely` (the
+ * folder the worktree's `.git` names) is looked at first: when it is such a record, the others
+ * need not be read.
  */
-function recordedGitDir(commonDir: string, workTree: string): string | null {
-  const records = path.join(commonDir, 'worktrees');
+function recordedGitDir(commonDir: string, workTree: string, likely?: string): string | null {
+  const records = realOrSame(path.join(commonDir, 'worktrees'));
   const wanted = realOrSame(workTree);
+  if (likely !== undefined && path.dirname(likely) === records && recordsWorktree(likely, wanted)) return likely;
   let names: string[];
   try {
     names = fs.readdirSync(records);
   } catch {
     return null;
   }
-  for (const name of names) {
-    const record = path.join(records, name);
-    const named = firstLine(path.join(record, 'gitdir'));
-    if (named && realOrSame(path.dirname(path.resolve(record, named))) === wanted) return realOrSame(record);
-  }
-  return null;
+  const record = names.map((name) => path.join(records, name)).find((candidate) => recordsWorktree(candidate, wanted));
+  return record === undefined ? null : realOrSame(record);
 }
 
 /**
@@ -63,9 +68,9 @@ function recordedGitDir(commonDir: string, workTree: string): string | null {
  * not. Null when the repository keeps no record of it (git worktree prune dropped it).
  */
 function recordedCheckout(commonDir: string, workTree: string, repo: string): RecordedCheckout | null {
-  const gitDir = recordedGitDir(commonDir, workTree);
-  if (!gitDir) return null;
   const named = namedByDotGit(workTree);
+  const gitDir = recordedGitDir(commonDir, workTree, 'gitDir' in named ? named.gitDir : undefined);
+  if (!gitDir) return null;
   if ('problem' in named || named.gitDir !== gitDir) {
     const found = 'problem' in named ? named.problem : `its .git file names ${named.gitDir}`;
     fail(
