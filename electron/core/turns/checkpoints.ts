@@ -301,15 +301,21 @@ export class Checkpoints {
   private async switchFiles(place: GitPlace, { forFiles, forCheck }: { forFiles: string; forCheck: string }, current: string, target: string): Promise<void> {
     const env = { GIT_INDEX_FILE: forFiles };
     await this.git.run(place, ['read-tree', '-m', '-u', '--end-of-options', current, target], { env });
-    await copyIndex(forFiles, forCheck);
-    const restored = await this.filesTree(place, forCheck);
-    if (restored === target) return;
-    const left = splitNul((await this.git.run(place, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--end-of-options', restored, target])).stdout);
-    const differs = `After the restore the worktree still differed from the checkpoint in ${countOf(left.length, 'path')}: ${listNames(left)}.`;
+    const problem = await this.differenceFrom(place, forFiles, forCheck, target).catch((error: unknown) => `Reading the files again failed: ${error instanceof Error ? error.message : String(error)}`);
+    if (problem === null) return;
     // --reset: the files that differ are the ones just written, so they are written over.
     const back = await this.git.run(place, ['read-tree', '--reset', '-u', '--end-of-options', target, current], { env, okCodes: [0, 128] });
-    if (back.code !== 0) fail('invalid-state', `${differs} Switching the files back failed too: ${back.stderr.trim().split('\n')[0] ?? ''}.`);
-    fail('invalid-state', `${differs} The files were switched back: nothing was changed.`);
+    if (back.code !== 0) fail('invalid-state', `${problem} Switching the files back failed too: ${back.stderr.trim().split('\n')[0] ?? ''}.`);
+    fail('invalid-state', `${problem} The files were switched back: nothing was changed.`);
+  }
+
+  /** What of the worktree's files differs from tree `target`, said, read through `forCheck`, a copy of `indexFile`; null when nothing does. */
+  private async differenceFrom(place: GitPlace, indexFile: string, forCheck: string, target: string): Promise<string | null> {
+    await copyIndex(indexFile, forCheck);
+    const restored = await this.filesTree(place, forCheck);
+    if (restored === target) return null;
+    const left = splitNul((await this.git.run(place, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--end-of-options', restored, target])).stdout);
+    return `After the restore the worktree still differed from the checkpoint in ${countOf(left.length, 'path')}: ${listNames(left)}.`;
   }
 
   /** The index as a tree; one with unresolved conflicts has none, and counts as HEAD's. */
