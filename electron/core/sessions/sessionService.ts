@@ -8,7 +8,7 @@ import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
 import type { Locator } from '../locate';
-import { isSameProcessAlive, signalProcessGroup } from '../process/processGroup';
+import { namesSameProcess, signalProcessGroup } from '../process/processGroup';
 import { planLaunch } from '../profiles/agentLaunch';
 import { readCliVersion } from '../profiles/cliVersion';
 import type { LaunchFile } from '../profiles/cliLaunch';
@@ -353,7 +353,7 @@ export class SessionService implements ProjectWork {
   reconcile(store: ProjectStore): number {
     let ended = 0;
     for (const session of store.sessions.live()) {
-      if (session.pid !== null && isSameProcessAlive(session.pid, session.pidStartTime)) signalProcessGroup(session.pid, 'SIGKILL');
+      if (session.pid !== null && namesSameProcess(session.pid, session.pidStartTime)) signalProcessGroup(session.pid, 'SIGKILL');
       this.changeSession(store, session.id, { state: 'exited', endReason: 'app-restart', endedAt: Date.now(), needsInput: false });
       const terminal = this.terminalOf(session.projectId, session.agentId);
       terminal.write(RESTART_NOTE);
