@@ -91,12 +91,18 @@ export async function serve(args: string[], context: HostCliContext): Promise<nu
     await door.client.closed;
     if (stopping) return 0;
     const deadline = Date.now() + RECONNECT_WITHIN_MS;
-    log(hostCrashed(dataDir) ? 'the Drover host went away; starting it again' : 'the Drover host stopped; waiting for it to come back');
+    let toldCrash = hostCrashed(dataDir);
+    log(toldCrash ? 'the Drover host went away; starting it again' : 'the Drover host stopped; waiting for it to come back');
     for (;;) {
       try {
-        if ((await hostBackOrCrashed(dataDir, socketPath, deadline)) === 'stopped') {
+        const outcome = await hostBackOrCrashed(dataDir, socketPath, deadline);
+        if (outcome === 'stopped') {
           log('the Drover host was stopped (drover host stop); serve ends too');
           return 0;
+        }
+        if (outcome === 'crashed' && !toldCrash) {
+          toldCrash = true;
+          log('the Drover host had crashed; starting it again');
         }
         door = await openDoor(door.port, false);
         log(`the browser door is open again at ${new URL(door.url).origin}`);
