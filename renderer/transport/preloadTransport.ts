@@ -1,6 +1,7 @@
 import type { LineName, PreloadBridge } from '../../shared/preloadBridge';
 import { refusalFrame } from '../../shared/protocol';
-import type { ClosableBridge, ConnectionLoss, ConnectionState } from './bridgeTypes';
+import type { ConnectionLoss } from '../../shared/connectionLoss';
+import type { ClosableBridge, ConnectionState } from './bridgeTypes';
 import { Listeners } from './listeners';
 import { createRpcBridge } from './rpcBridge';
 
