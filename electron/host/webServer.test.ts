@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -203,6 +204,21 @@ describe('browser host web server', () => {
     expect(await reply(good.frames, 9)).toMatchObject({ ok: true, result: { path: path.join(dir, 'repo') } });
     const event = await waitFor(() => bad.frames.find((frame) => frame.t === 'evt'), 'event on the other client');
     expect(event).toMatchObject({ t: 'evt', event: { name: 'projectChanged' } });
+  });
+
+  it('closes even when a page never answers its farewell and a connection never sends a thing', async () => {
+    const door = await startWebServer(host, { host: '127.0.0.1', port: 0, rendererDir: path.join(dir, 'renderer') });
+    const page = await openDoorSocket(door.url);
+    const pageClosed = new Promise((resolve) => page.once('close', resolve));
+    // The page stops reading, so it never answers the door's close frame.
+    (page as unknown as { _socket: net.Socket })._socket.pause();
+    const silent = net.connect(door.port, '127.0.0.1');
+    await new Promise((resolve) => silent.once('connect', resolve));
+    const silentClosed = new Promise((resolve) => silent.on('error', () => undefined).once('close', resolve));
+    await door.close(DOOR_CLOSE.hostStopped);
+    await silentClosed;
+    (page as unknown as { _socket: net.Socket })._socket.resume();
+    await pageClosed;
   });
 
   it('says which port is taken and how to choose another', async () => {

@@ -122,7 +122,13 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
   listedOrigins.forEach(parseOrigin);
   let allowedOrigins = new Set<string>();
 
-  server.on('connection', (socket: Socket) => pending.admit(socket));
+  /** Every connection still open, whatever it became: the door's close ends the ones left after the farewell. */
+  const connections = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+    pending.admit(socket);
+  });
   server.on('upgrade', (request, socket, head) => {
     const url = new URL(request.url ?? '/', 'http://placeholder');
     const machine = url.pathname.match(MACHINE_PATH);
@@ -170,10 +176,10 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
     token,
     close: (farewell) =>
       (closing ??= new Promise<void>((resolve) => {
-        // A page that does not answer the close in time is cut off.
+        // A page that does not answer the close in time is cut off, and so is any connection left:
+        // the server closes once they all did, so none may hold the host's shutdown.
         const cutOff = setTimeout(() => {
-          for (const client of sockets.clients) client.terminate();
-          server.closeAllConnections();
+          for (const socket of connections) socket.destroy();
         }, FAREWELL_MS);
         server.close(() => {
           clearTimeout(cutOff);
