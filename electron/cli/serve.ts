@@ -3,7 +3,7 @@ import type { WebDoor } from '../../shared/host';
 import { SERVING_LINE_PREFIX } from '../../shared/protocol';
 import { ensureHost, hostAnswers } from '../host/hostLauncher';
 import { isRecordedHostAlive, readHostRecord } from '../host/hostRecord';
-import { parseOrigin } from '../host/webServer';
+import { originsOf, parseOrigin } from '../host/webServer';
 import { hostCommandFor, type HostCliContext } from './hostCommands';
 import { connectToDrover, type SocketClient } from './socketClient';
 import { UsageError } from './usage';
@@ -72,7 +72,7 @@ export async function serve(args: string[], context: HostCliContext): Promise<nu
   }
   if (values.host !== '127.0.0.1' && values.host !== 'localhost' && values.host !== '::1') {
     log(`warning: listening on ${values.host}, reachable from other machines; anyone with the token controls this Drover`);
-    log(`pages may connect from ${[new URL(door.url).origin, ...allowOrigins].join(', ')} and loopback only; add the names you browse to with --allow-origin`);
+    log(`pages may connect from ${originsOf(new URL(door.url).hostname, door.port, allowOrigins).join(', ')} only; add the names you browse to with --allow-origin`);
   }
   process.stdout.write(`${SERVING_LINE_PREFIX}${door.url}\n`);
 
