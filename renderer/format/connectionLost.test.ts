@@ -8,7 +8,7 @@ describe('what a page that lost its connection says', () => {
       'drover serve, which served this page, stopped — reconnecting… The agent goes on in the Drover host; keys typed here are not sent.',
     ]);
     expect([connectionBanner(null, { kind: 'host-stopped' }), paneAwayWords(null, { kind: 'host-stopped' })]).toEqual([
-      'The Drover host was stopped — reconnecting… Its agents and running tasks ended with it; the page connects again once drover serve starts a host.',
+      'The Drover host was stopped — reconnecting… Its agents and running tasks ended with it; the page connects again once a new host runs (drover serve, or the desktop app, starts one).',
       'The Drover host was stopped — reconnecting… The agent ended with it; keys typed here are not sent.',
     ]);
     // No word yet reads as the connection breaking off.

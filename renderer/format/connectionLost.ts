@@ -44,7 +44,7 @@ const LOSSES: Readonly<Record<Exclude<ConnectionLoss['kind'], 'refused'>, LossWo
   },
   'host-stopped': {
     went: ({ host }) => `${capitalized(host)} was stopped — reconnecting…`,
-    work: 'Its agents and running tasks ended with it; the page connects again once drover serve starts a host.',
+    work: 'Its agents and running tasks ended with it; the page connects again once a new host runs (drover serve, or the desktop app, starts one).',
     agent: 'The agent ended with it',
   },
   'broke-off': {
