@@ -133,10 +133,13 @@ const GEMINI: AgentProfileInput = {
  * them while it is empty and idle; while busy the footer is "◉ Working · … esc esc interrupt".
  * Every dialog (folder trust, a command or tool approval) ends with "↑/↓ to navigate · enter to
  * select · esc to cancel". A provider's 429 ends the turn with "✗ 429 <message>" (no reset time);
- * "You've been rate limited on the current model" is the dialog it opens for its own Copilot plans
- * (read from its bundle: it cannot be shown offline, see the README), which counts only in the last
- * box on screen with no input box below it (a dialog takes the input's place). The `✗` of an error
- * sits one column in, as Copilot draws its own lines (`● …`); a command's output is indented further.
+ * "You've been rate limited on the current model" is the body of the dialog it opens for its own
+ * Copilot plans (read from its bundle: it cannot be shown offline, see the README), drawn as every
+ * dialog at the left edge: its top border, the title "Switch to auto mode?", a rule, then the body.
+ * It counts only there, in the last box on screen with no input box below it (a dialog takes the
+ * input's place): what an agent shows in a dialog (a command to approve) sits in a box inside it. The
+ * `✗` of an error sits one column in, as Copilot draws its own lines (`● …`); a command's output is
+ * indented further.
  */
 const COPILOT: AgentProfileInput = {
   id: 'copilot',
@@ -153,7 +156,7 @@ const COPILOT: AgentProfileInput = {
     String.raw`↑/↓ to navigate · enter to select · esc to cancel`,
     String.raw`You've been rate limited on the current model`,
   ),
-  usageLimitPattern: anyOf(String.raw`^ ✗ 429 `, String.raw`You've been rate limited on the current model(?![\s\S]*(?:╭|^─{20,}\n❯))`),
+  usageLimitPattern: anyOf(String.raw`^ ✗ 429 `, String.raw`^╭─+╮\n│ Switch to auto mode\? *│\n│ ─+ │\n│ You've been rate limited on the current model(?![\s\S]*(?:╭|^─{20,}\n❯))`),
   quietMs: 800,
   integration: 'copilot',
   wakeAs: 'prompt',
