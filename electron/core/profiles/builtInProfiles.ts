@@ -170,7 +170,9 @@ const COPILOT: AgentProfileInput = {
  * required" over "Allow once   Allow always   Reject"). A failed call it retries shows its message
  * and the wait in the footer, the row under the input box ("You exceeded your current quota.
  * [retrying in 2h 59m attempt #1]"): a wait of minutes or more is a usage limit (a 429's
- * `retry-after`), seconds a passing error; the same words anywhere else are what the agent shows.
+ * `retry-after`), seconds a passing error. The box's bottom edge (`╹▀▀…`) sits two columns in, where
+ * nothing the agent shows reaches (its answers and tools' output are five columns in), so the same
+ * words anywhere else, under a copy of that edge too, are what the agent shows.
  * Its spinner keeps drawing, so the screen is seldom read while it waits: Drover's plugin (see
  * opencodeLaunch.ts) reports that wait with its end, and a prompt going in, idle, a permission
  * asked and a failed turn.
@@ -184,7 +186,7 @@ const OPENCODE: AgentProfileInput = {
   promptPattern: String.raw`^ *┃ *\n *┃(?: *| {2}Ask anything…[^\n]*)\n *┃ *\n *┃ {2}\S[^\n]* · [^\n]*\n *╹▀{20,}`,
   busyPattern: String.raw`esc (?:again to )?interrupt`,
   needsInputPattern: anyOf(String.raw`△ Permission required`, String.raw`Allow once +Allow always +Reject`),
-  usageLimitPattern: String.raw`(?<=╹▀{20,}[^\n]*\n[^\n]*)\[retrying in (?:\d+[dhm] )+(?:\d+s )?attempt #\d+\]`,
+  usageLimitPattern: String.raw`(?<=^ {0,3}╹▀{20,} *\n[^\n]*)\[retrying in (?:\d+[dhm] )+(?:\d+s )?attempt #\d+\]`,
   quietMs: 800,
   integration: 'opencode',
   wakeAs: 'prompt',

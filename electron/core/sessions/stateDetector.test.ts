@@ -89,6 +89,10 @@ const AGENT_SHOWS_LIMIT_WORDS: Record<string, string> = {
     '',
     '     You exceeded your current quota. [retrying in 3h attempt #1]',
     '',
+    '     $ cat footer.txt',
+    `     ╹${'▀'.repeat(40)}`,
+    '     You exceeded your current quota. [retrying in 3h attempt #1]',
+    '',
     '     ▣  Build · Fake Sonnet',
   ].join('\n'),
 };
