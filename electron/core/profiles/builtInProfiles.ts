@@ -17,8 +17,9 @@ const ON_LAST_LINE = String.raw`(?![\s\S]*\S)`;
  * "Approaching …" and "You've used 91% …" are warnings, not limits. It is the CLI's answer to the
  * prompt, drawn right under the prompt's echo at the left edge (`❯ …`, its wrapped lines indented,
  * then `  ⎿  You've hit …`): the same words in a tool's output (under `● Bash(cat …)`) or in the
- * agent's answer (`● …`, every line indented) are what the agent shows, not a limit. A limit that
- * ends a turn elsewhere reaches Drover through the StopFailure hook.
+ * agent's answer (`● …`, every line indented) are what the agent shows, not a limit; a wake Drover
+ * types, whose echo wraps, holds no `⎿` (see wakeText.ts). A limit that ends a turn elsewhere reaches
+ * Drover through the StopFailure hook.
  */
 const CLAUDE: AgentProfileInput = {
   id: 'claude',
