@@ -214,6 +214,27 @@ describe('the GitHub loop against a fake GitHub and a bare push remote', () => {
     expect((await core.api.getForgeStatus({ projectId: project.id })).auth).toMatchObject({ login: 'octo-person', source: 'environment' });
   });
 
+  it("keeps the host's GitHub tokens from what Drover's git runs in a worktree (a filter of the person's config); a push still has them, for a credential helper", async () => {
+    const seen = (name: string) => path.join(dir, `${name}-saw`);
+    const recorder = (name: string, then: string) => {
+      const file = path.join(dir, `${name}.sh`);
+      fs.writeFileSync(file, `#!/bin/sh\nprintf '%s\\n' "[\${GH_TOKEN:-}]" >> '${seen(name)}'\n${then}\n`, { mode: 0o755 });
+      return file;
+    };
+    git(repo, 'config', 'filter.stamp.clean', recorder('filter', 'exec cat'));
+    git(repo, 'config', 'remote.origin.receivepack', recorder('push', 'exec git receive-pack "$@"'));
+    const { agent, worktree } = await addAgent('stamper');
+    commitFiles(worktree.path, { '.gitattributes': 'src/*.js filter=stamp\n' }, 'Stamp the sources');
+    writeFiles(worktree.path, { 'src/cart.js': 'export const total = () => 4;\n' });
+    fs.rmSync(seen('filter'), { force: true });
+
+    // The diff cleans the changed file through the filter, as a checkpoint's staging does.
+    expect((await core.api.getWorktreeDiff({ agentId: agent.id })).files.map((file) => file.path)).toContain('src/cart.js');
+    expect(fs.readFileSync(seen('filter'), 'utf8')).toMatch(/^(\[\]\n)+$/);
+    await core.api.pushWorktreeBranch({ agentId: agent.id });
+    expect(fs.readFileSync(seen('push'), 'utf8')).toBe(`[${TOKEN}]\n`);
+  });
+
   it('answers every bad input plainly and leaves nothing half-done', async () => {
     const { agent, worktree } = await addAgent('careful');
     await expect(openPullRequest(agent.id)).rejects.toThrow('has no commits that main lacks');
