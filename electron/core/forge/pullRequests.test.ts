@@ -162,7 +162,7 @@ describe('the GitHub loop against a fake GitHub and a bare push remote', () => {
     expect(inbox.messages.filter((message) => message.body.includes(FakeGitHub.BUILD_FAILURE))).toHaveLength(1);
   });
 
-  it("quotes the end of a huge job log, read as it streams, and keeps a check's summary to a line's worth: the work state stays small", async () => {
+  it("quotes the end of a huge job log, asking for its last 32 KB only, and keeps a check's summary to a line's worth: the work state stays small", async () => {
     // A log of 24 MB whose last lines follow one endless line, as a minified bundle or a progress bar leaves them.
     fake.jobLogFillerBytes = 24 * 1024 * 1024;
     // A whole test report as the summary, as long as GitHub allows.
@@ -178,6 +178,7 @@ describe('the GitHub loop against a fake GitHub and a bare push remote', () => {
     expect(sent.body.length).toBeLessThanOrEqual(MAX_MESSAGE_CHARS);
     expect(sent.body).toContain(FakeGitHub.LOG_FAILURE);
     expect(sent.body).toMatch(/Log tail:\n {2}…x+\n/);
+    expect(fake.requests.find((request) => request.url === '/logs/1002')).toMatchObject({ range: 'bytes=-32768', bytesServed: 32 * 1024 });
     const { messages } = await core.api.getWorkState({ projectId: project.id });
     expect(messages.find((message) => message.id === sent.id)?.body).toBe(sent.body);
   });
