@@ -232,12 +232,12 @@ export class SessionService implements ProjectWork {
     this.terminals.delete(agentId);
   }
 
-  /** Whether `proof` is the secret of the agent's running session (compared in constant time). */
-  identify(agentId: string, proof: string): boolean {
+  /** The agent's running session whose secret `proof` is (compared in constant time), or null. */
+  identify(agentId: string, proof: string): string | null {
     const live = this.live.get(agentId);
-    if (!live || !/^[0-9a-f]+$/.test(proof)) return false;
+    if (!live || !/^[0-9a-f]+$/.test(proof)) return null;
     const given = Buffer.from(proof, 'hex');
-    return given.length === live.proof.length && timingSafeEqual(given, live.proof);
+    return given.length === live.proof.length && timingSafeEqual(given, live.proof) ? live.sessionId : null;
   }
 
   write(agentId: string, data: string): void {
