@@ -110,6 +110,26 @@ describe('TerminalStream flow control', () => {
       expect(lonePty.calls).toEqual(['pause', 'resume']);
     }));
 
+  it('leaves behind a client that stops while it catches up, between the low and the high watermark', () =>
+    onFakeClock(() => {
+      const pty = fakePty();
+      const stream = new TerminalStream();
+      stream.connect(pty);
+      const client = stream.attach({ send: () => {} });
+      stream.push('w'.repeat(FLOW_CONTROL.highWatermark + 1));
+      stream.flush();
+      vi.advanceTimersByTime(FLOW_CONTROL.stallMs - 1);
+      // It drains half of it, which is not enough for the PTY to resume, and stops there.
+      client.acknowledge(FLOW_CONTROL.highWatermark / 2);
+      vi.advanceTimersByTime(FLOW_CONTROL.stallMs - 1);
+      expect(pty.calls).toEqual(['pause']);
+      vi.advanceTimersByTime(1);
+      expect(pty.calls).toEqual(['pause', 'resume']);
+      stream.push('next');
+      stream.flush();
+      expect(pty.calls).toEqual(['pause', 'resume']);
+    }));
+
   it('lets a client that was left behind but missed nothing pace again when it acknowledges', () =>
     onFakeClock(() => {
       const pty = fakePty();
