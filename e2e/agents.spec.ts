@@ -98,7 +98,7 @@ test('adds an agent, talks to it in its terminal, follows resizes, and resumes i
   const restartedUrl = await drover.startHost(['--project', folder]);
   await openWorkspace(page, restartedUrl, projectId);
   await expect(stateBadge(backend, 'Exited')).toBeVisible();
-  await expect(backend.getByText('stopped by the host restart', { exact: true })).toBeVisible();
+  await expect(backend.getByText('stopped when the host stopped', { exact: true })).toBeVisible();
   await expect(backendTerminal).toContainText('Done: add a health check');
   await expect(backendTerminal).toContainText('Session ended when Drover stopped');
   await expect(backend.getByText('Press Enter here to start it again')).toBeVisible();

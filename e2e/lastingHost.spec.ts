@@ -206,7 +206,7 @@ test('a host killed while serve, an agent and a task run comes back: the task re
 
   await expect(taskRow(panel, 'long task').getByText('Interrupted')).toBeVisible();
   await expect(stateBadge(pane, 'Exited')).toBeVisible();
-  await expect(pane.getByText('stopped by the host restart')).toBeVisible();
+  await expect(pane.getByText('stopped when the host stopped')).toBeVisible();
   const after = await withSocket(drover, (rpc) => rpc.call('readAgentScreen', { agentId, styled: true }));
   const afterText = (await withSocket(drover, (rpc) => rpc.call('readAgentScreen', { agentId }))).text;
   // The pane's footer ("Press Enter here to start it again") takes rows from the screen: the width stays.
