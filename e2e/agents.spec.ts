@@ -127,6 +127,27 @@ test('keys typed right after Start reach the agent, in order, however long its s
   await expect(terminal.locator('.xterm-rows > div', { hasText: /^typed-[123]\s*$/ })).toHaveText([/typed-1/, /typed-2/, /typed-3/]);
 });
 
+test('keys typed right after Restart go to the new session, not to the old one while it stops', async ({ page, drover }) => {
+  const folder = drover.makeFolder('shop-api');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  const restart = await holdFromHost(page, { replies: ['restartAgent'], events: ['agentSessionChanged'] });
+  await openWorkspace(page, url, projectId);
+  const pane = await addAgent(page, 'Typist', '', SHELL_PROFILE.name);
+  const terminal = terminalOf(pane, 'Typist');
+  await pane.getByRole('button', { name: 'Start' }).click();
+  // The old session marks itself: what it runs says "old".
+  await typeLine(page, terminal, 'WHICH=old; echo marked-$WHICH');
+  await expect(terminal.locator('.xterm-rows > div', { hasText: /^marked-old\s*$/ })).toHaveCount(1);
+  await pane.getByRole('button', { name: 'Restart' }).click();
+  await expect(pane.getByRole('status').filter({ hasText: 'Starting Typist… what you type now is sent to it once it runs.' })).toBeVisible();
+  // A shell ignores SIGTERM: the old session runs on for the stop's grace period while this is typed.
+  await typeLine(page, terminal, 'echo ran-in-${WHICH:-new}');
+  restart.release();
+  await expect(terminal.locator('.xterm-rows > div', { hasText: /^ran-in-new\s*$/ })).toHaveCount(1);
+  await expect(terminal).not.toContainText('ran-in-old');
+});
+
 test('manages profiles in the UI and explains an agent whose command is missing', async ({ page, drover }) => {
   const folder = drover.makeFolder('docs-site');
   const url = await drover.startHost(['--project', folder]);

@@ -23,4 +23,17 @@ describe('TerminalInput', () => {
     input.setTarget('live');
     expect(sent).toEqual([]);
   });
+
+  it('drops what it held for a start that was refused, and sends what is typed after to the session that runs', () => {
+    const sent: string[] = [];
+    const input = new TerminalInput((data) => sent.push(data));
+    input.setTarget('starting');
+    input.type('meant for the new session');
+    expect(input.drop()).toBe(true);
+    expect(input.drop()).toBe(false);
+    input.setTarget('live');
+    input.type('x');
+    expect(sent).toEqual(['x']);
+  });
 });
+
