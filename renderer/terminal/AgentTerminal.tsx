@@ -7,7 +7,7 @@ import { machineOfPage } from '../transport/machinePage';
 import { AgentTerminalLink, xtermScreen } from './agentTerminalLink';
 import { copySelection } from './clipboard';
 import { createAgentXterm, fitIfVisible, isVisible, type AgentXterm } from './createAgentXterm';
-import { TerminalInput, type InputTarget } from './terminalInput';
+import { forwardTyping, TerminalInput, type InputTarget } from './terminalInput';
 import { TerminalSearchBar } from './TerminalSearchBar';
 
 /** Resizing a PTY redraws the agent's whole screen: wait until the pane stops changing size. */
@@ -128,9 +128,7 @@ export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, on
       () => fitIfVisible(created),
     );
     const link = new AgentTerminalLink(bridge, agentId, screen, setLinkError);
-    const typed = terminal.onData((data) => {
-      if (!link.restoring) input.type(data);
-    });
+    const stopTyping = forwardTyping(terminal, () => link.restoring, (data) => input.type(data));
     fitIfVisible(created);
     link.start();
 
@@ -153,7 +151,7 @@ export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, on
       clearTimeout(resizeTimer);
       observer.disconnect();
       link.stop();
-      typed.dispose();
+      stopTyping();
       resized.dispose();
       terminal.dispose();
       setXterm(null);

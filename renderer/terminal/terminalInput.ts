@@ -42,3 +42,32 @@ export class TerminalInput {
   }
 }
 
+/** The part of an xterm that what is typed into it comes from. */
+export interface TypingSource {
+  onKey(listener: (event: { key: string }) => void): { dispose(): void };
+  onData(listener: (data: string) => void): { dispose(): void };
+}
+
+/**
+ * Passes what an xterm sends on to `type`, and returns what stops it. While a snapshot is parsed
+ * (`restoring`) the xterm also answers what it replays as a terminal would (a focus report when it
+ * turns focus reports on, cursor reports, colours): that must not reach the agent, but the keys a
+ * person presses meanwhile (a reconnect's restore) must. xterm marks a key by firing onKey with
+ * the data it sends just before sending it; a paste or an input method's text has no such mark,
+ * and during a restore is not sent.
+ */
+export function forwardTyping(source: TypingSource, restoring: () => boolean, type: (data: string) => void): () => void {
+  let pressed: string | null = null;
+  const keys = source.onKey(({ key }) => {
+    pressed = key;
+  });
+  const sent = source.onData((data) => {
+    const fromKey = pressed === data;
+    pressed = null;
+    if (fromKey || !restoring()) type(data);
+  });
+  return () => {
+    keys.dispose();
+    sent.dispose();
+  };
+}
