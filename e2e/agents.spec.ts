@@ -9,7 +9,7 @@ import {
   openWorkspace,
   saveProfiles,
   screenshot,
-  SHELL_PROFILE,
+  SHELL_AGENT_PROFILE,
   stateBadge,
   terminalOf,
   typeLine,
@@ -31,7 +31,7 @@ function visibleRows(terminal: Locator): Promise<number> {
 test('adds an agent, talks to it in its terminal, follows resizes, and resumes it after a host restart', async ({ page, drover }) => {
   const folder = drover.makeFolder('shop-api');
   const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [FAKE_PROFILE, SHELL_PROFILE]);
+  const projectId = await saveProfiles(drover, folder, [FAKE_PROFILE, SHELL_AGENT_PROFILE]);
   await openWorkspace(page, url, projectId);
   await expect(page.getByRole('region', { name: 'Work state' })).toBeVisible();
 
@@ -112,11 +112,11 @@ test('adds an agent, talks to it in its terminal, follows resizes, and resumes i
 test('keys typed right after Start reach the agent, in order, however long its start takes to reach the page', async ({ page, drover }) => {
   const folder = drover.makeFolder('shop-api');
   const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
   // A loaded page: the start's answer and the session's events come late.
   const start = await holdFromHost(page, { replies: ['startAgent'], events: ['agentSessionChanged'] });
   await openWorkspace(page, url, projectId);
-  const pane = await addAgent(page, 'Typist', '', SHELL_PROFILE.name);
+  const pane = await addAgent(page, 'Typist', '', SHELL_AGENT_PROFILE.name);
   const terminal = terminalOf(pane, 'Typist');
   await pane.getByRole('button', { name: 'Start' }).click();
   await expect(pane.getByRole('status').filter({ hasText: 'Starting Typist… what you type now is sent to it once it runs.' })).toBeVisible();
@@ -130,10 +130,10 @@ test('keys typed right after Start reach the agent, in order, however long its s
 test('keys typed right after Restart go to the new session, not to the old one while it stops', async ({ page, drover }) => {
   const folder = drover.makeFolder('shop-api');
   const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
   const restart = await holdFromHost(page, { replies: ['restartAgent'], events: ['agentSessionChanged'] });
   await openWorkspace(page, url, projectId);
-  const pane = await addAgent(page, 'Typist', '', SHELL_PROFILE.name);
+  const pane = await addAgent(page, 'Typist', '', SHELL_AGENT_PROFILE.name);
   const terminal = terminalOf(pane, 'Typist');
   await pane.getByRole('button', { name: 'Start' }).click();
   // The old session marks itself: what it runs says "old".
