@@ -175,4 +175,19 @@ describe('ScrollbackLog', () => {
       { kind: 'output', data: 'then' },
     ]);
   });
+
+  it('is rewritten past 16 MB since its screen however large the screen is', async () => {
+    const file = logFile();
+    let due = 0;
+    const { log } = open(file, () => due++);
+    log.beginRewrite();
+    // A wide scrollback of 10,000 lines, serialized: 3 MB.
+    log.finishRewrite({ cols: 300, rows: 50, data: 's'.repeat(3 * 1024 * 1024) });
+    log.append('after the screen');
+    await log.written();
+    const batch = 'f'.repeat(64 * 1024);
+    for (let sent = 0; sent <= 16 * 1024 * 1024 && due === 0; sent += batch.length) log.append(batch);
+    expect(due).toBe(1);
+    await log.close();
+  });
 });

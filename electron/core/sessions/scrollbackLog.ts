@@ -13,6 +13,11 @@ const REWRITE_AFTER_BYTES = 1024 * 1024;
 const REWRITE_AFTER_SCREENS = 8;
 /** A flood leaves no quiet moment: past this many times as much, the file is rewritten at once. */
 const REWRITE_AT_ONCE_FACTOR = 8;
+/**
+ * Whatever its screen's size, past this much since the last screen the file is rewritten at once:
+ * a scrollback of 10,000 wide lines serializes to megabytes, and the file is read whole at boot.
+ */
+const MAX_BYTES_SINCE_SCREEN = 16 * 1024 * 1024;
 /** Output quiet for this long: programs have finished what they draw (no sequence half written). */
 const QUIET_MS = 200;
 /**
@@ -70,7 +75,7 @@ function appendTo(fd: number, buffers: Buffer[]): Promise<void> {
  * (the mirror serialized) that a rebuild starts from. The output comes in the batches the clients
  * get; the records of each moment (WRITE_EVERY_MS) are written together, in order, one write at a
  * time, off the event loop, so a slow disk holds up no agent's stream. Past a megabyte (and eight
- * screens) since the last screen, the file is rewritten, at a quiet moment, as a new
+ * screens, 16 MB at most) since the last screen, the file is rewritten, at a quiet moment, as a new
  * screen and what came after it: the file stays bounded, and is never cut in the middle of what a
  * program drew.
  */
@@ -312,11 +317,11 @@ export class ScrollbackLog {
   }
 
   private rewriteAfter(): number {
-    return Math.max(this.rewriteAfterBytes, this.screenBytes * REWRITE_AFTER_SCREENS);
+    return Math.min(MAX_BYTES_SINCE_SCREEN, Math.max(this.rewriteAfterBytes, this.screenBytes * REWRITE_AFTER_SCREENS));
   }
 
   private rewriteAtOnce(): number {
-    return this.rewriteAfter() * REWRITE_AT_ONCE_FACTOR;
+    return Math.min(MAX_BYTES_SINCE_SCREEN, this.rewriteAfter() * REWRITE_AT_ONCE_FACTOR);
   }
 
   /** Time for a new screen: past the size it rewrites at, or while the file misses output. */
