@@ -190,4 +190,37 @@ describe('ScrollbackLog', () => {
     expect(due).toBe(1);
     await log.close();
   });
+
+  it('after a failed rewrite waits before it asks for a screen again, rather than at every batch of a flood', async () => {
+    const file = logFile();
+    let due = 0;
+    const { log } = open(file, () => due++, 1000);
+    const flood = (batches: number) => {
+      for (let i = 0; i < batches; i++) log.append('z'.repeat(1000));
+    };
+    flood(8);
+    expect(due).toBe(1);
+    // No screen could be made.
+    log.beginRewrite();
+    log.finishRewrite(null);
+    flood(20);
+    expect(due).toBe(1);
+
+    // A full disk, as far as the rewrite goes: its new file cannot be made.
+    const second = logFile();
+    let secondDue = 0;
+    const other = open(second, () => secondDue++, 1000);
+    fs.mkdirSync(`${second}.new`);
+    for (let i = 0; i < 8; i++) other.log.append('z'.repeat(1000));
+    expect(secondDue).toBe(1);
+    other.log.beginRewrite();
+    other.log.finishRewrite({ cols: 80, rows: 24, data: 'screen' });
+    await other.log.written();
+    for (let i = 0; i < 20; i++) other.log.append('z'.repeat(1000));
+    expect(secondDue).toBe(1);
+    // The file goes on as it was, all of it there.
+    await other.log.close();
+    expect(await records(second)).toHaveLength(28);
+    await log.close();
+  });
 });

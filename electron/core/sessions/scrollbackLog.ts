@@ -27,6 +27,9 @@ const QUIET_MS = 200;
 const WRITE_EVERY_MS = 50;
 /** A disk that cannot keep up: past this much waiting, the file drops it and is made whole from the next screen. */
 const MAX_WAITING_BYTES = 16 * 1024 * 1024;
+/** A rewrite failed (a full disk, no screen): the next waits this long, twice as long after each failure in a row, up to the most. */
+const RETRY_REWRITE_MS = 5_000;
+const MAX_RETRY_REWRITE_MS = 5 * 60_000;
 
 const openFile = promisify(fs.open);
 const closeFile = promisify(fs.close);
@@ -101,6 +104,9 @@ export class ScrollbackLog {
   private sincePoint: Buffer[] | null = null;
   /** The screen to rewrite the file from, once the write under way is done. */
   private screenToWrite: Buffer[] | null = null;
+  /** No screen is asked for before this (performance.now()): the last rewrite failed. */
+  private retryAt = 0;
+  private failedRewrites = 0;
   /** A write failed (a full disk): the file misses output, and only a new screen makes it whole again. */
   private missing = false;
   /** close was called: nothing more is taken, and what waits is written before the file is closed. */
@@ -169,12 +175,13 @@ export class ScrollbackLog {
   /**
    * Rewrites the file as `screen` and what came after its point, once the write under way is
    * done; output that comes meanwhile follows it. null (no screen could be made) leaves the file as
-   * it is, and so does a failed rewrite.
+   * it is, and so does a failed rewrite; either way the next one waits a while.
    */
   finishRewrite(screen: { cols: number; rows: number; data: string } | null): void {
     if (!this.sincePoint || this.closing) return;
     if (!screen) {
       this.sincePoint = null;
+      this.backOff();
       return;
     }
     this.screenToWrite = screenRecord(screen);
@@ -285,9 +292,11 @@ export class ScrollbackLog {
       this.missing = false;
       this.sinceScreen = byteLength(after);
       this.screenBytes = byteLength(screen);
+      this.failedRewrites = 0;
       this.settle(upTo);
     } catch {
       // The old file is whole (unless a write failed before): it goes on as it was.
+      this.backOff();
     } finally {
       this.sincePoint = null;
     }
@@ -310,8 +319,14 @@ export class ScrollbackLog {
     this.settle(this.added);
   }
 
+  /** A rewrite failed: asking again at once would serialize the whole terminal for every batch of a flood. */
+  private backOff(): void {
+    this.failedRewrites++;
+    this.retryAt = performance.now() + Math.min(MAX_RETRY_REWRITE_MS, RETRY_REWRITE_MS * 2 ** (this.failedRewrites - 1));
+  }
+
   private askForScreenIfDue(): void {
-    if (this.sincePoint) return;
+    if (this.sincePoint || performance.now() < this.retryAt) return;
     if (this.sinceScreen > this.rewriteAtOnce()) this.onScreenDue();
     else if (this.screenDue()) this.awaitQuiet();
   }
@@ -335,7 +350,7 @@ export class ScrollbackLog {
     const seen = this.added;
     this.quietTimer = setTimeout(() => {
       this.quietTimer = undefined;
-      if (this.closing || this.sincePoint || !this.screenDue()) return;
+      if (this.closing || this.sincePoint || performance.now() < this.retryAt || !this.screenDue()) return;
       if (this.added === seen) this.onScreenDue();
       else this.awaitQuiet();
     }, QUIET_MS);
