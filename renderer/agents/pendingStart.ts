@@ -1,6 +1,6 @@
 import type { AgentSession } from '../../shared/entities';
 import { isSessionLive } from '../format/agentPresentation';
-import type { InputTarget } from '../terminal/terminalInput';
+import type { InputTarget } from '../terminal/AgentTerminal';
 
 /**
  * A Start or Restart the person asked for, from the click until the page shows the session it

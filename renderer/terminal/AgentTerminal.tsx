@@ -13,6 +13,8 @@ import { TerminalSearchBar } from './TerminalSearchBar';
 /** Resizing a PTY redraws the agent's whole screen: wait until the pane stops changing size. */
 const RESIZE_DEBOUNCE_MS = 120;
 
+export type { InputTarget };
+
 export interface AgentTerminalHandle {
   focus(): void;
   /** A start was refused: drops the keys held for it (see TerminalInput.drop). */
