@@ -228,8 +228,9 @@ export class SessionService implements ProjectWork {
   /** The agent is being removed: its session ends and its terminal goes. */
   async forget(agentId: string): Promise<void> {
     await this.stopLive(agentId, 'removed');
-    this.terminals.get(agentId)?.dispose();
+    const terminal = this.terminals.get(agentId);
     this.terminals.delete(agentId);
+    await terminal?.dispose();
   }
 
   /** The agent's running session whose secret `proof` is (compared in constant time), or null. */
@@ -375,8 +376,9 @@ export class SessionService implements ProjectWork {
   async shutdown(): Promise<void> {
     for (const limit of this.limits.values()) clearTimeout(limit.timer);
     await Promise.all([...this.live.keys()].map((agentId) => this.stopLive(agentId, 'app-restart')));
-    for (const terminal of this.terminals.values()) terminal.dispose();
+    const terminals = [...this.terminals.values()];
     this.terminals.clear();
+    await Promise.all(terminals.map((terminal) => terminal.dispose()));
   }
 
   private async readScreen(live: LiveSession): Promise<void> {
