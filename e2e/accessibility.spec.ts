@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import { connectToDrover } from '../electron/cli/socketClient';
 import { git, makeRepo } from '../test-support/gitRepo';
 import { waitFor } from '../test-support/waitFor';
-import { openWorkspace, saveProfiles, SHELL_PROFILE } from './support/agents';
+import { openWorkspace, saveProfiles, SHELL_AGENT_PROFILE } from './support/agents';
 import { expect, test, type DroverWorld } from './support/droverHost';
 
 /**
@@ -23,7 +23,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 async function projectWithWork(drover: DroverWorld): Promise<{ url: string; projectId: string }> {
   const repo = makeRepo(path.join(drover.root, 'shop'), { 'README.md': 'hello\n' });
   const url = await drover.startHost(['--project', repo]);
-  const projectId = await saveProfiles(drover, repo, [SHELL_PROFILE]);
+  const projectId = await saveProfiles(drover, repo, [SHELL_AGENT_PROFILE]);
   const client = await connectToDrover(path.join(drover.dataDir, 'drover.sock'));
   try {
     const alpha = await client.rpc.call('createAgent', { projectId, name: 'alpha', role: 'backend', profileId: 'sh' });

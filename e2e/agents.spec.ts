@@ -9,7 +9,7 @@ import {
   openWorkspace,
   saveProfiles,
   screenshot,
-  SHELL_PROFILE,
+  SHELL_AGENT_PROFILE,
   stateBadge,
   terminalOf,
   typeLine,
@@ -31,7 +31,7 @@ function visibleRows(terminal: Locator): Promise<number> {
 test('adds an agent, talks to it in its terminal, follows resizes, and resumes it after a host restart', async ({ page, drover }) => {
   const folder = drover.makeFolder('shop-api');
   const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [FAKE_PROFILE, SHELL_PROFILE]);
+  const projectId = await saveProfiles(drover, folder, [FAKE_PROFILE, SHELL_AGENT_PROFILE]);
   await openWorkspace(page, url, projectId);
   await expect(page.getByRole('region', { name: 'Work state' })).toBeVisible();
 
@@ -98,7 +98,7 @@ test('adds an agent, talks to it in its terminal, follows resizes, and resumes i
   const restartedUrl = await drover.startHost(['--project', folder]);
   await openWorkspace(page, restartedUrl, projectId);
   await expect(stateBadge(backend, 'Exited')).toBeVisible();
-  await expect(backend.getByText('stopped by the host restart', { exact: true })).toBeVisible();
+  await expect(backend.getByText('stopped when the host stopped', { exact: true })).toBeVisible();
   await expect(backendTerminal).toContainText('Done: add a health check');
   await expect(backendTerminal).toContainText('Session ended when Drover stopped');
   await expect(backend.getByText('Press Enter here to start it again')).toBeVisible();
@@ -112,11 +112,11 @@ test('adds an agent, talks to it in its terminal, follows resizes, and resumes i
 test('keys typed right after Start reach the agent, in order, however long its start takes to reach the page', async ({ page, drover }) => {
   const folder = drover.makeFolder('shop-api');
   const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
   // A loaded page: the start's answer and the session's events come late.
   const start = await holdFromHost(page, { replies: ['startAgent'], events: ['agentSessionChanged'] });
   await openWorkspace(page, url, projectId);
-  const pane = await addAgent(page, 'Typist', '', SHELL_PROFILE.name);
+  const pane = await addAgent(page, 'Typist', '', SHELL_AGENT_PROFILE.name);
   const terminal = terminalOf(pane, 'Typist');
   await pane.getByRole('button', { name: 'Start' }).click();
   await expect(pane.getByRole('status').filter({ hasText: 'Starting Typist… what you type now is sent to it once it runs.' })).toBeVisible();
@@ -125,6 +125,27 @@ test('keys typed right after Start reach the agent, in order, however long its s
   await expect(stateBadge(pane, 'Ready')).toBeVisible();
   await expect(terminal).toContainText('typed-3');
   await expect(terminal.locator('.xterm-rows > div', { hasText: /^typed-[123]\s*$/ })).toHaveText([/typed-1/, /typed-2/, /typed-3/]);
+});
+
+test('keys typed right after Restart go to the new session, not to the old one while it stops', async ({ page, drover }) => {
+  const folder = drover.makeFolder('shop-api');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
+  const restart = await holdFromHost(page, { replies: ['restartAgent'], events: ['agentSessionChanged'] });
+  await openWorkspace(page, url, projectId);
+  const pane = await addAgent(page, 'Typist', '', SHELL_AGENT_PROFILE.name);
+  const terminal = terminalOf(pane, 'Typist');
+  await pane.getByRole('button', { name: 'Start' }).click();
+  // The old session marks itself: what it runs says "old".
+  await typeLine(page, terminal, 'WHICH=old; echo marked-$WHICH');
+  await expect(terminal.locator('.xterm-rows > div', { hasText: /^marked-old\s*$/ })).toHaveCount(1);
+  await pane.getByRole('button', { name: 'Restart' }).click();
+  await expect(pane.getByRole('status').filter({ hasText: 'Starting Typist… what you type now is sent to it once it runs.' })).toBeVisible();
+  // A shell ignores SIGTERM: the old session runs on for the stop's grace period while this is typed.
+  await typeLine(page, terminal, 'echo ran-in-${WHICH:-new}');
+  restart.release();
+  await expect(terminal.locator('.xterm-rows > div', { hasText: /^ran-in-new\s*$/ })).toHaveCount(1);
+  await expect(terminal).not.toContainText('ran-in-old');
 });
 
 test('manages profiles in the UI and explains an agent whose command is missing', async ({ page, drover }) => {

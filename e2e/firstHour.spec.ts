@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { git, makeRepo } from '../test-support/gitRepo';
-import { addAgent, agentPane, openWorkspace, saveProfiles, SHELL_PROFILE, stateBadge, terminalOf, typeLine } from './support/agents';
+import { addAgent, agentPane, openWorkspace, saveProfiles, SHELL_AGENT_PROFILE, stateBadge, terminalOf, typeLine } from './support/agents';
 import { runCli } from '../test-support/droverProcess';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { holdReplies } from './support/heldFrames';
@@ -33,7 +33,7 @@ test.describe('item 1: a new repository can get an agent', () => {
     const folder = drover.makeFolder('fresh');
     git(folder, 'init', '--quiet', '--initial-branch=main');
     const url = await drover.startHost(['--project', folder]);
-    const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+    const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
     await openWorkspace(page, url, projectId);
 
     await page.getByRole('button', { name: 'Add agent' }).click();
@@ -51,7 +51,7 @@ test.describe('item 1: a new repository can get an agent', () => {
   test('the place a person picked before the repository answered is kept', async ({ page, drover }) => {
     const folder = makeRepo(path.join(drover.root, 'repo'), { 'README.md': 'hello\n' });
     const url = await drover.startHost(['--project', folder]);
-    const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+    const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
     const gitAnswer = await holdReplies(page, 'getProjectGit');
     await openWorkspace(page, url, projectId);
 
@@ -119,7 +119,7 @@ test('item 12: the profile form says what is wrong in words, with a bad pattern�
 test('item 9: a shell agent’s note points at drover inbox, which reads it; the inbox counts in the words its messages show', async ({ page, drover }) => {
   const folder = drover.makeFolder('inbox');
   const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
   await openWorkspace(page, url, projectId);
   const pane = await addAgent(page, 'sheller', '', 'POSIX shell');
   const terminal = terminalOf(pane, 'sheller');
@@ -146,7 +146,7 @@ test.describe('item 16: smaller things', () => {
   test('a shell agent reads Busy while its command runs, Ready at its prompt again', async ({ page, drover }) => {
     const folder = drover.makeFolder('busy');
     const url = await drover.startHost(['--project', folder]);
-    const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+    const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
     await openWorkspace(page, url, projectId);
     const pane = await addAgent(page, 'sleeper', '', 'POSIX shell');
     await pane.getByRole('button', { name: 'Start' }).click();
@@ -159,7 +159,7 @@ test.describe('item 16: smaller things', () => {
   test('merge is offered only with something to merge; removing an agent shows its progress', async ({ page, drover }) => {
     const folder = makeRepo(path.join(drover.root, 'repo'), { 'README.md': 'hello\n' });
     const url = await drover.startHost(['--project', folder]);
-    const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+    const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
     // Routing takes only sockets opened after it: before the page opens its one.
     const removal = await holdReplies(page, 'removeAgent');
     await openWorkspace(page, url, projectId);
@@ -196,7 +196,7 @@ test.describe('item 16: smaller things', () => {
 test('item 6: the agents grid keeps its shape while the task list grows', async ({ page, drover }) => {
   const folder = drover.makeFolder('grid');
   const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
   const client = await connectToDrover(path.join(drover.dataDir, 'drover.sock'));
   try {
     for (const name of ['one', 'two', 'three']) await client.rpc.call('createAgent', { projectId, name, role: '', profileId: 'sh' });
@@ -215,7 +215,7 @@ test('item 6: the agents grid keeps its shape while the task list grows', async 
 test('item 14: at phone width the breadcrumb leads back to Projects, and the agent picked there maximises nothing on a wide window', async ({ page, drover }) => {
   const folder = drover.makeFolder('pocket');
   const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
   await withAgents(drover, projectId, ['left', 'right']);
   await page.setViewportSize({ width: 390, height: 844 });
   await openWorkspace(page, url, projectId);
@@ -239,7 +239,7 @@ test('item 7: a removed agent’s tasks keep its name, Retry only where it can r
   test.setTimeout(90_000);
   const repo = makeRepo(path.join(drover.root, 'repo'), { 'README.md': 'hello\n' });
   const url = await drover.startHost(['--project', repo]);
-  const projectId = await saveProfiles(drover, repo, [SHELL_PROFILE]);
+  const projectId = await saveProfiles(drover, repo, [SHELL_AGENT_PROFILE]);
   const client = await connectToDrover(path.join(drover.dataDir, 'drover.sock'));
   try {
     const kept: Record<string, string> = {};
@@ -291,7 +291,7 @@ test('item 7: a removed agent’s tasks keep its name, Retry only where it can r
 test('item 8: the Run task hint states where the task runs, and a folder outside the project is refused as outside', async ({ page, drover }) => {
   const repo = makeRepo(path.join(drover.root, 'repo'), { 'README.md': 'hello\n' });
   const url = await drover.startHost(['--project', repo]);
-  const projectId = await saveProfiles(drover, repo, [SHELL_PROFILE]);
+  const projectId = await saveProfiles(drover, repo, [SHELL_AGENT_PROFILE]);
   const client = await connectToDrover(path.join(drover.dataDir, 'drover.sock'));
   const worktreePath = await (async () => {
     try {

@@ -4,7 +4,7 @@ import type { Locator, Page } from '@playwright/test';
 import { FakeGitHub } from '../test-support/fakeGitHub';
 import { addBareOrigin, git, makeRepo } from '../test-support/gitRepo';
 import { inboxMessage, openInbox } from './support/agentBridge';
-import { agentPane, openWorkspace, saveProfiles, screenshot, SHELL_PROFILE, terminalOf, typeLine } from './support/agents';
+import { agentPane, openWorkspace, saveProfiles, screenshot, SHELL_AGENT_PROFILE, terminalOf, typeLine } from './support/agents';
 import { needsYouButton } from './support/attention';
 import { expect, test } from './support/droverHost';
 
@@ -44,7 +44,7 @@ test('an issue becomes an agent, its pull request goes through failed checks and
       DROVER_GITHUB_POLL_MS: '300',
       DROVER_PORT_BLOCKS_DIR: path.join(drover.root, 'port-blocks'),
     });
-    const projectId = await saveProfiles(drover, repo, [SHELL_PROFILE]);
+    const projectId = await saveProfiles(drover, repo, [SHELL_AGENT_PROFILE]);
     await openWorkspace(page, url, projectId);
 
     // origin is a local folder: name the repository on GitHub in the project's GitHub settings.

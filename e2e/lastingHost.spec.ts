@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Locator } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import type { AgentSession, Task } from '../shared/entities';
 import { runCli } from '../test-support/droverProcess';
-import { addAgent, agentPane, numbered, oneToN, openWorkspace, saveProfiles, screenshot, searchCount, SHELL_PROFILE, stateBadge, terminalOf, typeLine } from './support/agents';
+import { addAgent, agentPane, numbered, oneToN, openWorkspace, saveProfiles, screenshot, searchCount, SHELL_AGENT_PROFILE, stateBadge, terminalOf, typeLine } from './support/agents';
 import { withSocket } from './support/attention';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { runTask, taskRow } from './support/workState';
@@ -38,20 +38,24 @@ async function expectPaneMatchesMirror(drover: DroverWorld, terminal: Locator, a
   await expect.poll(async () => (await paneRows(terminal)).join('\n')).toBe((await mirror(drover, agentId)).screen.join('\n'));
 }
 
+/** A project with one shell agent, added in the page and started (at its prompt). */
+async function startedShellAgent(page: Page, drover: DroverWorld, name: string, role: string) {
+  const folder = drover.makeFolder('shop-api');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
+  await openWorkspace(page, url, projectId);
+  const pane = await addAgent(page, name, role, SHELL_AGENT_PROFILE.name);
+  await pane.getByRole('button', { name: 'Start' }).click();
+  await expect(stateBadge(pane, 'Ready')).toBeVisible();
+  const agentId = await withSocket(drover, async (rpc) => (await rpc.call('getWorkState', { projectId })).agents[0]?.id as string);
+  return { folder, url, projectId, pane, terminal: terminalOf(pane, name), agentId };
+}
+
 for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
   test(`agents and tasks outlive drover serve (${signal} of its process group), and every page shows exactly what the agent drew`, async ({ page, drover }) => {
     test.setTimeout(240_000);
-    const folder = drover.makeFolder('shop-api');
-    const url = await drover.startHost(['--project', folder]);
-    const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
-    await openWorkspace(page, url, projectId);
+    const { folder, projectId, pane, terminal, agentId } = await startedShellAgent(page, drover, 'Counter', 'Counts');
     const panel = page.getByRole('region', { name: 'Work state' });
-
-    const pane = await addAgent(page, 'Counter', 'Counts', SHELL_PROFILE.name);
-    await pane.getByRole('button', { name: 'Start' }).click();
-    await expect(stateBadge(pane, 'Ready')).toBeVisible();
-    const terminal = terminalOf(pane, 'Counter');
-    const agentId = await withSocket(drover, async (rpc) => (await rpc.call('getWorkState', { projectId })).agents[0]?.id as string);
     // printf keeps the marker out of the command line itself, so only the output holds it.
     await typeLine(page, terminal, "i=0; until [ -e stop.gate ]; do i=$((i+1)); printf 'ti%sk %d\\n' c $i; sleep 0.2; done; echo counted $i");
     const taskId = await runTask(drover, folder, "i=0; until [ -e task.gate ]; do i=$((i+1)); echo step $i; sleep 0.3; done; echo task finished", 'steady task');
@@ -134,15 +138,7 @@ for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
 
 test('a page paused in the debugger holds no agent back, and once it runs again shows what the host has', async ({ page, drover, browser }) => {
   test.setTimeout(180_000);
-  const folder = drover.makeFolder('shop-api');
-  const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
-  await openWorkspace(page, url, projectId);
-  const pane = await addAgent(page, 'Flooder', 'Floods', SHELL_PROFILE.name);
-  await pane.getByRole('button', { name: 'Start' }).click();
-  await expect(stateBadge(pane, 'Ready')).toBeVisible();
-  const terminal = terminalOf(pane, 'Flooder');
-  const agentId = await withSocket(drover, async (rpc) => (await rpc.call('getWorkState', { projectId })).agents[0]?.id as string);
+  const { folder, url, projectId, terminal, agentId } = await startedShellAgent(page, drover, 'Flooder', 'Floods');
 
   // Another person's page (a browser context of its own: a renderer process of its own), stopped in the debugger.
   const elsewhere = await browser.newContext({ viewport: page.viewportSize() });
@@ -169,16 +165,8 @@ test('a page paused in the debugger holds no agent back, and once it runs again 
 
 test('a host killed while serve, an agent and a task run comes back: the task reads Interrupted, the page reconnects, the agent shows the screen it had', async ({ page, drover }) => {
   test.setTimeout(180_000);
-  const folder = drover.makeFolder('shop-api');
-  const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
-  await openWorkspace(page, url, projectId);
+  const { folder, pane, terminal, agentId } = await startedShellAgent(page, drover, 'Painter', 'Draws');
   const panel = page.getByRole('region', { name: 'Work state' });
-  const pane = await addAgent(page, 'Painter', 'Draws', SHELL_PROFILE.name);
-  await pane.getByRole('button', { name: 'Start' }).click();
-  await expect(stateBadge(pane, 'Ready')).toBeVisible();
-  const terminal = terminalOf(pane, 'Painter');
-  const agentId = await withSocket(drover, async (rpc) => (await rpc.call('getWorkState', { projectId })).agents[0]?.id as string);
 
   // Colours, a line redrawn over itself, a wrapped line; then a narrower window, drawn again at that size.
   await typeLine(page, terminal, "printf '\\033[32mgreen\\033[0m \\033[7mreverse\\033[0m\\n'; printf 'progress 10%%\\rprogress 99%%\\n'; printf 'wraps %.0s' $(seq 30); echo");
@@ -206,7 +194,7 @@ test('a host killed while serve, an agent and a task run comes back: the task re
 
   await expect(taskRow(panel, 'long task').getByText('Interrupted')).toBeVisible();
   await expect(stateBadge(pane, 'Exited')).toBeVisible();
-  await expect(pane.getByText('stopped by the host restart')).toBeVisible();
+  await expect(pane.getByText('stopped when the host stopped')).toBeVisible();
   const after = await withSocket(drover, (rpc) => rpc.call('readAgentScreen', { agentId, styled: true }));
   const afterText = (await withSocket(drover, (rpc) => rpc.call('readAgentScreen', { agentId }))).text;
   // The pane's footer ("Press Enter here to start it again") takes rows from the screen: the width stays.

@@ -2,7 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Locator, Page } from '@playwright/test';
 import { connectToDrover } from '../electron/cli/socketClient';
-import { agentPane, openWorkspace, saveProfiles, screenshot, SHELL_PROFILE, stateBadge } from './support/agents';
+import { agentPane, openWorkspace, saveProfiles, screenshot, SHELL_AGENT_PROFILE, stateBadge } from './support/agents';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { runTask } from './support/workState';
 
@@ -39,7 +39,7 @@ function seedAgentResults(dataDir: string, projectId: string, folder: string, ag
 async function fiveAgentsWithResults(drover: DroverWorld): Promise<{ url: string; projectId: string; folder: string }> {
   const folder = drover.makeFolder('busy-project');
   await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
   const client = await connectToDrover(path.join(drover.dataDir, 'drover.sock'));
   const agentIds: string[] = [];
   try {

@@ -1,5 +1,5 @@
 import { expect, test } from './support/droverHost';
-import { addAgent, openWorkspace, saveProfiles, screenshot, SHELL_PROFILE, terminalOf, typeLine } from './support/agents';
+import { addAgent, openWorkspace, saveProfiles, screenshot, SHELL_AGENT_PROFILE, terminalOf, typeLine } from './support/agents';
 import { startFromPane } from './support/agentBridge';
 import { openProject, runTask, taskRow } from './support/workState';
 import { withSocket } from './support/attention';
@@ -63,7 +63,7 @@ test('the command palette runs a task and cancels it, by keyboard alone', async 
 test('keys typed right after Ctrl+Shift+P in an agent terminal reach the palette, never the agent', async ({ page, drover }) => {
   const folder = drover.makeFolder('shop');
   const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
   await openWorkspace(page, url, projectId);
   const pane = await addAgent(page, 'sam', 'Runs the shell', 'POSIX shell');
   await startFromPane(pane);

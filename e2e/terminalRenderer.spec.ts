@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from './support/droverHost';
-import { addAgent, openWorkspace, saveProfiles, SHELL_PROFILE, stateBadge, terminalOf, typeLine } from './support/agents';
+import { addAgent, openWorkspace, saveProfiles, SHELL_AGENT_PROFILE, stateBadge, terminalOf, typeLine } from './support/agents';
 
 /**
  * The pane's renderer: the DOM one where WebGL is rasterized on the CPU (Chromium under
@@ -11,7 +11,7 @@ import { addAgent, openWorkspace, saveProfiles, SHELL_PROFILE, stateBadge, termi
 test('draws agent terminals with the DOM renderer without a GPU, and with WebGL when asked, typing working in both', async ({ page, drover }) => {
   const folder = drover.makeFolder('render');
   const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await openWorkspace(page, url, projectId);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_MARKS_PER_CHARACTER } from '../electron/core/sessions/combiningMarks';
-import { addAgent, agentPane, openWorkspace, saveProfiles, SHELL_PROFILE, stateBadge, terminalOf, typeLine } from './support/agents';
+import { addAgent, agentPane, openWorkspace, saveProfiles, SHELL_AGENT_PROFILE, stateBadge, terminalOf, typeLine } from './support/agents';
 import { withSocket } from './support/attention';
 import { expect, test } from './support/droverHost';
 
@@ -21,9 +21,9 @@ process.stdout.write('\\x1b[c\\x1b[6n\\x1bP$qm\\x1b\\\\\\x1b]11;?\\x07asked\\r\\
 test('50,000 combining marks on one character reach no terminal: the page stays responsive, live and on every reload', async ({ page, drover }) => {
   const folder = drover.makeFolder('shop-api');
   const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
   await openWorkspace(page, url, projectId);
-  const pane = await addAgent(page, 'Zalgo', 'Prints marks', SHELL_PROFILE.name);
+  const pane = await addAgent(page, 'Zalgo', 'Prints marks', SHELL_AGENT_PROFILE.name);
   await pane.getByRole('button', { name: 'Start' }).click();
   await expect(stateBadge(pane, 'Ready')).toBeVisible();
   const terminal = terminalOf(pane, 'Zalgo');
@@ -43,9 +43,9 @@ test('50,000 combining marks on one character reach no terminal: the page stays 
 test('what a page answers while it restores a screen is never typed into the agent: reloads and a second tab add no input', async ({ page, drover, context }) => {
   const folder = drover.makeFolder('shop-api');
   const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
   await openWorkspace(page, url, projectId);
-  const pane = await addAgent(page, 'Asker', 'Queries the terminal', SHELL_PROFILE.name);
+  const pane = await addAgent(page, 'Asker', 'Queries the terminal', SHELL_AGENT_PROFILE.name);
   await pane.getByRole('button', { name: 'Start' }).click();
   await expect(stateBadge(pane, 'Ready')).toBeVisible();
   const terminal = terminalOf(pane, 'Asker');
@@ -73,9 +73,9 @@ test('what a page answers while it restores a screen is never typed into the age
 test('200 agents: a page makes and attaches only the terminals in view, and the others as they come into view', async ({ page, drover }) => {
   const folder = drover.makeFolder('shop-api');
   const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [SHELL_PROFILE]);
+  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
   await withSocket(drover, async (rpc) => {
-    for (let n = 1; n <= 200; n++) await rpc.call('createAgent', { projectId, name: `Agent ${n}`, role: '', profileId: SHELL_PROFILE.id as string });
+    for (let n = 1; n <= 200; n++) await rpc.call('createAgent', { projectId, name: `Agent ${n}`, role: '', profileId: SHELL_AGENT_PROFILE.id as string });
   });
   const agents = await openWorkspace(page, url, projectId);
   await expect(agentPane(page, 'Agent 200')).toBeAttached();

@@ -237,9 +237,9 @@ function createRelayRegistry(host: HostSession): (contents: WebContents) => Prom
   };
 
   host.onStateChange((state) => {
-    for (const id of [...relays.keys()]) if (state === 'lost') drop(id);
+    for (const id of [...relays.keys()]) if (state !== 'open') drop(id);
     const window = mainWindow;
-    const notice: ConnectionNotice = { state, reason: null };
+    const notice: ConnectionNotice = state === 'open' ? { state, reason: null } : { state: 'lost', reason: null, stopped: state === 'stopped' };
     if (window && !window.isDestroyed()) window.webContents.send(IPC_CONNECTION_CHANNEL, notice);
   });
 

@@ -6,7 +6,8 @@ import { apiPathOf, machineOfPage, machinePageHref } from './transport/machinePa
 import { createPreloadBridge } from './transport/preloadTransport';
 import { createWebSocketBridge } from './transport/webSocketTransport';
 
-export type { Bridge, ClosableBridge, ConnectionLoss, ConnectionState, Unsubscribe } from './transport/bridgeTypes';
+export type { ConnectionLoss } from '../shared/connectionLoss';
+export type { Bridge, ClosableBridge, ConnectionState, Unsubscribe } from './transport/bridgeTypes';
 
 function findPreloadBridge(): PreloadBridge | null {
   const candidate: unknown = Reflect.get(window, PRELOAD_BRIDGE_KEY);

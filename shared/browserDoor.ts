@@ -26,6 +26,19 @@ export const DoorChallengeSchema = z.object({ t: z.literal('door-challenge'), do
 export const PageProofSchema = z.object({ t: z.literal('page-proof'), pageProof: Hex32Schema }).strict();
 export const DoorOpenSchema = z.object({ t: z.literal('door-open') }).strict();
 
+/**
+ * A handshake message as JSON, for its schema to check, or null for anything else (a binary frame,
+ * text that is not JSON): either side refuses a message it cannot read, and never throws on one.
+ */
+export function handshakeMessage(text: unknown): unknown {
+  if (typeof text !== 'string') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 /** How long a connection may take to become a page the door let in (request, upgrade and handshake). */
 export const DOOR_HANDSHAKE_MS = 10_000;
 

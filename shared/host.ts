@@ -56,12 +56,18 @@ export const OpenWebDoorParamsSchema = z
     allowOrigins: z.array(z.string().max(300)).max(50).default([]),
     /** A fresh browser token: pages holding the old one are locked out. */
     newToken: z.boolean().default(false),
+    /**
+     * When `port` is taken, open on a free one with a new token, as `port: 0` does when the last
+     * port is taken: serve reopening its door after the host came back, on a port the person did
+     * not choose.
+     */
+    moveIfTaken: z.boolean().default(false),
   })
   .strict();
 export const WebDoorSchema = z.object({
   url: z.string(),
   port: z.number().int().positive(),
-  /** The port it meant to reopen on (`--port 0`), held by another program: it opened on `port` with a new token. */
+  /** The port it meant to reopen on (`--port 0`, or `moveIfTaken`), held by another program: it opened on `port` with a new token. */
   movedFrom: z.number().int().positive().nullable(),
 });
 export type WebDoor = z.infer<typeof WebDoorSchema>;

@@ -7,6 +7,8 @@ export type { DesktopNotification } from './desktopNotification';
 export interface ConnectionNotice {
   state: 'open' | 'lost';
   reason: string | null;
+  /** Lost because the host stopped on purpose, as it said before it went (`drover host stop`, a restart). */
+  stopped?: boolean;
 }
 
 /**

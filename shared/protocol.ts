@@ -91,14 +91,22 @@ export const TerminalFrameSchema = z.object({ t: z.literal('term'), chunk: Termi
 /** The frames that carry bytes: binary on sockets, a Uint8Array over Electron IPC. */
 export type StreamFrame = z.infer<typeof OutputFrameSchema> | z.infer<typeof TerminalFrameSchema>;
 
+/**
+ * The host's last word to a client of its local socket when it stops on purpose (`drover host
+ * stop`, a restart, a quit), as code 4003 is the browser door's: a connection that ends without it
+ * lost a host that crashed or was killed.
+ */
+export const HostStoppingFrameSchema = z.object({ t: z.literal('host-stopping') }).strict();
+export type HostStoppingFrame = z.infer<typeof HostStoppingFrameSchema>;
+
 // Discriminated by `t`, so a frame is checked against its own shape only: a flood of terminal
 // frames costs no failed attempts at the other shapes.
-export const ServerFrameSchema = z.discriminatedUnion('t', [ResponseFrameSchema, EventFrameSchema, OutputFrameSchema, TerminalFrameSchema]);
+export const ServerFrameSchema = z.discriminatedUnion('t', [ResponseFrameSchema, EventFrameSchema, OutputFrameSchema, TerminalFrameSchema, HostStoppingFrameSchema]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;
 export type EventFrame = z.infer<typeof EventFrameSchema>;
 export type PushFrame = EventFrame | StreamFrame;
-/** What travels as JSON text: replies and events. */
-export type TextFrame = ResponseFrame | EventFrame;
+/** What travels as JSON text: replies, events and the host's notice that it stops. */
+export type TextFrame = ResponseFrame | EventFrame | HostStoppingFrame;
 
 /** The serve host prints exactly this line (with its URL) once it is ready. */
 export const SERVING_LINE_PREFIX = 'Drover serving at ';

@@ -7,6 +7,8 @@ export interface PushHandlers {
   onEvent?(event: DroverEvent): void;
   onOutput?(chunk: TaskOutputBytes): void;
   onTerminal?(chunk: TerminalBytes): void;
+  /** The host said it stops on purpose; the connection ends next. */
+  onHostStopping?(): void;
   /**
    * A successful reply to `method` has been checked; `arrivedAt` (performance.now()) is when it
    * arrived, before the check (the page measures a work-state snapshot's parts with it).
@@ -71,6 +73,7 @@ export class RpcClient {
     if (frame.t === 'evt') this.handlers.onEvent?.(frame.event);
     else if (frame.t === 'out') this.handlers.onOutput?.(frame.chunk);
     else if (frame.t === 'term') this.handlers.onTerminal?.(frame.chunk);
+    else if (frame.t === 'host-stopping') this.handlers.onHostStopping?.();
     else if (frame.id !== null) {
       const call = this.pending.get(frame.id);
       if (!call) return;

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
-import { DoorChallengeSchema, doorKey, doorProof, DoorOpenSchema, pageProof } from '../shared/browserDoor';
+import { doorKey } from '../shared/browserDoor';
 import { hmacSha256 } from '../electron/host/doorHandshake';
+import { PageHandshake } from '../renderer/transport/pageHandshake';
 
 export interface DoorSocketOptions {
   /** The WebSocket's path: `/api` (the default), or a machine's `/machines/NAME/api`. */
@@ -17,41 +17,40 @@ export interface DoorSocketOptions {
 }
 
 /**
- * A WebSocket of a door of `drover serve` (its printed URL, `?token=…`), let in through the
- * handshake a page makes (shared/browserDoor.ts). Rejects, saying why, when the upgrade is refused
- * (`HTTP 403`), the door does not prove it holds the token, or it closes before letting the client in.
+ * A WebSocket of a door of `drover serve` (its printed URL, `?token=…`), let in through the page's
+ * own half of the handshake (renderer/transport/pageHandshake.ts). Rejects, saying why, when the
+ * upgrade is refused (`HTTP 403`), the door does not prove it holds the token, or it closes before
+ * letting the client in. Errors after that end the socket, as they would a page's.
  */
 export function openDoorSocket(serveUrl: string, options: DoorSocketOptions = {}): Promise<WebSocket> {
   const url = new URL(serveUrl);
   const token = options.token ?? url.searchParams.get('token') ?? '';
-  const key = doorKey(hmacSha256, token, options.origin ?? '');
+  const handshake = new PageHandshake(doorKey(hmacSha256, token, options.origin ?? ''));
   const ws = new WebSocket(`ws://${url.host}${options.path ?? '/api'}`, { headers: { ...options.headers, ...(options.origin ? { Origin: options.origin } : {}) } });
-  const pageNonce = randomBytes(32).toString('hex');
   return new Promise((resolve, reject) => {
-    let doorNonce: string | null = null;
-    const handshake = (data: WebSocket.RawData) => {
-      const frame: unknown = JSON.parse(data.toString());
-      if (doorNonce === null) {
-        const challenge = DoorChallengeSchema.parse(frame);
-        if (challenge.doorProof !== doorProof(hmacSha256, key, pageNonce, challenge.doorNonce)) {
-          ws.terminate();
-          return reject(new Error('the door did not prove it holds the token'));
-        }
-        doorNonce = challenge.doorNonce;
-        ws.send(JSON.stringify({ t: 'page-proof', pageProof: pageProof(hmacSha256, key, pageNonce, doorNonce) }));
-        return;
+    const onHandshake = (data: WebSocket.RawData, isBinary: boolean) => {
+      const step = handshake.receive(isBinary ? data : data.toString());
+      if (step === 'not-the-door') {
+        ws.terminate();
+        reject(new Error('the door did not prove it holds the token'));
+      } else if (step === 'let-in') {
+        ws.off('message', onHandshake);
+        ws.off('close', closedEarly);
+        if (options.onMessage) ws.on('message', options.onMessage);
+        resolve(ws);
+      } else {
+        ws.send(step.send);
       }
-      DoorOpenSchema.parse(frame);
-      ws.off('message', handshake);
-      if (options.onMessage) ws.on('message', options.onMessage);
-      ws.off('close', closedEarly);
-      resolve(ws);
     };
     const closedEarly = (code: number, reason: Buffer) => reject(new Error(`closed before the door let it in: ${code} ${reason.toString()}`));
-    ws.on('message', handshake);
-    ws.once('open', () => ws.send(JSON.stringify({ t: 'door-hello', pageNonce })));
-    ws.once('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
-    ws.once('error', reject);
+    ws.on('message', onHandshake);
+    ws.once('open', () => ws.send(handshake.hello()));
+    ws.once('unexpected-response', (request, response) => {
+      reject(new Error(`HTTP ${response.statusCode}`));
+      request.destroy();
+    });
+    // A reject once settled does nothing; the listener stays so a later error cannot go unhandled.
+    ws.on('error', reject);
     ws.once('close', closedEarly);
   });
 }

@@ -11,6 +11,8 @@ export interface ServeProcess {
   /** The `drover serve` process (the browser door); the host it started runs apart from it. */
   child: ChildProcess;
   url: string;
+  /** Every URL serve printed on its serving lines, the first (`url`) first: a door that moved prints its new one. */
+  urls(): string[];
   dataDir: string;
   /** What serve printed on stderr. */
   stderr: () => string;
@@ -77,12 +79,16 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv = process.env)
       clearTimeout(timer);
       reject(new Error(`drover serve exited with ${code}:\n${stderr}`));
     });
+    const urls: string[] = [];
     readline.createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
       if (!line.startsWith(SERVING_LINE_PREFIX)) return;
+      urls.push(line.slice(SERVING_LINE_PREFIX.length));
+      if (urls.length > 1) return;
       clearTimeout(timer);
       resolve({
         child,
         url: line.slice(SERVING_LINE_PREFIX.length),
+        urls: () => [...urls],
         dataDir,
         stderr: () => stderr,
         hostLog: () => {

@@ -18,8 +18,12 @@ export interface RecordedGitHubRequest {
   origin: string;
   authorization: string | null;
   ifNoneMatch: string | null;
+  /** The Range header (`bytes=-32768`: the last 32 KB). */
+  range: string | null;
   body: unknown;
   status: number;
+  /** The bytes of body the log host sent (or began to send) for it. */
+  bytesServed: number;
 }
 
 export type FakeCheckState = 'pending' | 'failed' | 'passed';
@@ -73,21 +77,35 @@ const LOG_FAILURE = 'FAIL test/cart.test.js: cart keeps 2 items (got 1)';
 const GIT_IDENTITY = { GIT_AUTHOR_NAME: 'Fake GitHub', GIT_AUTHOR_EMAIL: 'noreply@github.invalid', GIT_COMMITTER_NAME: 'Fake GitHub', GIT_COMMITTER_EMAIL: 'noreply@github.invalid' };
 
 /** `fillerBytes` of one endless line, then `end`, written as the reader takes them (never held whole). */
-async function streamWithFiller(response: http.ServerResponse, fillerBytes: number, end: string): Promise<void> {
-  response.writeHead(200, { 'content-type': 'text/plain' });
+/** A job log: `fillerBytes` of one line without an end, then `end`; only its bytes from `from` are sent, counted in `record`. */
+async function streamLog(response: http.ServerResponse, record: RecordedGitHubRequest, log: { fillerBytes: number; end: string; from: number; stalls: boolean }): Promise<void> {
   const chunk = Buffer.alloc(1024 * 1024, 'x');
-  for (let left = fillerBytes; left > 0 && !response.destroyed; left -= chunk.length) {
-    if (!response.write(left >= chunk.length ? chunk : chunk.subarray(0, left))) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          response.off('drain', done).off('close', done);
-          resolve();
-        };
-        response.on('drain', done).on('close', done);
-      });
-    }
+  const send = (bytes: Buffer): Promise<void> | undefined => {
+    record.bytesServed += bytes.length;
+    if (response.write(bytes)) return undefined;
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        response.off('drain', done).off('close', done);
+        resolve();
+      };
+      response.on('drain', done).on('close', done);
+    });
+  };
+  for (let at = log.from; at < log.fillerBytes && !response.destroyed; at += chunk.length) {
+    await send(chunk.subarray(0, Math.min(chunk.length, log.fillerBytes - at)));
+    // A log host that stalls sends its first bytes, then nothing, never ending the log.
+    if (log.stalls) return;
   }
-  response.end(`\n${end}`);
+  const end = Buffer.from(log.fillerBytes > 0 ? `\n${log.end}` : log.end);
+  const rest = end.subarray(Math.max(0, log.from - log.fillerBytes));
+  await send(rest);
+  if (!log.stalls) response.end();
+}
+
+/** The first byte of a suffix range (`bytes=-N`, the last N bytes) of `total` bytes; null for any other range. */
+function suffixRangeStart(range: string | null, total: number): number | null {
+  const match = /^bytes=-(\d+)$/.exec(range ?? '');
+  return match ? Math.max(0, total - Number(match[1])) : null;
 }
 
 export class FakeGitHub {
@@ -113,6 +131,10 @@ export class FakeGitHub {
    * streamed before their usual last lines; 0: none.
    */
   jobLogFillerBytes = 0;
+  /** Whether the log host answers a suffix Range with just those bytes (206), as GitHub's does; false: it sends the whole log. */
+  jobLogHonoursRange = true;
+  /** The log host sends a log's first bytes, then nothing more. */
+  jobLogStalls = false;
   /** What a failed build check run says of itself (its output summary). */
   failedBuildSummary = 'cart.test.js: 1 of 12 tests failed';
   private readonly issues: FakeIssue[] = [];
@@ -218,8 +240,10 @@ export class FakeGitHub {
       origin,
       authorization: request.headers.authorization ?? null,
       ifNoneMatch: (request.headers['if-none-match'] as string | undefined) ?? null,
+      range: request.headers.range ?? null,
       body,
       status: 0,
+      bytesServed: 0,
     };
     this.requests.push(record);
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
@@ -242,13 +266,14 @@ export class FakeGitHub {
     if (origin !== this.url) {
       // The log host: job logs are served from another origin, behind a redirect, as GitHub does.
       const match = /^\/logs\/(\d+)$/.exec(url.pathname);
-      const log = `2024-01-01T00:00:00Z Running tests\n2024-01-01T00:00:01Z ${LOG_FAILURE}\n2024-01-01T00:00:02Z Process completed with exit code 1.\n`;
-      if (match && this.jobLogFillerBytes > 0) {
-        record.status = 200;
-        void streamWithFiller(response, this.jobLogFillerBytes, log);
-        return;
-      }
-      send(match ? 200 : 404, match ? log : 'no such log');
+      const end = `2024-01-01T00:00:00Z Running tests\n2024-01-01T00:00:01Z ${LOG_FAILURE}\n2024-01-01T00:00:02Z Process completed with exit code 1.\n`;
+      if (!match) return send(404, 'no such log');
+      const fillerBytes = this.jobLogFillerBytes;
+      const total = (fillerBytes > 0 ? fillerBytes + 1 : 0) + Buffer.byteLength(end);
+      const from = this.jobLogHonoursRange ? suffixRangeStart(record.range, total) : null;
+      record.status = from === null ? 200 : 206;
+      response.writeHead(record.status, { 'content-type': 'text/plain', 'content-length': String(total - (from ?? 0)), ...(from === null ? {} : { 'content-range': `bytes ${from}-${total - 1}/${total}` }) });
+      void streamLog(response, record, { fillerBytes, end, from: from ?? 0, stalls: this.jobLogStalls });
       return;
     }
     if (this.down) return send(503, { message: 'Service Unavailable' });

@@ -4,26 +4,11 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import type { AgentProfileInput } from '../../shared/entities';
 import { connectToDrover } from '../../electron/cli/socketClient';
 import { FAKE_PROFILE } from '../../test-support/fakeAgentProfile';
+import { SHELL_AGENT_PROFILE } from '../../test-support/shellAgent';
 import type { DroverWorld } from './droverHost';
 import { ARTIFACTS_DIR } from './workState';
 
-const NO_PATTERNS = { promptPattern: null, busyPattern: null, needsInputPattern: null, usageLimitPattern: null };
-
-export { FAKE_PROFILE };
-
-/** A plain POSIX shell, to ask the PTY its size with `stty size`. */
-export const SHELL_PROFILE: AgentProfileInput = {
-  id: 'sh',
-  name: 'POSIX shell',
-  command: '/bin/sh',
-  args: [],
-  env: { PS1: '$ ' },
-  ...NO_PATTERNS,
-  promptPattern: '\\$ ?$',
-  quietMs: 200,
-  integration: 'none',
-  wakeAs: 'shell-note',
-};
+export { FAKE_PROFILE, SHELL_AGENT_PROFILE };
 
 /** Saves profiles over the local socket, as a script would, and returns the folder's project id. */
 export async function saveProfiles(drover: DroverWorld, folder: string, profiles: AgentProfileInput[]): Promise<string> {

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { git } from '../../test-support/gitRepo';
-import { openWorkspace, saveProfiles, SHELL_PROFILE } from './agents';
+import { openWorkspace, saveProfiles, SHELL_AGENT_PROFILE } from './agents';
 import type { DroverWorld } from './droverHost';
 
 /** `drover serve` on a repository with the POSIX shell profile, its project page open; returns the project id. */
 export async function openRepoWithShell(page: Page, drover: DroverWorld, repo: string): Promise<string> {
   const url = await drover.startHost(['--project', repo]);
-  const projectId = await saveProfiles(drover, repo, [SHELL_PROFILE]);
+  const projectId = await saveProfiles(drover, repo, [SHELL_AGENT_PROFILE]);
   await openWorkspace(page, url, projectId);
   return projectId;
 }

@@ -3,7 +3,7 @@ import type { WebDoor } from '../../shared/host';
 import { SERVING_LINE_PREFIX } from '../../shared/protocol';
 import { ensureHost, hostAnswers } from '../host/hostLauncher';
 import { isRecordedHostAlive, readHostRecord } from '../host/hostRecord';
-import { parseOrigin } from '../host/webServer';
+import { originsOf, parseOrigin } from '../host/webServer';
 import { hostCommandFor, type HostCliContext } from './hostCommands';
 import { connectToDrover, type SocketClient } from './socketClient';
 import { UsageError } from './usage';
@@ -21,8 +21,9 @@ const RECONNECT_WITHIN_MS = 15_000;
  * and keeps it open while it runs. Stopping serve (Ctrl+C, SIGTERM, even SIGKILL) closes the door
  * and nothing else: agents and tasks go on in the host. When the host itself goes away (a crash,
  * `drover host restart`), serve brings one back and opens the door again on the same port, so an
- * open page reconnects by itself; after `drover host stop` it ends too. Logs go to stderr; stdout
- * carries only the serving line.
+ * open page reconnects by itself (unless another program took that port meanwhile: then, but for a
+ * port given with --port, the door opens on another with a new token, and serve prints its new
+ * URL); after `drover host stop` it ends too. Logs go to stderr; stdout carries only serving lines.
  */
 export async function serve(args: string[], context: HostCliContext): Promise<number> {
   const { values } = parseArgs({
@@ -48,31 +49,35 @@ export async function serve(args: string[], context: HostCliContext): Promise<nu
   const { dataDir, socketPath } = context;
   const hostCommand = hostCommandFor(dataDir, process.env);
 
-  /** Connects to the host (starting one if needed) and opens the door; resolves with the door's URL. */
-  const openDoor = async (wantedPort: number, newToken: boolean): Promise<{ client: SocketClient } & WebDoor> => {
+  /**
+   * Connects to the host (starting one if needed) and opens the door; resolves with the door's URL.
+   * A door that moved off its port, taken by another program, says so: its URL holds a new token.
+   */
+  const openDoor = async (request: { port: number; newToken: boolean; moveIfTaken: boolean }): Promise<{ client: SocketClient } & WebDoor> => {
     const outcome = await ensureHost({ dataDir, socketPath, start: hostCommand });
     if (outcome === 'started') log(`started the Drover host for ${dataDir}`);
     const client = await connectToDrover(socketPath, {}, { client: 'serve' });
+    let door: WebDoor;
     try {
-      const door = await client.rpc.call('openWebDoor', { host: values.host, port: wantedPort, allowOrigins, newToken });
-      return { client, ...door };
+      door = await client.rpc.call('openWebDoor', { host: values.host, allowOrigins, ...request });
     } catch (error) {
       client.close();
       throw error;
     }
+    if (door.movedFrom !== null) {
+      log(`port ${door.movedFrom}, where the browser door served last, is taken by another program: the door opened on ${door.port} with a new token, so a page left open on the old port cannot connect; open the URL printed now`);
+    }
+    return { client, ...door };
   };
 
-  let door = await openDoor(port, values['new-token'] === true);
-  if (door.movedFrom !== null) {
-    log(`port ${door.movedFrom}, where the browser door served last, is taken by another program: the door opened on ${door.port} with a new token, so a page left open on the old port cannot connect; open the URL printed now`);
-  }
+  let door = await openDoor({ port, newToken: values['new-token'] === true, moveIfTaken: false });
   if (values.project) {
     const project = await door.client.rpc.call('addProject', { path: values.project });
     log(`project ${project.name} (${project.id}) at ${project.path}`);
   }
   if (values.host !== '127.0.0.1' && values.host !== 'localhost' && values.host !== '::1') {
     log(`warning: listening on ${values.host}, reachable from other machines; anyone with the token controls this Drover`);
-    log(`pages may connect from ${[new URL(door.url).origin, ...allowOrigins].join(', ')} and loopback only; add the names you browse to with --allow-origin`);
+    log(`pages may connect from ${originsOf(new URL(door.url).hostname, door.port, allowOrigins).join(', ')} only; add the names you browse to with --allow-origin`);
   }
   process.stdout.write(`${SERVING_LINE_PREFIX}${door.url}\n`);
 
@@ -91,15 +96,23 @@ export async function serve(args: string[], context: HostCliContext): Promise<nu
     await door.client.closed;
     if (stopping) return 0;
     const deadline = Date.now() + RECONNECT_WITHIN_MS;
-    log(hostCrashed(dataDir) ? 'the Drover host went away; starting it again' : 'the Drover host stopped; waiting for it to come back');
+    let toldCrash = hostCrashed(dataDir);
+    log(toldCrash ? 'the Drover host went away; starting it again' : 'the Drover host stopped; waiting for it to come back');
     for (;;) {
       try {
-        if ((await hostBackOrCrashed(dataDir, socketPath, deadline)) === 'stopped') {
+        const outcome = await hostBackOrCrashed(dataDir, socketPath, deadline);
+        if (outcome === 'stopped') {
           log('the Drover host was stopped (drover host stop); serve ends too');
           return 0;
         }
-        door = await openDoor(door.port, false);
+        if (outcome === 'crashed' && !toldCrash) {
+          toldCrash = true;
+          log('the Drover host had crashed; starting it again');
+        }
+        // The same port, so open pages reconnect; one the person did not choose moves when it was taken meanwhile.
+        door = await openDoor({ port: door.port, newToken: false, moveIfTaken: port === 0 });
         log(`the browser door is open again at ${new URL(door.url).origin}`);
+        if (door.movedFrom !== null) process.stdout.write(`${SERVING_LINE_PREFIX}${door.url}\n`);
         break;
       } catch (error) {
         if (Date.now() >= deadline) throw error;

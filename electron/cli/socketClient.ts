@@ -24,6 +24,8 @@ export interface SocketClient {
 export interface PushListeners {
   onEvent?(event: DroverEvent): void;
   onOutput?(chunk: TaskOutputBytes): void;
+  /** The host said it stops on purpose, before the connection ends. */
+  onHostStopping?(): void;
 }
 
 function unreachable(socketPath: string, error: NodeJS.ErrnoException): string {

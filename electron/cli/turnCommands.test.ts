@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent, Project, Worktree } from '../../shared/entities';
@@ -64,6 +65,17 @@ describe('drover turns', () => {
     const restore = await cli(['turns', 'restore', 'builder', '0']);
     expect(restore.code, restore.stderr).toBe(0);
     expect(restore.stdout).toBe('Restored checkpoint 0 of builder; what it held before is checkpoint 2 (drover turns restore builder 2 undoes this).\n');
+  });
+
+  it('names a file too large to show quoted, so its name cannot act on the terminal', async () => {
+    const { agent, worktree } = await agentWithOneTurn();
+    const name = 'big\u001b]52;c;aGk=\u0007.txt';
+    fs.writeFileSync(path.join(worktree.path, name), `${'x'.repeat(3 * 1024 * 1024)}\n`);
+    await host.core.api.writeAgentInput({ agentId: agent.id, data: 'true\r' });
+    await waitFor(async () => (await host.core.api.listTurns({ agentId: agent.id })).turns.length === 3, 'checkpoint 2');
+    const diff = await cli(['turns', 'diff', 'builder', '2']);
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(diff.stdout).toMatch(/^# "big\\033]52;c;aGk=\\a\.txt": too large to show here; run git diff [0-9a-f]+ [0-9a-f]+\n$/);
   });
 
   it('refuses a checkpoint that does not exist and a bad number, with exit code 2', async () => {

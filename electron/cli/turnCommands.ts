@@ -3,7 +3,7 @@ import { parseCommandArgs } from './cliOptions';
 import { connectToDrover } from './socketClient';
 import { resolveProject, type CliContext } from './taskCommands';
 import { UsageError } from './usage';
-import { agentIdOf, table } from './worktreeCommands';
+import { agentIdOf, patchText, table } from './worktreeCommands';
 
 const KIND_WORDS: Readonly<Record<Turn['kind'], string>> = { start: 'start', turn: 'turn', restore: 'restore' };
 
@@ -59,7 +59,7 @@ export async function turnsCommand(args: string[], context: CliContext): Promise
       print(diff, () =>
         values.stat
           ? `${table(diff.files.map((file) => [file.path, `+${file.additions}`, `-${file.deletions}`, file.binary ? 'binary' : '']))}\n${diff.files.length} files changed, +${diff.additions} -${diff.deletions}\n`
-          : diff.files.map((file) => file.patch ?? `# ${file.path}: too large to show here; run git diff ${diff.base} ${diff.head}\n`).join(''),
+          : patchText(diff.files, `git diff ${diff.base} ${diff.head}`),
       );
     } else {
       const restored = await rpc.call('restoreTurn', { agentId, n: checkpointNumber(numbers[0], 'N') });

@@ -30,9 +30,9 @@ function agentArgument(positionals: string[], command: string): string {
   return agent;
 }
 
-/** The diff as git prints it; a file too large to send is named with where to look. */
-function patchText(diff: WorktreeDiff, folder: string): string {
-  return diff.files.map((file) => file.patch ?? `# ${quoted(file.path)}: too large to show here; run git diff ${diff.base} in ${quoted(folder)}\n`).join('');
+/** A diff as git prints it; a file too large to send is named (quoted) with the git command that shows it. */
+export function patchText(files: readonly { path: string; patch: string | null }[], showWith: string): string {
+  return files.map((file) => file.patch ?? `# ${quoted(file.path)}: too large to show here; run ${showWith}\n`).join('');
 }
 
 function statText(diff: WorktreeDiff): string {
@@ -94,7 +94,8 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
         else if (values.stat) context.out(statText(diff));
         else {
           const { worktrees } = await rpc.call('getWorkState', { projectId: project.id });
-          context.out(patchText(diff, worktrees.find((worktree) => worktree.agentId === agentId)?.path ?? 'the worktree'));
+          const folder = worktrees.find((worktree) => worktree.agentId === agentId)?.path ?? 'the worktree';
+          context.out(patchText(diff.files, `git diff ${diff.base} in ${quoted(folder)}`));
         }
         return 0;
       }

@@ -24,6 +24,11 @@ export interface AgentCaller {
  */
 export type Caller = { kind: 'person' } | AgentCaller;
 
+/** Whether a caller still speaks for someone: the person always, an agent while its identity holds. */
+export function speaksForSomeone(caller: Caller): boolean {
+  return caller.kind === 'person' || caller.ended() === null;
+}
+
 /**
  * Whoever sent a request: a window, a browser tab, the CLI, an MCP server. Methods whose effect
  * belongs to one client (watching a task's output, attaching a terminal, waiting for a reply) send

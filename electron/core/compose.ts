@@ -18,7 +18,7 @@ import { commandLineToolMethods } from './commandLineTool/commandLineToolMethods
 import { EventBus } from './events/eventBus';
 import { ForgeConnector } from './forge/forgeConnector';
 import { forgeMethods } from './forge/forgeMethods';
-import { ForgeTokens, TokenVault, workEnvFor } from './forge/forgeTokens';
+import { ForgeTokens, TokenVault, forgeTokensIn, withoutForgeTokens, workEnvFor } from './forge/forgeTokens';
 import { IssueService } from './forge/issueService';
 import { PullRequestService } from './forge/pullRequestService';
 import { inboxMethods } from './inbox/inboxMethods';
@@ -161,7 +161,9 @@ export function createCore(options: CoreOptions): Core {
   const cliCommand = options.cliCommand ?? [process.execPath, process.argv[1] ?? 'drover'];
   const inbox = new MediatedInbox(locator, projects, stores, events);
   const ports = new PortBlocks(options.portBlocksDir ?? defaultPortBlocksDir(env));
-  const git = new Git(env);
+  // Nor do they reach what Drover's git runs in a worktree (a filter of the person's config): only a
+  // push gets them, for a credential helper that reads them (gh's).
+  const git = new Git(withoutForgeTokens(env), forgeTokensIn(env));
   const checkouts = new WorktreeCheckouts(git, projects);
   const worktrees = new WorktreeService(locator, projects, stores, events, inbox, git, checkouts, ports, tasks, { log });
   const appSettings = new AppSettingsService(new AppSettingsTable(appDb), events);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PushFrame } from '../../shared/protocol';
 import { CLI_PATH } from '../../test-support/buildOnce';
-import { stopHostOf } from '../../test-support/droverProcess';
+import { runCli, stopHostOf } from '../../test-support/droverProcess';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 import { readHostRecord } from '../host/hostRecord';
@@ -65,10 +65,18 @@ describe("the desktop window's session with a host of its own process", () => {
     expect((await session.call('getStatus', {})).dataDir).toBe(dataDir);
   });
 
-  it('restarts the host on purpose: the pages hear it went and came back', async () => {
+  it('restarts the host on purpose: the pages hear it was stopped and came back', async () => {
     const first = await session.open();
     await session.stopHost(true);
-    expect(states).toEqual(['lost', 'open']);
+    expect(states).toEqual(['stopped', 'open']);
+    expect(session.hello.pid).not.toBe(first.pid);
+  });
+
+  it('a host stopped from a terminal (drover host stop) is heard as stopped, not as lost', async () => {
+    const first = await session.open();
+    const stop = await runCli(['--data-dir', dataDir, 'host', 'stop']);
+    expect(stop.code).toBe(0);
+    await waitFor(() => states.join() === 'stopped,open', 'stopped, then open again', 30_000);
     expect(session.hello.pid).not.toBe(first.pid);
   });
 });

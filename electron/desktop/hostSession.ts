@@ -7,7 +7,8 @@ import { openSocket, type DroverCaller, type SocketClient } from '../cli/socketC
 import { ensureHost, type HostCommand } from '../host/hostLauncher';
 import { HostRelay } from './hostRelay';
 
-export type HostConnectionState = 'open' | 'lost';
+/** Reached; lost (the host went without a word: it crashed or was killed); or stopped on purpose, as the host said before it went. */
+export type HostConnectionState = 'open' | 'lost' | 'stopped';
 
 export interface HostSessionOptions {
   dataDir: string;
@@ -21,9 +22,10 @@ const RECONNECT_STEPS_MS = [200, 500, 1000, 2000, 5000];
 /**
  * The desktop window's link to the host, which runs in a process of its own: makes sure one runs
  * (starting it when none does), keeps a connection of the window's own for its menus, dialogs and
- * notifications, and opens one relay per page. When the host goes away (it crashed, or was stopped
- * from a terminal) the pages hear `lost`, the session starts or finds a host again with backoff,
- * and the pages hear `open` and attach afresh. Nothing here imports Electron.
+ * notifications, and opens one relay per page. When the host goes away the pages hear `lost` (it
+ * crashed or was killed) or `stopped` (it said it stops: `drover host stop` from a terminal, a
+ * restart), the session starts or finds a host again with backoff, and the pages hear `open` and
+ * attach afresh. Nothing here imports Electron.
  */
 export class HostSession implements DroverCaller {
   private control: SocketClient | null = null;
@@ -49,7 +51,11 @@ export class HostSession implements DroverCaller {
   async open(): Promise<HostHello> {
     const outcome = await ensureHost({ dataDir: this.options.dataDir, socketPath: this.options.socketPath, start: this.options.start });
     if (outcome === 'started') this.options.log(`started the Drover host for ${this.options.dataDir}`);
-    const control = await openSocket(this.options.socketPath, { onEvent: (event) => this.eventListeners.forEach((listener) => listener(event)) });
+    let saidStopping = false;
+    const control = await openSocket(this.options.socketPath, {
+      onEvent: (event) => this.eventListeners.forEach((listener) => listener(event)),
+      onHostStopping: () => (saidStopping = true),
+    });
     try {
       this.current = await control.rpc.call('hostHello', { protocol: PROTOCOL_VERSION, version: packageJson.version, client: 'window' });
     } catch (error) {
@@ -57,7 +63,7 @@ export class HostSession implements DroverCaller {
       throw error;
     }
     this.control = control;
-    void control.closed.then(() => this.onLost(control));
+    void control.closed.then(() => this.onLost(control, saidStopping ? 'stopped' : 'lost'));
     return this.current;
   }
 
@@ -92,7 +98,7 @@ export class HostSession implements DroverCaller {
     this.control = null;
     await control.rpc.call('stopHost', {});
     await control.closed;
-    this.stateListeners.forEach((listener) => listener('lost'));
+    this.stateListeners.forEach((listener) => listener('stopped'));
     if (!startAgain) {
       this.stopping = true;
       return;
@@ -106,12 +112,12 @@ export class HostSession implements DroverCaller {
     this.control?.close();
   }
 
-  private onLost(control: SocketClient): void {
+  private onLost(control: SocketClient, how: 'lost' | 'stopped'): void {
     if (this.control !== control) return;
     this.control = null;
     if (this.stopping) return;
-    this.options.log('the connection to the Drover host was lost; reconnecting');
-    this.stateListeners.forEach((listener) => listener('lost'));
+    this.options.log(how === 'stopped' ? 'the Drover host was stopped; reconnecting' : 'the connection to the Drover host was lost; reconnecting');
+    this.stateListeners.forEach((listener) => listener(how));
     void this.reopen();
   }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import Database from 'better-sqlite3';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent, InboxMessage, Project, Task } from '../../shared/entities';
@@ -181,5 +182,86 @@ describe('agent identity: each agent acts only as itself, in its own project', (
     await carolSide.rpc.call('identifyAgent', { agentId: carol.id, proof: (await terminalEnv(carol)).DROVER_AGENT_PROOF as string });
     await host.core.api.removeAgent({ agentId: carol.id });
     await expect(carolSide.rpc.call('listTasks', { projectId: projectB.id })).rejects.toMatchObject({ code: 'forbidden', message: expect.stringContaining('Carol was removed: it speaks for nobody now') });
+  });
+
+  describe('what it set up while its identity held ends with it too', () => {
+    const ended = { code: 'forbidden', message: expect.stringContaining("Alice's session ended: it speaks for nobody now") };
+    const proofOf = async (agent: Agent) => (await terminalEnv(agent)).DROVER_AGENT_PROOF as string;
+
+    it('the output of a task it watched stops reaching it', async () => {
+      const heard: string[] = [];
+      const agentSide = await connectToDrover(host.socketPath, { onOutput: (chunk) => heard.push(Buffer.from(chunk.data).toString('utf8')) });
+      sockets.push(agentSide);
+      await agentSide.rpc.call('identifyAgent', { agentId: alice.id, proof: await proofOf(alice) });
+      const task = await agentSide.rpc.call('createTask', { projectId: projectA.id, command: 'i=0; while [ $i -lt 2000 ]; do i=$((i+1)); echo tick $i; sleep 0.05; done' });
+      await agentSide.rpc.call('watchTaskOutput', { taskId: task.id });
+      await waitFor(() => heard.join('').includes('tick 3'), 'the output reaching it while its session runs');
+      const lastTick = async () => Math.max(0, ...[...(await host.core.api.readTaskOutput({ taskId: task.id, tailBytes: 4096 })).data.matchAll(/tick (\d+)/g)].map((m) => Number(m[1])));
+
+      await host.core.api.stopAgent({ agentId: alice.id });
+      const atEnd = await lastTick();
+      // Output from before the end may still have been on its way; from here on nothing is.
+      await waitFor(async () => (await lastTick()) > atEnd + 3, 'the task to go on printing');
+      const heardBefore = heard.length;
+      await waitFor(async () => (await lastTick()) > atEnd + 10, 'the task to print more');
+      // Pushes and replies keep their order on the socket: output sent before this reply would be here by now.
+      await expect(agentSide.rpc.call('getTask', { taskId: task.id })).rejects.toMatchObject(ended);
+      expect(heard.slice(heardBefore)).toEqual([]);
+      await host.core.api.cancelTask({ taskId: task.id });
+    });
+
+    it("a wait for a reply it began does not take a reply that comes after: the reply stays pending for the agent's next session", async () => {
+      const dave = await host.core.api.createAgent({ projectId: projectA.id, name: 'Dave', role: '', profileId: 'fake' });
+      const agentSide = await socket();
+      await agentSide.rpc.call('identifyAgent', { agentId: alice.id, proof: await proofOf(alice) });
+      const asked = await agentSide.rpc.call('sendMessage', { projectId: projectA.id, to: 'Dave', kind: 'question', body: 'Ready to ship?', fromAgentId: alice.id });
+      const waiting = agentSide.rpc.call('awaitReply', { questionId: asked.id, timeoutMs: 3_600_000 });
+      // Requests are taken in order: the wait is registered once this answers.
+      await agentSide.rpc.call('listInbox', { agentId: alice.id });
+
+      await host.core.api.stopAgent({ agentId: alice.id });
+      const reply = await host.core.api.replyToMessage({ questionId: asked.id, body: 'ship it', fromAgentId: dave.id });
+      await expect(waiting).rejects.toMatchObject(ended);
+      expect((await host.core.api.listInbox({ agentId: alice.id, unreadOnly: false })).messages.find((message) => message.id === reply.id)?.state).toBe('pending');
+    });
+
+    it("its wake channel takes no wake of the agent's next session: that session's wake is typed", async () => {
+      const agentSide = await socket();
+      await agentSide.rpc.call('identifyAgent', { agentId: alice.id, proof: await proofOf(alice) });
+      const polling = agentSide.rpc.call('awaitChannelWake', { timeoutMs: 600_000 });
+      polling.catch(() => undefined);
+      await agentSide.rpc.call('listInbox', { agentId: alice.id });
+
+      await host.core.api.stopAgent({ agentId: alice.id });
+      await host.core.api.startAgent({ agentId: alice.id, resume: false });
+      await waitFor(async () => (await host.core.api.getWorkState({ projectId: projectA.id })).sessions.find((s) => s.agentId === alice.id)?.state === 'ready', 'Alice ready again');
+      const note = await host.core.api.sendMessage({ projectId: projectA.id, to: 'Alice', kind: 'note', body: 'for the new session' });
+      await waitFor(async () => (await host.core.api.listInbox({ agentId: alice.id, unreadOnly: false })).messages.find((message) => message.id === note.id)?.state === 'delivered', 'the note typed into the new session');
+      expect((await host.core.api.readAgentScreen({ agentId: alice.id })).text).toContain('for the new session');
+    });
+
+    it('speaks for the session whose proof it gave, even when an ended session of the agent looks newer (a clock set back)', async () => {
+      await host.core.api.stopAgent({ agentId: alice.id });
+      const before = (await host.core.api.getWorkState({ projectId: projectA.id })).sessions.find((s) => s.agentId === alice.id);
+      await host.core.api.startAgent({ agentId: alice.id, resume: false });
+      const proof = await proofOf(alice);
+      const db = new Database(path.join(dir, 'data', 'projects', projectA.id, 'state.sqlite'));
+      db.prepare('UPDATE agent_sessions SET started_at = ? WHERE id = ?').run(Date.now() + 86_400_000, before?.id);
+      db.close();
+
+      const agentSide = await socket();
+      await agentSide.rpc.call('identifyAgent', { agentId: alice.id, proof });
+      expect((await agentSide.rpc.call('listInbox', { agentId: alice.id })).messages).toEqual([]);
+    });
+
+    it('counts a session whose record is gone as ended', async () => {
+      const agentSide = await socket();
+      await agentSide.rpc.call('identifyAgent', { agentId: alice.id, proof: await proofOf(alice) });
+      const session = (await host.core.api.getWorkState({ projectId: projectA.id })).sessions.find((s) => s.agentId === alice.id);
+      const db = new Database(path.join(dir, 'data', 'projects', projectA.id, 'state.sqlite'));
+      db.prepare('DELETE FROM agent_sessions WHERE id = ?').run(session?.id);
+      db.close();
+      await expect(agentSide.rpc.call('listInbox', { agentId: alice.id })).rejects.toMatchObject(ended);
+    });
   });
 });

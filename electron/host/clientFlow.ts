@@ -69,7 +69,7 @@ export class ClientFlow {
 
   push(frame: HostPush): void {
     if (this.closed) return;
-    const encoded = frame.t === 'evt' ? encodeServerFrame(frame, this.log) : encodeStreamPush(frame, this.log);
+    const encoded = frame.t === 'term' || frame.t === 'out' ? encodeStreamPush(frame, this.log) : encodeServerFrame(frame, this.log);
     if (encoded === null) return;
     const bytes = typeof encoded === 'string' ? Buffer.byteLength(encoded) : encoded.length;
     if (this.unreadPushBytes + bytes > this.limits.maxUnreadPushBytes) {

@@ -2,7 +2,7 @@ import { METHODS, isMethodName, type CoreMethodName, type MethodName } from '../
 import { HOST_METHOD_NAMES, SOCKET_ONLY_METHODS, type HostMethodName } from '../../shared/contract/host';
 import { DroverRequestError, refusalFrame, RequestFrameSchema, requestIdOf, type ResponseFrame } from '../../shared/protocol';
 import { describeIssues } from '../../shared/validationIssues';
-import type { Caller, Client, Methods } from '../core/api';
+import { speaksForSomeone, type Caller, type Client, type Methods } from '../core/api';
 import { checkHostMethod, visibleTo } from '../core/callers/agentAccess';
 import type { Core } from '../core/compose';
 import { toRequestError } from '../core/errors';
@@ -47,8 +47,13 @@ export function openConnection(core: Core, host: HostMethods, door: Door, push: 
       }
       caller = agent;
     },
-    sendTaskOutput: (chunk) => push({ t: 'out', chunk }),
-    sendTerminal: (chunk) => push({ t: 'term', chunk }),
+    // What it set up before its agent identity ended (a task's output it watches) no longer reaches it.
+    sendTaskOutput: (chunk) => {
+      if (speaksForSomeone(caller)) push({ t: 'out', chunk });
+    },
+    sendTerminal: (chunk) => {
+      if (speaksForSomeone(caller)) push({ t: 'term', chunk });
+    },
   };
   const stopEvents = core.events.onEvent((event) => {
     if (visibleTo(caller, event)) push({ t: 'evt', event });

@@ -1,21 +1,12 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { RawData, WebSocket } from 'ws';
-import { DOOR_CLOSE, DoorHelloSchema, doorKey, doorProof, PageProofSchema, pageProof, type HmacSha256 } from '../../shared/browserDoor';
+import { DOOR_CLOSE, DoorHelloSchema, doorKey, doorProof, handshakeMessage, PageProofSchema, pageProof, type HmacSha256 } from '../../shared/browserDoor';
 
 export const hmacSha256: HmacSha256 = (key, message) => createHmac('sha256', key).update(message).digest();
 
 /** The key a page of that Origin (none: a client other than a browser) proves itself with. */
 export function pageKeyFor(token: string, origin: string | undefined): Uint8Array {
   return doorKey(hmacSha256, token, origin ?? '');
-}
-
-function parsed(data: RawData, isBinary: boolean): unknown {
-  if (isBinary) return null;
-  try {
-    return JSON.parse(data.toString());
-  } catch {
-    return null;
-  }
 }
 
 function sameProof(given: string, expected: string): boolean {
@@ -35,7 +26,7 @@ export function admitPage(ws: WebSocket, key: Uint8Array, letIn: () => void): vo
     ws.close(DOOR_CLOSE.refused.code, DOOR_CLOSE.refused.reason);
   };
   function onMessage(data: RawData, isBinary: boolean): void {
-    const frame = parsed(data, isBinary);
+    const frame = handshakeMessage(isBinary ? null : data.toString());
     if (pageNonce === null) {
       const hello = DoorHelloSchema.safeParse(frame);
       if (!hello.success) return refuse();

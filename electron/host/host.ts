@@ -173,6 +173,8 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
   close = () => {
     // The socket is the data dir's door and the lock its guard: both stay until the core has finished writing.
     closing ??= (async () => {
+      // Its clients hear it stops on purpose, as its pages do from the doors' close: nothing crashed.
+      server.sayStopping();
       await openDoors.closeAll();
       await activeCore.close();
       await server.close();

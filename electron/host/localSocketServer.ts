@@ -9,6 +9,8 @@ import { LineReader } from '../wire/lineFraming';
 import { recordHeader } from '../wire/socketRecords';
 
 export interface LocalSocketServer {
+  /** Tells every client the host stops on purpose (host-stopping), before close ends their connections. */
+  sayStopping(): void;
   close(): Promise<void>;
 }
 
@@ -32,9 +34,8 @@ export async function startLocalSocketServer(
   connect: (push: (frame: HostPush) => void) => Promise<Connection>,
   log: (line: string) => void,
 ): Promise<LocalSocketServer> {
-  const sockets = new Set<net.Socket>();
+  const clients = new Map<net.Socket, ClientFlow>();
   const server = net.createServer((socket) => {
-    sockets.add(socket);
     const flow = new ClientFlow(
       {
         write: (frame, flushed) => {
@@ -53,6 +54,7 @@ export async function startLocalSocketServer(
       async (raw) => (await connection).handle(raw),
       log,
     );
+    clients.set(socket, flow);
     const connection = connect((frame) => flow.push(frame));
     const lines = new LineReader(
       MAX_REQUEST_FRAME_BYTES,
@@ -62,7 +64,7 @@ export async function startLocalSocketServer(
     socket.on('data', (chunk: Buffer) => lines.push(chunk));
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
-      sockets.delete(socket);
+      clients.delete(socket);
       flow.close();
       connection.then((c) => c.close()).catch(() => undefined);
     });
@@ -81,9 +83,12 @@ export async function startLocalSocketServer(
   fs.chmodSync(socketPath, 0o600);
 
   return {
+    sayStopping: () => {
+      for (const flow of clients.values()) flow.push({ t: 'host-stopping' });
+    },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
+        for (const socket of clients.keys()) socket.destroy();
         server.close(() => resolve());
       }),
   };

@@ -16,13 +16,7 @@ export const PENDING_LIMITS: Readonly<PendingLimits> = {
   maxHandshakeBytes: 4096,
 };
 
-/**
- * The connections of a door that are not (yet) a page it let in: requests for the page's files,
- * and WebSockets in their handshake. Each holds one of the host's file descriptors without having
- * shown the token, so the door keeps few of them, briefly, and reads little from them: another user
- * flooding the port cannot take the descriptors the host's local socket (the person's CLI, the
- * agents' `drover mcp` and hooks) needs.
- */
+/** One connection on its way in. */
 interface Pending {
   /** Runs while it waits (not while its request is answered). */
   clock: NodeJS.Timeout | null;
@@ -30,6 +24,13 @@ interface Pending {
   counter: ((chunk: Buffer) => void) | null;
 }
 
+/**
+ * The connections of a door that are not (yet) a page it let in: requests for the page's files,
+ * and WebSockets in their handshake. Each holds one of the host's file descriptors without having
+ * shown the token, so the door keeps few of them, briefly, and reads little from them: another user
+ * flooding the port cannot take the descriptors the host's local socket (the person's CLI, the
+ * agents' `drover mcp` and hooks) needs.
+ */
 export class PendingConnections {
   /** In the order they came. */
   private readonly pending = new Map<Socket, Pending>();

@@ -89,6 +89,10 @@ describe("the host's browser doors", () => {
       (await openPage(moved.url)).ws.close();
       expect(logged.join('\n')).toContain(`port ${first.port}, where the browser door served last, is taken by another program: the door opened on ${moved.port} with a new token`);
       await expect(door(await serveClient(), first.port)).rejects.toThrow(`Port ${first.port} on 127.0.0.1 is already in use`);
+      // serve reopening on a port the person did not choose asks for it, or a move with a new token.
+      const reopened = await (await serveClient()).rpc.call('openWebDoor', { host: '127.0.0.1', port: first.port, allowOrigins: [], newToken: false, moveIfTaken: true });
+      expect(reopened.movedFrom).toBe(first.port);
+      expect(new URL(reopened.url).searchParams.get('token')).not.toBe(newToken);
     } finally {
       squatter.close();
     }

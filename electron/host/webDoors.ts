@@ -20,6 +20,8 @@ export interface WebDoorRequest {
   port: number;
   allowOrigins: readonly string[];
   newToken: boolean;
+  /** `port`, or any free one with a new token when another program holds it. */
+  moveIfTaken: boolean;
 }
 
 /**
@@ -78,9 +80,9 @@ export class WebDoors {
 
   /**
    * Opens a door that closes when `until` aborts (its serve's connection ended). A door that cannot
-   * have the port it last served on, because another program holds it, opens elsewhere with a new
-   * token: the pages left open knock on the old port, and whoever holds it must not meet them with
-   * a token a door still takes.
+   * have the port it last served on (or the one it asked for, `moveIfTaken`), because another
+   * program holds it, opens elsewhere with a new token: the pages left open knock on the old port,
+   * and whoever holds it must not meet them with a token a door still takes.
    */
   async openDoor(request: WebDoorRequest, until: AbortSignal): Promise<WebDoor> {
     let allowOrigins: string[];
@@ -91,14 +93,16 @@ export class WebDoors {
     }
     const options = { host: request.host, rendererDir: this.rendererDir, allowOrigins };
     const remembered = request.port === 0 ? lastPort(this.dataDir) : null;
+    const wanted = remembered ?? request.port;
+    const mayMove = remembered !== null || request.moveIfTaken;
     const start = (port: number, token: string) => startWebServer(this.host, { ...options, port, token });
     const log = (line: string) => this.host.log(line);
     let movedFrom: number | null = null;
     let server: WebServer;
     try {
-      server = await start(remembered ?? request.port, browserToken(this.dataDir, request.newToken, log)).catch((error: unknown) => {
-        if (remembered === null || !isAddressInUse(error)) throw error;
-        movedFrom = remembered;
+      server = await start(wanted, browserToken(this.dataDir, request.newToken, log)).catch((error: unknown) => {
+        if (!mayMove || wanted === 0 || !isAddressInUse(error)) throw error;
+        movedFrom = wanted;
         return start(0, browserToken(this.dataDir, true, log));
       });
     } catch (error) {

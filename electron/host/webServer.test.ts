@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -151,6 +152,9 @@ describe('browser host web server', () => {
   it("binds a page's proof to its Origin, and refuses a foreign Origin before any handshake", async () => {
     const origin = new URL(web.url).origin;
     await expect(connect({ origin: 'http://evil.example' })).rejects.toThrow('HTTP 403');
+    // Another name or address family of this machine is another user's to bind on this port, and
+    // to relay a page opened there to this door: only the address the door is bound to is its own.
+    for (const alias of [`http://localhost:${web.port}`, `http://[::1]:${web.port}`]) await expect(connect({ origin: alias })).rejects.toThrow('HTTP 403');
     const { ws } = await connect({ origin });
     expect(ws.readyState).toBe(WebSocket.OPEN);
     // What a page of one origin keeps opens the door for that origin only: here, a client sending none.
@@ -203,6 +207,21 @@ describe('browser host web server', () => {
     expect(await reply(good.frames, 9)).toMatchObject({ ok: true, result: { path: path.join(dir, 'repo') } });
     const event = await waitFor(() => bad.frames.find((frame) => frame.t === 'evt'), 'event on the other client');
     expect(event).toMatchObject({ t: 'evt', event: { name: 'projectChanged' } });
+  });
+
+  it('closes even when a page never answers its farewell and a connection never sends a thing', async () => {
+    const door = await startWebServer(host, { host: '127.0.0.1', port: 0, rendererDir: path.join(dir, 'renderer') });
+    const page = await openDoorSocket(door.url);
+    const pageClosed = new Promise((resolve) => page.once('close', resolve));
+    // The page stops reading, so it never answers the door's close frame.
+    (page as unknown as { _socket: net.Socket })._socket.pause();
+    const silent = net.connect(door.port, '127.0.0.1');
+    await new Promise((resolve) => silent.once('connect', resolve));
+    const silentClosed = new Promise((resolve) => silent.on('error', () => undefined).once('close', resolve));
+    await door.close(DOOR_CLOSE.hostStopped);
+    await silentClosed;
+    (page as unknown as { _socket: net.Socket })._socket.resume();
+    await pageClosed;
   });
 
   it('says which port is taken and how to choose another', async () => {
@@ -269,12 +288,26 @@ describe('browser host web server', () => {
         const { ws } = await connect({ origin }, url);
         expect(ws.readyState).toBe(WebSocket.OPEN);
       }
+      for (const alias of [`http://localhost:${port}`, `http://[::1]:${port}`]) await expect(connect({ origin: alias }, url)).rejects.toThrow('HTTP 403');
     } finally {
       await lan.close(DOOR_CLOSE.hostStopped);
     }
     await expect(startWebServer(host, { host: '127.0.0.1', port: 0, rendererDir: path.join(dir, 'renderer'), allowOrigins: ['drover.lan'] })).rejects.toThrow(
       /not an origin like http:\/\/drover.lan:7400/,
     );
+  });
+
+  it('bound by the name localhost, shows and accepts the one address it holds, not the name', async () => {
+    const named = await startWebServer(host, { host: 'localhost', port: 0, rendererDir: path.join(dir, 'renderer') });
+    try {
+      const { hostname, port } = new URL(named.url);
+      expect(['127.0.0.1', '[::1]']).toContain(hostname);
+      const { ws } = await connect({ origin: `http://${hostname}:${port}` }, named.url);
+      expect(ws.readyState).toBe(WebSocket.OPEN);
+      await expect(connect({ origin: `http://localhost:${port}` }, named.url)).rejects.toThrow('HTTP 403');
+    } finally {
+      await named.close(DOOR_CLOSE.hostStopped);
+    }
   });
 
   it('answers binary, deeply nested and prototype-keyed frames with errors and keeps serving', async () => {

@@ -39,8 +39,8 @@ export interface WebServerOptions {
   /** Defaults to a fresh random token. */
   token?: string;
   /**
-   * Page origins (scheme://host:port) allowed besides this server's own loopback and bound
-   * addresses; for a non-loopback bind reached by a name (`--allow-origin`).
+   * Page origins (scheme://host:port) allowed besides this server's bound address; for a bind
+   * reached by a name (`--allow-origin`).
    */
   allowOrigins?: readonly string[];
 }
@@ -89,10 +89,24 @@ export function parseOrigin(text: string): string {
   return url.origin;
 }
 
-/** The origins pages of this server have: loopback names, the exact bound address, and those listed. */
-function originsOf(boundHost: string, port: number, listed: readonly string[]): Set<string> {
-  const shownHost = boundHost.includes(':') ? `[${boundHost}]` : boundHost;
-  return new Set([`http://${shownHost}:${port}`, `http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`, ...listed.map(parseOrigin)]);
+/** An address as it stands in a URL: an IPv6 one in brackets. */
+function urlHost(address: string): string {
+  return address.includes(':') ? `[${address}]` : address;
+}
+
+/** The loopback address a wildcard bind holds too (no other program can bind it on that port). */
+const LOOPBACK_OF_WILDCARD: Readonly<Record<string, string>> = { '0.0.0.0': '127.0.0.1', '[::]': '[::1]' };
+
+/**
+ * The origins of this door's pages: the address it is bound to, exactly as its URL shows it (and
+ * for a wildcard bind, which no browser opens, the loopback address that socket holds), and those
+ * listed. Never another name or address family of the same machine (`localhost`, `[::1]` for a door
+ * on 127.0.0.1): another user can bind that on the same port, and relay to this door a page that
+ * was opened there.
+ */
+export function originsOf(host: string, port: number, listed: readonly string[]): string[] {
+  const loopback = LOOPBACK_OF_WILDCARD[host];
+  return [`http://${host}:${port}`, ...(loopback ? [`http://${loopback}:${port}`] : []), ...listed.map(parseOrigin)];
 }
 
 /**
@@ -122,7 +136,13 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
   listedOrigins.forEach(parseOrigin);
   let allowedOrigins = new Set<string>();
 
-  server.on('connection', (socket: Socket) => pending.admit(socket));
+  /** Every connection still open, whatever it became: the door's close ends the ones left after the farewell. */
+  const connections = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+    pending.admit(socket);
+  });
   server.on('upgrade', (request, socket, head) => {
     const url = new URL(request.url ?? '/', 'http://placeholder');
     const machine = url.pathname.match(MACHINE_PATH);
@@ -159,9 +179,10 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
     );
     server.listen(options.port, options.host, () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
-  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
-  allowedOrigins = originsOf(options.host, port, listedOrigins);
+  // The address bound, not the name given (`localhost` is one of two addresses, and the door holds only one).
+  const { address, port } = server.address() as AddressInfo;
+  const shownHost = urlHost(address);
+  allowedOrigins = new Set(originsOf(shownHost, port, listedOrigins));
 
   let closing: Promise<void> | undefined;
   return {
@@ -170,10 +191,10 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
     token,
     close: (farewell) =>
       (closing ??= new Promise<void>((resolve) => {
-        // A page that does not answer the close in time is cut off.
+        // A page that does not answer the close in time is cut off, and so is any connection left:
+        // the server closes once they all did, so none may hold the host's shutdown.
         const cutOff = setTimeout(() => {
-          for (const client of sockets.clients) client.terminate();
-          server.closeAllConnections();
+          for (const socket of connections) socket.destroy();
         }, FAREWELL_MS);
         server.close(() => {
           clearTimeout(cutOff);

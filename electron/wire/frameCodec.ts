@@ -1,11 +1,11 @@
 import { isUtf8 } from 'node:buffer';
 import type { TaskOutputChunk, TerminalChunk } from '../../shared/events';
-import { MAX_FRAME_DEPTH, MAX_REQUEST_FRAME_BYTES, MAX_SERVER_FRAME_BYTES, refusalFrame, type EventFrame, type ResponseFrame, type StreamFrame, type TextFrame } from '../../shared/protocol';
+import { MAX_FRAME_DEPTH, MAX_REQUEST_FRAME_BYTES, MAX_SERVER_FRAME_BYTES, refusalFrame, type EventFrame, type HostStoppingFrame, type ResponseFrame, type StreamFrame, type TextFrame } from '../../shared/protocol';
 import { streamHeaderLength, writeStreamHeader } from '../../shared/streamFrames';
 
 /** A push as the core hands it to a door: terminal and task output still as the PTY's text. */
 export type HostStreamPush = { t: 'term'; chunk: TerminalChunk } | { t: 'out'; chunk: TaskOutputChunk };
-export type HostPush = EventFrame | HostStreamPush;
+export type HostPush = EventFrame | HostStoppingFrame | HostStreamPush;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

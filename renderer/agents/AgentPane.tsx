@@ -4,6 +4,7 @@ import type { ForgeLink } from '../../shared/forge';
 import { AccountPausedNote } from '../accounts/AccountPausedNote';
 import { usePendingAction } from '../components/usePendingAction';
 import { endedHint, isSessionLive } from '../format/agentPresentation';
+import { errorMessage } from '../format/errorMessage';
 import type { AgentWork } from '../store/selectors';
 import { useDroverActions } from '../store/StoreContext';
 import type { AgentTerminalHandle } from '../terminal/AgentTerminal';
@@ -15,6 +16,7 @@ import { QuotaChip } from './QuotaChip';
 import { AgentTaskBadges } from './AgentTaskBadges';
 import { InboxButton } from './InboxBadge';
 import { PaneIcon } from './PaneIcon';
+import { inputTarget, startReached, type PendingStart } from './pendingStart';
 import { usePaneWidth } from './usePaneWidth';
 import { machineOfPage } from '../transport/machinePage';
 
@@ -56,20 +58,25 @@ export function AgentPane(props: AgentPaneProps) {
   const terminalRef = useRef<AgentTerminalHandle>(null);
   const nameId = useId();
   const live = isSessionLive(session);
-  const [startAsked, setStartAsked] = useState(false);
-  // Start (or Restart, once the old session ended) is on its way: the new session is not live in the page yet.
-  const starting = startAsked && !live;
+  const [pendingStart, setPendingStart] = useState<PendingStart | null>(null);
+  // Once the page shows the session a start made, the start is over (React's way to adjust state to new props).
+  if (pendingStart && startReached(pendingStart, session)) setPendingStart(null);
+  const target = inputTarget(pendingStart, session);
+  const starting = target === 'starting';
   const width = usePaneWidth(rootRef);
 
   useImperativeHandle(ref, () => ({ focus: () => (terminalRef.current ?? rootRef.current)?.focus() }), []);
 
-  const startsAgent = (action: () => Promise<unknown>) => () =>
+  const startsAgent = (action: () => Promise<AgentSession>) => () =>
     void run(async () => {
-      setStartAsked(true);
+      setPendingStart({ seq: null });
       try {
-        await action();
-      } finally {
-        setStartAsked(false);
+        const started = await action();
+        setPendingStart({ seq: started.seq });
+      } catch (failure) {
+        setPendingStart(null);
+        if (!terminalRef.current?.dropHeldInput()) throw failure;
+        throw new Error(`${errorMessage(failure)} What you typed while it was starting was not sent.`, { cause: failure });
       }
     });
   const start = startsAgent(() => startAgent(agent.id, true));
@@ -171,7 +178,7 @@ export function AgentPane(props: AgentPaneProps) {
               agentId={agent.id}
               label={`${agent.name} terminal`}
               live={live}
-              starting={starting}
+              inputTarget={target}
               sessionId={session?.id ?? null}
               onStartAgain={start}
             />

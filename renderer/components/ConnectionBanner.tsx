@@ -1,4 +1,4 @@
-import { connectionBanner } from './connectionLost';
+import { connectionBanner } from '../format/connectionLost';
 import { useConnection, useConnectionLoss } from '../store/hooks';
 import { machineOfPage } from '../transport/machinePage';
 

@@ -17,8 +17,8 @@ describe('agentStatus', () => {
   });
 
   it('says an end the host or the person caused as such, not by the code the CLI exited with', () => {
-    expect(agentStatus(session({ state: 'exited', endReason: 'app-restart', exitCode: 143 }), NOW)).toMatchObject({ label: 'Exited', detail: 'stopped by the host restart' });
-    expect(agentStatus(session({ state: 'exited', endReason: 'app-restart', exitCode: null }), NOW).detail).toBe('stopped by the host restart');
+    expect(agentStatus(session({ state: 'exited', endReason: 'app-restart', exitCode: 143 }), NOW)).toMatchObject({ label: 'Exited', detail: 'stopped when the host stopped' });
+    expect(agentStatus(session({ state: 'exited', endReason: 'app-restart', exitCode: null }), NOW).detail).toBe('stopped when the host stopped');
     expect(agentStatus(session({ state: 'exited', endReason: 'stopped', exitCode: 143 }), NOW).detail).toBe('stopped');
     expect(agentStatus(session({ state: 'exited', endReason: 'exited', exitCode: 143 }), NOW).detail).toBe('code 143');
   });

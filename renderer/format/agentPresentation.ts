@@ -36,7 +36,7 @@ export function agentStatus(session: AgentSession | undefined, now: number): Age
  * nothing the reason does not, and reads like a crash.
  */
 function endDetail(session: AgentSession): string | null {
-  if (session.endReason === 'app-restart') return 'stopped by the host restart';
+  if (session.endReason === 'app-restart') return 'stopped when the host stopped';
   if (session.endReason === 'stopped') return 'stopped';
   return session.exitCode === null ? null : `code ${session.exitCode}`;
 }

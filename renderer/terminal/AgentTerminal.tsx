@@ -1,30 +1,34 @@
 import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref, type RefObject } from 'react';
 import { terminalCommandFor, workspaceCommandFor } from '../keyboard/agentShortcuts';
-import { paneAwayWords } from '../components/connectionLost';
+import { paneAwayWords } from '../format/connectionLost';
 import { useConnection, useConnectionLoss } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
 import { machineOfPage } from '../transport/machinePage';
 import { AgentTerminalLink, xtermScreen } from './agentTerminalLink';
 import { copySelection } from './clipboard';
 import { createAgentXterm, fitIfVisible, isVisible, type AgentXterm } from './createAgentXterm';
-import { TerminalInput } from './terminalInput';
+import { forwardTyping, TerminalInput, type InputTarget } from './terminalInput';
 import { TerminalSearchBar } from './TerminalSearchBar';
 
 /** Resizing a PTY redraws the agent's whole screen: wait until the pane stops changing size. */
 const RESIZE_DEBOUNCE_MS = 120;
 
+export type { InputTarget };
+
 export interface AgentTerminalHandle {
   focus(): void;
+  /** A start was refused: drops the keys held for it (see TerminalInput.drop). */
+  dropHeldInput(): boolean;
 }
 
 interface AgentTerminalProps {
   agentId: string;
   /** "<agent name> terminal": names the terminal's group and its input. */
   label: string;
-  /** A process is behind the terminal: keys go to it and the PTY follows the pane's size. */
+  /** A process is behind the terminal: the PTY follows the pane's size. */
   live: boolean;
-  /** Start was pressed and the session is not live yet: keys typed now are held and sent once it is. */
-  starting: boolean;
+  /** Where typed keys go (held while a start is on its way). */
+  inputTarget: InputTarget;
   /** Changes with each new session, whose PTY starts at the host's default size. */
   sessionId: string | null;
   /** Enter in a terminal whose session ended. */
@@ -55,7 +59,7 @@ function useSeen(ref: RefObject<HTMLElement | null>): [boolean, () => void] {
  * An agent's real terminal: the host's copy of its screen and history, then its live output; keys
  * and size go back to its PTY. It is made when it first comes into view.
  */
-export function AgentTerminal({ agentId, label, live, starting, sessionId, onStartAgain, ref }: AgentTerminalProps) {
+export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, onStartAgain, ref }: AgentTerminalProps) {
   const bridge = useBridge();
   const away = useConnection() === 'lost';
   const loss = useConnectionLoss();
@@ -77,7 +81,7 @@ export function AgentTerminal({ agentId, label, live, starting, sessionId, onSta
     startAgainRef.current = onStartAgain;
   });
   const input = useMemo(() => new TerminalInput((data) => void bridge.call('writeAgentInput', { agentId, data }).catch(() => undefined)), [bridge, agentId]);
-  useEffect(() => input.setTarget(live ? 'live' : starting ? 'starting' : 'ended'), [input, live, starting]);
+  useEffect(() => input.setTarget(inputTarget), [input, inputTarget]);
 
   useImperativeHandle(
     ref,
@@ -89,8 +93,9 @@ export function AgentTerminal({ agentId, label, live, starting, sessionId, onSta
           markSeen();
         }
       },
+      dropHeldInput: () => input.drop(),
     }),
-    [xterm, markSeen],
+    [xterm, markSeen, input],
   );
 
   useEffect(() => {
@@ -125,9 +130,7 @@ export function AgentTerminal({ agentId, label, live, starting, sessionId, onSta
       () => fitIfVisible(created),
     );
     const link = new AgentTerminalLink(bridge, agentId, screen, setLinkError);
-    const typed = terminal.onData((data) => {
-      if (!link.restoring) input.type(data);
-    });
+    const stopTyping = forwardTyping(terminal, () => link.restoring, (data) => input.type(data));
     fitIfVisible(created);
     link.start();
 
@@ -150,7 +153,7 @@ export function AgentTerminal({ agentId, label, live, starting, sessionId, onSta
       clearTimeout(resizeTimer);
       observer.disconnect();
       link.stop();
-      typed.dispose();
+      stopTyping();
       resized.dispose();
       terminal.dispose();
       setXterm(null);

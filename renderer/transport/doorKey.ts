@@ -3,6 +3,8 @@ import { sha256 } from '@noble/hashes/sha2';
 import { doorKey, fromHex, toHex, type HmacSha256 } from '../../shared/browserDoor';
 
 const STORAGE_KEY = 'drover.doorKey';
+/** Where a tab of a Drover from before the handshake kept the token itself. */
+const OLD_TOKEN_KEY = 'drover.accessToken';
 
 /**
  * HMAC-SHA256 in plain JavaScript (an audited library): `crypto.subtle` exists only in secure
@@ -18,21 +20,29 @@ let keyOfThisLoad: Uint8Array | null = null;
  * opened without the token (a bookmark, a history entry, a URL copied elsewhere). `drover serve`
  * hands out its URL with `?token=…`: the page keeps the key made from it for its own origin, in
  * sessionStorage so a reload still connects, and never the token itself; the token is taken out of
- * the address bar so it does not linger in history or screenshots.
+ * the address bar so it does not linger in history or screenshots. A tab an older Drover left the
+ * token in gets the key made from it, and the token is removed.
  */
 export function readDoorKey(): Uint8Array | null {
   if (keyOfThisLoad) return keyOfThisLoad;
+  const oldToken = takeOldToken();
   const url = new URL(window.location.href);
   const token = url.searchParams.get('token');
   if (token) {
-    keyOfThisLoad = doorKey(pageHmac, token, window.location.origin);
-    remember(toHex(keyOfThisLoad));
     url.searchParams.delete('token');
     window.history.replaceState(window.history.state, '', url.toString());
+    keyOfThisLoad = keepKeyOf(token);
     return keyOfThisLoad;
   }
-  keyOfThisLoad = fromHex(recall() ?? '');
+  keyOfThisLoad = fromHex(recall() ?? '') ?? (oldToken ? keepKeyOf(oldToken) : null);
   return keyOfThisLoad;
+}
+
+/** The key of `token` for this page's origin, kept for the next load. */
+function keepKeyOf(token: string): Uint8Array {
+  const key = doorKey(pageHmac, token, window.location.origin);
+  remember(toHex(key));
+  return key;
 }
 
 function remember(key: string): void {
@@ -46,6 +56,16 @@ function remember(key: string): void {
 function recall(): string | null {
   try {
     return window.sessionStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function takeOldToken(): string | null {
+  try {
+    const token = window.sessionStorage.getItem(OLD_TOKEN_KEY);
+    window.sessionStorage.removeItem(OLD_TOKEN_KEY);
+    return token;
   } catch {
     return null;
   }

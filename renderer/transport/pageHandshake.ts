@@ -1,17 +1,8 @@
-import { DoorChallengeSchema, DoorOpenSchema, doorProof, pageProof, toHex } from '../../shared/browserDoor';
+import { DoorChallengeSchema, DoorOpenSchema, doorProof, handshakeMessage, pageProof, toHex } from '../../shared/browserDoor';
 import { pageHmac } from './doorKey';
 
 /** What the page does with the door's next message. */
 export type HandshakeStep = { send: string } | 'let-in' | 'not-the-door';
-
-function parsed(data: unknown): unknown {
-  if (typeof data !== 'string') return null;
-  try {
-    return JSON.parse(data);
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The page's half of the door's handshake (shared/browserDoor.ts), one per connection: the page
@@ -30,7 +21,7 @@ export class PageHandshake {
 
   /** The server's next message: the proof to answer with, the door letting the page in, or a server that is not the door. */
   receive(data: unknown): HandshakeStep {
-    const frame = parsed(data);
+    const frame = handshakeMessage(data);
     if (this.proved) return DoorOpenSchema.safeParse(frame).success ? 'let-in' : 'not-the-door';
     const challenge = DoorChallengeSchema.safeParse(frame);
     if (!challenge.success) return 'not-the-door';

@@ -53,6 +53,16 @@ describe('the Electron preload bridge', () => {
     expect(seen).toEqual(['lost', 'open']);
   });
 
+  it('tells a host stopped on purpose from one that went without a word, as main heard it', () => {
+    const { preload, fake } = fakePreload();
+    const bridge = createPreloadBridge(preload);
+    fake.connection({ state: 'lost', reason: null, stopped: true });
+    expect(bridge.loss()).toEqual({ kind: 'host-stopped' });
+    fake.connection({ state: 'open', reason: null });
+    fake.connection({ state: 'lost', reason: null });
+    expect(bridge.loss()).toEqual({ kind: 'broke-off' });
+  });
+
   it("starts connecting in another machine's window, and keeps the reason main gave while it is lost", () => {
     const { preload, fake } = fakePreload();
     const bridge = createPreloadBridge(preload, { startsOpen: false });

@@ -1,6 +1,7 @@
-import type { LineName, PreloadBridge } from '../../shared/preloadBridge';
+import type { ConnectionNotice, LineName, PreloadBridge } from '../../shared/preloadBridge';
 import { refusalFrame } from '../../shared/protocol';
-import type { ClosableBridge, ConnectionLoss, ConnectionState } from './bridgeTypes';
+import type { ConnectionLoss } from '../../shared/connectionLoss';
+import type { ClosableBridge, ConnectionState } from './bridgeTypes';
 import { Listeners } from './listeners';
 import { createRpcBridge } from './rpcBridge';
 
@@ -12,6 +13,13 @@ export interface PreloadLineOptions {
    * line to another machine (a machine window's own, or one followed) starts connecting.
    */
   startsOpen?: boolean;
+}
+
+/** What main's notice says went: a machine (ssh's reason), a host stopped on purpose, or one that went without a word. */
+function lossOf(notice: ConnectionNotice): ConnectionLoss | null {
+  if (notice.state === 'open') return null;
+  if (notice.reason) return { kind: 'machine', reason: notice.reason };
+  return notice.stopped ? { kind: 'host-stopped' } : { kind: 'broke-off' };
 }
 
 /**
@@ -26,11 +34,10 @@ export function createPreloadBridge(preload: PreloadBridge, { line = null, start
   // A machine that stays unreachable for another reason is told again, so the page shows the latest.
   const stopNotices = preload.onConnection((notice, of) => {
     if (of !== line) return;
-    const reason = notice.state === 'lost' ? notice.reason : null;
-    if (notice.state === state && reason === (loss?.kind === 'machine' ? loss.reason : null)) return;
+    const nextLoss = lossOf(notice);
+    if (notice.state === state && JSON.stringify(nextLoss) === JSON.stringify(loss)) return;
     state = notice.state;
-    // Main cannot tell a stopped host from a crashed one: both end the socket without a word.
-    loss = notice.state === 'open' ? null : reason ? { kind: 'machine', reason } : { kind: 'broke-off' };
+    loss = nextLoss;
     connection.emit(notice.state);
   });
   const { rpc, bridge } = createRpcBridge(

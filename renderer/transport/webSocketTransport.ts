@@ -1,8 +1,9 @@
-import { DOOR_CLOSE, DOOR_HANDSHAKE_MS } from '../../shared/browserDoor';
+import { DOOR_CLOSE, DOOR_HANDSHAKE_MS, toHex } from '../../shared/browserDoor';
 import { MACHINE_GONE_CLOSE_CODE } from '../../shared/machines';
 import { DroverRequestError } from '../../shared/protocol';
 import { decodeStreamFrame } from '../../shared/streamFrames';
-import type { ClosableBridge, ConnectionLoss, ConnectionState } from './bridgeTypes';
+import type { ConnectionLoss } from '../../shared/connectionLoss';
+import type { ClosableBridge, ConnectionState } from './bridgeTypes';
 import { Listeners } from './listeners';
 import { PageHandshake } from './pageHandshake';
 import { reconnectDelay } from './reconnectDelay';
@@ -13,7 +14,7 @@ const HOLD_CALLS_MS = 60_000;
 
 /** This page load's own name for its calls (randomUUID needs a secure context, which a LAN door is not). */
 function pageKey(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return toHex(crypto.getRandomValues(new Uint8Array(12)));
 }
 
 /** What a close with this code says happened; null when it says nothing (no close frame: the other end vanished). */

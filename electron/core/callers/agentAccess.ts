@@ -1,7 +1,7 @@
 import type { CoreMethodName, MethodName, MethodResult } from '../../../shared/contract';
 import type { HostMethodName } from '../../../shared/contract/host';
 import type { DroverEvent } from '../../../shared/events';
-import type { AgentCaller, Caller, Client, MethodInput, Methods } from '../api';
+import { speaksForSomeone, type AgentCaller, type Caller, type Client, type MethodInput, type Methods } from '../api';
 import { fail } from '../errors';
 import type { Locator } from '../locate';
 
@@ -216,6 +216,8 @@ export function restrictAgents<N extends CoreMethodName>(handlers: Methods<N>, l
       if (rule === 'person-only') forbid(caller, `${method} is for people, not agents`);
       rule.check?.(params as MethodInput<MethodName>, caller, locate);
       const result = (await handler(params, client)) as MethodResult<MethodName>;
+      // A long-poll (awaitReply waits up to an hour) may outlive the session it was asked in.
+      if (method !== 'identifyAgent') refuseEnded(caller);
       return rule.shown ? rule.shown(result, caller) : result;
     };
   }
@@ -235,6 +237,6 @@ export function checkHostMethod(method: HostMethodName, caller: Caller): void {
  */
 export function visibleTo(caller: Caller, event: DroverEvent): boolean {
   if (caller.kind !== 'agent') return true;
-  if (event.name === 'appSettingsChanged' || event.projectId !== caller.projectId || caller.ended() !== null) return false;
+  if (event.name === 'appSettingsChanged' || event.projectId !== caller.projectId || !speaksForSomeone(caller)) return false;
   return event.name !== 'agentInboxChanged' || event.message.agentId === caller.agentId || event.message.fromAgentId === caller.agentId;
 }

@@ -13,18 +13,18 @@ import type { ProjectStores } from '../storage/projectStores';
 export function callerMethods(sessions: SessionService, projects: ProjectRegistry, stores: ProjectStores, locate: Locator): Methods<CallerMethodName> {
   return {
     identifyAgent: ({ agentId, proof }, client) => {
-      const { store, agent } = locate.agent(agentId);
-      if (!sessions.identify(agentId, proof)) {
+      const { agent } = locate.agent(agentId);
+      const sessionId =
+        sessions.identify(agentId, proof) ??
         fail('forbidden', `That is not the proof of ${agent.name}'s running session: an agent speaks only for itself, and only while its session runs.`);
-      }
-      // The proof is the running session's, and the running session is the agent's latest.
-      const sessionId = store.sessions.latest(agentId)?.id ?? fail('invalid-state', `${agent.name} has no session to speak for.`);
       const ended = (): string | null => {
         // A removed project's store is closed, and no session of it runs.
         if (!stores.isOpen(agent.projectId)) return `${agent.name}'s project was removed`;
         const current = stores.get(agent.projectId);
         if (!current.agents.get(agentId)) return `${agent.name} was removed`;
-        return current.sessions.get(sessionId)?.state === 'exited' ? `${agent.name}'s session ended` : null;
+        // A session whose record is gone runs no more than one that exited.
+        const session = current.sessions.get(sessionId);
+        return !session || session.state === 'exited' ? `${agent.name}'s session ended` : null;
       };
       client.identifyAs({ kind: 'agent', projectId: agent.projectId, agentId: agent.id, agentName: agent.name, sessionId, ended });
       return { agentId: agent.id, project: projects.get(agent.projectId) };

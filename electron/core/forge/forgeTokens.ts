@@ -60,6 +60,11 @@ export function withoutForgeTokens(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([key]) => !TOKEN_VARIABLES.includes(key)));
 }
 
+/** Only the environment's GitHub tokens. */
+export function forgeTokensIn(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => TOKEN_VARIABLES.includes(entry[0]) && entry[1] !== undefined));
+}
+
 /**
  * What agents and tasks of a project start from: the host's environment without its GitHub tokens,
  * unless the project shares them (`shareGitHubToken`). The host keeps them to speak to GitHub itself.

@@ -43,6 +43,8 @@ const ANSI = new RegExp(String.raw`\u001b\[[0-?]*[ -/]*[@-~]`, 'g');
 const LOG_TAIL_LINES = 25;
 /** The most of a job's log that is read: its end, however long the log (GitHub keeps logs of hundreds of megabytes). */
 const LOG_TAIL_BYTES = 32 * 1024;
+/** How long reading a job's log may take before Drover quotes none of it. */
+const LOG_READ_TIMEOUT_MS = 30_000;
 
 /**
  * The last lines of an Actions job log, without its timestamps and colours. `cut` says the text
@@ -119,6 +121,8 @@ export interface GitHubForgeOptions {
   tokenSource: string;
   userAgent: string;
   log(line: string): void;
+  /** How long reading a job's log may take (30 s unless said). */
+  logReadTimeoutMs?: number;
 }
 
 /**
@@ -324,11 +328,16 @@ export class GitHubForge implements Forge {
       this.explain(error, ACTIONS.logs);
     }
     if (!location) return null;
-    const download = await fetch(location, { redirect: 'follow' }).catch(() => null);
+    // Only the log's end is asked for; a server that ignores the range sends it all, and only its end is kept as it streams.
+    const signal = AbortSignal.timeout(this.options.logReadTimeoutMs ?? LOG_READ_TIMEOUT_MS);
+    const download = await fetch(location, { redirect: 'follow', headers: { range: `bytes=-${LOG_TAIL_BYTES}` }, signal }).catch(() => null);
     if (!download?.ok || !download.body) return null;
     const tail = await lastBytesOf(download.body, LOG_TAIL_BYTES).catch(() => null);
+    if (!tail) return null;
+    // A range that starts past the log's first byte is cut too (`bytes 1024-33791/33792`).
+    const cut = tail.cut || (download.status === 206 && !/^bytes 0-/.test(download.headers.get('content-range') ?? ''));
     // Cut inside a character, its first bytes decode to U+FFFD within the line marked as cut.
-    return tail ? logTail(new TextDecoder().decode(tail.bytes), tail.cut) : null;
+    return logTail(new TextDecoder().decode(tail.bytes), cut);
   }
 
   /** A conditional GET: an unchanged answer (304) is served from the last one, costing no rate limit. */

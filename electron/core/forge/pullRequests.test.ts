@@ -162,7 +162,7 @@ describe('the GitHub loop against a fake GitHub and a bare push remote', () => {
     expect(inbox.messages.filter((message) => message.body.includes(FakeGitHub.BUILD_FAILURE))).toHaveLength(1);
   });
 
-  it("quotes the end of a huge job log, read as it streams, and keeps a check's summary to a line's worth: the work state stays small", async () => {
+  it("quotes the end of a huge job log, asking for its last 32 KB only, and keeps a check's summary to a line's worth: the work state stays small", async () => {
     // A log of 24 MB whose last lines follow one endless line, as a minified bundle or a progress bar leaves them.
     fake.jobLogFillerBytes = 24 * 1024 * 1024;
     // A whole test report as the summary, as long as GitHub allows.
@@ -178,6 +178,7 @@ describe('the GitHub loop against a fake GitHub and a bare push remote', () => {
     expect(sent.body.length).toBeLessThanOrEqual(MAX_MESSAGE_CHARS);
     expect(sent.body).toContain(FakeGitHub.LOG_FAILURE);
     expect(sent.body).toMatch(/Log tail:\n {2}…x+\n/);
+    expect(fake.requests.find((request) => request.url === '/logs/1002')).toMatchObject({ range: 'bytes=-32768', bytesServed: 32 * 1024 });
     const { messages } = await core.api.getWorkState({ projectId: project.id });
     expect(messages.find((message) => message.id === sent.id)?.body).toBe(sent.body);
   });
@@ -212,6 +213,27 @@ describe('the GitHub loop against a fake GitHub and a bare push remote', () => {
     expect(await agentSees()).toBe(`${TOKEN}ghp_second0123456789`);
     // The host itself still speaks to GitHub with its token.
     expect((await core.api.getForgeStatus({ projectId: project.id })).auth).toMatchObject({ login: 'octo-person', source: 'environment' });
+  });
+
+  it("keeps the host's GitHub tokens from what Drover's git runs in a worktree (a filter of the person's config); a push still has them, for a credential helper", async () => {
+    const seen = (name: string) => path.join(dir, `${name}-saw`);
+    const recorder = (name: string, then: string) => {
+      const file = path.join(dir, `${name}.sh`);
+      fs.writeFileSync(file, `#!/bin/sh\nprintf '%s\\n' "[\${GH_TOKEN:-}]" >> '${seen(name)}'\n${then}\n`, { mode: 0o755 });
+      return file;
+    };
+    git(repo, 'config', 'filter.stamp.clean', recorder('filter', 'exec cat'));
+    git(repo, 'config', 'remote.origin.receivepack', recorder('push', 'exec git receive-pack "$@"'));
+    const { agent, worktree } = await addAgent('stamper');
+    commitFiles(worktree.path, { '.gitattributes': 'src/*.js filter=stamp\n' }, 'Stamp the sources');
+    writeFiles(worktree.path, { 'src/cart.js': 'export const total = () => 4;\n' });
+    fs.rmSync(seen('filter'), { force: true });
+
+    // The diff cleans the changed file through the filter, as a checkpoint's staging does.
+    expect((await core.api.getWorktreeDiff({ agentId: agent.id })).files.map((file) => file.path)).toContain('src/cart.js');
+    expect(fs.readFileSync(seen('filter'), 'utf8')).toMatch(/^(\[\]\n)+$/);
+    await core.api.pushWorktreeBranch({ agentId: agent.id });
+    expect(fs.readFileSync(seen('push'), 'utf8')).toBe(`[${TOKEN}]\n`);
   });
 
   it('answers every bad input plainly and leaves nothing half-done', async () => {

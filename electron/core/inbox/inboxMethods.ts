@@ -1,5 +1,5 @@
 import type { InboxMethodName } from '../../../shared/contract/inbox';
-import type { Methods } from '../api';
+import { speaksForSomeone, type Methods } from '../api';
 import type { MediatedInbox } from './mediatedInbox';
 
 /** Agents' inboxes: messages between agents and from people, and questions with their replies. */
@@ -9,7 +9,7 @@ export function inboxMethods(inbox: MediatedInbox): Methods<InboxMethodName> {
     markInboxRead: ({ agentId, messageIds }) => inbox.markRead(agentId, messageIds),
     sendMessage: ({ projectId, to, kind, body, fromAgentId }) => inbox.send({ projectId, to, kind, body, fromAgentId }),
     replyToMessage: ({ questionId, body, fromAgentId }) => inbox.reply({ questionId, body, fromAgentId }),
-    // The wait ends with its client: a reply nobody received then stays pending, for a wake.
-    awaitReply: ({ questionId, timeoutMs }, client) => inbox.awaitReply(questionId, timeoutMs, client.signal),
+    // The wait ends with its client, and with its agent identity: a reply nobody received then stays pending, for a wake.
+    awaitReply: ({ questionId, timeoutMs }, client) => inbox.awaitReply(questionId, timeoutMs, client.signal, () => speaksForSomeone(client.caller)),
   };
 }

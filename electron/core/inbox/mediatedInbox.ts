@@ -17,12 +17,19 @@ export interface PostMessage {
   replyTo?: string | null;
 }
 
+/** An ask_agent call waiting for its reply. */
+interface ReplyWaiter {
+  /** Whether the asker can still take the reply: not once its connection's agent identity ended. */
+  takes(): boolean;
+  receive(reply: InboxMessage | null): void;
+}
+
 /**
  * Each agent's inbox. Drover mediates every message: it is stored first, then announced; the wake
  * service hears of a pending message through that event and types it in once the agent is ready.
  */
 export class MediatedInbox {
-  private readonly replyWaiters = new Map<string, Set<(reply: InboxMessage) => void>>();
+  private readonly replyWaiters = new Map<string, Set<ReplyWaiter>>();
 
   constructor(
     private readonly locator: Locator,
@@ -46,11 +53,11 @@ export class MediatedInbox {
     });
     // A reply a waiting ask_agent call takes is delivered by that call, so it needs no wake: it is
     // handed over before anything is announced, so no wake is ever scheduled for it.
-    const waiters = message.kind === 'reply' && message.replyTo ? this.takeWaiters(message.replyTo) : undefined;
-    const delivered = waiters ? store.inbox.setMessageState(message.id, 'delivered', Date.now()) : message;
+    const takers = message.kind === 'reply' && message.replyTo ? this.takeWaiters(message.replyTo) : [];
+    const delivered = takers.length > 0 ? store.inbox.setMessageState(message.id, 'delivered', Date.now()) : message;
     this.announce(message);
     if (delivered !== message) this.announce(delivered);
-    for (const waiter of waiters ?? []) waiter(delivered);
+    for (const waiter of takers) waiter.receive(delivered);
     return delivered;
   }
 
@@ -109,27 +116,27 @@ export class MediatedInbox {
   }
 
   /**
-   * Resolves with the reply to `questionId` (now or when it comes), or null after the timeout or
-   * when `signal` aborts (the asking client went away: the reply then stays pending for a wake).
+   * Resolves with the reply to `questionId` (now or when it comes), or null after the timeout, when
+   * `signal` aborts (the asking client went away) or when the reply comes and the asker no longer
+   * `takes` it (its agent identity ended): the reply then stays pending, for a wake.
    */
-  awaitReply(questionId: string, timeoutMs: number, signal?: AbortSignal): Promise<InboxMessage | null> {
+  awaitReply(questionId: string, timeoutMs: number, signal?: AbortSignal, takes: () => boolean = () => true): Promise<InboxMessage | null> {
     const { store } = this.locator.message(questionId);
     const existing = store.inbox.replyTo(questionId);
     if (existing) return Promise.resolve(this.handOver(store, existing));
     return new Promise((resolve) => {
       const waiters = this.replyWaiters.get(questionId) ?? new Set();
-      const stop = () => {
-        clearTimeout(timer);
-        waiters.delete(waiter);
-        if (waiters.size === 0) this.replyWaiters.delete(questionId);
-        signal?.removeEventListener('abort', stop);
-        resolve(null);
-      };
-      const waiter = (reply: InboxMessage) => {
+      const receive = (reply: InboxMessage | null) => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', stop);
         resolve(reply);
       };
+      const stop = () => {
+        waiters.delete(waiter);
+        if (waiters.size === 0) this.replyWaiters.delete(questionId);
+        receive(null);
+      };
+      const waiter: ReplyWaiter = { takes, receive };
       const timer = setTimeout(stop, timeoutMs);
       signal?.addEventListener('abort', stop);
       waiters.add(waiter);
@@ -137,11 +144,13 @@ export class MediatedInbox {
     });
   }
 
-  private takeWaiters(questionId: string): Set<(reply: InboxMessage) => void> | undefined {
-    const waiters = this.replyWaiters.get(questionId);
-    if (!waiters || waiters.size === 0) return undefined;
+  /** The calls that take the reply now; the others' waits end without it. */
+  private takeWaiters(questionId: string): ReplyWaiter[] {
+    const waiters = [...(this.replyWaiters.get(questionId) ?? [])];
     this.replyWaiters.delete(questionId);
-    return waiters;
+    const takers = waiters.filter((waiter) => waiter.takes());
+    for (const waiter of waiters) if (!takers.includes(waiter)) waiter.receive(null);
+    return takers;
   }
 
   /** A reply the asker receives as its call's result needs no wake: it counts as delivered. */

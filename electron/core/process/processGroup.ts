@@ -28,15 +28,23 @@ export function readProcessStartTime(pid: number): string | null {
 }
 
 /**
+ * True while `pid` still names the process that started at `startTime`: alive, or dead and not yet
+ * reaped (a zombie). A group it leads may still have members, and no other process can have taken
+ * its pid, so signalling its group reaches only what it started.
+ */
+export function namesSameProcess(pid: number, startTime: string | null): boolean {
+  // Without a recorded start time a live pid proves nothing: it may belong to anyone now.
+  return startTime !== null && readProcessStat(pid)?.startTime === startTime;
+}
+
+/**
  * True while the process that had `pid` and `startTime` is still the one alive under that pid. A
  * zombie is dead: it keeps its pid and start time only until its parent reaps it, which a parent
  * busy with the dead process's closed socket may not have done yet.
  */
 export function isSameProcessAlive(pid: number, startTime: string | null): boolean {
-  // Without a recorded start time a live pid proves nothing: it may belong to anyone now.
-  if (startTime === null) return false;
-  const stat = readProcessStat(pid);
-  return stat !== null && stat.startTime === startTime && stat.state !== 'Z' && stat.state !== 'X';
+  const state = namesSameProcess(pid, startTime) ? readProcessStat(pid)?.state : undefined;
+  return state !== undefined && state !== 'Z' && state !== 'X';
 }
 
 /** True while any process is in the group led by `pgid`. */

@@ -17,8 +17,9 @@ const ON_LAST_LINE = String.raw`(?![\s\S]*\S)`;
  * "Approaching …" and "You've used 91% …" are warnings, not limits. It is the CLI's answer to the
  * prompt, drawn right under the prompt's echo at the left edge (`❯ …`, its wrapped lines indented,
  * then `  ⎿  You've hit …`): the same words in a tool's output (under `● Bash(cat …)`) or in the
- * agent's answer (`● …`, every line indented) are what the agent shows, not a limit. A limit that
- * ends a turn elsewhere reaches Drover through the StopFailure hook.
+ * agent's answer (`● …`, every line indented) are what the agent shows, not a limit; a wake Drover
+ * types, whose echo wraps, holds no `⎿` (see wakeText.ts). A limit that ends a turn elsewhere reaches
+ * Drover through the StopFailure hook.
  */
 const CLAUDE: AgentProfileInput = {
   id: 'claude',
@@ -133,10 +134,13 @@ const GEMINI: AgentProfileInput = {
  * them while it is empty and idle; while busy the footer is "◉ Working · … esc esc interrupt".
  * Every dialog (folder trust, a command or tool approval) ends with "↑/↓ to navigate · enter to
  * select · esc to cancel". A provider's 429 ends the turn with "✗ 429 <message>" (no reset time);
- * "You've been rate limited on the current model" is the dialog it opens for its own Copilot plans
- * (read from its bundle: it cannot be shown offline, see the README), which counts only in the last
- * box on screen with no input box below it (a dialog takes the input's place). The `✗` of an error
- * sits one column in, as Copilot draws its own lines (`● …`); a command's output is indented further.
+ * "You've been rate limited on the current model" is the body of the dialog it opens for its own
+ * Copilot plans (read from its bundle: it cannot be shown offline, see the README), drawn as every
+ * dialog at the left edge: its top border, the title "Switch to auto mode?", a rule, then the body.
+ * It counts only there, in the last box on screen with no input box below it (a dialog takes the
+ * input's place): what an agent shows in a dialog (a command to approve) sits in a box inside it. The
+ * `✗` of an error sits one column in, as Copilot draws its own lines (`● …`); a command's output is
+ * indented further.
  */
 const COPILOT: AgentProfileInput = {
   id: 'copilot',
@@ -153,7 +157,7 @@ const COPILOT: AgentProfileInput = {
     String.raw`↑/↓ to navigate · enter to select · esc to cancel`,
     String.raw`You've been rate limited on the current model`,
   ),
-  usageLimitPattern: anyOf(String.raw`^ ✗ 429 `, String.raw`You've been rate limited on the current model(?![\s\S]*(?:╭|^─{20,}\n❯))`),
+  usageLimitPattern: anyOf(String.raw`^ ✗ 429 `, String.raw`^╭─+╮\n│ Switch to auto mode\? *│\n│ ─+ │\n│ You've been rate limited on the current model(?![\s\S]*(?:╭|^─{20,}\n❯))`),
   quietMs: 800,
   integration: 'copilot',
   wakeAs: 'prompt',
@@ -167,7 +171,9 @@ const COPILOT: AgentProfileInput = {
  * required" over "Allow once   Allow always   Reject"). A failed call it retries shows its message
  * and the wait in the footer, the row under the input box ("You exceeded your current quota.
  * [retrying in 2h 59m attempt #1]"): a wait of minutes or more is a usage limit (a 429's
- * `retry-after`), seconds a passing error; the same words anywhere else are what the agent shows.
+ * `retry-after`), seconds a passing error. The box's bottom edge (`╹▀▀…`) sits two columns in, where
+ * nothing the agent shows reaches (its answers and tools' output are five columns in), so the same
+ * words anywhere else, under a copy of that edge too, are what the agent shows.
  * Its spinner keeps drawing, so the screen is seldom read while it waits: Drover's plugin (see
  * opencodeLaunch.ts) reports that wait with its end, and a prompt going in, idle, a permission
  * asked and a failed turn.
@@ -181,7 +187,7 @@ const OPENCODE: AgentProfileInput = {
   promptPattern: String.raw`^ *┃ *\n *┃(?: *| {2}Ask anything…[^\n]*)\n *┃ *\n *┃ {2}\S[^\n]* · [^\n]*\n *╹▀{20,}`,
   busyPattern: String.raw`esc (?:again to )?interrupt`,
   needsInputPattern: anyOf(String.raw`△ Permission required`, String.raw`Allow once +Allow always +Reject`),
-  usageLimitPattern: String.raw`(?<=╹▀{20,}[^\n]*\n[^\n]*)\[retrying in (?:\d+[dhm] )+(?:\d+s )?attempt #\d+\]`,
+  usageLimitPattern: String.raw`(?<=^ {0,3}╹▀{20,} *\n[^\n]*)\[retrying in (?:\d+[dhm] )+(?:\d+s )?attempt #\d+\]`,
   quietMs: 800,
   integration: 'opencode',
   wakeAs: 'prompt',

@@ -89,6 +89,19 @@ describe('paged lists and work-state snapshots', () => {
     expect([snapshot.length, inbox.length]).toEqual([1, 1]);
   });
 
+  it('reads a stored message within the bound in characters but past it in UTF-16 units (emoji) cut as one sent now would be', async () => {
+    const agent = await core.api.createAgent({ projectId: project.id, name: 'Cheered', role: '', profileId: 'shell' });
+    const note = await core.api.sendMessage({ projectId: project.id, to: 'Cheered', kind: 'note', body: 'Well done:' });
+    // 60,000 emoji: 60,010 characters to SQLite, 120,010 UTF-16 units to JavaScript.
+    const db = new Database(path.join(dir, 'data', 'projects', project.id, 'state.sqlite'));
+    db.prepare('UPDATE inbox_messages SET body = body || ? WHERE id = ?').run('🎉'.repeat(60_000), note.id);
+    db.close();
+    const [body] = (await core.api.listInbox({ agentId: agent.id, unreadOnly: false })).messages.map((message) => message.body);
+    expect(body?.length).toBeLessThanOrEqual(MAX_MESSAGE_CHARS);
+    expect(body?.startsWith('Well done:🎉🎉')).toBe(true);
+    expect(body?.slice(-120)).toMatch(/🎉\n\n\[Drover cut this message here: it was 120,010 characters long, and a message holds at most 100,000\.\]$/);
+  });
+
   it('pages an agent’s inbox oldest first', async () => {
     const agent = await core.api.createAgent({ projectId: project.id, name: 'Reader', role: '', profileId: 'shell' });
     for (let i = 0; i < 5; i++) await core.api.sendMessage({ projectId: project.id, to: 'Reader', kind: 'note', body: `m${i}` });

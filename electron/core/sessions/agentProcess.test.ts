@@ -9,8 +9,8 @@ import { AgentTerminal } from './agentTerminal';
 describe('stopping an agent process', () => {
   let dir = '';
   let terminal: AgentTerminal | undefined;
-  afterEach(() => {
-    terminal?.dispose();
+  afterEach(async () => {
+    await terminal?.dispose();
     removeDir(dir);
   });
 

@@ -62,7 +62,7 @@ describe('an agent terminal attached mid-stream', () => {
       client.dispose();
       mirror.dispose();
     }
-    terminal.dispose();
+    await terminal.dispose();
   });
 });
 
@@ -101,10 +101,10 @@ describe('an agent terminal rebuilt from its scrollback file (a restart of the h
     for (let round = 0; round < 3; round++) drawSession(before, round);
     const shown = await seen(before);
     expect(shown.bracketedPaste).toBe(true);
-    before.dispose();
+    await before.dispose();
     const after = rebuilt(file);
     expect(await seen(after)).toEqual(shown);
-    after.dispose();
+    await after.dispose();
   });
 
   it('is the terminal it was when its file was rewritten from a screen on the way', async () => {
@@ -123,9 +123,9 @@ describe('an agent terminal rebuilt from its scrollback file (a restart of the h
     drawSession(before, 1);
     drawSession(before, 2);
     const shown = await seen(before);
-    before.dispose();
+    await before.dispose();
     const after = rebuilt(file);
     expect(await seen(after)).toEqual(shown);
-    after.dispose();
+    await after.dispose();
   });
 });

@@ -1,6 +1,7 @@
 import { CombiningMarkCap } from './combiningMarks';
 import { ScreenMirror, type MirrorSnapshot } from './screenMirror';
-import { ScrollbackLog, type RestoredLog } from './scrollbackLog';
+import { ScrollbackLog } from './scrollbackLog';
+import type { RestoredLog } from './scrollbackRecords';
 import { TerminalStream, type FlowSource, type StreamAttachment, type TerminalSink } from './terminalStream';
 
 export interface AgentTerminalOptions {
@@ -130,10 +131,15 @@ export class AgentTerminal {
     return this.mirror.text();
   }
 
-  /** The scrollback and the screen as text (`styled`: with the SGR of each run, see ScreenMirror.allText). */
-  text(options: { styled?: boolean } = {}): Promise<string> {
+  /**
+   * The scrollback and the screen as text (`styled`: with the SGR of each run, see
+   * ScreenMirror.allText), once all of it is in the scrollback file too: the terminal a person
+   * (or a script) read is the one a crash of the host rebuilds.
+   */
+  async text(options: { styled?: boolean } = {}): Promise<string> {
     this.stream.flush();
-    return this.mirror.allText(options);
+    const [text] = await Promise.all([this.mirror.allText(options), this.log.written()]);
+    return text;
   }
 
   bracketedPaste(): Promise<boolean> {
@@ -174,12 +180,13 @@ export class AgentTerminal {
     this.stream.flush();
   }
 
-  dispose(): void {
+  /** Resolves once the scrollback file has all of the output and is closed. */
+  dispose(): Promise<void> {
     this.stream.flush();
-    this.log.close();
     this.logFeed.detach();
     this.mirrorFeed.detach();
     this.mirror.dispose();
+    return this.log.close();
   }
 
   /**

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { waitFor } from '../../../test-support/waitFor';
 import { ScrollbackLog } from './scrollbackLog';
 
@@ -15,28 +15,29 @@ function logFile(): string {
 const open = (file: string, onScreenDue = () => {}, rewriteAfterBytes?: number) => ScrollbackLog.open(file, onScreenDue, rewriteAfterBytes);
 
 /** What a rebuild would replay from the file now. */
-function restoredOf(file: string) {
+async function restoredOf(file: string) {
   const { log, restored } = open(file);
-  log.close();
+  await log.close();
   return restored;
 }
-const records = (file: string) => restoredOf(file).records;
+const records = async (file: string) => (await restoredOf(file)).records;
 
 afterEach(() => {
+  vi.restoreAllMocks();
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe('ScrollbackLog', () => {
-  it('gives back, when opened again, the output and the sizes it was drawn at, in order', () => {
+  it('gives back, when opened again, the output and the sizes it was drawn at, in order', async () => {
     const file = logFile();
     const { log, restored } = open(file);
     expect(restored).toEqual({ records: [], damaged: false });
     log.append('drawn at 80 columns\r\n');
     log.resize(40, 10);
     log.append('drawn at 40');
-    log.close();
+    await log.close();
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect(restoredOf(file)).toEqual({
+    expect(await restoredOf(file)).toEqual({
       records: [
         { kind: 'output', data: 'drawn at 80 columns\r\n' },
         { kind: 'size', cols: 40, rows: 10 },
@@ -46,37 +47,37 @@ describe('ScrollbackLog', () => {
     });
   });
 
-  it('drops the record a crash cut short and appends after the last whole one', () => {
+  it('drops the record a crash cut short and appends after the last whole one', async () => {
     const file = logFile();
     const { log } = open(file);
     log.append('whole\r\n');
     log.append('cut short');
-    log.close();
+    await log.close();
     fs.truncateSync(file, fs.statSync(file).size - 3);
     const reopened = open(file);
     expect(reopened.restored).toEqual({ records: [{ kind: 'output', data: 'whole\r\n' }], damaged: false });
     reopened.log.append('after the crash');
-    reopened.log.close();
-    expect(records(file)).toEqual([
+    await reopened.log.close();
+    expect(await records(file)).toEqual([
       { kind: 'output', data: 'whole\r\n' },
       { kind: 'output', data: 'after the crash' },
     ]);
   });
 
-  it('says a damaged file is damaged, and keeps what came before the damage', () => {
+  it('says a damaged file is damaged, and keeps what came before the damage', async () => {
     const file = logFile();
     const { log } = open(file);
     log.append('kept');
     log.append('lost');
-    log.close();
+    await log.close();
     const content = fs.readFileSync(file);
     // The second record's kind byte, overwritten with one no record has.
     content[content.indexOf('kept') + 4] = 0x7e;
     fs.writeFileSync(file, content);
-    expect(restoredOf(file)).toEqual({ records: [{ kind: 'output', data: 'kept' }], damaged: true });
+    expect(await restoredOf(file)).toEqual({ records: [{ kind: 'output', data: 'kept' }], damaged: true });
   });
 
-  it('turns a file of raw output from before records into one, from its last megabyte on a line start', () => {
+  it('turns a file of raw output from before records into one, from its last megabyte on a line start', async () => {
     const file = logFile();
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, `${'old line\n'.repeat(200_000)}the last line\n`);
@@ -86,8 +87,8 @@ describe('ScrollbackLog', () => {
     expect(data.endsWith('old line\nthe last line\n')).toBe(true);
     expect(Buffer.byteLength(data)).toBeLessThanOrEqual(1024 * 1024);
     log.append('after');
-    log.close();
-    expect(records(file)).toEqual([{ kind: 'output', data }, { kind: 'output', data: 'after' }]);
+    await log.close();
+    expect(await records(file)).toEqual([{ kind: 'output', data }, { kind: 'output', data: 'after' }]);
   });
 
   it('once it has gathered enough, asks for a screen at a quiet moment and starts the file again from it, followed by what came after its point', async () => {
@@ -101,11 +102,12 @@ describe('ScrollbackLog', () => {
     log.append('after the point');
     log.resize(30, 8);
     // Until the screen is there, the file as it was goes on: a crash now loses nothing.
-    expect(records(file).at(-1)).toEqual({ kind: 'size', cols: 30, rows: 8 });
+    await log.written();
+    expect((await records(file)).at(-1)).toEqual({ kind: 'size', cols: 30, rows: 8 });
     log.finishRewrite({ cols: 50, rows: 12, data: 'the screen' });
     log.append(' and on');
-    log.close();
-    expect(records(file)).toEqual([
+    await log.close();
+    expect(await records(file)).toEqual([
       { kind: 'screen', cols: 50, rows: 12, data: 'the screen' },
       { kind: 'output', data: 'after the point' },
       { kind: 'size', cols: 30, rows: 8 },
@@ -114,7 +116,7 @@ describe('ScrollbackLog', () => {
     expect(fs.readdirSync(path.dirname(file))).toEqual(['scrollback.log']);
   });
 
-  it('asks for a screen at once under a flood that leaves no quiet moment, and stays bounded', () => {
+  it('asks for a screen at once under a flood that leaves no quiet moment, and stays bounded', async () => {
     const file = logFile();
     let due = 0;
     const { log } = open(file, () => due++, 1000);
@@ -122,7 +124,103 @@ describe('ScrollbackLog', () => {
     expect(due).toBeGreaterThan(0);
     log.beginRewrite();
     log.finishRewrite({ cols: 80, rows: 24, data: 'screen' });
-    log.close();
+    await log.close();
     expect(fs.statSync(file).size).toBeLessThan(100);
+  });
+
+  it('writes the records of a moment together, in one write off the event loop, and a crash before it loses only them', async () => {
+    const file = logFile();
+    const { log } = open(file);
+    log.append('on disk');
+    await log.written();
+    const writeSync = vi.spyOn(fs, 'writeSync');
+    const writev = vi.spyOn(fs, 'writev');
+    for (let batch = 0; batch < 20; batch++) log.append(`batch ${batch}\r\n`);
+    log.resize(60, 20);
+    // A host that died now: its file is what it was, whole.
+    expect(await records(file)).toEqual([{ kind: 'output', data: 'on disk' }]);
+    await log.written();
+    expect(writeSync).not.toHaveBeenCalled();
+    expect(writev).toHaveBeenCalledTimes(1);
+    expect(await records(file)).toEqual([
+      { kind: 'output', data: 'on disk' },
+      ...Array.from({ length: 20 }, (_, batch) => ({ kind: 'output', data: `batch ${batch}\r\n` })),
+      { kind: 'size', cols: 60, rows: 20 },
+    ]);
+    await log.close();
+  });
+
+  it('rewrites the file off the event loop, and what comes while it does follows the screen', async () => {
+    const file = logFile();
+    const { log } = open(file, () => {}, 1000);
+    log.append('before the point');
+    log.beginRewrite();
+    log.append('after the point');
+    await log.written();
+    const blocking = [vi.spyOn(fs, 'writeSync'), vi.spyOn(fs, 'fsyncSync'), vi.spyOn(fs, 'renameSync'), vi.spyOn(fs, 'writeFileSync')];
+    log.finishRewrite({ cols: 50, rows: 12, data: 'the screen' });
+    log.append('while it is rewritten');
+    log.resize(40, 10);
+    // Until the new file is in place, the old one goes on whole.
+    expect((await records(file))[0]).toEqual({ kind: 'output', data: 'before the point' });
+    await log.written();
+    log.append('then');
+    await log.close();
+    for (const spy of blocking) expect(spy).not.toHaveBeenCalled();
+    expect(await records(file)).toEqual([
+      { kind: 'screen', cols: 50, rows: 12, data: 'the screen' },
+      { kind: 'output', data: 'after the point' },
+      { kind: 'output', data: 'while it is rewritten' },
+      { kind: 'size', cols: 40, rows: 10 },
+      { kind: 'output', data: 'then' },
+    ]);
+  });
+
+  it('is rewritten past 16 MB since its screen however large the screen is', async () => {
+    const file = logFile();
+    let due = 0;
+    const { log } = open(file, () => due++);
+    log.beginRewrite();
+    // A wide scrollback of 10,000 lines, serialized: 3 MB.
+    log.finishRewrite({ cols: 300, rows: 50, data: 's'.repeat(3 * 1024 * 1024) });
+    log.append('after the screen');
+    await log.written();
+    const batch = 'f'.repeat(64 * 1024);
+    for (let sent = 0; sent <= 16 * 1024 * 1024 && due === 0; sent += batch.length) log.append(batch);
+    expect(due).toBe(1);
+    await log.close();
+  });
+
+  it('after a failed rewrite waits before it asks for a screen again, rather than at every batch of a flood', async () => {
+    const file = logFile();
+    let due = 0;
+    const { log } = open(file, () => due++, 1000);
+    const flood = (batches: number) => {
+      for (let i = 0; i < batches; i++) log.append('z'.repeat(1000));
+    };
+    flood(8);
+    expect(due).toBe(1);
+    // No screen could be made.
+    log.beginRewrite();
+    log.finishRewrite(null);
+    flood(20);
+    expect(due).toBe(1);
+
+    // A full disk, as far as the rewrite goes: its new file cannot be made.
+    const second = logFile();
+    let secondDue = 0;
+    const other = open(second, () => secondDue++, 1000);
+    fs.mkdirSync(`${second}.new`);
+    for (let i = 0; i < 8; i++) other.log.append('z'.repeat(1000));
+    expect(secondDue).toBe(1);
+    other.log.beginRewrite();
+    other.log.finishRewrite({ cols: 80, rows: 24, data: 'screen' });
+    await other.log.written();
+    for (let i = 0; i < 20; i++) other.log.append('z'.repeat(1000));
+    expect(secondDue).toBe(1);
+    // The file goes on as it was, all of it there.
+    await other.log.close();
+    expect(await records(second)).toHaveLength(28);
+    await log.close();
   });
 });

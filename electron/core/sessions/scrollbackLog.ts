@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { byteLength, legacyTail, MAGIC, outputRecord, parse, screenRecord, screenRecordBytes, sizeRecord, type RestoredLog } from './scrollbackRecords';
 
 /**
  * Past this much since the last screen, and past as many times the last screen's size, the file is
@@ -11,84 +13,29 @@ const REWRITE_AFTER_BYTES = 1024 * 1024;
 const REWRITE_AFTER_SCREENS = 8;
 /** A flood leaves no quiet moment: past this many times as much, the file is rewritten at once. */
 const REWRITE_AT_ONCE_FACTOR = 8;
+/**
+ * Whatever its screen's size, past this much since the last screen the file is rewritten at once:
+ * a scrollback of 10,000 wide lines serializes to megabytes, and the file is read whole at boot.
+ */
+const MAX_BYTES_SINCE_SCREEN = 16 * 1024 * 1024;
 /** Output quiet for this long: programs have finished what they draw (no sequence half written). */
 const QUIET_MS = 200;
-/** A file from before records held raw output: it is replayed from its last megabyte. */
-const LEGACY_TAIL_BYTES = 1024 * 1024;
+/**
+ * Records wait this long to be written together, in one write off the event loop: a crash loses at
+ * most the output of that moment (and of a write under way), which a rebuild simply lacks.
+ */
+const WRITE_EVERY_MS = 50;
+/** A disk that cannot keep up: past this much waiting, the file drops it and is made whole from the next screen. */
+const MAX_WAITING_BYTES = 16 * 1024 * 1024;
+/** A rewrite failed (a full disk, no screen): the next waits this long, twice as long after each failure in a row, up to the most. */
+const RETRY_REWRITE_MS = 5_000;
+const MAX_RETRY_REWRITE_MS = 5 * 60_000;
 
-const MAGIC = Buffer.from('DROVER-TERMINAL-LOG 1\n');
-const HEADER_BYTES = 5;
-const KIND_OUTPUT = 0x6f; // 'o'
-const KIND_SIZE = 0x73; // 's'
-const KIND_SCREEN = 0x53; // 'S'
+const openFile = promisify(fs.open);
+const closeFile = promisify(fs.close);
 
-/** What the file holds: the terminal's output, its size changes, and a screen a rebuild starts from. */
-export type LogRecord =
-  | { kind: 'output'; data: string }
-  | { kind: 'size'; cols: number; rows: number }
-  /** The serialized mirror (ScreenMirror.snapshot): written into an empty terminal of cols x rows, it is the terminal at that point. */
-  | { kind: 'screen'; cols: number; rows: number; data: string };
-
-export interface RestoredLog {
-  /** From the last screen on, in order: replayed, they rebuild the terminal as it was. */
-  records: LogRecord[];
-  /** Part of the file could not be read (it was damaged): what came after that is gone. */
-  damaged: boolean;
-}
-
-function record(kind: number, payload: Buffer): Buffer {
-  const header = Buffer.alloc(HEADER_BYTES);
-  header[0] = kind;
-  header.writeUInt32BE(payload.length, 1);
-  return Buffer.concat([header, payload]);
-}
-
-function sizePayload(cols: number, rows: number): Buffer {
-  const payload = Buffer.alloc(4);
-  payload.writeUInt16BE(cols, 0);
-  payload.writeUInt16BE(rows, 2);
-  return payload;
-}
-
-function decode(kind: number, payload: Buffer): LogRecord | null {
-  if (kind === KIND_OUTPUT) return { kind: 'output', data: payload.toString('utf8') };
-  if (payload.length < 4) return null;
-  const cols = payload.readUInt16BE(0);
-  const rows = payload.readUInt16BE(2);
-  if (cols === 0 || rows === 0) return null;
-  if (kind === KIND_SIZE) return payload.length === 4 ? { kind: 'size', cols, rows } : null;
-  if (kind === KIND_SCREEN) return { kind: 'screen', cols, rows, data: payload.toString('utf8', 4) };
-  return null;
-}
-
-/** Reads the records of a file's content; `end` is where the readable part ends (a torn or damaged record starts there). */
-function parse(content: Buffer): RestoredLog & { end: number } {
-  let records: LogRecord[] = [];
-  let at = MAGIC.length;
-  while (at < content.length) {
-    // A record cut short is the last write of a host that died: what it held is lost, nothing else.
-    if (at + HEADER_BYTES > content.length) break;
-    const length = content.readUInt32BE(at + 1);
-    if (at + HEADER_BYTES + length > content.length) break;
-    const parsed = decode(content[at] as number, content.subarray(at + HEADER_BYTES, at + HEADER_BYTES + length));
-    if (!parsed) return { records, damaged: true, end: at };
-    // A rebuild starts from the last screen: what came before it is in it.
-    if (parsed.kind === 'screen') records = [];
-    records.push(parsed);
-    at += HEADER_BYTES + length;
-  }
-  return { records, damaged: false, end: at };
-}
-
-/** A file written before records: its last megabyte, from a line start, as output. */
-function legacyTail(content: Buffer): string {
-  if (content.length <= LEGACY_TAIL_BYTES) return content.toString('utf8');
-  const lineBreak = content.indexOf(0x0a, content.length - LEGACY_TAIL_BYTES);
-  return content.subarray(lineBreak >= 0 ? lineBreak + 1 : content.length - LEGACY_TAIL_BYTES).toString('utf8');
-}
-
-/** Replaces the file in one step: a crash leaves the old one or the new one, never a mix. */
-function replaceFile(file: string, content: Buffer): void {
+/** Replaces the file in one step (at boot, before any output): a crash leaves the old one or the new one, never a mix. */
+function replaceFileSync(file: string, content: Buffer): void {
   const temporary = `${file}.new`;
   const fd = fs.openSync(temporary, 'w', 0o600);
   try {
@@ -100,29 +47,70 @@ function replaceFile(file: string, content: Buffer): void {
   fs.renameSync(temporary, file);
 }
 
+/** replaceFileSync off the event loop, for a file the host is writing while its output goes on. */
+async function replaceFile(file: string, content: Buffer): Promise<void> {
+  const temporary = `${file}.new`;
+  const handle = await fs.promises.open(temporary, 'w', 0o600);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fs.promises.rename(temporary, file);
+}
+
+/** Writes all of `buffers` at the end of the file, off the event loop. */
+function appendTo(fd: number, buffers: Buffer[]): Promise<void> {
+  const total = byteLength(buffers);
+  return new Promise((resolve, reject) => {
+    fs.writev(fd, buffers, (error, written) => {
+      if (error) reject(error);
+      else if (written !== total) reject(new Error(`wrote ${written} of ${total} bytes`));
+      else resolve();
+    });
+  });
+}
+
 /**
  * An agent terminal on disk, so a restart of the host rebuilds the same terminal: records of its
  * output, of each change of its size (output is drawn at the size it came at), and of its screen
  * (the mirror serialized) that a rebuild starts from. The output comes in the batches the clients
- * get, each written as it is sent, so a host that dies has on disk everything it ever showed. Past
- * a megabyte (and eight screens) since the last screen, the file is rewritten, at a quiet moment,
- * as a new screen and what came after it: the file stays bounded, and is never cut in the middle of
- * what a program drew.
+ * get; the records of each moment (WRITE_EVERY_MS) are written together, in order, one write at a
+ * time, off the event loop, so a slow disk holds up no agent's stream. Past a megabyte (and eight
+ * screens, 16 MB at most) since the last screen, the file is rewritten, at a quiet moment, as a new
+ * screen and what came after it: the file stays bounded, and is never cut in the middle of what a
+ * program drew.
  */
 export class ScrollbackLog {
   private fd: number | null = null;
   private quietTimer: NodeJS.Timeout | undefined;
-  /** Counts writes, so a quiet check sees whether output came since it was set. */
-  private writes = 0;
+  private writeTimer: NodeJS.Timeout | undefined;
+  /** Counts records, so a quiet check sees whether output came since it was set, and a caller of `written` what it waits for. */
+  private added = 0;
+  /** The records up to this count are in the file (or were dropped, or are in its screen). */
+  private settled = 0;
+  /** Records not handed to the file yet. */
+  private waiting: Buffer[] = [];
+  private waitingBytes = 0;
+  /** The write or rewrite under way: the next waits for it, so the file takes them in order. */
+  private running: Promise<void> | null = null;
+  private readonly settledWaiters: { upTo: number; resolve: () => void }[] = [];
   /** Bytes written since the last screen. */
   private sinceScreen = 0;
   /** The size of the last screen record. */
   private screenBytes = 0;
-  /** While a screen is being made: the records since its point, to follow it in the rewritten file. */
+  /** From a screen's point until the file is rewritten from it: the records since that point, to follow the screen. */
   private sincePoint: Buffer[] | null = null;
+  /** The screen to rewrite the file from, once the write under way is done. */
+  private screenToWrite: Buffer[] | null = null;
+  /** No screen is asked for before this (performance.now()): the last rewrite failed. */
+  private retryAt = 0;
+  private failedRewrites = 0;
   /** A write failed (a full disk): the file misses output, and only a new screen makes it whole again. */
   private missing = false;
-  private closed = false;
+  /** close was called: nothing more is taken, and what waits is written before the file is closed. */
+  private closing = false;
 
   private constructor(
     readonly file: string,
@@ -146,13 +134,13 @@ export class ScrollbackLog {
         fs.writeFileSync(file, MAGIC, { mode: 0o600 });
       } else if (!content.subarray(0, MAGIC.length).equals(MAGIC)) {
         const data = legacyTail(content);
-        replaceFile(file, Buffer.concat([MAGIC, record(KIND_OUTPUT, Buffer.from(data))]));
+        replaceFileSync(file, Buffer.concat([MAGIC, ...outputRecord(data)]));
         log.sinceScreen = Buffer.byteLength(data);
         restored = { records: [{ kind: 'output', data }], damaged: false };
       } else {
         const { records, damaged, end } = parse(content);
         if (end < content.length) fs.truncateSync(file, end);
-        log.screenBytes = records[0]?.kind === 'screen' ? HEADER_BYTES + 4 + Buffer.byteLength(records[0].data) : 0;
+        log.screenBytes = records[0]?.kind === 'screen' ? screenRecordBytes(records[0].data) : 0;
         log.sinceScreen = Math.max(0, end - MAGIC.length - log.screenBytes);
         restored = { records, damaged };
       }
@@ -166,70 +154,189 @@ export class ScrollbackLog {
     return { log, restored };
   }
 
-  /** A batch of output, as the clients were sent it. */
+  /** A batch of output, as the clients were sent it (encoded once, here). */
   append(data: string): void {
-    this.write(record(KIND_OUTPUT, Buffer.from(data)));
+    this.add(outputRecord(data));
   }
 
   /** The terminal takes a new size: output after this was drawn at it. */
   resize(cols: number, rows: number): void {
-    this.write(record(KIND_SIZE, sizePayload(cols, rows)));
+    this.add(sizeRecord(cols, rows));
   }
 
   /**
-   * The terminal is being serialized at this point (everything before it was written): what
-   * comes after is kept to follow the screen in the rewritten file.
+   * The terminal is being serialized at this point (everything before it was added): what comes
+   * after is kept to follow the screen in the rewritten file.
    */
   beginRewrite(): void {
     this.sincePoint = [];
   }
 
-  /** Rewrites the file as `screen` and what came after its point; null (no screen could be made) leaves the file as it is. */
+  /**
+   * Rewrites the file as `screen` and what came after its point, once the write under way is
+   * done; output that comes meanwhile follows it. null (no screen could be made) leaves the file as
+   * it is, and so does a failed rewrite; either way the next one waits a while.
+   */
   finishRewrite(screen: { cols: number; rows: number; data: string } | null): void {
-    const after = this.sincePoint;
+    if (!this.sincePoint || this.closing) return;
+    if (!screen) {
+      this.sincePoint = null;
+      this.backOff();
+      return;
+    }
+    this.screenToWrite = screenRecord(screen);
+    this.pump();
+  }
+
+  /** Resolves once everything added so far is in the file (or could not be: a full disk). */
+  written(): Promise<void> {
+    if (this.settled >= this.added) return Promise.resolve();
+    const upTo = this.added;
+    return new Promise((resolve) => {
+      this.settledWaiters.push({ upTo, resolve });
+      this.pump();
+    });
+  }
+
+  /**
+   * Writes what waits (after the write under way; a rewrite not begun yet is left: the file is
+   * whole without it), then closes the file: resolves once it is closed.
+   */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    clearTimeout(this.quietTimer);
+    clearTimeout(this.writeTimer);
     this.sincePoint = null;
-    if (!after || !screen || this.closed) return;
-    const screenRecord = record(KIND_SCREEN, Buffer.concat([sizePayload(screen.cols, screen.rows), Buffer.from(screen.data)]));
-    const rest = Buffer.concat(after);
+    this.screenToWrite = null;
+    while (this.running) await this.running;
+    if (this.waiting.length > 0 && this.fd !== null && !this.missing) await this.appendWaiting();
+    const fd = this.fd;
+    this.fd = null;
+    if (fd !== null) await closeFile(fd).catch(() => undefined);
+    this.settle(this.added);
+  }
+
+  private add(buffers: Buffer[]): void {
+    if (this.closing) return;
+    const bytes = byteLength(buffers);
+    this.added++;
+    this.sincePoint?.push(...buffers);
+    this.sinceScreen += bytes;
+    if (this.missing || this.fd === null) {
+      this.settle(this.added);
+    } else if (this.waitingBytes + bytes > MAX_WAITING_BYTES) {
+      this.dropWaiting();
+    } else {
+      this.waiting.push(...buffers);
+      this.waitingBytes += bytes;
+      this.writeTimer ??= setTimeout(() => this.pump(), WRITE_EVERY_MS);
+    }
+    this.askForScreenIfDue();
+  }
+
+  /** Starts the next write (a rewrite first), unless one is under way: it starts the next when it ends. */
+  private pump(): void {
+    if (this.running || this.closing) return;
+    clearTimeout(this.writeTimer);
+    this.writeTimer = undefined;
+    if (this.screenToWrite) this.run(this.rewrite());
+    else if (this.waiting.length > 0 && this.fd !== null && !this.missing) this.run(this.appendWaiting());
+  }
+
+  private run(write: Promise<void>): void {
+    this.running = write.then(() => {
+      this.running = null;
+      // Someone waits for the file (see written): no need to wait for the moment to pass.
+      if (this.settledWaiters.length > 0 || this.screenToWrite) this.pump();
+      else if (this.waiting.length > 0 && !this.closing) this.writeTimer ??= setTimeout(() => this.pump(), WRITE_EVERY_MS);
+    });
+  }
+
+  private async appendWaiting(): Promise<void> {
+    const buffers = this.waiting;
+    const upTo = this.added;
+    this.waiting = [];
+    this.waitingBytes = 0;
     try {
-      replaceFile(this.file, Buffer.concat([MAGIC, screenRecord, rest]));
-      this.closeFile();
-      this.fd = fs.openSync(this.file, 'a', 0o600);
+      await appendTo(this.fd as number, buffers);
+    } catch {
+      // A full disk costs history, never the session; the next screen makes the file whole again.
+      this.missing = true;
+      this.dropWaiting();
+    }
+    this.settle(upTo);
+  }
+
+  /**
+   * The file becomes the screen and the records since its point; the records that come while it is
+   * written follow it once it is in place. Until then the old file is the file (a crash meanwhile
+   * loses nothing of it), and if the rewrite fails it goes on as it was.
+   */
+  private async rewrite(): Promise<void> {
+    const screen = this.screenToWrite as Buffer[];
+    const after = this.sincePoint ?? [];
+    this.screenToWrite = null;
+    const included = after.length;
+    const upTo = this.added;
+    try {
+      await replaceFile(this.file, Buffer.concat([MAGIC, ...screen, ...after]));
+      const fd = await openFile(this.file, 'a', 0o600);
+      const old = this.fd;
+      this.fd = fd;
+      if (old !== null) await closeFile(old).catch(() => undefined);
+      // Whatever waited for the old file is in the screen or in the new file, but what came since.
+      const rest = after.slice(included);
+      this.waiting = rest;
+      this.waitingBytes = byteLength(rest);
       this.missing = false;
-      this.sinceScreen = rest.length;
-      this.screenBytes = screenRecord.length;
+      this.sinceScreen = byteLength(after);
+      this.screenBytes = byteLength(screen);
+      this.failedRewrites = 0;
+      this.settle(upTo);
     } catch {
       // The old file is whole (unless a write failed before): it goes on as it was.
+      this.backOff();
+    } finally {
+      this.sincePoint = null;
     }
   }
 
-  close(): void {
-    clearTimeout(this.quietTimer);
-    this.sincePoint = null;
-    this.closeFile();
-    this.closed = true;
+  private settle(upTo: number): void {
+    this.settled = Math.max(this.settled, upTo);
+    for (let i = this.settledWaiters.length - 1; i >= 0; i--) {
+      const waiter = this.settledWaiters[i] as { upTo: number; resolve: () => void };
+      if (waiter.upTo > this.settled) continue;
+      this.settledWaiters.splice(i, 1);
+      waiter.resolve();
+    }
   }
 
-  private write(data: Buffer): void {
-    if (this.closed) return;
-    this.writes++;
-    this.sincePoint?.push(data);
-    this.sinceScreen += data.length;
-    if (!this.missing && this.fd !== null) {
-      try {
-        if (fs.writeSync(this.fd, data) !== data.length) this.missing = true;
-      } catch {
-        // A full disk costs history, never the session; the next screen makes the file whole again.
-        this.missing = true;
-      }
-    }
-    if (this.sincePoint) return;
-    if (this.sinceScreen > this.rewriteAfter() * REWRITE_AT_ONCE_FACTOR) this.onScreenDue();
+  private dropWaiting(): void {
+    this.missing = true;
+    this.waiting = [];
+    this.waitingBytes = 0;
+    this.settle(this.added);
+  }
+
+  /** A rewrite failed: asking again at once would serialize the whole terminal for every batch of a flood. */
+  private backOff(): void {
+    this.failedRewrites++;
+    this.retryAt = performance.now() + Math.min(MAX_RETRY_REWRITE_MS, RETRY_REWRITE_MS * 2 ** (this.failedRewrites - 1));
+  }
+
+  private askForScreenIfDue(): void {
+    if (this.sincePoint || performance.now() < this.retryAt) return;
+    if (this.sinceScreen > this.rewriteAtOnce()) this.onScreenDue();
     else if (this.screenDue()) this.awaitQuiet();
   }
 
   private rewriteAfter(): number {
-    return Math.max(this.rewriteAfterBytes, this.screenBytes * REWRITE_AFTER_SCREENS);
+    return Math.min(MAX_BYTES_SINCE_SCREEN, Math.max(this.rewriteAfterBytes, this.screenBytes * REWRITE_AFTER_SCREENS));
+  }
+
+  private rewriteAtOnce(): number {
+    return Math.min(MAX_BYTES_SINCE_SCREEN, this.rewriteAfter() * REWRITE_AT_ONCE_FACTOR);
   }
 
   /** Time for a new screen: past the size it rewrites at, or while the file misses output. */
@@ -240,23 +347,13 @@ export class ScrollbackLog {
   /** Asks for a screen once no output came for a while. */
   private awaitQuiet(): void {
     if (this.quietTimer) return;
-    const seen = this.writes;
+    const seen = this.added;
     this.quietTimer = setTimeout(() => {
       this.quietTimer = undefined;
-      if (this.closed || this.sincePoint || !this.screenDue()) return;
-      if (this.writes === seen) this.onScreenDue();
+      if (this.closing || this.sincePoint || performance.now() < this.retryAt || !this.screenDue()) return;
+      if (this.added === seen) this.onScreenDue();
       else this.awaitQuiet();
     }, QUIET_MS);
     this.quietTimer.unref();
-  }
-
-  private closeFile(): void {
-    if (this.fd === null) return;
-    try {
-      fs.closeSync(this.fd);
-    } catch {
-      // Closing what a full disk left half written changes nothing.
-    }
-    this.fd = null;
   }
 }

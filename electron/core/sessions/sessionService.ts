@@ -8,7 +8,7 @@ import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
 import type { Locator } from '../locate';
-import { isSameProcessAlive, signalProcessGroup } from '../process/processGroup';
+import { namesSameProcess, signalProcessGroup } from '../process/processGroup';
 import { planLaunch } from '../profiles/agentLaunch';
 import { readCliVersion } from '../profiles/cliVersion';
 import type { LaunchFile } from '../profiles/cliLaunch';
@@ -228,16 +228,17 @@ export class SessionService implements ProjectWork {
   /** The agent is being removed: its session ends and its terminal goes. */
   async forget(agentId: string): Promise<void> {
     await this.stopLive(agentId, 'removed');
-    this.terminals.get(agentId)?.dispose();
+    const terminal = this.terminals.get(agentId);
     this.terminals.delete(agentId);
+    await terminal?.dispose();
   }
 
-  /** Whether `proof` is the secret of the agent's running session (compared in constant time). */
-  identify(agentId: string, proof: string): boolean {
+  /** The agent's running session whose secret `proof` is (compared in constant time), or null. */
+  identify(agentId: string, proof: string): string | null {
     const live = this.live.get(agentId);
-    if (!live || !/^[0-9a-f]+$/.test(proof)) return false;
+    if (!live || !/^[0-9a-f]+$/.test(proof)) return null;
     const given = Buffer.from(proof, 'hex');
-    return given.length === live.proof.length && timingSafeEqual(given, live.proof);
+    return given.length === live.proof.length && timingSafeEqual(given, live.proof) ? live.sessionId : null;
   }
 
   write(agentId: string, data: string): void {
@@ -353,7 +354,7 @@ export class SessionService implements ProjectWork {
   reconcile(store: ProjectStore): number {
     let ended = 0;
     for (const session of store.sessions.live()) {
-      if (session.pid !== null && isSameProcessAlive(session.pid, session.pidStartTime)) signalProcessGroup(session.pid, 'SIGKILL');
+      if (session.pid !== null && namesSameProcess(session.pid, session.pidStartTime)) signalProcessGroup(session.pid, 'SIGKILL');
       this.changeSession(store, session.id, { state: 'exited', endReason: 'app-restart', endedAt: Date.now(), needsInput: false });
       const terminal = this.terminalOf(session.projectId, session.agentId);
       terminal.write(RESTART_NOTE);
@@ -375,8 +376,9 @@ export class SessionService implements ProjectWork {
   async shutdown(): Promise<void> {
     for (const limit of this.limits.values()) clearTimeout(limit.timer);
     await Promise.all([...this.live.keys()].map((agentId) => this.stopLive(agentId, 'app-restart')));
-    for (const terminal of this.terminals.values()) terminal.dispose();
+    const terminals = [...this.terminals.values()];
     this.terminals.clear();
+    await Promise.all(terminals.map((terminal) => terminal.dispose()));
   }
 
   private async readScreen(live: LiveSession): Promise<void> {

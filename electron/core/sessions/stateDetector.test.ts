@@ -89,7 +89,82 @@ const AGENT_SHOWS_LIMIT_WORDS: Record<string, string> = {
     '',
     '     You exceeded your current quota. [retrying in 3h attempt #1]',
     '',
+    '     $ cat footer.txt',
+    `     ╹${'▀'.repeat(40)}`,
+    '     You exceeded your current quota. [retrying in 3h attempt #1]',
+    '',
     '     ▣  Build · Fake Sonnet',
+  ].join('\n'),
+};
+
+/** Copilot's dialogs as its bundle draws them at 120 columns (see its recorded approval screens). */
+const COPILOT_WIDTH = 120;
+const copilotBox = (rows: string[], width: number): string[] => [
+  `╭${'─'.repeat(width - 2)}╮`,
+  ...rows.map((row) => `│ ${row.padEnd(width - 4)} │`),
+  `╰${'─'.repeat(width - 2)}╯`,
+];
+const copilotDialog = (title: string, body: string[]): string =>
+  copilotBox([title, '─'.repeat(COPILOT_WIDTH - 4), ...body, '', '↑/↓ to navigate · enter to select · esc to cancel'], COPILOT_WIDTH).join('\n');
+
+/**
+ * Each CLI's approval dialog, in place of its input, asking to run a command that prints a limit's
+ * words: what the agent put in it is still only what the agent shows.
+ */
+const AGENT_ASKS_TO_SHOW_LIMIT_WORDS: Record<string, string> = {
+  claude: [
+    '─'.repeat(120),
+    ' Bash command',
+    '',
+    `   echo "  ⎿  You've hit your session limit · resets 11:59pm"`,
+    '   Print the notice',
+    '',
+    ' Do you want to proceed?',
+    ' ❯ 1. Yes',
+    '   2. No',
+    '',
+    ' Esc to cancel · Tab to amend · ctrl+e to explain',
+  ].join('\n'),
+  codex: [
+    '  Would you like to run the following command?',
+    '',
+    '  Reason: Print the notice',
+    '',
+    '  $ echo "■ You’ve hit your usage limit. Try again at 11:59 PM."',
+    '',
+    '› 1. Yes, proceed (y)',
+    '  2. No, and tell Codex what to do differently (esc)',
+    '',
+    '  Press enter to confirm or esc to cancel',
+  ].join('\n'),
+  gemini: copilotBox(
+    [
+      '? Shell  echo "Usage limit reached for all Pro models."',
+      ...copilotBox(['echo "Usage limit reached for all Pro models."'], COPILOT_WIDTH - 4),
+      'Allow execution of [Shell]?',
+      '',
+      '● 1. Allow once',
+      '  2. No, suggest changes (esc)',
+    ],
+    COPILOT_WIDTH,
+  ).join('\n'),
+  copilot: copilotDialog('Run a command', [
+    ...copilotBox([`echo "You've been rate limited on the current model"`], COPILOT_WIDTH - 4),
+    '',
+    'Do you want to run this command?',
+    '',
+    '❯ 1. Yes',
+    '  2. No, and tell Copilot what to do differently (Esc to stop)',
+  ]),
+  opencode: [
+    '  ┃',
+    '  ┃  △ Permission required',
+    '  ┃    # Print the notice',
+    '  ┃',
+    `  ┃  $ printf '╹${'▀'.repeat(40)}\\n[retrying in 3h attempt #1]'`,
+    '  ┃',
+    '  ┃   Allow once   Allow always   Reject                                 ctrl+f fullscreen  ⇆ select  enter confirm',
+    '  ┃',
   ].join('\n'),
 };
 
@@ -145,6 +220,12 @@ describe('reading the screens the real CLIs drew', () => {
       }
     });
 
+    it('the words of a limit in an approval dialog (a command the agent asks to run) are no limit', () => {
+      const asked = AGENT_ASKS_TO_SHOW_LIMIT_WORDS[profileId];
+      if (asked === undefined) throw new Error(`no approval dialog written for ${profileId}`);
+      expect(readScreen(`${screens['idle'] ?? ''}\n${asked}`, profile(profileId)).limitLines).toEqual([]);
+    });
+
     it('a usage limit reads as limited, with its reset time where the CLI names one', () => {
       const [limit] = read('usage-limit').limitLines;
       expect(limit).toBeDefined();
@@ -189,6 +270,17 @@ describe('usage-limit lines, as the real CLIs word them (from their recorded scr
     expect(limits('opencode', underInput('2h 59m'))).toEqual([footer('2h 59m').trim()]);
     expect(limits('opencode', underInput('5m'))).toHaveLength(1);
     expect(limits('opencode', underInput('2s'))).toEqual([]);
+  });
+
+  it("Copilot CLI: its own plan's rate-limit dialog, as its bundle draws it in place of the input", () => {
+    const dialog = copilotDialog('Switch to auto mode?', [
+      "You've been rate limited on the current model. Would you like to switch to auto mode to continue?",
+      '',
+      '❯ 1. Yes',
+      '  2. Yes (always)',
+      '  3. No',
+    ]);
+    expect(limits('copilot', ` ❯ go on with the refactor\n\n${dialog}`)).toEqual([expect.stringMatching(/^│ You've been rate limited on the current model\. Would you/)]);
   });
 
   it('Gemini CLI: the limit dialog, with the reset on its next line', () => {

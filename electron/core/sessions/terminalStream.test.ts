@@ -6,10 +6,19 @@ function fakePty() {
   return { calls, pause: () => calls.push('pause'), resume: () => calls.push('resume') };
 }
 
+/** Runs `test` with the batch and stall timers and performance.now() on a clock the test moves. */
+function onFakeClock(test: () => void): void {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  try {
+    test();
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
 describe('TerminalStream flow control', () => {
-  it('sends output after a quiet spell at once, batches what follows, and sends a full batch at once', () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    try {
+  it('sends output after a quiet spell at once, batches what follows, and sends a full batch at once', () =>
+    onFakeClock(() => {
       const stream = new TerminalStream();
       const sent: string[] = [];
       stream.attach({ send: (data) => sent.push(data) });
@@ -27,10 +36,7 @@ describe('TerminalStream flow control', () => {
       vi.advanceTimersByTime(FLOW_CONTROL.batchMs * 2);
       stream.push('after a quiet spell');
       expect(sent.at(-1)).toBe('after a quiet spell');
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+    }));
 
   it('pauses the PTY above the high watermark and resumes only below the low one', () => {
     const pty = fakePty();
@@ -59,9 +65,8 @@ describe('TerminalStream flow control', () => {
     expect(pty.calls).toEqual(['pause', 'resume']);
   });
 
-  it('leaves behind a client that stops acknowledging, never the mirror, and tells it where the stream is when it comes back', () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    try {
+  it('leaves behind a client that stops acknowledging, never the mirror, and tells it where the stream is when it comes back', () =>
+    onFakeClock(() => {
       const pty = fakePty();
       const stream = new TerminalStream();
       stream.connect(pty);
@@ -103,14 +108,30 @@ describe('TerminalStream flow control', () => {
       expect(lonePty.calls).toEqual(['pause']);
       slowMirror.acknowledge(flood.length);
       expect(lonePty.calls).toEqual(['pause', 'resume']);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+    }));
 
-  it('lets a client that was left behind but missed nothing pace again when it acknowledges', () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    try {
+  it('leaves behind a client that stops while it catches up, between the low and the high watermark', () =>
+    onFakeClock(() => {
+      const pty = fakePty();
+      const stream = new TerminalStream();
+      stream.connect(pty);
+      const client = stream.attach({ send: () => {} });
+      stream.push('w'.repeat(FLOW_CONTROL.highWatermark + 1));
+      stream.flush();
+      vi.advanceTimersByTime(FLOW_CONTROL.stallMs - 1);
+      // It drains half of it, which is not enough for the PTY to resume, and stops there.
+      client.acknowledge(FLOW_CONTROL.highWatermark / 2);
+      vi.advanceTimersByTime(FLOW_CONTROL.stallMs - 1);
+      expect(pty.calls).toEqual(['pause']);
+      vi.advanceTimersByTime(1);
+      expect(pty.calls).toEqual(['pause', 'resume']);
+      stream.push('next');
+      stream.flush();
+      expect(pty.calls).toEqual(['pause', 'resume']);
+    }));
+
+  it('lets a client that was left behind but missed nothing pace again when it acknowledges', () =>
+    onFakeClock(() => {
       const pty = fakePty();
       const stream = new TerminalStream();
       stream.connect(pty);
@@ -124,10 +145,7 @@ describe('TerminalStream flow control', () => {
       stream.push('next');
       stream.flush();
       expect(sent.slice(1)).toEqual(['next']);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+    }));
 
   it('hands its clients over to the next session of the agent', () => {
     const first = fakePty();

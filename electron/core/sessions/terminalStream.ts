@@ -3,8 +3,8 @@
  * once past 64 KiB), each client acknowledges what it has written, and the PTY is paused while any
  * client has more than 100,000 characters unacknowledged, resuming once all are below 5,000. Output
  * after a quiet spell (a keystroke's echo) goes at once: only what follows it within 5 ms waits.
- * Only live clients pace the PTY: one over the high watermark that has acknowledged nothing for
- * `stallMs` (a hung page, a tab paused in the debugger) is left behind (see TerminalStream).
+ * Only live clients pace the PTY: one that holds it back and has acknowledged nothing for `stallMs`
+ * (a hung page, a tab paused in the debugger) is left behind (see TerminalStream).
  */
 export const FLOW_CONTROL = {
   batchMs: 5,
@@ -53,10 +53,11 @@ interface Attachment {
 
 /**
  * One agent terminal's output on its way to its clients (and the host's mirror), with flow control.
- * A client over the high watermark that acknowledged nothing for `stallMs` is left behind: the PTY
- * no longer waits for it and it is sent nothing more. When it acknowledges again (it came back), it
- * is sent an empty chunk at the stream's position, past the end of what it has: seeing the gap, it
- * attaches again and gets a snapshot, then the stream from where that ends, as any attach does.
+ * A client that holds the PTY back (see holdsBack) and acknowledged nothing for `stallMs` is left
+ * behind: the PTY no longer waits for it and it is sent nothing more. When it acknowledges again
+ * (it came back), it is sent an empty chunk at the stream's position, past the end of what it has:
+ * seeing the gap, it attaches again and gets a snapshot, then the stream from where that ends, as
+ * any attach does.
  */
 export class TerminalStream {
   private readonly attachments = new Map<number, Attachment>();
@@ -159,7 +160,7 @@ export class TerminalStream {
     for (const attachment of this.attachments.values()) {
       if (attachment.leftAt !== null) continue;
       worst = Math.max(worst, attachment.unacknowledged);
-      if (attachment.unacknowledged > FLOW_CONTROL.highWatermark && !attachment.neverStalls) stallingSince = Math.min(stallingSince, attachment.acknowledgedAt);
+      if (this.holdsBack(attachment)) stallingSince = Math.min(stallingSince, attachment.acknowledgedAt);
     }
     this.watchStalls(stallingSince);
     if (!this.source) return;
@@ -172,7 +173,18 @@ export class TerminalStream {
     }
   }
 
-  /** While a client is over the high watermark, a timer looks whether it has gone quiet for `stallMs`. */
+  /**
+   * A client that may stall and keeps the PTY from running: over the high watermark, or, while the
+   * PTY is paused, at or over the low one (it must go below that for the PTY to resume, so one that
+   * drained part of the way and stopped holds it as surely as one that never acknowledged).
+   */
+  private holdsBack(attachment: Attachment): boolean {
+    if (attachment.neverStalls) return false;
+    const mark = this.paused ? FLOW_CONTROL.lowWatermark : FLOW_CONTROL.highWatermark + 1;
+    return attachment.unacknowledged >= mark;
+  }
+
+  /** While a client holds the PTY back, a timer looks whether it has gone quiet for `stallMs`. */
   private watchStalls(stallingSince: number): void {
     if (stallingSince === Infinity) {
       clearTimeout(this.stallTimer);
@@ -190,8 +202,7 @@ export class TerminalStream {
   private leaveStalledBehind(): void {
     const now = performance.now();
     for (const attachment of this.attachments.values()) {
-      const stalled = attachment.unacknowledged > FLOW_CONTROL.highWatermark && now - attachment.acknowledgedAt >= this.stallMs;
-      if (attachment.leftAt === null && !attachment.neverStalls && stalled) attachment.leftAt = this.sentBytes;
+      if (attachment.leftAt === null && this.holdsBack(attachment) && now - attachment.acknowledgedAt >= this.stallMs) attachment.leftAt = this.sentBytes;
     }
     this.updatePause();
   }

@@ -9,6 +9,7 @@ interface MessageRow {
   kind: InboxMessage['kind'];
   /** The body's first MAX_MESSAGE_CHARS characters (see MESSAGE). */
   body: string;
+  /** Its length as SQLite counts characters: code points, where JavaScript counts UTF-16 units. */
   body_length: number;
   task_id: string | null;
   from_agent_id: string | null;
@@ -143,13 +144,22 @@ export class InboxStore {
     return this.message(id) as InboxMessage;
   }
 
+  /**
+   * The body cut where a message sent now is (MAX_MESSAGE_CHARS UTF-16 units). SQLite counts code
+   * points: a body within that many was read whole and is measured here (an emoji is two units); one
+   * past it has more units still, so it is cut, and the note names SQLite's count.
+   */
+  private bodyOf(row: MessageRow): string {
+    return messageBodyWithin(row.body, row.body_length > MAX_MESSAGE_CHARS ? row.body_length : row.body.length);
+  }
+
   private toMessage(row: MessageRow): InboxMessage {
     return {
       id: row.id,
       projectId: this.projectId,
       agentId: row.agent_id,
       kind: row.kind,
-      body: messageBodyWithin(row.body, row.body_length),
+      body: this.bodyOf(row),
       taskId: row.task_id,
       fromAgentId: row.from_agent_id,
       replyTo: row.reply_to,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
@@ -9,6 +10,28 @@ import { openDatabase, type SqliteDatabase } from '../storage/sqlite';
 import { isProcessGroupAlive, readProcessStartTime } from '../process/processGroup';
 import { reconcileTasks, liveProcessTable, type ProcessTable } from './reconcile';
 import { TaskStore } from '../storage/taskStore';
+
+/** A process's state letter (field 3 of /proc/PID/stat), and its group (field 5). */
+function statOf(pid: number): { state: string; group: number } | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return { state: fields[0] ?? '', group: Number(fields[2]) };
+  } catch {
+    return null;
+  }
+}
+const stateOf = (pid: number) => statOf(pid)?.state;
+/** The processes of a group that are not zombies. */
+function liveMembers(group: number): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      const stat = statOf(pid);
+      return stat !== null && stat.group === group && stat.state !== 'Z';
+    });
+}
 
 describe('reconcileTasks', () => {
   let dir: string;
@@ -27,7 +50,7 @@ describe('reconcileTasks', () => {
     const killed: number[] = [];
     return {
       killed,
-      isSameProcessAlive: (pid, startTime) => alive[pid] !== undefined && alive[pid] === startTime,
+      namesSameProcess: (pid, startTime) => alive[pid] !== undefined && alive[pid] === startTime,
       killGroup: (pid) => killed.push(pid),
     };
   };
@@ -88,5 +111,24 @@ describe('reconcileTasks', () => {
     add('running', { pid, pidStartTime: readProcessStartTime(pid) });
     expect(reconcileTasks(store, liveProcessTable()).report.killed).toBe(1);
     await waitFor(() => !isProcessGroupAlive(pid), 'group to die');
+  });
+
+  it('kills the group of a leader that died but was not reaped yet, whose members live on', async () => {
+    // perl forks a group leader that starts a member and exits; perl never reaps it, so it stays a zombie.
+    const parent = spawn('perl', ['-e', '$| = 1; my $pid = fork(); if ($pid == 0) { setpgrp(0, 0); system("sleep 60 &"); exit 0 } print "$pid\n"; sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const leader = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))));
+    try {
+      await waitFor(() => stateOf(leader) === 'Z' && liveMembers(leader).length > 0, 'a zombie leader with a live member');
+      add('running', { pid: leader, pidStartTime: readProcessStartTime(leader) });
+      expect(reconcileTasks(store, liveProcessTable()).report.killed).toBe(1);
+      await waitFor(() => liveMembers(leader).length === 0, 'the member to die');
+    } finally {
+      parent.kill('SIGKILL');
+      try {
+        process.kill(-leader, 'SIGKILL');
+      } catch {
+        // gone, as it should be
+      }
+    }
   });
 });

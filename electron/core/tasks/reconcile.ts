@@ -1,5 +1,5 @@
 import type { Task } from '../../../shared/entities';
-import { isSameProcessAlive, listLivePids, signalProcessGroup } from '../process/processGroup';
+import { listLivePids, namesSameProcess, signalProcessGroup } from '../process/processGroup';
 import type { TaskStore } from '../storage/taskStore';
 
 export interface ReconcileReport {
@@ -13,7 +13,8 @@ export interface ReconcileReport {
 }
 
 export interface ProcessTable {
-  isSameProcessAlive(pid: number, startTime: string | null): boolean;
+  /** The pid still names that process, alive or not yet reaped (its group may live on). */
+  namesSameProcess(pid: number, startTime: string | null): boolean;
   killGroup(pid: number): void;
 }
 
@@ -24,7 +25,7 @@ export interface ProcessTable {
 export function liveProcessTable(): ProcessTable {
   const live = listLivePids();
   return {
-    isSameProcessAlive: (pid, startTime) => live.has(pid) && isSameProcessAlive(pid, startTime),
+    namesSameProcess: (pid, startTime) => live.has(pid) && namesSameProcess(pid, startTime),
     killGroup: (pid) => signalProcessGroup(pid, 'SIGKILL'),
   };
 }
@@ -45,7 +46,7 @@ export function reconcileTasks(
   for (const task of changed) {
     if (task.state === 'interrupted') report.interrupted++;
     else report.cancelled++;
-    if (task.pid !== null && processes.isSameProcessAlive(task.pid, task.pidStartTime)) {
+    if (task.pid !== null && processes.namesSameProcess(task.pid, task.pidStartTime)) {
       processes.killGroup(task.pid);
       report.killed++;
     }

@@ -13,6 +13,8 @@ export type ChannelPush =
 interface Waiter {
   resolve(wake: ChannelWake | null): void;
   signal: AbortSignal | undefined;
+  /** Whether its connection still speaks for the agent: a server of an ended session is handed nothing. */
+  takes(): boolean;
 }
 
 interface Handover {
@@ -31,11 +33,11 @@ export class WakeChannels {
   private readonly handovers = new Map<string, Handover>();
 
   isOpen(agentId: string): boolean {
-    return (this.waiters.get(agentId)?.length ?? 0) > 0;
+    return this.waiters.get(agentId)?.some((waiter) => waiter.takes()) ?? false;
   }
 
   /** The MCP server's long-poll: the next wake for the agent, or null after `timeoutMs` or when its client goes away. */
-  next(agentId: string, timeoutMs: number, signal?: AbortSignal): Promise<ChannelWake | null> {
+  next(agentId: string, timeoutMs: number, signal?: AbortSignal, takes: () => boolean = () => true): Promise<ChannelWake | null> {
     return new Promise((resolve) => {
       const finish = (wake: ChannelWake | null) => {
         clearTimeout(timer);
@@ -44,7 +46,7 @@ export class WakeChannels {
         resolve(wake);
       };
       const gone = () => finish(null);
-      const waiter: Waiter = { resolve: finish, signal };
+      const waiter: Waiter = { resolve: finish, signal, takes };
       const timer = setTimeout(gone, timeoutMs);
       timer.unref();
       this.waiters.set(agentId, [...(this.waiters.get(agentId) ?? []), waiter]);
@@ -55,7 +57,7 @@ export class WakeChannels {
 
   /** Hands `content` to the agent's newest waiting MCP server and waits up to `confirmMs` for its report. */
   push(agentId: string, content: string, confirmMs: number): Promise<ChannelPush> {
-    const waiter = this.waiters.get(agentId)?.at(-1);
+    const waiter = this.waiters.get(agentId)?.findLast((open) => open.takes());
     if (!waiter) return Promise.resolve({ outcome: 'not-sent', why: 'no wake channel is open' });
     const deliveryId = newId('d');
     return new Promise((resolve) => {

@@ -1,5 +1,5 @@
 import type { WakeMethodName } from '../../../shared/contract/wake';
-import type { AgentCaller, Client, Methods } from '../api';
+import { speaksForSomeone, type AgentCaller, type Client, type Methods } from '../api';
 import { fail } from '../errors';
 import type { AgentWakeService } from './agentWakeService';
 import type { WakeChannels } from './wakeChannels';
@@ -21,7 +21,7 @@ export function wakeMethods(wakes: AgentWakeService, channels: WakeChannels, log
     wakeAgent: async ({ agentId }) => ({ agentId, delivered: await wakes.wakeNow(agentId) }),
     awaitChannelWake: ({ timeoutMs }, client) => {
       const agent = agentOf(client);
-      const next = channels.next(agent.agentId, timeoutMs, client.signal);
+      const next = channels.next(agent.agentId, timeoutMs, client.signal, () => speaksForSomeone(client.caller));
       if (!holding.has(client)) {
         holding.add(client);
         log(`wake channel of ${agent.agentName} (${agent.agentId}) open: its wakes are pushed through its CLI's channel`);

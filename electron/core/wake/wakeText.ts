@@ -9,6 +9,25 @@ export const WAKE_NAMES_AT_MOST = 3;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
 
+/**
+ * The glyphs agent CLIs draw their own lines with: prompts (`❯ ›`), answer and tool markers (`⎿ ● •
+ * ■ ▣ △ ✗ ✦ ⬝`), boxes, rules and blocks (`│ ┃ ─ ╭ ╹ ▀`). A wake is typed into the prompt and echoed
+ * there, wrapped: a message holding them could draw a row that reads as the CLI's own (Claude Code's
+ * limit answer under the echo, `  ⎿  You've hit your session limit`), so they become look-alikes the
+ * CLIs do not draw with, or spaces.
+ */
+const LOOK_ALIKES: ReadonlyArray<readonly [RegExp, string]> = [
+  [/[─━┄┅┈┉╌╍═╴╶╸╺]/g, '-'],
+  [/[│┃┆┇┊┋╎╏║╵╷╹╻]/g, '|'],
+  [/[❯❱›]/g, '>'],
+  [/[\u2022\u239b-\u23bf\u2500-\u25ff\u2700-\u27bf\u2b1d]/g, ' '],
+];
+
+/** Text that types as itself: no control characters, none of the CLIs' own glyphs. */
+function typeable(text: string): string {
+  return LOOK_ALIKES.reduce((result, [glyphs, lookAlike]) => result.replace(glyphs, lookAlike), text.replace(CONTROL_CHARACTERS, ' '));
+}
+
 function oneLine(text: string): string {
   const flat = text
     .replace(/\s*\n\s*/g, ' ⏎ ')
@@ -46,7 +65,7 @@ export function composeWakeText(named: InboxMessage[], total: number, senders: M
   // A shell has no MCP tools: its way to the full text is the command line.
   const [reader, has] = style === 'shell-note' ? ['drover inbox', 'shows'] : ['read_inbox', 'has'];
   const ending = more > 0 ? `and ${more} more: ${reader} ${has} them all.` : `${reader} ${has} the full text.`;
-  const text = `[Drover] ${heading}: ${parts.join(' ')} — ${ending}`.replace(CONTROL_CHARACTERS, ' ');
+  const text = typeable(`[Drover] ${heading}: ${parts.join(' ')} — ${ending}`);
   // `true` exists in every shell; the text is one single-quoted word, so nothing in it runs.
   return style === 'shell-note' ? `true '${text.replace(/'/g, '’')}'` : text;
 }

@@ -69,6 +69,8 @@ export interface GitOptions {
   env?: Record<string, string>;
   /** What git reads on its standard input (paths for `--stdin`). */
   input?: string;
+  /** The command speaks to a remote (a push): it gets the environment given for that (see Git's constructor). */
+  remote?: boolean;
   /**
    * False for git check-ignore, which refuses `--literal-pathspecs` (it takes no pathspec magic but
    * `:(top)`): its caller makes each path literal itself.
@@ -101,7 +103,11 @@ export class Git {
   private readonly env: Record<string, string>;
   private versionChecked = false;
 
-  constructor(baseEnv: NodeJS.ProcessEnv) {
+  /** `remoteEnv` is added for commands that speak to a remote only (the host's GitHub tokens, for a credential helper). */
+  constructor(
+    baseEnv: NodeJS.ProcessEnv,
+    private readonly remoteEnv: Record<string, string> = {},
+  ) {
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries(baseEnv)) if (value !== undefined && !REPOSITORY_VARIABLES.includes(key)) env[key] = value;
     // Optional locks off: Drover's own status and diff calls never rewrite the index, so watching a
@@ -131,17 +137,23 @@ export class Git {
 
   /** The same, blocking: for the boot reconciliation, which runs before anything is served. */
   runSync(place: GitPlace, args: readonly string[], options: GitOptions = {}): GitResult {
-    const { cwd, env } = located(place);
-    const result = spawnSync('git', argsOf(args, options), { cwd, env: { ...this.env, ...env, ...options.env }, input: options.input ?? '', encoding: 'utf8', maxBuffer: MAX_OUTPUT_BYTES });
+    const { cwd, env } = this.placed(place, options);
+    const result = spawnSync('git', argsOf(args, options), { cwd, env, input: options.input ?? '', encoding: 'utf8', maxBuffer: MAX_OUTPUT_BYTES });
     if (result.error) this.failToRun(result.error as NodeJS.ErrnoException, args, cwd);
     const outcome = { stdout: result.stdout, stderr: result.stderr, code: result.status ?? 1 };
     return this.checked(outcome, args, cwd, options);
   }
 
-  private exec(place: GitPlace, args: readonly string[], options: GitOptions): Promise<GitResult> {
+  /** The folder a command runs in and its whole environment. */
+  private placed(place: GitPlace, options: GitOptions): { cwd: string; env: Record<string, string> } {
     const { cwd, env } = located(place);
+    return { cwd, env: { ...this.env, ...(options.remote ? this.remoteEnv : {}), ...env, ...options.env } };
+  }
+
+  private exec(place: GitPlace, args: readonly string[], options: GitOptions): Promise<GitResult> {
+    const { cwd, env } = this.placed(place, options);
     return new Promise((resolve, reject) => {
-      const child = execFile('git', argsOf(args, options), { cwd, env: { ...this.env, ...env, ...options.env }, encoding: 'utf8', maxBuffer: MAX_OUTPUT_BYTES }, (error, stdout, stderr) => {
+      const child = execFile('git', argsOf(args, options), { cwd, env, encoding: 'utf8', maxBuffer: MAX_OUTPUT_BYTES }, (error, stdout, stderr) => {
         try {
           if (error && typeof error.code !== 'number') this.failToRun(error as NodeJS.ErrnoException, args, cwd);
           const code = error ? (error.code as unknown as number) : 0;

@@ -404,7 +404,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const target = remote ?? (remotes.includes('origin') ? 'origin' : remotes.length === 1 ? remotes[0] : undefined);
     if (!target) fail('invalid-state', remotes.length === 0 ? 'This repository has no remote to push to: add one with git remote add.' : `Name the remote to push to: ${remotes.join(', ')}.`);
     if (!remotes.includes(target)) fail('not-found', `There is no remote ${target} (remotes: ${remotes.join(', ') || 'none'}).`);
-    await this.git.run(checkout, ['-c', `core.hooksPath=${hooks}`, 'push', '--quiet', '--end-of-options', target, `refs/heads/${worktree.branch}:refs/heads/${worktree.branch}`]);
+    await this.git.run(checkout, ['-c', `core.hooksPath=${hooks}`, 'push', '--quiet', '--end-of-options', target, `refs/heads/${worktree.branch}:refs/heads/${worktree.branch}`], { remote: true });
     return { agentId, remote: target, branch: worktree.branch };
   }
 

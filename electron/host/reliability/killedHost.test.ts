@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -100,6 +101,36 @@ describe('a host killed with SIGKILL loses nothing', () => {
     const status = JSON.parse((await cli(['host', 'status', '--json'])).stdout) as { webDoors: { url: string }[] };
     expect(status.webDoors.map((door) => new URL(door.url).origin)).toEqual([new URL(serve.url).origin]);
     expect((await tasks()).find((t) => t.id === id)).toMatchObject({ state: 'interrupted', reason: 'app-restart' });
+  }, 90_000);
+
+  it('a host killed while serve runs, whose port another program took meanwhile, comes back with its door elsewhere and a new token, and serve says so', async () => {
+    serve = await startServe(['--data-dir', dataDir]);
+    const first = new URL(serve.url);
+    const port = Number(first.port);
+    process.kill(serve.hostPid(), 'SIGKILL');
+    // Another program binds the door's port as soon as the dead host freed it, before serve's new host opens it.
+    const squatter = await waitFor(
+      () =>
+        new Promise<net.Server | false>((resolve) => {
+          const server = net.createServer();
+          server.once('error', () => resolve(false));
+          server.listen(port, '127.0.0.1', () => resolve(server));
+        }),
+      "the dead host's port to be free",
+    );
+    try {
+      await waitFor(() => serve?.stderr().includes('the browser door is open again'), 'serve to open the door again', 30_000);
+      const status = JSON.parse((await cli(['host', 'status', '--json'])).stdout) as { webDoors: { url: string }[] };
+      const moved = new URL(status.webDoors[0]?.url ?? '');
+      expect(Number(moved.port)).not.toBe(port);
+      expect(moved.searchParams.get('token')).not.toBe(first.searchParams.get('token'));
+      await waitFor(() => serve?.urls().includes(moved.href), 'serve to print the new URL');
+      expect(serve.stderr()).toContain(`port ${port}, where the browser door served last, is taken by another program: the door opened on ${moved.port} with a new token`);
+      expect(serve.stderr()).not.toContain('--port');
+      expect(serve.child.exitCode).toBeNull();
+    } finally {
+      squatter.close();
+    }
   }, 90_000);
 
   it('reconciling again after a clean restart changes nothing', async () => {
