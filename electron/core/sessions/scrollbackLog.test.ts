@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -22,7 +23,15 @@ async function restoredOf(file: string) {
 }
 const records = async (file: string) => (await restoredOf(file)).records;
 
+/** What every FileHandle's methods come from (the class is not exported), to watch its writes. */
+async function fileHandlePrototype(file: string): Promise<FileHandle> {
+  const handle = await fs.promises.open(file, 'r');
+  await handle.close();
+  return Object.getPrototypeOf(handle) as FileHandle;
+}
+
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -124,6 +133,7 @@ describe('ScrollbackLog', () => {
     expect(due).toBeGreaterThan(0);
     log.beginRewrite();
     log.finishRewrite({ cols: 80, rows: 24, data: 'screen' });
+    await log.written();
     await log.close();
     expect(fs.statSync(file).size).toBeLessThan(100);
   });
@@ -134,7 +144,7 @@ describe('ScrollbackLog', () => {
     log.append('on disk');
     await log.written();
     const writeSync = vi.spyOn(fs, 'writeSync');
-    const writev = vi.spyOn(fs, 'writev');
+    const writev = vi.spyOn(await fileHandlePrototype(file), 'writev');
     for (let batch = 0; batch < 20; batch++) log.append(`batch ${batch}\r\n`);
     log.resize(60, 20);
     // A host that died now: its file is what it was, whole.
@@ -174,6 +184,48 @@ describe('ScrollbackLog', () => {
       { kind: 'size', cols: 40, rows: 10 },
       { kind: 'output', data: 'then' },
     ]);
+  });
+
+  it('removes the new file of a rewrite that failed, and goes on in the old one', async () => {
+    const file = logFile();
+    const { log } = open(file, () => {}, 1000);
+    log.append('before the point');
+    log.beginRewrite();
+    await log.written();
+    // A full disk, as far as the rename goes.
+    vi.spyOn(fs.promises, 'rename').mockRejectedValueOnce(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }));
+    log.finishRewrite({ cols: 50, rows: 12, data: 'the screen '.repeat(1000) });
+    log.append('after it');
+    await log.written();
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['scrollback.log']);
+    await log.close();
+    expect(await records(file)).toEqual([
+      { kind: 'output', data: 'before the point' },
+      { kind: 'output', data: 'after it' },
+    ]);
+  });
+
+  it('writes what came during a write once that write ends, however long it took', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const file = logFile();
+    const { log } = open(file);
+    log.append('first');
+    await log.written();
+    log.append('second');
+    // The moment passes: its write starts.
+    vi.advanceTimersByTime(50);
+    log.append('third');
+    // The next moment passes while that write is still under way.
+    vi.advanceTimersByTime(50);
+    // Nobody asks for the file (see written): the moment after the write is what writes the rest.
+    await vi.waitFor(async () =>
+      expect(await records(file)).toEqual([
+        { kind: 'output', data: 'first' },
+        { kind: 'output', data: 'second' },
+        { kind: 'output', data: 'third' },
+      ]),
+    );
+    await log.close();
   });
 
   it('is rewritten past 16 MB since its screen however large the screen is', async () => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import type { FileHandle } from 'node:fs/promises';
 import { byteLength, legacyTail, MAGIC, outputRecord, parse, screenRecord, screenRecordBytes, sizeRecord, type RestoredLog } from './scrollbackRecords';
 
 /**
@@ -21,8 +21,10 @@ const MAX_BYTES_SINCE_SCREEN = 16 * 1024 * 1024;
 /** Output quiet for this long: programs have finished what they draw (no sequence half written). */
 const QUIET_MS = 200;
 /**
- * Records wait this long to be written together, in one write off the event loop: a crash loses at
- * most the output of that moment (and of a write under way), which a rebuild simply lacks.
+ * Records wait this long to be written together, in one write off the event loop. A crash loses
+ * what had not reached the file, which a rebuild simply lacks: the records of that moment, of a
+ * write under way and of those waiting behind it (a slow disk), and, while the file is rewritten,
+ * those since the rewrite began.
  */
 const WRITE_EVERY_MS = 50;
 /** A disk that cannot keep up: past this much waiting, the file drops it and is made whole from the next screen. */
@@ -31,45 +33,52 @@ const MAX_WAITING_BYTES = 16 * 1024 * 1024;
 const RETRY_REWRITE_MS = 5_000;
 const MAX_RETRY_REWRITE_MS = 5 * 60_000;
 
-const openFile = promisify(fs.open);
-const closeFile = promisify(fs.close);
-
-/** Replaces the file in one step (at boot, before any output): a crash leaves the old one or the new one, never a mix. */
-function replaceFileSync(file: string, content: Buffer): void {
-  const temporary = `${file}.new`;
-  const fd = fs.openSync(temporary, 'w', 0o600);
-  try {
-    fs.writeSync(fd, content);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(temporary, file);
-}
-
-/** replaceFileSync off the event loop, for a file the host is writing while its output goes on. */
-async function replaceFile(file: string, content: Buffer): Promise<void> {
-  const temporary = `${file}.new`;
-  const handle = await fs.promises.open(temporary, 'w', 0o600);
-  try {
-    await handle.writeFile(content);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await fs.promises.rename(temporary, file);
-}
+/** A new file to append to: what a rewrite a crash cut short left there is emptied first. */
+const NEW_TO_APPEND = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_APPEND;
 
 /** Writes all of `buffers` at the end of the file, off the event loop. */
-function appendTo(fd: number, buffers: Buffer[]): Promise<void> {
+async function appendTo(handle: FileHandle, buffers: Buffer[]): Promise<void> {
   const total = byteLength(buffers);
-  return new Promise((resolve, reject) => {
-    fs.writev(fd, buffers, (error, written) => {
-      if (error) reject(error);
-      else if (written !== total) reject(new Error(`wrote ${written} of ${total} bytes`));
-      else resolve();
-    });
-  });
+  const { bytesWritten } = await handle.writev(buffers);
+  if (bytesWritten !== total) throw new Error(`wrote ${bytesWritten} of ${total} bytes`);
+}
+
+/**
+ * Makes `content` the file in one step (written to a new file, fsynced, renamed over it): a crash
+ * leaves the old file or the new one, never a mix. Answers the new file's handle, open to append:
+ * once renamed it is the file, so nothing is left to open (and fail to, out of descriptors) after
+ * the old one is gone. A failure removes the new file: it can be megabytes, on a nearly full disk.
+ */
+async function replaceFile(file: string, content: Buffer[]): Promise<FileHandle> {
+  const temporary = `${file}.new`;
+  let handle: FileHandle | undefined;
+  try {
+    handle = await fs.promises.open(temporary, NEW_TO_APPEND, 0o600);
+    await appendTo(handle, content);
+    await handle.sync();
+    await fs.promises.rename(temporary, file);
+    return handle;
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    await fs.promises.unlink(temporary).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * The file as it is (made if missing), open to append: `cutTo` drops a record a crash cut short,
+ * `start` is what an empty file begins with.
+ */
+async function openToAppend(file: string, { cutTo, start }: { cutTo?: number; start?: Buffer[] }): Promise<FileHandle> {
+  const handle = await fs.promises.open(file, 'a', 0o600);
+  try {
+    if (cutTo !== undefined) await handle.truncate(cutTo);
+    if (start) await appendTo(handle, start);
+    return handle;
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw error;
+  }
 }
 
 /**
@@ -78,12 +87,13 @@ function appendTo(fd: number, buffers: Buffer[]): Promise<void> {
  * (the mirror serialized) that a rebuild starts from. The output comes in the batches the clients
  * get; the records of each moment (WRITE_EVERY_MS) are written together, in order, one write at a
  * time, off the event loop, so a slow disk holds up no agent's stream. Past a megabyte (and eight
- * screens, 16 MB at most) since the last screen, the file is rewritten, at a quiet moment, as a new
- * screen and what came after it: the file stays bounded, and is never cut in the middle of what a
- * program drew.
+ * screens) since the last screen, the file is rewritten, at a quiet moment (past 16 MB at once), as
+ * a new screen and what came after it: the file stays bounded (but while rewrites fail: it grows
+ * until one succeeds), and is never cut in the middle of what a program drew.
  */
 export class ScrollbackLog {
-  private fd: number | null = null;
+  /** The file, open to append; null until it is opened at boot, and once it is closed. */
+  private handle: FileHandle | null = null;
   private quietTimer: NodeJS.Timeout | undefined;
   private writeTimer: NodeJS.Timeout | undefined;
   /** Counts records, so a quiet check sees whether output came since it was set, and a caller of `written` what it waits for. */
@@ -96,7 +106,7 @@ export class ScrollbackLog {
   /** The write or rewrite under way: the next waits for it, so the file takes them in order. */
   private running: Promise<void> | null = null;
   private readonly settledWaiters: { upTo: number; resolve: () => void }[] = [];
-  /** Bytes written since the last screen. */
+  /** Bytes added since the last screen (in the file, or waiting for it). */
   private sinceScreen = 0;
   /** The size of the last screen record. */
   private screenBytes = 0;
@@ -120,37 +130,39 @@ export class ScrollbackLog {
   ) {}
 
   /**
-   * Opens the file (made if missing) and reads what a rebuild replays. A record cut short by a
-   * crash is dropped, and so is a damaged part (said in `damaged`); a file of raw output written
-   * before records is turned into one.
+   * Reads what a rebuild replays, and opens the file (made if missing) to append, off the event
+   * loop: records added meanwhile wait for it. A record cut short by a crash is dropped, and so is a
+   * damaged part (said in `damaged`); a file of raw output written before records is turned into one.
    */
   static open(file: string, onScreenDue: () => void, rewriteAfterBytes = REWRITE_AFTER_BYTES): { log: ScrollbackLog; restored: RestoredLog } {
     const log = new ScrollbackLog(file, onScreenDue, rewriteAfterBytes);
-    let restored: RestoredLog = { records: [], damaged: false };
+    let restored: RestoredLog;
+    let opening: Promise<FileHandle>;
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
       const content = fs.existsSync(file) ? fs.readFileSync(file) : Buffer.alloc(0);
       if (content.length === 0) {
-        fs.writeFileSync(file, MAGIC, { mode: 0o600 });
+        opening = openToAppend(file, { start: [MAGIC] });
+        restored = { records: [], damaged: false };
       } else if (!content.subarray(0, MAGIC.length).equals(MAGIC)) {
         const data = legacyTail(content);
-        replaceFileSync(file, Buffer.concat([MAGIC, ...outputRecord(data)]));
+        opening = replaceFile(file, [MAGIC, ...outputRecord(data)]);
         log.sinceScreen = Buffer.byteLength(data);
         restored = { records: [{ kind: 'output', data }], damaged: false };
       } else {
         const { records, damaged, end } = parse(content);
-        if (end < content.length) fs.truncateSync(file, end);
+        opening = openToAppend(file, { cutTo: end < content.length ? end : undefined });
         log.screenBytes = records[0]?.kind === 'screen' ? screenRecordBytes(records[0].data) : 0;
         log.sinceScreen = Math.max(0, end - MAGIC.length - log.screenBytes);
         restored = { records, damaged };
       }
-      log.fd = fs.openSync(file, 'a', 0o600);
     } catch {
-      // Unreadable or unwritable (a full disk): the terminal starts without its history, and the
-      // file is written again from its next screen.
+      // Unreadable (or its folder cannot be made): the terminal starts without its history, and the
+      // file is written again from its next screen. One that cannot be written to is read all the same.
       log.missing = true;
-      restored = { records: [], damaged: true };
+      return { log, restored: { records: [], damaged: true } };
     }
+    log.run(log.start(opening));
     return { log, restored };
   }
 
@@ -210,10 +222,10 @@ export class ScrollbackLog {
     this.sincePoint = null;
     this.screenToWrite = null;
     while (this.running) await this.running;
-    if (this.waiting.length > 0 && this.fd !== null && !this.missing) await this.appendWaiting();
-    const fd = this.fd;
-    this.fd = null;
-    if (fd !== null) await closeFile(fd).catch(() => undefined);
+    const handle = this.handle;
+    this.handle = null;
+    if (handle && this.waiting.length > 0 && !this.missing) await this.appendWaiting(handle);
+    await handle?.close().catch(() => undefined);
     this.settle(this.added);
   }
 
@@ -223,14 +235,14 @@ export class ScrollbackLog {
     this.added++;
     this.sincePoint?.push(...buffers);
     this.sinceScreen += bytes;
-    if (this.missing || this.fd === null) {
+    if (this.missing) {
       this.settle(this.added);
     } else if (this.waitingBytes + bytes > MAX_WAITING_BYTES) {
       this.dropWaiting();
     } else {
       this.waiting.push(...buffers);
       this.waitingBytes += bytes;
-      this.writeTimer ??= setTimeout(() => this.pump(), WRITE_EVERY_MS);
+      this.awaitMoment();
     }
     this.askForScreenIfDue();
   }
@@ -240,8 +252,16 @@ export class ScrollbackLog {
     if (this.running || this.closing) return;
     clearTimeout(this.writeTimer);
     this.writeTimer = undefined;
-    if (this.screenToWrite) this.run(this.rewrite());
-    else if (this.waiting.length > 0 && this.fd !== null && !this.missing) this.run(this.appendWaiting());
+    if (this.screenToWrite) this.run(this.rewrite(this.screenToWrite));
+    else if (this.waiting.length > 0 && this.handle && !this.missing) this.run(this.appendWaiting(this.handle));
+  }
+
+  /** Writes what waits once the moment has passed (or, if a write is under way then, once it ends). */
+  private awaitMoment(): void {
+    this.writeTimer ??= setTimeout(() => {
+      this.writeTimer = undefined;
+      this.pump();
+    }, WRITE_EVERY_MS);
   }
 
   private run(write: Promise<void>): void {
@@ -249,17 +269,26 @@ export class ScrollbackLog {
       this.running = null;
       // Someone waits for the file (see written): no need to wait for the moment to pass.
       if (this.settledWaiters.length > 0 || this.screenToWrite) this.pump();
-      else if (this.waiting.length > 0 && !this.closing) this.writeTimer ??= setTimeout(() => this.pump(), WRITE_EVERY_MS);
+      else if (this.waiting.length > 0 && !this.closing) this.awaitMoment();
     });
   }
 
-  private async appendWaiting(): Promise<void> {
+  /** The file is open (what waits goes to it), or could not be (a full disk: it is made again from the next screen). */
+  private async start(opening: Promise<FileHandle>): Promise<void> {
+    try {
+      this.handle = await opening;
+    } catch {
+      this.dropWaiting();
+    }
+  }
+
+  private async appendWaiting(handle: FileHandle): Promise<void> {
     const buffers = this.waiting;
     const upTo = this.added;
     this.waiting = [];
     this.waitingBytes = 0;
     try {
-      await appendTo(this.fd as number, buffers);
+      await appendTo(handle, buffers);
     } catch {
       // A full disk costs history, never the session; the next screen makes the file whole again.
       this.missing = true;
@@ -269,22 +298,21 @@ export class ScrollbackLog {
   }
 
   /**
-   * The file becomes the screen and the records since its point; the records that come while it is
-   * written follow it once it is in place. Until then the old file is the file (a crash meanwhile
-   * loses nothing of it), and if the rewrite fails it goes on as it was.
+   * The file becomes the screen and the records since its point, and the new file's handle the one
+   * appended to; the records that come while it is written follow it once it is in place (until
+   * then they are only here). Until then the old file is the file (a crash meanwhile loses nothing
+   * of it), and if the rewrite fails it goes on as it was.
    */
-  private async rewrite(): Promise<void> {
-    const screen = this.screenToWrite as Buffer[];
+  private async rewrite(screen: Buffer[]): Promise<void> {
     const after = this.sincePoint ?? [];
     this.screenToWrite = null;
     const included = after.length;
     const upTo = this.added;
     try {
-      await replaceFile(this.file, Buffer.concat([MAGIC, ...screen, ...after]));
-      const fd = await openFile(this.file, 'a', 0o600);
-      const old = this.fd;
-      this.fd = fd;
-      if (old !== null) await closeFile(old).catch(() => undefined);
+      const handle = await replaceFile(this.file, [MAGIC, ...screen, ...after]);
+      const old = this.handle;
+      this.handle = handle;
+      await old?.close().catch(() => undefined);
       // Whatever waited for the old file is in the screen or in the new file, but what came since.
       const rest = after.slice(included);
       this.waiting = rest;
