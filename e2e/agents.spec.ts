@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/droverHost';
-import { holdFromHost } from './support/heldFrames';
+import { holdFromHost, holdReplies } from './support/heldFrames';
 import {
   addAgent,
   FAKE_PROFILE,
@@ -146,6 +146,23 @@ test('keys typed right after Restart go to the new session, not to the old one w
   restart.release();
   await expect(terminal.locator('.xterm-rows > div', { hasText: /^ran-in-new\s*$/ })).toHaveCount(1);
   await expect(terminal).not.toContainText('ran-in-old');
+});
+
+test('keys typed for a start whose session ends before it runs are said not to have been sent', async ({ page, drover }) => {
+  const folder = drover.makeFolder('shop-api');
+  const url = await drover.startHost(['--project', folder]);
+  const quitter = { ...SHELL_AGENT_PROFILE, id: 'quitter', name: 'Quitting shell', args: ['-c', 'exit 3'] };
+  const projectId = await saveProfiles(drover, folder, [quitter]);
+  const start = await holdReplies(page, 'startAgent');
+  await openWorkspace(page, url, projectId);
+  const pane = await addAgent(page, 'Quitter', '', quitter.name);
+  await pane.getByRole('button', { name: 'Start' }).click();
+  // The session's events reach the page, the start's answer not yet: it cannot tell the session is the one it asked for.
+  await expect(stateBadge(pane, 'Exited')).toBeVisible();
+  await typeLine(page, terminalOf(pane, 'Quitter'), 'echo never sent');
+  start.release();
+  await expect(pane.getByRole('alert')).toHaveText('Quitter ended before it was running. What you typed while it was starting was not sent.');
+  await expect(pane.getByText('Press Enter here to start it again')).toBeVisible();
 });
 
 test('manages profiles in the UI and explains an agent whose command is missing', async ({ page, drover }) => {

@@ -23,6 +23,9 @@ import { machineOfPage } from '../transport/machinePage';
 // xterm is most of the bundle: the projects list never needs it.
 const AgentTerminal = lazy(() => import('../terminal/AgentTerminal').then((module) => ({ default: module.AgentTerminal })));
 
+/** What a start that came to nothing says of the keys held for it. */
+const TYPING_NOT_SENT = 'What you typed while it was starting was not sent.';
+
 export interface AgentPaneHandle {
   focus(): void;
 }
@@ -59,6 +62,8 @@ export function AgentPane(props: AgentPaneProps) {
   const nameId = useId();
   const live = isSessionLive(session);
   const [pendingStart, setPendingStart] = useState<PendingStart | null>(null);
+  /** The last start's session ended before it was live, and what was typed for it was dropped. */
+  const [typingDropped, setTypingDropped] = useState(false);
   // Once the page shows the session a start made, the start is over (React's way to adjust state to new props).
   if (pendingStart && startReached(pendingStart, session)) setPendingStart(null);
   const target = inputTarget(pendingStart, session);
@@ -69,6 +74,7 @@ export function AgentPane(props: AgentPaneProps) {
 
   const startsAgent = (action: () => Promise<AgentSession>) => () =>
     void run(async () => {
+      setTypingDropped(false);
       setPendingStart({ seq: null });
       try {
         const started = await action();
@@ -76,7 +82,7 @@ export function AgentPane(props: AgentPaneProps) {
       } catch (failure) {
         setPendingStart(null);
         if (!terminalRef.current?.dropHeldInput()) throw failure;
-        throw new Error(`${errorMessage(failure)} What you typed while it was starting was not sent.`, { cause: failure });
+        throw new Error(`${errorMessage(failure)} ${TYPING_NOT_SENT}`, { cause: failure });
       }
     });
   const start = startsAgent(() => startAgent(agent.id, true));
@@ -172,6 +178,11 @@ export function AgentPane(props: AgentPaneProps) {
               {actionError}
             </p>
           )}
+          {typingDropped && !live && (
+            <p role="alert" className="agent-pane__error">
+              {agent.name} ended before it was running. {TYPING_NOT_SENT}
+            </p>
+          )}
           <Suspense fallback={<div className="agent-terminal" />}>
             <AgentTerminal
               ref={terminalRef}
@@ -181,6 +192,7 @@ export function AgentPane(props: AgentPaneProps) {
               inputTarget={target}
               sessionId={session?.id ?? null}
               onStartAgain={start}
+              onHeldInputDropped={() => setTypingDropped(true)}
             />
           </Suspense>
           {starting ? (

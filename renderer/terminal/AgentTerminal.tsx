@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref, type RefObject } from 'react';
+import { useCallback, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type Ref, type RefObject } from 'react';
 import { terminalCommandFor, workspaceCommandFor } from '../keyboard/agentShortcuts';
 import { paneAwayWords } from '../format/connectionLost';
 import { useConnection, useConnectionLoss } from '../store/hooks';
@@ -33,6 +33,8 @@ interface AgentTerminalProps {
   sessionId: string | null;
   /** Enter in a terminal whose session ended. */
   onStartAgain(): void;
+  /** Keys held for a start were dropped: the session it made ended before it was live. */
+  onHeldInputDropped(): void;
   ref?: Ref<AgentTerminalHandle>;
 }
 
@@ -59,7 +61,7 @@ function useSeen(ref: RefObject<HTMLElement | null>): [boolean, () => void] {
  * An agent's real terminal: the host's copy of its screen and history, then its live output; keys
  * and size go back to its PTY. It is made when it first comes into view.
  */
-export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, onStartAgain, ref }: AgentTerminalProps) {
+export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, onStartAgain, onHeldInputDropped, ref }: AgentTerminalProps) {
   const bridge = useBridge();
   const away = useConnection() === 'lost';
   const loss = useConnectionLoss();
@@ -77,11 +79,17 @@ export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, on
   const [searching, setSearching] = useState(false);
   const [linkError, setLinkError] = useState<string | null>(null);
   const startAgainRef = useRef(onStartAgain);
+  const heldInputDroppedRef = useRef(onHeldInputDropped);
   useEffect(() => {
     startAgainRef.current = onStartAgain;
+    heldInputDroppedRef.current = onHeldInputDropped;
   });
   const input = useMemo(() => new TerminalInput((data) => void bridge.call('writeAgentInput', { agentId, data }).catch(() => undefined)), [bridge, agentId]);
-  useEffect(() => input.setTarget(inputTarget), [input, inputTarget]);
+  // Before the browser handles another event: a key typed right after Restart is held for the new
+  // session, never sent to the old one, whenever React runs its passive effects.
+  useLayoutEffect(() => {
+    if (input.setTarget(inputTarget)) heldInputDroppedRef.current();
+  }, [input, inputTarget]);
 
   useImperativeHandle(
     ref,

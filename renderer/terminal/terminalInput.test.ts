@@ -24,6 +24,21 @@ describe('TerminalInput', () => {
     expect(sent).toEqual([]);
   });
 
+  it('says it dropped what it held when the session started for it ended before it was live, and only then', () => {
+    const sent: string[] = [];
+    const input = new TerminalInput((data) => sent.push(data));
+    input.setTarget('starting');
+    expect(input.setTarget('ended')).toBe(false);
+    input.setTarget('starting');
+    input.type('meant for the new session');
+    expect(input.setTarget('ended')).toBe(true);
+    expect(input.setTarget('ended')).toBe(false);
+    input.setTarget('starting');
+    input.type('sent');
+    expect(input.setTarget('live')).toBe(false);
+    expect(sent).toEqual(['sent']);
+  });
+
   it('drops what it held for a start that was refused, and sends what is typed after to the session that runs', () => {
     const sent: string[] = [];
     const input = new TerminalInput((data) => sent.push(data));

@@ -9,7 +9,8 @@ export type InputTarget = 'live' | 'starting' | 'ended';
  * Keys typed into an agent's terminal, sent to its PTY in the order they were typed. Keys typed
  * while the agent starts are held and sent, in one piece, as soon as its session is live: under
  * load the start's answer can take a while, and what a person types right after Start must not be
- * lost. A start refused (see drop), or a session that ended before it ran, drops them.
+ * lost. A start refused (see drop), or a session that ended before it was live (see setTarget),
+ * drops them, and the person is told.
  */
 export class TerminalInput {
   private current: InputTarget = 'ended';
@@ -33,12 +34,17 @@ export class TerminalInput {
     return dropped;
   }
 
-  setTarget(target: InputTarget): void {
+  /**
+   * Where keys go from now on: what was held goes to a session that is live. Says whether it was
+   * dropped instead (the session the start made ended before it was live).
+   */
+  setTarget(target: InputTarget): boolean {
     this.current = target;
-    if (target === 'starting') return;
+    if (target === 'starting') return false;
     const held = this.held.join('');
     this.held = [];
     if (target === 'live' && held) this.send(held);
+    return target === 'ended' && held.length > 0;
   }
 }
 
