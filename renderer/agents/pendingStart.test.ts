@@ -16,7 +16,7 @@ describe('inputTarget', () => {
     expect(inputTarget({ seq: 6 }, running('s-new', 6))).toBe('live');
   });
 
-  it('ends the hold whichever of the answer and the session event came first, and on a newer session too', () => {
+  it('ends the hold once both the answer and the session it names are in the page, in either order, and on a newer session too', () => {
     // The event came first: the page shows the session before the answer is in.
     expect(inputTarget({ seq: null }, running('s-new', 6))).toBe('starting');
     // The answer came first: the page shows what it answered.

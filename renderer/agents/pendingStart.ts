@@ -11,8 +11,10 @@ export interface PendingStart {
 }
 
 /**
- * The page shows the session the start made, or a newer one (each change of a project's entities
- * has a higher seq): the start is over, whichever of its answer and its session's event came first.
+ * The start is over once both are in, in either order: its answer (the seq of the session it made)
+ * and, in the page, that session or a newer one (each change of a project's entities has a higher
+ * seq). The session's event alone is not enough: until the answer names it, the page cannot tell
+ * the new session from the old one.
  */
 export function startReached(pending: PendingStart, session: AgentSession | undefined): boolean {
   return pending.seq !== null && session !== undefined && session.seq >= pending.seq;
