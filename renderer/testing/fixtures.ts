@@ -1,5 +1,7 @@
-import type { Agent, AgentSession, InboxMessage, Project, Task, Wake, Worktree } from '../../shared/entities';
+import type { Agent, AgentSession, Project, Task, Wake, Worktree } from '../../shared/entities';
 import type { KeyPress } from '../keyboard/keyPress';
+
+export { makeMessage } from '../../test-support/inboxMessage';
 
 /**
  * Complete, valid entities for renderer tests. Every factory fills each field with a plain default
@@ -74,25 +76,6 @@ export function makeSession(overrides: Partial<AgentSession> = {}): AgentSession
     cliVersion: null,
     startedAt: 1,
     endedAt: null,
-    seq: 1,
-    ...overrides,
-  };
-}
-
-export function makeMessage(overrides: Partial<InboxMessage> = {}): InboxMessage {
-  return {
-    id: 'm-aaaaaa',
-    projectId: 'p-aaaaaa',
-    agentId: 'a-aaaaaa',
-    kind: 'note',
-    body: 'hello',
-    taskId: null,
-    fromAgentId: null,
-    replyTo: null,
-    state: 'pending',
-    createdAt: 1,
-    deliveredAt: null,
-    readAt: null,
     seq: 1,
     ...overrides,
   };

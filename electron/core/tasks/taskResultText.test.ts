@@ -1,26 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { InboxMessage, Task } from '../../../shared/entities';
+import type { Task } from '../../../shared/entities';
+import { makeMessage } from '../../../test-support/inboxMessage';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { composeWakeText } from '../wake/wakeText';
 import { describeTaskResult } from './taskResultText';
 
-const MESSAGE: InboxMessage = {
-  id: 'm-aaaaaa',
-  projectId: 'p-aaaaaa',
-  agentId: 'a-aaaaaa',
-  kind: 'task-result',
-  body: '',
-  taskId: 't-aaaaaa',
-  fromAgentId: null,
-  replyTo: null,
-  state: 'pending',
-  createdAt: 1_000,
-  deliveredAt: null,
-  readAt: null,
-  seq: 1,
-};
+const MESSAGE = makeMessage({ kind: 'task-result', body: '', taskId: 't-aaaaaa' });
 
 describe('describeTaskResult', () => {
   let dir: string;

@@ -1,24 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { InboxMessage } from '../../../shared/entities';
 import { BUILT_IN_PROFILES } from '../profiles/builtInProfiles';
 import { readScreen } from '../sessions/stateDetector';
+import { makeMessage } from '../../../test-support/inboxMessage';
 import { composeWakeText } from './wakeText';
 
-const note = (body: string): InboxMessage => ({
-  id: 'm-aaaaaa',
-  projectId: 'p-aaaaaa',
-  agentId: 'a-aaaaaa',
-  kind: 'note',
-  body,
-  taskId: null,
-  fromAgentId: null,
-  replyTo: null,
-  state: 'pending',
-  createdAt: 1_000,
-  deliveredAt: null,
-  readAt: null,
-  seq: 1,
-});
+const note = (body: string) => makeMessage({ body });
 
 const CLAUDE = BUILT_IN_PROFILES.find((p) => p.id === 'claude');
 const WIDTH = 120;
