@@ -5,6 +5,7 @@ import { expect, test } from './support/droverHost';
 import { holdFromHost, holdReplies } from './support/heldFrames';
 import {
   addAgent,
+  addedAgent,
   FAKE_PROFILE,
   openWorkspace,
   saveProfiles,
@@ -110,14 +111,9 @@ test('adds an agent, talks to it in its terminal, follows resizes, and resumes i
 });
 
 test('keys typed right after Start reach the agent, in order, however long its start takes to reach the page', async ({ page, drover }) => {
-  const folder = drover.makeFolder('shop-api');
-  const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
   // A loaded page: the start's answer and the session's events come late.
   const start = await holdFromHost(page, { replies: ['startAgent'], events: ['agentSessionChanged'] });
-  await openWorkspace(page, url, projectId);
-  const pane = await addAgent(page, 'Typist', '', SHELL_AGENT_PROFILE.name);
-  const terminal = terminalOf(pane, 'Typist');
+  const { pane, terminal } = await addedAgent(page, drover, 'Typist', '');
   await pane.getByRole('button', { name: 'Start' }).click();
   await expect(pane.getByRole('status').filter({ hasText: 'Starting Typist… what you type now is sent to it once it runs.' })).toBeVisible();
   await typeLine(page, terminal, 'for i in 1 2 3; do echo typed-$i; done');
@@ -128,13 +124,8 @@ test('keys typed right after Start reach the agent, in order, however long its s
 });
 
 test('keys typed right after Restart go to the new session, not to the old one while it stops', async ({ page, drover }) => {
-  const folder = drover.makeFolder('shop-api');
-  const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
   const restart = await holdFromHost(page, { replies: ['restartAgent'], events: ['agentSessionChanged'] });
-  await openWorkspace(page, url, projectId);
-  const pane = await addAgent(page, 'Typist', '', SHELL_AGENT_PROFILE.name);
-  const terminal = terminalOf(pane, 'Typist');
+  const { pane, terminal } = await addedAgent(page, drover, 'Typist', '');
   await pane.getByRole('button', { name: 'Start' }).click();
   // The old session marks itself: what it runs says "old".
   await typeLine(page, terminal, 'WHICH=old; echo marked-$WHICH');
@@ -149,17 +140,13 @@ test('keys typed right after Restart go to the new session, not to the old one w
 });
 
 test('keys typed for a start whose session ends before it runs are said not to have been sent', async ({ page, drover }) => {
-  const folder = drover.makeFolder('shop-api');
-  const url = await drover.startHost(['--project', folder]);
-  const quitter = { ...SHELL_AGENT_PROFILE, id: 'quitter', name: 'Quitting shell', args: ['-c', 'exit 3'] };
-  const projectId = await saveProfiles(drover, folder, [quitter]);
   const start = await holdReplies(page, 'startAgent');
-  await openWorkspace(page, url, projectId);
-  const pane = await addAgent(page, 'Quitter', '', quitter.name);
+  const quitter = { ...SHELL_AGENT_PROFILE, id: 'quitter', name: 'Quitting shell', args: ['-c', 'exit 3'] };
+  const { pane, terminal } = await addedAgent(page, drover, 'Quitter', '', quitter);
   await pane.getByRole('button', { name: 'Start' }).click();
   // The session's events reach the page, the start's answer not yet: it cannot tell the session is the one it asked for.
   await expect(stateBadge(pane, 'Exited')).toBeVisible();
-  await typeLine(page, terminalOf(pane, 'Quitter'), 'echo never sent');
+  await typeLine(page, terminal, 'echo never sent');
   start.release();
   await expect(pane.getByRole('alert')).toHaveText('Quitter ended before it was running. What you typed while it was starting was not sent.');
   await expect(pane.getByText('Press Enter here to start it again')).toBeVisible();

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import type { AgentSession, Task } from '../shared/entities';
 import { runCli } from '../test-support/droverProcess';
-import { addAgent, agentPane, numbered, oneToN, openWorkspace, saveProfiles, screenshot, searchCount, SHELL_AGENT_PROFILE, stateBadge, terminalOf, typeLine } from './support/agents';
+import { agentPane, numbered, oneToN, openWorkspace, screenshot, searchCount, startedShellAgent, stateBadge, terminalOf, typeLine } from './support/agents';
 import { withSocket } from './support/attention';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { runTask, taskRow } from './support/workState';
@@ -36,19 +36,6 @@ async function task(drover: DroverWorld, taskId: string): Promise<Task> {
 /** The pane shows exactly what the host's mirror holds: the same visible rows. */
 async function expectPaneMatchesMirror(drover: DroverWorld, terminal: Locator, agentId: string): Promise<void> {
   await expect.poll(async () => (await paneRows(terminal)).join('\n')).toBe((await mirror(drover, agentId)).screen.join('\n'));
-}
-
-/** A project with one shell agent, added in the page and started (at its prompt). */
-async function startedShellAgent(page: Page, drover: DroverWorld, name: string, role: string) {
-  const folder = drover.makeFolder('shop-api');
-  const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
-  await openWorkspace(page, url, projectId);
-  const pane = await addAgent(page, name, role, SHELL_AGENT_PROFILE.name);
-  await pane.getByRole('button', { name: 'Start' }).click();
-  await expect(stateBadge(pane, 'Ready')).toBeVisible();
-  const agentId = await withSocket(drover, async (rpc) => (await rpc.call('getWorkState', { projectId })).agents[0]?.id as string);
-  return { folder, url, projectId, pane, terminal: terminalOf(pane, name), agentId };
 }
 
 for (const signal of ['SIGTERM', 'SIGKILL'] as const) {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_MARKS_PER_CHARACTER } from '../electron/core/sessions/combiningMarks';
-import { addAgent, agentPane, openWorkspace, saveProfiles, SHELL_AGENT_PROFILE, stateBadge, terminalOf, typeLine } from './support/agents';
+import { agentPane, openWorkspace, saveProfiles, SHELL_AGENT_PROFILE, startedShellAgent, terminalOf, typeLine } from './support/agents';
 import { withSocket } from './support/attention';
 import { expect, test } from './support/droverHost';
 
@@ -19,14 +19,7 @@ process.stdout.write('\\x1b[c\\x1b[6n\\x1bP$qm\\x1b\\\\\\x1b]11;?\\x07asked\\r\\
 `;
 
 test('50,000 combining marks on one character reach no terminal: the page stays responsive, live and on every reload', async ({ page, drover }) => {
-  const folder = drover.makeFolder('shop-api');
-  const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
-  await openWorkspace(page, url, projectId);
-  const pane = await addAgent(page, 'Zalgo', 'Prints marks', SHELL_AGENT_PROFILE.name);
-  await pane.getByRole('button', { name: 'Start' }).click();
-  await expect(stateBadge(pane, 'Ready')).toBeVisible();
-  const terminal = terminalOf(pane, 'Zalgo');
+  const { folder, projectId, terminal, agentId } = await startedShellAgent(page, drover, 'Zalgo', 'Prints marks');
   fs.writeFileSync(path.join(folder, 'marks.js'), `process.stdout.write('e' + '${ACUTE}'.repeat(50000) + '\\r\\nafter the marks\\r\\n');`);
   await typeLine(page, terminal, `'${process.execPath}' marks.js`);
   await expect(terminal).toContainText('after the marks');
@@ -34,21 +27,13 @@ test('50,000 combining marks on one character reach no terminal: the page stays 
     await page.reload();
     await expect(terminalOf(agentPane(page, 'Zalgo'), 'Zalgo')).toContainText('after the marks');
   }
-  const agentId = await withSocket(drover, async (rpc) => (await rpc.call('getWorkState', { projectId })).agents[0]?.id as string);
   const { text } = await withSocket(drover, (rpc) => rpc.call('readAgentScreen', { agentId }));
   expect(text).toContain(`e${ACUTE.repeat(MAX_MARKS_PER_CHARACTER)}\n`);
   expect(fs.readFileSync(path.join(drover.dataDir, 'projects', projectId, 'agents', agentId, 'scrollback.log'), 'utf8')).not.toContain(ACUTE.repeat(MAX_MARKS_PER_CHARACTER + 1));
 });
 
 test('what a page answers while it restores a screen is never typed into the agent: reloads and a second tab add no input', async ({ page, drover, context }) => {
-  const folder = drover.makeFolder('shop-api');
-  const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE]);
-  await openWorkspace(page, url, projectId);
-  const pane = await addAgent(page, 'Asker', 'Queries the terminal', SHELL_AGENT_PROFILE.name);
-  await pane.getByRole('button', { name: 'Start' }).click();
-  await expect(stateBadge(pane, 'Ready')).toBeVisible();
-  const terminal = terminalOf(pane, 'Asker');
+  const { folder, url, projectId, terminal } = await startedShellAgent(page, drover, 'Asker', 'Queries the terminal');
   const program = path.join(folder, 'ask.js');
   const input = path.join(folder, 'input.log');
   fs.writeFileSync(program, QUERYING_PROGRAM);

@@ -5,6 +5,7 @@ import type { AgentProfileInput } from '../../shared/entities';
 import { connectToDrover } from '../../electron/cli/socketClient';
 import { FAKE_PROFILE } from '../../test-support/fakeAgentProfile';
 import { SHELL_AGENT_PROFILE } from '../../test-support/shellAgent';
+import { withSocket } from './attention';
 import type { DroverWorld } from './droverHost';
 import { ARTIFACTS_DIR } from './workState';
 
@@ -38,6 +39,25 @@ export async function addAgent(page: Page, name: string, role: string, profileNa
   await dialog.getByRole('button', { name: 'Add agent' }).click();
   await expect(dialog).toBeHidden();
   return agentPane(page, name);
+}
+
+/** A project (folder shop-api, its host started) with one agent of `profile` (a shell by default), added in the page. */
+export async function addedAgent(page: Page, drover: DroverWorld, name: string, role: string, profile: AgentProfileInput = SHELL_AGENT_PROFILE) {
+  const folder = drover.makeFolder('shop-api');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, [profile]);
+  await openWorkspace(page, url, projectId);
+  const pane = await addAgent(page, name, role, profile.name);
+  return { folder, url, projectId, pane, terminal: terminalOf(pane, name) };
+}
+
+/** A project with one shell agent, added in the page and started (at its prompt). */
+export async function startedShellAgent(page: Page, drover: DroverWorld, name: string, role: string) {
+  const added = await addedAgent(page, drover, name, role);
+  await added.pane.getByRole('button', { name: 'Start' }).click();
+  await expect(stateBadge(added.pane, 'Ready')).toBeVisible();
+  const agentId = await withSocket(drover, async (rpc) => (await rpc.call('getWorkState', { projectId: added.projectId })).agents[0]?.id as string);
+  return { ...added, agentId };
 }
 
 export function agentPane(page: Page, name: string): Locator {
