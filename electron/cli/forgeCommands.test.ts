@@ -40,6 +40,7 @@ describe('drover pr and drover issue', () => {
     removeDir(dir);
   });
 
+  // Twelve runs of the real CLI, each a fresh Node: 19 s on a quiet machine, twice that under load.
   it('lists issues, starts an agent on one, opens and shows its pull request, refuses to merge a draft', async () => {
     const number = fake.addIssue({ title: 'Typo in the README', body: 'It says teh.', labels: ['docs'], assignees: [], author: 'reader' });
     const list = await cli(['issue', 'list', '--label', 'docs']);
@@ -73,7 +74,7 @@ describe('drover pr and drover issue', () => {
     expect(json.pullRequest.headSha).toBe(git(worktree.path, 'rev-parse', 'HEAD'));
     expect(await cli(['pr'])).toMatchObject({ code: 2, stderr: expect.stringContaining('drover pr needs a command: create, status, merge') });
     expect(await cli(['issue', 'start', 'seven'])).toMatchObject({ code: 2, stderr: expect.stringContaining('takes an issue number, not seven') });
-  });
+  }, 90_000);
 
   it("pr status shows the forge's words with control characters escaped: a title or a check cannot write the clipboard", async () => {
     const agent = await host.core.api.createAgent({ projectId: project.id, name: 'fixer', role: '', profileId: 'shell', workspace: { kind: 'new-worktree' } });
