@@ -56,6 +56,23 @@ test('a page opened without its token says it needs the URL drover serve printed
   expect(sockets.every((socket) => !socket.includes('token'))).toBe(true);
 });
 
+test("a page opened at localhost of a door on 127.0.0.1 is told the door's own address, and never that it reconnects", async ({ page, drover }) => {
+  const url = await drover.startHost();
+  const { origin, port } = new URL(url);
+  const sockets: string[] = [];
+  page.on('websocket', (socket) => sockets.push(socket.url()));
+
+  const response = await page.goto(`http://localhost:${port}/?token=${new URL(url).searchParams.get('token')}`);
+  expect(response?.status()).toBe(421);
+  await expect(page.getByRole('heading')).toHaveText(`Drover is served at ${origin}`);
+  await expect(page.getByRole('link', { name: origin })).toHaveAttribute('href', `${origin}/`);
+  await expect(page.getByText('Open the URL drover serve printed')).toBeVisible();
+  await expect(page.getByText(/reconnect/i)).toHaveCount(0);
+  expect(await page.content()).not.toContain(new URL(url).searchParams.get('token'));
+  await screenshot(page, 'door-misdirected.png');
+  expect(sockets).toEqual([]);
+});
+
 test("a page whose door closed gives a program that took the port nothing of its token, and the next serve opens elsewhere with a new one", async ({ page, drover }) => {
   const url = await drover.startHost();
   const port = Number(new URL(url).port);

@@ -65,6 +65,32 @@ describe('local socket', () => {
     host = await startHost({ dataDir: path.join(dir, 'data'), version: 'test' });
   });
 
+  it('tells a client with unread replies that the host stops, after those replies, when it reads again', async () => {
+    fs.mkdirSync(path.join(dir, 'repo'));
+    const project = await host.core.api.addProject({ path: path.join(dir, 'repo') });
+    const socket = net.connect(host.socketPath);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.pause();
+    // A reply and events of megabytes (six bytes of JSON per control character) left unread, far more than the socket buffers.
+    const command = `: '${'\u0001'.repeat(99_000)}'`;
+    socket.write(`${JSON.stringify({ t: 'req', id: 1, method: 'createTask', params: { projectId: project.id, command } })}\n`);
+    await waitFor(async () => (await host.core.api.listTasks({ projectId: project.id })).tasks[0]?.state === 'succeeded', 'the task answered and done');
+
+    const closing = host.close();
+    // Its door is closed once the socket file is gone: only then does the client read again.
+    await waitFor(() => !fs.existsSync(host.socketPath), 'the socket closed');
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk)).resume();
+    await new Promise((resolve) => socket.once('close', resolve));
+    await closing;
+    const lines = Buffer.concat(received).toString('utf8').split('\n');
+    expect(lines.pop(), 'nothing after the last whole frame').toBe('');
+    const frames = lines.map((line) => JSON.parse(line) as { t: string; id?: number });
+    expect(frames.filter((frame) => frame.t === 'res').map((frame) => frame.id)).toEqual([1]);
+    expect(frames.at(-1)).toEqual({ t: 'host-stopping' });
+    host = await startHost({ dataDir: path.join(dir, 'data'), version: 'test' });
+  });
+
   it('reports that Drover is not running when nobody answers', async () => {
     await expect(connectToDrover(path.join(dir, 'nobody.sock'))).rejects.toThrow(/Drover is not running/);
   });

@@ -8,6 +8,9 @@ import type { HostPush } from '../wire/frameCodec';
 import { LineReader } from '../wire/lineFraming';
 import { recordHeader } from '../wire/socketRecords';
 
+/** How long the closing socket waits for its clients to read what they were sent. */
+const FLUSH_MS = 1_000;
+
 export interface LocalSocketServer {
   /** Tells every client the host stops on purpose (host-stopping), before close ends their connections. */
   sayStopping(): void;
@@ -88,8 +91,18 @@ export async function startLocalSocketServer(
     },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const socket of clients.keys()) socket.destroy();
         server.close(() => resolve());
+        // What a client has not read yet (its replies, then host-stopping) is sent before its end, for
+        // as long as it keeps reading: destroying the socket would drop it, and the stop read as a crash.
+        const cutOff = setTimeout(() => {
+          for (const socket of clients.keys()) socket.destroy();
+        }, FLUSH_MS);
+        server.once('close', () => clearTimeout(cutOff));
+        for (const [socket, flow] of clients) {
+          flow.close();
+          socket.once('finish', () => socket.destroy());
+          socket.end();
+        }
       }),
   };
 }

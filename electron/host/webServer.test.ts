@@ -310,6 +310,50 @@ describe('browser host web server', () => {
     }
   });
 
+  it('answers a page loaded at another name or address of the machine with a plain page naming its own address, without the token', async () => {
+    const { origin, port } = new URL(web.url);
+    const load = (hostHeader: string, method = 'GET') =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+        const request = http.request({ host: '127.0.0.1', port, path: `/?token=${web.token}`, method, headers: { Host: hostHeader } }, (response) => {
+          let body = '';
+          response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+          response.once('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+        });
+        request.once('error', reject);
+        request.end();
+      });
+    for (const hostHeader of [`localhost:${port}`, `[::1]:${port}`, `127.0.0.1:${Number(port) + 1}`, `evil.example:${port}`]) {
+      const page = await load(hostHeader);
+      expect({ hostHeader, status: page.status, type: page.headers['content-type'] }).toEqual({ hostHeader, status: 421, type: 'text/html; charset=utf-8' });
+      expect(page.body).toContain(`Drover is served at ${origin}`);
+      expect(page.body).toContain(`<a href="${origin}/">`);
+      expect(page.body).toContain('Open the URL drover serve printed');
+      expect(page.body).not.toContain(web.token);
+      expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(page.headers['referrer-policy']).toBe('no-referrer');
+    }
+    expect((await load(`localhost:${port}`, 'HEAD')).body).toBe('');
+    expect((await load(`localhost:${port}`, 'POST')).status).toBe(405);
+    const own = await load(`127.0.0.1:${port}`);
+    expect(own.status).toBe(200);
+    expect(own.body).toContain('<title>Drover</title>');
+  });
+
+  it('bound to ::, which holds 127.0.0.1 too, accepts pages of both loopback addresses', async () => {
+    const dual = await startWebServer(host, { host: '::', port: 0, rendererDir: path.join(dir, 'renderer') });
+    try {
+      const port = new URL(dual.url).port;
+      for (const address of ['127.0.0.1', '[::1]']) {
+        const origin = `http://${address}:${port}`;
+        const { ws } = await connect({ origin }, `${origin}/?token=${dual.token}`);
+        expect(ws.readyState).toBe(WebSocket.OPEN);
+        expect((await fetch(`${origin}/`)).status).toBe(200);
+      }
+    } finally {
+      await dual.close(DOOR_CLOSE.hostStopped);
+    }
+  });
+
   it('answers binary, deeply nested and prototype-keyed frames with errors and keeps serving', async () => {
     const client = await connect();
     client.ws.send(Buffer.from([1, 2, 3]), { binary: true });

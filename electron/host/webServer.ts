@@ -14,6 +14,7 @@ import type { Connection } from './connection';
 import type { HostPush } from '../wire/frameCodec';
 import type { SshBridge } from '../wire/sshRelay';
 import { closeReason, serveMachinePage } from './machineDoor';
+import { isMisdirected, misdirectedPage, pageHostsOf } from './misdirectedPage';
 import { PendingConnections } from './pendingConnections';
 
 const HEARTBEAT_MS = 30_000;
@@ -94,27 +95,27 @@ function urlHost(address: string): string {
   return address.includes(':') ? `[${address}]` : address;
 }
 
-/** The loopback address a wildcard bind holds too (no other program can bind it on that port). */
-const LOOPBACK_OF_WILDCARD: Readonly<Record<string, string>> = { '0.0.0.0': '127.0.0.1', '[::]': '[::1]' };
+/** The loopback addresses a wildcard bind holds too (no other program can bind them on that port): `::` is dual-stack. */
+const LOOPBACK_OF_WILDCARD: Readonly<Record<string, readonly string[]>> = { '0.0.0.0': ['127.0.0.1'], '[::]': ['[::1]', '127.0.0.1'] };
 
 /**
  * The origins of this door's pages: the address it is bound to, exactly as its URL shows it (and
- * for a wildcard bind, which no browser opens, the loopback address that socket holds), and those
+ * for a wildcard bind, which no browser opens, the loopback addresses that socket holds), and those
  * listed. Never another name or address family of the same machine (`localhost`, `[::1]` for a door
  * on 127.0.0.1): another user can bind that on the same port, and relay to this door a page that
  * was opened there.
  */
 export function originsOf(host: string, port: number, listed: readonly string[]): string[] {
-  const loopback = LOOPBACK_OF_WILDCARD[host];
-  return [`http://${host}:${port}`, ...(loopback ? [`http://${loopback}:${port}`] : []), ...listed.map(parseOrigin)];
+  const loopback = LOOPBACK_OF_WILDCARD[host] ?? [];
+  return [`http://${host}:${port}`, ...loopback.map((address) => `http://${address}:${port}`), ...listed.map(parseOrigin)];
 }
 
 /**
  * The browser host's door: the built renderer over HTTP and the API over a WebSocket at /api, for
  * an Origin of this server (or none, for non-browser clients) and only once the page's handshake
  * proved it holds the token (doorHandshake.ts). The Host header is never trusted: a page at a
- * rebound name (DNS rebinding) has that name as its Origin. Connections on their way in are few and
- * brief (pendingConnections.ts).
+ * rebound name (DNS rebinding) has that name as its Origin; it only picks which answer a page load
+ * gets (misdirectedPage.ts). Connections on their way in are few and brief (pendingConnections.ts).
  */
 export async function startWebServer(host: WebServerHost, options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? randomBytes(24).toString('base64url');
@@ -124,17 +125,20 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
   }
 
   const pending = new PendingConnections();
+  /** The door's origins, its URL's first, and the hosts its pages are loaded at: known once it is bound. */
+  let pageOrigins: string[] = [];
+  let pageHosts = new Set<string>();
   const server = http.createServer((request, response) => {
     pending.answering(request.socket);
     response.once('close', () => pending.answered(request.socket));
-    serveStatic(rendererRoot, request, response);
+    if (isMisdirected(request.headers.host, pageHosts)) sendMisdirected(pageOrigins, request, response);
+    else serveStatic(rendererRoot, request, response);
   });
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_FRAME_BYTES });
   /** The pages the door let in: told why when it closes; the rest are cut. */
   const pages = new Set<WebSocket>();
   const listedOrigins = options.allowOrigins ?? [];
   listedOrigins.forEach(parseOrigin);
-  let allowedOrigins = new Set<string>();
 
   /** Every connection still open, whatever it became: the door's close ends the ones left after the farewell. */
   const connections = new Set<Socket>();
@@ -148,7 +152,7 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
     const machine = url.pathname.match(MACHINE_PATH);
     if (url.pathname !== '/api' && machine?.[2] !== '/api') return reject(socket, 404, 'Not Found');
     const origin = request.headers.origin;
-    if (origin !== undefined && !allowedOrigins.has(origin)) {
+    if (origin !== undefined && !pageOrigins.includes(origin)) {
       return reject(socket, 403, 'Forbidden');
     }
     // The upgrade asks for no token: the page proves it holds it in the handshake, once the door proved it first.
@@ -182,7 +186,8 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
   // The address bound, not the name given (`localhost` is one of two addresses, and the door holds only one).
   const { address, port } = server.address() as AddressInfo;
   const shownHost = urlHost(address);
-  allowedOrigins = new Set(originsOf(shownHost, port, listedOrigins));
+  pageOrigins = originsOf(shownHost, port, listedOrigins);
+  pageHosts = pageHostsOf(pageOrigins);
 
   let closing: Promise<void> | undefined;
   return {
@@ -268,12 +273,23 @@ function serveClient(host: WebServerHost, ws: WebSocket): void {
   ws.on('error', () => ws.terminate());
 }
 
-function serveStatic(root: string, request: http.IncomingMessage, response: http.ServerResponse): void {
+/** Puts the security headers on the reply, and refuses (405) a request that is not a read: the page and its files are only read. */
+function refusedNotRead(request: http.IncomingMessage, response: http.ServerResponse): boolean {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
-    response.writeHead(405, { Allow: 'GET, HEAD' }).end();
-    return;
-  }
+  if (request.method === 'GET' || request.method === 'HEAD') return false;
+  response.writeHead(405, { Allow: 'GET, HEAD' }).end();
+  return true;
+}
+
+/** 421 Misdirected Request: this door does not serve its page at the address the load named. */
+function sendMisdirected(origins: readonly string[], request: http.IncomingMessage, response: http.ServerResponse): void {
+  if (refusedNotRead(request, response)) return;
+  response.writeHead(421, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+  response.end(request.method === 'HEAD' ? undefined : misdirectedPage(origins));
+}
+
+function serveStatic(root: string, request: http.IncomingMessage, response: http.ServerResponse): void {
+  if (refusedNotRead(request, response)) return;
   let pathname: string;
   try {
     const asked = decodeURIComponent(new URL(request.url ?? '/', 'http://placeholder').pathname);

@@ -17,6 +17,12 @@ interface AgentRule<M extends MethodName> {
   check?(params: MethodInput<M>, agent: AgentCaller, locate: Locator): void;
   /** What of the result this agent may see (throws when it may see none of it). */
   shown?(result: MethodResult<M>, agent: AgentCaller): MethodResult<M>;
+  /**
+   * A long-poll, which may return long after the session it was asked in ended: it is refused then,
+   * and what it waited for stays for the next session. Any other call is answered with what it did,
+   * so that session does not do it again.
+   */
+  waits?: true;
 }
 
 type AgentAccess = { [M in CoreMethodName]: AgentRule<M> | 'person-only' };
@@ -145,10 +151,11 @@ const AGENT_ACCESS: AgentAccess = {
     check: (params, agent, locate) => {
       if (locate.message(params.questionId).message.fromAgentId !== agent.agentId) forbid(agent, 'it may wait only for answers to its own questions');
     },
+    waits: true,
   },
   wakeAgent: 'person-only',
   // Both act only on the caller's own channel (the handlers take the agent from the connection).
-  awaitChannelWake: {},
+  awaitChannelWake: { waits: true },
   reportChannelWake: {},
   holdAgentWakes: 'person-only',
   pauseAgentAccount: 'person-only',
@@ -216,8 +223,7 @@ export function restrictAgents<N extends CoreMethodName>(handlers: Methods<N>, l
       if (rule === 'person-only') forbid(caller, `${method} is for people, not agents`);
       rule.check?.(params as MethodInput<MethodName>, caller, locate);
       const result = (await handler(params, client)) as MethodResult<MethodName>;
-      // A long-poll (awaitReply waits up to an hour) may outlive the session it was asked in.
-      if (method !== 'identifyAgent') refuseEnded(caller);
+      if (rule.waits) refuseEnded(caller);
       return rule.shown ? rule.shown(result, caller) : result;
     };
   }

@@ -136,7 +136,9 @@ const GEMINI: AgentProfileInput = {
  * select · esc to cancel". A provider's 429 ends the turn with "✗ 429 <message>" (no reset time);
  * "You've been rate limited on the current model" is the body of the dialog it opens for its own
  * Copilot plans (read from its bundle: it cannot be shown offline, see the README), drawn as every
- * dialog at the left edge: its top border, the title "Switch to auto mode?", a rule, then the body.
+ * dialog at the left edge: its top border, the title "Switch to auto mode?", a rule (one column in
+ * from each side, as its recorded approval dialogs draw it; any inset and blank rows around it are
+ * taken, should another release draw them otherwise), then the body.
  * It counts only there, in the last box on screen with no input box below it (a dialog takes the
  * input's place): what an agent shows in a dialog (a command to approve) sits in a box inside it. The
  * `✗` of an error sits one column in, as Copilot draws its own lines (`● …`); a command's output is
@@ -157,7 +159,7 @@ const COPILOT: AgentProfileInput = {
     String.raw`↑/↓ to navigate · enter to select · esc to cancel`,
     String.raw`You've been rate limited on the current model`,
   ),
-  usageLimitPattern: anyOf(String.raw`^ ✗ 429 `, String.raw`^╭─+╮\n│ Switch to auto mode\? *│\n│ ─+ │\n│ You've been rate limited on the current model(?![\s\S]*(?:╭|^─{20,}\n❯))`),
+  usageLimitPattern: anyOf(String.raw`^ ✗ 429 `, String.raw`^╭─+╮\n│ Switch to auto mode\? *│\n(?:│ *│\n)*│ *─+ *│\n(?:│ *│\n)*│ You've been rate limited on the current model(?![\s\S]*(?:╭|^─{20,}\n❯))`),
   quietMs: 800,
   integration: 'copilot',
   wakeAs: 'prompt',

@@ -283,6 +283,38 @@ describe('usage-limit lines, as the real CLIs word them (from their recorded scr
     expect(limits('copilot', ` ❯ go on with the refactor\n\n${dialog}`)).toEqual([expect.stringMatching(/^│ You've been rate limited on the current model\. Would you/)]);
   });
 
+  it("Copilot CLI: the rate-limit dialog with its rule inset otherwise or blank rows around it, never nested in a box nor off the left edge", () => {
+    const row = (text: string) => `│ ${text.padEnd(COPILOT_WIDTH - 4)} │`;
+    const blank = row('');
+    const body = "You've been rate limited on the current model. Would you like to switch to auto mode to continue?";
+    const dialog = (rule: string, between: { aboveRule?: string[]; belowRule?: string[] } = {}): string[] => [
+      `╭${'─'.repeat(COPILOT_WIDTH - 2)}╮`,
+      row('Switch to auto mode?'),
+      ...(between.aboveRule ?? []),
+      rule,
+      ...(between.belowRule ?? []),
+      row(body),
+      blank,
+      row('❯ 1. Yes'),
+      row('  3. No'),
+      blank,
+      row('↑/↓ to navigate · enter to select · esc to cancel'),
+      `╰${'─'.repeat(COPILOT_WIDTH - 2)}╯`,
+    ];
+    const limitOf = (lines: string[]) => limits('copilot', ` ❯ go on with the refactor\n\n${lines.join('\n')}`);
+    const found = [expect.stringMatching(/^│ You've been rate limited on the current model\. Would you/)];
+    for (const rule of [`│${'─'.repeat(COPILOT_WIDTH - 2)}│`, `│ ${'─'.repeat(COPILOT_WIDTH - 4)} │`, `│   ${'─'.repeat(COPILOT_WIDTH - 8)}   │`]) {
+      expect(limitOf(dialog(rule))).toEqual(found);
+      expect(limitOf(dialog(rule, { aboveRule: [blank], belowRule: [blank, blank] }))).toEqual(found);
+    }
+    const drawn = dialog(`│ ${'─'.repeat(COPILOT_WIDTH - 4)} │`, { belowRule: [blank] });
+    // The same rows inside an approval dialog's box (what an agent asks to run), or one column in.
+    expect(limitOf([`╭${'─'.repeat(COPILOT_WIDTH + 2)}╮`, ...drawn.map((line) => `│ ${line} │`), `╰${'─'.repeat(COPILOT_WIDTH + 2)}╯`])).toEqual([]);
+    expect(limitOf(drawn.map((line) => ` ${line}`))).toEqual([]);
+    // A row that is no rule between title and body: not that dialog.
+    expect(limitOf(dialog(row('─── a line the agent wrote')))).toEqual([]);
+  });
+
   it('Gemini CLI: the limit dialog, with the reset on its next line', () => {
     const [limit] = readScreen('│ Usage limit reached for all Pro models.      │\n│ Access resets at 1:01 PM UTC.       │', profile('gemini')).limitLines;
     expect(limit?.context).toMatch(/Usage limit reached for all Pro models\..*Access resets at 1:01 PM UTC\./);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -217,6 +218,46 @@ describe('checkpoints (real git)', () => {
     await checkpoints.restore(repo, 'main', then.commit);
     expect(fs.readFileSync(path.join(repo, '.gitignore'), 'utf8')).toBe('build/\n');
     expect(fs.readFileSync(path.join(repo, 'build', 'out.js'), 'utf8')).toBe('built\n');
+  });
+
+  it("restores a .gitignore under whose rules git still ignores, file by file, every file it ignores now", async () => {
+    // Back then *.log and src/'s own *.tmp were ignored; now logs/ is ignored as a folder and *.tmp from the top: each of those files stays ignored.
+    writeFiles(repo, { 'src/.gitignore': '*.tmp\n' });
+    const then = await checkpoints.snapshot(repo, 'then');
+    fs.rmSync(path.join(repo, 'src', '.gitignore'));
+    writeFiles(repo, { '.gitignore': 'build/\nlogs/\n*.tmp\n', 'logs/today.log': 'today\n', 'logs/old/monday.log': 'monday\n', 'src/scratch.tmp': 'scratch\n' });
+    await checkpoints.restore(repo, 'main', then.commit);
+    expect(fs.readFileSync(path.join(repo, '.gitignore'), 'utf8')).toBe('build/\n*.log\n');
+    expect(fs.readFileSync(path.join(repo, 'src', '.gitignore'), 'utf8')).toBe('*.tmp\n');
+    for (const file of ['logs/today.log', 'logs/old/monday.log', 'src/scratch.tmp']) expect(fs.existsSync(path.join(repo, file)), file).toBe(true);
+
+    // A file of that folder the checkpoint's rules leave out is named with its folder.
+    writeFiles(repo, { '.gitignore': 'build/\nlogs/\n', 'logs/notes.txt': 'notes\n' });
+    await expect(checkpoints.checkRestore(repo, 'main', then.commit)).rejects.toThrow(/git would no longer ignore 1 path it ignores in the worktree now \(logs\/\)/);
+  });
+
+  it("refuses a checkpoint whose tree names a .gitignore outside the worktree, and writes nothing there", async () => {
+    const tmp = path.join(dir, 'tmp');
+    fs.mkdirSync(tmp);
+    writeFiles(repo, { 'app.log': 'ignored now\n' });
+    // git itself never makes a tree entry named `..`, but git mktree does.
+    const fed = (input: string, ...args: string[]) => execFileSync('git', args, { cwd: repo, input, encoding: 'utf8' }).trim();
+    const rules = fed('app.log\n', 'hash-object', '-w', '--stdin');
+    const inner = fed(`100644 blob ${rules}\t.gitignore\n`, 'mktree');
+    const tree = fed(`040000 tree ${inner}\t..\n100644 blob ${rules}\t.gitignore\n`, 'mktree');
+    const head = git(repo, 'rev-parse', 'HEAD');
+    const commit = git(repo, 'commit-tree', tree, '-p', head, '-p', head, '-m', 'planted');
+    const before = { files: filesOf(repo), git: gitStateOf(repo) };
+    const tmpdir = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      await expect(checkpoints.checkRestore(repo, 'main', commit)).rejects.toThrow("The checkpoint's tree names ../.gitignore, which is not a path inside the worktree: nothing of it was written, and nothing was changed.");
+    } finally {
+      if (tmpdir === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmpdir;
+    }
+    expect(fs.readdirSync(tmp)).toEqual([]);
+    expect({ files: filesOf(repo), git: gitStateOf(repo) }).toEqual(before);
   });
 
   it('counts files and lines between two states, and what only checkpoints hold on disk', async () => {

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { countOf, listNames } from '../../../shared/plural';
 import { fail } from '../errors';
-import { workTreeOf, type Git, type GitPlace } from '../worktrees/git';
+import { isInside } from '../../../shared/folders';
+import { workTreeOf, type Git, type GitPlace, type RecordedCheckout } from '../worktrees/git';
 import { holdsAnything, nulList, parseRawDiff, splitNul, stageEverything, SUBMODULE_MODE, type RawChange } from '../worktrees/repo';
 
 /** Checkpoints are Drover's own commits, whoever's git config is in force. */
@@ -244,7 +245,7 @@ export class Checkpoints {
           `Move ${them} out of the worktree, then restore again. Nothing was changed.`,
       );
     }
-    const unignored = await this.noLongerIgnored(place, targetTree, changes, ignored);
+    const unignored = await this.noLongerIgnored(place, indexFile, targetTree, changes, ignored);
     if (unignored.length > 0) {
       const them = unignored.length === 1 ? 'it' : 'them';
       const rules = changes.filter(isIgnoreFile).map((change) => change.path);
@@ -258,38 +259,74 @@ export class Checkpoints {
   }
 
   /**
-   * Of the entries git ignores now, those it would no longer ignore once a restore to `targetTree`
-   * changed the `.gitignore` files among `changes`: git check-ignore reads them against the
-   * checkpoint's own .gitignore files, written out to a folder of their own.
+   * Of the entries git ignores now (through `indexFile`), those it would no longer ignore once a
+   * restore to `targetTree` changed the `.gitignore` files among `changes`: git check-ignore reads
+   * them against the checkpoint's own .gitignore files, written out to a folder of their own. A
+   * folder git would not ignore as a whole any more still counts as ignored when each file in it
+   * is (`logs/` now, `*.log` in the checkpoint), as git decides file by file there.
    */
-  private async noLongerIgnored(place: GitPlace, targetTree: string, changes: readonly RawChange[], ignored: readonly string[]): Promise<string[]> {
+  private async noLongerIgnored(place: GitPlace, indexFile: string, targetTree: string, changes: readonly RawChange[], ignored: readonly string[]): Promise<string[]> {
     const folders = changes.filter(isIgnoreFile).map((change) => path.posix.dirname(change.path));
     const affected = ignored.filter((entry) => folders.some((folder) => folder === '.' || entry.startsWith(`${folder}/`)));
     if (affected.length === 0) return [];
-    const rules = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'drover-ignore-rules-'));
+    const scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'drover-ignore-rules-'));
     try {
-      // `<mode> <type> <object>\t<path>`: the checkpoint's .gitignore files that are files (git reads no other).
-      const listed = splitNul((await this.git.run(place, ['ls-tree', '-r', '-z', '--full-tree', '--end-of-options', targetTree])).stdout);
-      const ignoreFiles = listed
-        .map((line) => {
-          const [mode = '', , object = ''] = line.slice(0, line.indexOf('\t')).split(' ');
-          return { mode, object, path: line.slice(line.indexOf('\t') + 1) };
-        })
-        .filter((entry) => entry.mode.startsWith('1006') && path.posix.basename(entry.path) === '.gitignore');
-      for (const file of ignoreFiles) {
-        const content = (await this.git.run(place, ['cat-file', 'blob', objectId(file.object, file.path)])).stdout;
-        await fs.promises.mkdir(path.join(rules, path.dirname(file.path)), { recursive: true });
-        await fs.promises.writeFile(path.join(rules, file.path), content);
-      }
-      // `:(top)` before each path makes the rest of it literal (a file named `:(exclude)*` is a file); git prints the paths as given.
-      const asGiven = affected.map((entry) => `:(top)${entry}`);
+      const rules = path.join(scratch, 'rules');
+      await this.writeIgnoreFiles(place, targetTree, rules, path.join(scratch, 'index'));
       const underRules = { workTree: rules, gitDir: await this.gitDirOf(place) };
-      const check = await this.git.run(underRules, ['check-ignore', '--no-index', '-z', '--stdin'], { input: nulList(asGiven), okCodes: [0, 1], literalPathspecs: false });
-      const still = new Set(splitNul(check.stdout));
-      return affected.filter((_entry, index) => !still.has(asGiven[index] as string));
+      const stillWhole = await this.ignoredAmong(underRules, affected);
+      const notWhole = affected.filter((entry) => !stillWhole.has(entry));
+      const openedFolders = notWhole.filter((entry) => entry.endsWith('/'));
+      const filesInside =
+        openedFolders.length === 0
+          ? []
+          : splitNul((await this.git.run(place, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--', ...openedFolders.map((folder) => folder.slice(0, -1))], { env: { GIT_INDEX_FILE: indexFile } })).stdout);
+      const stillFiles = await this.ignoredAmong(underRules, filesInside);
+      const unignoredFiles = filesInside.filter((file) => !stillFiles.has(file));
+      return notWhole.filter((entry) => !entry.endsWith('/') || unignoredFiles.some((file) => file.startsWith(entry)));
     } finally {
-      await fs.promises.rm(rules, { recursive: true, force: true });
+      await fs.promises.rm(scratch, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * Writes the `.gitignore` files of `tree` (those that are files: git reads no other) under
+   * `folder` as a checkout writes them, through an index of their own: two git processes, however
+   * many there are. A path that would land outside `folder` is refused before anything is written.
+   */
+  private async writeIgnoreFiles(place: GitPlace, tree: string, folder: string, indexFile: string): Promise<void> {
+    await fs.promises.mkdir(folder);
+    // `<mode> <type> <object>\t<path>`.
+    const listed = splitNul((await this.git.run(place, ['ls-tree', '-r', '-z', '--full-tree', '--end-of-options', tree])).stdout);
+    const ignoreFiles = listed
+      .map((line) => {
+        const [mode = '', , object = ''] = line.slice(0, line.indexOf('\t')).split(' ');
+        return { mode, object, path: line.slice(line.indexOf('\t') + 1) };
+      })
+      .filter((entry) => /^100[67]/.test(entry.mode) && path.posix.basename(entry.path) === '.gitignore');
+    if (ignoreFiles.length === 0) return;
+    const outside = ignoreFiles.find((file) => {
+      const written = path.resolve(folder, file.path);
+      return written === folder || !isInside(folder, written);
+    });
+    if (outside) fail('invalid-state', `The checkpoint's tree names ${outside.path}, which is not a path inside the worktree: nothing of it was written, and nothing was changed.`);
+    const env = { GIT_INDEX_FILE: indexFile };
+    const entries = ignoreFiles.map((file) => `${file.mode} ${objectId(file.object, file.path)}\t${file.path}\0`).join('');
+    await this.git.run(place, ['update-index', '-z', '--index-info'], { env, input: entries });
+    await this.git.run(place, ['checkout-index', '--all', `--prefix=${folder}/`], { env });
+  }
+
+  /**
+   * Of `paths` (repository paths, a folder with its trailing slash), those git ignores at `place`,
+   * through its `.gitignore` files and the repository's own excludes.
+   */
+  private async ignoredAmong(place: RecordedCheckout, paths: readonly string[]): Promise<Set<string>> {
+    if (paths.length === 0) return new Set();
+    // `:(top)` before each path makes the rest of it literal (a file named `:(exclude)*` is a file); git prints the paths as given.
+    const asGiven = paths.map((entry) => `:(top)${entry}`);
+    const check = await this.git.run(place, ['check-ignore', '--no-index', '-z', '--stdin'], { input: nulList(asGiven), okCodes: [0, 1], literalPathspecs: false });
+    const ignored = new Set(splitNul(check.stdout));
+    return new Set(paths.filter((_entry, index) => ignored.has(asGiven[index] as string)));
   }
 
   /**
