@@ -70,6 +70,7 @@ export class AgentProcess {
 
   write(data: string): void {
     this.pty.write(data);
+    this.options.terminal.inputSent();
   }
 
   resize(cols: number, rows: number): void {
