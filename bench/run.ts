@@ -24,16 +24,18 @@ const PARTS: Record<string, BenchPart> = {
   host: { title: 'terminal attach and a soak of steady agents', run: benchHost },
   remote: { title: 'keystroke echo through an agent on another machine, over ssh', run: benchRemoteEcho },
   browser: { title: 'keystroke echo, flood to screen and work-state first paint in Chromium', run: () => benchBrowser() },
-  'first-paint': { title: 'work-state first paint in Chromium', run: () => benchBrowser({ firstPaintOnly: true }) },
+  keys: { title: 'keystroke echo in Chromium, beside the frame floor', run: () => benchBrowser(['keystrokes']) },
+  'first-paint': { title: 'work-state first paint in Chromium', run: () => benchBrowser(['first-paint']) },
 };
 
-/** What `npm run bench` runs without a name: every part but first-paint, which browser includes. */
+/** What `npm run bench` runs without a name: every part but keys and first-paint, which browser includes. */
 const ALL = ['tasks', 'inbox', 'exit', 'terminal', 'worktrees', 'host', 'remote', 'browser'];
 
 /**
  * `npm run bench`: every figure is printed beside a baseline measured in the same run.
  * `npm run bench -- PART [PART…]` runs only the parts named (see PARTS), e.g. `-- terminal` the
- * flood and the agents' memory, `-- remote` the keystroke echo through another machine.
+ * flood and the agents' memory, `-- remote` the keystroke echo through another machine, `-- keys`
+ * the keystroke echo in Chromium.
  */
 async function main(): Promise<void> {
   const names = process.argv.length > 2 ? process.argv.slice(2) : ALL;

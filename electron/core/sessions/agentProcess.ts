@@ -72,7 +72,9 @@ export class AgentProcess {
 
   /** Input for the agent; once its PTY is gone (a wake racing the exit), there is no one to take it and it goes nowhere. */
   write(data: string): void {
-    if (!this.ended) this.pty.write(data);
+    if (this.ended) return;
+    this.pty.write(data);
+    this.options.terminal.inputSent();
   }
 
   resize(cols: number, rows: number): void {

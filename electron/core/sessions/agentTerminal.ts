@@ -122,6 +122,11 @@ export class AgentTerminal {
     this.stream.push(capped);
   }
 
+  /** Input was sent to the PTY: the output that answers it goes to the clients without a batch's wait. */
+  inputSent(): void {
+    this.stream.inputSent();
+  }
+
   /** A new session starts: it gets a clean screen below the earlier sessions' output. */
   beginSession(): void {
     if (this.written) this.write(sessionBoundary(this.size.rows));

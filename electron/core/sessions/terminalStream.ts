@@ -2,7 +2,8 @@
  * Flow control for one agent terminal, modelled on VS Code's: output is batched (every 5 ms, or at
  * once past 64 KiB), each client acknowledges what it has written, and the PTY is paused while any
  * client has more than 100,000 characters unacknowledged, resuming once all are below 5,000. Output
- * after a quiet spell (a keystroke's echo) goes at once: only what follows it within 5 ms waits.
+ * after a quiet spell, or the first after input was sent to the PTY (a keystroke's echo), goes at
+ * once: only what follows it within 5 ms waits.
  * Only live clients pace the PTY: one that holds it back and has acknowledged nothing for `stallMs`
  * (a hung page, a tab paused in the debugger) is left behind (see TerminalStream).
  */
@@ -95,6 +96,12 @@ export class TerminalStream {
   }
 
   constructor(private readonly stallMs: number = FLOW_CONTROL.stallMs) {}
+
+  /** Input went to the PTY: its echo must not wait for a batch that began before the key. */
+  inputSent(): void {
+    this.flush();
+    this.lastSentAt = -Infinity;
+  }
 
   /** The sink also gets what was pushed but not sent yet: flush first to start after it. */
   attach(sink: TerminalSink, options: AttachOptions = {}): StreamAttachment {
