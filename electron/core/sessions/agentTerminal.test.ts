@@ -107,6 +107,27 @@ describe('an agent terminal attached during a flood', () => {
   });
 });
 
+describe("an agent terminal's mirror far behind on output it cannot drop", () => {
+  let dir = '';
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('holds the PTY back, so its backlog stays bounded, and lets it go once it has caught up', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-agent-terminal-'));
+    const terminal = new AgentTerminal({ scrollbackFile: path.join(dir, 'scrollback.log'), scrollbackLines: 100, cols: 80, rows: 24 });
+    const pty = { paused: false, pause: () => (pty.paused = true), resume: () => (pty.paused = false) };
+    terminal.connect(pty);
+    // A full-screen program redrawing: nothing of it may be dropped. Megabytes in one turn of the
+    // loop, more than the mirror may be behind, as a PTY that was never paused would give them.
+    terminal.write('\u001b[?1049h');
+    for (let frame = 0; frame < 3_000; frame++) terminal.write(`\u001b[H\u001b[2J${`frame ${frame} `.repeat(150)}`);
+    terminal.flush();
+    expect(pty.paused).toBe(true);
+    expect(await terminal.screen()).toContain('frame 2999');
+    await waitFor(() => !pty.paused, 'the PTY to be let go once the mirror caught up');
+    await terminal.dispose();
+  });
+});
+
 /** What a person sees of a terminal, and what a page attaching to it gets: its text, its serialized screen (looks, cursor, modes), its size. */
 async function seen(terminal: AgentTerminal) {
   const attached = await terminal.attach({ send: () => {} });
