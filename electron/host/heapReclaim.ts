@@ -6,17 +6,17 @@ const MB = 1024 * 1024;
 const LOOK_EVERY_MS = 5_000;
 /** Garbage worth a full collection: this much more old space in use than after the last one. */
 const RECLAIM_PAST_BYTES = 32 * MB;
-/** Old space that grew less than this between two looks: what was allocating so fast has stopped. */
-const QUIET_GROWTH_BYTES = 4 * MB;
+/** Old space that grew less than this between two looks: the host has gone quiet. */
+const QUIET_GROWTH_BYTES = 1 * MB;
 
 /**
  * When the host collects its garbage itself. V8 collects the old space only as it nears a limit
  * that grows with the heap, and runs no collection in a process that went quiet: after a terminal
  * flood the host kept its garbage for as long as it stayed idle (measured: 243 MB resident with
- * 20 idle agents after four 100 MB floods, 146 MB after one full collection), and under steady
- * output it let garbage pile up by 70 MB between collections. Once the old space holds
- * RECLAIM_PAST_BYTES more than after the last collection and no longer grows fast (never in the
- * middle of a flood, where a collection would cost the stream), it is collected.
+ * 20 idle agents after four 100 MB floods, 146 MB after one full collection). Once the old space
+ * holds RECLAIM_PAST_BYTES more than after the last collection and has stopped growing, it is
+ * collected. While agents print, V8 is left to collect as it does: a full collection forced then
+ * would stop the event loop (keystrokes, the stream) for what V8 does mostly beside it.
  */
 export class HeapReclaimPolicy {
   /** Old space in use after the last full collection (or lower, once V8 collected by itself). */
