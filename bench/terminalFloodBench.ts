@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as pty from 'node-pty';
+import { ACK_STEP_BYTES } from '../shared/ackCounter';
 import type { Agent } from '../shared/entities';
 import { startServe, type ServeProcess } from '../test-support/droverProcess';
 import { commandProfile, connect, type BenchClient } from './benchClient';
@@ -9,7 +10,6 @@ import { median, type BenchRow } from './table';
 
 const FLOOD_BYTES = 100 * 1024 * 1024;
 const FLOOD = `head -c ${FLOOD_BYTES} /dev/zero | tr '\\0' 'a'; sleep 1`;
-const ACK_STEP = 5_000;
 /**
  * Raw and Drover floods alternate, and each side's median rate counts: one noisy round cannot
  * decide. Round 0 of each side warms up (JIT, heap growth) and its rate is not counted.
@@ -27,6 +27,12 @@ const mbps = (seconds: number) => FLOOD_BYTES / 1024 / 1024 / seconds;
 function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** CPU seconds (user + system) the process has used so far: the host's per flood is less noisy than its rate. */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Baseline: the same flood read straight from a node-pty PTY in this process. */
@@ -58,13 +64,14 @@ async function droverFlood(serve: ServeProcess, projectId: string, name: string,
     peakRss = Math.max(peakRss, rssMb(serve.hostPid()));
     if (!rssAtQuarter && received >= FLOOD_BYTES / 4) rssAtQuarter = rssMb(serve.hostPid());
   }, 100);
+  const cpuBefore = cpuSeconds(serve.hostPid());
   const done = new Promise<number>((resolve) => {
     const start = process.hrtime.bigint();
     client.onTerminal = (data, agentId) => {
       if (agentId !== agent.id) return;
       received += data.length;
       unacknowledged += data.length;
-      if (unacknowledged >= ACK_STEP) {
+      if (unacknowledged >= ACK_STEP_BYTES) {
         void rpc.call('ackAgentOutput', { agentId: agent.id, bytes: unacknowledged });
         unacknowledged = 0;
       }
@@ -74,10 +81,11 @@ async function droverFlood(serve: ServeProcess, projectId: string, name: string,
   await rpc.call('attachAgentTerminal', { agentId: agent.id });
   await rpc.call('startAgent', { agentId: agent.id, resume: false });
   const seconds = await done;
+  const hostCpuSeconds = cpuSeconds(serve.hostPid()) - cpuBefore;
   clearInterval(sampler);
   const rssAtEnd = rssMb(serve.hostPid());
   await client.untilExited(agent.id);
-  return { seconds, peakRss, rssAtQuarter, rssAtEnd };
+  return { seconds, hostCpuSeconds, peakRss, rssAtQuarter, rssAtEnd };
 }
 
 export async function benchTerminal(): Promise<BenchRow[]> {
@@ -101,6 +109,7 @@ export async function benchTerminal(): Promise<BenchRow[]> {
     const [flood] = floods as [(typeof floods)[number]];
     const rawRate = mbps(median(rawSeconds.slice(1)));
     const droverRate = mbps(median(floods.slice(1).map((f) => f.seconds)));
+    const hostCpu = median(floods.slice(1).map((f) => f.hostCpuSeconds));
 
     await settle();
     const idleBefore = rssMb(serve.hostPid());
@@ -115,7 +124,7 @@ export async function benchTerminal(): Promise<BenchRow[]> {
 
     return [
       {
-        name: `100 MB terminal flood, PTY -> WebSocket client (median of ${ROUNDS})`,
+        name: `100 MB terminal flood, PTY -> WebSocket client (median of ${ROUNDS}; host CPU ${hostCpu.toFixed(1)} s)`,
         drover: `${droverRate.toFixed(1)} MB/s`,
         baseline: `${rawRate.toFixed(1)} MB/s raw node-pty read`,
         ratio: droverRate / rawRate,

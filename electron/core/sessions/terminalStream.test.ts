@@ -71,6 +71,17 @@ describe('TerminalStream flow control', () => {
     expect(pty.calls).toEqual(['pause', 'resume']);
   });
 
+  it('resumes the PTY while a client still has half the window to write, so the PTY never waits for it to drain', () => {
+    const pty = fakePty();
+    const stream = new TerminalStream();
+    stream.connect(pty);
+    const client = stream.attach({ send: () => {} });
+    stream.push('x'.repeat(FLOW_CONTROL.highWatermark + 1));
+    stream.flush();
+    client.acknowledge(FLOW_CONTROL.highWatermark / 2 + 2);
+    expect(pty.calls).toEqual(['pause', 'resume']);
+  });
+
   it('follows the slowest client, and a client that leaves no longer holds the PTY back', () => {
     const pty = fakePty();
     const stream = new TerminalStream();
