@@ -43,19 +43,29 @@ async function delayingProxy(targetPort: number, oneWayMs: number): Promise<{ po
   };
 }
 
-/** One key at a time into `write`, each timed until `echoed` sees it come back. */
-async function timeKeys(write: (key: string) => void, onEcho: (seen: () => void) => void): Promise<number[]> {
-  let waiting: (() => void) | null = null;
-  onEcho(() => waiting?.());
+/**
+ * One key at a time into `write`, each timed until its echo comes back. Each key comes back twice
+ * (the terminal's echo, then cat's copy): key n is echoed once 2n + 1 x's came, so cat's copy of
+ * one key never passes for the echo of the next. Resolves once every key came back twice, so no
+ * write is left in flight when the session ends.
+ */
+async function timeKeys(write: (key: string) => void, onOutput: (count: (data: string | Uint8Array) => void) => void): Promise<number[]> {
+  let echoes = 0;
+  let waiting: { until: number; resolve: () => void } | null = null;
+  onOutput((data) => {
+    echoes += Buffer.from(data).toString('latin1').split('x').length - 1;
+    if (waiting && echoes >= waiting.until) waiting.resolve();
+  });
   const latencies: number[] = [];
+  const untilEchoes = (until: number) => new Promise<void>((resolve) => (echoes >= until ? resolve() : (waiting = { until, resolve })));
   for (let i = 0; i < KEYS + WARMUP_KEYS; i++) {
     const start = performance.now();
-    await new Promise<void>((resolve) => {
-      waiting = resolve;
-      write('x');
-    });
+    const echoed = untilEchoes(2 * i + 1);
+    write('x');
+    await echoed;
     if (i >= WARMUP_KEYS) latencies.push(performance.now() - start);
   }
+  await untilEchoes(2 * (KEYS + WARMUP_KEYS));
   return latencies;
 }
 
@@ -70,11 +80,10 @@ async function plainSshLatencies(remote: SshRemote, port: number): Promise<numbe
       if (output.includes('REMOTE-READY')) resolve();
     });
   });
-  let seen: (() => void) | null = null;
-  session.onData((data) => {
-    if (data.includes('x')) seen?.();
-  });
-  const latencies = await timeKeys((key) => session.write(key), (onSeen) => (seen = onSeen));
+  const latencies = await timeKeys(
+    (key) => session.write(key),
+    (count) => session.onData(count),
+  );
   session.kill();
   return latencies;
 }
@@ -95,8 +104,8 @@ function row(name: string, drover: number[], plain: number[]): BenchRow {
 
 /**
  * Keystroke to echo through an agent on another machine, as its page gets it (WebSocket to this
- * machine's host, one ssh bridge to that machine's host, its PTY), against the same `cat` typed
- * over a plain `ssh -tt`: on the loopback, and with 50 ms added to the round trip.
+ * machine's host, one ssh bridge to that machine's host, its PTY), against the same `cat` (its
+ * terminal not canonical, so each key comes back twice, as timeKeys counts) typed over a plain `ssh -tt`: on the loopback, and with 50 ms added to the round trip.
  */
 export async function benchRemoteEcho(): Promise<BenchRow[]> {
   if (!CAN_RUN_SSHD) {
@@ -121,16 +130,16 @@ export async function benchRemoteEcho(): Promise<BenchRow[]> {
       try {
         await client.rpc.call('hostHello', { protocol: 2, version: 'bench', client: 'bench' });
         const project = await client.rpc.call('addProject', { path: path.join(remote.home, 'echo-app') });
-        await client.rpc.call('saveAgentProfile', { profile: commandProfile('echo', '/bin/cat', []) });
+        await client.rpc.call('saveAgentProfile', { profile: commandProfile('echo', '/bin/sh', ['-c', 'stty -icanon; exec cat']) });
         const agent = await client.rpc.call('createAgent', { projectId: project.id, name: `Echo ${machine}`, role: '', profileId: 'echo' });
         await client.rpc.call('startAgent', { agentId: agent.id, resume: false });
         await client.rpc.call('attachAgentTerminal', { agentId: agent.id, cols: 120, rows: 30 });
         const drover = await timeKeys(
           (key) => void client.rpc.call('writeAgentInput', { agentId: agent.id, data: key }),
-          (seen) =>
+          (count) =>
             (client.onTerminal = (data) => {
               void client.rpc.call('ackAgentOutput', { agentId: agent.id, bytes: data.length });
-              if (Buffer.from(data).includes('x')) seen();
+              count(data);
             }),
         );
         await client.rpc.call('stopAgent', { agentId: agent.id });

@@ -8,42 +8,45 @@ import { benchTerminal } from './terminalFloodBench';
 import { benchReconcile, benchTaskWrites } from './taskStoreBench';
 import { benchWorktrees } from './worktreeBench';
 
+interface BenchPart {
+  /** What stderr says while it runs. */
+  title: string;
+  run(): Promise<BenchRow[]>;
+}
+
+/** The bench's parts, in the order `npm run bench` runs them; each can run alone by its name. */
+const PARTS: Record<string, BenchPart> = {
+  tasks: { title: 'task-state writes and reconciliation', run: async () => [benchTaskWrites(), benchReconcile(100_000, 8), benchReconcile(100_000, 100_000)] },
+  inbox: { title: 'inbox posts', run: async () => [await benchInbox()] },
+  exit: { title: 'exit-to-client latency', run: benchExitLatency },
+  terminal: { title: 'terminal flood and agent memory', run: benchTerminal },
+  worktrees: { title: 'worktree creation, checkpoints and the changes view', run: benchWorktrees },
+  host: { title: 'terminal attach and a soak of steady agents', run: benchHost },
+  remote: { title: 'keystroke echo through an agent on another machine, over ssh', run: benchRemoteEcho },
+  browser: { title: 'keystroke echo, flood to screen and work-state first paint in Chromium', run: () => benchBrowser() },
+  keys: { title: 'keystroke echo in Chromium, beside the frame floor', run: () => benchBrowser(['keystrokes']) },
+  'first-paint': { title: 'work-state first paint in Chromium', run: () => benchBrowser(['first-paint']) },
+};
+
+/** What `npm run bench` runs without a name: every part but keys and first-paint, which browser includes. */
+const ALL = ['tasks', 'inbox', 'exit', 'terminal', 'worktrees', 'host', 'remote', 'browser'];
+
 /**
  * `npm run bench`: every figure is printed beside a baseline measured in the same run.
- * `npm run bench -- first-paint` measures the work state's first paint alone, `-- remote` the
- * keystroke echo through an agent on another machine alone.
+ * `npm run bench -- PART [PART…]` runs only the parts named (see PARTS), e.g. `-- terminal` the
+ * flood and the agents' memory, `-- remote` the keystroke echo through another machine, `-- keys`
+ * the keystroke echo in Chromium.
  */
 async function main(): Promise<void> {
+  const names = process.argv.length > 2 ? process.argv.slice(2) : ALL;
+  const unknown = names.filter((name) => !(name in PARTS));
+  if (unknown.length > 0) throw new Error(`no bench part named ${unknown.join(', ')}; the parts are ${Object.keys(PARTS).join(', ')}`);
   const rows: BenchRow[] = [];
-  if (process.argv[2] === 'first-paint') {
-    rows.push(...(await benchBrowser({ firstPaintOnly: true })));
-    printTable(rows);
-    return;
+  for (const name of names) {
+    const part = PARTS[name] as BenchPart;
+    process.stderr.write(`${part.title}…\n`);
+    rows.push(...(await part.run()));
   }
-  if (process.argv[2] === 'remote') {
-    rows.push(...(await benchRemoteEcho()));
-    printTable(rows);
-    return;
-  }
-  process.stderr.write('task-state writes…\n');
-  rows.push(benchTaskWrites());
-  process.stderr.write('reconciliation…\n');
-  rows.push(benchReconcile(100_000, 8));
-  rows.push(benchReconcile(100_000, 100_000));
-  process.stderr.write('inbox posts…\n');
-  rows.push(await benchInbox());
-  process.stderr.write('exit-to-client latency…\n');
-  rows.push(...(await benchExitLatency()));
-  process.stderr.write('terminal flood and agent memory…\n');
-  rows.push(...(await benchTerminal()));
-  process.stderr.write('worktree creation and diff first paint…\n');
-  rows.push(...(await benchWorktrees()));
-  process.stderr.write('terminal attach and a soak of steady agents…\n');
-  rows.push(...(await benchHost()));
-  process.stderr.write('keystroke echo through an agent on another machine, over ssh…\n');
-  rows.push(...(await benchRemoteEcho()));
-  process.stderr.write('keystroke echo, flood to screen and work-state first paint in Chromium…\n');
-  rows.push(...(await benchBrowser()));
   printTable(rows);
 }
 

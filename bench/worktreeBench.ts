@@ -22,6 +22,8 @@ const ROUNDS = 7;
 /** The changed file of the diff bench: every line of it differs, so its diff has 2 × this many lines. */
 const DIFF_FILE_LINES = 2_500;
 const PAINT_ROUNDS = 5;
+/** The Changes view's first open in a page: its code loads then, and the diff is read for the first time. */
+const FIRST_OPEN_TARGET_MS = 500;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -192,8 +194,8 @@ async function benchDiffPaint(serveUrl: string, client: SocketClient, repo: stri
         drover: `${first.toFixed(0)} ms`,
         baseline: `${plain.toFixed(0)} ms the diff as plain text`,
         ratio: first / Math.max(plain, 1),
-        target: '-',
-        met: true,
+        target: `under ${FIRST_OPEN_TARGET_MS} ms`,
+        met: first < FIRST_OPEN_TARGET_MS,
       },
     ];
   } finally {

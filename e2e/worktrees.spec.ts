@@ -177,3 +177,22 @@ test('a crash while a worktree is being made leaves nothing behind after the nex
     restorePorts();
   }
 });
+
+test('the changes view colours code in every language highlight.js knows: the common ones, and the rest once their grammars are in', async ({ page, drover }) => {
+  const restorePorts = privatePortBlocks(drover);
+  try {
+    const repo = makeRepo(path.join(drover.root, 'polyglot'), { 'src/cart.ts': 'export const items = 1;\n', 'lib/cart.ex': 'defmodule Cart do\nend\n' });
+    await openRepoWithShell(page, drover, repo);
+    const pane = await addAgent(page, 'painter', 'Edits two languages', 'POSIX shell');
+    await expect(branchOf(pane, 'painter')).toBeVisible();
+    const folder = worktreeFolder(repo, 'painter');
+    fs.writeFileSync(path.join(folder, 'src', 'cart.ts'), 'export const items = 2;\n');
+    // Elixir is not among highlight.js's common grammars, which the diff viewer starts with.
+    fs.writeFileSync(path.join(folder, 'lib', 'cart.ex'), 'defmodule Cart do\n  def total, do: 2\nend\n');
+    const diff = (await openChanges(page, pane, 'painter')).getByRole('region', { name: 'Diff' });
+    await expect(diff.locator('.hljs-keyword', { hasText: /^export$/ }).first()).toBeVisible();
+    await expect(diff.locator('.hljs-keyword', { hasText: /^defmodule$/ }).first()).toBeVisible();
+  } finally {
+    restorePorts();
+  }
+});

@@ -5,6 +5,7 @@ import type { HostStatus, RunningWork } from '../../shared/host';
 import { formatDuration } from '../../shared/duration';
 import { countOf } from '../../shared/plural';
 import { CommandLineToolSourceSchema, type CommandLineToolSource } from '../core/commandLineTool/commandLineTool';
+import { reclaimHeapWhenQuiet } from '../host/heapReclaim';
 import { startHost } from '../host/host';
 import { ensureHost, hostAnswers, type HostCommand } from '../host/hostLauncher';
 import { isRecordedHostAlive, readHostRecord } from '../host/hostRecord';
@@ -61,6 +62,7 @@ async function runHost(context: HostCliContext): Promise<number> {
   const remoteHostBundleDir = path.join(__dirname, '..', 'remote-host');
   const host = await startHost({ dataDir: context.dataDir, version: context.version, log, remoteHostBundleDir, ...runtime, ...(commandLineTool ? { commandLineTool } : {}) });
   log(`host ${process.pid} serving ${context.dataDir} on ${host.socketPath}`);
+  const stopReclaiming = reclaimHeapWhenQuiet();
   // Not a terminal's job to stop it: a hang-up of whoever started it changes nothing.
   process.on('SIGHUP', () => undefined);
   const stop = (signal: string) => {
@@ -70,6 +72,7 @@ async function runHost(context: HostCliContext): Promise<number> {
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
   await host.stopped;
+  stopReclaiming();
   log('host stopped');
   return 0;
 }

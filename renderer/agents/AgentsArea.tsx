@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId } from 'react';
+import { Suspense, useId } from 'react';
 import { InboxDialog } from '../inbox/InboxDialog';
 import { useAgentWork, useWorkState } from '../store/hooks';
 import { NO_WORK } from '../store/selectors';
@@ -8,9 +8,9 @@ import { AgentFormDialog } from './AgentFormDialog';
 import { AgentPane } from './AgentPane';
 import { AgentSwitcher } from './AgentSwitcher';
 import { ProfilesDialog } from './ProfilesDialog';
-import { loadChangesDialog, useAgentsArea } from './useAgentsArea';
+import { changesDialog, useAgentsArea } from './useAgentsArea';
 
-const ChangesDialog = lazy(() => loadChangesDialog().then((module) => ({ default: module.ChangesDialog })));
+const ChangesDialog = changesDialog.Component;
 
 /** The project's agents as a grid of live terminals, with adding, editing and removing agents. */
 export function AgentsArea({ projectId }: { projectId: string }) {

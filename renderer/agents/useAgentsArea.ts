@@ -1,14 +1,21 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { preloadable } from '../components/preloadable';
 import type { Agent, AgentProfile } from '../../shared/entities';
 import { useAgents, useProfiles, useWorkState } from '../store/hooks';
-import { useDroverActions } from '../store/StoreContext';
+import { useBridge, useDroverActions } from '../store/StoreContext';
 import { entitiesOf } from '../store/versioned';
 import type { OpenDialog } from './agentCommands';
 import { useAgentCommands } from './useAgentCommands';
 import { useAgentPanes } from './useAgentPanes';
 
 // The diff viewer and its syntax highlighting are large: loaded once an agent has a worktree.
-export const loadChangesDialog = () => import('../worktrees/ChangesDialog');
+let changesModule: typeof import('../worktrees/ChangesDialog') | null = null;
+export const changesDialog = preloadable(() =>
+  import('../worktrees/ChangesDialog').then((module) => {
+    changesModule = module;
+    return module.ChangesDialog;
+  }),
+);
 
 /**
  * Everything the agents area does besides rendering: its panes, the dialog open, what it loads
@@ -23,12 +30,21 @@ export function useAgentsArea(projectId: string) {
   const profiles = useProfiles().list;
   const { trackAgentProfiles } = useDroverActions();
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
+  const bridge = useBridge();
+  const openDialog = useCallback(
+    (next: OpenDialog) => {
+      // The host reads the diff while the page draws the view (once the view's code is in).
+      if (next.kind === 'changes') changesModule?.readDiffAhead(bridge, next.agentId);
+      setDialog(next);
+    },
+    [bridge],
+  );
   const panes = useAgentPanes(projectId, agents);
 
   useEffect(trackAgentProfiles, [trackAgentProfiles]);
   const hasWorktrees = Object.keys(worktrees).length > 0;
   useEffect(() => {
-    if (hasWorktrees) void loadChangesDialog();
+    if (hasWorktrees) changesDialog.preload().catch(() => {});
   }, [hasWorktrees]);
 
   // A kept branch an agent works on again (attached) is that agent's now.
@@ -38,7 +54,7 @@ export function useAgentsArea(projectId: string) {
   }, [formerAgents, worktrees]);
   const profilesById = useMemo(() => new Map<string, AgentProfile>(profiles.map((profile) => [profile.id, profile])), [profiles]);
 
-  useAgentCommands(projectId, panes, setDialog);
+  useAgentCommands(projectId, panes, openDialog);
 
   const inboxAgent = dialog?.kind === 'inbox' ? agentsById[dialog.agentId] : undefined;
   const changesAgent = dialog?.kind === 'changes' ? agentsById[dialog.agentId] : undefined;
@@ -53,7 +69,7 @@ export function useAgentsArea(projectId: string) {
     profilesById,
     panes,
     dialog,
-    openDialog: setDialog,
+    openDialog,
     closeDialog: () => setDialog(null),
     inboxAgent,
     changes: changesAgent && changesWorktree ? { agent: changesAgent, worktree: changesWorktree } : null,

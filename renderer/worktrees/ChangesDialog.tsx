@@ -26,6 +26,8 @@ import { TurnRestore } from './TurnRestore';
 import { useWorktreeDiff } from './useWorktreeDiff';
 import { useTurns } from './useTurns';
 
+export { readDiffAhead } from './useWorktreeDiff';
+
 interface ChangesDialogProps {
   agent: Agent;
   worktree: Worktree;

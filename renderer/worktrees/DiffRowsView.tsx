@@ -1,10 +1,11 @@
 import { DiffModeEnum, DiffViewWithMultiSelect, type MultiSelectResult } from '@git-diff-view/react';
 import '@git-diff-view/react/styles/diff-view-pure.css';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useImperativeHandle, useMemo, useRef, type Ref } from 'react';
+import { memo, useEffect, useImperativeHandle, useMemo, useRef, type Ref } from 'react';
 import type { WorktreeDiffFile } from '../../shared/entities';
 import type { DiffSide } from '../../shared/turns';
 import type { DiffRow } from './diffChunks';
+import { loadEveryGrammar, useGrammarGeneration } from './syntaxGrammars';
 
 export type DiffLayout = 'unified' | 'split';
 
@@ -59,8 +60,10 @@ const HunkView = memo(function HunkView({ file, fileIndex, patch, layout, onSele
     () => onSelectLines && (({ range }: MultiSelectResult) => onSelectLines({ fileIndex, side: range.side, startLine: range.startLineNumber, endLine: range.endLineNumber })),
     [onSelectLines, fileIndex],
   );
+  const grammars = useGrammarGeneration();
   return (
     <DiffViewWithMultiSelect
+      key={grammars}
       enableMultiSelect={onSelect !== undefined}
       {...(onSelect ? { onMultiSelectComplete: onSelect } : {})}
       data={data}
@@ -89,6 +92,19 @@ export function DiffRowsView({ files, rows, layout, onTopFile, onSelectLines, re
     overscan: 1,
   });
   const lastTopFile = useRef(-1);
+  const hasRows = rows.length > 0;
+  useEffect(() => {
+    if (!hasRows) return;
+    // Once the first lines are painted: taking in every grammar holds the page for a moment.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => void loadEveryGrammar().catch(() => {}));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [hasRows]);
 
   const currentIndex = () => virtualizer.getVirtualItemForOffset((virtualizer.scrollOffset ?? 0) + 1)?.index ?? 0;
 

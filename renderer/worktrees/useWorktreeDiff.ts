@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Worktree, WorktreeDiff, WorktreeDiffFile } from '../../shared/entities';
+import type { Bridge } from '../bridge';
 import { errorMessage } from '../format/errorMessage';
 import { useConnection } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
@@ -18,6 +19,27 @@ export interface DiffState {
   /** A newer read is on its way (the files changed, or the first read). */
   loading: boolean;
   error: string | null;
+}
+
+/** Reads of whole-branch diffs started as a Changes view was asked for, by agent. */
+const readsAhead = new Map<string, Promise<WorktreeDiff>>();
+
+/**
+ * Starts reading the agent's whole-branch diff as its Changes view is asked for, before the view
+ * has rendered: the host reads it while the page draws the view, whose first read takes it.
+ */
+export function readDiffAhead(bridge: Bridge, agentId: string): void {
+  const read = bridge.call('getWorktreeDiff', { agentId });
+  // The view that takes the read reports its failure.
+  read.catch(() => {});
+  readsAhead.set(agentId, read);
+}
+
+/** The read started ahead for this agent, taken once: the view's first read takes it or drops it. */
+function takeReadAhead(agentId: string): Promise<WorktreeDiff> | undefined {
+  const read = readsAhead.get(agentId);
+  readsAhead.delete(agentId);
+  return read;
 }
 
 function scopeKey(scope: DiffScope): string {
@@ -46,11 +68,12 @@ export function useWorktreeDiff(worktree: Worktree, scope: DiffScope): DiffState
   }, [bridge, agentId, connection]);
 
   useEffect(() => {
+    const ahead = takeReadAhead(agentId);
     if (connection !== 'open') return;
     let current = true;
     const read: Promise<ScopedDiff> =
       n === null
-        ? bridge.call('getWorktreeDiff', { agentId })
+        ? (ahead ?? bridge.call('getWorktreeDiff', { agentId }))
         : bridge.call('getTurnDiff', { agentId, from: n, to: kind === 'turn' ? n : null }).then((diff) => ({ ...diff, commits: null }));
     read.then(
       (diff) => current && setState({ diff, loading: false, error: null, readKey, scoped }),

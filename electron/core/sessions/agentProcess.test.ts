@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';
 import { AgentProcess } from './agentProcess';
@@ -36,5 +36,40 @@ describe('stopping an agent process', () => {
     await waitFor(() => fs.existsSync(started), 'the program started');
     await agent.stop('test', 10_000);
     expect(fs.existsSync(saved)).toBe(true);
+  });
+});
+
+describe('writing to an agent process', () => {
+  let dir = '';
+  let terminal: AgentTerminal | undefined;
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await terminal?.dispose();
+    removeDir(dir);
+  });
+
+  it('takes a write after its PTY is gone without an error, handled or printed', async () => {
+    dir = makeTempDir('drover-agent-process-');
+    terminal = new AgentTerminal({ scrollbackFile: path.join(dir, 'scrollback.log'), scrollbackLines: 100, cols: 80, rows: 24 });
+    const printed = vi.spyOn(console, 'error');
+    let exited = false;
+    const agent = new AgentProcess({
+      file: '/bin/sh',
+      args: ['-c', 'exit 0'],
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      quietMs: 100,
+      terminal,
+      onQuiet: () => {},
+      onExit: () => (exited = true),
+      onProgramState: () => {},
+    });
+    await waitFor(() => exited, 'the agent exited');
+    agent.write('a wake note typed too late\r');
+    agent.write('x'.repeat(100_000));
+    // node-pty reports a failed write on a later turn of the loop, after its write to the descriptor returns.
+    await new Promise((resolve) => fs.write(1, '', resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(printed).not.toHaveBeenCalled();
   });
 });

@@ -38,6 +38,7 @@ export class AgentProcess {
   private cancelKill: (() => void) | undefined;
   private stopReason: string | undefined;
   private stopped: Promise<void> | undefined;
+  private ended = false;
 
   /** Throws when the command cannot be started. */
   constructor(private readonly options: AgentProcessOptions) {
@@ -55,6 +56,7 @@ export class AgentProcess {
     this.exited = new Promise((resolve) => (resolveExit = resolve));
     this.pty.onData((data) => this.onOutput(data));
     this.pty.onExit(({ exitCode, signal }) => {
+      this.ended = true;
       clearTimeout(this.quietTimer);
       options.terminal.flush();
       options.terminal.connect(null);
@@ -68,8 +70,11 @@ export class AgentProcess {
     return this.stopReason;
   }
 
+  /** Input for the agent; once its PTY is gone (a wake racing the exit), there is no one to take it and it goes nowhere. */
   write(data: string): void {
+    if (this.ended) return;
     this.pty.write(data);
+    this.options.terminal.inputSent();
   }
 
   resize(cols: number, rows: number): void {

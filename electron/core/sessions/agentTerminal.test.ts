@@ -66,6 +66,68 @@ describe('an agent terminal attached mid-stream', () => {
   });
 });
 
+describe('an agent terminal attached during a flood', () => {
+  let dir = '';
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('gives a client the snapshot and every chunk after it while the mirror is far behind and dropping what the flood pushes out', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-agent-terminal-'));
+    const terminal = new AgentTerminal({ scrollbackFile: path.join(dir, 'scrollback.log'), scrollbackLines: 100, cols: 40, rows: 10 });
+    const reference = new Terminal({ cols: 40, rows: 10, scrollback: 100, allowProposedApi: true });
+    const write = (data: string) => {
+      reference.write(data);
+      terminal.write(data);
+    };
+    // Megabytes of output over turns of the loop, as a PTY gives them: lines, then one line wrapping on and on.
+    const flood = async (megabytes: number, from: number) => {
+      for (let n = from; n < from + megabytes * 7_000; n++) {
+        if (n % 500 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+        write(n % 2 === 0 ? `line ${n} ${'x'.repeat(n % 150)}\r\n` : String.fromCharCode(97 + (n % 26)).repeat(200 + (n % 61)));
+      }
+    };
+    write('\u001b[1m$ flood\u001b[0m\r\n');
+    await flood(3, 0);
+    const client = new Terminal({ cols: 40, rows: 10, scrollback: 100, allowProposedApi: true });
+    const chunks: string[] = [];
+    const attaching = terminal.attach({ send: (data) => chunks.push(data) });
+    await flood(2, 30_000);
+    const attached = await attaching;
+    await flood(1, 50_000);
+    write('\r\n\u001b[32mdone\u001b[0m\r\n$ ');
+    terminal.flush();
+    await terminal.text();
+    await written(client, attached.data);
+    for (const chunk of chunks) await written(client, chunk);
+    await written(reference, '');
+    expect(textOf(client)).toEqual(textOf(reference));
+    attached.detach();
+    client.dispose();
+    reference.dispose();
+    await terminal.dispose();
+  });
+});
+
+describe("an agent terminal's mirror far behind on output it cannot drop", () => {
+  let dir = '';
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('holds the PTY back, so its backlog stays bounded, and lets it go once it has caught up', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-agent-terminal-'));
+    const terminal = new AgentTerminal({ scrollbackFile: path.join(dir, 'scrollback.log'), scrollbackLines: 100, cols: 80, rows: 24 });
+    const pty = { paused: false, pause: () => (pty.paused = true), resume: () => (pty.paused = false) };
+    terminal.connect(pty);
+    // A full-screen program redrawing: nothing of it may be dropped. Megabytes in one turn of the
+    // loop, more than the mirror may be behind, as a PTY that was never paused would give them.
+    terminal.write('\u001b[?1049h');
+    for (let frame = 0; frame < 3_000; frame++) terminal.write(`\u001b[H\u001b[2J${`frame ${frame} `.repeat(150)}`);
+    terminal.flush();
+    expect(pty.paused).toBe(true);
+    expect(await terminal.screen()).toContain('frame 2999');
+    await waitFor(() => !pty.paused, 'the PTY to be let go once the mirror caught up');
+    await terminal.dispose();
+  });
+});
+
 /** What a person sees of a terminal, and what a page attaching to it gets: its text, its serialized screen (looks, cursor, modes), its size. */
 async function seen(terminal: AgentTerminal) {
   const attached = await terminal.attach({ send: () => {} });

@@ -24,6 +24,9 @@ export function terminalNote(text: string): string {
   return `\u001b[r\u001b[999;1H\r\n\u001b[0m\u001b[2m── ${text} ──\u001b[0m\r\n`;
 }
 
+/** How far the mirror may be behind the output before it holds the PTY back. */
+const MIRROR_BEHIND_CHARS = 4 * 1024 * 1024;
+
 const DAMAGED_NOTE = terminalNote("Part of this terminal's history could not be read (its scrollback file was damaged).");
 
 /**
@@ -48,7 +51,8 @@ export interface AttachedTerminal extends MirrorSnapshot {
  * its output (combining marks capped) goes to the scrollback file, to a headless mirror and to the
  * attached clients, in one stream. A client that attaches gets the mirror serialized at the point
  * where its own chunks start, so every client shows exactly what the agent drew, whenever it came.
- * The mirror is paced like a client: the PTY pauses while it is far behind. The file records the
+ * Clients get the output without waiting for the mirror, which parses off their way; only a mirror
+ * more than MIRROR_BEHIND_CHARS behind pauses the PTY, as a client would. The file records the
  * output, every change of size and, now and then, the mirror serialized, so the mirror a later host
  * rebuilds from it is this one.
  */
@@ -62,13 +66,24 @@ export class AgentTerminal {
   private size: { cols: number; rows: number };
   private written = false;
   private rewriting = false;
+  /** What the mirror's feed has not acknowledged: as much as the mirror is behind past MIRROR_BEHIND_CHARS. */
+  private mirrorUnacknowledged = 0;
 
   constructor(options: AgentTerminalOptions) {
     this.size = { cols: options.cols, rows: options.rows };
     const { log, restored } = ScrollbackLog.open(options.scrollbackFile, () => this.rewriteLog(), options.rewriteAfterBytes);
     this.log = log;
-    this.mirror = new ScreenMirror(options.cols, options.rows, options.scrollbackLines, (chars) => this.mirrorFeed.acknowledge(chars));
-    this.mirrorFeed = this.stream.attach({ send: (data) => this.mirror.write(data) }, { neverStalls: true });
+    this.mirror = new ScreenMirror(options.cols, options.rows, options.scrollbackLines, () => this.paceMirror());
+    this.mirrorFeed = this.stream.attach(
+      {
+        send: (data) => {
+          this.mirrorUnacknowledged += data.length;
+          this.mirror.write(data);
+          this.paceMirror();
+        },
+      },
+      { neverStalls: true },
+    );
     this.replay(restored);
     // The file takes each batch as it is sent (after what it already holds): it has all a client was
     // ever shown. The mirror, attached before it, has each batch first, so a screen asked for while
@@ -105,6 +120,11 @@ export class AgentTerminal {
     if (capped.length === 0) return;
     this.written = true;
     this.stream.push(capped);
+  }
+
+  /** Input was sent to the PTY: the output that answers it goes to the clients without a batch's wait. */
+  inputSent(): void {
+    this.stream.inputSent();
   }
 
   /** A new session starts: it gets a clean screen below the earlier sessions' output. */
@@ -187,6 +207,15 @@ export class AgentTerminal {
     this.mirrorFeed.detach();
     this.mirror.dispose();
     return this.log.close();
+  }
+
+  /** The mirror holds the PTY back only past MIRROR_BEHIND_CHARS behind: output it cannot drop (see ScreenMirror) stays bounded. */
+  private paceMirror(): void {
+    const held = Math.max(0, this.mirror.backlog - MIRROR_BEHIND_CHARS);
+    if (this.mirrorUnacknowledged <= held) return;
+    const acknowledged = this.mirrorUnacknowledged - held;
+    this.mirrorUnacknowledged = held;
+    this.mirrorFeed.acknowledge(acknowledged);
   }
 
   /**

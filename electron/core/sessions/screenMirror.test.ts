@@ -28,4 +28,69 @@ describe('ScreenMirror', () => {
     expect(await mirror.allText({ styled: true })).toBe('\u001b[0mplain \u001b[0;1mbold\n\u001b[0;7m   \n\u001b[0mwraps at t\u001b[0men columns');
     mirror.dispose();
   });
+
+  describe('far behind a flood', () => {
+    const size = { cols: 20, rows: 5, scrollback: 30 };
+    /** A mirror that drops output once 2,000 characters behind, and one that never gets that far (the reference). */
+    const mirrors = () => ({
+      behind: new ScreenMirror(size.cols, size.rows, size.scrollback, () => {}, { farBehindChars: 2_000 }),
+      reference: new ScreenMirror(size.cols, size.rows, size.scrollback),
+    });
+    const seen = async (mirror: ScreenMirror) => ({ snapshot: await mirror.snapshot(), text: await mirror.allText({ styled: true }), bracketedPaste: await mirror.bracketedPaste() });
+    /**
+     * Plain output in writes of every length: lines, long runs that wrap, a write that ends with a
+     * wrap pending or mid-line; and (`oneLine`) a single line that wraps on and on, as `head -c`
+     * of a file without line feeds, in writes that end anywhere on a row.
+     */
+    const plainFlood = async (write: (data: string) => void, writes: number, oneLine = false) => {
+      for (let i = 0; i < writes; i++) {
+        // Output comes over turns of the loop, as a PTY's does: the mirror parses a slice per turn.
+        if (i % 20 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+        if (oneLine) write(String.fromCharCode(97 + (i % 26)).repeat(37 + (i % 13)));
+        else if (i % 3 === 0) write(`line ${i} of the flood\r\n`);
+        else if (i % 3 === 1) write('a'.repeat(size.cols * (1 + (i % 4))));
+        else write(`${'b'.repeat(i % size.cols)}\r\nhalf ${i}`);
+      }
+    };
+
+    it('drops what plain output after it pushes out, and reads as a mirror that parsed every byte', async () => {
+      const { behind, reference } = mirrors();
+      let total = 0;
+      const write = (data: string) => {
+        total += data.length;
+        behind.write(data);
+        reference.write(data);
+      };
+      for (let round = 0; round < 3; round++) {
+        write(`\u001b[?2004h\u001b]0;title ${round}\u0007\u001b[1;3${round}m$ flood ${round}\u001b[0m\r\n\u001b[4m`);
+        await plainFlood(write, 1000 + round * 7, round === 1);
+        // What the flood wrote before its last scrollback and two screens of lines is gone already: it holds far less than came.
+        expect(total).toBeGreaterThan(9_000);
+        expect(behind.backlog).toBeLessThan(total / 3);
+        write(`\u001b[24m\u001b[?1049h\u001b[2;3Hdrawn in the alternate screen ${round}`);
+        if (round < 2) write('\u001b[?1049l');
+        expect(await seen(behind)).toEqual(await seen(reference));
+        total = 0;
+      }
+      behind.dispose();
+      reference.dispose();
+    });
+
+    it('keeps every byte where plain output may do more than push lines out: inside a sequence, a scroll region, the alternate screen', async () => {
+      const cases = ['\u001b]0;a title that goes on ', '\u001b[2;4r\u001b[4;1H', '\u001b[?1049h\u001b[2;5r', '\u001b[4h', '\u001b[?7l'];
+      for (const [n, start] of cases.entries()) {
+        const { behind, reference } = mirrors();
+        const write = (data: string) => {
+          behind.write(data);
+          reference.write(data);
+        };
+        write(`status line\r\n${start}`);
+        await plainFlood(write, 1000, n % 2 === 0);
+        write('\u0007\u001b[r\u001b[?1049l\u001b[4l\u001b[?7h end\r\n');
+        expect(await seen(behind), JSON.stringify(start)).toEqual(await seen(reference));
+        behind.dispose();
+        reference.dispose();
+      }
+    });
+  });
 });

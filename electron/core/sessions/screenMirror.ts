@@ -1,8 +1,16 @@
 import { SerializeAddon } from '@xterm/addon-serialize';
 import { Terminal } from '@xterm/headless';
+import { cursorToColumn, plainAdvance } from './plainOutput';
 import { contentEnd, serializeTerminal, styledRow } from './scrollbackSerializer';
 
-type Op = { kind: 'data'; data: string } | { kind: 'resize'; cols: number; rows: number };
+interface DataOp {
+  kind: 'data';
+  data: string;
+  /** What a look for output to drop learnt of it (see plainAdvance), from the column it starts at; false: not plain. */
+  plain?: { from: number; lines: number; x: number } | false;
+}
+
+type Op = DataOp | { kind: 'resize'; cols: number; rows: number };
 
 interface Waiter {
   /** How many ops must have been applied. */
@@ -18,34 +26,65 @@ export interface MirrorSnapshot {
   rows: number;
 }
 
+export interface ScreenMirrorOptions {
+  /** Behind by this many characters, the mirror parses while output still comes, and drops what later output pushes out anyway. */
+  farBehindChars?: number;
+}
+
+/** Output quiet this long: the mirror parses what it holds. */
+const QUIET_MS = 10;
+const FAR_BEHIND_CHARS = 1024 * 1024;
+
+/** What xterm keeps to itself and a cut needs: whether its parser is between sequences, and the scroll region. */
+interface XtermInternals {
+  _core?: { _inputHandler?: { _parser?: { currentState?: unknown } }; buffer?: { scrollTop?: unknown; scrollBottom?: unknown } };
+}
+
 /**
  * The host's own copy of an agent's terminal: every byte the agent wrote, parsed into a headless
  * xterm with a bounded scrollback. State detection reads its screen, and every client that attaches
  * gets it serialized (see AgentTerminal). Output and resizes apply in the order they came; a reader
  * sees the terminal exactly as it stood after everything written before it asked, never part of a
- * later write. `backlog` says how much waits to be parsed, so the PTY can be paused while the mirror
- * catches up (a flood never grows an unbounded queue).
+ * later write.
+ *
+ * Parsing never stands in the output's way: what is written waits in a backlog the mirror parses
+ * once output is quiet, when a reader asks, or when it is far behind (then a slice per turn of the
+ * loop). Far behind in plain output (see plainAdvance), it drops what the plain output after it
+ * would push out of the scrollback anyway, so a flood costs it only the tail it keeps; `backlog`
+ * says how much waits, for whoever bounds it (AgentTerminal paces the PTY past a limit).
  */
 export class ScreenMirror {
   private readonly terminal: Terminal;
   private readonly serializer = new SerializeAddon();
   private readonly queue: Op[] = [];
   private readonly waiters: Waiter[] = [];
+  private readonly farBehindChars: number;
+  /** What one turn of parsing takes on, so output keeps flowing to clients between turns. */
+  private readonly sliceChars: number;
   private enqueued = 0;
   private applied = 0;
   private parsing = false;
   private queuedChars = 0;
   private disposed = false;
+  private lastWriteAt = -Infinity;
+  private quietTimer: NodeJS.Timeout | undefined;
+  /** The backlog when a cut last found nothing to drop: the next looks once that much more came. */
+  private uncutBacklog = 0;
+  /** The column the output dropped last left the cursor at, set before the next parse. */
+  private columnAfterCut: number | null = null;
 
   constructor(
     cols: number,
     rows: number,
     scrollbackLines: number,
-    /** Called with the characters parsed, as the mirror works through its backlog. */
+    /** Called with the characters that left the backlog, parsed or dropped. */
     private readonly onParsed: (chars: number) => void = () => {},
+    options: ScreenMirrorOptions = {},
   ) {
     this.terminal = new Terminal({ cols, rows, scrollback: scrollbackLines, allowProposedApi: true });
     this.terminal.loadAddon(this.serializer);
+    this.farBehindChars = options.farBehindChars ?? FAR_BEHIND_CHARS;
+    this.sliceChars = Math.ceil(this.farBehindChars / 16);
   }
 
   get cols(): number {
@@ -62,8 +101,9 @@ export class ScreenMirror {
   }
 
   write(data: string): void {
-    if (data.length === 0) return;
+    if (data.length === 0 || this.disposed) return;
     this.queuedChars += data.length;
+    this.lastWriteAt = performance.now();
     this.enqueue({ kind: 'data', data });
   }
 
@@ -110,6 +150,7 @@ export class ScreenMirror {
 
   dispose(): void {
     this.disposed = true;
+    clearTimeout(this.quietTimer);
     this.queue.length = 0;
     this.waiters.length = 0;
     this.terminal.dispose();
@@ -137,35 +178,131 @@ export class ScreenMirror {
     });
   }
 
-  /** Applies queued ops in order; a waiter runs the moment its point is reached. */
+  /** Applies queued ops in order, as far as it may now; a waiter runs the moment its point is reached. */
   private pump(): void {
     while (!this.parsing && !this.disposed) {
       this.runReachedWaiters();
-      const op = this.queue.shift();
+      const op = this.queue[0];
       if (!op) return;
       if (op.kind === 'resize') {
+        this.queue.shift();
         if (op.cols !== this.terminal.cols || op.rows !== this.terminal.rows) this.terminal.resize(op.cols, op.rows);
         this.applied++;
         continue;
       }
-      // Consecutive writes parse as one, up to the next point a waiter needs to see.
-      const limit = Math.min(...this.waiters.map((waiter) => waiter.target), Infinity);
-      const batch = [op.data];
-      let ops = 1;
-      while (this.applied + ops < limit && this.queue[0]?.kind === 'data') {
-        batch.push((this.queue.shift() as { data: string }).data);
-        ops++;
-      }
-      const data = batch.length === 1 ? op.data : batch.join('');
-      this.parsing = true;
-      this.terminal.write(data, () => {
-        this.parsing = false;
-        this.applied += ops;
-        this.queuedChars -= data.length;
-        this.onParsed(data.length);
-        this.pump();
-      });
+      this.dropWhatPlainOutputPushesOut();
+      if (this.waiters.length === 0 && this.queuedChars < this.farBehindChars && !this.quiet()) return;
+      this.parseSlice();
     }
+  }
+
+  private quiet(): boolean {
+    const since = performance.now() - this.lastWriteAt;
+    if (since >= QUIET_MS) return true;
+    if (!this.quietTimer) {
+      this.quietTimer = setTimeout(() => {
+        this.quietTimer = undefined;
+        this.pump();
+      }, QUIET_MS - since);
+      this.quietTimer.unref();
+    }
+    return false;
+  }
+
+  /** Hands xterm the next slice of output, up to the point the next waiter needs to see; consecutive writes parse as one. */
+  private parseSlice(): void {
+    const limit = Math.min(...this.waiters.map((waiter) => waiter.target), Infinity) - this.applied;
+    const parts: string[] = this.columnAfterCut === null ? [] : [cursorToColumn(this.columnAfterCut, this.terminal.cols)];
+    this.columnAfterCut = null;
+    let chars = 0;
+    let whole = 0;
+    while (whole < limit && chars < this.sliceChars && this.queue[0]?.kind === 'data') {
+      const op = this.queue[0];
+      const room = this.sliceChars - chars;
+      if (op.data.length <= room) {
+        parts.push(op.data);
+        chars += op.data.length;
+        this.queue.shift();
+        whole++;
+        continue;
+      }
+      // Never between the two halves of a surrogate pair.
+      const cut = isHighSurrogate(op.data.charCodeAt(room - 1)) ? room - 1 : room;
+      parts.push(op.data.slice(0, cut));
+      op.data = op.data.slice(cut);
+      delete op.plain;
+      chars += cut;
+      break;
+    }
+    this.parsing = true;
+    this.terminal.write(parts.length === 1 ? (parts[0] as string) : parts.join(''), () => {
+      this.parsing = false;
+      this.applied += whole;
+      this.queuedChars -= chars;
+      this.onParsed(chars);
+      this.pump();
+    });
+  }
+
+  /**
+   * Far behind, drops the writes at the head of the backlog that plain output after them would push
+   * out of the terminal anyway: once the cursor is at the bottom (a screen of lines at most), a
+   * scrollback and a screen of lines more leave nothing before them. Plain output changes nothing
+   * but cells and the cursor, so the terminal reads as if it had parsed them, once the cursor is
+   * put at the column they left it at. Only writes before the next waiter's point and the next
+   * resize are dropped, and only from a state where plain output does just that.
+   */
+  private dropWhatPlainOutputPushesOut(): void {
+    if (this.queuedChars < this.farBehindChars || this.queuedChars < this.uncutBacklog + this.farBehindChars / 4) return;
+    if (!this.plainOutputOnlyScrolls()) return;
+    const cols = this.terminal.cols;
+    const pushesOut = (this.terminal.options.scrollback ?? 0) + 2 * this.terminal.rows + 1;
+    const limit = Math.min(...this.waiters.map((waiter) => waiter.target), Infinity) - this.applied;
+    const writes: { lines: number; x: number }[] = [];
+    let x = this.columnAfterCut ?? this.terminal.buffer.active.cursorX;
+    for (const op of this.queue) {
+      if (writes.length >= limit || op.kind !== 'data' || op.plain === false) break;
+      if (op.plain?.from !== x) {
+        const advance = plainAdvance(op.data, x, cols);
+        op.plain = advance ? { from: x, ...advance } : false;
+        if (!op.plain) break;
+      }
+      writes.push({ lines: op.plain.lines, x });
+      x = op.plain.x;
+    }
+    let drop = 0;
+    for (let i = writes.length - 1, after = 0; i > 0; i--) {
+      after += (writes[i] as { lines: number }).lines;
+      if (after >= pushesOut) {
+        drop = i;
+        break;
+      }
+    }
+    if (drop === 0) {
+      this.uncutBacklog = this.queuedChars;
+      return;
+    }
+    let chars = 0;
+    for (const op of this.queue.splice(0, drop)) chars += (op as { data: string }).data.length;
+    this.applied += drop;
+    this.queuedChars -= chars;
+    this.uncutBacklog = 0;
+    this.columnAfterCut = (writes[drop] as { x: number }).x;
+    this.onParsed(chars);
+  }
+
+  /** Plain output from here only writes cells and moves the cursor down, scrolling the whole screen at its bottom. */
+  private plainOutputOnlyScrolls(): boolean {
+    const core = (this.terminal as unknown as XtermInternals)._core;
+    const { modes, options, rows } = this.terminal;
+    return (
+      core?._inputHandler?._parser?.currentState === 0 &&
+      core.buffer?.scrollTop === 0 &&
+      core.buffer.scrollBottom === rows - 1 &&
+      modes.wraparoundMode &&
+      !modes.insertMode &&
+      options.convertEol !== true
+    );
   }
 
   private runReachedWaiters(): void {
@@ -193,4 +330,8 @@ export class ScreenMirror {
     }
     return lines.join('\n');
   }
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }

@@ -38,6 +38,25 @@ describe('TerminalStream flow control', () => {
       expect(sent.at(-1)).toBe('after a quiet spell');
     }));
 
+  it('sends the first output after input at once, even while a batch of earlier output waits', () =>
+    onFakeClock(() => {
+      const stream = new TerminalStream();
+      const sent: string[] = [];
+      stream.attach({ send: (data) => sent.push(data) });
+      stream.push('prompt$ ');
+      vi.advanceTimersByTime(1);
+      stream.push('status line');
+      expect(sent).toEqual(['prompt$ ']);
+      stream.inputSent();
+      expect(sent).toEqual(['prompt$ ', 'status line']);
+      stream.push('x');
+      expect(sent).toEqual(['prompt$ ', 'status line', 'x']);
+      stream.push('more');
+      expect(sent).toHaveLength(3);
+      vi.advanceTimersByTime(FLOW_CONTROL.batchMs);
+      expect(sent.at(-1)).toBe('more');
+    }));
+
   it('pauses the PTY above the high watermark and resumes only below the low one', () => {
     const pty = fakePty();
     const stream = new TerminalStream();
@@ -49,6 +68,17 @@ describe('TerminalStream flow control', () => {
     client.acknowledge(FLOW_CONTROL.highWatermark + 1 - FLOW_CONTROL.lowWatermark);
     expect(pty.calls).toEqual(['pause']);
     client.acknowledge(1);
+    expect(pty.calls).toEqual(['pause', 'resume']);
+  });
+
+  it('resumes the PTY while a client still has half the window to write, so the PTY never waits for it to drain', () => {
+    const pty = fakePty();
+    const stream = new TerminalStream();
+    stream.connect(pty);
+    const client = stream.attach({ send: () => {} });
+    stream.push('x'.repeat(FLOW_CONTROL.highWatermark + 1));
+    stream.flush();
+    client.acknowledge(FLOW_CONTROL.highWatermark / 2 + 2);
     expect(pty.calls).toEqual(['pause', 'resume']);
   });
 

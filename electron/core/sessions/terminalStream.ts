@@ -1,8 +1,12 @@
 /**
  * Flow control for one agent terminal, modelled on VS Code's: output is batched (every 5 ms, or at
  * once past 64 KiB), each client acknowledges what it has written, and the PTY is paused while any
- * client has more than 100,000 characters unacknowledged, resuming once all are below 5,000. Output
- * after a quiet spell (a keystroke's echo) goes at once: only what follows it within 5 ms waits.
+ * client has more than 100,000 characters unacknowledged. It resumes once all are below 50,000, not
+ * VS Code's 5,000: a page behind a WebSocket (another process, a busy machine) answers late, and
+ * waiting for it to drain nearly all it was sent left the PTY and the page idle by turns through a
+ * flood. The 100,000 still bound what a client holds (and what a keystroke's echo waits behind). Output
+ * after a quiet spell, or the first after input was sent to the PTY (a keystroke's echo), goes at
+ * once: only what follows it within 5 ms waits.
  * Only live clients pace the PTY: one that holds it back and has acknowledged nothing for `stallMs`
  * (a hung page, a tab paused in the debugger) is left behind (see TerminalStream).
  */
@@ -10,7 +14,7 @@ export const FLOW_CONTROL = {
   batchMs: 5,
   maxBatchChars: 64 * 1024,
   highWatermark: 100_000,
-  lowWatermark: 5_000,
+  lowWatermark: 50_000,
   stallMs: 5_000,
 } as const;
 
@@ -95,6 +99,12 @@ export class TerminalStream {
   }
 
   constructor(private readonly stallMs: number = FLOW_CONTROL.stallMs) {}
+
+  /** Input went to the PTY: its echo must not wait for a batch that began before the key. */
+  inputSent(): void {
+    this.flush();
+    this.lastSentAt = -Infinity;
+  }
 
   /** The sink also gets what was pushed but not sent yet: flush first to start after it. */
   attach(sink: TerminalSink, options: AttachOptions = {}): StreamAttachment {

@@ -271,6 +271,16 @@ describe('checkpoints (real git)', () => {
     expect(await checkpoints.diskUsage(repo, ['refs/drover/checkpoints/a-x'])).toBeGreaterThan(0);
   });
 
+  it('takes a checkpoint under its ref, counting what changed since an earlier state', async () => {
+    const start = await checkpoints.snapshot(repo, 'start');
+    writeFiles(repo, { 'kept.txt': 'one\ntwo\n', 'added.txt': 'a\nb\nc\n' });
+    const { snapshot, stats } = await checkpoints.take(repo, 'turn 1', 'refs/drover/checkpoints/a-x/1', start.commit);
+    expect(stats).toEqual({ files: 2, additions: 5, deletions: 1 });
+    expect(git(repo, 'rev-parse', 'refs/drover/checkpoints/a-x/1')).toBe(snapshot.commit);
+    expect(git(repo, 'rev-parse', `${snapshot.commit}^{tree}`)).toBe(snapshot.tree);
+    expect(git(repo, 'log', '-1', '--format=%s', snapshot.commit)).toBe('turn 1');
+  });
+
   it('knows a checkpoint that alone holds commits a branch moved away from', async () => {
     commitFiles(repo, { 'kept.txt': 'work a restore takes back\n' }, 'later work');
     const holding = await checkpoints.snapshot(repo, 'before the restore');
