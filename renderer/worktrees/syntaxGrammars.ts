@@ -7,7 +7,7 @@ const listeners = new Set<() => void>();
 
 /**
  * Registers every highlight.js grammar with the diff viewer's highlighter, which starts with the
- * common ones (see commonGrammars.ts). Loaded once; a failed load is tried again on the next call.
+ * common ones (see vite.config.mts). Loaded once; a failed load is tried again on the next call.
  */
 export function loadEveryGrammar(): Promise<void> {
   everyGrammar ??= import('./everyGrammar').then(
