@@ -62,7 +62,7 @@ async function runHost(context: HostCliContext): Promise<number> {
   const remoteHostBundleDir = path.join(__dirname, '..', 'remote-host');
   const host = await startHost({ dataDir: context.dataDir, version: context.version, log, remoteHostBundleDir, ...runtime, ...(commandLineTool ? { commandLineTool } : {}) });
   log(`host ${process.pid} serving ${context.dataDir} on ${host.socketPath}`);
-  const stopReclaiming = reclaimHeapWhenQuiet();
+  const stopReclaiming = reclaimHeapWhenQuiet(log);
   // Not a terminal's job to stop it: a hang-up of whoever started it changes nothing.
   process.on('SIGHUP', () => undefined);
   const stop = (signal: string) => {
