@@ -10,6 +10,12 @@ const REAL_CLI_SUITE = 'e2e/realCli';
 const playwrightReport = path.join(reportsDir, 'playwright.json');
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSteps = [];
+/** Each failed test as `file › name: first line of its error`, printed just above the summary. */
+const failedTests = [];
+
+function firstLine(text) {
+  return String(text ?? '').split('\n').find((line) => line.trim() !== '')?.trim().slice(0, 200) ?? '';
+}
 
 function step(name, command, args, env = {}) {
   process.stdout.write(`\n=== ${name}: ${[command, ...args].join(' ')}\n`);
@@ -48,6 +54,25 @@ function vitestStep(name, args) {
   // A suite that fails to load has no failed test but must still count.
   totals.failed += vitest.numFailedTests + vitest.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
   totals.skipped += vitest.numPendingTests + vitest.numTodoTests;
+  for (const file of vitest.testResults) {
+    const where = path.relative(process.cwd(), file.name);
+    if (file.status === 'failed' && file.assertionResults.length === 0) failedTests.push(`${where}: ${firstLine(file.message)}`);
+    for (const test of file.assertionResults) {
+      if (test.status === 'failed') failedTests.push(`${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    }
+  }
+}
+
+/** Every Playwright test that did not end as expected, from the JSON report's nested suites. */
+function collectPlaywrightFailures(suite) {
+  for (const spec of suite.specs ?? []) {
+    for (const test of spec.tests ?? []) {
+      if (test.status !== 'unexpected') continue;
+      const lastResult = test.results?.at(-1);
+      failedTests.push(`${spec.file}:${spec.line} › ${spec.title}: ${firstLine(lastResult?.error?.message)}`);
+    }
+  }
+  for (const child of suite.suites ?? []) collectPlaywrightFailures(child);
 }
 
 vitestStep('unit', ['--exclude', `${REAL_CLI_SUITE}/**`]);
@@ -61,12 +86,14 @@ if (built) {
     totals.passed += playwright.stats.expected + playwright.stats.flaky;
     totals.failed += playwright.stats.unexpected;
     totals.skipped += playwright.stats.skipped;
+    for (const suite of playwright.suites ?? []) collectPlaywrightFailures(suite);
   } else totals.failed++;
 } else {
   totals.failed++;
 }
 
 fs.rmSync(reportsDir, { recursive: true, force: true });
+if (failedTests.length > 0) process.stdout.write(`\nFailed tests:\n${failedTests.map((line) => `  ${line}`).join('\n')}\n`);
 if (failedSteps.length > 0) process.stdout.write(`\nFailed steps: ${failedSteps.join(', ')}\n`);
 process.stdout.write(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`);
 process.exitCode = failedSteps.length > 0 || totals.failed > 0 ? 1 : 0;
