@@ -2,7 +2,8 @@ import type { SqliteDatabase, Statement } from './sqlite';
 
 /**
  * UPDATEs that set only the fields a change names (and the row's seq), with one prepared statement
- * per combination of fields, reused.
+ * per combination of fields, reused. Given `returning` (an SQL expression over the row), each
+ * update also reads the row as now stored, in the same statement.
  */
 export class PartialUpdate<Change extends object> {
   private readonly statements = new Map<string, Statement>();
@@ -11,17 +12,26 @@ export class PartialUpdate<Change extends object> {
     private readonly db: SqliteDatabase,
     private readonly table: string,
     private readonly columns: Record<keyof Change, string>,
+    private readonly returning?: string,
   ) {}
 
-  run(id: string, change: Change, seq: number): void {
+  /** Returns what `returning` reads of the changed row: undefined when no row has the id, or without `returning`. */
+  run(id: string, change: Change, seq: number): unknown {
     const keys = Object.keys(change) as (keyof Change & string)[];
     const signature = keys.join(',');
     let statement = this.statements.get(signature);
     if (!statement) {
-      const assignments = keys.map((key) => `${this.columns[key]} = @${key}`);
-      statement = this.db.prepare(`UPDATE ${this.table} SET ${[...assignments, 'seq = @seq'].join(', ')} WHERE id = @id`);
+      const assignments = keys.map((key) => `${this.columns[key]} = ?`);
+      const sql = `UPDATE ${this.table} SET ${[...assignments, 'seq = ?'].join(', ')} WHERE id = ?`;
+      statement = this.returning === undefined ? this.db.prepare(sql) : this.db.prepare(`${sql} RETURNING ${this.returning}`).pluck();
       this.statements.set(signature, statement);
     }
-    statement.run({ ...change, seq, id });
+    // Bound by position, in the keys' order: spreading the change into named parameters, each then
+    // looked up by name, cost about a sixth of a task's state write.
+    const params: unknown[] = Object.values(change);
+    params.push(seq, id);
+    if (this.returning !== undefined) return statement.get(params);
+    statement.run(params);
+    return undefined;
   }
 }

@@ -306,7 +306,7 @@ export class TaskService implements ProjectWork {
     }
     this.running.set(task.id, { projectId: store.projectId, process, log });
     try {
-      task = store.tasks.apply(task, { pid: process.pid, pidStartTime: process.startTime });
+      task = store.tasks.update(task.id, { pid: process.pid, pidStartTime: process.startTime });
     } catch (error) {
       this.log(`task ${task.id}: its pid could not be saved (${messageOf(error)}); it runs, but a crash of Drover now could not find its processes`);
     }

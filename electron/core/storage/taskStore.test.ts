@@ -1,0 +1,92 @@
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir, removeDir } from '../../../test-support/tempDir';
+import { PROJECT_MIGRATIONS } from './projectSchema';
+import { SeqCounter } from './seqCounter';
+import { openDatabase, type SqliteDatabase } from './sqlite';
+import { TaskStore, type NewTask } from './taskStore';
+
+/** Text that a JSON round trip could get wrong: quotes, escapes, control characters, NUL, astral and line-separator characters. */
+const AWKWARD = 'say "hi" \\ there\n\ttab \u0000 nul \u0001 \u2028 😀 ünïcödé';
+
+describe('TaskStore', () => {
+  let dir: string;
+  let db: SqliteDatabase;
+  let store: TaskStore;
+
+  const newTask = (id: string, fields: Partial<NewTask> = {}): NewTask => ({
+    id,
+    ownerAgentId: null,
+    label: null,
+    command: 'make test',
+    cwd: dir,
+    attempt: 1,
+    retryOf: null,
+    createdAt: 1_700_000_000_123,
+    logPath: path.join(dir, `${id}.log`),
+    ...fields,
+  });
+  /** The store as a fresh process would find it: nothing remembered but the file. */
+  const reopened = () => new TaskStore(db, 'p-test00', new SeqCounter(1_000));
+
+  beforeEach(() => {
+    dir = makeTempDir();
+    db = openDatabase(path.join(dir, 'state.sqlite'), { migrations: PROJECT_MIGRATIONS, description: 'test' });
+    store = new TaskStore(db, 'p-test00', new SeqCounter(0));
+  });
+  afterEach(() => {
+    db.close();
+    removeDir(dir);
+  });
+
+  it('returns from insert exactly the task that is stored, every text kept as written', () => {
+    const inserted = store.insert(newTask('t-text0001', { ownerAgentId: 'agent-1', label: AWKWARD, command: `echo '${AWKWARD}'`, cwd: path.join(dir, AWKWARD) }));
+    expect(inserted).toEqual({
+      id: 't-text0001',
+      projectId: 'p-test00',
+      ownerAgentId: 'agent-1',
+      label: AWKWARD,
+      command: `echo '${AWKWARD}'`,
+      cwd: path.join(dir, AWKWARD),
+      state: 'queued',
+      exitCode: null,
+      signal: null,
+      reason: null,
+      attempt: 1,
+      retryOf: null,
+      createdAt: 1_700_000_000_123,
+      startedAt: null,
+      endedAt: null,
+      pid: null,
+      pidStartTime: null,
+      logPath: path.join(dir, 't-text0001.log'),
+      outputBytes: 0,
+      seq: 1,
+    });
+    expect(reopened().get('t-text0001')).toEqual(inserted);
+  });
+
+  it('returns from update the task as stored after the change, with the next seq', () => {
+    store.insert(newTask('t-text0002'));
+    const started = store.update('t-text0002', { state: 'running', startedAt: 1_700_000_000_200, pid: 4242, pidStartTime: '987654' });
+    expect(started).toMatchObject({ state: 'running', startedAt: 1_700_000_000_200, pid: 4242, pidStartTime: '987654', endedAt: null, seq: 2 });
+    const ended = store.update('t-text0002', { state: 'failed', endedAt: 1_700_000_000_300, exitCode: 2, signal: null, reason: AWKWARD, outputBytes: 9 });
+    expect(ended).toEqual({ ...started, state: 'failed', endedAt: 1_700_000_000_300, exitCode: 2, reason: AWKWARD, outputBytes: 9, seq: 3 });
+    expect(reopened().get('t-text0002')).toEqual(ended);
+  });
+
+  it('refuses to update a task it does not hold', () => {
+    expect(() => store.update('t-missing1', { state: 'running' })).toThrow(/No task with id t-missing1/);
+    expect(store.get('t-missing1')).toBeUndefined();
+  });
+
+  it('reads the same tasks by every query', () => {
+    const first = store.insert(newTask('t-read0001', { label: AWKWARD, createdAt: 1 }));
+    const second = store.update(store.insert(newTask('t-read0002', { createdAt: 2 })).id, { state: 'running', startedAt: 3 });
+    expect([...(store.newestFirst() ?? [])]).toEqual([second, first]);
+    expect([...store.active()]).toEqual([second, first]);
+    expect(store.inState('queued')).toEqual([first]);
+    expect(store.oldestQueued()).toEqual(first);
+    expect(store.count('running')).toBe(1);
+  });
+});
