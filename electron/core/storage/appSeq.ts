@@ -19,7 +19,9 @@ export class AppSeq {
   }
 
   next(): number {
-    const row = this.statements.bump.get();
+    // all(), not get(): better-sqlite3's get() ignores the error of the reset after its first row,
+    // where an autocommit that meets a full disk fails.
+    const [row] = this.statements.bump.all();
     if (!row) throw new Error('app_meta has no seq row');
     return row.value;
   }

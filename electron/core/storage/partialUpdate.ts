@@ -30,7 +30,10 @@ export class PartialUpdate<Change extends object> {
     // looked up by name, cost about a sixth of a task's state write.
     const params: unknown[] = Object.values(change);
     params.push(seq, id);
-    if (this.returning !== undefined) return statement.get(params);
+    // all(), not get(): better-sqlite3's get() ignores the error of the reset after its first row,
+    // where an autocommit that meets a full disk fails; the row returned would claim a write that
+    // never landed (and the task queue, reading the task still queued, started it again forever).
+    if (this.returning !== undefined) return statement.all(params)[0];
     statement.run(params);
     return undefined;
   }

@@ -75,6 +75,15 @@ describe('TaskStore', () => {
     expect(reopened().get('t-text0002')).toEqual(ended);
   });
 
+  it('throws when the disk is full at an update, and the task reads as it was stored before', () => {
+    const task = store.insert(newTask('t-full0001'));
+    // The file may grow no further: the next write that needs a page fails as a full disk does.
+    const { page_count: pages } = db.prepare<[], { page_count: number }>('PRAGMA page_count').get() as { page_count: number };
+    db.pragma(`max_page_count = ${pages}`);
+    expect(() => store.update(task.id, { state: 'failed', reason: 'x'.repeat(64 * 1024) })).toThrow(/full/);
+    expect(reopened().get(task.id)).toEqual(task);
+  });
+
   it('refuses to update a task it does not hold', () => {
     expect(() => store.update('t-missing1', { state: 'running' })).toThrow(/No task with id t-missing1/);
     expect(store.get('t-missing1')).toBeUndefined();
