@@ -1,4 +1,4 @@
-import { Suspense, useId } from 'react';
+import { useId } from 'react';
 import { InboxDialog } from '../inbox/InboxDialog';
 import { useAgentWork, useWorkState } from '../store/hooks';
 import { NO_WORK } from '../store/selectors';
@@ -84,11 +84,7 @@ export function AgentsArea({ projectId }: { projectId: string }) {
       {dialog?.kind === 'profiles' && <ProfilesDialog onClose={closeDialog} />}
       {dialog?.kind === 'kept-branches' && <KeptBranchesDialog projectId={projectId} kept={kept} agents={agents} onClose={closeDialog} />}
       {inboxAgent && <InboxDialog agent={inboxAgent} onClose={closeDialog} />}
-      {changes && (
-        <Suspense fallback={null}>
-          <ChangesDialog agent={changes.agent} worktree={changes.worktree} onClose={closeDialog} />
-        </Suspense>
-      )}
+      {changes && <ChangesDialog agent={changes.agent} worktree={changes.worktree} onClose={closeDialog} />}
     </section>
   );
 }

@@ -1,12 +1,12 @@
-import { lazy, useState, type ComponentType } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 
 /**
  * A component whose code loads apart from the page: `preload` starts loading it ahead of need, and
- * once loaded it renders without suspending. A Suspense boundary that shows its fallback even for
- * a moment holds the content back for at least 300 ms (React's throttle on revealing suspended
- * content); before the module is in, it suspends as React.lazy does (render it inside Suspense).
+ * it renders as soon as its code is in, drawing nothing until then. No Suspense: a boundary that
+ * shows its fallback even for a moment holds the content back for at least 300 ms (React's
+ * throttle on revealing suspended content). A failed load is thrown to the error boundary.
  */
-export function preloadable<Props extends object>(load: () => Promise<ComponentType<Props>>): { preload(): Promise<unknown>; Component: ComponentType<Props> } {
+export function preloadable<Props extends object>(load: () => Promise<ComponentType<Props>>): { preload(): Promise<ComponentType<Props>>; Component: ComponentType<Props> } {
   let loaded: ComponentType<Props> | null = null;
   let loading: Promise<ComponentType<Props>> | null = null;
   const preload = () =>
@@ -18,11 +18,23 @@ export function preloadable<Props extends object>(load: () => Promise<ComponentT
         throw error;
       },
     ));
-  const Lazy = lazy(() => preload().then((component) => ({ default: component })));
   function Preloaded(props: Props) {
-    // Chosen once per mount: switching from the lazy wrapper to the loaded component would remount it.
-    const [Component] = useState<ComponentType<Props>>(() => loaded ?? Lazy);
-    return <Component {...props} />;
+    const [state, setState] = useState<{ Component: ComponentType<Props> | null; failure?: unknown }>(() => ({ Component: loaded }));
+    const ready = state.Component !== null;
+    useEffect(() => {
+      if (ready) return;
+      let mounted = true;
+      preload().then(
+        (Component) => mounted && setState({ Component }),
+        (failure: unknown) => mounted && setState({ Component: null, failure }),
+      );
+      return () => {
+        mounted = false;
+      };
+    }, [ready]);
+    if (state.failure !== undefined) throw state.failure;
+    const { Component } = state;
+    return Component && <Component {...props} />;
   }
   return { preload, Component: Preloaded };
 }
