@@ -5,6 +5,7 @@ import { chromium } from '@playwright/test';
 import { AgentTerminal } from '../electron/core/sessions/agentTerminal';
 import { ScrollbackLog } from '../electron/core/sessions/scrollbackLog';
 import { CHROMIUM_ARGS } from '../playwright.config';
+import { DEFAULT_APP_SETTINGS } from '../shared/appSettings';
 import { startServe } from '../test-support/droverProcess';
 import { commandProfile, connect } from './benchClient';
 import { median, type BenchRow } from './table';
@@ -12,8 +13,12 @@ import { median, type BenchRow } from './table';
 const SCROLLBACK_LINES = 5_000;
 const ATTACH_ROUNDS = 10;
 const SOAK_AGENTS = 40;
-/** Fast enough that every mirror has filled its scrollback well before the soak's second half. */
 const LINES_PER_SECOND = 50;
+/**
+ * The soak measures from here: every mirror's scrollback (the default 5,000 lines, 100 s at 50
+ * lines/s) full, and 20 s more. Before that, memory grows by design as the scrollback fills.
+ */
+const SOAK_WARM_UP_MS = (DEFAULT_APP_SETTINGS.terminalScrollbackLines / LINES_PER_SECOND + 20) * 1000;
 const MB = 1024 * 1024;
 
 function rssMb(pid: number): number {
@@ -74,7 +79,7 @@ async function benchAttach(): Promise<BenchRow> {
   }
 }
 
-/** Minutes the soak runs: 10 by default (the weekly bench); `.ci/run` runs a shorter one. */
+/** Minutes the soak runs, its warm-up included: 10 by default (the weekly bench); `.ci/run` runs a shorter one. */
 function soakMinutes(): number {
   const given = Number(process.env.DROVER_BENCH_SOAK_MINUTES);
   return Number.isFinite(given) && given > 0 ? given : 10;
@@ -82,8 +87,8 @@ function soakMinutes(): number {
 
 /**
  * 40 agents printing steadily into the host while a page shows the project: the host's RSS and the
- * page's JS heap once every mirror has filled its scrollback (2 minutes in, or half the soak), and
- * at the end. Growth between the two is what a leak looks like.
+ * page's JS heap once every mirror has filled its scrollback, and at the end (at least a minute
+ * later, whatever the soak's minutes say). Growth between the two is what a leak looks like.
  */
 async function benchSoak(): Promise<BenchRow[]> {
   const minutes = soakMinutes();
@@ -106,17 +111,18 @@ async function benchSoak(): Promise<BenchRow[]> {
     await page.goto(`${serve.url}#/project/${projectId}`);
     await page.getByRole('region', { name: 'Agents', exact: true }).waitFor();
     const heapMb = async () => (await page.evaluate(() => (performance as unknown as { memory: { usedJSHeapSize: number } }).memory.usedJSHeapSize)) / MB;
-    const warmUpMs = Math.min(120_000, (minutes * 60_000) / 2);
+    const warmUpMs = SOAK_WARM_UP_MS;
+    const soakMs = Math.max(minutes * 60_000, warmUpMs + 60_000);
     await new Promise((resolve) => setTimeout(resolve, warmUpMs));
     const rssStart = rssMb(serve.hostPid());
     const heapStart = await heapMb();
-    await new Promise((resolve) => setTimeout(resolve, minutes * 60_000 - warmUpMs));
+    await new Promise((resolve) => setTimeout(resolve, soakMs - warmUpMs));
     const rssEnd = rssMb(serve.hostPid());
     const heapEnd = await heapMb();
     client.close();
     return [
       {
-        name: `host RSS, ${SOAK_AGENTS} agents printing ${LINES_PER_SECOND} lines/s each for ${minutes} min (start: ${(warmUpMs / 1000).toFixed(0)} s in)`,
+        name: `host RSS, ${SOAK_AGENTS} agents printing ${LINES_PER_SECOND} lines/s each for ${(soakMs / 60_000).toFixed(0)} min (start: ${(warmUpMs / 1000).toFixed(0)} s in)`,
         drover: `${rssEnd.toFixed(0)} MB at the end`,
         baseline: `${rssStart.toFixed(0)} MB at the start`,
         ratio: rssEnd / rssStart,
