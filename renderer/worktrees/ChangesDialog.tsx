@@ -9,8 +9,7 @@ import { useNow } from '../components/useNow';
 import { useStoredFlag } from '../components/useStoredFlag';
 import { formatClockTime } from '../format/clockTime';
 import { diffCommandFor, type DiffCommand } from '../keyboard/diffShortcuts';
-import { isTypingTarget } from '../keyboard/shortcuts';
-import { useWindowKeyDown } from '../keyboard/useWindowKeyDown';
+import { useDialogKeyDown } from '../keyboard/useDialogKeyDown';
 import { useAgentSession, useWorkState } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
 import { entitiesOf } from '../store/versioned';
@@ -106,11 +105,7 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
     }
   };
 
-  // Keys work wherever focus is in this dialog (its header too), and not in a dialog opened over it.
-  useWindowKeyDown((event) => {
-    const dialog = contentRef.current?.closest('dialog');
-    const target = event.target instanceof Element ? event.target : null;
-    if (!dialog || target?.closest('dialog') !== dialog || event.defaultPrevented || isTypingTarget(event.target)) return;
+  useDialogKeyDown(contentRef, (event) => {
     const command = diffCommandFor(event);
     if (!command) return;
     event.preventDefault();
