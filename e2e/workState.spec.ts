@@ -158,6 +158,12 @@ test('keeps the same state across a reload and shows running tasks interrupted a
   await expect(taskRow(panel, 'e2e suite').getByText('Interrupted')).toBeVisible();
   await expect(panel.getByRole('img', { name: '0 tasks running' })).toBeVisible();
   await screenshotPanel(panel, 'work-state-after-restart.png');
+
+  // Interrupted tasks did not do their work either: the Failed filter shows them.
+  await panel.getByRole('radiogroup', { name: 'Show tasks' }).getByText('Failed').click();
+  await expect(taskRow(panel, 'dev server').getByText('Interrupted')).toBeVisible();
+  await expect(taskRow(panel, 'e2e suite').getByText('Interrupted')).toBeVisible();
+  await expect(panel.getByText('2 tasks', { exact: true })).toBeVisible();
 });
 
 test('a busy project reads calmly: mixed states, agents, a long command, project badges', async ({ page, drover }) => {
