@@ -166,6 +166,32 @@ test('keeps the same state across a reload and shows running tasks interrupted a
   await expect(panel.getByText('2 tasks', { exact: true })).toBeVisible();
 });
 
+test('while the page is away from the host, ended tasks keep their state and only waiting or running ones read Unknown', async ({ page, drover }) => {
+  const folder = drover.makeFolder('billing');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await setTaskConcurrency(drover, folder, 1);
+  const panel = await openProject(page, url, projectId);
+  await runTask(drover, folder, 'echo ok', 'compile');
+  await runTask(drover, folder, 'exit 4', 'lint');
+  await expect(taskRow(panel, 'lint').getByText('Failed')).toBeVisible();
+  await runTask(drover, folder, 'sleep 60', 'soak test');
+  await runTask(drover, folder, 'sleep 60', 'deploy');
+  await expect(taskRow(panel, 'deploy').getByText('Queued')).toBeVisible();
+  await taskRow(panel, 'lint').getByText('Failed').click();
+  const output = page.getByRole('dialog', { name: 'Output: lint' });
+  await expect(output.getByText('exit 4', { exact: true })).toBeVisible();
+
+  await drover.host().stopServe();
+  await expect(page.getByRole('alert').filter({ hasText: 'reconnecting' })).toBeVisible();
+  await expect(output.getByText('Failed')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(output).toBeHidden();
+  await expect(taskRow(panel, 'soak test').getByText('Unknown')).toBeVisible();
+  await expect(taskRow(panel, 'deploy').getByText('Unknown')).toBeVisible();
+  await expect(taskRow(panel, 'compile').getByText('Task done')).toBeVisible();
+  await expect(taskRow(panel, 'lint').getByText('Failed')).toBeVisible();
+});
+
 test('a busy project reads calmly: mixed states, agents, a long command, project badges', async ({ page, drover }) => {
   const folder = drover.makeFolder('payments-service');
   const url = await drover.startHost(['--project', folder]);

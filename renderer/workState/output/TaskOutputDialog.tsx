@@ -2,16 +2,16 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { isTaskFinished, type Task } from '../../../shared/entities';
 import { FormError } from '../../components/FormError';
 import { ModalDialog } from '../../components/ModalDialog';
-import { StatusBadge } from '../../components/StatusBadge';
 import { usePendingAction } from '../../components/usePendingAction';
 import { useModal } from '../../components/useModal';
 import { formatBytes } from '../../format/bytes';
-import { canCancel, canRetry, TASK_STATUS, taskOutcome, taskTitle } from '../../format/taskPresentation';
+import { canCancel, canRetry, taskOutcome, taskTitle } from '../../format/taskPresentation';
 import { outputCommandFor } from '../../keyboard/shortcuts';
 import { useDialogKeyDown } from '../../keyboard/useDialogKeyDown';
 import { useBridge } from '../../store/StoreContext';
 import { TerminalView, type OutputSink, type ShownText } from '../../terminal/TerminalView';
 import type { TaskRowActions } from '../TaskRow';
+import { TaskStatusBadge } from '../TaskStatusBadge';
 import { TaskTime } from '../TaskTime';
 import { TaskOutputFollower, type FollowerStatus } from './taskOutputFollower';
 
@@ -82,7 +82,7 @@ export function TaskOutputDialog({ task, retryRefusal, onCancel, onRetry, onClos
       headerExtras={
         <>
           <span className="output-dialog__meta">
-            <StatusBadge status={TASK_STATUS[task.state]} />
+            <TaskStatusBadge state={task.state} />
             {outcome && <span>{outcome}</span>}
             <TaskTime task={task} />
             <span>#{task.attempt}</span>
