@@ -13,6 +13,7 @@ import { useDialogKeyDown } from '../keyboard/useDialogKeyDown';
 import { useAgentSession, useWorkState } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
 import { entitiesOf } from '../store/versioned';
+import { pushAgentBranch } from './branchActions';
 import { firstChangedLine } from './commentLines';
 import { DiffComments, type CommentDraft } from './DiffComments';
 import { diffRows } from './diffChunks';
@@ -112,11 +113,7 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
     run(command);
   });
 
-  const pushBranch = () =>
-    void push.run(async () => {
-      const result = await bridge.call('pushWorktreeBranch', { agentId: agent.id });
-      setPushed(`Pushed ${result.branch} to ${result.remote}.`);
-    }, 'Could not push: ');
+  const pushBranch = () => void push.run(async () => setPushed(await pushAgentBranch(bridge, agent.id)), 'Could not push: ');
 
   const counts = diff && `${countOf(diff.files.length, 'file')}, +${diff.additions} −${diff.deletions}`;
   const summary = diff && (diff.commits ? `${countOf(diff.commits.length, 'commit')}, ${counts}` : counts);
