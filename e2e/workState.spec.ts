@@ -85,6 +85,47 @@ test('queues with concurrency 1, cancels and retries from the keyboard, and toas
   await screenshotPanel(panel, 'work-state-ended.png');
 });
 
+test('the output cancels, retries and copies its task, by its buttons and by c and r as the list does', async ({ page, context, drover }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const folder = drover.makeFolder('search-service');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await setTaskConcurrency(drover, folder, 1);
+  const panel = await openProject(page, url, projectId);
+
+  await runTask(drover, folder, "printf '\\033[32mindexing\\033[0m shard 1\\n'; sleep 60", 'reindex');
+  await taskRow(panel, 'reindex').getByText('Running').click();
+  const output = page.getByRole('dialog', { name: 'Output: reindex' });
+  await expect(output.locator('.xterm-rows')).toContainText('indexing shard 1');
+  await expect(output.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+
+  // Focus is in the output's terminal: `c` asks first, as it does in the list.
+  await page.keyboard.press('c');
+  const confirm = page.getByRole('alertdialog', { name: 'Cancel reindex?' });
+  await confirm.getByRole('button', { name: 'Cancel task' }).click();
+  await expect(output.getByText('Cancelled')).toBeVisible();
+  await expect(output.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
+
+  await output.getByRole('button', { name: 'Copy' }).click();
+  await expect(output.getByRole('status')).toHaveText('Copied');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toContain('indexing shard 1');
+  expect(copied).not.toContain('\u001b');
+
+  // A retry shows the new attempt's output in its place.
+  await page.keyboard.press('r');
+  await expect(output.getByText('#2', { exact: true })).toBeVisible();
+  await expect(output.getByText('Running')).toBeVisible();
+  await expect(output.locator('.xterm-rows')).toContainText('indexing shard 1');
+  await output.getByRole('button', { name: 'Cancel' }).click();
+  await confirm.getByRole('button', { name: 'Cancel task' }).click();
+  await expect(output.getByText('Cancelled')).toBeVisible();
+  await output.getByRole('button', { name: 'Retry' }).click();
+  await expect(output.getByText('#3', { exact: true })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(output).toBeHidden();
+  await expect(taskRow(panel, 'reindex').filter({ hasText: '#3' })).toHaveAttribute('aria-selected', 'true');
+});
+
 test('keeps the same state across a reload and shows running tasks interrupted after a host restart', async ({ page, drover }) => {
   const folder = drover.makeFolder('mobile-app');
   let url = await drover.startHost(['--project', folder]);
@@ -117,6 +158,38 @@ test('keeps the same state across a reload and shows running tasks interrupted a
   await expect(taskRow(panel, 'e2e suite').getByText('Interrupted')).toBeVisible();
   await expect(panel.getByRole('img', { name: '0 tasks running' })).toBeVisible();
   await screenshotPanel(panel, 'work-state-after-restart.png');
+
+  // Interrupted tasks did not do their work either: the Failed filter shows them.
+  await panel.getByRole('radiogroup', { name: 'Show tasks' }).getByText('Failed').click();
+  await expect(taskRow(panel, 'dev server').getByText('Interrupted')).toBeVisible();
+  await expect(taskRow(panel, 'e2e suite').getByText('Interrupted')).toBeVisible();
+  await expect(panel.getByText('2 tasks', { exact: true })).toBeVisible();
+});
+
+test('while the page is away from the host, ended tasks keep their state and only waiting or running ones read Unknown', async ({ page, drover }) => {
+  const folder = drover.makeFolder('billing');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await setTaskConcurrency(drover, folder, 1);
+  const panel = await openProject(page, url, projectId);
+  await runTask(drover, folder, 'echo ok', 'compile');
+  await runTask(drover, folder, 'exit 4', 'lint');
+  await expect(taskRow(panel, 'lint').getByText('Failed')).toBeVisible();
+  await runTask(drover, folder, 'sleep 60', 'soak test');
+  await runTask(drover, folder, 'sleep 60', 'deploy');
+  await expect(taskRow(panel, 'deploy').getByText('Queued')).toBeVisible();
+  await taskRow(panel, 'lint').getByText('Failed').click();
+  const output = page.getByRole('dialog', { name: 'Output: lint' });
+  await expect(output.getByText('exit 4', { exact: true })).toBeVisible();
+
+  await drover.host().stopServe();
+  await expect(page.getByRole('alert').filter({ hasText: 'reconnecting' })).toBeVisible();
+  await expect(output.getByText('Failed')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(output).toBeHidden();
+  await expect(taskRow(panel, 'soak test').getByText('Unknown')).toBeVisible();
+  await expect(taskRow(panel, 'deploy').getByText('Unknown')).toBeVisible();
+  await expect(taskRow(panel, 'compile').getByText('Task done')).toBeVisible();
+  await expect(taskRow(panel, 'lint').getByText('Failed')).toBeVisible();
 });
 
 test('a busy project reads calmly: mixed states, agents, a long command, project badges', async ({ page, drover }) => {

@@ -53,7 +53,7 @@ export function AttentionPanel({ queue, acrossMachines, paused, onGoTo, onClose 
             return (
               <li key={`${entry.machine ?? ''}:${item.key}`} className="attention-item" aria-label={`${subject}: ${status.label}, ${project}`}>
                 <button type="button" className="attention-item__go" data-autofocus={index === 0 || undefined} onClick={() => onGoTo(entry)}>
-                  <StatusBadge status={status} />
+                  <StatusBadge status={status} final={'task' in item} />
                   <span className="attention-item__subject">{subject}</span>
                   <span className="attention-item__detail">{detail}</span>
                   <span className="attention-item__project">{project}</span>

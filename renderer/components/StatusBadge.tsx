@@ -4,11 +4,12 @@ import { StatusIcon } from './StatusIcon';
 
 /**
  * A status in words beside its icon, in its tone's colours: a task's state, an agent's state.
- * While the page is not connected to the host it reads Unknown: the state may have moved on.
+ * While the page is not connected to the host it reads Unknown, as the state may have moved on;
+ * a `final` one (a task that ended) cannot, and keeps its words.
  */
-export function StatusBadge({ status }: { status: Status }) {
-  const online = useConnection() === 'open';
-  const { label, tone, detail } = online ? status : UNKNOWN_STATUS;
+export function StatusBadge({ status, final = false }: { status: Status; final?: boolean }) {
+  const known = useConnection() === 'open' || final;
+  const { label, tone, detail } = known ? status : UNKNOWN_STATUS;
   return (
     <span className="badge" data-tone={tone}>
       <StatusIcon tone={tone} />

@@ -11,8 +11,24 @@ export interface PaletteCommand {
   shortcut?: readonly string[];
   /** More words the palette's search matches. */
   keywords?: readonly string[];
-  /** A promise that rejects keeps the palette open with the reason. */
+  /**
+   * A promise that rejects keeps the palette open with the reason; one that resolves to a
+   * `CommandOutcome` keeps it open to say what was done.
+   */
   run(): void | Promise<unknown>;
+}
+
+/** What a command whose effect shows nowhere on the page (a push) resolves to: the palette says it. */
+export interface CommandOutcome {
+  said: string;
+}
+
+export function saying(said: string): CommandOutcome {
+  return { said };
+}
+
+export function isCommandOutcome(value: unknown): value is CommandOutcome {
+  return typeof value === 'object' && value !== null && typeof (value as Partial<CommandOutcome>).said === 'string';
 }
 
 const useRegistry = create<{ sources: ReadonlyMap<number, readonly PaletteCommand[]> }>()(() => ({ sources: new Map() }));

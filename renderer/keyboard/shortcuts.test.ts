@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeKeyPress } from '../testing/fixtures';
 import type { KeyPress } from './keyPress';
-import { GlobalShortcutReader, listCommandFor } from './shortcuts';
+import { GlobalShortcutReader, listCommandFor, outputCommandFor } from './shortcuts';
 
 const press = (key: string, modifiers: Partial<KeyPress> = {}) => makeKeyPress({ key, ...modifiers });
 
@@ -20,6 +20,16 @@ describe('listCommandFor', () => {
     expect(listCommandFor(press('r', { ctrlKey: true }))).toBeNull();
     expect(listCommandFor(press('c', { metaKey: true }))).toBeNull();
     expect(listCommandFor(press('x'))).toBeNull();
+  });
+});
+
+describe('outputCommandFor', () => {
+  it('takes the list keys that act on the task shown, and no move', () => {
+    expect(outputCommandFor(press('c'))).toBe('cancel');
+    expect(outputCommandFor(press('r'))).toBe('retry');
+    expect(outputCommandFor(press('j'))).toBeNull();
+    expect(outputCommandFor(press('Enter'))).toBeNull();
+    expect(outputCommandFor(press('c', { ctrlKey: true }))).toBeNull();
   });
 });
 

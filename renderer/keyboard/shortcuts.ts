@@ -23,6 +23,9 @@ export const LIST_SHORTCUTS: readonly Shortcut<ListCommand>[] = [
   { command: 'retry', keys: ['r'], display: ['r'], description: 'Retry a finished task' },
 ];
 
+/** A task's output dialog answers the list's keys that act on that task. */
+export const OUTPUT_SHORTCUTS = LIST_SHORTCUTS.filter((shortcut) => shortcut.command === 'cancel' || shortcut.command === 'retry');
+
 export const GLOBAL_SHORTCUTS: readonly Shortcut<GlobalCommand>[] = [
   { command: 'focusPanel', keys: ['g w'], display: ['g', 'w'], description: 'Focus the work state panel' },
   { command: 'focusSearch', keys: ['/'], display: ['/'], description: 'Search tasks' },
@@ -39,6 +42,11 @@ function plain(press: KeyPress): boolean {
 export function listCommandFor(press: KeyPress): ListCommand | null {
   if (!plain(press)) return null;
   return LIST_SHORTCUTS.find((shortcut) => shortcut.keys.includes(press.key))?.command ?? null;
+}
+
+export function outputCommandFor(press: KeyPress): ListCommand | null {
+  if (!plain(press)) return null;
+  return OUTPUT_SHORTCUTS.find((shortcut) => shortcut.keys.includes(press.key))?.command ?? null;
 }
 
 /**
@@ -62,8 +70,9 @@ export class GlobalShortcutReader {
   }
 }
 
-/** Single-letter shortcuts must not fire while someone types into a field. */
+/** Single-letter shortcuts must not fire while someone types into a field (a read-only one takes no typing). */
 export function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
+  if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) return !target.readOnly;
+  return target.isContentEditable || target instanceof HTMLSelectElement;
 }

@@ -1,6 +1,6 @@
 import { Command } from 'cmdk';
 import { useMemo, useState } from 'react';
-import { useOfferedCommands, type PaletteCommand } from '../components/commandRegistry';
+import { isCommandOutcome, useOfferedCommands, type PaletteCommand } from '../components/commandRegistry';
 import { FormError } from '../components/FormError';
 import { useModal } from '../components/useModal';
 import { errorMessage } from '../format/errorMessage';
@@ -9,12 +9,14 @@ import { ariaKeyShortcuts, matchingCommands } from './paletteCommands';
 /**
  * Every action the page offers right now (each component offers its own), searched fuzzily, run
  * with Enter: cmdk gives the combobox and listbox and the matching; a native modal <dialog> traps
- * focus and closes on Escape. A command that fails keeps the palette open with its reason.
+ * focus and closes on Escape. A command that fails keeps the palette open with its reason, and
+ * one whose effect shows nowhere else with what it did.
  */
 export function CommandPalette({ onClose }: { onClose(): void }) {
   const dialogRef = useModal();
   const commands = useOfferedCommands();
   const [error, setError] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
   const [search, setSearch] = useState('');
   // The palette ranks and groups the matches itself: cmdk would leave groups in their first order.
@@ -34,6 +36,7 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
   async function run(command: PaletteCommand): Promise<void> {
     if (running) return;
     setError(null);
+    setOutcome(null);
     const result = command.run();
     if (!result) {
       close();
@@ -41,8 +44,9 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
     }
     setRunning(true);
     try {
-      await result;
-      close();
+      const done = await result;
+      if (isCommandOutcome(done)) setOutcome(done.said);
+      else close();
     } catch (failure) {
       setError(`${command.label}: ${errorMessage(failure)}`);
     } finally {
@@ -80,6 +84,11 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
           ))}
         </Command.List>
       </Command>
+      {outcome && (
+        <p role="status" className="palette__outcome">
+          {outcome}
+        </p>
+      )}
       <FormError message={error} className="palette__error" />
     </dialog>
   );

@@ -110,7 +110,14 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
       {shortcuts.shown && <ShortcutSheet onClose={focus.thenFocusGrid(shortcuts.hide)} />}
       {output.outputTask && (
         <Suspense fallback={null}>
-          <TaskOutputDialog key={output.outputTask.id} task={output.outputTask} onClose={focus.thenFocusGrid(output.close)} />
+          <TaskOutputDialog
+            key={output.outputTask.id}
+            task={output.outputTask}
+            retryRefusal={tasks.refusalOf(output.outputTask)}
+            onCancel={tasks.requestCancel}
+            onRetry={tasks.retry}
+            onClose={focus.thenFocusGrid(output.close)}
+          />
         </Suspense>
       )}
     </section>

@@ -2,10 +2,11 @@ import { ModalDialog } from '../components/ModalDialog';
 import { AGENT_SHORTCUTS } from '../keyboard/agentShortcuts';
 import { APP_SHORTCUTS } from '../keyboard/appShortcuts';
 import { DIFF_SHORTCUTS } from '../keyboard/diffShortcuts';
-import { DIALOG_SHORTCUTS, GLOBAL_SHORTCUTS, LIST_SHORTCUTS } from '../keyboard/shortcuts';
+import { DIALOG_SHORTCUTS, GLOBAL_SHORTCUTS, LIST_SHORTCUTS, OUTPUT_SHORTCUTS } from '../keyboard/shortcuts';
 
 const SECTIONS = [
   { title: 'Task list', shortcuts: LIST_SHORTCUTS },
+  { title: 'Task output', shortcuts: OUTPUT_SHORTCUTS },
   { title: 'Agent terminals', shortcuts: AGENT_SHORTCUTS },
   { title: 'Changes of an agent', shortcuts: DIFF_SHORTCUTS },
   { title: 'Anywhere', shortcuts: [...APP_SHORTCUTS, ...GLOBAL_SHORTCUTS, ...DIALOG_SHORTCUTS] },

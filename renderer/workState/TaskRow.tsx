@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import type { Task } from '../../shared/entities';
-import { StatusBadge } from '../components/StatusBadge';
-import { canCancel, canRetry, TASK_STATUS } from '../format/taskPresentation';
+import { canCancel, canRetry } from '../format/taskPresentation';
+import { TaskStatusBadge } from './TaskStatusBadge';
 import { TaskTime } from './TaskTime';
 
 export interface TaskRowActions {
@@ -45,7 +45,7 @@ export const TaskRow = memo(function TaskRow({ task, ownerName, retryRefusal, br
       onMouseDown={() => actions.onSelect(task)}
     >
       <div role="gridcell" className="task-row__status">
-        <StatusBadge status={TASK_STATUS[task.state]} />
+        <TaskStatusBadge state={task.state} />
       </div>
       <div role="gridcell" className="task-row__title" title={machine ? `${task.command} (on ${machine})` : task.command}>
         {task.label && <span className="task-row__label">{task.label}</span>}

@@ -24,17 +24,21 @@ describe('work state queries', () => {
   const running = task('running', { ownerAgentId: 'backend-agent', command: 'cargo build --release' });
   const failed = task('failed', { endedAt: 50_000, command: 'npm run lint' });
   const done = task('succeeded', { endedAt: 60_000 });
-  const sorted = sortNewestFirst([queued, failed, done, running]);
+  const interrupted = task('interrupted', { endedAt: 70_000, reason: 'app-restart' });
+  const sorted = sortNewestFirst([queued, failed, done, running, interrupted]);
 
   it('sorts newest first', () => {
-    expect(sorted.map((t) => t.id)).toEqual([done.id, failed.id, running.id, queued.id]);
+    expect(sorted.map((t) => t.id)).toEqual([interrupted.id, done.id, failed.id, running.id, queued.id]);
   });
 
   it('filters by state group', () => {
     expect(filterTasks(sorted, 'all', '')).toBe(sorted);
     expect(filterTasks(sorted, 'active', '')).toEqual([running, queued]);
-    expect(filterTasks(sorted, 'finished', '')).toEqual([done, failed]);
-    expect(filterTasks(sorted, 'failed', '')).toEqual([failed]);
+    expect(filterTasks(sorted, 'finished', '')).toEqual([interrupted, done, failed]);
+  });
+
+  it('counts an interrupted task among the failed ones: it did not do its work either', () => {
+    expect(filterTasks(sorted, 'failed', '')).toEqual([interrupted, failed]);
   });
 
   it('searches command, label and agent, ignoring case and spaces around', () => {

@@ -15,7 +15,8 @@ const FILTER_TESTS: Readonly<Record<TaskFilter, (task: Task) => boolean>> = {
   all: () => true,
   active: (task) => !isTaskFinished(task.state),
   finished: (task) => isTaskFinished(task.state),
-  failed: (task) => task.state === 'failed',
+  // A task stopped by a host restart did not do its work either: it wants a look and a retry, as a failure does.
+  failed: (task) => task.state === 'failed' || task.state === 'interrupted',
 };
 
 /** Newest first; the id breaks ties so the order is stable between renders. */

@@ -29,7 +29,10 @@ export function useWorkStatePanel(projectId: string) {
   const [runningTaskForm, setRunningTaskForm] = useState(false);
   const [showingShortcuts, setShowingShortcuts] = useState(false);
 
-  const { requestCancel, confirmCancel, retry: retryAnyway, confirming, stopConfirming, error } = useTaskActions(select);
+  // Retried from its output, the new attempt's output takes its place; from the list, its row is selected.
+  const { outputTask } = output;
+  const showRetried = useCallback((task: Task) => (outputTask ? open(task) : select(task)), [outputTask, open, select]);
+  const { requestCancel, confirmCancel, retry: retryAnyway, confirming, stopConfirming, error } = useTaskActions(showRetried);
   const refusalOf = useCallback((task: Task) => retryRefusal(task, entitiesOf(formerAgentsById)), [formerAgentsById]);
   const retry = useCallback(
     (task: Task) => {

@@ -9,11 +9,11 @@ import { useNow } from '../components/useNow';
 import { useStoredFlag } from '../components/useStoredFlag';
 import { formatClockTime } from '../format/clockTime';
 import { diffCommandFor, type DiffCommand } from '../keyboard/diffShortcuts';
-import { isTypingTarget } from '../keyboard/shortcuts';
-import { useWindowKeyDown } from '../keyboard/useWindowKeyDown';
+import { useDialogKeyDown } from '../keyboard/useDialogKeyDown';
 import { useAgentSession, useWorkState } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
 import { entitiesOf } from '../store/versioned';
+import { pushAgentBranch } from './branchActions';
 import { firstChangedLine } from './commentLines';
 import { DiffComments, type CommentDraft } from './DiffComments';
 import { diffRows } from './diffChunks';
@@ -106,22 +106,14 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
     }
   };
 
-  // Keys work wherever focus is in this dialog (its header too), and not in a dialog opened over it.
-  useWindowKeyDown((event) => {
-    const dialog = contentRef.current?.closest('dialog');
-    const target = event.target instanceof Element ? event.target : null;
-    if (!dialog || target?.closest('dialog') !== dialog || event.defaultPrevented || isTypingTarget(event.target)) return;
+  useDialogKeyDown(contentRef, (event) => {
     const command = diffCommandFor(event);
     if (!command) return;
     event.preventDefault();
     run(command);
   });
 
-  const pushBranch = () =>
-    void push.run(async () => {
-      const result = await bridge.call('pushWorktreeBranch', { agentId: agent.id });
-      setPushed(`Pushed ${result.branch} to ${result.remote}.`);
-    }, 'Could not push: ');
+  const pushBranch = () => void push.run(async () => setPushed(await pushAgentBranch(bridge, agent.id)), 'Could not push: ');
 
   const counts = diff && `${countOf(diff.files.length, 'file')}, +${diff.additions} −${diff.deletions}`;
   const summary = diff && (diff.commits ? `${countOf(diff.commits.length, 'commit')}, ${counts}` : counts);

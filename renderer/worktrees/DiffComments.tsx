@@ -5,6 +5,7 @@ import { lineRange, type DiffComment, type DiffSide } from '../../shared/turns';
 import { FormError } from '../components/FormError';
 import { usePendingAction } from '../components/usePendingAction';
 import { useBridge } from '../store/StoreContext';
+import { sendDiffComments } from './branchActions';
 import { quotedLines } from './commentLines';
 import { useDiffComments } from './useTurns';
 
@@ -94,11 +95,7 @@ export function DiffComments({ agent, files, draft, onDraftChange }: DiffComment
     }
   }
 
-  const sendAll = () =>
-    void send.run(async () => {
-      const { comments: sent } = await bridge.call('sendDiffComments', { agentId: agent.id });
-      setSentNote(`Sent ${countOf(sent.length, 'comment')} to ${agent.name}'s inbox as one message; it is woken with it when it is ready.`);
-    }, 'Could not send: ');
+  const sendAll = () => void send.run(async () => setSentNote(await sendDiffComments(bridge, agent)), 'Could not send: ');
 
   return (
     <section className="diff-comments" aria-labelledby={headingId}>

@@ -6,6 +6,8 @@ import { formatBytes } from '../format/bytes';
 import { errorMessage } from '../format/errorMessage';
 import { useConnection, useWorkState } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
+import { MergeDialog } from './MergeDialog';
+import { useBranchCommands } from './useBranchCommands';
 import { WorktreeSettingsDialog } from './WorktreeSettingsDialog';
 
 const CompareAgentsDialog = lazy(() => import('./CompareAgentsDialog').then((module) => ({ default: module.CompareAgentsDialog })));
@@ -18,7 +20,8 @@ export interface DiskUsageState {
 /**
  * The project page's word on its agents' worktrees: how many, and how much disk they take; it opens
  * the worktree settings (where they are made, the setup command, checkpoints) and the comparison
- * of agents that each worked on a branch of their own.
+ * of agents that each worked on a branch of their own, and offers the palette each branch's merge,
+ * push and comments.
  */
 export function ProjectWorktrees({ projectId }: { projectId: string }) {
   const bridge = useBridge();
@@ -33,6 +36,7 @@ export function ProjectWorktrees({ projectId }: { projectId: string }) {
     [comparable],
   );
   usePaletteCommands(commands);
+  const { merging, stopMerging } = useBranchCommands(projectId);
 
   const measure = useCallback(
     (isCurrent: () => boolean = () => true) =>
@@ -71,6 +75,7 @@ export function ProjectWorktrees({ projectId }: { projectId: string }) {
       {open === 'settings' && (
         <WorktreeSettingsDialog projectId={projectId} disk={disk} count={countOf(count, 'worktree')} onMeasure={() => void measure()} onClose={() => setOpen(null)} />
       )}
+      {merging && <MergeDialog agent={merging.agent} worktree={merging.worktree} onClose={stopMerging} />}
       {open === 'compare' && (
         <Suspense fallback={null}>
           <CompareAgentsDialog projectId={projectId} onClose={() => setOpen(null)} />

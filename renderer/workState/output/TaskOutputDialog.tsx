@@ -2,28 +2,47 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { isTaskFinished, type Task } from '../../../shared/entities';
 import { FormError } from '../../components/FormError';
 import { ModalDialog } from '../../components/ModalDialog';
-import { StatusBadge } from '../../components/StatusBadge';
+import { usePendingAction } from '../../components/usePendingAction';
+import { useModal } from '../../components/useModal';
 import { formatBytes } from '../../format/bytes';
-import { TASK_STATUS, taskOutcome, taskTitle } from '../../format/taskPresentation';
+import { canCancel, canRetry, taskOutcome, taskTitle } from '../../format/taskPresentation';
+import { outputCommandFor } from '../../keyboard/shortcuts';
+import { useDialogKeyDown } from '../../keyboard/useDialogKeyDown';
 import { useBridge } from '../../store/StoreContext';
-import { TerminalView, type OutputSink } from '../../terminal/TerminalView';
+import { TerminalView, type OutputSink, type ShownText } from '../../terminal/TerminalView';
+import type { TaskRowActions } from '../TaskRow';
+import { TaskStatusBadge } from '../TaskStatusBadge';
 import { TaskTime } from '../TaskTime';
 import { TaskOutputFollower, type FollowerStatus } from './taskOutputFollower';
 
-export function TaskOutputDialog({ task, onClose }: { task: Task; onClose(): void }) {
+interface TaskOutputDialogProps extends Pick<TaskRowActions, 'onCancel' | 'onRetry'> {
+  task: Task;
+  /** Why it cannot run again although it ended, if it cannot. */
+  retryRefusal: string | null;
+  onClose(): void;
+}
+
+/** A task's output, followed live, with what its row offers: cancel, retry (`c`, `r` as in the list), and copy. */
+export function TaskOutputDialog({ task, retryRefusal, onCancel, onRetry, onClose }: TaskOutputDialogProps) {
   const bridge = useBridge();
+  const dialogRef = useModal();
   const followerRef = useRef<TaskOutputFollower | null>(null);
+  const shownTextRef = useRef<ShownText | null>(null);
   const [status, setStatus] = useState<FollowerStatus>({ loading: true, earlierBytes: 0, error: null });
+  const copy = usePendingAction();
+  const [copied, setCopied] = useState(false);
   const taskId = task.id;
 
   const follow = useCallback(
-    (sink: OutputSink) => {
+    (sink: OutputSink, shownText: ShownText) => {
       const follower = new TaskOutputFollower(bridge, taskId, sink, setStatus);
       followerRef.current = follower;
+      shownTextRef.current = shownText;
       follower.start();
       return () => {
         follower.stop();
         followerRef.current = null;
+        shownTextRef.current = null;
       };
     },
     [bridge, taskId],
@@ -35,6 +54,23 @@ export function TaskOutputDialog({ task, onClose }: { task: Task; onClose(): voi
     if (finished) followerRef.current?.refresh();
   }, [finished]);
 
+  const cancellable = canCancel(task);
+  const retryable = canRetry(task) && retryRefusal === null;
+  useDialogKeyDown(dialogRef, (event) => {
+    const command = outputCommandFor(event);
+    if (!command) return;
+    event.preventDefault();
+    if (command === 'cancel') onCancel(task);
+    else if (retryable) onRetry(task);
+  });
+
+  const copyOutput = () =>
+    void copy.run(async () => {
+      setCopied(false);
+      await navigator.clipboard.writeText(shownTextRef.current?.() ?? '');
+      setCopied(true);
+    }, 'Could not copy the output: ');
+
   const title = taskTitle(task);
   const outcome = taskOutcome(task);
   return (
@@ -42,13 +78,41 @@ export function TaskOutputDialog({ task, onClose }: { task: Task; onClose(): voi
       className="output-dialog"
       title={`Output: ${title}`}
       onClose={onClose}
+      dialogRef={dialogRef}
       headerExtras={
-        <span className="output-dialog__meta">
-          <StatusBadge status={TASK_STATUS[task.state]} />
-          {outcome && <span>{outcome}</span>}
-          <TaskTime task={task} />
-          <span>#{task.attempt}</span>
-        </span>
+        <>
+          <span className="output-dialog__meta">
+            <TaskStatusBadge state={task.state} />
+            {outcome && <span>{outcome}</span>}
+            <TaskTime task={task} />
+            <span>#{task.attempt}</span>
+          </span>
+          {copied && (
+            <span role="status" className="output-dialog__copied">
+              Copied
+            </span>
+          )}
+          <button type="button" className="button button--ghost" disabled={copy.pending || status.loading} onClick={copyOutput}>
+            Copy
+          </button>
+          {cancellable && (
+            <button type="button" className="button button--ghost" aria-keyshortcuts="c" onClick={() => onCancel(task)}>
+              Cancel
+            </button>
+          )}
+          {canRetry(task) && (
+            <button
+              type="button"
+              className="button button--ghost"
+              aria-keyshortcuts="r"
+              disabled={!retryable}
+              title={retryRefusal ?? undefined}
+              onClick={() => onRetry(task)}
+            >
+              Retry
+            </button>
+          )}
+        </>
       }
     >
       <CommandLines command={task.command} cwd={task.cwd} />
@@ -66,6 +130,7 @@ export function TaskOutputDialog({ task, onClose }: { task: Task; onClose(): voi
         </div>
       )}
       <FormError message={status.error && `Could not read the output: ${status.error}`} />
+      <FormError message={copy.error} />
       <TerminalView onReady={follow} label={`Output of ${title}`} />
     </ModalDialog>
   );
