@@ -5,6 +5,7 @@ import { AccountPausedNote } from '../accounts/AccountPausedNote';
 import { usePendingAction } from '../components/usePendingAction';
 import { endedHint, isSessionLive } from '../format/agentPresentation';
 import { errorMessage } from '../format/errorMessage';
+import { WakesHeldNote } from '../inbox/WakesHeldNote';
 import type { AgentWork } from '../store/selectors';
 import { useDroverActions } from '../store/StoreContext';
 import type { AgentTerminalHandle } from '../terminal/AgentTerminal';
@@ -159,6 +160,7 @@ export function AgentPane(props: AgentPaneProps) {
           <QuotaChip session={session} />
           <CliVersionNote session={session} />
           <AccountPausedNote agent={agent} />
+          <WakesHeldNote agent={agent} />
           <InboxButton count={work.unread} onOpen={props.onOpenInbox} />
           <AgentTaskBadges work={work} />
           {worktree && <BranchChip agentName={agent.name} worktree={worktree} onReview={props.onOpenChanges} />}
