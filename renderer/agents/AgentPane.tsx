@@ -161,7 +161,7 @@ export function AgentPane(props: AgentPaneProps) {
           <CliVersionNote session={session} />
           <AccountPausedNote agent={agent} />
           <WakesHeldNote agent={agent} />
-          <InboxButton count={work.unread} onOpen={props.onOpenInbox} />
+          <InboxButton count={work.newMessages} onOpen={props.onOpenInbox} />
           <AgentTaskBadges work={work} />
           {worktree && <BranchChip agentName={agent.name} worktree={worktree} onReview={props.onOpenChanges} />}
           {worktree?.ownsBranch && <PullRequestChip agent={agent} worktree={worktree} link={props.forgeLink} />}
