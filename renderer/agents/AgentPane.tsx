@@ -5,7 +5,6 @@ import { AccountPausedNote } from '../accounts/AccountPausedNote';
 import { usePendingAction } from '../components/usePendingAction';
 import { endedHint, isSessionLive } from '../format/agentPresentation';
 import { errorMessage } from '../format/errorMessage';
-import { WakesHeldNote } from '../inbox/WakesHeldNote';
 import type { AgentWork } from '../store/selectors';
 import { useDroverActions } from '../store/StoreContext';
 import type { AgentTerminalHandle } from '../terminal/AgentTerminal';
@@ -19,6 +18,7 @@ import { InboxButton } from './InboxBadge';
 import { PaneIcon } from './PaneIcon';
 import { inputTarget, startReached, type PendingStart } from './pendingStart';
 import { usePaneWidth } from './usePaneWidth';
+import { WakesHeldNote } from './WakesHeldNote';
 import { machineOfPage } from '../transport/machinePage';
 
 // xterm is most of the bundle: the projects list never needs it.
