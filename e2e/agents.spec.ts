@@ -42,7 +42,7 @@ test('adds an agent, talks to it in its terminal, follows resizes, and resumes i
   await expect(stateBadge(backend, 'Ready')).toBeVisible();
   const backendTerminal = terminalOf(backend, 'backend');
   await expect(backendTerminal).toContainText(`of project ${projectId} in ${folder}`);
-  await expect(backend.getByRole('img', { name: '0 messages in inbox' })).toBeVisible();
+  await expect(backend.getByRole('img', { name: '0 new messages in inbox' })).toBeVisible();
 
   await typeLine(page, backendTerminal, 'add a health check');
   await expect(stateBadge(backend, 'Busy')).toBeVisible();

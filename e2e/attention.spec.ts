@@ -61,7 +61,7 @@ test('the Needs you queue gathers what needs the person across projects, goes to
   await expect(grid).toBeFocused();
   await expect(taskRow(panel, 'lint')).toHaveAttribute('aria-selected', 'true');
   // The owner's pane says how its task ended, in the failure's tone.
-  const failedBadge = agentPane(page, 'Ada').getByRole('img', { name: 'Task failed: 1 result not read yet' });
+  const failedBadge = agentPane(page, 'Ada').getByRole('img', { name: 'Task failed: 1 new result' });
   await expect(failedBadge).toHaveText('Task failed');
   await expect(failedBadge).toHaveAttribute('data-tone', 'failed');
 

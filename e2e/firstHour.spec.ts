@@ -133,7 +133,7 @@ test('item 9: a shell agent’s note points at drover inbox, which reads it; the
 
   await pane.getByRole('button', { name: /^Inbox, / }).click();
   const inbox = page.getByRole('dialog', { name: 'sheller inbox' });
-  await expect(inbox.getByText('1 message: 1 delivered.')).toBeVisible();
+  await expect(inbox.getByText('1 message, 1 new: 1 delivered.')).toBeVisible();
   await inbox.getByRole('button', { name: 'Close' }).click();
 
   await typeLine(page, terminal, 'clear; drover inbox');

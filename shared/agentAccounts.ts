@@ -4,7 +4,7 @@ import type { AgentProfile } from './entities';
  * The account an agent's CLI spends: agents of one account share its usage limits, so a person
  * pauses them together. Claude Code's, Codex's and Copilot CLI's logins live in their config folder (the profile
  * may point it elsewhere), OpenCode's in its data folder; a Gemini profile with its own API key is its own account; any other
- * profile (a shell, Aider) counts as an account of its own.
+ * profile (Aider) counts as an account of its own. A shell (a profile that wakes as a shell note) spends none.
  */
 export interface AgentAccount {
   key: string;
@@ -12,13 +12,14 @@ export interface AgentAccount {
   label: string;
 }
 
-export type AccountProfile = Pick<AgentProfile, 'id' | 'name' | 'integration' | 'env'>;
+export type AccountProfile = Pick<AgentProfile, 'id' | 'name' | 'integration' | 'env' | 'wakeAs'>;
 
 function inFolder(cli: string, key: string, folder: string | undefined): AgentAccount {
   return folder ? { key: `${key}:${folder}`, label: `${cli} (${folder})` } : { key: `${key}:default`, label: cli };
 }
 
-export function accountOf(profile: AccountProfile): AgentAccount {
+export function accountOf(profile: AccountProfile): AgentAccount | null {
+  if (profile.wakeAs === 'shell-note') return null;
   switch (profile.integration) {
     case 'claude':
       return inFolder('Claude Code', 'claude', profile.env.CLAUDE_CONFIG_DIR);

@@ -398,6 +398,8 @@ export const InboxMessageSchema = z.object({
   createdAt: Timestamp,
   deliveredAt: Timestamp.nullable(),
   readAt: Timestamp.nullable(),
+  /** When a person first saw it in the agent's inbox; until then it is new to them. */
+  seenAt: Timestamp.nullable(),
   seq: z.number().int().nonnegative(),
 });
 export type InboxMessage = z.infer<typeof InboxMessageSchema>;

@@ -15,6 +15,7 @@ export function makeMessage(overrides: Partial<InboxMessage> = {}): InboxMessage
     createdAt: 1,
     deliveredAt: null,
     readAt: null,
+    seenAt: null,
     seq: 1,
     ...overrides,
   };

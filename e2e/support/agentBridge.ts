@@ -29,7 +29,7 @@ export async function lastStartedTaskId(terminal: Locator): Promise<string> {
 }
 
 export function inboxBadge(pane: Locator, count: number): Locator {
-  return pane.getByRole('img', { name: `${count} ${count === 1 ? 'message' : 'messages'} in inbox`, exact: true });
+  return pane.getByRole('img', { name: `${count} new ${count === 1 ? 'message' : 'messages'} in inbox`, exact: true });
 }
 
 export async function openInbox(page: Page, pane: Locator, agentName: string): Promise<Locator> {

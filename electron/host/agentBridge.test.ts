@@ -77,6 +77,19 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     removeDir(dir);
   });
 
+  it("a person's seeing a message is theirs: it leaves the agent's read and the wake alone, once, and refuses a message of another agent in words", async () => {
+    const [builder, other] = [await addAgent('Builder'), await addAgent('Other')];
+    const note = await host.core.api.sendMessage({ projectId: project.id, to: 'Builder', kind: 'note', body: 'look at this' });
+    const elsewhere = await host.core.api.sendMessage({ projectId: project.id, to: 'Other', kind: 'note', body: 'not for Builder' });
+    const [seen] = await host.core.api.markInboxSeen({ agentId: builder.id, messageIds: [note.id] });
+    expect(seen).toMatchObject({ id: note.id, state: 'pending', readAt: null });
+    expect(seen?.seenAt).toEqual(expect.any(Number));
+    expect(await host.core.api.markInboxSeen({ agentId: builder.id, messageIds: [note.id] })).toEqual([]);
+    await expect(host.core.api.markInboxSeen({ agentId: builder.id, messageIds: [elsewhere.id] })).rejects.toThrow(`No message ${elsewhere.id} in this agent's inbox.`);
+    expect((await inbox(other.id))[0]?.seenAt).toBeNull();
+    expect((await host.core.api.listInbox({ agentId: builder.id, unreadOnly: true })).messages.map((m) => m.id)).toEqual([note.id]);
+  });
+
   it('posts exactly one task-result to the owner (by id or by name), with exit code, duration and output tail', async () => {
     const agent = await addAgent('Builder');
     const byId = (await host.core.api.createTask({ projectId: project.id, command: 'echo compiled 12 files; exit 3', ownerAgentId: agent.id }));

@@ -190,4 +190,21 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
     await host.core.api.stopAgent({ agentId: agent.id });
     expect((await session(agent.id))).toMatchObject({ state: 'exited', endReason: 'stopped' });
   });
+
+  it("removing an agent removes its scrollback file and launch files; its tasks' logs stay with the tasks", async () => {
+    await saveShellProfile();
+    const agent = await host.core.api.createAgent({ projectId: project.id, name: 'Gone', role: '', profileId: 'sh' });
+    await attach(agent.id);
+    await host.core.api.startAgent({ agentId: agent.id, resume: false });
+    await waitFor(async () => (await session(agent.id))?.state === 'ready', 'ready at its prompt');
+    await host.core.api.writeAgentInput({ agentId: agent.id, data: 'echo scrolled-by\r' });
+    await waitFor(() => screen.includes('scrolled-by'), 'the echo on screen');
+    const task = await host.core.api.createTask({ projectId: project.id, command: 'echo task-output', ownerAgentId: agent.id });
+    await waitFor(async () => (await host.core.api.getTask({ taskId: task.id })).state === 'succeeded', 'the task done');
+    const agentFiles = () => fs.readdirSync(path.join(dir, 'data'), { recursive: true, encoding: 'utf8' }).filter((file) => file.split(path.sep).includes(agent.id));
+    await waitFor(() => agentFiles().some((file) => file.endsWith('scrollback.log')), 'the scrollback file written');
+    await host.core.api.removeAgent({ agentId: agent.id });
+    expect(agentFiles()).toEqual([]);
+    expect(fs.readFileSync(task.logPath, 'utf8')).toContain('task-output');
+  });
 });

@@ -5,7 +5,7 @@ import { makeSession } from '../testing/fixtures';
 import { accountResetsAt } from './pausedAccounts';
 
 const NOW = 1_800_000_000_000;
-const profile = (id: string, integration: AgentProfile['integration']) => ({ id, name: id, integration, env: {} });
+const profile = (id: string, integration: AgentProfile['integration']) => ({ id, name: id, integration, env: {}, wakeAs: 'prompt' as const });
 const PROFILES = [profile('claude', 'claude'), profile('claude-opus', 'claude'), profile('codex', 'codex')];
 
 describe('accountResetsAt', () => {

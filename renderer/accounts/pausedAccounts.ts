@@ -10,7 +10,7 @@ import { entitiesOf } from '../store/versioned';
 
 export interface AccountPauses {
   paused: readonly PausedAccount[];
-  /** The account the agent spends, and whether it is paused; null while its profile is not known. */
+  /** The account the agent spends, and whether it is paused; null while its profile is not known, or for a shell (it spends none). */
   accountOf(agent: Pick<Agent, 'profileId'>): (AgentAccount & { paused: boolean }) | null;
 }
 
@@ -30,7 +30,7 @@ export function useAccountPauses(): AccountPauses {
         const profile = byId.get(agent.profileId);
         if (!profile) return null;
         const account = accountOf(profile);
-        return { ...account, paused: keys.has(account.key) };
+        return account && { ...account, paused: keys.has(account.key) };
       },
     };
   }, [paused, profiles]);
@@ -38,7 +38,7 @@ export function useAccountPauses(): AccountPauses {
 
 /** When the account's usage limit lifts, as far as its agents' sessions tell: their latest reset; null when none is limited. */
 export function accountResetsAt(key: string, workStates: WorkStates, profiles: readonly AccountProfile[], now: number): number | null {
-  const ofAccount = new Set(profiles.filter((profile) => accountOf(profile).key === key).map((profile) => profile.id));
+  const ofAccount = new Set(profiles.filter((profile) => accountOf(profile)?.key === key).map((profile) => profile.id));
   let latest: number | null = null;
   for (const slice of Object.values(workStates)) {
     for (const session of entitiesOf(slice.sessionsByAgentId)) {

@@ -18,6 +18,7 @@ import { InboxButton } from './InboxBadge';
 import { PaneIcon } from './PaneIcon';
 import { inputTarget, startReached, type PendingStart } from './pendingStart';
 import { usePaneWidth } from './usePaneWidth';
+import { WakesHeldNote } from './WakesHeldNote';
 import { machineOfPage } from '../transport/machinePage';
 
 // xterm is most of the bundle: the projects list never needs it.
@@ -159,7 +160,8 @@ export function AgentPane(props: AgentPaneProps) {
           <QuotaChip session={session} />
           <CliVersionNote session={session} />
           <AccountPausedNote agent={agent} />
-          <InboxButton count={work.unread} onOpen={props.onOpenInbox} />
+          <WakesHeldNote agent={agent} />
+          <InboxButton count={work.newMessages} onOpen={props.onOpenInbox} />
           <AgentTaskBadges work={work} />
           {worktree && <BranchChip agentName={agent.name} worktree={worktree} onReview={props.onOpenChanges} />}
           {worktree?.ownsBranch && <PullRequestChip agent={agent} worktree={worktree} link={props.forgeLink} />}

@@ -13,7 +13,7 @@ export function AgentTaskBadges({ work }: { work: AgentWork }) {
       badges={[
         { tone: 'queued', count: work.queued, text: `Queued ${work.queued}`, name: queued, title: queued },
         { tone: 'running', count: work.running, text: `Running ${work.running}`, name: running, title: running },
-        ...resultBadges(work.unreadResults),
+        ...resultBadges(work.newResults),
       ]}
     />
   );

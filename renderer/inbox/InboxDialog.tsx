@@ -1,14 +1,15 @@
+import { useCallback } from 'react';
 import type { Agent } from '../../shared/entities';
 import { FormError } from '../components/FormError';
 import { ModalDialog } from '../components/ModalDialog';
 import { useNow } from '../components/useNow';
 import { usePendingAction } from '../components/usePendingAction';
 import { useAgentInbox, useAgentSession, useAgentWake, useWorkState } from '../store/hooks';
-import { isUnread } from '../store/selectors';
 import { useDroverActions } from '../store/StoreContext';
 import { inboxSummary, senderName } from './inboxPresentation';
 import { InboxMessageItem } from './InboxMessageItem';
 import { NoteForm } from './NoteForm';
+import { useSeenWhenShown } from './useSeenWhenShown';
 import { WakeControls } from './WakeControls';
 
 /** One agent's inbox: its messages newest first, how they get delivered, and a note to send it. */
@@ -18,11 +19,14 @@ export function InboxDialog({ agent, onClose }: { agent: Agent; onClose(): void 
   const session = useAgentSession(agent);
   const wake = useAgentWake(agent);
   const inbox = useAgentInbox(agent);
-  const { markInboxRead } = useDroverActions();
+  const { markInboxRead, markInboxSeen } = useDroverActions();
   const markRead = usePendingAction();
   const now = useNow(false);
+  const markSeen = useCallback((messageIds: string[]) => markInboxSeen(agent.id, messageIds), [markInboxSeen, agent.id]);
+  const seen = useSeenWhenShown(inbox, markSeen);
 
-  const unread = inbox.filter(isUnread).length;
+  // Read by the agent (read_inbox, drover inbox), or marked so here.
+  const unread = inbox.filter((message) => message.state !== 'read').length;
   const pending = inbox.filter((message) => message.state === 'pending').length;
 
   const markAllRead = (
@@ -39,9 +43,9 @@ export function InboxDialog({ agent, onClose }: { agent: Agent; onClose(): void 
   return (
     <ModalDialog title={`${agent.name} inbox`} headerExtras={markAllRead} className="inbox-dialog" onClose={onClose}>
       <p className="inbox-dialog__summary">
-        {inboxSummary(inbox)}
+        {inboxSummary(inbox, seen.shownNew.size)}
       </p>
-      <FormError message={markRead.error} />
+      <FormError message={markRead.error ?? seen.error} />
       <WakeControls agent={agent} session={session} wake={wake} pending={pending} />
       <NoteForm agent={agent} />
       {inbox.length === 0 ? (
@@ -54,6 +58,7 @@ export function InboxDialog({ agent, onClose }: { agent: Agent; onClose(): void 
               message={message}
               sender={senderName(message, agentsById)}
               question={message.replyTo ? messagesById[message.replyTo] : undefined}
+              isNew={seen.shownNew.has(message.id)}
               now={now}
             />
           ))}

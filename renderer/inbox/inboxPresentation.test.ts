@@ -88,10 +88,10 @@ describe('wakeStatus', () => {
 });
 
 describe('inboxSummary', () => {
-  it('counts messages in the words their states show', () => {
+  it('counts the messages new to the person as the pane did, then in the words their states show', () => {
     const delivered = { state: 'delivered' as const };
-    expect(inboxSummary(Array.from({ length: 6 }, () => delivered))).toBe('6 messages: 6 delivered.');
-    expect(inboxSummary([{ state: 'pending' }, delivered, { state: 'read' }, { state: 'read' }])).toBe('4 messages: 1 waiting for wake, 1 delivered, 2 read.');
-    expect(inboxSummary([])).toBe('No messages yet.');
+    expect(inboxSummary(Array.from({ length: 6 }, () => delivered), 4)).toBe('6 messages, 4 new: 6 delivered.');
+    expect(inboxSummary([{ state: 'pending' }, delivered, { state: 'read' }, { state: 'read' }], 0)).toBe('4 messages: 1 waiting for wake, 1 delivered, 2 read.');
+    expect(inboxSummary([], 0)).toBe('No messages yet.');
   });
 });

@@ -18,16 +18,17 @@ export const MESSAGE_STATE_LABEL: Readonly<Record<InboxMessage['state'], string>
 };
 
 /**
- * The inbox's count line, in the words each message's own state shows ("Delivered" is typed into
- * the terminal; "Read" is what the agent read through read_inbox or drover inbox).
+ * The inbox's count line: how many were new to the person (as the pane counted them), then the
+ * words each message's own state shows ("Delivered" is typed into the terminal; "Read" is what
+ * the agent read through read_inbox or drover inbox).
  */
-export function inboxSummary(messages: readonly Pick<InboxMessage, 'state'>[]): string {
+export function inboxSummary(messages: readonly Pick<InboxMessage, 'state'>[], fresh: number): string {
   if (messages.length === 0) return 'No messages yet.';
   const states = (Object.keys(MESSAGE_STATE_LABEL) as InboxMessage['state'][])
     .map((state) => ({ state, count: messages.filter((message) => message.state === state).length }))
     .filter(({ count }) => count > 0)
     .map(({ state, count }) => `${count} ${MESSAGE_STATE_LABEL[state].toLowerCase()}`);
-  return `${countOf(messages.length, 'message')}: ${states.join(', ')}.`;
+  return `${countOf(messages.length, 'message')}${fresh > 0 ? `, ${fresh} new` : ''}: ${states.join(', ')}.`;
 }
 
 /** Who a message is from, as the inbox shows it. */

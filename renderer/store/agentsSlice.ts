@@ -18,6 +18,8 @@ export interface AgentsActions {
   stopAgent(agentId: string): Promise<AgentSession>;
   restartAgent(agentId: string): Promise<AgentSession>;
   markInboxRead(agentId: string): Promise<void>;
+  /** A person saw these messages in the agent's inbox. */
+  markInboxSeen(agentId: string, messageIds: string[]): Promise<void>;
   /** A person's note to an agent, delivered by a wake like any message. */
   sendNote(projectId: string, agentId: string, body: string): Promise<InboxMessage>;
   /** Resolves with how many messages were typed in; rejects when the agent is not ready. */
@@ -105,6 +107,7 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
     stopAgent: (agentId) => bridge.call('stopAgent', { agentId }).then(putSession),
     restartAgent: (agentId) => bridge.call('restartAgent', { agentId, resume: true }).then(putSession),
     markInboxRead: (agentId) => bridge.call('markInboxRead', { agentId }).then((read) => read.forEach(putMessage)),
+    markInboxSeen: (agentId, messageIds) => bridge.call('markInboxSeen', { agentId, messageIds }).then((seen) => seen.forEach(putMessage)),
     sendNote: (projectId, agentId, body) => bridge.call('sendMessage', { projectId, to: agentId, kind: 'note', body }).then(putMessage),
     wakeAgent: (agentId) => bridge.call('wakeAgent', { agentId }).then((result) => result.delivered),
     holdAgentWakes: (agentId, hold) => bridge.call('holdAgentWakes', { agentId, hold }).then(() => undefined),

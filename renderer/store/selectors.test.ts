@@ -22,7 +22,7 @@ describe('inboxesByAgent', () => {
 
 describe('agentWork', () => {
   const architect = agent('a-archit', 'Architect');
-  it('counts unread messages and the queued and running tasks the agent owns by id or by name', () => {
+  it('counts messages new to the person, whatever the agent did with them, and the queued and running tasks the agent owns by id or by name', () => {
     const tasks = [
       task('t-1', 'queued', 'a-archit'),
       task('t-2', 'running', 'Architect'),
@@ -30,22 +30,22 @@ describe('agentWork', () => {
       task('t-4', 'running', 'Backend'),
       task('t-5', 'queued', null),
     ];
-    const inbox = [message('m-1', { state: 'pending' }), message('m-2', { state: 'delivered' }), message('m-3', { state: 'read' })];
-    expect(agentWork(architect, tasks, inbox, {})).toEqual({ unread: 2, queued: 1, running: 2, unreadResults: [] });
+    const inbox = [message('m-1', { state: 'pending' }), message('m-2', { state: 'read' }), message('m-3', { state: 'delivered', seenAt: 5 })];
+    expect(agentWork(architect, tasks, inbox, {})).toEqual({ newMessages: 2, queued: 1, running: 2, newResults: [] });
   });
 
-  it('links unread task results to their finished tasks through taskId', () => {
+  it('links new task results to their finished tasks through taskId', () => {
     const done = task('t-done', 'succeeded', 'a-archit');
-    const tasksById = { 't-done': done, 't-read': task('t-read', 'failed', 'a-archit') };
+    const tasksById = { 't-done': done, 't-seen': task('t-seen', 'failed', 'a-archit') };
     const inbox = [
-      message('m-1', { kind: 'task-result', taskId: 't-done', state: 'delivered' }),
-      message('m-2', { kind: 'task-result', taskId: 't-read', state: 'read' }),
+      message('m-1', { kind: 'task-result', taskId: 't-done', state: 'read' }),
+      message('m-2', { kind: 'task-result', taskId: 't-seen', state: 'delivered', seenAt: 5 }),
     ];
-    expect(agentWork(architect, Object.values(tasksById), inbox, tasksById).unreadResults).toEqual([done]);
+    expect(agentWork(architect, Object.values(tasksById), inbox, tasksById).newResults).toEqual([done]);
   });
 
   it('is all zeros for an agent with nothing going on', () => {
-    expect(agentWork(architect, [], undefined, {})).toEqual({ unread: 0, queued: 0, running: 0, unreadResults: [] });
+    expect(agentWork(architect, [], undefined, {})).toEqual({ newMessages: 0, queued: 0, running: 0, newResults: [] });
   });
 });
 

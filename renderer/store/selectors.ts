@@ -4,8 +4,9 @@ import type { EntityMap } from './versioned';
 
 // Derived views of the store's entities, as pure functions (the hooks of hooks.ts memoise them).
 
-export function isUnread(message: Pick<InboxMessage, 'state'>): boolean {
-  return message.state !== 'read';
+/** Not yet seen by a person in the agent's inbox: what the pane counts, and the inbox calls new. */
+export function isNew(message: Pick<InboxMessage, 'seenAt'>): boolean {
+  return message.seenAt === null;
 }
 
 function newestMessageFirst(a: InboxMessage, b: InboxMessage): number {
@@ -30,14 +31,15 @@ export function agentsInOrder(agentsById: Readonly<Record<string, Agent>>): Agen
 }
 
 export interface AgentWork {
-  unread: number;
+  /** Messages new to the person (not yet seen in the agent's inbox). */
+  newMessages: number;
   queued: number;
   running: number;
-  /** Finished tasks whose result the agent has not read yet. */
-  unreadResults: readonly Task[];
+  /** Finished tasks whose result is new to the person. */
+  newResults: readonly Task[];
 }
 
-export const NO_WORK: AgentWork = { unread: 0, queued: 0, running: 0, unreadResults: [] };
+export const NO_WORK: AgentWork = { newMessages: 0, queued: 0, running: 0, newResults: [] };
 
 /**
  * What each agent's pane header counts. A task names its owner by agent id or by name; its result
@@ -50,17 +52,17 @@ export function agentWork(
   tasksById: Readonly<Record<string, Task>>,
 ): AgentWork {
   const owned = tasks.filter((task) => task.ownerAgentId === agent.id || task.ownerAgentId === agent.name);
-  const unread = (inbox ?? []).filter(isUnread);
-  const unreadResults = unread
+  const fresh = (inbox ?? []).filter(isNew);
+  const newResults = fresh
     .map((message) => (message.kind === 'task-result' && message.taskId ? tasksById[message.taskId] : undefined))
     .filter((task): task is Task => task !== undefined && isTaskFinished(task.state));
   const work = {
-    unread: unread.length,
+    newMessages: fresh.length,
     queued: owned.filter((task) => task.state === 'queued').length,
     running: owned.filter((task) => task.state === 'running' || task.state === 'cancelling').length,
-    unreadResults,
+    newResults,
   };
-  return work.unread + work.queued + work.running === 0 ? NO_WORK : work;
+  return work.newMessages + work.queued + work.running === 0 ? NO_WORK : work;
 }
 
 /** The branch of the agent worktree a task runs in, if it runs in one. */

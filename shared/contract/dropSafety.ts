@@ -60,6 +60,7 @@ export const METHOD_DROP_SAFETY: Record<MethodName, DropSafety> = {
   sendMessage: 'changes',
   replyToMessage: 'changes',
   markInboxRead: 'changes',
+  markInboxSeen: 'changes',
   awaitReply: 'connection',
   wakeAgent: 'changes',
   holdAgentWakes: 'changes',

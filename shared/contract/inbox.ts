@@ -15,6 +15,14 @@ export const INBOX_METHODS = {
     params: z.object({ agentId: AgentIdSchema, messageIds: z.array(z.string()).max(10_000).optional() }).strict(),
     result: z.array(InboxMessageSchema),
   },
+  /**
+   * A person saw these messages in the agent's inbox: they are no longer new to them (the agent's
+   * own read, and the wakes, are untouched). Returns the messages that were new.
+   */
+  markInboxSeen: {
+    params: z.object({ agentId: AgentIdSchema, messageIds: z.array(z.string()).min(1).max(10_000) }).strict(),
+    result: z.array(InboxMessageSchema),
+  },
   /** Posts a message to an agent of the project, by id or by name; it is delivered by a wake. */
   sendMessage: {
     params: z

@@ -30,7 +30,8 @@ export class AccountPauses {
 
   /** Pauses the account of the profile (again is a no-op, keeping when it was first paused). */
   pause(profileId: string): PausedAccount {
-    const account = this.accountOfProfile(profileId) ?? fail('not-found', `No agent profile ${profileId}.`);
+    const profile = this.profiles.list().find((candidate) => candidate.id === profileId) ?? fail('not-found', `No agent profile ${profileId}.`);
+    const account = accountOf(profile) ?? fail('invalid-state', `${profile.name} is a shell: it spends no account to pause. Hold an agent's wakes in its inbox instead.`);
     const paused = this.list();
     const already = paused.find((entry) => entry.key === account.key);
     if (already) return already;

@@ -131,6 +131,8 @@ const AGENT_ACCESS: AgentAccess = {
   reportAgentHook: itself((params) => params.agentId),
   listInbox: itself((params) => params.agentId),
   markInboxRead: itself((params) => params.agentId),
+  // What a person saw is theirs to say.
+  markInboxSeen: 'person-only',
   sendMessage: {
     check: (params, agent) => {
       ownProject(agent, params.projectId);

@@ -80,6 +80,17 @@ export class MediatedInbox {
     return read;
   }
 
+  /** A person saw the given messages of the agent's inbox; returns those that were new to them. */
+  markSeen(agentId: string, messageIds: string[]): InboxMessage[] {
+    const { store } = this.locator.agent(agentId);
+    const unknown = messageIds.find((id) => store.inbox.message(id)?.agentId !== agentId);
+    if (unknown) fail('not-found', `No message ${unknown} in this agent's inbox.`);
+    const now = Date.now();
+    const seen = store.transaction(() => messageIds.filter((id) => store.inbox.markSeen(id, now)).map((id) => store.inbox.message(id) as InboxMessage));
+    seen.forEach((message) => this.announce(message));
+    return seen;
+  }
+
   markDelivered(store: ProjectStore, messageIds: string[]): void {
     const delivered = store.transaction(() =>
       messageIds.filter((id) => store.inbox.message(id)?.state === 'pending').map((id) => store.inbox.setMessageState(id, 'delivered', Date.now())),

@@ -18,6 +18,7 @@ interface MessageRow {
   created_at: number;
   delivered_at: number | null;
   read_at: number | null;
+  seen_at: number | null;
   seq: number;
 }
 
@@ -26,7 +27,7 @@ interface MessageRow {
  * as far as a message holds, so one row can never make the project's work state too large to send.
  */
 const MESSAGE = `SELECT id, agent_id, kind, substr(body, 1, ${MAX_MESSAGE_CHARS}) AS body, length(body) AS body_length, task_id, from_agent_id, reply_to, state,
-  created_at, delivered_at, read_at, seq FROM inbox_messages`;
+  created_at, delivered_at, read_at, seen_at, seq FROM inbox_messages`;
 
 export type NewMessage = Pick<InboxMessage, 'id' | 'agentId' | 'kind' | 'body' | 'taskId' | 'fromAgentId' | 'replyTo' | 'createdAt'>;
 
@@ -72,6 +73,7 @@ export class InboxStore {
            seq = @seq
          WHERE id = @id`,
       ),
+      markSeen: db.prepare<[{ id: string; at: number; seq: number }]>('UPDATE inbox_messages SET seen_at = @at, seq = @seq WHERE id = @id AND seen_at IS NULL'),
     };
   }
 
@@ -144,6 +146,12 @@ export class InboxStore {
     return this.message(id) as InboxMessage;
   }
 
+  /** Records that a person saw the message; false when one already had. */
+  markSeen(id: string, at: number): boolean {
+    const seq = this.seq.next();
+    return this.statements.markSeen.run({ id, at, seq }).changes === 1;
+  }
+
   /**
    * The body cut where a message sent now is (MAX_MESSAGE_CHARS UTF-16 units). SQLite counts code
    * points: a body within that many was read whole and is measured here (an emoji is two units); one
@@ -167,6 +175,7 @@ export class InboxStore {
       createdAt: row.created_at,
       deliveredAt: row.delivered_at,
       readAt: row.read_at,
+      seenAt: row.seen_at,
       seq: row.seq,
     };
   }

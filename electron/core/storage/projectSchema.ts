@@ -183,6 +183,10 @@ export const PROJECT_MIGRATIONS: readonly string[] = [
     seq INTEGER NOT NULL
   );
   `,
+  `
+  -- When a person first saw the message in the agent's inbox (the pane counts the ones not seen yet).
+  ALTER TABLE inbox_messages ADD COLUMN seen_at INTEGER;
+  `,
 ];
 
 /** Every table whose rows carry the project's seq; the counter resumes at the max over them. */

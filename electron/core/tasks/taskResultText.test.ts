@@ -69,4 +69,19 @@ describe('describeTaskResult', () => {
     expect(body).toContain('npm run build -- --flag');
     expect(body.split('\n')[0]).not.toContain('echo line 2');
   });
+
+  it("a shell's note quotes one line: the outcome and at most ~200 characters of the output's end, with no spinner frames", () => {
+    const spinner = ['⠋', '⠙', '⠹', '⠸', '◐', '◓'].map((frame) => `\r\u001b[2K${frame} Installing packages`).join('');
+    const lines = Array.from({ length: 30 }, (_, i) => `line ${i} of a long build log that goes on and on`).join('\n');
+    fs.writeFileSync(logPath, `${lines}\n${spinner}\r\u001b[2K\u001b[32madded 12 packages\u001b[0m\r\n`);
+    const body = describeTaskResult(task({}));
+    const typed = composeWakeText([{ ...MESSAGE, body }], 1, new Map(), 'shell-note');
+    expect(typed).not.toMatch(/[\n\r\u2800-\u28ff\u2580-\u25ff]/);
+    expect(typed).not.toContain('\u001b');
+    expect(typed).not.toContain('Installing packages');
+    expect(typed).toContain('failed: exit code 3, after 2s.');
+    const quoted = typed.slice(typed.indexOf('after 2s.') + 'after 2s.'.length, typed.indexOf(' — drover inbox'));
+    expect(quoted).toMatch(/added 12 packages$/);
+    expect(quoted.length).toBeLessThanOrEqual(220);
+  });
 });

@@ -5,6 +5,7 @@ import { readLogSlice } from './taskLogReader';
 
 const TAIL_BYTES = 4096;
 const TAIL_LINES = 20;
+const OUTPUT_TAIL_HEADING = 'Output tail:';
 // Terminal escape sequences are control characters by definition.
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
@@ -16,14 +17,23 @@ const OUTCOME: Record<string, string> = {
   interrupted: 'was interrupted',
 };
 
+/**
+ * A line as the terminal last showed it: a spinner or progress bar redraws its line after a carriage
+ * return, so only its last drawing is kept, not every frame.
+ */
+function lastDrawing(line: string): string {
+  const drawings = line.split('\r').filter((drawing) => drawing.trim().length > 0);
+  return drawings[drawings.length - 1] ?? '';
+}
+
 /** The last lines of a task's output as plain text. */
 function outputTail(logPath: string): string {
   const { data } = readLogSlice(logPath, { tailBytes: TAIL_BYTES });
   return data
     .replace(ANSI, '')
-    .replace(/\r\n?/g, '\n')
+    .replace(/\r\n/g, '\n')
     .split('\n')
-    .map((line) => line.trimEnd())
+    .map((line) => lastDrawing(line).trimEnd())
     .filter((line, index, lines) => line.length > 0 || index < lines.length - 1)
     .slice(-TAIL_LINES)
     .join('\n')
@@ -53,5 +63,12 @@ export function describeTaskResult(task: Task): string {
   const extra = reasonBeyondExit(task, exit);
   const reason = extra ? ` (${extra})` : '';
   const tail = outputTail(task.logPath);
-  return `Task ${task.id} ${name} ${OUTCOME[task.state] ?? task.state}: ${exit}${duration}${reason}.${tail ? `\nOutput tail:\n${tail}` : '\nNo output.'}`;
+  return `Task ${task.id} ${name} ${OUTCOME[task.state] ?? task.state}: ${exit}${duration}${reason}.\n${tail ? `${OUTPUT_TAIL_HEADING}\n${tail}` : 'No output.'}`;
+}
+
+/** A task result's parts, as describeTaskResult wrote them: how it ended (one line), and its output's tail, if any. */
+export function splitTaskResult(body: string): { outcome: string; tail: string | null } {
+  const [outcome = '', ...rest] = body.split('\n');
+  const [heading, ...tail] = rest;
+  return { outcome, tail: heading === OUTPUT_TAIL_HEADING ? tail.join('\n') : null };
 }

@@ -307,8 +307,11 @@ describe('AgentWakeService', () => {
 
   it("holds every wake of a paused account's agents until it resumes; a person's wake still delivers", async () => {
     setSession('ready');
+    // A shell spends no account; Aider, a CLI on its own, does.
+    expect(() => pauses.pause(agent.profileId)).toThrow('Shell is a shell: it spends no account to pause.');
+    agent = store.agents.update({ ...agent, profileId: 'aider' });
     const paused = pauses.pause(agent.profileId);
-    expect(paused).toMatchObject({ key: 'profile:shell', label: 'Shell' });
+    expect(paused).toMatchObject({ key: 'profile:aider', label: 'Aider' });
     inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'while paused' });
     wakes.schedule(store.projectId, agent.id);
     expect(wake()?.state).toBe('waiting');

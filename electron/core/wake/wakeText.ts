@@ -1,4 +1,5 @@
 import type { Agent, InboxMessage, WakeStyle } from '../../../shared/entities';
+import { splitTaskResult } from '../tasks/taskResultText';
 
 const MAX_PART = 600;
 
@@ -28,20 +29,47 @@ function typeable(text: string): string {
   return LOOK_ALIKES.reduce((result, [glyphs, lookAlike]) => result.replace(glyphs, lookAlike), text.replace(CONTROL_CHARACTERS, ' '));
 }
 
-function oneLine(text: string): string {
-  const flat = text
+/**
+ * Spinner frames CLIs and build tools draw: braille dots (npm, ora, cargo), blocks, quadrants and
+ * circle quarters, Claude Code's stars. Quoted from a task's output they are noise, not text.
+ */
+const SPINNER_GLYPHS = /[\u2800-\u28ff\u2580-\u25ff\u2722-\u273d]/g;
+
+/** A shell's note quotes this much of a task output's end: enough to see how it ended, and the note stays one line. */
+const SHELL_TAIL_AT_MOST = 200;
+
+/** The text on one line: its line breaks marked ⏎, no controls or spinner frames, runs of spaces as one. */
+function flatten(text: string): string {
+  return text
     .replace(/\s*\n\s*/g, ' ⏎ ')
     .replace(CONTROL_CHARACTERS, ' ')
+    .replace(SPINNER_GLYPHS, ' ')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+function oneLine(text: string): string {
+  const flat = flatten(text);
   return flat.length > MAX_PART ? `${flat.slice(0, MAX_PART - 1)}…` : flat;
 }
 
-function describe(message: InboxMessage, senders: Map<string, Agent>): string {
+function endOf(text: string, atMost: number): string {
+  const flat = flatten(text);
+  return flat.length > atMost ? `…${flat.slice(-(atMost - 1)).trimStart()}` : flat;
+}
+
+/** A task's result: a shell's note, typed on the person's own command line, quotes only the output's last words. */
+function describeTaskResultIn(body: string, style: WakeStyle): string {
+  const { outcome, tail } = splitTaskResult(body);
+  if (style !== 'shell-note' || tail === null) return oneLine(body);
+  return `${oneLine(outcome)} Output ends: ${endOf(tail, SHELL_TAIL_AT_MOST)}`;
+}
+
+function describe(message: InboxMessage, senders: Map<string, Agent>, style: WakeStyle): string {
   const from = message.fromAgentId ? (senders.get(message.fromAgentId)?.name ?? message.fromAgentId) : 'a person';
   switch (message.kind) {
     case 'task-result':
-      return oneLine(message.body);
+      return describeTaskResultIn(message.body, style);
     case 'question':
       return `Question ${message.id} from ${from}: ${oneLine(message.body)} (answer with the reply tool, question_id ${message.id})`;
     case 'reply':
@@ -60,7 +88,7 @@ function describe(message: InboxMessage, senders: Map<string, Agent>): string {
 export function composeWakeText(named: InboxMessage[], total: number, senders: Map<string, Agent>, style: WakeStyle = 'prompt'): string {
   const shown = named.slice(0, WAKE_NAMES_AT_MOST);
   const heading = total === 1 ? 'New message' : `New messages (${total})`;
-  const parts = shown.map((message, i) => (total === 1 ? '' : `(${i + 1}) `) + describe(message, senders));
+  const parts = shown.map((message, i) => (total === 1 ? '' : `(${i + 1}) `) + describe(message, senders, style));
   const more = total - shown.length;
   // A shell has no MCP tools: its way to the full text is the command line.
   const [reader, has] = style === 'shell-note' ? ['drover inbox', 'shows'] : ['read_inbox', 'has'];
