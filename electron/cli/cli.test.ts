@@ -162,6 +162,38 @@ describe('drover CLI over the local socket', () => {
     expect(refused.stderr).toContain('No agent x\\033]0;owned\\a in this project');
   });
 
+  it('drover COMMAND --help (and -h, and drover help COMMAND) prints that command’s usage; after -- it is a word of the task', async () => {
+    for (const args of [['task', 'run', '--help'], ['task', 'run', '-h'], ['help', 'task', 'run'], ['task', 'run', '--label', 'x', '--help']]) {
+      const help = await cli(args);
+      expect(help, args.join(' ')).toMatchObject({ code: 0, stderr: '' });
+      expect(help.stdout).toBe('Usage:\n  drover task run [--project ID|PATH] [--agent NAME] [--label L] [--cwd DIR] [--json] -- CMD...\n');
+    }
+    const task = await cli(['task', '--help']);
+    expect(task.stdout.trimEnd().split('\n').slice(1)).toEqual(expect.arrayContaining([expect.stringMatching(/^ {2}drover task list /), expect.stringMatching(/^ {2}drover task retry /)]));
+    expect(task.stdout).not.toContain('drover worktree');
+    expect((await cli(['worktree', 'merge', 'alpha', '--squash', '--help'])).stdout).toMatch(/^Usage:\n {2}drover worktree merge AGENT [^\n]*\n$/);
+    expect((await cli(['host', 'stop', '--help'])).stdout).toMatch(/^Usage:\n {2}drover host start \| status/);
+    expect(await cli(['bogus', '--help'])).toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown command: bogus') });
+    const passedOn = await cli(['task', 'run', '--json', '--', 'echo', '--help']);
+    expect(passedOn.code, passedOn.stderr).toBe(0);
+    expect(JSON.parse(passedOn.stdout)).toMatchObject({ command: 'echo --help' });
+  });
+
+  it('points to drover help after a mistake in the call, not after a refusal of a well-formed one', async () => {
+    const mistake = await cli(['task', 'list', '--bogus']);
+    expect(mistake).toMatchObject({ code: 2, stderr: expect.stringContaining('Run `drover help` for usage.') });
+    for (const refused of [
+      await cli(['worktree', 'diff', 'nobody']),
+      await cli(['task', 'list', '--project', 'p-nosuchproject']),
+      await cli(['task', 'run', '--', 'true'], { env: { DROVER_AGENT_ID: 'a-someone' } }),
+      await cli(['task', 'show', 't-doesnotexist']),
+    ]) {
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toMatch(/^drover: \S/);
+      expect(refused.stderr).not.toContain('drover help');
+    }
+  });
+
   it('says plainly when Drover is not running', async () => {
     const result = await runCli(['--data-dir', path.join(dir, 'elsewhere'), 'status'], { cwd: repo });
     expect(result).toMatchObject({ code: 1, stderr: expect.stringContaining('Drover is not running') });

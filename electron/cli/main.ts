@@ -21,7 +21,7 @@ import { connectToDrover } from './socketClient';
 import { taskCommand, type CliContext } from './taskCommands';
 import { turnsCommand } from './turnCommands';
 import { quoted, withoutControls } from './terminalText';
-import { USAGE, UsageError } from './usage';
+import { Refusal, USAGE, UsageError, usageOf } from './usage';
 import { worktreeCommand } from './worktreeCommands';
 
 /** `--data-dir D` may stand anywhere before `--`; it picks the Drover to talk to. */
@@ -56,7 +56,7 @@ async function onMachine(name: string, context: CliContext, command: (context: C
   let machine;
   try {
     const { machines } = await local.rpc.call('listMachines', {});
-    if (!machines.some((candidate) => candidate.name === name)) throw new UsageError(`No machine named ${name} (${machines.length ? `machines: ${machines.map((m) => m.name).join(', ')}` : 'add one with drover machine add NAME user@host'}).`);
+    if (!machines.some((candidate) => candidate.name === name)) throw new Refusal(`No machine named ${name} (${machines.length ? `machines: ${machines.map((m) => m.name).join(', ')}` : 'add one with drover machine add NAME user@host'}).`);
     ({ machine } = await local.rpc.call('updateMachineHost', { name }));
   } finally {
     local.close();
@@ -72,6 +72,19 @@ async function onMachine(name: string, context: CliContext, command: (context: C
   } finally {
     await relay.close();
   }
+}
+
+/**
+ * The words of the command whose usage was asked for: `drover help task run`, or `--help` / `-h`
+ * anywhere before `--` (after it they are words of the command a task runs); null otherwise.
+ */
+function askedForUsage(command: string, rest: readonly string[]): string[] | null {
+  if (command === 'help') return [...rest];
+  const end = rest.indexOf('--') >= 0 ? rest.indexOf('--') : rest.length;
+  const options = rest.slice(0, end);
+  if (!options.includes('--help') && !options.includes('-h')) return null;
+  const firstOption = options.findIndex((word) => word.startsWith('-'));
+  return [command, ...options.slice(0, firstOption)];
 }
 
 function socketPath(dataDir: string | undefined): string {
@@ -117,9 +130,16 @@ async function run(argv: string[]): Promise<number> {
   const { dataDir, rest: withoutDataDir } = takeDataDir(argv);
   const { machine, rest: withoutMachine } = takeMachine(withoutDataDir);
   const [command, ...rest] = withoutMachine;
-  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+  if (command === undefined || command === '--help' || command === '-h' || (command === 'help' && rest.length === 0)) {
     process.stdout.write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;
+  }
+  const asked = askedForUsage(command, rest);
+  if (asked) {
+    const usage = usageOf(asked);
+    if (!usage) throw new UsageError(`Unknown command: ${asked.join(' ')}`);
+    process.stdout.write(`${usage}\n`);
+    return 0;
   }
   if (command === '--version') {
     process.stdout.write(`${packageJson.version}\n`);
@@ -181,7 +201,7 @@ run(process.argv.slice(2)).then(
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`drover: ${withoutControls(message)}\n`);
     if (error instanceof UsageError) process.stderr.write(`Run \`drover help\` for usage.\n`);
-    const refused = error instanceof UsageError || (error instanceof DroverRequestError && error.code !== 'internal') || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    const refused = error instanceof UsageError || error instanceof Refusal || (error instanceof DroverRequestError && error.code !== 'internal') || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     process.exitCode = refused ? 2 : 1;
   },
 );

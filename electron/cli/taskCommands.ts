@@ -11,7 +11,7 @@ import { parseCommandArgs, taskIdArgument } from './cliOptions';
 import { agentCredentials } from './agentCredentials';
 import { connectToDrover, type DroverCaller } from './socketClient';
 import { quoted } from './terminalText';
-import { UsageError } from './usage';
+import { Refusal, UsageError } from './usage';
 
 export interface CliContext {
   socketPath: string;
@@ -72,7 +72,7 @@ export async function resolveProject(rpc: DroverCaller, given: string | undefine
   if (wanted && ProjectIdSchema.safeParse(wanted).success) {
     const { projects } = await rpc.call('listProjects', {});
     const project = projects.find((p) => p.id === wanted);
-    if (!project) throw new UsageError(`No project with id ${wanted} is registered in this Drover.`);
+    if (!project) throw new Refusal(`No project with id ${wanted} is registered in this Drover.`);
     return project;
   }
   if (!wanted && context.machine) throw new UsageError(`With --machine ${context.machine}, name the project: --project ID, or its absolute path on ${context.machine}.`);

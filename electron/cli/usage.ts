@@ -1,7 +1,14 @@
-/** A mistake in how the command was called; reported with exit code 2. */
+/** A mistake in how the command was called; reported with exit code 2 and a pointer to `drover help`. */
 export class UsageError extends Error {}
 
+/**
+ * A request this CLI turns down though it was called right (an agent or project that is not there,
+ * no terminal to ask on): exit code 2, as for a request Drover refused, with no pointer to the usage.
+ */
+export class Refusal extends Error {}
+
 export const USAGE = `Usage:
+  drover help [COMMAND]   (or drover COMMAND --help: that command's lines only)
   drover serve [--data-dir D] [--port N] [--host 127.0.0.1] [--allow-origin URL]... [--new-token] [--project PATH]
   drover host start | status [--json] | stop [--force] | restart [--force] | run | connect   [--data-dir D]
   drover machine add NAME DESTINATION [-p PORT] | list [--json] | remove NAME
@@ -50,3 +57,19 @@ the branch it started from; drover issue start makes an agent in its own worktre
 prompt is the issue (default profile: claude).
 Exit codes: 0 ok, 1 Drover unreachable or internal error, 2 bad usage or a request Drover refused,
 3 the task that drover task logs --follow followed did not succeed.`;
+
+
+/**
+ * The usage lines of one command, as `drover task run --help` prints them: the lines of the longest
+ * run of leading words that names one (`drover worktree merge alpha --help` prints worktree merge's);
+ * null when no command has those words.
+ */
+export function usageOf(words: readonly string[]): string | null {
+  const lines = USAGE.split('\n').filter((line) => line.startsWith('  drover '));
+  for (let count = words.length; count > 0; count--) {
+    const prefix = `  drover ${words.slice(0, count).join(' ')}`;
+    const matching = lines.filter((line) => line === prefix || line.startsWith(`${prefix} `));
+    if (matching.length > 0) return `Usage:\n${matching.join('\n')}`;
+  }
+  return null;
+}

@@ -7,7 +7,7 @@ import { parseCommandArgs } from './cliOptions';
 import { connectToDrover } from './socketClient';
 import { resolveProject, type CliContext } from './taskCommands';
 import { quoted } from './terminalText';
-import { UsageError } from './usage';
+import { Refusal, UsageError } from './usage';
 
 /** Columns padded to their widest cell; every cell is quoted where it holds control characters. */
 export function table(cells: string[][]): string {
@@ -20,7 +20,7 @@ export function table(cells: string[][]): string {
 export async function agentIdOf(rpc: RpcClient, project: Project, agent: string): Promise<string> {
   const { agents } = await rpc.call('getWorkState', { projectId: project.id });
   const found = agents.find((candidate) => candidate.id === agent || candidate.name.toLowerCase() === agent.toLowerCase());
-  if (!found) throw new UsageError(`No agent ${agent} in ${project.name} (agents: ${agents.map((candidate) => candidate.name).join(', ') || 'none yet'}).`);
+  if (!found) throw new Refusal(`No agent ${agent} in ${project.name} (agents: ${agents.map((candidate) => candidate.name).join(', ') || 'none yet'}).`);
   return found.id;
 }
 
