@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import * as pty from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '../../shared/host';
 import { CLI_PATH, REPO_ROOT } from '../../test-support/buildOnce';
@@ -87,6 +88,28 @@ describe('drover host: one lasting host per data dir, started by whoever needs i
     } finally {
       client.close();
     }
+  });
+
+  it('stop asked on a terminal and answered N stops nothing and exits 2', async () => {
+    await host('start');
+    const repo = path.join(dir, 'repo');
+    fs.mkdirSync(repo);
+    const client = await connectToDrover(socketPathFor(dataDir));
+    try {
+      const project = await client.rpc.call('addProject', { path: repo });
+      await client.rpc.call('createTask', { projectId: project.id, command: 'sleep 60', label: 'kept' });
+    } finally {
+      client.close();
+    }
+    const terminal = pty.spawn(process.execPath, [CLI_PATH, '--data-dir', dataDir, 'host', 'stop'], { cwd: dir, env: { ...process.env, DROVER_SOCKET: '' } });
+    let screen = '';
+    terminal.onData((data) => (screen += data));
+    const exited = new Promise<number>((resolve) => terminal.onExit(({ exitCode }) => resolve(exitCode)));
+    await waitFor(() => screen.includes('Stop them? [y/N]'), 'the question');
+    terminal.write('N\r');
+    expect(await exited).toBe(2);
+    expect(screen).toContain('Not stopped.');
+    expect((await host('status')).stdout).toContain('running:  0 agents and 1 task');
   });
 
   it('status and stop name the running work with control characters escaped: a label cannot write the clipboard or clear the screen', async () => {
