@@ -65,6 +65,8 @@ describe('drover worktree', () => {
     expect(diff.stdout).not.toContain('alpha');
     expect((await cli(['worktree', 'diff', 'beta', '--stat'])).stdout).toMatch(/shared\.txt\s+\+1\s+-1\s+committed\n[\s\S]*2 files changed, \+2 -1, 1 commit on drover\/beta-\w+ since main/);
     expect(await cli(['worktree'])).toMatchObject({ code: 2, stderr: expect.stringContaining('drover worktree needs a command: list, diff, merge') });
+    const untouched = await addAgent('gamma');
+    expect((await cli(['worktree', 'diff', 'gamma', '--stat'])).stdout).toBe(`0 files changed, +0 -0, 0 commits on ${untouched.branch} since main\n`);
   });
 
   it('quotes agent names and file names with control characters in its tables, as git does', async () => {

@@ -35,10 +35,15 @@ export function patchText(files: readonly { path: string; patch: string | null }
   return files.map((file) => file.patch ?? `# ${quoted(file.path)}: too large to show here; run ${showWith}\n`).join('');
 }
 
-function statText(diff: WorktreeDiff): string {
+/** `--stat`: a row per changed file (none, and no blank line, when nothing changed), then the summary line. */
+export function statText(rows: string[][], totals: { files: number; additions: number; deletions: number }, after = ''): string {
+  return `${rows.length > 0 ? `${table(rows)}\n` : ''}${countOf(totals.files, 'file')} changed, +${totals.additions} -${totals.deletions}${after}\n`;
+}
+
+function worktreeStatText(diff: WorktreeDiff): string {
   const rows = diff.files.map((file) => [file.path, `+${file.additions}`, `-${file.deletions}`, file.binary ? 'binary' : '', file.origins.join(', ')]);
-  const commits = countOf(diff.commits.length, 'commit');
-  return `${table(rows)}\n${countOf(diff.files.length, 'file')} changed, +${diff.additions} -${diff.deletions}, ${commits} on ${quoted(diff.branch)} since ${quoted(diff.parentBranch)}\n`;
+  const totals = { files: diff.files.length, additions: diff.additions, deletions: diff.deletions };
+  return statText(rows, totals, `, ${countOf(diff.commits.length, 'commit')} on ${quoted(diff.branch)} since ${quoted(diff.parentBranch)}`);
 }
 
 const SUBCOMMANDS = ['list', 'diff', 'merge'];
@@ -91,7 +96,7 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
         const agentId = await agentIdOf(rpc, project, agentArgument(positionals, 'diff'));
         const diff = await rpc.call('getWorktreeDiff', { agentId });
         if (values.json) context.out(`${JSON.stringify(diff, null, 2)}\n`);
-        else if (values.stat) context.out(statText(diff));
+        else if (values.stat) context.out(worktreeStatText(diff));
         else {
           const { worktrees } = await rpc.call('getWorkState', { projectId: project.id });
           const folder = worktrees.find((worktree) => worktree.agentId === agentId)?.path ?? 'the worktree';
