@@ -40,12 +40,30 @@ describe('drover CLI over the local socket', () => {
     removeDir(dir);
   });
 
-  it('status prints the data dir, version and projects', async () => {
+  it('status prints the data dir, version and projects, and in each its agents and the tasks not finished', async () => {
+    const agent = await host.core.api.createAgent({ projectId: project.id, name: 'Backend', role: '', profileId: 'shell' });
+    const running = await host.core.api.createTask({ projectId: project.id, command: 'sleep 30', label: 'long build', ownerAgentId: agent.id });
+    await finished((await host.core.api.createTask({ projectId: project.id, command: 'true', label: 'quick one' })).id);
     const result = await cli(['status']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`data dir: ${dataDir}`);
     expect(result.stdout).toContain('Drover test');
-    expect(result.stdout).toContain(project.id);
+    expect(result.stdout).toContain(`projects: 1\n  ${project.id}  repo  ${repo}\n    agent Backend (not started)\n    task ${running.id} (running) long build\n`);
+    expect(result.stdout).not.toContain('quick one');
+    const json = JSON.parse((await cli(['status', '--json'])).stdout) as { projects: { id: string; agents: { name: string; state: string }[]; tasks: Task[] }[] };
+    expect(json.projects[0]).toMatchObject({ id: project.id, agents: [{ id: agent.id, name: 'Backend', state: 'not started' }], tasks: [{ id: running.id, state: 'running' }] });
+  });
+
+  it('task list names each task’s agent', async () => {
+    const agent = await host.core.api.createAgent({ projectId: project.id, name: 'Backend', role: '', profileId: 'shell' });
+    const owned = await host.core.api.createTask({ projectId: project.id, command: 'true', label: 'owned', ownerAgentId: agent.id });
+    const own = await host.core.api.createTask({ projectId: project.id, command: 'true', label: 'mine' });
+    await finished(owned.id);
+    await finished(own.id);
+    const list = (await cli(['task', 'list'])).stdout.split('\n');
+    expect(list[0]).toMatch(/^ID\s+STATE\s+TRY\s+TIME\s+AGENT\s+COMMAND$/);
+    expect(list.find((line) => line.startsWith(owned.id))).toMatch(/\sBackend\s+owned: true$/);
+    expect(list.find((line) => line.startsWith(own.id))).toMatch(/\s-\s+mine: true$/);
   });
 
   it('runs a task from the folder it stands in and prints its id, then shows, lists and prints its logs', async () => {

@@ -9,18 +9,18 @@ import { sshLauncher } from '../wire/sshProcess';
 import { openSshRelay } from '../wire/sshRelay';
 import { parseCommandArgs } from './cliOptions';
 import { issueCommand, pullRequestCommand } from './forgeCommands';
-import { agentCredentials } from './agentCredentials';
 import { hookCommand } from './hookCommand';
 import { inboxCommand } from './inboxCommands';
 import { hostCommand, type HostCliContext } from './hostCommands';
 import { runMcpServer } from './mcp/mcpServer';
 import { serve } from './serve';
+import { statusCommand } from './statusCommand';
 import { machineCommand } from './machineCommands';
 import { projectCommand } from './projectCommands';
 import { connectToDrover } from './socketClient';
 import { taskCommand, type CliContext } from './taskCommands';
 import { turnsCommand } from './turnCommands';
-import { quoted, withoutControls } from './terminalText';
+import { withoutControls } from './terminalText';
 import { Refusal, USAGE, UsageError, usageOf } from './usage';
 import { worktreeCommand } from './worktreeCommands';
 
@@ -105,25 +105,6 @@ function terminalConfirm(): HostCliContext['confirm'] {
   };
 }
 
-async function status(args: string[], context: CliContext): Promise<number> {
-  const { values } = parseCommandArgs('drover status', args, { json: { type: 'boolean', default: false } });
-  const client = await connectToDrover(context.socketPath, {}, { agent: agentCredentials(context.env) });
-  try {
-    const info = await client.rpc.call('getStatus', {});
-    if (values.json) {
-      context.out(`${JSON.stringify(info, null, 2)}\n`);
-      return 0;
-    }
-    const projects = info.projects.map((p) => `  ${p.id}  ${quoted(p.name)}  ${quoted(p.path)}`).join('\n');
-    context.out(
-      `Drover ${quoted(info.version)}\ndata dir: ${quoted(info.dataDir)}\nsocket:   ${quoted(info.socketPath)}\nprojects: ${info.projects.length}\n${projects}${projects ? '\n' : ''}`,
-    );
-    return 0;
-  } finally {
-    client.close();
-  }
-}
-
 async function run(argv: string[]): Promise<number> {
   const [first, ...afterFirst] = argv;
   if (first === 'hook') return hookCommand(afterFirst, process.env);
@@ -173,7 +154,7 @@ async function run(argv: string[]): Promise<number> {
 
 /** The commands of MACHINE_COMMANDS, on whichever host the context reaches. */
 function projectWork(command: string, rest: string[], context: CliContext): Promise<number> {
-  if (command === 'status') return status(rest, context);
+  if (command === 'status') return statusCommand(rest, context);
   if (command === 'project') return projectCommand(rest, context);
   if (command === 'task') return taskCommand(rest, context);
   if (command === 'worktree') return worktreeCommand(rest, context);

@@ -6,6 +6,7 @@ import { agentTerminalEnv } from '../../test-support/agentTerminalEnv';
 import { runCli } from '../../test-support/droverProcess';
 import { commitFiles, git, makeRepo } from '../../test-support/gitRepo';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import { SHELL_AGENT_PROFILE, startShellAgent, typeCommand } from '../../test-support/shellAgent';
 import { waitFor } from '../../test-support/waitFor';
 import { startHost, type DroverHost } from '../host/host';
 
@@ -53,7 +54,7 @@ describe('drover worktree', () => {
     const list = await cli(['worktree', 'list']);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout.split('\n')[0]).toMatch(/^AGENT\s+BRANCH\s+PARENT\s+AHEAD\s+BEHIND\s+UNCOMMITTED\s+STATE\s+PULL REQUEST\s+PATH$/);
-    expect(list.stdout).toMatch(new RegExp(`beta\\s+${beta.branch}\\s+main\\s+1\\s+0\\s+1\\s+ready\\s+-\\s+${beta.path}`));
+    expect(list.stdout).toMatch(new RegExp(`beta\\s+${beta.branch}\\s+main\\s+1\\s+0\\s+1\\s+not started\\s+-\\s+${beta.path}`));
     const listed = JSON.parse((await cli(['worktree', 'list', '--json'])).stdout) as { agentName: string }[];
     expect(listed.map((entry) => entry.agentName)).toEqual(['alpha', 'beta']);
 
@@ -67,6 +68,17 @@ describe('drover worktree', () => {
     expect(await cli(['worktree'])).toMatchObject({ code: 2, stderr: expect.stringContaining('drover worktree needs a command: list, diff, merge') });
     const untouched = await addAgent('gamma');
     expect((await cli(['worktree', 'diff', 'gamma', '--stat'])).stdout).toBe(`0 files changed, +0 -0, 0 commits on ${untouched.branch} since main\n`);
+  });
+
+  it('list shows the agent’s state: ready at its prompt, busy while its command runs', async () => {
+    await host.core.api.saveAgentProfile({ profile: SHELL_AGENT_PROFILE });
+    const agent = await host.core.api.createAgent({ projectId: project.id, name: 'worker', role: '', profileId: SHELL_AGENT_PROFILE.id, workspace: { kind: 'new-worktree' } });
+    await startShellAgent(host.core, agent);
+    const row = async () => (await cli(['worktree', 'list'])).stdout.split('\n').find((line) => line.startsWith('worker '));
+    expect(await row()).toMatch(/\s0\s+0\s+0\s+ready\s+-\s/);
+    await typeCommand(host.core, agent, 'sleep 30');
+    await waitFor(async () => (await host.core.api.getWorkState({ projectId: project.id })).sessions[0]?.state === 'busy', 'the agent busy');
+    expect(await row()).toMatch(/\s0\s+0\s+0\s+busy\s+-\s/);
   });
 
   it('quotes agent names and file names with control characters in its tables, as git does', async () => {

@@ -3,6 +3,7 @@ import { pullRequestSummary } from '../../shared/forge';
 import { countOf } from '../../shared/plural';
 import type { RpcClient } from '../../shared/rpcClient';
 import { agentCredentials } from './agentCredentials';
+import { agentStates } from './agentStates';
 import { parseCommandArgs } from './cliOptions';
 import { connectToDrover } from './socketClient';
 import { resolveProject, type CliContext } from './taskCommands';
@@ -71,7 +72,8 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
     const project = await resolveProject(rpc, values.project, context);
     switch (sub) {
       case 'list': {
-        const [listed, { forgeLinks }] = await Promise.all([rpc.call('listWorktrees', { projectId: project.id }), rpc.call('getWorkState', { projectId: project.id })]);
+        const [listed, { forgeLinks, sessions }] = await Promise.all([rpc.call('listWorktrees', { projectId: project.id }), rpc.call('getWorkState', { projectId: project.id })]);
+        const agentState = agentStates(sessions);
         if (values.json) context.out(`${JSON.stringify(listed, null, 2)}\n`);
         else if (listed.length === 0) context.out(`No agent of ${quoted(project.name)} has a worktree of its own.\n`);
         else {
@@ -84,7 +86,8 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
             String(status?.ahead ?? '-'),
             String(status?.behind ?? '-'),
             String(status?.uncommittedFiles ?? '-'),
-            worktree.state,
+            // The agent's state; a worktree being made, or gone from disk, says so too.
+            worktree.state === 'ready' ? agentState(worktree.agentId) : `${agentState(worktree.agentId)}, worktree ${worktree.state}`,
             pullRequests.get(worktree.agentId) ?? '-',
             worktree.path,
           ]);
