@@ -5,7 +5,7 @@ import * as pty from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '../../shared/host';
 import { CLI_PATH, REPO_ROOT } from '../../test-support/buildOnce';
-import { runCli, stopHostOf } from '../../test-support/droverProcess';
+import { runCli, startServe, stopHostOf } from '../../test-support/droverProcess';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 import { HOST_LOG_FILE, isRecordedHostAlive, readHostRecord } from '../host/hostRecord';
@@ -43,9 +43,22 @@ describe('drover host: one lasting host per data dir, started by whoever needs i
     expect(status.stdout).toContain(`Drover host: running, pid ${pid}`);
     expect(status.stdout).toContain(`log:      ${path.join(dataDir, HOST_LOG_FILE)}`);
     expect(status.stdout).toContain('running:  0 agents and 0 tasks');
+    expect(status.stdout).toContain('browser:  no door open (drover serve opens one)\n');
     expect((await host('start')).stdout).toContain(`Drover host already running: pid ${pid}`);
     const json = JSON.parse((await host('status', '--json')).stdout) as { alive: boolean; pid: number };
     expect(json).toMatchObject({ alive: true, pid });
+  });
+
+  it('status names the browser door a serve keeps open, by its address (the token stays with serve)', async () => {
+    const serving = await startServe(['--data-dir', dataDir]);
+    try {
+      const status = await host('status');
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toContain(`browser:  ${new URL(serving.url).origin}\n`);
+      expect(status.stdout).not.toContain(new URL(serving.url).searchParams.get('token') as string);
+    } finally {
+      await serving.stopServe();
+    }
   });
 
   it('two clients racing to start a host get the same one', async () => {

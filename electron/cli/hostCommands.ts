@@ -117,7 +117,9 @@ async function status(args: string[], context: HostCliContext): Promise<number> 
     `data dir: ${quoted(info.dataDir)}`,
     `socket:   ${quoted(info.socketPath)}`,
     `log:      ${quoted(info.logFile)}`,
-    `clients:  ${info.clients}${info.webDoors.length ? `; browser at ${info.webDoors.map((door) => new URL(door.url).origin).join(', ')}` : ''}`,
+    `clients:  ${info.clients}`,
+    // The address only: the token stays with the serve that printed it.
+    `browser:  ${info.webDoors.length ? info.webDoors.map((door) => new URL(door.url).origin).join(', ') : 'no door open (drover serve opens one)'}`,
     `running:  ${workCount(info.running)}`,
     ...describeWork(info.running),
   ];
