@@ -22,7 +22,7 @@ export const USAGE = `Usage:
   drover task retry ID [--json]
   drover worktree list [--project ID|PATH] [--json]
   drover worktree diff AGENT [--stat] [--json]
-  drover worktree merge AGENT [--squash] [-m MESSAGE] [--hand-back] [--json]
+  drover worktree merge AGENT [--squash] [-m MESSAGE] [--hand-back] [--check] [--json]
   drover inbox [--agent NAME] [--all] [--json]   (an agent's new messages in full, then marked read)
   drover pr create AGENT [--title T] [--body B] [--draft] [--json]
   drover pr status AGENT [--json]
@@ -50,7 +50,8 @@ project folder. --cwd names another, inside the project or an agent's worktree.
 Inside an agent terminal the project and agent come from DROVER_SOCKET, DROVER_PROJECT_ID,
 DROVER_AGENT_ID and DROVER_AGENT_PROOF, and the command acts for that agent. Elsewhere the socket is found from --data-dir, DROVER_DATA_DIR or the default data dir.
 drover worktree merge checks for conflicts first (git merge-tree) and refuses with exit code 2,
-naming the files; --hand-back then posts them to the agent to rebase and resolve.
+naming the files; --hand-back then posts them to the agent to rebase and resolve. --check says what
+the merge would do (its commits, and what stops it now) and does nothing (exit code 2 when it would not merge).
 drover task logs --follow ends with how the task ended (on stderr).
 drover pr create pushes the agent's branch (that branch only) and opens its pull request against
 the branch it started from; drover issue start makes an agent in its own worktree whose first

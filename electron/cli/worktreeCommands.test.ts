@@ -114,6 +114,36 @@ describe('drover worktree', () => {
     expect(await cli(['worktree', 'merge', 'gamma'])).toMatchObject({ code: 2, stderr: expect.stringContaining('No agent gamma in repo (agents: alpha, beta)') });
   });
 
+  it('merge --check says what a merge would do, Drover’s commit of a removed agent’s work included, and changes nothing', async () => {
+    const alpha = await addAgent('alpha');
+    commitFiles(alpha.path, { 'a.txt': 'a\n' }, 'add a');
+    fs.writeFileSync(path.join(alpha.path, 'wip.txt'), 'not committed\n');
+    const { keptBranch } = await host.core.api.removeAgent({ agentId: alpha.agentId, keepBranch: true });
+    if (!keptBranch) throw new Error('no branch kept');
+    // Another agent takes the kept branch up; main moves on meanwhile.
+    const heir = await host.core.api.createAgent({ projectId: project.id, name: 'heir', role: '', profileId: 'shell', workspace: { kind: 'existing-branch', branch: keptBranch, parent: 'main' } });
+    commitFiles(repo, { 'other.txt': 'x\n' }, 'main moves on');
+    const main = git(repo, 'rev-parse', 'main');
+
+    const check = await cli(['worktree', 'merge', 'heir', '--check']);
+    expect(check.code, check.stderr).toBe(0);
+    const lines = check.stdout.split('\n');
+    expect(lines[0]).toBe(`Merging would replay the 2 commits of ${keptBranch} on the 1 commit main gained since, then fast-forward main to them:`);
+    expect(lines[1]).toMatch(/^ {2}[0-9a-f]{10} add a$/);
+    expect(lines[2]).toMatch(/^ {2}[0-9a-f]{10} Uncommitted work of alpha, saved by Drover when the agent was removed {3}\(Drover committed this: uncommitted work of a removed agent\)$/);
+    expect(lines.slice(3)).toEqual(['Nothing was changed (--check).', '']);
+    expect(git(repo, 'rev-parse', 'main')).toBe(main);
+    expect(JSON.parse((await cli(['worktree', 'merge', 'heir', '--check', '--json'])).stdout)).toMatchObject({ ahead: 2, behind: 1, problem: null, commits: [{ subject: expect.stringContaining('saved by Drover') }, { subject: 'add a' }] });
+
+    const heirWorktree = (await host.core.api.getWorkState({ projectId: project.id })).worktrees.find((worktree) => worktree.agentId === heir.id) as Worktree;
+    fs.writeFileSync(path.join(heirWorktree.path, 'more.txt'), 'more\n');
+    const refused = await cli(['worktree', 'merge', 'heir', '--check', '--squash']);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toMatch(/^Merging would add one commit to main holding the 2 commits of /);
+    expect(refused.stdout).toContain("It would not merge now: 1 file in heir's worktree is not committed");
+    expect(git(repo, 'rev-parse', 'main')).toBe(main);
+  });
+
   it('runs `drover task run` of an agent standing in its worktree there', async () => {
     const worker = await addAgent('worker');
     await host.core.api.startAgent({ agentId: worker.agentId, resume: false });

@@ -1,4 +1,5 @@
-import type { Project, WorktreeDiff } from '../../shared/entities';
+import type { MergeCheck, MergeStrategy, Project, WorktreeDiff } from '../../shared/entities';
+import { isSavedWorkSubject } from '../../shared/savedWork';
 import { pullRequestSummary } from '../../shared/forge';
 import { countOf } from '../../shared/plural';
 import type { RpcClient } from '../../shared/rpcClient';
@@ -47,6 +48,25 @@ function worktreeStatText(diff: WorktreeDiff): string {
   return statText(rows, totals, `, ${countOf(diff.commits.length, 'commit')} on ${quoted(diff.branch)} since ${quoted(diff.parentBranch)}`);
 }
 
+/**
+ * What `drover worktree merge` would do, said before anything is done: how the parent moves, each
+ * commit it takes (Drover's own commit of a removed agent's uncommitted work named as such), and
+ * what stops it now, if anything. `commits` are the diff's, newest first.
+ */
+function mergePreview(check: MergeCheck, commits: WorktreeDiff['commits'], strategy: MergeStrategy): string {
+  const { branch, parentBranch: parent, ahead, behind } = check;
+  const how =
+    strategy === 'squash'
+      ? `add one commit to ${quoted(parent)} holding the ${countOf(ahead, 'commit')} of ${quoted(branch)}`
+      : behind > 0
+        ? `replay the ${countOf(ahead, 'commit')} of ${quoted(branch)} on the ${countOf(behind, 'commit')} ${quoted(parent)} gained since, then fast-forward ${quoted(parent)} to them`
+        : `fast-forward ${quoted(parent)} by the ${countOf(ahead, 'commit')} of ${quoted(branch)}`;
+  // Oldest first, the order they land in.
+  const lines = [...commits].reverse().map((commit) => `  ${commit.sha.slice(0, 10)} ${quoted(commit.subject)}${isSavedWorkSubject(commit.subject) ? '   (Drover committed this: uncommitted work of a removed agent)' : ''}`);
+  const verdict = check.problem === null ? 'Nothing was changed (--check).' : `It would not merge now: ${check.problem}`;
+  return `${[`Merging would ${how}${lines.length > 0 ? ':' : '.'}`, ...lines, verdict].join('\n')}\n`;
+}
+
 const SUBCOMMANDS = ['list', 'diff', 'merge'];
 
 /** `drover worktree ...`: returns the process exit code. */
@@ -63,6 +83,7 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
       squash: { type: 'boolean', default: false },
       message: { type: 'string', short: 'm' },
       'hand-back': { type: 'boolean', default: false },
+      check: { type: 'boolean', default: false },
     },
     true,
   );
@@ -108,8 +129,15 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
         return 0;
       }
       case 'merge': {
+        if (values.check && values['hand-back']) throw new UsageError('drover worktree merge --check changes nothing, so it hands nothing back: leave out --hand-back');
         const agentId = await agentIdOf(rpc, project, agentArgument(positionals, 'merge'));
         const check = await rpc.call('checkWorktreeMerge', { agentId });
+        if (values.check) {
+          const { commits } = await rpc.call('getWorktreeDiff', { agentId });
+          if (values.json) context.out(`${JSON.stringify({ ...check, commits }, null, 2)}\n`);
+          else context.out(mergePreview(check, commits, values.squash ? 'squash' : 'rebase'));
+          return check.problem === null ? 0 : 2;
+        }
         if (check.conflicts.length > 0 && values['hand-back']) {
           const note = await rpc.call('handBackWorktreeConflicts', { agentId });
           process.stderr.write(`drover: handed the conflicts back to the agent (message ${note.id}).\n`);
