@@ -59,7 +59,6 @@ prompt is the issue (default profile: claude).
 Exit codes: 0 ok, 1 Drover unreachable or internal error, 2 bad usage or a request Drover refused,
 3 the task that drover task logs --follow followed did not succeed.`;
 
-
 /**
  * The usage lines of one command, as `drover task run --help` prints them: the lines of the longest
  * run of leading words that names one (`drover worktree merge alpha --help` prints worktree merge's);
