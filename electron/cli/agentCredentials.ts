@@ -1,5 +1,5 @@
 import { AGENT_PROOF_ENV } from '../../shared/agentEnv';
-import { UsageError } from './usage';
+import { Refusal } from './usage';
 
 /** What a tool in an agent terminal hands Drover to speak for that agent (identifyAgent). */
 export interface AgentCredentials {
@@ -17,7 +17,7 @@ export function agentCredentials(env: NodeJS.ProcessEnv): AgentCredentials | nul
   if (!agentId) return null;
   const proof = env[AGENT_PROOF_ENV];
   if (!proof) {
-    throw new UsageError(
+    throw new Refusal(
       `DROVER_AGENT_ID is set but ${AGENT_PROOF_ENV} is not: only the agent's own terminal speaks for it. Unset DROVER_AGENT_ID to act as yourself (--agent NAME names the owner of a task).`,
     );
   }

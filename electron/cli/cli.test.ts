@@ -40,12 +40,30 @@ describe('drover CLI over the local socket', () => {
     removeDir(dir);
   });
 
-  it('status prints the data dir, version and projects', async () => {
+  it('status prints the data dir, version and projects, and in each its agents and the tasks not finished', async () => {
+    const agent = await host.core.api.createAgent({ projectId: project.id, name: 'Backend', role: '', profileId: 'shell' });
+    const running = await host.core.api.createTask({ projectId: project.id, command: 'sleep 30', label: 'long build', ownerAgentId: agent.id });
+    await finished((await host.core.api.createTask({ projectId: project.id, command: 'true', label: 'quick one' })).id);
     const result = await cli(['status']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`data dir: ${dataDir}`);
     expect(result.stdout).toContain('Drover test');
-    expect(result.stdout).toContain(project.id);
+    expect(result.stdout).toContain(`projects: 1\n  ${project.id}  repo  ${repo}\n    agent Backend (not started)\n    task ${running.id} (running) long build\n`);
+    expect(result.stdout).not.toContain('quick one');
+    const json = JSON.parse((await cli(['status', '--json'])).stdout) as { projects: { id: string; agents: { name: string; state: string }[]; tasks: Task[] }[] };
+    expect(json.projects[0]).toMatchObject({ id: project.id, agents: [{ id: agent.id, name: 'Backend', state: 'not started' }], tasks: [{ id: running.id, state: 'running' }] });
+  });
+
+  it('task list names each task’s agent', async () => {
+    const agent = await host.core.api.createAgent({ projectId: project.id, name: 'Backend', role: '', profileId: 'shell' });
+    const owned = await host.core.api.createTask({ projectId: project.id, command: 'true', label: 'owned', ownerAgentId: agent.id });
+    const own = await host.core.api.createTask({ projectId: project.id, command: 'true', label: 'mine' });
+    await finished(owned.id);
+    await finished(own.id);
+    const list = (await cli(['task', 'list'])).stdout.split('\n');
+    expect(list[0]).toMatch(/^ID\s+STATE\s+TRY\s+TIME\s+AGENT\s+COMMAND$/);
+    expect(list.find((line) => line.startsWith(owned.id))).toMatch(/\sBackend\s+owned: true$/);
+    expect(list.find((line) => line.startsWith(own.id))).toMatch(/\s-\s+mine: true$/);
   });
 
   it('runs a task from the folder it stands in and prints its id, then shows, lists and prints its logs', async () => {
@@ -160,6 +178,38 @@ describe('drover CLI over the local socket', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).not.toMatch(controls);
     expect(refused.stderr).toContain('No agent x\\033]0;owned\\a in this project');
+  });
+
+  it('drover COMMAND --help (and -h, and drover help COMMAND) prints that command’s usage; after -- it is a word of the task', async () => {
+    for (const args of [['task', 'run', '--help'], ['task', 'run', '-h'], ['help', 'task', 'run'], ['task', 'run', '--label', 'x', '--help']]) {
+      const help = await cli(args);
+      expect(help, args.join(' ')).toMatchObject({ code: 0, stderr: '' });
+      expect(help.stdout).toBe('Usage:\n  drover task run [--project ID|PATH] [--agent NAME] [--label L] [--cwd DIR] [--json] -- CMD...\n');
+    }
+    const task = await cli(['task', '--help']);
+    expect(task.stdout.trimEnd().split('\n').slice(1)).toEqual(expect.arrayContaining([expect.stringMatching(/^ {2}drover task list /), expect.stringMatching(/^ {2}drover task retry /)]));
+    expect(task.stdout).not.toContain('drover worktree');
+    expect((await cli(['worktree', 'merge', 'alpha', '--squash', '--help'])).stdout).toMatch(/^Usage:\n {2}drover worktree merge AGENT [^\n]*\n$/);
+    expect((await cli(['host', 'stop', '--help'])).stdout).toMatch(/^Usage:\n {2}drover host start \| status/);
+    expect(await cli(['bogus', '--help'])).toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown command: bogus') });
+    const passedOn = await cli(['task', 'run', '--json', '--', 'echo', '--help']);
+    expect(passedOn.code, passedOn.stderr).toBe(0);
+    expect(JSON.parse(passedOn.stdout)).toMatchObject({ command: 'echo --help' });
+  });
+
+  it('points to drover help after a mistake in the call, not after a refusal of a well-formed one', async () => {
+    const mistake = await cli(['task', 'list', '--bogus']);
+    expect(mistake).toMatchObject({ code: 2, stderr: expect.stringContaining('Run `drover help` for usage.') });
+    for (const refused of [
+      await cli(['worktree', 'diff', 'nobody']),
+      await cli(['task', 'list', '--project', 'p-nosuchproject']),
+      await cli(['task', 'run', '--', 'true'], { env: { DROVER_AGENT_ID: 'a-someone' } }),
+      await cli(['task', 'show', 't-doesnotexist']),
+    ]) {
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toMatch(/^drover: \S/);
+      expect(refused.stderr).not.toContain('drover help');
+    }
   });
 
   it('says plainly when Drover is not running', async () => {

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import * as pty from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '../../shared/host';
 import { CLI_PATH, REPO_ROOT } from '../../test-support/buildOnce';
-import { runCli, stopHostOf } from '../../test-support/droverProcess';
+import { runCli, startServe, stopHostOf } from '../../test-support/droverProcess';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 import { HOST_LOG_FILE, isRecordedHostAlive, readHostRecord } from '../host/hostRecord';
@@ -42,9 +43,22 @@ describe('drover host: one lasting host per data dir, started by whoever needs i
     expect(status.stdout).toContain(`Drover host: running, pid ${pid}`);
     expect(status.stdout).toContain(`log:      ${path.join(dataDir, HOST_LOG_FILE)}`);
     expect(status.stdout).toContain('running:  0 agents and 0 tasks');
+    expect(status.stdout).toContain('browser:  no door open (drover serve opens one)\n');
     expect((await host('start')).stdout).toContain(`Drover host already running: pid ${pid}`);
     const json = JSON.parse((await host('status', '--json')).stdout) as { alive: boolean; pid: number };
     expect(json).toMatchObject({ alive: true, pid });
+  });
+
+  it('status names the browser door a serve keeps open, by its address (the token stays with serve)', async () => {
+    const serving = await startServe(['--data-dir', dataDir]);
+    try {
+      const status = await host('status');
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toContain(`browser:  ${new URL(serving.url).origin}\n`);
+      expect(status.stdout).not.toContain(new URL(serving.url).searchParams.get('token') as string);
+    } finally {
+      await serving.stopServe();
+    }
   });
 
   it('two clients racing to start a host get the same one', async () => {
@@ -87,6 +101,28 @@ describe('drover host: one lasting host per data dir, started by whoever needs i
     } finally {
       client.close();
     }
+  });
+
+  it('stop asked on a terminal and answered N stops nothing and exits 2', async () => {
+    await host('start');
+    const repo = path.join(dir, 'repo');
+    fs.mkdirSync(repo);
+    const client = await connectToDrover(socketPathFor(dataDir));
+    try {
+      const project = await client.rpc.call('addProject', { path: repo });
+      await client.rpc.call('createTask', { projectId: project.id, command: 'sleep 60', label: 'kept' });
+    } finally {
+      client.close();
+    }
+    const terminal = pty.spawn(process.execPath, [CLI_PATH, '--data-dir', dataDir, 'host', 'stop'], { cwd: dir, env: { ...process.env, DROVER_SOCKET: '' } });
+    let screen = '';
+    terminal.onData((data) => (screen += data));
+    const exited = new Promise<number>((resolve) => terminal.onExit(({ exitCode }) => resolve(exitCode)));
+    await waitFor(() => screen.includes('Stop them? [y/N]'), 'the question');
+    terminal.write('N\r');
+    expect(await exited).toBe(2);
+    expect(screen).toContain('Not stopped.');
+    expect((await host('status')).stdout).toContain('running:  0 agents and 1 task');
   });
 
   it('status and stop name the running work with control characters escaped: a label cannot write the clipboard or clear the screen', async () => {

@@ -14,7 +14,7 @@ import { cliRuntime } from './cliRuntime';
 import { connectToDrover } from './socketClient';
 import type { CliContext } from './taskCommands';
 import { quoted } from './terminalText';
-import { UsageError } from './usage';
+import { Refusal, UsageError } from './usage';
 
 export interface HostCliContext extends CliContext {
   dataDir: string;
@@ -45,10 +45,10 @@ function commandLineToolFrom(env: NodeJS.ProcessEnv): CommandLineToolSource | un
   try {
     parsed = JSON.parse(given);
   } catch {
-    throw new UsageError(`${COMMAND_LINE_TOOL_ENV} is not JSON`);
+    throw new Refusal(`${COMMAND_LINE_TOOL_ENV} is not JSON`);
   }
   const source = CommandLineToolSourceSchema.safeParse(parsed);
-  if (!source.success) throw new UsageError(`${COMMAND_LINE_TOOL_ENV} does not describe a command line tool: ${source.error.message}`);
+  if (!source.success) throw new Refusal(`${COMMAND_LINE_TOOL_ENV} does not describe a command line tool: ${source.error.message}`);
   return source.data;
 }
 
@@ -117,7 +117,9 @@ async function status(args: string[], context: HostCliContext): Promise<number> 
     `data dir: ${quoted(info.dataDir)}`,
     `socket:   ${quoted(info.socketPath)}`,
     `log:      ${quoted(info.logFile)}`,
-    `clients:  ${info.clients}${info.webDoors.length ? `; browser at ${info.webDoors.map((door) => new URL(door.url).origin).join(', ')}` : ''}`,
+    `clients:  ${info.clients}`,
+    // The address only: the token stays with the serve that printed it.
+    `browser:  ${info.webDoors.length ? info.webDoors.map((door) => new URL(door.url).origin).join(', ') : 'no door open (drover serve opens one)'}`,
     `running:  ${workCount(info.running)}`,
     ...describeWork(info.running),
   ];
@@ -136,7 +138,7 @@ async function start(context: HostCliContext): Promise<number> {
 async function mayStop(work: RunningWork, force: boolean, context: HostCliContext): Promise<boolean> {
   if (force || (work.agents.length === 0 && work.tasks.length === 0)) return true;
   context.out(`Stopping the host ends ${workCount(work)}: agents stop, running tasks end interrupted (retry them later).\n${describeWork(work).join('\n')}\n`);
-  if (!context.confirm) throw new UsageError('Not stopped: there is no terminal to ask on. Add --force to stop them anyway.');
+  if (!context.confirm) throw new Refusal('Not stopped: there is no terminal to ask on. Add --force to stop them anyway.');
   return context.confirm('Stop them? [y/N] ');
 }
 

@@ -9,19 +9,19 @@ import { sshLauncher } from '../wire/sshProcess';
 import { openSshRelay } from '../wire/sshRelay';
 import { parseCommandArgs } from './cliOptions';
 import { issueCommand, pullRequestCommand } from './forgeCommands';
-import { agentCredentials } from './agentCredentials';
 import { hookCommand } from './hookCommand';
 import { inboxCommand } from './inboxCommands';
 import { hostCommand, type HostCliContext } from './hostCommands';
 import { runMcpServer } from './mcp/mcpServer';
 import { serve } from './serve';
+import { statusCommand } from './statusCommand';
 import { machineCommand } from './machineCommands';
 import { projectCommand } from './projectCommands';
 import { connectToDrover } from './socketClient';
 import { taskCommand, type CliContext } from './taskCommands';
 import { turnsCommand } from './turnCommands';
-import { quoted, withoutControls } from './terminalText';
-import { USAGE, UsageError } from './usage';
+import { withoutControls } from './terminalText';
+import { Refusal, USAGE, UsageError, usageOf } from './usage';
 import { worktreeCommand } from './worktreeCommands';
 
 /** `--data-dir D` may stand anywhere before `--`; it picks the Drover to talk to. */
@@ -56,7 +56,7 @@ async function onMachine(name: string, context: CliContext, command: (context: C
   let machine;
   try {
     const { machines } = await local.rpc.call('listMachines', {});
-    if (!machines.some((candidate) => candidate.name === name)) throw new UsageError(`No machine named ${name} (${machines.length ? `machines: ${machines.map((m) => m.name).join(', ')}` : 'add one with drover machine add NAME user@host'}).`);
+    if (!machines.some((candidate) => candidate.name === name)) throw new Refusal(`No machine named ${name} (${machines.length ? `machines: ${machines.map((m) => m.name).join(', ')}` : 'add one with drover machine add NAME user@host'}).`);
     ({ machine } = await local.rpc.call('updateMachineHost', { name }));
   } finally {
     local.close();
@@ -72,6 +72,19 @@ async function onMachine(name: string, context: CliContext, command: (context: C
   } finally {
     await relay.close();
   }
+}
+
+/**
+ * The words of the command whose usage was asked for: `drover help task run`, or `--help` / `-h`
+ * anywhere before `--` (after it they are words of the command a task runs); null otherwise.
+ */
+function askedForUsage(command: string, rest: readonly string[]): string[] | null {
+  if (command === 'help') return [...rest];
+  const end = rest.indexOf('--') >= 0 ? rest.indexOf('--') : rest.length;
+  const options = rest.slice(0, end);
+  if (!options.includes('--help') && !options.includes('-h')) return null;
+  const firstOption = options.findIndex((word) => word.startsWith('-'));
+  return [command, ...options.slice(0, firstOption)];
 }
 
 function socketPath(dataDir: string | undefined): string {
@@ -92,34 +105,22 @@ function terminalConfirm(): HostCliContext['confirm'] {
   };
 }
 
-async function status(args: string[], context: CliContext): Promise<number> {
-  const { values } = parseCommandArgs('drover status', args, { json: { type: 'boolean', default: false } });
-  const client = await connectToDrover(context.socketPath, {}, { agent: agentCredentials(context.env) });
-  try {
-    const info = await client.rpc.call('getStatus', {});
-    if (values.json) {
-      context.out(`${JSON.stringify(info, null, 2)}\n`);
-      return 0;
-    }
-    const projects = info.projects.map((p) => `  ${p.id}  ${quoted(p.name)}  ${quoted(p.path)}`).join('\n');
-    context.out(
-      `Drover ${quoted(info.version)}\ndata dir: ${quoted(info.dataDir)}\nsocket:   ${quoted(info.socketPath)}\nprojects: ${info.projects.length}\n${projects}${projects ? '\n' : ''}`,
-    );
-    return 0;
-  } finally {
-    client.close();
-  }
-}
-
 async function run(argv: string[]): Promise<number> {
   const [first, ...afterFirst] = argv;
   if (first === 'hook') return hookCommand(afterFirst, process.env);
   const { dataDir, rest: withoutDataDir } = takeDataDir(argv);
   const { machine, rest: withoutMachine } = takeMachine(withoutDataDir);
   const [command, ...rest] = withoutMachine;
-  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+  if (command === undefined || command === '--help' || command === '-h' || (command === 'help' && rest.length === 0)) {
     process.stdout.write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;
+  }
+  const asked = askedForUsage(command, rest);
+  if (asked) {
+    const usage = usageOf(asked);
+    if (!usage) throw new UsageError(`Unknown command: ${asked.join(' ')}`);
+    process.stdout.write(`${usage}\n`);
+    return 0;
   }
   if (command === '--version') {
     process.stdout.write(`${packageJson.version}\n`);
@@ -153,7 +154,7 @@ async function run(argv: string[]): Promise<number> {
 
 /** The commands of MACHINE_COMMANDS, on whichever host the context reaches. */
 function projectWork(command: string, rest: string[], context: CliContext): Promise<number> {
-  if (command === 'status') return status(rest, context);
+  if (command === 'status') return statusCommand(rest, context);
   if (command === 'project') return projectCommand(rest, context);
   if (command === 'task') return taskCommand(rest, context);
   if (command === 'worktree') return worktreeCommand(rest, context);
@@ -181,7 +182,7 @@ run(process.argv.slice(2)).then(
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`drover: ${withoutControls(message)}\n`);
     if (error instanceof UsageError) process.stderr.write(`Run \`drover help\` for usage.\n`);
-    const refused = error instanceof UsageError || (error instanceof DroverRequestError && error.code !== 'internal') || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    const refused = error instanceof UsageError || error instanceof Refusal || (error instanceof DroverRequestError && error.code !== 'internal') || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     process.exitCode = refused ? 2 : 1;
   },
 );

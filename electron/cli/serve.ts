@@ -6,7 +6,8 @@ import { isRecordedHostAlive, readHostRecord } from '../host/hostRecord';
 import { originsOf, parseOrigin } from '../host/webServer';
 import { hostCommandFor, type HostCliContext } from './hostCommands';
 import { connectToDrover, type SocketClient } from './socketClient';
-import { UsageError } from './usage';
+import { quoted } from './terminalText';
+import { Refusal, UsageError } from './usage';
 
 function parsePort(text: string): number {
   const port = Number(text);
@@ -59,6 +60,8 @@ export async function serve(args: string[], context: HostCliContext): Promise<nu
     const client = await connectToDrover(socketPath, {}, { client: 'serve' });
     let door: WebDoor;
     try {
+      const [serving] = (await client.rpc.call('getHostStatus', {})).webDoors;
+      if (serving) throw new Refusal(`Drover already serves ${quoted(dataDir)} at ${serving.url} (another drover serve keeps that door open): open that, or stop that serve first.`);
       door = await client.rpc.call('openWebDoor', { host: values.host, allowOrigins, ...request });
     } catch (error) {
       client.close();

@@ -11,7 +11,7 @@ import { parseCommandArgs, taskIdArgument } from './cliOptions';
 import { agentCredentials } from './agentCredentials';
 import { connectToDrover, type DroverCaller } from './socketClient';
 import { quoted } from './terminalText';
-import { UsageError } from './usage';
+import { Refusal, UsageError } from './usage';
 
 export interface CliContext {
   socketPath: string;
@@ -32,13 +32,22 @@ function howTaskEnded(task: Task): string {
   return exit ? `${task.state}: ${exit}` : task.state;
 }
 
-const TASK_TABLE_HEADER = ['ID'.padEnd(24), 'STATE'.padEnd(12), 'TRY'.padEnd(4), 'TIME'.padEnd(8), 'COMMAND'].join(' ');
-
-function taskLine(task: Task): string {
-  const runTime = taskRunTime(task, Date.now());
-  const elapsed = runTime === null ? '-' : formatDuration(runTime);
-  const title = task.label ? `${quoted(task.label)}: ${quoted(task.command)}` : quoted(task.command);
-  return [task.id.padEnd(24), task.state.padEnd(12), `#${task.attempt}`.padEnd(4), elapsed.padEnd(8), title].join(' ');
+/**
+ * The rows of `drover task list`, printed page by page as they come: columns of a fixed width, the
+ * AGENT column as wide as the longest name among the project's agents (removed ones too).
+ */
+function taskTable(agentNames: ReadonlyMap<string, string>): { header: string; line: (task: Task) => string } {
+  const agentWidth = Math.max('AGENT'.length, ...[...agentNames.values()].map((name) => quoted(name).length));
+  return {
+    header: ['ID'.padEnd(24), 'STATE'.padEnd(12), 'TRY'.padEnd(4), 'TIME'.padEnd(8), 'AGENT'.padEnd(agentWidth), 'COMMAND'].join(' '),
+    line: (task) => {
+      const runTime = taskRunTime(task, Date.now());
+      const elapsed = runTime === null ? '-' : formatDuration(runTime);
+      const owner = task.ownerAgentId ? quoted(agentNames.get(task.ownerAgentId) ?? task.ownerAgentId) : '-';
+      const title = task.label ? `${quoted(task.label)}: ${quoted(task.command)}` : quoted(task.command);
+      return [task.id.padEnd(24), task.state.padEnd(12), `#${task.attempt}`.padEnd(4), elapsed.padEnd(8), owner.padEnd(agentWidth), title].join(' ');
+    },
+  };
 }
 
 function taskDetails(task: Task): string {
@@ -72,7 +81,7 @@ export async function resolveProject(rpc: DroverCaller, given: string | undefine
   if (wanted && ProjectIdSchema.safeParse(wanted).success) {
     const { projects } = await rpc.call('listProjects', {});
     const project = projects.find((p) => p.id === wanted);
-    if (!project) throw new UsageError(`No project with id ${wanted} is registered in this Drover.`);
+    if (!project) throw new Refusal(`No project with id ${wanted} is registered in this Drover.`);
     return project;
   }
   if (!wanted && context.machine) throw new UsageError(`With --machine ${context.machine}, name the project: --project ID, or its absolute path on ${context.machine}.`);
@@ -185,13 +194,15 @@ export async function taskCommand(args: string[], context: CliContext): Promise<
       }
       case 'list': {
         const project = await resolveProject(rpc, values.project, context);
+        const { agents, formerAgents } = await rpc.call('getWorkState', { projectId: project.id });
+        const rows = taskTable(new Map([...formerAgents, ...agents].map((agent) => [agent.id, agent.name])));
         // Page by page, printed as it comes: a list of any length never has to fit in one string.
         let printed = 0;
         for (let after: string | undefined; ; ) {
           const page = await rpc.call('listTasks', { projectId: project.id, ...(after ? { after } : {}) });
           for (const task of page.tasks) {
             if (json) context.out(`${printed === 0 ? '[\n' : ',\n'}${JSON.stringify(task, null, 2).replace(/^/gm, '  ')}`);
-            else context.out(`${printed === 0 ? `${TASK_TABLE_HEADER}\n` : ''}${taskLine(task)}\n`);
+            else context.out(`${printed === 0 ? `${rows.header}\n` : ''}${rows.line(task)}\n`);
             printed++;
           }
           if (page.next === null) break;

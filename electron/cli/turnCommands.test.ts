@@ -60,7 +60,8 @@ describe('drover turns', () => {
     expect(diff.code, diff.stderr).toBe(0);
     expect(diff.stdout).toContain('diff --git a/notes.txt b/notes.txt');
     expect(diff.stdout).toContain('+two');
-    expect((await cli(['turns', 'diff', 'builder', '0', '1', '--stat'])).stdout).toContain('1 files changed, +1 -0');
+    expect((await cli(['turns', 'diff', 'builder', '0', '1', '--stat'])).stdout).toMatch(/^notes\.txt\s+\+1\s+-0\s*\n1 file changed, \+1 -0\n$/);
+    expect((await cli(['turns', 'diff', 'builder', '0', '--stat'])).stdout).toBe('0 files changed, +0 -0\n');
 
     const restore = await cli(['turns', 'restore', 'builder', '0']);
     expect(restore.code, restore.stderr).toBe(0);

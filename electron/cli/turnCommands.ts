@@ -3,7 +3,7 @@ import { parseCommandArgs } from './cliOptions';
 import { connectToDrover } from './socketClient';
 import { resolveProject, type CliContext } from './taskCommands';
 import { UsageError } from './usage';
-import { agentIdOf, patchText, table } from './worktreeCommands';
+import { agentIdOf, patchText, statText, table } from './worktreeCommands';
 
 const KIND_WORDS: Readonly<Record<Turn['kind'], string>> = { start: 'start', turn: 'turn', restore: 'restore' };
 
@@ -58,7 +58,10 @@ export async function turnsCommand(args: string[], context: CliContext): Promise
       const diff = await rpc.call('getTurnDiff', { agentId, from, to });
       print(diff, () =>
         values.stat
-          ? `${table(diff.files.map((file) => [file.path, `+${file.additions}`, `-${file.deletions}`, file.binary ? 'binary' : '']))}\n${diff.files.length} files changed, +${diff.additions} -${diff.deletions}\n`
+          ? statText(
+              diff.files.map((file) => [file.path, `+${file.additions}`, `-${file.deletions}`, file.binary ? 'binary' : '']),
+              { files: diff.files.length, additions: diff.additions, deletions: diff.deletions },
+            )
           : patchText(diff.files, `git diff ${diff.base} ${diff.head}`),
       );
     } else {

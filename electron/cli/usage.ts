@@ -1,7 +1,14 @@
-/** A mistake in how the command was called; reported with exit code 2. */
+/** A mistake in how the command was called; reported with exit code 2 and a pointer to `drover help`. */
 export class UsageError extends Error {}
 
+/**
+ * A request this CLI turns down though it was called right (an agent or project that is not there,
+ * no terminal to ask on): exit code 2, as for a request Drover refused, with no pointer to the usage.
+ */
+export class Refusal extends Error {}
+
 export const USAGE = `Usage:
+  drover help [COMMAND]   (or drover COMMAND --help: that command's lines only)
   drover serve [--data-dir D] [--port N] [--host 127.0.0.1] [--allow-origin URL]... [--new-token] [--project PATH]
   drover host start | status [--json] | stop [--force] | restart [--force] | run | connect   [--data-dir D]
   drover machine add NAME DESTINATION [-p PORT] | list [--json] | remove NAME
@@ -15,7 +22,7 @@ export const USAGE = `Usage:
   drover task retry ID [--json]
   drover worktree list [--project ID|PATH] [--json]
   drover worktree diff AGENT [--stat] [--json]
-  drover worktree merge AGENT [--squash] [-m MESSAGE] [--hand-back] [--json]
+  drover worktree merge AGENT [--squash] [-m MESSAGE] [--hand-back] [--check] [--json]
   drover inbox [--agent NAME] [--all] [--json]   (an agent's new messages in full, then marked read)
   drover pr create AGENT [--title T] [--body B] [--draft] [--json]
   drover pr status AGENT [--json]
@@ -43,10 +50,26 @@ project folder. --cwd names another, inside the project or an agent's worktree.
 Inside an agent terminal the project and agent come from DROVER_SOCKET, DROVER_PROJECT_ID,
 DROVER_AGENT_ID and DROVER_AGENT_PROOF, and the command acts for that agent. Elsewhere the socket is found from --data-dir, DROVER_DATA_DIR or the default data dir.
 drover worktree merge checks for conflicts first (git merge-tree) and refuses with exit code 2,
-naming the files; --hand-back then posts them to the agent to rebase and resolve.
+naming the files; --hand-back then posts them to the agent to rebase and resolve. --check says what
+the merge would do (its commits, and what stops it now) and does nothing (exit code 2 when it would not merge).
 drover task logs --follow ends with how the task ended (on stderr).
 drover pr create pushes the agent's branch (that branch only) and opens its pull request against
 the branch it started from; drover issue start makes an agent in its own worktree whose first
 prompt is the issue (default profile: claude).
 Exit codes: 0 ok, 1 Drover unreachable or internal error, 2 bad usage or a request Drover refused,
 3 the task that drover task logs --follow followed did not succeed.`;
+
+/**
+ * The usage lines of one command, as `drover task run --help` prints them: the lines of the longest
+ * run of leading words that names one (`drover worktree merge alpha --help` prints worktree merge's);
+ * null when no command has those words.
+ */
+export function usageOf(words: readonly string[]): string | null {
+  const lines = USAGE.split('\n').filter((line) => line.startsWith('  drover '));
+  for (let count = words.length; count > 0; count--) {
+    const prefix = `  drover ${words.slice(0, count).join(' ')}`;
+    const matching = lines.filter((line) => line === prefix || line.startsWith(`${prefix} `));
+    if (matching.length > 0) return `Usage:\n${matching.join('\n')}`;
+  }
+  return null;
+}

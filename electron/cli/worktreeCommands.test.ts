@@ -6,6 +6,7 @@ import { agentTerminalEnv } from '../../test-support/agentTerminalEnv';
 import { runCli } from '../../test-support/droverProcess';
 import { commitFiles, git, makeRepo } from '../../test-support/gitRepo';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import { SHELL_AGENT_PROFILE, startShellAgent, typeCommand } from '../../test-support/shellAgent';
 import { waitFor } from '../../test-support/waitFor';
 import { startHost, type DroverHost } from '../host/host';
 
@@ -53,7 +54,7 @@ describe('drover worktree', () => {
     const list = await cli(['worktree', 'list']);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout.split('\n')[0]).toMatch(/^AGENT\s+BRANCH\s+PARENT\s+AHEAD\s+BEHIND\s+UNCOMMITTED\s+STATE\s+PULL REQUEST\s+PATH$/);
-    expect(list.stdout).toMatch(new RegExp(`beta\\s+${beta.branch}\\s+main\\s+1\\s+0\\s+1\\s+ready\\s+-\\s+${beta.path}`));
+    expect(list.stdout).toMatch(new RegExp(`beta\\s+${beta.branch}\\s+main\\s+1\\s+0\\s+1\\s+not started\\s+-\\s+${beta.path}`));
     const listed = JSON.parse((await cli(['worktree', 'list', '--json'])).stdout) as { agentName: string }[];
     expect(listed.map((entry) => entry.agentName)).toEqual(['alpha', 'beta']);
 
@@ -65,6 +66,19 @@ describe('drover worktree', () => {
     expect(diff.stdout).not.toContain('alpha');
     expect((await cli(['worktree', 'diff', 'beta', '--stat'])).stdout).toMatch(/shared\.txt\s+\+1\s+-1\s+committed\n[\s\S]*2 files changed, \+2 -1, 1 commit on drover\/beta-\w+ since main/);
     expect(await cli(['worktree'])).toMatchObject({ code: 2, stderr: expect.stringContaining('drover worktree needs a command: list, diff, merge') });
+    const untouched = await addAgent('gamma');
+    expect((await cli(['worktree', 'diff', 'gamma', '--stat'])).stdout).toBe(`0 files changed, +0 -0, 0 commits on ${untouched.branch} since main\n`);
+  });
+
+  it('list shows the agent’s state: ready at its prompt, busy while its command runs', async () => {
+    await host.core.api.saveAgentProfile({ profile: SHELL_AGENT_PROFILE });
+    const agent = await host.core.api.createAgent({ projectId: project.id, name: 'worker', role: '', profileId: SHELL_AGENT_PROFILE.id, workspace: { kind: 'new-worktree' } });
+    await startShellAgent(host.core, agent);
+    const row = async () => (await cli(['worktree', 'list'])).stdout.split('\n').find((line) => line.startsWith('worker '));
+    expect(await row()).toMatch(/\s0\s+0\s+0\s+ready\s+-\s/);
+    await typeCommand(host.core, agent, 'sleep 30');
+    await waitFor(async () => (await host.core.api.getWorkState({ projectId: project.id })).sessions[0]?.state === 'busy', 'the agent busy');
+    expect(await row()).toMatch(/\s0\s+0\s+0\s+busy\s+-\s/);
   });
 
   it('quotes agent names and file names with control characters in its tables, as git does', async () => {
@@ -98,6 +112,36 @@ describe('drover worktree', () => {
     expect(inbox.messages[0]?.body).toMatch(/Please rebase on main and resolve them/);
 
     expect(await cli(['worktree', 'merge', 'gamma'])).toMatchObject({ code: 2, stderr: expect.stringContaining('No agent gamma in repo (agents: alpha, beta)') });
+  });
+
+  it('merge --check says what a merge would do, Drover’s commit of a removed agent’s work included, and changes nothing', async () => {
+    const alpha = await addAgent('alpha');
+    commitFiles(alpha.path, { 'a.txt': 'a\n' }, 'add a');
+    fs.writeFileSync(path.join(alpha.path, 'wip.txt'), 'not committed\n');
+    const { keptBranch } = await host.core.api.removeAgent({ agentId: alpha.agentId, keepBranch: true });
+    if (!keptBranch) throw new Error('no branch kept');
+    // Another agent takes the kept branch up; main moves on meanwhile.
+    const heir = await host.core.api.createAgent({ projectId: project.id, name: 'heir', role: '', profileId: 'shell', workspace: { kind: 'existing-branch', branch: keptBranch, parent: 'main' } });
+    commitFiles(repo, { 'other.txt': 'x\n' }, 'main moves on');
+    const main = git(repo, 'rev-parse', 'main');
+
+    const check = await cli(['worktree', 'merge', 'heir', '--check']);
+    expect(check.code, check.stderr).toBe(0);
+    const lines = check.stdout.split('\n');
+    expect(lines[0]).toBe(`Merging would replay the 2 commits of ${keptBranch} on the 1 commit main gained since, then fast-forward main to them:`);
+    expect(lines[1]).toMatch(/^ {2}[0-9a-f]{10} add a$/);
+    expect(lines[2]).toMatch(/^ {2}[0-9a-f]{10} Uncommitted work of alpha, saved by Drover when the agent was removed {3}\(Drover committed this: uncommitted work of a removed agent\)$/);
+    expect(lines.slice(3)).toEqual(['Nothing was changed (--check).', '']);
+    expect(git(repo, 'rev-parse', 'main')).toBe(main);
+    expect(JSON.parse((await cli(['worktree', 'merge', 'heir', '--check', '--json'])).stdout)).toMatchObject({ ahead: 2, behind: 1, problem: null, commits: [{ subject: expect.stringContaining('saved by Drover') }, { subject: 'add a' }] });
+
+    const heirWorktree = (await host.core.api.getWorkState({ projectId: project.id })).worktrees.find((worktree) => worktree.agentId === heir.id) as Worktree;
+    fs.writeFileSync(path.join(heirWorktree.path, 'more.txt'), 'more\n');
+    const refused = await cli(['worktree', 'merge', 'heir', '--check', '--squash']);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toMatch(/^Merging would add one commit to main holding the 2 commits of /);
+    expect(refused.stdout).toContain("It would not merge now: 1 file in heir's worktree is not committed");
+    expect(git(repo, 'rev-parse', 'main')).toBe(main);
   });
 
   it('runs `drover task run` of an agent standing in its worktree there', async () => {

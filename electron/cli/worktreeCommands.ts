@@ -1,13 +1,15 @@
-import type { Project, WorktreeDiff } from '../../shared/entities';
+import type { MergeCheck, MergeStrategy, Project, WorktreeDiff } from '../../shared/entities';
+import { isSavedWorkSubject } from '../../shared/savedWork';
 import { pullRequestSummary } from '../../shared/forge';
 import { countOf } from '../../shared/plural';
 import type { RpcClient } from '../../shared/rpcClient';
 import { agentCredentials } from './agentCredentials';
+import { agentStates } from './agentStates';
 import { parseCommandArgs } from './cliOptions';
 import { connectToDrover } from './socketClient';
 import { resolveProject, type CliContext } from './taskCommands';
 import { quoted } from './terminalText';
-import { UsageError } from './usage';
+import { Refusal, UsageError } from './usage';
 
 /** Columns padded to their widest cell; every cell is quoted where it holds control characters. */
 export function table(cells: string[][]): string {
@@ -20,7 +22,7 @@ export function table(cells: string[][]): string {
 export async function agentIdOf(rpc: RpcClient, project: Project, agent: string): Promise<string> {
   const { agents } = await rpc.call('getWorkState', { projectId: project.id });
   const found = agents.find((candidate) => candidate.id === agent || candidate.name.toLowerCase() === agent.toLowerCase());
-  if (!found) throw new UsageError(`No agent ${agent} in ${project.name} (agents: ${agents.map((candidate) => candidate.name).join(', ') || 'none yet'}).`);
+  if (!found) throw new Refusal(`No agent ${agent} in ${project.name} (agents: ${agents.map((candidate) => candidate.name).join(', ') || 'none yet'}).`);
   return found.id;
 }
 
@@ -35,10 +37,34 @@ export function patchText(files: readonly { path: string; patch: string | null }
   return files.map((file) => file.patch ?? `# ${quoted(file.path)}: too large to show here; run ${showWith}\n`).join('');
 }
 
-function statText(diff: WorktreeDiff): string {
+/** `--stat`: a row per changed file (none, and no blank line, when nothing changed), then the summary line. */
+export function statText(rows: string[][], totals: { files: number; additions: number; deletions: number }, after = ''): string {
+  return `${rows.length > 0 ? `${table(rows)}\n` : ''}${countOf(totals.files, 'file')} changed, +${totals.additions} -${totals.deletions}${after}\n`;
+}
+
+function worktreeStatText(diff: WorktreeDiff): string {
   const rows = diff.files.map((file) => [file.path, `+${file.additions}`, `-${file.deletions}`, file.binary ? 'binary' : '', file.origins.join(', ')]);
-  const commits = countOf(diff.commits.length, 'commit');
-  return `${table(rows)}\n${countOf(diff.files.length, 'file')} changed, +${diff.additions} -${diff.deletions}, ${commits} on ${quoted(diff.branch)} since ${quoted(diff.parentBranch)}\n`;
+  const totals = { files: diff.files.length, additions: diff.additions, deletions: diff.deletions };
+  return statText(rows, totals, `, ${countOf(diff.commits.length, 'commit')} on ${quoted(diff.branch)} since ${quoted(diff.parentBranch)}`);
+}
+
+/**
+ * What `drover worktree merge` would do, said before anything is done: how the parent moves, each
+ * commit it takes (Drover's own commit of a removed agent's uncommitted work named as such), and
+ * what stops it now, if anything. `commits` are the diff's, newest first.
+ */
+function mergePreview(check: MergeCheck, commits: WorktreeDiff['commits'], strategy: MergeStrategy): string {
+  const { branch, parentBranch: parent, ahead, behind } = check;
+  const how =
+    strategy === 'squash'
+      ? `add one commit to ${quoted(parent)} holding the ${countOf(ahead, 'commit')} of ${quoted(branch)}`
+      : behind > 0
+        ? `replay the ${countOf(ahead, 'commit')} of ${quoted(branch)} on the ${countOf(behind, 'commit')} ${quoted(parent)} gained since, then fast-forward ${quoted(parent)} to them`
+        : `fast-forward ${quoted(parent)} by the ${countOf(ahead, 'commit')} of ${quoted(branch)}`;
+  // Oldest first, the order they land in.
+  const lines = [...commits].reverse().map((commit) => `  ${commit.sha.slice(0, 10)} ${quoted(commit.subject)}${isSavedWorkSubject(commit.subject) ? '   (Drover committed this: uncommitted work of a removed agent)' : ''}`);
+  const verdict = check.problem === null ? 'Nothing was changed (--check).' : `It would not merge now: ${check.problem}`;
+  return `${[`Merging would ${how}${lines.length > 0 ? ':' : '.'}`, ...lines, verdict].join('\n')}\n`;
 }
 
 const SUBCOMMANDS = ['list', 'diff', 'merge'];
@@ -57,6 +83,7 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
       squash: { type: 'boolean', default: false },
       message: { type: 'string', short: 'm' },
       'hand-back': { type: 'boolean', default: false },
+      check: { type: 'boolean', default: false },
     },
     true,
   );
@@ -66,7 +93,8 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
     const project = await resolveProject(rpc, values.project, context);
     switch (sub) {
       case 'list': {
-        const [listed, { forgeLinks }] = await Promise.all([rpc.call('listWorktrees', { projectId: project.id }), rpc.call('getWorkState', { projectId: project.id })]);
+        const [listed, { forgeLinks, sessions }] = await Promise.all([rpc.call('listWorktrees', { projectId: project.id }), rpc.call('getWorkState', { projectId: project.id })]);
+        const agentState = agentStates(sessions);
         if (values.json) context.out(`${JSON.stringify(listed, null, 2)}\n`);
         else if (listed.length === 0) context.out(`No agent of ${quoted(project.name)} has a worktree of its own.\n`);
         else {
@@ -79,7 +107,8 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
             String(status?.ahead ?? '-'),
             String(status?.behind ?? '-'),
             String(status?.uncommittedFiles ?? '-'),
-            worktree.state,
+            // The agent's state; a worktree being made, or gone from disk, says so too.
+            worktree.state === 'ready' ? agentState(worktree.agentId) : `${agentState(worktree.agentId)}, worktree ${worktree.state}`,
             pullRequests.get(worktree.agentId) ?? '-',
             worktree.path,
           ]);
@@ -91,7 +120,7 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
         const agentId = await agentIdOf(rpc, project, agentArgument(positionals, 'diff'));
         const diff = await rpc.call('getWorktreeDiff', { agentId });
         if (values.json) context.out(`${JSON.stringify(diff, null, 2)}\n`);
-        else if (values.stat) context.out(statText(diff));
+        else if (values.stat) context.out(worktreeStatText(diff));
         else {
           const { worktrees } = await rpc.call('getWorkState', { projectId: project.id });
           const folder = worktrees.find((worktree) => worktree.agentId === agentId)?.path ?? 'the worktree';
@@ -100,8 +129,15 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
         return 0;
       }
       case 'merge': {
+        if (values.check && values['hand-back']) throw new UsageError('drover worktree merge --check changes nothing, so it hands nothing back: leave out --hand-back');
         const agentId = await agentIdOf(rpc, project, agentArgument(positionals, 'merge'));
         const check = await rpc.call('checkWorktreeMerge', { agentId });
+        if (values.check) {
+          const { commits } = await rpc.call('getWorktreeDiff', { agentId });
+          if (values.json) context.out(`${JSON.stringify({ ...check, commits }, null, 2)}\n`);
+          else context.out(mergePreview(check, commits, values.squash ? 'squash' : 'rebase'));
+          return check.problem === null ? 0 : 2;
+        }
         if (check.conflicts.length > 0 && values['hand-back']) {
           const note = await rpc.call('handBackWorktreeConflicts', { agentId });
           process.stderr.write(`drover: handed the conflicts back to the agent (message ${note.id}).\n`);

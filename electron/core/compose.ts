@@ -222,7 +222,7 @@ export function createCore(options: CoreOptions): Core {
     ...wakeMethods(wakes, wakeChannels, log),
     ...appSettingsMethods(appSettings),
     ...accountMethods(accountPauses, locator),
-    ...commandLineToolMethods(options.commandLineTool ?? { kind: 'launcher', command: cliCommand, ...(options.cliEnv ? { env: options.cliEnv } : {}) }, env),
+    ...commandLineToolMethods(options.commandLineTool ?? { kind: 'launcher', command: cliCommand, ...(options.cliEnv ? { env: options.cliEnv } : {}) }, env, options.dataDir),
     ...worktreeMethods(worktrees),
     ...forgeMethods(connector, pullRequests, issues),
     ...turnMethods(turns, new AgentComparison(locator, git, checkouts, checkpoints)),

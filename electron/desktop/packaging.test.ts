@@ -200,7 +200,7 @@ describe('the packaged app (npm run dist, with a stand-in Electron)', () => {
       const appImage = writeScript(path.join(dir, 'Drover-test.AppImage'), `#!/bin/sh\nAPPDIR='${appDir}' APPIMAGE="$0" exec '${appDir}/AppRun' "$@"\n`);
       const source = commandLineToolSource({ kind: 'appimage', appImage }, { execPath: path.join(appDir, 'drover-desktop'), cliPath: path.join(appDir, 'resources', 'app.asar', 'dist', 'electron', 'cli.js') });
       const env = { HOME: home, PATH: `${unshareThat(userNamespaces)}:${systemPath}` };
-      const installed = installCommandLineTool(source, env);
+      const installed = installCommandLineTool(source, env, dataDir());
       expect(installed.path).toBe(path.join(home, '.local', 'bin', 'drover'));
 
       const version = await run(installed.path, ['--version'], env);

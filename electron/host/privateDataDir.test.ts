@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../test-support/buildOnce';
+import { portAnswers } from '../../test-support/ports';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 import { connectToDrover } from '../cli/socketClient';
@@ -127,7 +128,10 @@ describe('nothing another user put in the data dir is trusted', () => {
   const openDoor = async (): Promise<string> => {
     const client = await connectToDrover((host as DroverHost).socketPath);
     try {
-      const { url } = await client.rpc.call('openWebDoor', { host: '127.0.0.1', port: 0, allowOrigins: [], newToken: false });
+      const { url, port } = await client.rpc.call('openWebDoor', { host: '127.0.0.1', port: 0, allowOrigins: [], newToken: false });
+      client.close();
+      // One door at a time: the next one opens once this one has closed with its connection.
+      await waitFor(async () => !(await portAnswers(port)), 'the door closed');
       return new URL(url).searchParams.get('token') ?? '';
     } finally {
       client.close();

@@ -77,7 +77,8 @@ describe("the host's browser doors", () => {
     const squatter = net.createServer().listen(first.port, '127.0.0.1');
     await new Promise((resolve) => squatter.once('listening', resolve));
     try {
-      const moved = await door(await serveClient());
+      const movedServe = await serveClient();
+      const moved = await door(movedServe);
       expect(moved.port).not.toBe(first.port);
       expect(moved.movedFrom).toBe(first.port);
       // Pages left open knock on the old port, where the squatter is: the token they hold opens no door.
@@ -88,6 +89,8 @@ describe("the host's browser doors", () => {
       await expect(openPage(moved.url, oldToken)).rejects.toThrow('the door did not prove it holds the token');
       (await openPage(moved.url)).ws.close();
       expect(logged.join('\n')).toContain(`port ${first.port}, where the browser door served last, is taken by another program: the door opened on ${moved.port} with a new token`);
+      movedServe.close();
+      await waitFor(async () => !(await portAnswers(moved.port)), 'the moved door closed with its serve');
       await expect(door(await serveClient(), first.port)).rejects.toThrow(`Port ${first.port} on 127.0.0.1 is already in use`);
       // serve reopening on a port the person did not choose asks for it, or a move with a new token.
       const reopened = await (await serveClient()).rpc.call('openWebDoor', { host: '127.0.0.1', port: first.port, allowOrigins: [], newToken: false, moveIfTaken: true });
@@ -96,6 +99,16 @@ describe("the host's browser doors", () => {
     } finally {
       squatter.close();
     }
+  });
+
+  it('open one at a time: a second is refused, naming where the first one serves, until the first closes', async () => {
+    const serve = await serveClient();
+    const first = await door(serve);
+    await expect(door(await serveClient())).rejects.toThrow(`is served already, at ${new URL(first.url).origin} (another drover serve keeps that door open)`);
+    await expect(door(await serveClient())).rejects.not.toThrow(new URL(first.url).searchParams.get('token') as string);
+    serve.close();
+    await waitFor(async () => !(await portAnswers(first.port)), 'the first door closed with its serve');
+    expect(await door(await serveClient())).toEqual(first);
   });
 
   it("tell their pages when the host stops, so none says its agents go on", async () => {

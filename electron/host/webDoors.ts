@@ -79,12 +79,15 @@ export class WebDoors {
   ) {}
 
   /**
-   * Opens a door that closes when `until` aborts (its serve's connection ended). A door that cannot
+   * Opens a door that closes when `until` aborts (its serve's connection ended); one at a time, so a
+   * second serve is told where the first one serves rather than opening a door beside it. A door that cannot
    * have the port it last served on (or the one it asked for, `moveIfTaken`), because another
    * program holds it, opens elsewhere with a new token: the pages left open knock on the old port,
    * and whoever holds it must not meet them with a token a door still takes.
    */
   async openDoor(request: WebDoorRequest, until: AbortSignal): Promise<WebDoor> {
+    const serving = [...this.open][0];
+    if (serving) fail('invalid-state', `${this.dataDir} is served already, at ${new URL(serving.url).origin} (another drover serve keeps that door open); stop that serve first.`);
     let allowOrigins: string[];
     try {
       allowOrigins = request.allowOrigins.map(parseOrigin);

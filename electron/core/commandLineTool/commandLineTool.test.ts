@@ -21,6 +21,7 @@ describe('Install command line tool', () => {
   let dir: string;
   let home: string;
   let launcher: string;
+  let dataDir: string;
   /** Runs this checkout's bundled CLI with Node, as `drover serve` offers it. */
   const source: CommandLineToolSource = { kind: 'launcher', command: [process.execPath, BUNDLED_CLI], env: { DROVER_LAUNCHED_BY: 'launcher test' } };
 
@@ -29,6 +30,7 @@ describe('Install command line tool', () => {
     home = path.join(dir, 'home');
     fs.mkdirSync(home);
     launcher = path.join(home, '.local', 'bin', 'drover');
+    dataDir = path.join(dir, "it's {data}");
   });
   afterEach(() => removeDir(dir));
 
@@ -40,7 +42,7 @@ describe('Install command line tool', () => {
   }
 
   it('writes an executable drover into ~/.local/bin that runs the CLI with the given runtime and env', async () => {
-    const result = installCommandLineTool(source, { HOME: home, PATH: `${path.join(home, '.local', 'bin')}:/usr/bin:/bin` });
+    const result = installCommandLineTool(source, { HOME: home, PATH: `${path.join(home, '.local', 'bin')}:/usr/bin:/bin` }, dataDir);
     expect(result).toEqual({ path: launcher, source: 'written', onPath: true, shadowedBy: null, home });
     expect(fs.statSync(launcher).mode & 0o777).toBe(0o755);
     expect(fs.readFileSync(launcher, 'utf8')).toContain(`DROVER_LAUNCHED_BY='launcher test' exec '${process.execPath}' '${BUNDLED_CLI}' "$@"`);
@@ -50,7 +52,7 @@ describe('Install command line tool', () => {
 
   it('says when ~/.local/bin is not on PATH, and which other drover a shell would run instead', () => {
     const other = executableIn(path.join(dir, 'usr-local-bin'));
-    const notOnPath = installCommandLineTool(source, { HOME: home, PATH: `${path.dirname(other)}:/usr/bin` });
+    const notOnPath = installCommandLineTool(source, { HOME: home, PATH: `${path.dirname(other)}:/usr/bin` }, dataDir);
     expect(notOnPath).toMatchObject({ onPath: false, shadowedBy: other });
     expect(describeCommandLineTool(notOnPath)).toEqual([
       'Installed the drover command at ~/.local/bin/drover.',
@@ -58,21 +60,21 @@ describe('Install command line tool', () => {
       `Another drover comes first on your PATH: ${other}. Remove it, or put ~/.local/bin before it.`,
     ]);
 
-    const behind = installCommandLineTool(source, { HOME: home, PATH: `${path.join(home, '.local', 'bin')}:${path.dirname(other)}` });
+    const behind = installCommandLineTool(source, { HOME: home, PATH: `${path.join(home, '.local', 'bin')}:${path.dirname(other)}` }, dataDir);
     expect(behind).toMatchObject({ onPath: true, shadowedBy: null });
     expect(describeCommandLineTool(behind)).toEqual(['Installed the drover command at ~/.local/bin/drover.']);
   });
 
   it('rewrites its own launcher, and never a drover it did not write', () => {
     const env = { HOME: home, PATH: '/usr/bin' };
-    installCommandLineTool(source, env);
-    installCommandLineTool({ ...source, env: {} }, env);
+    installCommandLineTool(source, env, dataDir);
+    installCommandLineTool({ ...source, env: {} }, env, dataDir);
     expect(fs.readFileSync(launcher, 'utf8')).not.toContain('DROVER_LAUNCHED_BY');
 
     fs.writeFileSync(launcher, '#!/bin/sh\necho mine\n');
     const refused = (() => {
       try {
-        installCommandLineTool(source, env);
+        installCommandLineTool(source, env, dataDir);
       } catch (error) {
         return error;
       }
@@ -87,13 +89,13 @@ describe('Install command line tool', () => {
     const target = executableIn(path.join(dir, 'elsewhere'));
     fs.mkdirSync(path.dirname(launcher), { recursive: true });
     fs.symlinkSync(target, launcher);
-    expect(() => installCommandLineTool(source, { HOME: home })).toThrow(/not written by Drover/);
+    expect(() => installCommandLineTool(source, { HOME: home }, dataDir)).toThrow(/not written by Drover/);
     expect(fs.readlinkSync(launcher)).toBe(target);
   });
 
   it('reports a folder it cannot write to with the reason', () => {
     fs.writeFileSync(path.join(home, '.local'), 'a file where a folder should be');
-    expect(() => installCommandLineTool(source, { HOME: home })).toThrow(/^Could not write ~\/\.local\/bin\/drover: /);
+    expect(() => installCommandLineTool(source, { HOME: home }, dataDir)).toThrow(/^Could not write ~\/\.local\/bin\/drover: /);
   });
 
   it('refreshes only a launcher it wrote (an AppImage that moved), and only when it changed', () => {
@@ -101,7 +103,7 @@ describe('Install command line tool', () => {
     expect(refreshCommandLineTool(source, env)).toBe(false);
     expect(fs.existsSync(launcher)).toBe(false);
 
-    installCommandLineTool(source, env);
+    installCommandLineTool(source, env, dataDir);
     expect(refreshCommandLineTool(source, env)).toBe(false);
     const moved: CommandLineToolSource = { kind: 'launcher', command: ['/home/ada/Apps/Drover-2.0.0-x86_64.AppImage', '-e', 'require(1)'] };
     expect(refreshCommandLineTool(moved, env)).toBe(true);
@@ -114,7 +116,7 @@ describe('Install command line tool', () => {
 
   it('writes nothing where the system package provides drover, and says so', () => {
     const packaged = executableIn(path.join(dir, 'usr', 'bin'));
-    const result = installCommandLineTool({ kind: 'package', path: packaged }, { HOME: home, PATH: path.dirname(packaged) });
+    const result = installCommandLineTool({ kind: 'package', path: packaged }, { HOME: home, PATH: path.dirname(packaged) }, dataDir);
     expect(result).toEqual({ path: packaged, source: 'package', onPath: true, shadowedBy: null, home });
     expect(fs.existsSync(launcher)).toBe(false);
     expect(describeCommandLineTool(result)).toEqual([`The Drover package installed the drover command at ${packaged}.`]);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { tildePath, type CommandLineToolInstall } from '../../../shared/commandLineTool';
 import { fail } from '../errors';
-import { cliScript } from '../profiles/cliShim';
+import { cliScript, scriptDefault } from '../profiles/cliShim';
 import { findExecutable } from '../profiles/commandLookup';
 
 /**
@@ -34,8 +34,12 @@ export function launcherPath(env: NodeJS.ProcessEnv): string {
   return path.join(homeOf(env), '.local', 'bin', 'drover');
 }
 
-function launcherText(source: Extract<CommandLineToolSource, { kind: 'launcher' }>): string {
-  return cliScript(source.command, source.env, LAUNCHER_COMMENT);
+/** Where the launcher finds its Drover unless the caller names one (DROVER_DATA_DIR, or --data-dir, which wins over both). */
+const DATA_DIR_VARIABLE = 'DROVER_DATA_DIR';
+
+/** The launcher keeps the data dir of the Drover that installed it: one started with --data-dir too. */
+function launcherText(source: Extract<CommandLineToolSource, { kind: 'launcher' }>, dataDir: string | null): string {
+  return cliScript(source.command, source.env, LAUNCHER_COMMENT, dataDir === null ? {} : { [DATA_DIR_VARIABLE]: dataDir });
 }
 
 function readIfExists(file: string): string | null {
@@ -93,15 +97,18 @@ function cannotWrite(file: string, env: NodeJS.ProcessEnv, error: unknown): neve
   fail('invalid-path', `Could not write ${tildePath(file, homeOf(env))}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-/** "Install command line tool": writes (or rewrites) the launcher, never over a file it did not write. */
-export function installCommandLineTool(source: CommandLineToolSource, env: NodeJS.ProcessEnv): CommandLineToolInstall {
+/**
+ * "Install command line tool": writes (or rewrites) the launcher, never over a file it did not write;
+ * the launcher reaches the Drover of `dataDir`.
+ */
+export function installCommandLineTool(source: CommandLineToolSource, env: NodeJS.ProcessEnv, dataDir: string): CommandLineToolInstall {
   const home = homeOf(env);
   if (source.kind === 'package') return { path: source.path, source: 'package', home, ...pathReport(source.path, env.PATH) };
   const file = launcherPath(env);
   let foreign = false;
   try {
     foreign = fs.existsSync(file) && !isOurs(file);
-    if (!foreign) writeExecutable(file, launcherText(source));
+    if (!foreign) writeExecutable(file, launcherText(source, dataDir));
   } catch (error) {
     cannotWrite(file, env, error);
   }
@@ -111,14 +118,16 @@ export function installCommandLineTool(source: CommandLineToolSource, env: NodeJ
 
 /**
  * Points an installed launcher at this runtime (an AppImage that was moved, or renamed by an
- * update). Does nothing when no launcher of Drover's is installed; returns whether it rewrote one.
+ * update), keeping the data dir it was installed for. Does nothing when no launcher of Drover's is
+ * installed; returns whether it rewrote one.
  */
 export function refreshCommandLineTool(source: CommandLineToolSource, env: NodeJS.ProcessEnv): boolean {
   if (source.kind === 'package') return false;
   const file = launcherPath(env);
   if (!fs.existsSync(file) || !isOurs(file)) return false;
-  const text = launcherText(source);
-  if (readIfExists(file) === text) return false;
+  const installed = readIfExists(file) ?? '';
+  const text = launcherText(source, scriptDefault(installed, DATA_DIR_VARIABLE));
+  if (installed === text) return false;
   writeExecutable(file, text);
   return true;
 }

@@ -4,13 +4,21 @@ import { shellQuote } from '../../../shared/shellQuote';
 
 /**
  * A `/bin/sh` script that runs `command` with `env` and its own arguments; `comment` lines (if
- * any) go under the shebang. The same script serves the shim below and the `drover` launcher of
- * "Install command line tool".
+ * any) go under the shebang, and each of `defaults` is exported unless the caller's environment
+ * sets it already. The same script serves the shim below and the `drover` launcher of "Install
+ * command line tool".
  */
-export function cliScript(command: readonly string[], env: Record<string, string> = {}, comment: readonly string[] = []): string {
+export function cliScript(command: readonly string[], env: Record<string, string> = {}, comment: readonly string[] = [], defaults: Record<string, string> = {}): string {
   const assignments = Object.entries(env).map(([key, value]) => `${key}=${shellQuote(value)} `).join('');
   const comments = comment.map((line) => `# ${line}\n`).join('');
-  return `#!/bin/sh\n${comments}${assignments}exec ${command.map(shellQuote).join(' ')} "$@"\n`;
+  const defaulted = Object.entries(defaults).map(([key, value]) => `${key}=\${${key}:-${shellQuote(value)}}\nexport ${key}\n`).join('');
+  return `#!/bin/sh\n${comments}${defaulted}${assignments}exec ${command.map(shellQuote).join(' ')} "$@"\n`;
+}
+
+/** The value `cliScript` gave `key` in `defaults`, read back from the script; null when it gave none. */
+export function scriptDefault(script: string, key: string): string | null {
+  const line = script.split('\n').find((candidate) => candidate.startsWith(`${key}=\${${key}:-'`) && candidate.endsWith(`'}`));
+  return line === undefined ? null : line.slice(`${key}=\${${key}:-'`.length, -2).replace(/'\\''/g, "'");
 }
 
 /**

@@ -1,3 +1,4 @@
+import { savedWorkSubject } from '../../../shared/savedWork';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -583,7 +584,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     const checkout = hasDotGit && (force || recorded !== null);
     if (recorded && (await uncommittedPaths(this.git, recorded)).length > 0) {
       await stageEverything(this.git, recorded);
-      await runCommitting(this.git, recorded, ['commit', '--quiet', '--no-verify', '-m', `Uncommitted work of ${agent.name}, saved by Drover when the agent was removed`]);
+      await runCommitting(this.git, recorded, ['commit', '--quiet', '--no-verify', '-m', savedWorkSubject(agent.name)]);
       saved = true;
     }
     if (recorded) await this.refuseSubmodules(repo, agent, worktree, recorded, saved);
