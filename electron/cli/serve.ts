@@ -54,10 +54,11 @@ export async function serve(args: string[], context: HostCliContext): Promise<nu
    * Connects to the host (starting one if needed) and opens the door; resolves with the door's URL.
    * A door that moved off its port, taken by another program, says so: its URL holds a new token.
    */
-  const openDoor = async (request: { port: number; newToken: boolean; moveIfTaken: boolean }): Promise<{ client: SocketClient } & WebDoor> => {
+  const openDoor = async (request: { port: number; newToken: boolean; moveIfTaken: boolean }): Promise<{ client: SocketClient; saidStopping: () => boolean } & WebDoor> => {
     const outcome = await ensureHost({ dataDir, socketPath, start: hostCommand });
     if (outcome === 'started') log(`started the Drover host for ${dataDir}`);
-    const client = await connectToDrover(socketPath, {}, { client: 'serve' });
+    let saidStopping = false;
+    const client = await connectToDrover(socketPath, { onHostStopping: () => (saidStopping = true) }, { client: 'serve' });
     let door: WebDoor;
     try {
       const [serving] = (await client.rpc.call('getHostStatus', {})).webDoors;
@@ -70,7 +71,7 @@ export async function serve(args: string[], context: HostCliContext): Promise<nu
     if (door.movedFrom !== null) {
       log(`port ${door.movedFrom}, where the browser door served last, is taken by another program: the door opened on ${door.port} with a new token, so a page left open on the old port cannot connect; open the URL printed now`);
     }
-    return { client, ...door };
+    return { client, saidStopping: () => saidStopping, ...door };
   };
 
   let door = await openDoor({ port, newToken: values['new-token'] === true, moveIfTaken: false });
@@ -99,7 +100,9 @@ export async function serve(args: string[], context: HostCliContext): Promise<nu
     await door.client.closed;
     if (stopping) return 0;
     const deadline = Date.now() + RECONNECT_WITHIN_MS;
-    let toldCrash = hostCrashed(dataDir);
+    // A host that stops on purpose says so before its connections end; one that closed them without
+    // a word crashed or was killed, even while its process still reads as alive (exiting, unreaped).
+    let toldCrash = !door.saidStopping() || hostCrashed(dataDir);
     log(toldCrash ? 'the Drover host went away; starting it again' : 'the Drover host stopped; waiting for it to come back');
     for (;;) {
       try {
