@@ -248,3 +248,26 @@ test('a busy project reads calmly: mixed states, agents, a long command, project
   await expect(badges.getByRole('img', { name: '3 queued' })).toBeVisible();
   await page.screenshot({ path: 'e2e-artifacts/projects-with-badges.png' });
 });
+
+test('an output whose code cannot be fetched says so in place, the page goes on, and Try again loads it', async ({ page, drover }) => {
+  const folder = drover.makeFolder('billing');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await setTaskConcurrency(drover, folder, 1);
+  // As while drover serve is away: the output viewer's code, loaded on first use, cannot be fetched.
+  const outputCode = '**/assets/TaskOutputDialog-*.js';
+  await page.route(outputCode, (route) => route.abort('connectionrefused'));
+  const panel = await openProject(page, url, projectId);
+  await runTask(drover, folder, 'echo settled', 'invoices');
+  await taskRow(panel, 'invoices').getByText('Task done').click();
+
+  const failure = page.getByRole('alert').filter({ hasText: "Could not load the task's output" });
+  await expect(failure).toBeVisible();
+  await expect(panel.getByRole('button', { name: 'Run task…' })).toBeVisible();
+  await expect(taskRow(panel, 'invoices')).toBeVisible();
+
+  await page.unroute(outputCode);
+  await failure.getByRole('button', { name: 'Try again' }).click();
+  const output = page.getByRole('dialog', { name: 'Output: invoices' });
+  await expect(output.locator('.xterm-rows')).toContainText('settled');
+  await expect(failure).toHaveCount(0);
+});

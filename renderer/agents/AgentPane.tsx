@@ -1,4 +1,6 @@
-import { lazy, Suspense, useId, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import { useId, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import { LoadFailureBoundary } from '../components/LoadFailureBoundary';
+import { preloadable } from '../components/preloadable';
 import type { Agent, AgentProfile, AgentSession, Worktree } from '../../shared/entities';
 import type { ForgeLink } from '../../shared/forge';
 import { AccountPausedNote } from '../accounts/AccountPausedNote';
@@ -22,7 +24,10 @@ import { WakesHeldNote } from './WakesHeldNote';
 import { machineOfPage } from '../transport/machinePage';
 
 // xterm is most of the bundle: the projects list never needs it.
-const AgentTerminal = lazy(() => import('../terminal/AgentTerminal').then((module) => ({ default: module.AgentTerminal })));
+const { Component: AgentTerminal } = preloadable(
+  () => import('../terminal/AgentTerminal').then((module) => module.AgentTerminal),
+  <div className="agent-terminal" />,
+);
 
 /** What a start that came to nothing says of the keys held for it. */
 const TYPING_NOT_SENT = 'What you typed while it was starting was not sent.';
@@ -185,7 +190,7 @@ export function AgentPane(props: AgentPaneProps) {
               {agent.name} ended before it was running. {TYPING_NOT_SENT}
             </p>
           )}
-          <Suspense fallback={<div className="agent-terminal" />}>
+          <LoadFailureBoundary what={`${agent.name}'s terminal`}>
             <AgentTerminal
               ref={terminalRef}
               agentId={agent.id}
@@ -196,7 +201,7 @@ export function AgentPane(props: AgentPaneProps) {
               onStartAgain={start}
               onHeldInputDropped={() => setTypingDropped(true)}
             />
-          </Suspense>
+          </LoadFailureBoundary>
           {starting ? (
             <p role="status" className="agent-pane__ended">
               Starting {agent.name}… what you type now is sent to it once it runs.

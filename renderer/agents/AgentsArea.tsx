@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { LoadFailureBoundary } from '../components/LoadFailureBoundary';
 import { InboxDialog } from '../inbox/InboxDialog';
 import { useAgentWork, useWorkState } from '../store/hooks';
 import { NO_WORK } from '../store/selectors';
@@ -84,7 +85,11 @@ export function AgentsArea({ projectId }: { projectId: string }) {
       {dialog?.kind === 'profiles' && <ProfilesDialog onClose={closeDialog} />}
       {dialog?.kind === 'kept-branches' && <KeptBranchesDialog projectId={projectId} kept={kept} agents={agents} onClose={closeDialog} />}
       {inboxAgent && <InboxDialog agent={inboxAgent} onClose={closeDialog} />}
-      {changes && <ChangesDialog agent={changes.agent} worktree={changes.worktree} onClose={closeDialog} />}
+      {changes && (
+        <LoadFailureBoundary what={`${changes.agent.name}'s changes`}>
+          <ChangesDialog agent={changes.agent} worktree={changes.worktree} onClose={closeDialog} />
+        </LoadFailureBoundary>
+      )}
     </section>
   );
 }

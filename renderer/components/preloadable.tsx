@@ -1,12 +1,16 @@
-import { useEffect, useState, type ComponentType } from 'react';
+import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
 
 /**
  * A component whose code loads apart from the page: `preload` starts loading it ahead of need, and
- * it renders as soon as its code is in, drawing nothing until then. No Suspense: a boundary that
- * shows its fallback even for a moment holds the content back for at least 300 ms (React's
- * throttle on revealing suspended content). A failed load is thrown to the error boundary.
+ * it renders as soon as its code is in, drawing `placeholder` until then. No Suspense: a boundary
+ * that shows its fallback even for a moment holds the content back for at least 300 ms (React's
+ * throttle on revealing suspended content). A failed load is thrown to the LoadFailureBoundary
+ * around it, and loads anew when that tries again (React.lazy would keep the failure for good).
  */
-export function preloadable<Props extends object>(load: () => Promise<ComponentType<Props>>): { preload(): Promise<ComponentType<Props>>; Component: ComponentType<Props> } {
+export function preloadable<Props extends object>(
+  load: () => Promise<ComponentType<Props>>,
+  placeholder: ReactNode = null,
+): { preload(): Promise<ComponentType<Props>>; Component: ComponentType<Props> } {
   let loaded: ComponentType<Props> | null = null;
   let loading: Promise<ComponentType<Props>> | null = null;
   const preload = () =>
@@ -34,7 +38,7 @@ export function preloadable<Props extends object>(load: () => Promise<ComponentT
     }, [ready]);
     if (state.failure !== undefined) throw state.failure;
     const { Component } = state;
-    return Component && <Component {...props} />;
+    return Component ? <Component {...props} /> : placeholder;
   }
   return { preload, Component: Preloaded };
 }

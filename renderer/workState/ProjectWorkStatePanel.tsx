@@ -1,4 +1,6 @@
-import { lazy, Suspense, useId } from 'react';
+import { useId } from 'react';
+import { LoadFailureBoundary } from '../components/LoadFailureBoundary';
+import { preloadable } from '../components/preloadable';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormError } from '../components/FormError';
 import { taskTitle } from '../format/taskPresentation';
@@ -14,7 +16,7 @@ import { TaskGrid } from './TaskGrid';
 import { useWorkStatePanel } from './useWorkStatePanel';
 
 // xterm is most of the bundle and only the output viewer needs it.
-const TaskOutputDialog = lazy(() => import('./output/TaskOutputDialog').then((module) => ({ default: module.TaskOutputDialog })));
+const { Component: TaskOutputDialog } = preloadable(() => import('./output/TaskOutputDialog').then((module) => module.TaskOutputDialog));
 
 /** The open project's background tasks: what waits, runs and ended, with cancel, retry and output. */
 export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
@@ -109,7 +111,7 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
       )}
       {shortcuts.shown && <ShortcutSheet onClose={focus.thenFocusGrid(shortcuts.hide)} />}
       {output.outputTask && (
-        <Suspense fallback={null}>
+        <LoadFailureBoundary what="the task's output">
           <TaskOutputDialog
             key={output.outputTask.id}
             task={output.outputTask}
@@ -118,7 +120,7 @@ export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {
             onRetry={tasks.retry}
             onClose={focus.thenFocusGrid(output.close)}
           />
-        </Suspense>
+        </LoadFailureBoundary>
       )}
     </section>
   );

@@ -1,4 +1,6 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { LoadFailureBoundary } from '../components/LoadFailureBoundary';
+import { preloadable } from '../components/preloadable';
 import type { WorktreeDiskUsage } from '../../shared/entities';
 import { countOf } from '../../shared/plural';
 import { usePaletteCommands, type PaletteCommand } from '../components/commandRegistry';
@@ -10,7 +12,7 @@ import { MergeDialog } from './MergeDialog';
 import { useBranchCommands } from './useBranchCommands';
 import { WorktreeSettingsDialog } from './WorktreeSettingsDialog';
 
-const CompareAgentsDialog = lazy(() => import('./CompareAgentsDialog').then((module) => ({ default: module.CompareAgentsDialog })));
+const { Component: CompareAgentsDialog } = preloadable(() => import('./CompareAgentsDialog').then((module) => module.CompareAgentsDialog));
 
 export interface DiskUsageState {
   usage: WorktreeDiskUsage | null;
@@ -77,9 +79,9 @@ export function ProjectWorktrees({ projectId }: { projectId: string }) {
       )}
       {merging && <MergeDialog agent={merging.agent} worktree={merging.worktree} onClose={stopMerging} />}
       {open === 'compare' && (
-        <Suspense fallback={null}>
+        <LoadFailureBoundary what="Compare agents">
           <CompareAgentsDialog projectId={projectId} onClose={() => setOpen(null)} />
-        </Suspense>
+        </LoadFailureBoundary>
       )}
     </>
   );
