@@ -186,6 +186,9 @@ export const PROJECT_MIGRATIONS: readonly string[] = [
   `
   -- When a person first saw the message in the agent's inbox (the pane counts the ones not seen yet).
   ALTER TABLE inbox_messages ADD COLUMN seen_at INTEGER;
+  -- What the pane counted before (the messages the agent had not read) stays what it counts: a
+  -- store from before this column does not bring every message ever read back as new.
+  UPDATE inbox_messages SET seen_at = coalesce(read_at, delivered_at, created_at) WHERE state = 'read';
   `,
 ];
 
