@@ -31,8 +31,9 @@ describe('drover serve', () => {
       (error: Error) => error.message,
     );
     expect(outcome).toBe(
-      `drover serve exited with 2:\ndrover: Drover already serves ${dataDir} at ${first.url} (another drover serve keeps that door open): open that, or stop that serve first.\n`,
+      `drover serve exited with 2:\ndrover: Drover already serves ${dataDir} at ${new URL(first.url).origin} (another drover serve keeps that door open): open the URL that serve printed, with its token (also in browser-token in the data dir), or stop that serve first.\n`,
     );
+    expect(outcome).not.toContain(new URL(first.url).searchParams.get('token') as string);
     expect(await portAnswers(Number(new URL(first.url).port))).toBe(true);
     expect(fs.readFileSync(path.join(dataDir, 'browser-token'), 'utf8')).toBe(tokenFile);
   });

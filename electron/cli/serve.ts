@@ -62,7 +62,8 @@ export async function serve(args: string[], context: HostCliContext): Promise<nu
     let door: WebDoor;
     try {
       const [serving] = (await client.rpc.call('getHostStatus', {})).webDoors;
-      if (serving) throw new Refusal(`Drover already serves ${quoted(dataDir)} at ${serving.url} (another drover serve keeps that door open): open that, or stop that serve first.`);
+      // The origin only: the token stays with the serve that printed it (and in the data dir's browser-token).
+      if (serving) throw new Refusal(`Drover already serves ${quoted(dataDir)} at ${new URL(serving.url).origin} (another drover serve keeps that door open): open the URL that serve printed, with its token (also in browser-token in the data dir), or stop that serve first.`);
       door = await client.rpc.call('openWebDoor', { host: values.host, allowOrigins, ...request });
     } catch (error) {
       client.close();

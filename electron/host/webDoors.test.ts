@@ -111,6 +111,18 @@ describe("the host's browser doors", () => {
     expect(await door(await serveClient())).toEqual(first);
   });
 
+  it('open one at a time when two serves ask at once: one door opens, the other is refused, the token kept', async () => {
+    const tokenFile = path.join(dir, 'data', 'browser-token');
+    const [one, other] = [await serveClient(), await serveClient()];
+    const [first, second] = await Promise.allSettled([door(one), door(other)]);
+    const opened = [first, second].filter((outcome) => outcome.status === 'fulfilled');
+    const refused = [first, second].filter((outcome) => outcome.status === 'rejected');
+    expect(opened).toHaveLength(1);
+    // Which refusal depends on how far the first got when the second came (opening, or open).
+    expect(String(refused[0]?.reason)).toMatch(/another drover serve (is opening its door|keeps that door open)/);
+    expect(new URL(opened[0]!.value.url).searchParams.get('token')).toBe(fs.readFileSync(tokenFile, 'utf8').trim());
+  });
+
   it("tell their pages when the host stops, so none says its agents go on", async () => {
     const { url } = await door(await serveClient());
     const page = await openPage(url);

@@ -71,6 +71,7 @@ function isAddressInUse(error: unknown): boolean {
  */
 export class WebDoors {
   private readonly open = new Set<WebServer>();
+  private opening = false;
 
   constructor(
     private readonly host: WebServerHost,
@@ -88,6 +89,17 @@ export class WebDoors {
   async openDoor(request: WebDoorRequest, until: AbortSignal): Promise<WebDoor> {
     const serving = [...this.open][0];
     if (serving) fail('invalid-state', `${this.dataDir} is served already, at ${new URL(serving.url).origin} (another drover serve keeps that door open); stop that serve first.`);
+    if (this.opening) fail('invalid-state', `${this.dataDir} is being served already (another drover serve is opening its door); stop that serve first.`);
+    // Held from here to the door's record: two requests racing must not both pass the check above.
+    this.opening = true;
+    try {
+      return await this.openOnly(request, until);
+    } finally {
+      this.opening = false;
+    }
+  }
+
+  private async openOnly(request: WebDoorRequest, until: AbortSignal): Promise<WebDoor> {
     let allowOrigins: string[];
     try {
       allowOrigins = request.allowOrigins.map(parseOrigin);
