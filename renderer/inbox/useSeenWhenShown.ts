@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { MARK_SEEN_AT_ONCE } from '../../shared/contract/inbox';
 import type { InboxMessage } from '../../shared/entities';
 import { usePendingAction } from '../components/usePendingAction';
 import { isNew } from '../store/selectors';
@@ -18,7 +19,11 @@ export function useSeenWhenShown(messages: readonly InboxMessage[], markSeen: (m
   const { run } = marking;
   const newKey = newIds.join(' ');
   useEffect(() => {
-    if (newKey !== '') void run(() => markSeen(newKey.split(' ')), 'Could not mark the messages seen: ');
+    if (newKey === '') return;
+    const ids = newKey.split(' ');
+    void run(async () => {
+      for (let start = 0; start < ids.length; start += MARK_SEEN_AT_ONCE) await markSeen(ids.slice(start, start + MARK_SEEN_AT_ONCE));
+    }, 'Could not mark the messages seen: ');
   }, [newKey, markSeen, run]);
 
   return { shownNew, error: marking.error };

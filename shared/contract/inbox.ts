@@ -3,6 +3,9 @@ import { AgentIdSchema, InboxKindSchema, InboxMessageSchema, ProjectIdSchema } f
 import { MAX_MESSAGE_CHARS } from '../messageBody';
 import { NonEmpty, PageLimit } from './fields';
 
+/** The most message ids one markInboxSeen takes; an inbox that shows more marks them in parts. */
+export const MARK_SEEN_AT_ONCE = 10_000;
+
 export const INBOX_METHODS = {
   /** Oldest first, one page at a time: while `next` is not null, ask again with `after: next`. */
   listInbox: {
@@ -20,7 +23,7 @@ export const INBOX_METHODS = {
    * own read, and the wakes, are untouched). Returns the messages that were new.
    */
   markInboxSeen: {
-    params: z.object({ agentId: AgentIdSchema, messageIds: z.array(z.string()).min(1).max(10_000) }).strict(),
+    params: z.object({ agentId: AgentIdSchema, messageIds: z.array(z.string()).min(1).max(MARK_SEEN_AT_ONCE) }).strict(),
     result: z.array(InboxMessageSchema),
   },
   /** Posts a message to an agent of the project, by id or by name; it is delivered by a wake. */
