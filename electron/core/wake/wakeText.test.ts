@@ -27,6 +27,10 @@ describe('composeWakeText', () => {
     expect(typed).toMatch(/^\[Drover\] New message: Note from a person: +done > > +\| \| - +\| +ok — read_inbox has the full text\.$/);
   });
 
+  it("keeps a note's braille in a shell's note: only a task's output loses its spinner frames", () => {
+    expect(composeWakeText([note('reads ⠓⠑⠇⠇⠕ aloud')], 1, new Map(), 'shell-note')).toContain('reads ⠓⠑⠇⠇⠕ aloud');
+  });
+
   it("keeps its own line mark: a message's lines still read as lines", () => {
     expect(composeWakeText([note('first\nsecond')], 1, new Map())).toContain('first ⏎ second');
   });

@@ -38,12 +38,11 @@ const SPINNER_GLYPHS = /[\u2800-\u28ff\u2580-\u25ff\u2722-\u273d]/g;
 /** A shell's note quotes this much of a task output's end: enough to see how it ended, and the note stays one line. */
 const SHELL_TAIL_AT_MOST = 200;
 
-/** The text on one line: its line breaks marked ⏎, no controls or spinner frames, runs of spaces as one. */
+/** The text on one line: its line breaks marked ⏎, no controls, runs of spaces as one. */
 function flatten(text: string): string {
   return text
     .replace(/\s*\n\s*/g, ' ⏎ ')
     .replace(CONTROL_CHARACTERS, ' ')
-    .replace(SPINNER_GLYPHS, ' ')
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -60,8 +59,10 @@ function endOf(text: string, atMost: number): string {
 
 /** A task's result: a shell's note, typed on the person's own command line, quotes only the output's last words. */
 function describeTaskResultIn(body: string, style: WakeStyle): string {
-  const { outcome, tail } = splitTaskResult(body);
-  if (style !== 'shell-note' || tail === null) return oneLine(body);
+  // Only a task's output loses its spinner frames: a person's or an agent's words keep every glyph.
+  const quiet = body.replace(SPINNER_GLYPHS, ' ');
+  const { outcome, tail } = splitTaskResult(quiet);
+  if (style !== 'shell-note' || tail === null) return oneLine(quiet);
   return `${oneLine(outcome)} Output ends: ${endOf(tail, SHELL_TAIL_AT_MOST)}`;
 }
 
