@@ -93,6 +93,7 @@ export class AgentService {
     const keptBranch = await this.worktrees.remove(store, agent, { discardWork, keepBranch, mergedUpstream });
     if (worktree) this.worktrees.forget(store, agentId);
     removeAgent(this.events, store, agentId);
+    this.sessions.discardFiles(agent.projectId, agentId);
     const formerAgent = store.formerAgents.insert({
       id: agent.id,
       name: agent.name,

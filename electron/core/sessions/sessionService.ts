@@ -225,17 +225,20 @@ export class SessionService implements ProjectWork {
     return this.start(agentId, resume);
   }
 
-  /**
-   * The agent is being removed: its session ends, and its terminal goes with its folder (the
-   * scrollback file, the CLI's launch files). Its tasks' logs are the tasks', kept elsewhere.
-   */
+  /** The agent is being removed: its session ends and its terminal closes (its files: discardFiles). */
   async forget(agentId: string): Promise<void> {
-    const { agent } = this.locator.agent(agentId);
     await this.stopLive(agentId, 'removed');
     const terminal = this.terminals.get(agentId);
     this.terminals.delete(agentId);
     await terminal?.dispose();
-    fs.rmSync(this.agentDir(agent.projectId, agentId), { recursive: true, force: true });
+  }
+
+  /**
+   * Deletes a removed agent's folder (its scrollback, which may hold secrets, and its CLI's launch
+   * files). Only once the removal went through: a refused one keeps the agent, and its scrollback.
+   */
+  discardFiles(projectId: string, agentId: string): void {
+    fs.rmSync(this.agentDir(projectId, agentId), { recursive: true, force: true });
   }
 
   /** The agent's running session whose secret `proof` is (compared in constant time), or null. */
