@@ -1,3 +1,4 @@
+import { copyText } from '../components/copyText';
 import type { AgentXterm } from './createAgentXterm';
 
 /** Copies the selection as plain text and, for rich editors, as HTML that keeps the colours. */
@@ -10,6 +11,6 @@ export async function copySelection({ terminal, serialize }: AgentXterm): Promis
       new ClipboardItem({ 'text/plain': new Blob([text], { type: 'text/plain' }), 'text/html': new Blob([html], { type: 'text/html' }) }),
     ]);
   } catch {
-    await navigator.clipboard.writeText(text);
+    await copyText(text);
   }
 }

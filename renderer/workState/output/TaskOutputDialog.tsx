@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isTaskFinished, type Task } from '../../../shared/entities';
+import { copyText } from '../../components/copyText';
 import { FormError } from '../../components/FormError';
 import { ModalDialog } from '../../components/ModalDialog';
 import { usePendingAction } from '../../components/usePendingAction';
@@ -67,7 +68,7 @@ export function TaskOutputDialog({ task, retryRefusal, onCancel, onRetry, onClos
   const copyOutput = () =>
     void copy.run(async () => {
       setCopied(false);
-      await navigator.clipboard.writeText(shownTextRef.current?.() ?? '');
+      await copyText(shownTextRef.current?.() ?? '');
       setCopied(true);
     }, 'Could not copy the output: ');
 
