@@ -103,17 +103,22 @@ describe('drover host: one lasting host per data dir, started by whoever needs i
     }
   });
 
-  it('stop asked on a terminal and answered N stops nothing and exits 2', async () => {
+  /** A started host with one project and one running task labelled `label`. */
+  async function hostRunningTask(label: string): Promise<void> {
     await host('start');
     const repo = path.join(dir, 'repo');
     fs.mkdirSync(repo);
     const client = await connectToDrover(socketPathFor(dataDir));
     try {
       const project = await client.rpc.call('addProject', { path: repo });
-      await client.rpc.call('createTask', { projectId: project.id, command: 'sleep 60', label: 'kept' });
+      await client.rpc.call('createTask', { projectId: project.id, command: 'sleep 60', label });
     } finally {
       client.close();
     }
+  }
+
+  it('stop asked on a terminal and answered N stops nothing and exits 2', async () => {
+    await hostRunningTask('kept');
     const terminal = pty.spawn(process.execPath, [CLI_PATH, '--data-dir', dataDir, 'host', 'stop'], { cwd: dir, env: { ...process.env, DROVER_SOCKET: '' } });
     let screen = '';
     terminal.onData((data) => (screen += data));
@@ -126,16 +131,7 @@ describe('drover host: one lasting host per data dir, started by whoever needs i
   });
 
   it('status and stop name the running work with control characters escaped: a label cannot write the clipboard or clear the screen', async () => {
-    await host('start');
-    const repo = path.join(dir, 'repo');
-    fs.mkdirSync(repo);
-    const client = await connectToDrover(socketPathFor(dataDir));
-    try {
-      const project = await client.rpc.call('addProject', { path: repo });
-      await client.rpc.call('createTask', { projectId: project.id, command: 'sleep 60', label: 'deploy\u001b]52;c;aGk=\u0007\u001b[2J' });
-    } finally {
-      client.close();
-    }
+    await hostRunningTask('deploy\u001b]52;c;aGk=\u0007\u001b[2J');
     // eslint-disable-next-line no-control-regex -- the very characters that must not reach the terminal
     const controls = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
     const escaped = 'task "deploy\\033]52;c;aGk=\\a\\033[2J" (running) in repo';
