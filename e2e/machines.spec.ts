@@ -118,11 +118,11 @@ test.describe('another machine over the real OpenSSH', () => {
     expect(steps.length).toBeGreaterThan(10);
     expect(steps).toEqual(oneToN(steps.length));
     expect(logs.stdout).toContain('build finished');
+    // A click opens it; a stray Enter there closes it (Close has the focus), never retries it.
     await taskRow(grid, 'remote build').click();
-    await page.keyboard.press('Enter');
     const output = page.getByRole('dialog', { name: 'Output: remote build' });
     await expect(output.locator('.xterm-rows')).toContainText('build finished');
-    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
     await expect(output).toBeHidden();
 
     // The task's end wakes the agent once its counting is done; its screen holds every line it drew while the page was away, once.

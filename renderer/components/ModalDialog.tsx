@@ -31,7 +31,7 @@ export function ModalDialog({ title, headerExtras, className, children, onClose,
           {title}
         </h2>
         {headerExtras}
-        <button type="button" className="button button--ghost" onClick={() => dialogRef.current?.close()}>
+        <button type="button" className="button button--ghost" data-autofocus-fallback onClick={() => dialogRef.current?.close()}>
           Close
         </button>
       </header>
