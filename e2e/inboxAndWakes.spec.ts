@@ -33,29 +33,33 @@ test.describe('issue 35, item 6: the inbox and its wakes', () => {
   test('the pane counts the messages new to you, the inbox says the same, and opening it marks them seen (kept by the host) without taking them from the agent', async ({ page, drover }) => {
     const { pane, projectId, agentId, folder } = await startedShellAgent(page, drover, 'sheller', '');
     await withSocket(drover, async (rpc) => {
+      const reviewer = await rpc.call('createAgent', { projectId, name: 'reviewer', profileId: 'sh' });
       await rpc.call('holdAgentWakes', { agentId, hold: true });
-      await rpc.call('sendMessage', { projectId, to: 'sheller', body: 'first, held' });
+      await rpc.call('sendMessage', { projectId, to: 'sheller', body: 'first, held', fromAgentId: reviewer.id });
       await rpc.call('holdAgentWakes', { agentId, hold: false });
       await expect.poll(async () => (await rpc.call('listInbox', { agentId, unreadOnly: false })).messages[0]?.state).toBe('delivered');
       await rpc.call('holdAgentWakes', { agentId, hold: true });
-      await rpc.call('sendMessage', { projectId, to: 'sheller', body: 'second, held' });
+      await rpc.call('sendMessage', { projectId, to: 'sheller', body: 'second, held', fromAgentId: reviewer.id });
+      // What the person writes is never new to them.
+      await rpc.call('sendMessage', { projectId, to: 'sheller', body: 'third, mine' });
     });
     await expect(pane.getByRole('button', { name: 'Inbox, 2 new messages' })).toBeVisible();
     await expect(inboxBadge(pane, 2)).toHaveText('2');
 
     const inbox = await openInbox(page, pane, 'sheller');
-    await expect(inbox.getByText('2 messages, 2 new: 1 waiting for wake, 1 delivered.')).toBeVisible();
-    await expect(inboxMessage(inbox, 'Note from You').filter({ hasText: 'first, held' })).toContainText('New');
+    await expect(inbox.getByText('3 messages, 2 new: 2 waiting for wake, 1 delivered.')).toBeVisible();
+    await expect(inboxMessage(inbox, 'Note from reviewer').filter({ hasText: 'first, held' })).toContainText('New');
+    await expect(inboxMessage(inbox, 'Note from You').filter({ hasText: 'third, mine' })).not.toContainText('New');
     await expect(inboxBadge(pane, 0)).toBeAttached();
     await page.keyboard.press('Escape');
     await expect(pane.getByRole('button', { name: 'Inbox, 0 new messages' })).toBeVisible();
 
     // Seeing a message is the person's: the agent's read and its wake are untouched.
     await withSocket(drover, async (rpc) => {
-      expect((await rpc.call('listInbox', { agentId, unreadOnly: true })).messages.map((message) => message.body)).toEqual(['first, held', 'second, held']);
+      expect((await rpc.call('listInbox', { agentId, unreadOnly: true })).messages.map((message) => message.body)).toEqual(['first, held', 'second, held', 'third, mine']);
       await rpc.call('holdAgentWakes', { agentId, hold: false });
     });
-    await expect(terminalOf(pane, 'sheller')).toContainText('second, held');
+    await expect(terminalOf(pane, 'sheller')).toContainText('third, mine');
 
     // The host keeps it: a fresh page after a restart counts nothing new either.
     const url = await drover.startHost(['--project', folder]);

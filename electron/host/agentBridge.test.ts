@@ -79,8 +79,8 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
 
   it("a person's seeing a message is theirs: it leaves the agent's read and the wake alone, once, and refuses a message of another agent in words", async () => {
     const [builder, other] = [await addAgent('Builder'), await addAgent('Other')];
-    const note = await host.core.api.sendMessage({ projectId: project.id, to: 'Builder', kind: 'note', body: 'look at this' });
-    const elsewhere = await host.core.api.sendMessage({ projectId: project.id, to: 'Other', kind: 'note', body: 'not for Builder' });
+    const note = await host.core.api.sendMessage({ projectId: project.id, to: 'Builder', kind: 'note', body: 'look at this', fromAgentId: other.id });
+    const elsewhere = await host.core.api.sendMessage({ projectId: project.id, to: 'Other', kind: 'note', body: 'not for Builder', fromAgentId: builder.id });
     const [seen] = await host.core.api.markInboxSeen({ agentId: builder.id, messageIds: [note.id] });
     expect(seen).toMatchObject({ id: note.id, state: 'pending', readAt: null });
     expect(seen?.seenAt).toEqual(expect.any(Number));
@@ -88,6 +88,18 @@ describe('agent bridge: inbox, wakes and the MCP server', () => {
     await expect(host.core.api.markInboxSeen({ agentId: builder.id, messageIds: [elsewhere.id] })).rejects.toThrow(`No message ${elsewhere.id} in this agent's inbox.`);
     expect((await inbox(other.id))[0]?.seenAt).toBeNull();
     expect((await host.core.api.listInbox({ agentId: builder.id, unreadOnly: true })).messages.map((m) => m.id)).toEqual([note.id]);
+  });
+
+  it("a person's own note or question is never new to them; an agent's is, until seen", async () => {
+    const [builder, other] = [await addAgent('Builder'), await addAgent('Other')];
+    const own = await host.core.api.sendMessage({ projectId: project.id, to: 'Builder', kind: 'note', body: 'from the person' });
+    const asked = await host.core.api.sendMessage({ projectId: project.id, to: 'Builder', kind: 'question', body: 'which branch?' });
+    const fromAgent = await host.core.api.sendMessage({ projectId: project.id, to: 'Builder', kind: 'note', body: 'from Other', fromAgentId: other.id });
+    expect(own.seenAt).toBe(own.createdAt);
+    expect(asked.seenAt).toBe(asked.createdAt);
+    expect(fromAgent.seenAt).toBeNull();
+    // Seen is the person's word only: the agent still gets all three, unread.
+    expect((await inbox(builder.id)).map((m) => [m.id, m.state])).toEqual([own, asked, fromAgent].map((m) => [m.id, 'pending']));
   });
 
   it('posts exactly one task-result to the owner (by id or by name), with exit code, duration and output tail', async () => {

@@ -15,6 +15,8 @@ export interface PostMessage {
   taskId?: string | null;
   fromAgentId?: string | null;
   replyTo?: string | null;
+  /** Written by the person who will look at the inbox: never new to them. */
+  byPerson?: boolean;
 }
 
 /** An ask_agent call waiting for its reply. */
@@ -41,6 +43,7 @@ export class MediatedInbox {
   /** Every message goes in here: one Drover writes itself (a check's log, a task's result) is cut to what a message holds, saying so. */
   post(projectId: string, input: PostMessage): InboxMessage {
     const store = this.stores.get(projectId);
+    const createdAt = Date.now();
     const message = store.inbox.insertMessage({
       id: newId('m'),
       agentId: input.agentId,
@@ -49,7 +52,8 @@ export class MediatedInbox {
       taskId: input.taskId ?? null,
       fromAgentId: input.fromAgentId ?? null,
       replyTo: input.replyTo ?? null,
-      createdAt: Date.now(),
+      createdAt,
+      seenAt: input.byPerson ? createdAt : null,
     });
     // A reply a waiting ask_agent call takes is delivered by that call, so it needs no wake: it is
     // handed over before anything is announced, so no wake is ever scheduled for it.
@@ -108,7 +112,8 @@ export class MediatedInbox {
       fail('not-found', `No agent ${input.to} in this project (agents: ${names}).`);
     }
     if (input.fromAgentId && !store.agents.get(input.fromAgentId)) fail('not-found', `No agent with id ${input.fromAgentId} in this project.`);
-    return this.post(input.projectId, { agentId: to.id, kind: input.kind, body: input.body, fromAgentId: input.fromAgentId ?? null });
+    // An agent always names itself as the sender (agentAccess): a message without one is the person's.
+    return this.post(input.projectId, { agentId: to.id, kind: input.kind, body: input.body, fromAgentId: input.fromAgentId ?? null, byPerson: input.fromAgentId === undefined });
   }
 
   /** Answers a question: the reply goes to the asker's inbox and to its waiting ask_agent call. */

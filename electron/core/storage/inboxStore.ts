@@ -29,7 +29,7 @@ interface MessageRow {
 const MESSAGE = `SELECT id, agent_id, kind, substr(body, 1, ${MAX_MESSAGE_CHARS}) AS body, length(body) AS body_length, task_id, from_agent_id, reply_to, state,
   created_at, delivered_at, read_at, seen_at, seq FROM inbox_messages`;
 
-export type NewMessage = Pick<InboxMessage, 'id' | 'agentId' | 'kind' | 'body' | 'taskId' | 'fromAgentId' | 'replyTo' | 'createdAt'>;
+export type NewMessage = Pick<InboxMessage, 'id' | 'agentId' | 'kind' | 'body' | 'taskId' | 'fromAgentId' | 'replyTo' | 'createdAt' | 'seenAt'>;
 
 /** The inbox messages of one project's agents. */
 export class InboxStore {
@@ -63,8 +63,8 @@ export class InboxStore {
       ),
       replyTo: db.prepare<[string], MessageRow>(`${MESSAGE} WHERE reply_to = ? AND kind = 'reply' ORDER BY rowid LIMIT 1`),
       insertMessage: db.prepare(
-        `INSERT INTO inbox_messages (id, agent_id, kind, body, task_id, from_agent_id, reply_to, state, created_at, seq)
-         VALUES (@id, @agentId, @kind, @body, @taskId, @fromAgentId, @replyTo, 'pending', @createdAt, @seq)`,
+        `INSERT INTO inbox_messages (id, agent_id, kind, body, task_id, from_agent_id, reply_to, state, created_at, seen_at, seq)
+         VALUES (@id, @agentId, @kind, @body, @taskId, @fromAgentId, @replyTo, 'pending', @createdAt, @seenAt, @seq)`,
       ),
       setMessageState: db.prepare(
         `UPDATE inbox_messages SET state = @state,
