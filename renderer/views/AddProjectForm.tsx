@@ -64,7 +64,7 @@ export function AddProjectForm() {
           className="text-input text-input--mono"
           value={path}
           onChange={(event) => setPath(event.target.value)}
-          placeholder="/home/you/code/my-app"
+          placeholder="e.g. /home/you/code/my-app"
           autoComplete="off"
           spellCheck={false}
           aria-invalid={error !== null}

@@ -193,15 +193,15 @@ function AddMachineForm({ onAdded }: { onAdded(): void }) {
         <label className="field-label" htmlFor={ids.name}>
           Machine name
         </label>
-        <input id={ids.name} className="text-input" value={name} onChange={(event) => setName(event.target.value)} placeholder="box" autoComplete="off" spellCheck={false} aria-describedby={describedBy} />
+        <input id={ids.name} className="text-input" value={name} onChange={(event) => setName(event.target.value)} placeholder="e.g. box" autoComplete="off" spellCheck={false} aria-describedby={describedBy} />
         <label className="field-label" htmlFor={ids.destination}>
           SSH destination
         </label>
-        <input id={ids.destination} className="text-input text-input--mono" value={destination} onChange={(event) => setDestination(event.target.value)} placeholder="you@box.example.com" autoComplete="off" spellCheck={false} aria-describedby={describedBy} />
+        <input id={ids.destination} className="text-input text-input--mono" value={destination} onChange={(event) => setDestination(event.target.value)} placeholder="e.g. you@box.example.com" autoComplete="off" spellCheck={false} aria-describedby={describedBy} />
         <label className="field-label" htmlFor={ids.port}>
           Port
         </label>
-        <input id={ids.port} className="text-input add-machine__port" value={port} onChange={(event) => setPort(event.target.value)} placeholder="22" inputMode="numeric" autoComplete="off" aria-describedby={describedBy} />
+        <input id={ids.port} className="text-input add-machine__port" value={port} onChange={(event) => setPort(event.target.value)} placeholder="default 22" inputMode="numeric" autoComplete="off" aria-describedby={describedBy} />
         <button type="submit" className="button button--primary" disabled={pending}>
           {pending ? 'Adding…' : 'Add machine'}
         </button>

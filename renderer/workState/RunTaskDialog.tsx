@@ -110,7 +110,7 @@ export function RunTaskDialog({ projectId, projectPath, agents, worktreesByAgent
               value={draft.cwd}
               spellCheck={false}
               autoComplete="off"
-              placeholder="."
+              placeholder="e.g. packages/api"
               aria-describedby={describedBy}
               onChange={change('cwd')}
             />

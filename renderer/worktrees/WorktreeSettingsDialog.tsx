@@ -104,19 +104,19 @@ export function WorktreeSettingsDialog({ projectId, disk, count, onMeasure, onCl
               className="text-input"
               value={fields?.folder ?? ''}
               disabled={!fields}
-              placeholder="/absolute/path (default: the data folder)"
+              placeholder="e.g. /srv/worktrees"
               aria-describedby={describedBy}
               onChange={(event) => fields && setEdited({ ...fields, folder: event.target.value })}
             />
           )}
         </Field>
-        <Field label="Setup command" note={{ text: 'Runs in each new worktree as a task of its agent, which is woken when it ends (e.g. npm ci).', kind: 'hint' }}>
+        <Field label="Setup command" note={{ text: 'Runs in each new worktree as a task of its agent, which is woken when it ends.', kind: 'hint' }}>
           {(describedBy) => (
             <input
               className="text-input"
               value={fields?.setup ?? ''}
               disabled={!fields}
-              placeholder="none"
+              placeholder="e.g. npm ci"
               aria-describedby={describedBy}
               onChange={(event) => fields && setEdited({ ...fields, setup: event.target.value })}
             />
@@ -142,7 +142,6 @@ export function WorktreeSettingsDialog({ projectId, disk, count, onMeasure, onCl
                 inputMode="numeric"
                 value={fields?.daysKept ?? ''}
                 disabled={!fields}
-                placeholder="no limit"
                 aria-describedby={describedBy}
                 onChange={(event) => fields && setEdited({ ...fields, daysKept: event.target.value })}
               />
