@@ -17,7 +17,7 @@ function boxesOf(locator: Locator): Promise<Box[]> {
   );
 }
 
-test('toasts never cover the Cancel and Retry buttons of the work state rows', async ({ page, drover }) => {
+test('toasts never cover the work state\'s controls nor the Cancel and Retry buttons of its rows', async ({ page, drover }) => {
   const folder = drover.makeFolder('shop');
   const url = await drover.startHost(['--project', folder]);
   const projectId = await setTaskConcurrency(drover, folder, 8);
@@ -32,7 +32,10 @@ test('toasts never cover the Cancel and Retry buttons of the work state rows', a
   await expect(toasts.filter({ hasText: 'job 14' })).toBeVisible();
   await screenshot(page, 'toasts-above-work-state.png');
 
-  const actions = await boxesOf(panel.getByRole('row').getByRole('button', { name: /^(Cancel|Retry)$/ }));
+  // The header's Run at once, Run task… and Shortcuts, and the filter bar's choices and search.
+  const controls = await boxesOf(panel.locator('.work-state__header :is(button, select), .task-filter-bar :is(label, input)'));
+  expect(controls.length).toBeGreaterThan(6);
+  const actions = [...controls, ...(await boxesOf(panel.getByRole('row').getByRole('button', { name: /^(Cancel|Retry)$/ })))];
   expect(actions.length).toBeGreaterThan(8);
   for (const toast of await boxesOf(toasts)) {
     for (const action of actions) expect(overlaps(toast, action), `a toast at ${JSON.stringify(toast)} covers a row button at ${JSON.stringify(action)}`).toBe(false);
