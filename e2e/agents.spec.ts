@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/droverHost';
+import { withSocket } from './support/attention';
 import { holdFromHost, holdReplies } from './support/heldFrames';
 import {
   addAgent,
@@ -211,4 +212,38 @@ test('notes quietly in the pane header a CLI newer than the newest tested, and r
   await page.setViewportSize({ width: 390, height: 800 });
   await expect(note).toBeVisible();
   await screenshot(page, 'agents-untested-cli-phone.png');
+});
+
+test('the Add agent dialog keeps the profile of the last agent added when a CLI appears on PATH, and says why when it cannot', async ({ page, drover }) => {
+  const folder = drover.makeFolder('profiles-kept');
+  const bin = drover.makeFolder('bin');
+  const url = await drover.startHost(['--project', folder], { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` });
+  const ghostCommand = path.join(bin, 'ghost-cli');
+  fs.writeFileSync(ghostCommand, '#!/bin/sh\n', { mode: 0o755 });
+  const ghostProfile = { ...SHELL_AGENT_PROFILE, id: 'ghost', name: 'Ghost CLI', command: ghostCommand };
+  const projectId = await saveProfiles(drover, folder, [SHELL_AGENT_PROFILE, ghostProfile]);
+  await openWorkspace(page, url, projectId);
+  await addAgent(page, 'first', '', 'POSIX shell');
+
+  fs.writeFileSync(path.join(bin, 'claude'), '#!/bin/sh\n', { mode: 0o755 });
+  await page.getByRole('button', { name: 'Add agent' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add agent' });
+  const profile = dialog.getByLabel('Profile');
+  await expect(profile.locator('option', { hasText: 'Claude Code' })).toHaveText('Claude Code');
+  await expect(profile).toHaveValue('sh');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  await addAgent(page, 'second', '', 'Ghost CLI');
+  fs.rmSync(ghostCommand);
+  await page.getByRole('button', { name: 'Add agent' }).click();
+  await expect(profile).toHaveValue('claude');
+  await expect(profile).toHaveAccessibleDescription(
+    `second, the last agent added here, uses Ghost CLI, which cannot start: ${ghostCommand} is not installed or not on PATH (${bin}:${process.env.PATH ?? ''}). Claude Code is chosen instead.`,
+  );
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  await withSocket(drover, (rpc) => rpc.call('deleteAgentProfile', { profileId: 'ghost' }));
+  await page.getByRole('button', { name: 'Add agent' }).click();
+  await expect(profile).toHaveValue('claude');
+  await expect(profile).toHaveAccessibleDescription('second, the last agent added here, uses the profile ghost, which was deleted. Claude Code is chosen instead.');
 });

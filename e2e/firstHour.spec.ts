@@ -336,6 +336,7 @@ test('item 11: a relative path is refused, a folder without git says where agent
     `Added plain. ${folder} is not in a git repository: its agents work in the folder itself (no worktree of their own).`,
   );
 
+  await page.getByRole('link', { name: 'Projects', exact: true }).click();
   await field.fill(`${folder}/`);
   await page.getByRole('button', { name: 'Add project' }).click();
   await expect(page.getByRole('heading', { name: 'plain', level: 1 })).toBeVisible();

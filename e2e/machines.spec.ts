@@ -64,7 +64,7 @@ test.describe('another machine over the real OpenSSH', () => {
     await expect(page.getByText('on box', { exact: true })).toBeVisible();
     await page.getByLabel('Project folder').fill(app);
     await page.getByRole('button', { name: 'Add project' }).click();
-    await page.getByRole('link', { name: 'app', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'app', level: 1 })).toBeVisible();
 
     const pane = await addAgent(page, 'Builder', 'Builds', 'Shell');
     await pane.getByRole('button', { name: 'Start' }).click();

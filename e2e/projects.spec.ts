@@ -13,6 +13,8 @@ test('adds a project by path, lists it, and still lists it after a reload', asyn
 
   await page.getByLabel('Project folder').fill(folder);
   await page.getByRole('button', { name: 'Add project' }).click();
+  await expect(page.getByRole('heading', { name: 'shop-api', level: 1 })).toBeVisible();
+  await page.getByRole('link', { name: 'Projects', exact: true }).click();
   const row = page.getByRole('listitem').filter({ hasText: folder });
   await expect(row.getByRole('link', { name: 'shop-api' })).toBeVisible();
 
@@ -53,4 +55,28 @@ test('a project whose work state went missing says so and lets the person start 
   await dialog.getByRole('button', { name: 'Start empty' }).click();
   await expect(page.getByText('No background tasks yet.')).toBeVisible();
   expect(fs.existsSync(path.join(projectDir, 'state.sqlite'))).toBe(true);
+});
+
+test('adding a project goes to it whether its folder is new or already added, and its git note goes when it is removed', async ({ page, drover }) => {
+  const folder = drover.makeFolder('plain');
+  await page.goto(await drover.startHost());
+  const gitNote = `Added plain. ${folder} is not in a git repository: its agents work in the folder itself (no worktree of their own).`;
+
+  await page.getByLabel('Project folder').fill(folder);
+  await page.getByRole('button', { name: 'Add project' }).click();
+  await expect(page.getByRole('heading', { name: 'plain', level: 1 })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Added plain.' })).toHaveText(gitNote);
+
+  await page.getByRole('link', { name: 'Projects', exact: true }).click();
+  await page.getByLabel('Project folder').fill(folder);
+  await page.getByRole('button', { name: 'Add project' }).click();
+  await expect(page.getByRole('heading', { name: 'plain', level: 1 })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'already added' })).toHaveText(`${folder} was already added: this is its project.`);
+
+  await page.getByRole('link', { name: 'Projects', exact: true }).click();
+  const row = page.getByRole('listitem').filter({ hasText: folder });
+  await row.getByRole('button', { name: 'Remove' }).click();
+  await page.getByRole('alertdialog', { name: 'Remove plain from Drover?' }).getByRole('button', { name: 'Remove project' }).click();
+  await expect(row).toHaveCount(0);
+  await expect(page.getByText(gitNote)).toHaveCount(0);
 });

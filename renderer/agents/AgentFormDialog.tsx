@@ -5,10 +5,11 @@ import { FormActions } from '../components/FormActions';
 import { FormError } from '../components/FormError';
 import { ModalDialog } from '../components/ModalDialog';
 import { usePendingAction } from '../components/usePendingAction';
-import { useProfiles } from '../store/hooks';
+import { useAgents, useProfiles } from '../store/hooks';
 import { useDroverActions } from '../store/StoreContext';
 import { EMPTY_WORKSPACE_DRAFT, useProjectGit, workspaceRequest, WorkspaceFields } from '../worktrees/WorkspaceFields';
 import { agentNameProblem } from './agentName';
+import { defaultProfile } from './defaultProfile';
 
 interface AgentFormDialogProps {
   projectId: string;
@@ -23,14 +24,11 @@ function profileOptionText(profile: AgentProfile): string {
   return profile.unavailableReason ? `${profile.name} (unavailable)` : profile.name;
 }
 
-function defaultProfileId(profiles: readonly AgentProfile[]): string {
-  return (profiles.find((profile) => !profile.unavailableReason) ?? profiles[0])?.id ?? '';
-}
-
 /** Add an agent, or change an existing one's name, role and profile. */
 export function AgentFormDialog({ projectId, agent, takenNames, onClose }: AgentFormDialogProps) {
   const { createAgent, updateAgent, reloadAgentProfiles } = useDroverActions();
   const profiles = useProfiles().list;
+  const agents = useAgents(projectId);
   const [name, setName] = useState(agent?.name ?? '');
   const [role, setRole] = useState(agent?.role ?? '');
   const [profileId, setProfileId] = useState(agent?.profileId ?? '');
@@ -42,8 +40,10 @@ export function AgentFormDialog({ projectId, agent, takenNames, onClose }: Agent
   useEffect(() => {
     void reloadAgentProfiles();
   }, [reloadAgentProfiles]);
-  const chosenProfileId = profileId || defaultProfileId(profiles);
+  const preset = defaultProfile(profiles, agents);
+  const chosenProfileId = profileId || preset.profileId;
   const chosen = profiles.find((profile) => profile.id === chosenProfileId);
+  const profileNote = [profileId ? null : preset.fallbackReason, chosen?.unavailableReason].filter(Boolean).join(' ');
   const nameProblem = agentNameProblem(name, takenNames);
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
@@ -88,7 +88,7 @@ export function AgentFormDialog({ projectId, agent, takenNames, onClose }: Agent
             />
           )}
         </Field>
-        <Field label="Profile" note={chosen?.unavailableReason ? { text: chosen.unavailableReason, kind: 'warning' } : null}>
+        <Field label="Profile" note={profileNote ? { text: profileNote, kind: 'warning' } : null}>
           {(describedBy) => (
             <select
               className="select select--field"

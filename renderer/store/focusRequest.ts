@@ -12,7 +12,7 @@ export type FocusTarget =
   | { kind: 'agent'; projectId: string; agentId: string }
   | { kind: 'task'; projectId: string; taskId: string }
   | { kind: 'add-project' }
-  /** A project's page, with a word on why it opened (it was already added). */
+  /** A project's page, with a word on why it opened (it was just added, or had been already). */
   | { kind: 'project'; projectId: string; notice: string }
   | { kind: 'command-line-tool' };
 

@@ -6,15 +6,15 @@ import { useProjects } from '../store/hooks';
 import { useBridge, useDroverActions } from '../store/StoreContext';
 
 /**
- * Adds a project by its absolute path. A folder already added opens its page (saying so); a folder
- * that is no git repository is added with a word on what that means for its agents.
+ * Adds a project by its absolute path and opens its page, whether the folder is new or was already
+ * added: the page says which, and for a folder that is no git repository what that means for its
+ * agents (the note lives on that page, so it goes with the project).
  */
 export function AddProjectForm() {
   const { addProject } = useDroverActions();
   const bridge = useBridge();
   const knownIds = useProjects().byId;
   const [path, setPath] = useState('');
-  const [notice, setNotice] = useState<string | null>(null);
   const { pending, error, setError, run } = usePendingAction({ clearErrorOnStart: true });
   const inputId = useId();
   const hintId = useId();
@@ -30,7 +30,6 @@ export function AddProjectForm() {
     event.preventDefault();
     if (pending) return;
     const trimmed = path.trim();
-    setNotice(null);
     if (!trimmed) {
       setError('Enter the path of a project folder.');
       return;
@@ -48,7 +47,7 @@ export function AddProjectForm() {
         return;
       }
       const { problem } = await bridge.call('getProjectGit', { projectId: project.id });
-      if (problem) setNotice(`Added ${project.name}. ${problem}`);
+      goTo({ kind: 'project', projectId: project.id, notice: problem ? `Added ${project.name}. ${problem}` : `Added ${project.name}.` });
     });
   }
 
@@ -75,11 +74,6 @@ export function AddProjectForm() {
         </button>
       </div>
       <FormError message={error} id={errorId} />
-      {notice && (
-        <p role="status" className="add-project__notice">
-          {notice}
-        </p>
-      )}
       <p id={hintId} className="field-hint">
         The absolute path (starting with /) of a folder on the machine running Drover. Adding it changes nothing in the folder.
       </p>
