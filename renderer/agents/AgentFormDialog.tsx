@@ -9,7 +9,7 @@ import { useAgents, useProfiles } from '../store/hooks';
 import { useDroverActions } from '../store/StoreContext';
 import { EMPTY_WORKSPACE_DRAFT, useProjectGit, workspaceRequest, WorkspaceFields } from '../worktrees/WorkspaceFields';
 import { agentNameProblem } from './agentName';
-import { defaultProfile } from './defaultProfile';
+import { defaultProfile } from '../format/defaultProfile';
 
 interface AgentFormDialogProps {
   projectId: string;

@@ -5,7 +5,8 @@ import { ModalDialog } from '../components/ModalDialog';
 import { usePendingAction } from '../components/usePendingAction';
 import { errorMessage } from '../format/errorMessage';
 import { goTo } from '../store/focusRequest';
-import { useProfiles, useWorkState } from '../store/hooks';
+import { defaultProfile } from '../format/defaultProfile';
+import { useAgents, useProfiles, useWorkState } from '../store/hooks';
 import { useBridge, useDroverActions } from '../store/StoreContext';
 
 interface Query {
@@ -20,6 +21,7 @@ export function IssuesDialog({ projectId, onClose }: { projectId: string; onClos
   const { trackAgentProfiles } = useDroverActions();
   const profiles = useProfiles().list;
   const agentsById = useWorkState(projectId, 'agentsById');
+  const agents = useAgents(projectId);
   const [query, setQuery] = useState<Query>({ search: '', label: '', mine: false });
   const [found, setFound] = useState<{ issues: ForgeIssue[]; labels: string[] } | null>(null);
   const [listError, setListError] = useState<string | null>(null);
@@ -30,7 +32,8 @@ export function IssuesDialog({ projectId, onClose }: { projectId: string; onClos
   const profileFieldId = useId();
 
   useEffect(trackAgentProfiles, [trackAgentProfiles]);
-  const chosenProfile = profileId ?? profiles.find((profile) => !profile.unavailableReason)?.id ?? profiles[0]?.id ?? '';
+  // The Add agent dialog's default: the profile of the project's last added agent, if it can start.
+  const chosenProfile = profileId ?? defaultProfile(profiles, agents).profileId;
 
   const load = useCallback(
     (wanted: Query, isCurrent: () => boolean = () => true) =>
