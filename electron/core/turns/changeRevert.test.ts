@@ -60,8 +60,8 @@ describe('reverting a hunk or a file of an agent’s change (real git)', () => {
     const reverted = await revertHunk('notes.txt', 0);
 
     expect(read('notes.txt')).toBe(lines(30, { 27: 'agent twenty-seven' }));
-    expect(reverted.undo).toMatchObject({ n: 0, kind: 'revert', prompt: 'the hunk at line 1 of notes.txt', files: 1, additions: 1, deletions: 1 });
-    expect(reverted.message.body).toContain('A person reverted the hunk at line 1 of notes.txt in your worktree');
+    expect(reverted.undo).toMatchObject({ n: 0, kind: 'revert', prompt: 'the hunk at line 2 of notes.txt', files: 1, additions: 1, deletions: 1 });
+    expect(reverted.message.body).toContain('A person reverted the hunk at line 2 of notes.txt in your worktree');
     expect(git(worktree.path, 'rev-parse', `refs/drover/checkpoints/${agent.id}/0`)).toBe(reverted.undo.commit);
     // The index and HEAD are left alone: the revert is a change of the worktree's files.
     expect(git(worktree.path, 'log', '-1', '--format=%s')).toBe('the agent edits line 2');

@@ -23,9 +23,12 @@ export interface PlannedRevert {
 
 const APPLY = ['apply', '-R', '--whitespace=nowarn'];
 
-/** `@@ -1,2 +3,4 @@` → 3: where the hunk's lines are in the file now. */
-function newStartOf(hunk: string): number {
-  return Number(/^@@ -\d+(?:,\d+)? \+(\d+)/.exec(hunk)?.[1] ?? 1);
+/** The line of the file now where the hunk's change begins: its `@@` line's new start, past the context before it. */
+function firstChangedLine(hunk: string): number {
+  const [first = '', ...body] = hunk.split('\n');
+  const start = Number(/^@@ -\d+(?:,\d+)? \+(\d+)/.exec(first)?.[1] ?? 1);
+  const context = body.findIndex((line) => !line.startsWith(' '));
+  return start + Math.max(context, 0);
 }
 
 /**
@@ -58,7 +61,7 @@ export async function planRevert(git: Git, place: GitPlace, tree: string, reques
     // Git's header creates or deletes the file; any other keeps to the lines (a rename or a mode change stays).
     const addsOrDeletes = /^(?:new|deleted) file mode /m.test(header);
     const fileHeader = addsOrDeletes ? header : `diff --git a/${request.path} b/${request.path}\n--- a/${request.path}\n+++ b/${request.path}`;
-    return { patch: `${fileHeader}\n${hunk}\n`, what: `the hunk at line ${newStartOf(hunk)} of ${request.path}` };
+    return { patch: `${fileHeader}\n${hunk}\n`, what: `the hunk at line ${firstChangedLine(hunk)} of ${request.path}` };
   }
   if (splitHunks(request.target.patch).hunks.map(canonicalHunk).join('\n') !== canonical.join('\n')) fail('conflict', `${stale}. Nothing was reverted; look at the diff again.`);
   const [whole = ''] = await patchesOf(git, place, revs, paths, true);
