@@ -113,6 +113,20 @@ describe('reverting a hunk or a file of an agent’s change (real git)', () => {
     expect(git(worktree.path, 'for-each-ref', `refs/drover/checkpoints/${agent.id}/`)).toBe('');
   });
 
+  it('refuses a whole binary file whose contents changed since the diff was shown', async () => {
+    fs.writeFileSync(file('image.bin'), Buffer.from([0, 1, 2, 3]));
+    git(worktree.path, 'add', 'image.bin');
+    git(worktree.path, 'commit', '--quiet', '-m', 'the agent adds a binary file');
+    const { base, file: changed } = await shown('image.bin');
+    fs.writeFileSync(file('image.bin'), Buffer.from([0, 9, 9, 9]));
+    await expect(core.api.revertChange({ agentId: agent.id, base, path: 'image.bin', oldPath: null, target: { kind: 'file', patch: changed.patch ?? '' } })).rejects.toThrow(
+      'image.bin changed since the diff was shown.',
+    );
+    expect(fs.readFileSync(file('image.bin'))).toEqual(Buffer.from([0, 9, 9, 9]));
+    await revertFile('image.bin');
+    expect(fs.existsSync(file('image.bin'))).toBe(false);
+  });
+
   it('refuses to revert while the agent is busy, in the words the changes view shows', async () => {
     fs.writeFileSync(file('new.txt'), 'made by the agent\n');
     await startShellAgent(core, agent);

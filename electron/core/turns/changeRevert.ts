@@ -31,6 +31,21 @@ function firstChangedLine(hunk: string): number {
   return start + Math.max(context, 0);
 }
 
+const INDEX_LINE = /^index ([0-9a-f]+)\.\.([0-9a-f]+)/m;
+
+/**
+ * Whether two headers of a file's patch name the same contents on `index` lines (a binary file has
+ * no hunks to compare). Ids may be abbreviated to different lengths; a header without the line (a
+ * file git does not track yet, as the view draws it) says nothing against it.
+ */
+function sameObjects(shownHeader: string, currentHeader: string): boolean {
+  const shown = INDEX_LINE.exec(shownHeader);
+  const current = INDEX_LINE.exec(currentHeader);
+  if (!shown || !current) return true;
+  const same = (a = '', b = '') => a.startsWith(b) || b.startsWith(a);
+  return same(shown[1], current[1]) && same(shown[2], current[2]);
+}
+
 /**
  * Checks a revert of `request` against `tree` (the worktree's files now) and builds its patch.
  * Refused, in words, when the path leaves the worktree, the file no longer differs from the base,
@@ -63,7 +78,8 @@ export async function planRevert(git: Git, place: GitPlace, tree: string, reques
     const fileHeader = addsOrDeletes ? header : `diff --git a/${request.path} b/${request.path}\n--- a/${request.path}\n+++ b/${request.path}`;
     return { patch: `${fileHeader}\n${hunk}\n`, what: `the hunk at line ${firstChangedLine(hunk)} of ${request.path}` };
   }
-  if (splitHunks(request.target.patch).hunks.map(canonicalHunk).join('\n') !== canonical.join('\n')) fail('conflict', `${stale}. Nothing was reverted; look at the diff again.`);
+  const shown = splitHunks(request.target.patch);
+  if (shown.hunks.map(canonicalHunk).join('\n') !== canonical.join('\n') || !sameObjects(shown.header, header)) fail('conflict', `${stale}. Nothing was reverted; look at the diff again.`);
   const [whole = ''] = await patchesOf(git, place, revs, paths, true);
   return { patch: whole, what: request.path };
 }
