@@ -155,6 +155,50 @@ test('three shell turns: each turn shows only its change; restore to turn 1 and 
   }
 });
 
+test('a hunk reverted from the changes view by key, held back while a task works in the worktree, and undone', async ({ page, drover }) => {
+  test.setTimeout(90_000);
+  const restorePorts = privatePortBlocks(drover);
+  try {
+    const numbered = (changed: Record<number, string> = {}) => Array.from({ length: 30 }, (_, index) => changed[index + 1] ?? `line ${index + 1}`).join('\n') + '\n';
+    const repo = makeRepo(path.join(drover.root, 'shop'), { 'notes.txt': numbered() });
+    const projectId = await openRepoWithShell(page, drover, repo);
+    const pane = await addAgent(page, 'builder', 'Builds things', 'POSIX shell');
+    await expect(branchOf(pane, 'builder')).toBeVisible();
+    const folder = worktreeFolder(repo, 'builder');
+    const edited = numbered({ 2: 'agent two', 27: 'agent twenty-seven' });
+    fs.writeFileSync(path.join(folder, 'notes.txt'), edited);
+
+    const changes = await openChanges(page, pane, 'builder');
+    const diff = changes.getByRole('region', { name: 'Diff' });
+    await expect(diff).toContainText('agent twenty-seven');
+    const revertHunk = diff.getByRole('button', { name: 'Revert hunk' });
+    await expect(revertHunk).toHaveCount(2);
+
+    // A task working in the worktree holds a revert back; the buttons say why.
+    const slow = await withSocket(drover, (rpc) => rpc.call('createTask', { projectId, command: 'sleep 60', label: 'slow build', cwd: folder }));
+    await expect(revertHunk.first()).toBeDisabled();
+    await expect(revertHunk.first()).toHaveAttribute('title', "slow build works in builder's worktree: revert once it has ended (or cancel it).");
+    await withSocket(drover, (rpc) => rpc.call('cancelTask', { taskId: slow.id }));
+    await expect(revertHunk.first()).toBeEnabled();
+
+    // x reverts the hunk at the top of the diff: line 2's; line 27's stays.
+    await diff.focus();
+    await page.keyboard.press('x');
+    await expect(changes.getByRole('status').filter({ hasText: 'Reverted the hunk at line 2 of notes.txt' })).toContainText('what was there before is checkpoint 0');
+    await expect(diff).not.toContainText('agent two');
+    await expect(diff).toContainText('agent twenty-seven');
+    expect(fs.readFileSync(path.join(folder, 'notes.txt'), 'utf8')).toBe(numbered({ 27: 'agent twenty-seven' }));
+    await expect(changes.getByRole('listbox', { name: 'Turns' }).getByRole('option').first()).toContainText('Before reverting the hunk at line 2 of notes.txt');
+    await screenshot(page, 'changes-hunk-reverted.png');
+
+    await changes.getByRole('button', { name: 'Undo revert' }).click();
+    await expect(diff).toContainText('agent two');
+    expect(fs.readFileSync(path.join(folder, 'notes.txt'), 'utf8')).toBe(edited);
+  } finally {
+    restorePorts();
+  }
+});
+
 test('two agents compared side by side: one taken (merged), the other archived with its branch kept', async ({ page, drover }) => {
   test.setTimeout(150_000);
   const restorePorts = privatePortBlocks(drover);

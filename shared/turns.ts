@@ -7,9 +7,10 @@ const Count = z.number().int().nonnegative();
 /**
  * A checkpoint's kind: `start` (n = 0) is the worktree as the agent's first session found it;
  * `turn` is the end of a turn; `restore` is the worktree as it stood just before a person restored
- * an earlier checkpoint, kept so the restore can be undone.
+ * an earlier checkpoint, and `revert` as it stood before a person reverted a hunk or a file, each
+ * kept so that can be undone.
  */
-export const CHECKPOINT_KINDS = ['start', 'turn', 'restore'] as const;
+export const CHECKPOINT_KINDS = ['start', 'turn', 'restore', 'revert'] as const;
 export type CheckpointKind = (typeof CHECKPOINT_KINDS)[number];
 
 /** The longest prompt a turn keeps (its first line is what lists show). */
@@ -26,7 +27,7 @@ export const TurnSchema = z.object({
   agentId: AgentIdSchema,
   n: Count,
   kind: z.enum(CHECKPOINT_KINDS),
-  /** What the person asked for, where the agent CLI's hook reported it (a shell: the command line). */
+  /** What the person asked for, where the agent CLI's hook reported it (a shell: the command line); for a revert, what was reverted. */
   prompt: z.string().nullable(),
   /** When the turn started (null for a start or a restore). */
   startedAt: Timestamp.nullable(),
@@ -97,6 +98,23 @@ export const DiffCommentSchema = z.object({
 });
 export type DiffComment = z.infer<typeof DiffCommentSchema>;
 
+/** A repository path as a diff names it: relative, inside the worktree (no `..`, no leading `/`). */
+export const DiffPathSchema = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((value) => !value.startsWith('/') && !value.includes('\0') && !value.split('/').includes('..'), 'a path inside the worktree, relative to its top (no "..", no leading "/")');
+
+/**
+ * What of a file's change to revert, as the changes view showed it: one hunk (its text, `@@` line
+ * first), or the whole file (its patch). The host reverts only what still reads the same.
+ */
+export const RevertTargetSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('hunk'), hunk: z.string().startsWith('@@ ').max(2 * 1024 * 1024) }).strict(),
+  z.object({ kind: z.literal('file'), patch: z.string().max(2 * 1024 * 1024) }).strict(),
+]);
+export type RevertTarget = z.infer<typeof RevertTargetSchema>;
+
 /** What each of several agents changed on its branch, files only (for comparing them). */
 export const AgentChangesSchema = z.object({
   agentId: AgentIdSchema,
@@ -128,6 +146,7 @@ export function promptHeadline(prompt: string | null, max = 100): string | null 
 export function checkpointLabel(turn: Pick<Turn, 'n' | 'kind' | 'prompt' | 'restoredTo'>): string {
   if (turn.kind === 'start') return 'the start';
   if (turn.kind === 'restore') return `the state before restoring checkpoint ${turn.restoredTo ?? '?'}`;
+  if (turn.kind === 'revert') return `the state before reverting ${turn.prompt ?? 'a change'}`;
   const headline = promptHeadline(turn.prompt, 60);
   return headline ? `turn ${turn.n} (“${headline}”)` : `turn ${turn.n}`;
 }

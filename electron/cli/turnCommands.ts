@@ -5,7 +5,7 @@ import { resolveProject, type CliContext } from './taskCommands';
 import { UsageError } from './usage';
 import { agentIdOf, patchText, statText, table } from './worktreeCommands';
 
-const KIND_WORDS: Readonly<Record<Turn['kind'], string>> = { start: 'start', turn: 'turn', restore: 'restore' };
+const KIND_WORDS: Readonly<Record<Turn['kind'], string>> = { start: 'start', turn: 'turn', restore: 'restore', revert: 'revert' };
 
 function checkpointNumber(text: string | undefined, what: string): number {
   if (text === undefined || !/^\d+$/.test(text)) throw new UsageError(`${what} must be a checkpoint number (0 is the start), not ${text ?? 'nothing'}`);

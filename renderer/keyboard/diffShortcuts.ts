@@ -13,7 +13,9 @@ export type DiffCommand =
   | 'sinceTurn'
   | 'comment'
   | 'toggleLayout'
-  | 'merge';
+  | 'merge'
+  | 'revertHunk'
+  | 'revertFile';
 
 export const DIFF_SHORTCUTS: readonly { command: DiffCommand; keys: readonly string[]; display: readonly string[]; description: string }[] = [
   { command: 'nextFile', keys: ['j', ']'], display: ['j', ']'], description: 'Next changed file' },
@@ -27,6 +29,8 @@ export const DIFF_SHORTCUTS: readonly { command: DiffCommand; keys: readonly str
   { command: 'wholeBranch', keys: ['w'], display: ['w'], description: 'Show the whole branch' },
   { command: 'comment', keys: ['c'], display: ['c'], description: 'Comment on lines of the selected file' },
   { command: 'toggleLayout', keys: ['u'], display: ['u'], description: 'Unified or split diff' },
+  { command: 'revertHunk', keys: ['x'], display: ['x'], description: 'Revert the hunk at the top of the diff' },
+  { command: 'revertFile', keys: ['X'], display: ['X'], description: 'Revert the selected file' },
   { command: 'merge', keys: ['m'], display: ['m'], description: 'Merge into the parent branch…' },
 ];
 

@@ -14,6 +14,7 @@ import { useAgentSession, useWorkState } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
 import { entitiesOf } from '../store/versioned';
 import { pushAgentBranch } from './branchActions';
+import { RevertStatus, useChangeRevert } from './ChangeRevert';
 import { firstChangedLine } from './commentLines';
 import { DiffComments, type CommentDraft } from './DiffComments';
 import { diffRows } from './diffChunks';
@@ -37,7 +38,8 @@ interface ChangesDialogProps {
 /**
  * What an agent changed: on its whole branch (commits, staged, unstaged and untracked files), in
  * one of its turns, or since one, as a file list and a diff that follows the worktree as it changes.
- * Lines of the diff take comments for the agent; a turn's checkpoint can be restored; the branch
+ * Lines of the diff take comments for the agent; a hunk or a file can be reverted in the worktree, and
+ * a turn's checkpoint restored (either undoable); the branch
  * merges into its parent and pushes from here.
  */
 export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) {
@@ -66,6 +68,24 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
   const turn = turns.find((candidate) => candidate.n === turnAt);
   const tasksById = useWorkState(agent.projectId, 'tasksById');
   const whyNoRestore = useMemo(() => restoreRefusal(agent.name, session, entitiesOf(tasksById), worktree.path), [agent.name, session, tasksById, worktree.path]);
+  // One turn's change is history: only a diff that ends at the worktree now can be reverted in it.
+  const whyNoRevert =
+    scope.kind === 'turn'
+      ? 'Reverting works on the worktree as it is now: show the whole branch (w) or everything since a turn (s).'
+      : restoreRefusal(agent.name, session, entitiesOf(tasksById), worktree.path, 'revert');
+  const revert = useChangeRevert(agent, diff?.base ?? null);
+  const revertActions = {
+    refusal: whyNoRevert,
+    pending: revert.pending,
+    hunk: (fileIndex: number, hunkIndex: number) => {
+      const file = files[fileIndex];
+      if (file) revert.hunk(file, hunkIndex);
+    },
+    file: (fileIndex: number) => {
+      const file = files[fileIndex];
+      if (file) revert.file(file);
+    },
+  };
 
   const select = (index: number) => {
     const file = files[index];
@@ -100,10 +120,25 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
     else if (command === 'comment') commentOnSelectedFile();
     else if (command === 'toggleLayout') setSplit(!split);
     else if (command === 'merge') setMerging(canMerge);
+    else if (command === 'revertHunk' || command === 'revertFile') revertAtKey(command);
     else {
       const fileIndex = rowsRef.current?.showHunk(command === 'nextHunk' ? 1 : -1);
       if (fileIndex !== null && fileIndex !== undefined) setSelectedPath(files[fileIndex]?.path ?? null);
     }
+  };
+
+  /** `x`: the hunk at the top of the diff; `X`: the selected file. Refused in words when a button would be disabled. */
+  const revertAtKey = (command: 'revertHunk' | 'revertFile') => {
+    if (whyNoRevert !== null) {
+      revert.refuse(whyNoRevert);
+      return;
+    }
+    if (command === 'revertFile') {
+      revertActions.file(selected);
+      return;
+    }
+    const atTop = rowsRef.current?.hunkAtTop();
+    if (atTop) revertActions.hunk(atTop.fileIndex, atTop.hunkIndex);
   };
 
   useDialogKeyDown(contentRef, (event) => {
@@ -187,6 +222,7 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
             <TurnRestore agent={agent} turn={turn} refusal={whyNoRestore} />
           </div>
         )}
+        <RevertStatus revert={revert} refusal={whyNoRestore} />
         <FormError message={push.error} />
         <FormError message={error && `Could not read the changes: ${error}`} />
         <div className="changes-dialog__body">
@@ -216,13 +252,14 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
               layout={split ? 'split' : 'unified'}
               onTopFile={(index) => setSelectedPath(files[index]?.path ?? null)}
               onSelectLines={selectLines}
+              revert={revertActions}
             />
           )}
           <DiffComments agent={agent} files={files} draft={draft} onDraftChange={setDraft} />
         </div>
         <p className="changes-dialog__keys">
           <kbd>j</kbd>/<kbd>k</kbd> files · <kbd>n</kbd>/<kbd>p</kbd> hunks · <kbd>,</kbd>/<kbd>.</kbd> turns · <kbd>t</kbd> this turn · <kbd>s</kbd> since ·{' '}
-          <kbd>w</kbd> whole branch · <kbd>c</kbd> comment · <kbd>u</kbd> unified/split · <kbd>m</kbd> merge
+          <kbd>w</kbd> whole branch · <kbd>c</kbd> comment · <kbd>x</kbd>/<kbd>X</kbd> revert hunk/file · <kbd>u</kbd> unified/split · <kbd>m</kbd> merge
         </p>
       </div>
       {merging && <MergeDialog agent={agent} worktree={worktree} onClose={() => setMerging(false)} />}

@@ -21,6 +21,16 @@ export interface DiffRowsHandle {
   showFile(fileIndex: number): void;
   /** Scrolls to the next (1) or previous (-1) hunk from where the view is; returns its file. */
   showHunk(direction: 1 | -1): number | null;
+  /** The hunk at the top of the view (the first of the file whose heading is there), or null. */
+  hunkAtTop(): { fileIndex: number; hunkIndex: number } | null;
+}
+
+/** Reverting from the diff: a button on each hunk and file, disabled (saying why) while refused. */
+export interface DiffRevertActions {
+  refusal: string | null;
+  pending: boolean;
+  hunk(fileIndex: number, hunkIndex: number): void;
+  file(fileIndex: number): void;
 }
 
 interface DiffRowsViewProps {
@@ -31,6 +41,8 @@ interface DiffRowsViewProps {
   onTopFile(fileIndex: number): void;
   /** Lines were selected (dragged over in the line numbers); without it, lines cannot be selected. */
   onSelectLines?(selection: LineSelection): void;
+  /** Without it, the diff offers no revert. */
+  revert?: DiffRevertActions;
   ref?: Ref<DiffRowsHandle>;
 }
 
@@ -75,11 +87,25 @@ const HunkView = memo(function HunkView({ file, fileIndex, patch, layout, onSele
   );
 });
 
+function RevertButton({ revert, label, what, onRevert }: { revert: DiffRevertActions; label: string; what: string; onRevert(): void }) {
+  return (
+    <button
+      type="button"
+      className="button button--ghost button--row changes-diff__revert"
+      disabled={revert.refusal !== null || revert.pending}
+      title={revert.refusal ?? `Put ${what} back as the diff's base has it, in the worktree's files (a checkpoint is kept first, so it can be undone)`}
+      onClick={onRevert}
+    >
+      {label}
+    </button>
+  );
+}
+
 /**
  * The whole diff as one scrolling list, virtualised: only the file headings and hunks near the
  * view are rendered, so a diff of many thousand lines opens as fast as a short one.
  */
-export function DiffRowsView({ files, rows, layout, onTopFile, onSelectLines, ref }: DiffRowsViewProps) {
+export function DiffRowsView({ files, rows, layout, onTopFile, onSelectLines, revert, ref }: DiffRowsViewProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -125,6 +151,11 @@ export function DiffRowsView({ files, rows, layout, onTopFile, onSelectLines, re
         virtualizer.scrollToIndex(index, { align: 'start' });
         return row.fileIndex;
       },
+      hunkAtTop: () => {
+        const index = currentIndex();
+        const row = rows[index]?.kind === 'hunk' ? rows[index] : rows[index + 1];
+        return row?.kind === 'hunk' && row.fileIndex === rows[index]?.fileIndex ? { fileIndex: row.fileIndex, hunkIndex: row.hunkIndex } : null;
+      },
     }),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- currentIndex reads the virtualizer, which is stable.
     [rows, virtualizer],
@@ -157,12 +188,18 @@ export function DiffRowsView({ files, rows, layout, onTopFile, onSelectLines, re
                   <span className="changes-diff__file-path">{file.oldPath ? `${file.oldPath} → ${file.path}` : file.path}</span>
                   <span className="changes-files__added">+{file.additions}</span> <span className="changes-files__removed">−{file.deletions}</span>
                   {row.note && <span className="changes-diff__note">{row.note}</span>}
+                  {revert && (
+                    <RevertButton revert={revert} label="Revert file" what={file.path} onRevert={() => revert.file(row.fileIndex)} />
+                  )}
                 </h3>
               ) : (
                 <div
                   className={row.continued ? 'changes-diff__hunk changes-diff__hunk--continued' : 'changes-diff__hunk'}
                   style={{ minHeight: row.lines * MIN_PX_PER_LINE }}
                 >
+                  {revert && !row.continued && (
+                    <RevertButton revert={revert} label="Revert hunk" what={`this hunk of ${file.path}`} onRevert={() => revert.hunk(row.fileIndex, row.hunkIndex)} />
+                  )}
                   <HunkView file={file} fileIndex={row.fileIndex} patch={row.patch} layout={layout} onSelectLines={onSelectLines} />
                 </div>
               )}

@@ -4,10 +4,11 @@ import { OptionList } from '../components/OptionList';
 import { useNow } from '../components/useNow';
 import { formatClockTime } from '../format/clockTime';
 
-/** A checkpoint's title in the list: the turn's prompt, the start, or the state a restore kept. */
+/** A checkpoint's title in the list: the turn's prompt, the start, or the state a restore or a revert kept. */
 export function turnTitle(turn: Turn): string {
   if (turn.kind === 'start') return 'Start';
   if (turn.kind === 'restore') return `Before restoring ${turn.restoredTo ?? '?'}`;
+  if (turn.kind === 'revert') return `Before reverting ${turn.prompt ?? 'a change'}`;
   return promptHeadline(turn.prompt, 80) ?? 'Turn';
 }
 

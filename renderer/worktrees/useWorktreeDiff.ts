@@ -8,6 +8,8 @@ import type { DiffScope } from './diffScope';
 
 /** A diff of any scope: the files, their counts, and (for the whole branch) its commits. */
 export interface ScopedDiff {
+  /** What the files are compared against: the branch's fork point, or a checkpoint. */
+  base: string;
   files: readonly WorktreeDiffFile[];
   additions: number;
   deletions: number;

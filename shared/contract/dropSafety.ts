@@ -95,6 +95,7 @@ export const METHOD_DROP_SAFETY: Record<MethodName, DropSafety> = {
   getTurnDiff: 'reads',
   getCheckpointUsage: 'reads',
   restoreTurn: 'changes',
+  revertChange: 'changes',
   addDiffComment: 'changes',
   listDiffComments: 'reads',
   deleteDiffComment: 'changes',

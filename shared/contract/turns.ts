@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AgentIdSchema, InboxMessageSchema, ProjectIdSchema } from '../entities';
-import { AgentChangesSchema, AgentsDiffSchema, CheckpointUsageSchema, TurnDiffSchema, TurnSchema } from '../turns';
+import { AgentChangesSchema, AgentsDiffSchema, CheckpointUsageSchema, DiffPathSchema, RevertTargetSchema, TurnDiffSchema, TurnSchema } from '../turns';
 
 export const TURN_METHODS = {
   /** The agent's checkpoints, oldest first (bounded by the project's checkpoint settings). */
@@ -23,6 +23,25 @@ export const TURN_METHODS = {
   restoreTurn: {
     params: z.object({ agentId: AgentIdSchema, n: z.number().int().nonnegative() }).strict(),
     result: z.object({ agentId: AgentIdSchema, restoredTo: z.number().int().nonnegative(), undo: TurnSchema, message: InboxMessageSchema }),
+  },
+  /**
+   * Reverts one hunk or one whole file of the change from `base` (the diff's base: the branch's
+   * fork point, or a checkpoint) to the worktree now, in the worktree's files; refused while the
+   * agent is busy, and when the file no longer reads as it was shown. The state before becomes a
+   * checkpoint first (`undo`), so restoring it puts the change back.
+   */
+  revertChange: {
+    params: z
+      .object({
+        agentId: AgentIdSchema,
+        base: z.string().regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/, 'not a commit id'),
+        path: DiffPathSchema,
+        /** A renamed file's path at `base`. */
+        oldPath: DiffPathSchema.nullable().default(null),
+        target: RevertTargetSchema,
+      })
+      .strict(),
+    result: z.object({ agentId: AgentIdSchema, path: z.string(), undo: TurnSchema, message: InboxMessageSchema }),
   },
   getCheckpointUsage: {
     params: z.object({ projectId: ProjectIdSchema }).strict(),

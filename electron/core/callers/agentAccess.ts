@@ -198,6 +198,7 @@ const AGENT_ACCESS: AgentAccess = {
   listTurns: agentInProject((params) => params.agentId),
   getTurnDiff: agentInProject((params) => params.agentId),
   restoreTurn: 'person-only',
+  revertChange: 'person-only',
   getCheckpointUsage: inProject((params) => params.projectId),
   listDiffComments: 'person-only',
   addDiffComment: 'person-only',

@@ -190,6 +190,30 @@ export const PROJECT_MIGRATIONS: readonly string[] = [
   -- store from before this column does not bring every message ever read back as new.
   UPDATE inbox_messages SET seen_at = coalesce(read_at, delivered_at, created_at) WHERE state = 'read';
   `,
+  `
+  -- A checkpoint may also be the state before a person reverted a hunk or a file (kind 'revert'):
+  -- SQLite changes a CHECK only by building the table again.
+  CREATE TABLE turns_with_revert (
+    agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    n INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('start','turn','restore','revert')),
+    prompt TEXT,
+    started_at INTEGER,
+    taken_at INTEGER NOT NULL,
+    commit_id TEXT NOT NULL,
+    before_commit TEXT,
+    after_commit TEXT NOT NULL,
+    restored_to INTEGER,
+    files INTEGER NOT NULL,
+    additions INTEGER NOT NULL,
+    deletions INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    PRIMARY KEY (agent_id, n)
+  );
+  INSERT INTO turns_with_revert SELECT agent_id, n, kind, prompt, started_at, taken_at, commit_id, before_commit, after_commit, restored_to, files, additions, deletions, seq FROM turns;
+  DROP TABLE turns;
+  ALTER TABLE turns_with_revert RENAME TO turns;
+  `,
 ];
 
 /** Every table whose rows carry the project's seq; the counter resumes at the max over them. */

@@ -15,8 +15,9 @@ import type { Git } from '../worktrees/git';
 import type { WorktreeCheckouts } from '../worktrees/worktreeCheckouts';
 import type { WorktreeHolds } from '../worktrees/worktreeHolds';
 import { changedFiles, lineTotals, withinBudget } from '../worktrees/worktreeDiff';
+import { applyRevert, checkRevert, planRevert, type RevertRequest } from './changeRevert';
 import { checkpointRefsOf, type Checkpoints } from './checkpoints';
-import { restoredNote } from './turnWords';
+import { restoredNote, revertedNote } from './turnWords';
 
 /** Every agent's checkpoints in a repository, for telling whether a commit has another holder. */
 const ALL_CHECKPOINTS = 'refs/drover/checkpoints';
@@ -147,6 +148,59 @@ export class TurnService implements ProjectWork {
     const message = this.inbox.post(store.projectId, { agentId, kind: 'note', body: restoredNote(target, undo) });
     await this.prune(store, agent);
     return { agentId, restoredTo: n, undo, message };
+  }
+
+  /**
+   * Reverts one hunk or one whole file of the agent's change in its worktree's files, under the same
+   * conditions as a restore (not busy, no task working there, none starting meanwhile). What the
+   * worktree held before becomes a checkpoint first (the returned `undo`: restoring it puts the
+   * change back), and the agent is told in its inbox.
+   */
+  revert(agentId: string, request: RevertRequest): Promise<{ agentId: string; path: string; undo: Turn; message: InboxMessage }> {
+    const { store, agent, worktree } = this.requireWorktree(agentId);
+    this.refuseBusy(store, agent, worktree, 'revert');
+    return this.serially(agentId, async () => {
+      this.refuseBusy(store, agent, worktree, 'revert');
+      const release = this.holds.hold(worktree.path, `a change in ${agent.name}'s worktree is being reverted`);
+      try {
+        return await this.revertHeld(store, agent, worktree, request);
+      } finally {
+        release();
+      }
+    });
+  }
+
+  /** The revert itself, while no task can start in the worktree: checked, checkpointed, applied, recorded. */
+  private async revertHeld(store: ProjectStore, agent: Agent, worktree: Worktree, request: RevertRequest): Promise<{ agentId: string; path: string; undo: Turn; message: InboxMessage }> {
+    const { id: agentId } = agent;
+    const checkout = await this.checkouts.of(worktree);
+    // Only objects until the ref is set: a refused revert leaves nothing behind.
+    const snapshot = await this.checkpoints.snapshot(checkout, `Drover checkpoint: ${agent.name} before reverting ${request.path}`);
+    const planned = await planRevert(this.git, checkout, snapshot.tree, request);
+    await checkRevert(this.git, checkout, planned);
+    const latest = store.turns.latest(agentId);
+    const n = latest ? latest.n + 1 : 0;
+    await this.checkpoints.setRef(checkout, checkpointRef(agentId, n), snapshot.commit);
+    // git apply writes all of it or nothing: a failure leaves the worktree as the checkpoint holds it.
+    await applyRevert(this.git, checkout, planned);
+    const after = await this.checkpoints.tree(checkout);
+    const stats = await this.checkpoints.stats(checkout, snapshot.commit, after);
+    const undo = this.record(store, {
+      agentId,
+      n,
+      kind: 'revert',
+      prompt: planned.what,
+      startedAt: null,
+      takenAt: Date.now(),
+      commit: snapshot.commit,
+      before: snapshot.commit,
+      after,
+      restoredTo: null,
+      ...stats,
+    });
+    const message = this.inbox.post(store.projectId, { agentId, kind: 'note', body: revertedNote(planned.what, undo) });
+    await this.prune(store, agent);
+    return { agentId, path: request.path, undo, message };
   }
 
   /** What the project's checkpoints hold on disk that no branch or tag holds. */
@@ -324,9 +378,9 @@ export class TurnService implements ProjectWork {
     fail('not-found', `${agent.name} has no checkpoint ${n} (checkpoints: ${range}${turns.length > 0 && (turns[0]?.n ?? 0) > 0 ? '; older ones were pruned' : ''}).`);
   }
 
-  /** A restore rewrites files under whatever works in the worktree: the agent in a turn, or a task. */
-  private refuseBusy(store: ProjectStore, agent: Agent, worktree: Worktree): void {
-    const refusal = restoreRefusal(agent.name, store.sessions.latest(agent.id), store.tasks.active(), worktree.path);
+  /** A restore or a revert rewrites files under whatever works in the worktree: the agent in a turn, or a task. */
+  private refuseBusy(store: ProjectStore, agent: Agent, worktree: Worktree, verb: 'restore' | 'revert' = 'restore'): void {
+    const refusal = restoreRefusal(agent.name, store.sessions.latest(agent.id), store.tasks.active(), worktree.path, verb);
     if (refusal) fail('invalid-state', refusal);
   }
 

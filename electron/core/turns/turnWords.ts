@@ -10,3 +10,11 @@ export function restoredNote(target: Turn, undo: Turn): string {
     `Look at the files again before you go on.`
   );
 }
+
+/** The note an agent gets when a person reverted a hunk or a file of its change. */
+export function revertedNote(what: string, undo: Turn): string {
+  return (
+    `A person reverted ${what} in your worktree (+${undo.additions} −${undo.deletions} in its files; the index and HEAD are as they were). ` +
+    `What the worktree held just before is kept as checkpoint ${undo.n}, so this can be undone. Look at the files again before you go on.`
+  );
+}

@@ -183,6 +183,17 @@ export async function changedFiles(git: Git, place: GitPlace, revs: readonly [st
 }
 
 /**
+ * Each file's patch, as the changes view shows it, of just `paths` from `from` to `to` (commits or
+ * trees); `forApply` adds the full object ids and binary contents `git apply` needs to write any
+ * file back.
+ */
+export async function patchesOf(git: Git, place: GitPlace, [from, to]: readonly [string, string], paths: readonly string[], forApply = false): Promise<string[]> {
+  const applyOptions = forApply ? ['--binary', '--full-index'] : [];
+  const result = await git.run(place, [...PLAIN_PATHS, 'diff', ...DIFF_OPTIONS, ...applyOptions, '--end-of-options', from, to, '--', ...paths]);
+  return splitPatch(result.stdout);
+}
+
+/**
  * What the agent's branch changed against where it left its parent (their merge base, so commits
  * the parent gained meanwhile never show): its commits, staged and unstaged changes, and new
  * untracked files, each file marked with where its changes lie. Reads only; no index is written.
