@@ -1,5 +1,5 @@
 import { expect, test } from './support/droverHost';
-import { agentPane, saveProfiles, screenshot } from './support/agents';
+import { agentPane, saveProfiles, screenshot, SHELL_AGENT_PROFILE, stateBadge, terminalOf } from './support/agents';
 import { QUICK_FAKE_PROFILE } from './support/agentBridge';
 import { needsYouButton, waitForSession, withSocket } from './support/attention';
 import { runTask, taskRow } from './support/workState';
@@ -79,4 +79,60 @@ test('at 390 px the browser host shows one agent at a time, the work state and t
   await expect(page.getByRole('listitem').filter({ hasText: 'shop' }).getByRole('img', { name: 'Needs you: 2 items' })).toBeVisible();
   expect(await fitsTheWidth(page)).toBe(true);
   await screenshot(page, 'phone-projects.png');
+});
+
+/** bash, for its history: the Up key brings the last command back. */
+const BASH_PROFILE = { ...SHELL_AGENT_PROFILE, id: 'bash', name: 'Bash', command: '/bin/bash', args: ['--norc', '--noprofile', '-i'] };
+
+test('issue 35, item 13: at 390 px the Needs you label stays, the toolbar is one row, badges stay in the pane, no key hints, and a row of the keys a phone lacks', async ({ page, drover }) => {
+  const folder = drover.makeFolder('shop');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, [BASH_PROFILE]);
+  await withSocket(drover, async (rpc) => {
+    const agent = await rpc.call('createAgent', { projectId, name: 'Bash agent', role: '', profileId: BASH_PROFILE.id });
+    await rpc.call('startAgent', { agentId: agent.id, resume: false });
+    await waitForSession(rpc, projectId, agent.id, 'ready');
+  });
+  await runTask(drover, folder, 'sleep 60', 'long build');
+  await page.goto(`${url}#/project/${projectId}`);
+  const pane = agentPane(page, 'Bash agent');
+  await expect(stateBadge(pane, 'Ready')).toBeVisible();
+
+  await expect(page.getByRole('banner').getByText('Needs you', { exact: true })).toBeVisible();
+  const toolbarTops = await page.locator('.workspace__header button').evaluateAll((buttons) => new Set(buttons.map((button) => Math.round(button.getBoundingClientRect().top))).size);
+  expect(toolbarTops).toBe(1);
+  await expect(page.getByRole('button', { name: 'Show work state' })).toBeInViewport();
+  const paneRight = (await pane.boundingBox())?.x ?? 0 + ((await pane.boundingBox())?.width ?? 0);
+  const badgeRights = await pane.locator('.agent-pane__badges > *').evaluateAll((badges) => badges.map((badge) => badge.getBoundingClientRect().right));
+  for (const right of badgeRights) expect(right).toBeLessThanOrEqual(Math.max(paneRight, 390));
+  expect(await fitsTheWidth(page)).toBe(true);
+
+  // The keys: Up brings bash's last command back, Enter runs it; Ctrl then c interrupts a command.
+  const terminal = terminalOf(pane, 'Bash agent');
+  const keys = page.getByRole('toolbar', { name: 'Keys for Bash agent terminal' });
+  await terminal.tap();
+  await page.keyboard.type('echo ok-$((6*7))\n');
+  await expect(terminal).toContainText('ok-42');
+  await keys.getByRole('button', { name: 'Up' }).tap();
+  await keys.getByRole('button', { name: 'Enter' }).tap();
+  await expect.poll(async () => ((await terminal.textContent()) ?? '').split('ok-42').length - 1).toBe(2);
+  await page.keyboard.type('sleep 300\n');
+  await expect(stateBadge(pane, 'Busy')).toBeVisible();
+  const ctrl = keys.getByRole('button', { name: 'Ctrl' });
+  await ctrl.tap();
+  await expect(ctrl).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.type('c');
+  await expect(ctrl).toHaveAttribute('aria-pressed', 'false');
+  await page.keyboard.type('echo done-$((1+1))\n');
+  await expect(terminal).toContainText('done-2');
+  await screenshot(page, 'phone-keys.png');
+
+  // No hints of keys a phone has not got; a row's action it cannot take takes no room.
+  await page.getByRole('button', { name: 'Show work state' }).tap();
+  const workState = page.getByRole('region', { name: 'Work state' });
+  await expect(taskRow(workState, 'long build').getByText('Running')).toBeVisible();
+  await expect(workState.getByRole('button', { name: /^Shortcuts/ })).toBeHidden();
+  await expect(taskRow(workState, 'long build').getByRole('button', { name: 'Cancel' })).toBeVisible();
+  await expect(taskRow(workState, 'long build').getByRole('button', { name: 'Retry' })).toBeHidden();
+  await screenshot(page, 'phone-work-state-running.png');
 });

@@ -2,12 +2,15 @@ import { useCallback, useEffect, useImperativeHandle, useLayoutEffect, useMemo, 
 import { terminalCommandFor, workspaceCommandFor } from '../keyboard/agentShortcuts';
 import { paneAwayWords } from '../format/connectionLost';
 import { useConnection, useConnectionLoss } from '../store/hooks';
+import { usePhoneLayout } from '../store/phoneLayout';
 import { useBridge } from '../store/StoreContext';
 import { machineOfPage } from '../transport/machinePage';
 import { AgentTerminalLink, xtermScreen } from './agentTerminalLink';
 import { copySelection } from './clipboard';
 import { createAgentXterm, fitIfVisible, isVisible, type AgentXterm } from './createAgentXterm';
+import { extraKeyData, withControl, type ExtraKey } from './extraKeys';
 import { forwardTyping, TerminalInput, type InputTarget } from './terminalInput';
+import { TerminalKeysRow } from './TerminalKeysRow';
 import { TerminalSearchBar } from './TerminalSearchBar';
 
 /** Resizing a PTY redraws the agent's whole screen: wait until the pane stops changing size. */
@@ -85,6 +88,14 @@ export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, on
     heldInputDroppedRef.current = onHeldInputDropped;
   });
   const input = useMemo(() => new TerminalInput((data) => void bridge.call('writeAgentInput', { agentId, data }).catch(() => undefined)), [bridge, agentId]);
+  const phone = usePhoneLayout();
+  // The phone row's Ctrl: it applies to the next character typed, then lets go.
+  const [controlLatched, setControlLatched] = useState(false);
+  const controlLatchedRef = useRef(false);
+  const latchControl = useCallback((latched: boolean) => {
+    controlLatchedRef.current = latched;
+    setControlLatched(latched);
+  }, []);
   // Before the browser handles another event: a key typed right after Restart is held for the new
   // session, never sent to the old one, whenever React runs its passive effects.
   useLayoutEffect(() => {
@@ -138,7 +149,11 @@ export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, on
       () => fitIfVisible(created),
     );
     const link = new AgentTerminalLink(bridge, agentId, screen, setLinkError);
-    const stopTyping = forwardTyping(terminal, () => link.restoring, (data) => input.type(data));
+    const stopTyping = forwardTyping(terminal, () => link.restoring, (data) => {
+      if (!controlLatchedRef.current) return input.type(data);
+      latchControl(false);
+      input.type(withControl(data));
+    });
     fitIfVisible(created);
     link.start();
 
@@ -166,7 +181,12 @@ export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, on
       terminal.dispose();
       setXterm(null);
     };
-  }, [bridge, agentId, seen, input]);
+  }, [bridge, agentId, seen, input, latchControl]);
+
+  const pressExtraKey = (key: ExtraKey['key']) => {
+    if (key === 'Control') latchControl(!controlLatchedRef.current);
+    else if (xterm) input.type(extraKeyData(key, xterm.terminal.modes.applicationCursorKeysMode));
+  };
 
   useEffect(() => {
     xterm?.terminal.textarea?.setAttribute('aria-label', label);
@@ -198,6 +218,7 @@ export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, on
         </p>
       )}
       <div ref={hostRef} className="agent-terminal__screen" />
+      {phone && live && xterm && <TerminalKeysRow label={label} controlLatched={controlLatched} onKey={pressExtraKey} />}
       {live && away && (
         // Over the screen, not beside it: a row taken from the terminal would resize the agent's PTY.
         <p role="status" className="agent-terminal__away">
