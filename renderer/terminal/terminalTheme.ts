@@ -12,7 +12,8 @@ const PALETTES: Readonly<Record<ShownTheme, ITheme>> = {
     black: '#1b1d22',
     brightBlack: '#6b717d',
   },
-  // xterm's default ANSI colours are made for a dark page (yellow and white vanish on white): these keep them readable.
+  // xterm's default ANSI colours are made for a dark page (yellow and white vanish on white): these read at
+  // 4.5:1 or more on white; white and bright white, the emphasis of a dark palette, are greys here.
   light: {
     background: '#ffffff',
     foreground: '#1d2026',
@@ -30,12 +31,12 @@ const PALETTES: Readonly<Record<ShownTheme, ITheme>> = {
     white: '#5f6673',
     brightBlack: '#6b717d',
     brightRed: '#d13a2f',
-    brightGreen: '#1f8f48',
+    brightGreen: '#1a8541',
     brightYellow: '#9a6d00',
     brightBlue: '#2f66d6',
     brightMagenta: '#b43aab',
-    brightCyan: '#11879a',
-    brightWhite: '#8a909c',
+    brightCyan: '#0e7f91',
+    brightWhite: '#3d434f',
   },
 };
 
