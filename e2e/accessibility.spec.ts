@@ -1,11 +1,14 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { connectToDrover } from '../electron/cli/socketClient';
 import { git, makeRepo } from '../test-support/gitRepo';
 import { waitFor } from '../test-support/waitFor';
-import { openWorkspace, saveProfiles, SHELL_AGENT_PROFILE } from './support/agents';
+import { withSocket } from './support/attention';
+import { openWorkspace, saveProfiles, screenshot, SHELL_AGENT_PROFILE } from './support/agents';
 import { expect, test, type DroverWorld } from './support/droverHost';
+import { openChanges, worktreeFolder } from './support/worktrees';
 
 /**
  * The serious and critical WCAG 2.1 A/AA violations axe finds on what the page shows now, one line
@@ -19,7 +22,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} — ${node.failureSummary?.split('\n').slice(1).join(' ') ?? ''}`));
 }
 
-/** A repository project with two shell agents (one in its own worktree) and tasks that passed, failed and wait. */
+/** A repository project with two shell agents (one in its own worktree, with changes) and tasks that passed and failed. */
 async function projectWithWork(drover: DroverWorld): Promise<{ url: string; projectId: string }> {
   const repo = makeRepo(path.join(drover.root, 'shop'), { 'README.md': 'hello\n' });
   const url = await drover.startHost(['--project', repo]);
@@ -34,6 +37,9 @@ async function projectWithWork(drover: DroverWorld): Promise<{ url: string; proj
     for (const task of [passed, failed]) {
       await waitFor(async () => ['succeeded', 'failed'].includes((await client.rpc.call('getTask', { taskId: task.id })).state), `${task.label} to end`);
     }
+    const beta = worktreeFolder(repo, 'beta');
+    fs.writeFileSync(path.join(beta, 'README.md'), 'hello, shop\n');
+    fs.writeFileSync(path.join(beta, 'cart.ts'), 'export function total(prices: number[]): number {\n  return prices.reduce((sum, price) => sum + price, 0);\n}\n');
     git(repo, 'status');
   } finally {
     client.close();
@@ -41,37 +47,54 @@ async function projectWithWork(drover: DroverWorld): Promise<{ url: string; proj
   return { url, projectId };
 }
 
-test('the main screens have no serious or critical WCAG 2.1 AA violations (axe-core)', async ({ page, drover }) => {
-  test.setTimeout(120_000);
-  const { url, projectId } = await projectWithWork(drover);
-  const found: Record<string, string[]> = {};
+for (const theme of ['dark', 'light'] as const) {
+  test(`the main screens have no serious or critical WCAG 2.1 AA violations (axe-core), ${theme} theme`, async ({ page, drover }) => {
+    test.setTimeout(120_000);
+    const { url, projectId } = await projectWithWork(drover);
+    await withSocket(drover, (rpc) => rpc.call('updateAppSettings', { settings: { theme } }));
+    const found: Record<string, string[]> = {};
+    const audit = async (screen: string) => {
+      await expect(page.locator(`html[data-theme="${theme}"]`)).toHaveCount(1);
+      found[screen] = await seriousViolations(page);
+      await screenshot(page, `axe-${theme}-${screen.replaceAll(' ', '-')}.png`);
+    };
 
-  await page.goto(url);
-  await expect(page.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible();
-  found['projects list'] = await seriousViolations(page);
+    await page.goto(url);
+    await expect(page.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible();
+    await audit('projects list');
 
-  const agents = await openWorkspace(page, url, projectId);
-  await expect(page.getByRole('row').filter({ hasText: 'unit tests' })).toBeVisible();
-  found['project with agents and tasks'] = await seriousViolations(page);
+    const agents = await openWorkspace(page, url, projectId);
+    await expect(page.getByRole('row').filter({ hasText: 'unit tests' })).toBeVisible();
+    // A task ending while the page shows the project: its toast is on screen too.
+    await withSocket(drover, (rpc) => rpc.call('createTask', { projectId, command: 'exit 1', label: 'e2e' }));
+    await expect(page.getByRole('status').filter({ hasText: 'e2e' })).toBeVisible();
+    await audit('project with agents and tasks');
 
-  await agents.getByRole('button', { name: 'Add agent' }).click();
-  await expect(page.getByRole('dialog', { name: 'Add agent' })).toBeVisible();
-  found['Add agent'] = await seriousViolations(page);
-  await page.keyboard.press('Escape');
+    const changes = await openChanges(page, page.getByRole('region', { name: 'beta', exact: true }), 'beta');
+    await expect(changes.getByText('reduce', { exact: false })).toBeVisible();
+    await audit('Changes');
+    await page.keyboard.press('Escape');
+    await expect(changes).toBeHidden();
 
-  await page.keyboard.press('Control+k');
-  await expect(page.getByRole('dialog', { name: 'Command palette' })).toBeVisible();
-  found.palette = await seriousViolations(page);
-  await page.keyboard.press('Escape');
+    await agents.getByRole('button', { name: 'Add agent' }).click();
+    await expect(page.getByRole('dialog', { name: 'Add agent' })).toBeVisible();
+    await audit('Add agent');
+    await page.keyboard.press('Escape');
 
-  await page.goto(`${url}#/settings`);
-  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
-  found.Settings = await seriousViolations(page);
+    await page.keyboard.press('Control+k');
+    await expect(page.getByRole('dialog', { name: 'Command palette' })).toBeVisible();
+    await audit('palette');
+    await page.keyboard.press('Escape');
 
-  await page.setViewportSize({ width: 390, height: 844 });
-  await openWorkspace(page, url, projectId);
-  await expect(page.getByRole('region', { name: 'alpha', exact: true })).toBeVisible();
-  found['project at phone width'] = await seriousViolations(page);
+    await page.goto(`${url}#/settings`);
+    await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+    await audit('Settings');
 
-  expect(found).toEqual(Object.fromEntries(Object.keys(found).map((screen) => [screen, []])));
-});
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openWorkspace(page, url, projectId);
+    await expect(page.getByRole('region', { name: 'alpha', exact: true })).toBeVisible();
+    await audit('project at phone width');
+
+    expect(found).toEqual(Object.fromEntries(Object.keys(found).map((screen) => [screen, []])));
+  });
+}

@@ -5,6 +5,7 @@ import { usePaletteCommands, type PaletteCommand } from './components/commandReg
 import { ConnectionBanner } from './components/ConnectionBanner';
 import { StatusBar } from './components/StatusBar';
 import { useAppShortcut } from './components/useAppShortcut';
+import { useThemeSetting } from './components/useThemeSetting';
 import { CommandPalette } from './palette/CommandPalette';
 import { navigate, routeHref, useRoute, type Route } from './routing';
 import { goTo } from './store/focusRequest';
@@ -24,6 +25,7 @@ export function App() {
   const waiting = useQueueAcrossMachines().entries.length;
   const [paletteOpen, setPaletteOpen] = useState(false);
   useRouteFocus(route);
+  useThemeSetting();
 
   useEffect(() => {
     // The count reaches the tab strip and the taskbar, wherever the window is; the machine tells its windows apart.

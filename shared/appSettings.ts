@@ -8,6 +8,10 @@ export const PausedAccountSchema = z.object({
 });
 export type PausedAccount = z.infer<typeof PausedAccountSchema>;
 
+/** How the pages look: dark, light, or whichever the system asks for (`prefers-color-scheme`), followed live. */
+export const ThemeChoiceSchema = z.enum(['dark', 'light', 'system']);
+export type ThemeChoice = z.infer<typeof ThemeChoiceSchema>;
+
 /** Settings of the whole app (every project): kept in `app.sqlite`, shown on the Settings page. */
 export const AppSettingsSchema = z.object({
   /**
@@ -17,6 +21,8 @@ export const AppSettingsSchema = z.object({
   checkForUpdates: z.boolean(),
   /** Lines of history the host keeps of each agent terminal: what every window shows above the screen. */
   terminalScrollbackLines: z.number().int().min(100, 'keep at least 100 lines').max(10_000, 'keep at most 10,000 lines'),
+  /** Kept by the host, so the desktop window and every browser page of this host look the same. */
+  theme: ThemeChoiceSchema,
   /** Accounts whose agents wait (see `pauseAgentAccount`); set through those methods, not the Settings page. */
   pausedAccounts: z.array(PausedAccountSchema).max(1_000),
 });
@@ -25,6 +31,7 @@ export type AppSettings = z.infer<typeof AppSettingsSchema>;
 export const DEFAULT_APP_SETTINGS: AppSettings = {
   checkForUpdates: true,
   terminalScrollbackLines: 5_000,
+  theme: 'dark',
   pausedAccounts: [],
 };
 

@@ -1,6 +1,7 @@
 import type { SearchAddon } from '@xterm/addon-search';
 import { useEffect, useState, type KeyboardEvent } from 'react';
-import { SEARCH_DECORATIONS } from './terminalTheme';
+import { shownTheme } from '../components/shownTheme';
+import { searchDecorations } from './terminalTheme';
 
 interface TerminalSearchBarProps {
   search: SearchAddon;
@@ -40,8 +41,8 @@ export function TerminalSearchBar({ search, label, onClose }: TerminalSearchBarP
       setResults(null);
       return;
     }
-    const found =
-      direction === 'next' ? search.findNext(term, { incremental: true, decorations: SEARCH_DECORATIONS }) : search.findPrevious(term, { decorations: SEARCH_DECORATIONS });
+    const decorations = searchDecorations(shownTheme());
+    const found = direction === 'next' ? search.findNext(term, { incremental: true, decorations }) : search.findPrevious(term, { decorations });
     setMissing(!found);
   }
 

@@ -2,7 +2,7 @@ import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef } from 'react';
-import { TERMINAL_FONT, TERMINAL_THEME } from './terminalTheme';
+import { readOnlyTerminalTheme, ShownThemeAddon, TERMINAL_FONT } from './terminalTheme';
 
 /** How whoever feeds the view writes to it: replace the whole text (first load, earlier output), or append. */
 export interface OutputSink {
@@ -12,9 +12,6 @@ export interface OutputSink {
 
 /** The text the view shows, as a person reads it (colours and cursor moves already applied). */
 export type ShownText = () => string;
-
-// Read-only: the cursor would only be noise.
-const THEME = { ...TERMINAL_THEME, cursor: TERMINAL_THEME.background };
 
 /** A read-only xterm that keeps the log's ANSI colours; hands its sink and its shown text to the caller once ready. */
 export function TerminalView({ onReady, label }: { onReady(sink: OutputSink, shownText: ShownText): () => void; label: string }) {
@@ -30,10 +27,10 @@ export function TerminalView({ onReady, label }: { onReady(sink: OutputSink, sho
       fontFamily: getComputedStyle(host).fontFamily,
       ...TERMINAL_FONT,
       cursorInactiveStyle: 'none',
-      theme: THEME,
     });
     const fit = new FitAddon();
     terminal.loadAddon(fit);
+    terminal.loadAddon(new ShownThemeAddon(readOnlyTerminalTheme));
     terminal.open(host);
     terminal.textarea?.setAttribute('aria-label', label);
     if (terminal.textarea) terminal.textarea.readOnly = true;

@@ -5,7 +5,7 @@ import { WebLinksAddon } from '@xterm/addon-web-links';
 import { WebglAddon } from '@xterm/addon-webgl';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
-import { TERMINAL_FONT, TERMINAL_THEME } from './terminalTheme';
+import { ShownThemeAddon, TERMINAL_FONT } from './terminalTheme';
 
 export interface AgentXterm {
   terminal: Terminal;
@@ -24,13 +24,13 @@ export function createAgentXterm(host: HTMLElement): AgentXterm {
     cursorStyle: 'bar',
     cursorInactiveStyle: 'outline',
     allowProposedApi: true,
-    theme: TERMINAL_THEME,
   });
   const addons = { fit: new FitAddon(), search: new SearchAddon(), serialize: new SerializeAddon() };
   terminal.loadAddon(addons.fit);
   terminal.loadAddon(addons.search);
   terminal.loadAddon(addons.serialize);
   terminal.loadAddon(new WebLinksAddon());
+  terminal.loadAddon(new ShownThemeAddon());
   terminal.open(host);
   drawWithWebglWherePossible(terminal, host);
   return { terminal, ...addons };

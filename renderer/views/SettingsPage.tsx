@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { describeCommandLineTool } from '../../shared/commandLineTool';
 import { runsInDesktopApp } from '../bridge';
 import { NotificationSettings } from '../attention/NotificationSettings';
+import type { ThemeChoice } from '../../shared/appSettings';
 import type { Status } from '../../shared/entities';
 import { FormError } from '../components/FormError';
 import { PageHeading } from '../components/PageHeading';
@@ -12,7 +13,7 @@ import { useAppSettings, useConnection } from '../store/hooks';
 import { useBridge, useDroverActions } from '../store/StoreContext';
 
 /**
- * App-wide settings: notifications, updates (in the desktop app: only it can update itself), the `drover`
+ * App-wide settings: the theme, notifications, updates (in the desktop app: only it can update itself), the `drover`
  * command, and where the data lives. Controls stay
  * enabled while their request runs (a disabled control drops keyboard focus); a second press
  * meanwhile is ignored.
@@ -23,9 +24,10 @@ export function SettingsPage() {
       <header className="page-header">
         <PageHeading>Settings</PageHeading>
         <p className="page-header__lede">
-          When Drover tells you what needs you, how it updates itself, the drover command, and where Drover keeps its data.
+          How Drover looks, when it tells you what needs you, how it updates itself, the drover command, and where Drover keeps its data.
         </p>
       </header>
+      <AppearanceSection />
       <SettingsSection title="Notifications">
         <NotificationSettings />
       </SettingsSection>
@@ -46,6 +48,55 @@ function SettingsSection({ title, children }: { title: string; children: React.R
       </h2>
       <div className="settings-section">{children}</div>
     </section>
+  );
+}
+
+const THEME_LABELS: ReadonlyArray<readonly [ThemeChoice, string]> = [
+  ['dark', 'Dark'],
+  ['light', 'Light'],
+  ['system', 'System'],
+];
+
+/** The theme, kept by the host: every window and page of this host shows the same one. */
+function AppearanceSection() {
+  const { updateAppSettings } = useDroverActions();
+  const { settings } = useAppSettings();
+  const { pending, error, run } = usePendingAction();
+  // A radio shows the person's click at once; the stored value takes over when the reply lands.
+  const [requested, setRequested] = useState<ThemeChoice | null>(null);
+  const choose = (theme: ThemeChoice) => {
+    setRequested(theme);
+    void run(() => updateAppSettings({ theme }), 'Could not save the theme: ').finally(() => setRequested(null));
+  };
+  const legendId = useId();
+  const hintId = useId();
+
+  return (
+    <SettingsSection title="Appearance">
+      <fieldset className="settings-choices" aria-labelledby={legendId} aria-describedby={hintId} aria-busy={pending}>
+        <legend id={legendId} className="field-label">
+          Theme
+        </legend>
+        {THEME_LABELS.map(([theme, label]) => (
+          <label key={theme} className="settings-check">
+            <input
+              type="radio"
+              name="theme"
+              value={theme}
+              checked={(requested ?? settings?.theme) === theme}
+              disabled={settings === null}
+              onChange={() => choose(theme)}
+            />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      <p id={hintId} className="field-hint">
+        System follows your system&apos;s light or dark mode as it changes. Terminals and diffs follow the theme too; every window
+        and browser page of this Drover host shows the same one.
+      </p>
+      <FormError message={error} />
+    </SettingsSection>
   );
 }
 

@@ -2,6 +2,7 @@ import { DiffModeEnum, DiffViewWithMultiSelect, type MultiSelectResult } from '@
 import '@git-diff-view/react/styles/diff-view-pure.css';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useImperativeHandle, useMemo, useRef, type Ref } from 'react';
+import { useShownTheme } from '../components/shownTheme';
 import type { WorktreeDiffFile } from '../../shared/entities';
 import type { DiffSide } from '../../shared/turns';
 import type { DiffRow } from './diffChunks';
@@ -73,6 +74,7 @@ const HunkView = memo(function HunkView({ file, fileIndex, patch, layout, onSele
     [onSelectLines, fileIndex],
   );
   const grammars = useGrammarGeneration();
+  const theme = useShownTheme();
   return (
     <DiffViewWithMultiSelect
       key={grammars}
@@ -80,7 +82,7 @@ const HunkView = memo(function HunkView({ file, fileIndex, patch, layout, onSele
       {...(onSelect ? { onMultiSelectComplete: onSelect } : {})}
       data={data}
       diffViewMode={layout === 'split' ? DiffModeEnum.Split : DiffModeEnum.Unified}
-      diffViewTheme="dark"
+      diffViewTheme={theme}
       diffViewHighlight
       diffViewFontSize={12}
     />
