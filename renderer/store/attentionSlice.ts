@@ -58,16 +58,23 @@ export function createAttentionSlice(cell: StateCell<AttentionState>, { bridge, 
     cell.set(() => ({ handled }));
   }
 
+  /** A changed set, unless a newer one came first. */
   function apply(set: HandledAttention): void {
     const known = hosted.get(set.projectId);
-    if (!tracked.has(set.projectId) || (known && known.seq >= set.seq)) return;
+    if (known && known.seq >= set.seq) return;
+    replace(set);
+  }
+
+  function replace(set: HandledAttention): void {
+    if (!tracked.has(set.projectId)) return;
     hosted.set(set.projectId, set);
     show();
   }
 
   function load(projectId: string): void {
-    // A set that could not be read stays as it was: the queue shows those items until the next connection.
-    bridge.call('getHandledAttention', { projectId }).then(apply, () => {});
+    // The snapshot replaces what was known whatever its seq: a restarted host may count from lower.
+    // One that could not be read stays as it was: the queue shows those items until the next connection.
+    bridge.call('getHandledAttention', { projectId }).then(replace, () => {});
   }
 
   /** Sends the change; the keys show as changed meanwhile, and as the host has them after (or after a refusal). */
@@ -112,6 +119,7 @@ export function createAttentionSlice(cell: StateCell<AttentionState>, { bridge, 
       show();
     },
     keep(kept) {
+      if (kept === cell.get().handled) return;
       const ended = [...cell.get().handled].filter((key) => !kept.has(key));
       if (ended.length > 0) send(ended, 'ended');
     },
