@@ -3,7 +3,7 @@ import { agentPane, saveProfiles, screenshot, terminalOf } from './support/agent
 import { QUICK_FAKE_PROFILE } from './support/agentBridge';
 import { hasFocusWithin, needsYouButton, raisedNotifications, recordNotifications, waitForSession, withSocket } from './support/attention';
 import { runCli } from '../test-support/droverProcess';
-import { taskRow } from './support/workState';
+import { runTask, taskRow } from './support/workState';
 
 test('the Needs you queue gathers what needs the person across projects, goes to each item in turn, and notifies once per transition', async ({ page, drover }) => {
   const shopFolder = drover.makeFolder('shop');
@@ -94,4 +94,51 @@ test('the Needs you queue gathers what needs the person across projects, goes to
   });
   await expect(needsYouButton(page, 1)).toBeVisible();
   expect(await raisedNotifications(page)).toEqual([]);
+});
+
+test('what one page dismissed or opened in Needs you leaves the queue of every other page, live and after a reload', async ({ page, drover, browser }) => {
+  const folder = drover.makeFolder('shop');
+  const url = await drover.startHost(['--project', folder]);
+  await runTask(drover, folder, 'echo 2 problems; exit 3', 'lint');
+  await runTask(drover, folder, 'echo 1 failing; exit 4', 'tests');
+  await page.goto(url);
+  await expect(needsYouButton(page, 2)).toBeVisible();
+  // Another browser (its own storage), as a phone on the LAN would be.
+  const phoneBrowser = await browser.newContext();
+  try {
+    const phone = await phoneBrowser.newPage();
+    await phone.goto(url);
+    await expect(needsYouButton(phone, 2)).toBeVisible();
+
+    // Dismissed on the desktop: it leaves the phone's queue at once.
+    await needsYouButton(page, 2).click();
+    const queue = page.getByRole('dialog', { name: 'Needs you' });
+    await queue.getByRole('button', { name: /^Dismiss .*lint/ }).click();
+    await expect(needsYouButton(phone, 1)).toBeVisible();
+    await queue.getByRole('button', { name: 'Close' }).click();
+
+    // Opened on the phone: it leaves the desktop's.
+    await needsYouButton(phone, 1).click();
+    await phone.getByRole('dialog', { name: 'Needs you' }).getByRole('listitem', { name: /tests/ }).getByRole('button').first().click();
+    await expect(phone.getByRole('grid', { name: 'Tasks' })).toBeFocused();
+    await phone.keyboard.press('Enter');
+    await expect(phone.getByRole('dialog', { name: 'Output: tests' })).toContainText('1 failing');
+    await expect(needsYouButton(page, 0)).toBeVisible();
+
+    // The host keeps them: a reload, or a page that never saw either, shows none of them.
+    await page.reload();
+    await expect(needsYouButton(page, 0)).toBeVisible();
+    const fresh = await browser.newContext();
+    try {
+      const freshPage = await fresh.newPage();
+      await freshPage.goto(url);
+      await expect(freshPage.getByRole('region', { name: 'Projects on this machine' })).toBeVisible();
+      await needsYouButton(freshPage, 0).click();
+      await expect(freshPage.getByRole('dialog', { name: 'Needs you' })).toContainText('Nothing needs you right now.');
+    } finally {
+      await fresh.close();
+    }
+  } finally {
+    await phoneBrowser.close();
+  }
 });

@@ -4,8 +4,9 @@ import type { Locator, Page } from '@playwright/test';
 import { FakeGitHub } from '../test-support/fakeGitHub';
 import { addBareOrigin, git, makeRepo } from '../test-support/gitRepo';
 import { inboxMessage, openInbox } from './support/agentBridge';
-import { agentPane, openWorkspace, saveProfiles, screenshot, SHELL_AGENT_PROFILE, terminalOf, typeLine } from './support/agents';
-import { needsYouButton } from './support/attention';
+import { addAgent, agentPane, openWorkspace, saveProfiles, screenshot, SHELL_AGENT_PROFILE, terminalOf, typeLine } from './support/agents';
+import { needsYouButton, withSocket } from './support/attention';
+import { branchOf } from './support/worktrees';
 import { expect, test } from './support/droverHost';
 
 const TOKEN = 'ghp_e2etoken0123456789';
@@ -158,6 +159,53 @@ test('an issue becomes an agent, its pull request goes through failed checks and
     expect(fs.existsSync(worktree)).toBe(false);
     expect(git(bare, 'rev-parse', `refs/heads/${branch}`)).toBe(secondHead);
     expect(fake.tokenLeaks()).toEqual([]);
+  } finally {
+    await fake.close();
+  }
+});
+
+test('a project without an origin remote says so, and what to do, before any pull request form: from the pane and from the palette', async ({ page, drover }) => {
+  const repo = makeRepo(path.join(drover.root, 'shop'), { 'src/cart.js': 'export const total = () => 2;\n' });
+  const bare = path.join(drover.root, 'remote.git');
+  const fake = new FakeGitHub({ repository: 'acme/shop', bareRepo: bare, token: TOKEN });
+  await fake.listen();
+  try {
+    const url = await drover.startHost(['--project', repo], {
+      ...process.env,
+      DROVER_GITHUB_API_URL: fake.url,
+      GH_TOKEN: TOKEN,
+      DROVER_PORT_BLOCKS_DIR: path.join(drover.root, 'port-blocks'),
+    });
+    const projectId = await saveProfiles(drover, repo, [SHELL_AGENT_PROFILE]);
+    // The repository named in the settings is where a pull request goes, not where its branch is pushed.
+    await withSocket(drover, (rpc) => rpc.call('updateProjectSettings', { projectId, settings: { forgeRepository: 'acme/shop' } }));
+    await openWorkspace(page, url, projectId);
+    const pane = await addAgent(page, 'sam', 'Fixes the cart', 'POSIX shell');
+    await expect(branchOf(pane, 'sam')).toBeVisible();
+    const dialog = page.getByRole('dialog', { name: 'Open a pull request for sam' });
+    const noOrigin = async () => {
+      await expect(dialog.getByRole('alert')).toContainText('This project has no origin remote');
+      await expect(dialog.getByRole('alert')).toContainText(`add one with git remote add origin URL (in ${repo})`);
+      await expect(dialog.getByLabel('Title')).toHaveCount(0);
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await expect(dialog).toBeHidden();
+    };
+
+    await pane.getByRole('button', { name: 'Open pull request' }).click();
+    await noOrigin();
+
+    await page.keyboard.press('Control+Shift+P');
+    await page.keyboard.type('pull request sam');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await expect(palette.getByRole('option', { name: 'Open a pull request for sam…' })).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('Enter');
+    await noOrigin();
+
+    // With an origin, the same button drafts the form.
+    addBareOrigin(repo, bare);
+    await pane.getByRole('button', { name: 'Open pull request' }).click();
+    await expect(dialog.getByLabel('Title')).toBeVisible();
+    expect(fake.requests.filter((request) => request.method === 'POST')).toEqual([]);
   } finally {
     await fake.close();
   }

@@ -6,14 +6,13 @@ import { createBridge } from './bridge';
 import { createDroverStore } from './store/droverStore';
 import { followOtherMachines } from './store/otherMachines';
 import { StoreProvider } from './store/StoreContext';
-import { machineOfPage } from './transport/machinePage';
 import './styles.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks #root');
 
 const bridge = createBridge();
-const store = createDroverStore(bridge, machineOfPage());
+const store = createDroverStore(bridge);
 followOtherMachines(bridge);
 
 createRoot(container).render(

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ACCOUNT_METHODS } from './contract/accounts';
+import { ATTENTION_METHODS } from './contract/attention';
 import { AGENT_METHODS } from './contract/agents';
 import { APP_SETTINGS_METHODS } from './contract/appSettings';
 import { CALLER_METHODS } from './contract/callers';
@@ -41,6 +42,7 @@ export const METHODS = {
   ...TURN_METHODS,
   ...COMMENT_METHODS,
   ...MACHINE_METHODS,
+  ...ATTENTION_METHODS,
 } as const;
 
 export type MethodName = keyof typeof METHODS;

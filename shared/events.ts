@@ -13,6 +13,7 @@ import {
   WakeSchema,
   WorktreeSchema,
 } from './entities';
+import { HandledAttentionSchema } from './attention';
 import { ForgeLinkSchema } from './forge';
 import { DiffCommentSchema, TurnSchema } from './turns';
 
@@ -116,6 +117,9 @@ export const FormerAgentChangedSchema = z.object({
   formerAgent: FormerAgentSchema,
 });
 
+/** The project's handled Needs you items changed (a page dismissed or opened one, or one ended): the whole set. */
+export const HandledAttentionChangedSchema = HandledAttentionSchema.extend({ name: z.literal('handledAttentionChanged') });
+
 /**
  * Every event carries `seq`, monotonic per project (and, for `projectChanged` and
  * `appSettingsChanged`, per app), and the whole new entity, so a client that applies a snapshot
@@ -134,6 +138,7 @@ export const DroverEventSchema = z.discriminatedUnion('name', [
   AgentTurnChangedSchema,
   DiffCommentChangedSchema,
   FormerAgentChangedSchema,
+  HandledAttentionChangedSchema,
 ]);
 export type DroverEvent = z.infer<typeof DroverEventSchema>;
 export type ProjectChanged = z.infer<typeof ProjectChangedSchema>;

@@ -48,6 +48,8 @@ import { AgentWakeService, DEFAULT_WAKE_OPTIONS, type WakeOptions } from './wake
 import { WakeChannels } from './wake/wakeChannels';
 import { channelOrTypedWakes } from './wake/wakeDelivery';
 import { wakeMethods } from './wake/wakeMethods';
+import { attentionMethods } from './attention/attentionMethods';
+import { HandledAttentionService } from './attention/handledAttention';
 import { CommentService } from './comments/commentService';
 import { commentMethods } from './comments/commentMethods';
 import { AgentComparison } from './turns/agentComparison';
@@ -227,6 +229,7 @@ export function createCore(options: CoreOptions): Core {
     ...forgeMethods(connector, pullRequests, issues),
     ...turnMethods(turns, new AgentComparison(locator, git, checkouts, checkpoints)),
     ...commentMethods(new CommentService(locator, events, inbox)),
+    ...attentionMethods(new HandledAttentionService(projects, stores, events)),
     ...machineMethods(new MachineService(new DefinitionTable(appDb, 'machines'), options.launchSsh, options.remoteHostBundleDir)),
   };
   // Agents' connections are held to their own project and inbox; the person's are not.

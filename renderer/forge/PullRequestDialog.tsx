@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { Agent, Worktree } from '../../shared/entities';
-import { hasUnsentFailure, pullRequestSummary, unsentCommentIds, type ForgeLink, type MergeMethod, type PullRequest, type RateLimit } from '../../shared/forge';
+import { hasUnsentFailure, pullRequestSummary, unsentCommentIds, type ForgeLink, type MergeMethod, type PullRequest, type PullRequestDraft, type RateLimit } from '../../shared/forge';
 import { countOf } from '../../shared/plural';
 import { Field } from '../components/Field';
 import { FormError } from '../components/FormError';
@@ -26,24 +26,25 @@ export function PullRequestDialog({ agent, worktree, link, onClose }: PullReques
   const pullRequest = link?.pullRequest ?? null;
   return (
     <ModalDialog title={pullRequest ? `Pull request #${pullRequest.number}` : `Open a pull request for ${agent.name}`} className="pull-request-dialog" onClose={onClose}>
-      {pullRequest && link ? <PullRequestView agent={agent} link={link} pullRequest={pullRequest} /> : <OpenPullRequestForm agent={agent} worktree={worktree} />}
+      {pullRequest && link ? <PullRequestView agent={agent} link={link} pullRequest={pullRequest} /> : <OpenPullRequest agent={agent} worktree={worktree} />}
     </ModalDialog>
   );
 }
 
-function OpenPullRequestForm({ agent, worktree }: { agent: Agent; worktree: Worktree }) {
+/**
+ * Drafts the pull request first, which the host refuses when one cannot be opened (no origin to push
+ * to, no forge, no token): the person reads what to do before filling anything in.
+ */
+function OpenPullRequest({ agent, worktree }: { agent: Agent; worktree: Worktree }) {
   const bridge = useBridge();
-  const { createPullRequest } = useDroverActions();
-  const [draft, setDraft] = useState<{ title: string; body: string; commits: number } | null>(null);
+  const [draft, setDraft] = useState<PullRequestDraft | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const [asDraft, setAsDraft] = useState(false);
-  const opening = usePendingAction({ clearErrorOnStart: true });
   const agentId = agent.id;
 
   useEffect(() => {
     let current = true;
     bridge.call('draftPullRequest', { agentId }).then(
-      (answer) => current && setDraft({ title: answer.title, body: answer.body, commits: answer.commits }),
+      (answer) => current && setDraft(answer),
       (failure: unknown) => current && setLoadError(errorMessage(failure)),
     );
     return () => {
@@ -51,36 +52,42 @@ function OpenPullRequestForm({ agent, worktree }: { agent: Agent; worktree: Work
     };
   }, [bridge, agentId]);
 
+  if (loadError) return <FormError message={`Drover cannot open a pull request yet. ${loadError}`} />;
+  if (!draft) return <p role="status">Checking that a pull request can be opened…</p>;
+  return <OpenPullRequestForm agentId={agentId} worktree={worktree} drafted={draft} />;
+}
+
+function OpenPullRequestForm({ agentId, worktree, drafted }: { agentId: string; worktree: Worktree; drafted: PullRequestDraft }) {
+  const { createPullRequest } = useDroverActions();
+  const [title, setTitle] = useState(drafted.title);
+  const [body, setBody] = useState(drafted.body);
+  const [asDraft, setAsDraft] = useState(false);
+  const opening = usePendingAction({ clearErrorOnStart: true });
+
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!draft) return;
-    if (!draft.title.trim()) {
+    if (!title.trim()) {
       opening.setError('Give the pull request a title.');
       return;
     }
-    void opening.run(() => createPullRequest({ agentId, title: draft.title.trim(), body: draft.body, draft: asDraft }), 'Could not open the pull request: ');
+    void opening.run(() => createPullRequest({ agentId, title: title.trim(), body, draft: asDraft }), 'Could not open the pull request: ');
   };
 
   return (
     <form className="form-grid" noValidate onSubmit={submit}>
       <p>
-        From <code>{worktree.branch}</code> into <code>{worktree.parentBranch}</code>
-        {draft && `, ${countOf(draft.commits, 'commit')}`}. Drover pushes this branch (and no other) to origin first, drafted from its commits; edit what you like.
+        From <code>{worktree.branch}</code> into <code>{worktree.parentBranch}</code>, {countOf(drafted.commits, 'commit')}. Drover pushes this branch (and no other) to origin
+        first, drafted from its commits; edit what you like.
       </p>
-      <FormError message={loadError && `Could not draft it: ${loadError}`} />
-      <Field label="Title">
-        {() => <input className="text-input" value={draft?.title ?? ''} disabled={!draft} onChange={(event) => draft && setDraft({ ...draft, title: event.target.value })} />}
-      </Field>
-      <Field label="Description">
-        {() => <textarea className="text-input text-area" rows={8} value={draft?.body ?? ''} disabled={!draft} onChange={(event) => draft && setDraft({ ...draft, body: event.target.value })} />}
-      </Field>
+      <Field label="Title">{() => <input className="text-input" value={title} onChange={(event) => setTitle(event.target.value)} />}</Field>
+      <Field label="Description">{() => <textarea className="text-input text-area" rows={8} value={body} onChange={(event) => setBody(event.target.value)} />}</Field>
       <label className="workspace-fields__choice">
         <input type="checkbox" checked={asDraft} onChange={(event) => setAsDraft(event.target.checked)} />
         <span>Open as a draft</span>
       </label>
       <FormError message={opening.error} />
       <div className="dialog__actions">
-        <button type="submit" className="button button--primary" disabled={!draft || opening.pending}>
+        <button type="submit" className="button button--primary" disabled={opening.pending}>
           {opening.pending ? 'Pushing and opening…' : 'Open pull request'}
         </button>
       </div>

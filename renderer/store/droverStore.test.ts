@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
 import type { AgentSession, InboxMessage, ProjectWorkState, Task, Wake } from '../../shared/entities';
 import { DroverRequestError, type RequestFrame } from '../../shared/protocol';
@@ -99,7 +99,7 @@ describe('currentWake', () => {
 describe('createDroverStore', () => {
   it('loads projects when the connection opens and applies newer events buffered meanwhile', async () => {
     const bridge = new FakeBridge();
-    const store = createDroverStore(bridge, null);
+    const store = createDroverStore(bridge);
     bridge.setConnection('open');
     bridge.push({ name: 'projectChanged', seq: 3, projectId: 'p-aaaaaa', project: project('p-aaaaaa', 'stale', 3) });
     bridge.push({ name: 'projectChanged', seq: 4, projectId: 'p-bbbbbb', project: project('p-bbbbbb', 'new', 4) });
@@ -112,7 +112,7 @@ describe('createDroverStore', () => {
 
   it('removes a project on a projectChanged event with project null', async () => {
     const bridge = new FakeBridge();
-    const store = createDroverStore(bridge, null);
+    const store = createDroverStore(bridge);
     bridge.setConnection('open');
     await bridge.answer('listProjects', { seq: 1, projects: [project('p-aaaaaa', 'a', 1)] });
     bridge.push({ name: 'projectChanged', seq: 2, projectId: 'p-aaaaaa', project: null });
@@ -121,7 +121,7 @@ describe('createDroverStore', () => {
 
   it('re-fetches every snapshot after the connection comes back', async () => {
     const bridge = new FakeBridge();
-    const store = createDroverStore(bridge, null);
+    const store = createDroverStore(bridge);
     bridge.setConnection('open');
     await bridge.answer('listProjects', { seq: 1, projects: [project('p-aaaaaa', 'a', 1)] });
     store.getState().actions.trackWorkState('p-aaaaaa');
@@ -140,7 +140,7 @@ describe('createDroverStore', () => {
 
   it('reads a work state sent in parts, under the first part’s seq, applying only newer events', async () => {
     const bridge = new FakeBridge();
-    const store = createDroverStore(bridge, null);
+    const store = createDroverStore(bridge);
     bridge.setConnection('open');
     await bridge.answer('listProjects', { seq: 1, projects: [project('p-aaaaaa', 'a', 1)] });
     store.getState().actions.trackWorkState('p-aaaaaa');
@@ -159,7 +159,7 @@ describe('createDroverStore', () => {
 
   it('offers the person a way out when a project’s work state is missing', async () => {
     const bridge = new FakeBridge();
-    const store = createDroverStore(bridge, null);
+    const store = createDroverStore(bridge);
     bridge.setConnection('open');
     await bridge.answer('listProjects', { seq: 1, projects: [project('p-aaaaaa', 'a', 1)] });
     store.getState().actions.trackWorkState('p-aaaaaa');
@@ -178,7 +178,7 @@ describe('createDroverStore', () => {
 
   it('applies task events newer than the work-state snapshot only', async () => {
     const bridge = new FakeBridge();
-    const store = createDroverStore(bridge, null);
+    const store = createDroverStore(bridge);
     bridge.setConnection('open');
     store.getState().actions.trackWorkState('p-aaaaaa');
     bridge.push({ name: 'backgroundTaskChanged', seq: 2, projectId: 'p-aaaaaa', task: task('t-aaaaaa', 'running', 2) });
@@ -194,7 +194,7 @@ describe('createDroverStore', () => {
 
   it('keeps the newest version of a task when the host announces changes out of seq order', async () => {
     const bridge = new FakeBridge();
-    const store = createDroverStore(bridge, null);
+    const store = createDroverStore(bridge);
     const ended: string[] = [];
     store.getState().actions.onTaskEnded((t) => ended.push(t.state));
     bridge.setConnection('open');
@@ -212,7 +212,7 @@ describe('createDroverStore', () => {
 
   it('announces tasks that end live, never those a snapshot shows already ended', async () => {
     const bridge = new FakeBridge();
-    const store = createDroverStore(bridge, null);
+    const store = createDroverStore(bridge);
     const ended: string[] = [];
     store.getState().actions.onTaskEnded((t) => ended.push(`${t.id} ${t.state}`));
     bridge.setConnection('open');
@@ -233,7 +233,7 @@ describe('createDroverStore', () => {
 
   it('applies agent and session events by seq, and forgets a removed agent with its session', async () => {
     const bridge = new FakeBridge();
-    const store = createDroverStore(bridge, null);
+    const store = createDroverStore(bridge);
     bridge.setConnection('open');
     store.getState().actions.trackWorkState('p-aaaaaa');
     await bridge.answer('getWorkState', snapshot(3, {
@@ -254,7 +254,7 @@ describe('createDroverStore', () => {
 
   it("follows agents' worktrees from the snapshot and newer events, and forgets one with its agent", async () => {
     const bridge = new FakeBridge();
-    const store = createDroverStore(bridge, null);
+    const store = createDroverStore(bridge);
     bridge.setConnection('open');
     store.getState().actions.trackWorkState('p-aaaaaa');
     await bridge.answer('getWorkState', snapshot(4, {
@@ -275,7 +275,7 @@ describe('createDroverStore', () => {
 
   it('reports a failed snapshot without losing held data', async () => {
     const bridge = new FakeBridge();
-    const store = createDroverStore(bridge, null);
+    const store = createDroverStore(bridge);
     bridge.setConnection('open');
     const listCall = bridge.calls[0];
     listCall?.reject(new Error('storage unavailable'));
@@ -285,7 +285,7 @@ describe('createDroverStore', () => {
 
   it('follows inbox messages and wakes from the snapshot and newer events', async () => {
     const bridge = new FakeBridge();
-    const store = createDroverStore(bridge, null);
+    const store = createDroverStore(bridge);
     bridge.setConnection('open');
     store.getState().actions.trackWorkState('p-aaaaaa');
     await bridge.answer('getWorkState', snapshot(4, {
@@ -310,7 +310,7 @@ describe('createDroverStore', () => {
 
   it('follows the work state and settings of every registered project, and forgets a removed one', async () => {
     const bridge = new FakeBridge();
-    const store = createDroverStore(bridge, null);
+    const store = createDroverStore(bridge);
     bridge.setConnection('open');
     await bridge.answer('listProjects', { seq: 1, projects: [project('p-aaaaaa', 'a', 1), project('p-bbbbbb', 'b', 1)] });
     expect(bridge.calls.filter((call) => call.method === 'getWorkState').map((call) => call.params)).toEqual([{ projectId: 'p-aaaaaa' }, { projectId: 'p-bbbbbb' }]);
@@ -324,7 +324,7 @@ describe('createDroverStore', () => {
 
   it('raises an attention item for a live move into needs input or a failed task, once, never for what a snapshot shows', async () => {
     const bridge = new FakeBridge();
-    const store = createDroverStore(bridge, null);
+    const store = createDroverStore(bridge);
     const raised: string[] = [];
     store.getState().actions.onAttentionRaised((item) => raised.push(item.kind));
     bridge.setConnection('open');
@@ -350,7 +350,7 @@ describe('createDroverStore', () => {
 
   it('keeps what the person handled until that occurrence ends, so the next one is in the queue again', async () => {
     const bridge = new FakeBridge();
-    const store = createDroverStore(bridge, null);
+    const store = createDroverStore(bridge);
     bridge.setConnection('open');
     await bridge.answer('listProjects', { seq: 1, projects: [project('p-aaaaaa', 'a', 1)] });
     await bridge.answer('getWorkState', snapshot(2, {
@@ -366,32 +366,34 @@ describe('createDroverStore', () => {
     expect(store.getState().attention.handled.has(key)).toBe(false);
   });
 
-  it("keeps each machine's handled items apart, so a page that prunes its own does not drop another machine's", async () => {
-    const stored = new Map<string, string>();
-    vi.stubGlobal('window', { localStorage: { getItem: (key: string) => stored.get(key) ?? null, setItem: (key: string, value: string) => stored.set(key, value) } });
-    try {
-      const asking = (projectId: string) => ({
-        ...snapshot(2, { agents: [makeAgent({ id: 'a-aaaaaa', projectId, seq: 1 })], sessions: [makeSession({ id: 's-1', agentId: 'a-aaaaaa', state: 'ready', needsInput: true, seq: 2 })] }),
-        projectId,
-      });
-      const open = async (machine: string | null, projectId: string) => {
-        const bridge = new FakeBridge();
-        const store = createDroverStore(bridge, machine);
-        bridge.setConnection('open');
-        await bridge.answer('listProjects', { seq: 1, projects: [project(projectId, machine ?? 'here', 1)] });
-        await bridge.answer('getWorkState', asking(projectId));
-        return store;
-      };
-      const box = await open('box', 'p-bbbbbb');
-      box.getState().actions.markHandled(['needs-input:p-bbbbbb:s-1']);
-      const here = await open(null, 'p-aaaaaa');
-      here.getState().actions.markHandled(['needs-input:p-aaaaaa:s-1']);
-      // Another page of box, loaded after this machine's page pruned the keys it does not know.
-      const boxAgain = await open('box', 'p-bbbbbb');
-      expect([...boxAgain.getState().attention.handled]).toEqual(['needs-input:p-bbbbbb:s-1']);
-      expect([...here.getState().attention.handled]).toEqual(['needs-input:p-aaaaaa:s-1']);
-    } finally {
-      vi.unstubAllGlobals();
-    }
+  it('shows what any page handled as the host keeps it, newest first, and tells the host which handled items ended', async () => {
+    const bridge = new FakeBridge();
+    const store = createDroverStore(bridge);
+    bridge.setConnection('open');
+    await bridge.answer('listProjects', { seq: 1, projects: [project('p-aaaaaa', 'a', 1)] });
+    await bridge.answer('getWorkState', snapshot(3, {
+      agents: [agent('a-aaaaaa', 'Ada', 1)],
+      sessions: [makeSession({ id: 's-1', agentId: 'a-aaaaaa', state: 'ready', needsInput: true, seq: 2 })],
+      tasks: [task('t-old', 'failed', 3)],
+    }));
+    const asking = 'needs-input:p-aaaaaa:s-1';
+    const failed = 'task-failed:p-aaaaaa:t-old';
+    const handled = () => [...store.getState().attention.handled].sort();
+    await bridge.answer('getHandledAttention', { projectId: 'p-aaaaaa', seq: 3, keys: [asking] });
+    expect(handled()).toEqual([asking]);
+
+    // Another page dismissed the failed task; an older set arriving late changes nothing.
+    bridge.push({ name: 'handledAttentionChanged', seq: 5, projectId: 'p-aaaaaa', keys: [asking, failed] });
+    bridge.push({ name: 'handledAttentionChanged', seq: 4, projectId: 'p-aaaaaa', keys: [] });
+    expect(handled()).toEqual([asking, failed]);
+    store.getState().actions.markHandled([failed]);
+    expect(bridge.calls.filter((call) => call.method === 'updateHandledAttention')).toEqual([]);
+
+    // The agent went on: its question ended, for the host too.
+    bridge.push({ name: 'agentSessionChanged', seq: 6, projectId: 'p-aaaaaa', session: makeSession({ id: 's-1', agentId: 'a-aaaaaa', state: 'busy', seq: 6 }) });
+    expect(handled()).toEqual([failed]);
+    expect(bridge.calls.find((call) => call.method === 'updateHandledAttention')?.params).toEqual({ projectId: 'p-aaaaaa', ended: [asking] });
+    await bridge.answer('updateHandledAttention', { projectId: 'p-aaaaaa', seq: 7, keys: [failed] });
+    expect(handled()).toEqual([failed]);
   });
 });

@@ -65,10 +65,9 @@ function changedEntity({ event }: LiveChange): { agentId: string } | { taskId: s
  * their inboxes, profiles, project and app settings, what the person handled), each fed by its
  * snapshot (`listProjects`, `getWorkState`, ...) plus the events newer than it. Each 'open' of the
  * connection re-fetches every snapshot, because events sent while the connection was down are
- * gone. Every registered project is followed, so the Needs you queue covers them all. `machine`
- * names the machine whose host the bridge reaches (null: the one this page is served from).
+ * gone. Every registered project is followed, so the Needs you queue covers them all.
  */
-export function createDroverStore(bridge: Bridge, machine: string | null): DroverStore {
+export function createDroverStore(bridge: Bridge): DroverStore {
   function cell<K extends CellKey>(key: K): StateCell<DroverState[K]> {
     return {
       get: () => store.getState()[key],
@@ -84,15 +83,16 @@ export function createDroverStore(bridge: Bridge, machine: string | null): Drove
   const agents = createAgentsSlice(cell('workStates'), context);
   const workStates = createWorkStateSlice(cell('workStates'), context, agents.apply);
   const settings = createSettingsSlice(cell('settings'), context);
+  const attention = createAttentionSlice(cell('attention'), context);
   const projects = createProjectsSlice(cell('projects'), context, (projectId) => {
     workStates.forget(projectId);
     settings.forget(projectId);
+    attention.forget(projectId);
   });
   const profiles = createProfilesSlice(cell('profiles'), context);
   const appSettings = createAppSettingsSlice(cell('appSettings'), context);
-  const attention = createAttentionSlice(cell('attention'), machine);
   const forge = createForgeActions(cell('workStates'), context);
-  const slices = [projects, workStates, profiles, settings, appSettings];
+  const slices = [projects, workStates, profiles, settings, appSettings, attention];
   const raised = new Listeners<AttentionItem>();
 
   const store = createStore<DroverState>()(() => ({
@@ -103,7 +103,7 @@ export function createDroverStore(bridge: Bridge, machine: string | null): Drove
     profiles: profiles.initial,
     settings: settings.initial,
     appSettings: appSettings.initial,
-    attention: attention.initial(),
+    attention: attention.initial,
     actions: {
       ...projects.actions,
       ...workStates.actions,
@@ -128,6 +128,7 @@ export function createDroverStore(bridge: Bridge, machine: string | null): Drove
       for (const projectId of Object.keys(state.projects.byId)) {
         workStates.actions.trackWorkState(projectId);
         settings.track(projectId);
+        attention.track(projectId);
       }
     }
     if (state.workStates !== previous.workStates || state.projects !== previous.projects) {

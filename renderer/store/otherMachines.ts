@@ -31,7 +31,7 @@ export function machineLabel(name: string | null): string {
 
 function follow(name: string | null): OtherMachine {
   const bridge = createMachineBridge(name);
-  return { name, bridge, store: createDroverStore(bridge, name) };
+  return { name, bridge, store: createDroverStore(bridge) };
 }
 
 /** Another machine this page follows, with its store's state when last read. */

@@ -61,6 +61,8 @@ export const METHOD_DROP_SAFETY: Record<MethodName, DropSafety> = {
   replyToMessage: 'changes',
   markInboxRead: 'changes',
   markInboxSeen: 'changes',
+  getHandledAttention: 'reads',
+  updateHandledAttention: 'changes',
   awaitReply: 'connection',
   wakeAgent: 'changes',
   holdAgentWakes: 'changes',

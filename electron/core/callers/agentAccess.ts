@@ -206,6 +206,9 @@ const AGENT_ACCESS: AgentAccess = {
   sendDiffComments: 'person-only',
   compareAgents: 'person-only',
   diffAgents: 'person-only',
+  // The Needs you queue is the person's.
+  getHandledAttention: 'person-only',
+  updateHandledAttention: 'person-only',
 };
 
 type AnyHandler = (params: unknown, client: Client) => unknown;

@@ -94,6 +94,19 @@ export class ForgeConnector {
     return { forge, repository: located.repository, apiUrl: located.apiUrl, tokenSource: resolved.source, headOwner: forkOwner && located.detected.apiUrl === located.apiUrl ? forkOwner : owner };
   }
 
+  /**
+   * Fails, saying what to do, when the project has no origin remote: a pull request's branch is
+   * pushed there, which the repository named in the project's GitHub settings cannot stand in for.
+   */
+  async requireOrigin(projectId: string): Promise<void> {
+    const { path } = this.projects.get(projectId);
+    if ((await this.originUrl(path)) !== null) return;
+    fail(
+      'invalid-state',
+      `This project has no origin remote, which Drover pushes the agent's branch to before it opens a pull request: add one with git remote add origin URL (in ${path}), then open the pull request again.`,
+    );
+  }
+
   /** The project's forge as the GitHub settings show it, including whether the token works. */
   async status(projectId: string): Promise<ForgeStatus> {
     const located = await this.locate(projectId);
@@ -139,8 +152,7 @@ export class ForgeConnector {
   private async locate(projectId: string): Promise<Located> {
     const project = this.projects.get(projectId);
     const settings = this.stores.get(projectId).settings.get();
-    const origin = await this.git.run(project.path, ['remote', 'get-url', 'origin'], { okCodes: [0, 2, 128] });
-    const remoteUrl = origin.code === 0 ? origin.stdout.trim() : null;
+    const remoteUrl = await this.originUrl(project.path);
     const parsed = remoteUrl ? parseRemoteUrl(remoteUrl) : null;
     const detected = { repository: parsed?.repository ?? null, apiUrl: parsed ? apiUrlForHost(parsed.host) : null, remoteUrl: remoteUrl && withoutCredentials(remoteUrl) };
     const override = this.options.env.DROVER_GITHUB_API_URL?.trim().replace(/\/+$/, '');
@@ -159,5 +171,10 @@ export class ForgeConnector {
       problem = `origin (${shown ?? 'none'}) is on ${parsed?.host ?? 'a host'} that is not GitHub. Drover speaks to GitHub and GitHub Enterprise Server: if it is one, set its API URL (https://HOST/api/v3) in the project's GitHub settings.`;
     }
     return { repository, apiUrl, detected, problem };
+  }
+
+  private async originUrl(repo: string): Promise<string | null> {
+    const origin = await this.git.run(repo, ['remote', 'get-url', 'origin'], { okCodes: [0, 2, 128] });
+    return origin.code === 0 ? origin.stdout.trim() : null;
   }
 }

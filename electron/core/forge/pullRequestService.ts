@@ -93,8 +93,10 @@ export class PullRequestService implements ProjectWork {
 
   projectClosed(): void {}
 
+  /** The draft of the agent's pull request; refused first, as `create` would be, when the project has no origin to push to. */
   async draft(agentId: string): Promise<PullRequestDraft> {
     const { store, worktree } = this.requireBranch(agentId);
+    await this.connector.requireOrigin(store.projectId);
     const commits = await this.commits(worktree);
     const { title, body } = draftPullRequestText(worktree.branch, commits, store.forgeLinks.get(agentId)?.issue ?? null);
     return { agentId, title, body, baseBranch: worktree.parentBranch, headBranch: worktree.branch, commits: commits.length };
@@ -108,6 +110,7 @@ export class PullRequestService implements ProjectWork {
     const { store, agent, worktree } = this.requireBranch(agentId);
     const known = store.forgeLinks.get(agentId)?.pullRequest;
     if (known && this.isOpen(known)) fail('conflict', `${agent.name} already has pull request #${known.number}: ${known.url}`);
+    await this.connector.requireOrigin(store.projectId);
     const connected = await this.connector.connect(store.projectId);
     const status = await this.worktrees.status(agentId);
     if (status.uncommittedFiles > 0) {

@@ -214,7 +214,17 @@ export const PROJECT_MIGRATIONS: readonly string[] = [
   DROP TABLE turns;
   ALTER TABLE turns_with_revert RENAME TO turns;
   `,
+  `
+  -- Needs you items the person dismissed or opened (their keys), kept by the host so every page
+  -- hides the same ones; a key goes when its item ended, and the oldest go past a bound.
+  CREATE TABLE handled_attention (
+    key TEXT PRIMARY KEY,
+    handled_at INTEGER NOT NULL,
+    seq INTEGER NOT NULL
+  );
+  CREATE INDEX handled_attention_by_age ON handled_attention (handled_at);
+  `,
 ];
 
 /** Every table whose rows carry the project's seq; the counter resumes at the max over them. */
-export const SEQ_TABLES = ['tasks', 'agents', 'agent_sessions', 'inbox_messages', 'wakes', 'worktrees', 'forge_links', 'turns', 'diff_comments', 'former_agents'] as const;
+export const SEQ_TABLES = ['tasks', 'agents', 'agent_sessions', 'inbox_messages', 'wakes', 'worktrees', 'forge_links', 'turns', 'diff_comments', 'former_agents', 'handled_attention'] as const;

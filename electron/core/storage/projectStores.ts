@@ -4,6 +4,7 @@ import type { ProjectSettings } from '../../../shared/entities';
 import { AgentStore } from './agentStore';
 import { ForgeLinkStore } from './forgeLinkStore';
 import { FormerAgentStore } from './formerAgentStore';
+import { HandledAttentionStore } from './handledAttentionStore';
 import { CommentStore } from './commentStore';
 import { InboxStore } from './inboxStore';
 import { PROJECT_MIGRATIONS, SEQ_TABLES } from './projectSchema';
@@ -35,6 +36,7 @@ export interface ProjectStore {
   formerAgents: FormerAgentStore;
   turns: TurnStore;
   comments: CommentStore;
+  handledAttention: HandledAttentionStore;
   settings: SettingsStore;
   logsDir: string;
 }
@@ -119,6 +121,7 @@ export class ProjectStores {
       formerAgents: new FormerAgentStore(db, projectId, seq),
       turns: new TurnStore(db, projectId, seq),
       comments: new CommentStore(db, projectId, seq),
+      handledAttention: new HandledAttentionStore(db, seq),
       settings: new SettingsStore(db, this.options.settingsDefaults),
       logsDir: path.join(dir, 'logs'),
     };
