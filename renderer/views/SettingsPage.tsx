@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { describeCommandLineTool } from '../../shared/commandLineTool';
 import { runsInDesktopApp } from '../bridge';
 import { NotificationSettings } from '../attention/NotificationSettings';
+import { EditorSetting } from './EditorSetting';
 import type { Status } from '../../shared/entities';
 import { FormError } from '../components/FormError';
 import { PageHeading } from '../components/PageHeading';
@@ -12,7 +13,7 @@ import { useAppSettings, useConnection } from '../store/hooks';
 import { useBridge, useDroverActions } from '../store/StoreContext';
 
 /**
- * App-wide settings: notifications, updates (in the desktop app: only it can update itself), the `drover`
+ * App-wide settings: notifications, updates (in the desktop app: only it can update itself), the editor, the `drover`
  * command, and where the data lives. Controls stay
  * enabled while their request runs (a disabled control drops keyboard focus); a second press
  * meanwhile is ignored.
@@ -23,7 +24,7 @@ export function SettingsPage() {
       <header className="page-header">
         <PageHeading>Settings</PageHeading>
         <p className="page-header__lede">
-          When Drover tells you what needs you, how it updates itself, the drover command, and where Drover keeps its data.
+          When Drover tells you what needs you, how it updates itself, your editor, the drover command, and where Drover keeps its data.
         </p>
       </header>
       <SettingsSection title="Notifications">
@@ -31,6 +32,9 @@ export function SettingsPage() {
       </SettingsSection>
       {runsInDesktopApp() && <UpdatesSection />}
       <TerminalHistorySection />
+      <SettingsSection title="Editor">
+        <EditorSetting />
+      </SettingsSection>
       <CommandLineSection />
       <DataSection />
     </div>

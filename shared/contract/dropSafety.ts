@@ -105,4 +105,5 @@ export const METHOD_DROP_SAFETY: Record<MethodName, DropSafety> = {
   getMachineHost: 'reads',
   restartMachineHost: 'changes',
   removeMachine: 'changes',
+  openInEditor: 'changes',
 };

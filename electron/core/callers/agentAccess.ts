@@ -205,6 +205,8 @@ const AGENT_ACCESS: AgentAccess = {
   sendDiffComments: 'person-only',
   compareAgents: 'person-only',
   diffAgents: 'person-only',
+  // The editor opens on the person's screen: an agent has its own tools for files.
+  openInEditor: 'person-only',
 };
 
 type AnyHandler = (params: unknown, client: Client) => unknown;
