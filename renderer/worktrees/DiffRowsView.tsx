@@ -31,6 +31,8 @@ interface DiffRowsViewProps {
   onTopFile(fileIndex: number): void;
   /** Lines were selected (dragged over in the line numbers); without it, lines cannot be selected. */
   onSelectLines?(selection: LineSelection): void;
+  /** "Open in editor" on a file's heading (not offered for a deleted file); without it, not offered. */
+  onOpenFile?(fileIndex: number): void;
   ref?: Ref<DiffRowsHandle>;
 }
 
@@ -79,7 +81,7 @@ const HunkView = memo(function HunkView({ file, fileIndex, patch, layout, onSele
  * The whole diff as one scrolling list, virtualised: only the file headings and hunks near the
  * view are rendered, so a diff of many thousand lines opens as fast as a short one.
  */
-export function DiffRowsView({ files, rows, layout, onTopFile, onSelectLines, ref }: DiffRowsViewProps) {
+export function DiffRowsView({ files, rows, layout, onTopFile, onSelectLines, onOpenFile, ref }: DiffRowsViewProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -157,6 +159,11 @@ export function DiffRowsView({ files, rows, layout, onTopFile, onSelectLines, re
                   <span className="changes-diff__file-path">{file.oldPath ? `${file.oldPath} → ${file.path}` : file.path}</span>
                   <span className="changes-files__added">+{file.additions}</span> <span className="changes-files__removed">−{file.deletions}</span>
                   {row.note && <span className="changes-diff__note">{row.note}</span>}
+                  {onOpenFile && file.status !== 'deleted' && (
+                    <button type="button" className="button button--ghost button--row changes-diff__open" aria-label={`Open ${file.path} in editor`} title="Open in editor (e)" onClick={() => onOpenFile(row.fileIndex)}>
+                      Open in editor
+                    </button>
+                  )}
                 </h3>
               ) : (
                 <div
