@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { makeRepo } from '../test-support/gitRepo';
 import { waitFor } from '../test-support/waitFor';
 import { addAgent } from './support/agents';
+import { runTask, taskRow } from './support/workState';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { branchOf, openChanges, openRepoWithShell, privatePortBlocks, worktreeFolder } from './support/worktrees';
 
@@ -25,6 +26,23 @@ async function editorRuns(out: string, count: number): Promise<string[][]> {
   const read = () => (fs.existsSync(out) ? fs.readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as string[]) : []);
   await waitFor(() => read().length >= count, `the editor to have run ${count} times`);
   return read();
+}
+
+/** Where `text` is drawn in a row of the terminal's DOM renderer. */
+function middleOf(row: Locator, text: string): Promise<{ x: number; y: number }> {
+  return row.evaluate((element, needle) => {
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.textContent?.indexOf(needle) ?? -1;
+      if (at < 0) continue;
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + needle.length);
+      const rect = range.getBoundingClientRect();
+      return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
+    }
+    throw new Error(`"${needle}" is not drawn in one piece`);
+  }, text);
 }
 
 function makeShopRepo(drover: DroverWorld): string {
@@ -57,4 +75,24 @@ test('the Changes view opens a changed file at its changed line in the editor of
   } finally {
     restorePorts();
   }
+});
+
+test("a path:line in a task's output is a link that opens the file at that line and column, relative to the task's folder", async ({ page, drover }) => {
+  const repo = makeShopRepo(drover);
+  const out = path.join(drover.root, 'editor-runs.jsonl');
+  await openRepoWithShell(page, drover, repo);
+  await useFakeEditor(page, out);
+  await runTask(drover, path.join(repo, 'src'), "printf 'warning at cart.ts:4:2: four\\n'", 'lint');
+  const panel = page.getByRole('region', { name: 'Work state' });
+  await taskRow(panel, 'lint').getByText('Task done').click();
+  const output = page.getByRole('dialog', { name: 'Output: lint' });
+  const row = output.locator('.xterm-rows > div', { hasText: 'warning at cart.ts:4:2: four' });
+  await expect(row).toBeVisible();
+
+  const link = await middleOf(row, 'cart.ts:4:2');
+  await page.mouse.move(link.x - 20, link.y);
+  await page.mouse.move(link.x, link.y);
+  await page.mouse.click(link.x, link.y);
+  await expect(output.getByRole('status').filter({ hasText: 'Opened cart.ts:4 in your editor' })).toBeVisible();
+  expect(await editorRuns(out, 1)).toEqual([['--goto', `${repo}/src/cart.ts:4:2`]]);
 });
