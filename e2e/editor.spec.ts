@@ -49,7 +49,7 @@ function makeShopRepo(drover: DroverWorld): string {
   return makeRepo(path.join(drover.root, 'shop'), { 'src/cart.ts': 'one\ntwo\nthree\nfour\nfive\n' });
 }
 
-test('the Changes view opens a changed file at its changed line in the editor of Settings → Editor, from the file heading and with e', async ({ page, drover }) => {
+test('the Changes view opens a changed file at its changed line in the editor of Settings → Editor, from the file heading, with e and from the palette', async ({ page, drover }) => {
   const restorePorts = privatePortBlocks(drover);
   try {
     const repo = makeShopRepo(drover);
@@ -72,6 +72,17 @@ test('the Changes view opens a changed file at its changed line in the editor of
       ['--goto', `${folder}/src/cart.ts:3:1`],
       ['--goto', `${folder}/src/cart.ts:3:1`],
     ]);
+
+    // The palette offers the files of each agent's diff, from the project page.
+    await page.keyboard.press('Escape');
+    await expect(changes).toBeHidden();
+    await page.keyboard.press('Control+K');
+    await page.keyboard.type('open file in editor writer');
+    await page.keyboard.press('Enter');
+    const picker = page.getByRole('dialog', { name: 'Open a file writer changed' });
+    await picker.getByRole('button', { name: 'Open src/cart.ts in editor' }).click();
+    await expect(picker.getByRole('status')).toHaveText('Opened src/cart.ts:3 in your editor');
+    expect((await editorRuns(out, 3))[2]).toEqual(['--goto', `${folder}/src/cart.ts:3:1`]);
   } finally {
     restorePorts();
   }

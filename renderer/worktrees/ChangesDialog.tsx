@@ -15,7 +15,7 @@ import { useAgentSession, useWorkState } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
 import { entitiesOf } from '../store/versioned';
 import { pushAgentBranch } from './branchActions';
-import { firstChangedLine } from './commentLines';
+import { firstChangedLine, firstChangedLineOf } from './commentLines';
 import { DiffComments, type CommentDraft } from './DiffComments';
 import { diffRows } from './diffChunks';
 import { DiffFileList } from './DiffFileList';
@@ -96,7 +96,7 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
   const openInEditor = (fileIndex: number) => {
     const file = files[fileIndex];
     if (!file) return;
-    const line = draft?.path === file.path && draft.side === 'new' ? draft.startLine : (firstChangedLine(file.patch, 'new') ?? 1);
+    const line = draft?.path === file.path && draft.side === 'new' ? draft.startLine : firstChangedLineOf(file);
     editor.open({ projectId: agent.projectId, agentId: agent.id, file: file.path, line });
   };
 
