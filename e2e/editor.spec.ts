@@ -49,7 +49,7 @@ function makeShopRepo(drover: DroverWorld): string {
   return makeRepo(path.join(drover.root, 'shop'), { 'src/cart.ts': 'one\ntwo\nthree\nfour\nfive\n' });
 }
 
-test('the Changes view opens a changed file at its changed line in the editor of Settings → Editor, from the file heading, with e and from the palette', async ({ page, drover }) => {
+test('the Changes view opens a changed file at its changed line in the editor of Settings → Editor, from the file heading, with e, from a comment and from the palette', async ({ page, drover }) => {
   const restorePorts = privatePortBlocks(drover);
   try {
     const repo = makeShopRepo(drover);
@@ -73,6 +73,20 @@ test('the Changes view opens a changed file at its changed line in the editor of
       ['--goto', `${folder}/src/cart.ts:3:1`],
     ]);
 
+    // At the lines selected for a comment, and from the comment once written.
+    const diff = changes.getByRole('region', { name: 'Diff' });
+    await diff.focus();
+    await page.keyboard.press('c');
+    const draft = changes.getByRole('form', { name: 'New comment' });
+    await draft.getByRole('spinbutton', { name: 'First line' }).fill('4');
+    await diff.focus();
+    await page.keyboard.press('e');
+    expect((await editorRuns(out, 3))[2]).toEqual(['--goto', `${folder}/src/cart.ts:4:1`]);
+    await draft.getByRole('textbox', { name: 'Comment' }).fill('Why the capitals above?');
+    await draft.getByRole('button', { name: 'Add comment' }).click();
+    await changes.getByRole('button', { name: 'Open src/cart.ts, line 4 in editor' }).click();
+    expect((await editorRuns(out, 4))[3]).toEqual(['--goto', `${folder}/src/cart.ts:4:1`]);
+
     // The palette offers the files of each agent's diff, from the project page.
     await page.keyboard.press('Escape');
     await expect(changes).toBeHidden();
@@ -82,7 +96,7 @@ test('the Changes view opens a changed file at its changed line in the editor of
     const picker = page.getByRole('dialog', { name: 'Open a file writer changed' });
     await picker.getByRole('button', { name: 'Open src/cart.ts in editor' }).click();
     await expect(picker.getByRole('status')).toHaveText('Opened src/cart.ts:3 in your editor');
-    expect((await editorRuns(out, 3))[2]).toEqual(['--goto', `${folder}/src/cart.ts:3:1`]);
+    expect((await editorRuns(out, 5))[4]).toEqual(['--goto', `${folder}/src/cart.ts:3:1`]);
   } finally {
     restorePorts();
   }
