@@ -102,22 +102,37 @@ test('the Changes view opens a changed file at its changed line in the editor of
   }
 });
 
-test("a path:line in a task's output is a link that opens the file at that line and column, relative to the task's folder", async ({ page, drover }) => {
+test("a path:line in a task's output is a link that opens the file at that line and column, relative to the task's folder; without an editor it says where to set one", async ({ page, drover }) => {
   const repo = makeShopRepo(drover);
   const out = path.join(drover.root, 'editor-runs.jsonl');
   await openRepoWithShell(page, drover, repo);
-  await useFakeEditor(page, out);
   await runTask(drover, path.join(repo, 'src'), "printf 'warning at cart.ts:4:2: four\\n'", 'lint');
   const panel = page.getByRole('region', { name: 'Work state' });
-  await taskRow(panel, 'lint').getByText('Task done').click();
   const output = page.getByRole('dialog', { name: 'Output: lint' });
-  const row = output.locator('.xterm-rows > div', { hasText: 'warning at cart.ts:4:2: four' });
-  await expect(row).toBeVisible();
+  const clickReference = async () => {
+    await taskRow(panel, 'lint').getByText('Task done').click();
+    const row = output.locator('.xterm-rows > div', { hasText: 'warning at cart.ts:4:2: four' });
+    await expect(row).toBeVisible();
+    const link = await middleOf(row, 'cart.ts:4:2');
+    await page.mouse.move(link.x - 20, link.y);
+    await page.mouse.move(link.x, link.y);
+    await page.mouse.click(link.x, link.y);
+  };
 
-  const link = await middleOf(row, 'cart.ts:4:2');
-  await page.mouse.move(link.x - 20, link.y);
-  await page.mouse.move(link.x, link.y);
-  await page.mouse.click(link.x, link.y);
+  await clickReference();
+  await expect(output.getByRole('alert')).toHaveText('Could not open it in your editor: No editor is set: choose one in Settings → Editor.');
+  await page.keyboard.press('Escape');
+
+  // A command that cannot say where the file goes is refused as it is saved.
+  await page.getByRole('link', { name: 'Settings' }).click();
+  const command = page.getByRole('textbox', { name: 'Editor command' });
+  await command.fill('code -g');
+  await command.press('Enter');
+  await expect(page.getByRole('alert')).toContainText('The editor command must say where the file goes: put {file} in one of its arguments.');
+  await page.goBack();
+
+  await useFakeEditor(page, out);
+  await clickReference();
   await expect(output.getByRole('status').filter({ hasText: 'Opened cart.ts:4 in your editor' })).toBeVisible();
   expect(await editorRuns(out, 1)).toEqual([['--goto', `${repo}/src/cart.ts:4:2`]]);
 });
