@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { editorArgv } from '../../../shared/editor';
 import { isInside } from '../../../shared/folders';
@@ -10,7 +11,7 @@ const QUICK_FAILURE_MS = 1_500;
 const STDERR_TAIL_CHARS = 500;
 
 export interface EditorOpening {
-  /** The file, canonical (symlinks resolved). */
+  /** The file asked for (absolute); what opens is its canonical path. */
   file: string;
   line: number;
   column: number;
@@ -58,18 +59,23 @@ export async function launchEditor({ file, line, column, template, roots, env }:
   return { file: inside.file, argv: [built.program, ...built.args] };
 }
 
+/**
+ * The editor's stderr goes to a file, not a pipe: an editor that stays up (a GUI one started
+ * directly) must not die of SIGPIPE when it writes after the host stopped reading or went away.
+ */
 function run(program: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { ...options, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
-    });
+  const stderrDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-editor-'));
+  const stderrFile = path.join(stderrDir, 'stderr');
+  const stderrFd = fs.openSync(stderrFile, 'w');
+  const saidOnStderr = () => {
+    const text = fs.readFileSync(stderrFile, 'utf8').trim().slice(-STDERR_TAIL_CHARS);
+    return text ? `: ${text}` : '';
+  };
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(program, args, { ...options, detached: true, stdio: ['ignore', 'ignore', stderrFd] });
     const settle = (outcome: () => void) => {
       clearTimeout(timer);
       child.removeAllListeners();
-      child.stderr.destroy();
       child.unref();
       outcome();
     };
@@ -81,8 +87,11 @@ function run(program: string, args: string[], options: { cwd: string; env: NodeJ
     child.on('exit', (code, signal) => {
       if (code === 0) return settle(resolve);
       const how = signal ? `was stopped by ${signal}` : `exited with code ${code}`;
-      const said = stderr.trim() ? `: ${stderr.trim()}` : '';
-      settle(() => reject(new DroverRequestError('spawn-failed', `Your editor (${path.basename(program)}) ${how}${said}. Check the command in Settings → Editor.`)));
+      settle(() => reject(new DroverRequestError('spawn-failed', `Your editor (${path.basename(program)}) ${how}${saidOnStderr()}. Check the command in Settings → Editor.`)));
     });
+  }).finally(() => {
+    // The editor keeps its own descriptor of the file, removed or not.
+    fs.closeSync(stderrFd);
+    fs.rmSync(stderrDir, { recursive: true, force: true });
   });
 }

@@ -76,6 +76,15 @@ describe('Open in editor (a real editor process, real git worktrees)', () => {
     await expect(drover.core.api.openInEditor({ projectId, file: 'README.md' })).rejects.toThrow('Your editor (sh) exited with code 3: cannot open display. Check the command in Settings → Editor.');
   });
 
+  it('leaves an editor that stays up running on its own, writing to its stderr after the host stopped reading it', async () => {
+    const go = path.join(dir, 'go');
+    const alive = path.join(dir, 'alive');
+    await setEditor(`sh -c 'while [ ! -e "$1" ]; do sleep 0.05; done; echo "still here" >&2; echo up > "$2"' editor '${go}' '${alive}' {file}`);
+    await drover.core.api.openInEditor({ projectId: drover.project.id, file: 'README.md' });
+    fs.writeFileSync(go, '');
+    await waitFor(() => fs.existsSync(alive), 'the editor to go on after writing to its stderr');
+  });
+
   it('refuses, at the door, an editor command that cannot open a file', () => {
     const params = METHODS.updateAppSettings.params;
     expect(params.safeParse({ settings: { editorCommand: 'code -g {file}:{line}' } }).success).toBe(true);
