@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_EDITOR_COMMAND_CHARS, parseEditorCommand } from './editor';
 
 /** An account a person paused: Drover wakes none of its agents, in any project, until resumed. */
 export const PausedAccountSchema = z.object({
@@ -25,6 +26,18 @@ export const AppSettingsSchema = z.object({
   theme: ThemeChoiceSchema,
   /** Accounts whose agents wait (see `pauseAgentAccount`); set through those methods, not the Settings page. */
   pausedAccounts: z.array(PausedAccountSchema).max(1_000),
+  /**
+   * The person's editor (see `shared/editor.ts`): a command with `{file}`, `{line}`, `{column}`,
+   * which the host runs without a shell; empty until chosen.
+   */
+  editorCommand: z
+    .string()
+    .trim()
+    .max(MAX_EDITOR_COMMAND_CHARS, `keep the editor command under ${MAX_EDITOR_COMMAND_CHARS} characters`)
+    .superRefine((template, context) => {
+      const parsed = template === '' ? null : parseEditorCommand(template);
+      if (parsed && 'error' in parsed) context.addIssue({ code: 'custom', message: parsed.error });
+    }),
 });
 export type AppSettings = z.infer<typeof AppSettingsSchema>;
 
@@ -33,6 +46,7 @@ export const DEFAULT_APP_SETTINGS: AppSettings = {
   terminalScrollbackLines: 5_000,
   theme: 'dark',
   pausedAccounts: [],
+  editorCommand: '',
 };
 
 /** The settings under the app-wide `seq` (the one `projectChanged` carries), like `listProjects`. */

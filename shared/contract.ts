@@ -6,6 +6,7 @@ import { APP_SETTINGS_METHODS } from './contract/appSettings';
 import { CALLER_METHODS } from './contract/callers';
 import { COMMAND_LINE_TOOL_METHODS } from './contract/commandLineTool';
 import { COMMENT_METHODS } from './contract/comments';
+import { EDITOR_METHODS } from './contract/editor';
 import { FORGE_METHODS } from './contract/forge';
 import { HOST_METHODS, type HostMethodName } from './contract/host';
 import { INBOX_METHODS } from './contract/inbox';
@@ -43,6 +44,7 @@ export const METHODS = {
   ...COMMENT_METHODS,
   ...MACHINE_METHODS,
   ...ATTENTION_METHODS,
+  ...EDITOR_METHODS,
 } as const;
 
 export type MethodName = keyof typeof METHODS;

@@ -12,6 +12,7 @@ export type DiffCommand =
   | 'thisTurn'
   | 'sinceTurn'
   | 'comment'
+  | 'openInEditor'
   | 'toggleLayout'
   | 'merge'
   | 'revertHunk'
@@ -28,6 +29,7 @@ export const DIFF_SHORTCUTS: readonly { command: DiffCommand; keys: readonly str
   { command: 'sinceTurn', keys: ['s'], display: ['s'], description: 'Show everything since this turn' },
   { command: 'wholeBranch', keys: ['w'], display: ['w'], description: 'Show the whole branch' },
   { command: 'comment', keys: ['c'], display: ['c'], description: 'Comment on lines of the selected file' },
+  { command: 'openInEditor', keys: ['e'], display: ['e'], description: 'Open the selected file in your editor (at the selected line)' },
   { command: 'toggleLayout', keys: ['u'], display: ['u'], description: 'Unified or split diff' },
   { command: 'revertHunk', keys: ['x'], display: ['x'], description: 'Revert the hunk at the top of the diff' },
   { command: 'revertFile', keys: ['X'], display: ['X'], description: 'Revert the selected file' },

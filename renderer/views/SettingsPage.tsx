@@ -3,6 +3,7 @@ import { describeCommandLineTool } from '../../shared/commandLineTool';
 import { runsInDesktopApp } from '../bridge';
 import { NotificationSettings } from '../attention/NotificationSettings';
 import type { ThemeChoice } from '../../shared/appSettings';
+import { EditorSetting } from './EditorSetting';
 import type { Status } from '../../shared/entities';
 import { FormError } from '../components/FormError';
 import { PageHeading } from '../components/PageHeading';
@@ -13,7 +14,7 @@ import { useAppSettings, useConnection } from '../store/hooks';
 import { useBridge, useDroverActions } from '../store/StoreContext';
 
 /**
- * App-wide settings: the theme, notifications, updates (in the desktop app: only it can update itself), the `drover`
+ * App-wide settings: the theme, notifications, updates (in the desktop app: only it can update itself), the editor, the `drover`
  * command, and where the data lives. Controls stay
  * enabled while their request runs (a disabled control drops keyboard focus); a second press
  * meanwhile is ignored.
@@ -24,7 +25,7 @@ export function SettingsPage() {
       <header className="page-header">
         <PageHeading>Settings</PageHeading>
         <p className="page-header__lede">
-          How Drover looks, when it tells you what needs you, how it updates itself, the drover command, and where Drover keeps its data.
+          How Drover looks, when it tells you what needs you, how it updates itself, your editor, the drover command, and where Drover keeps its data.
         </p>
       </header>
       <AppearanceSection />
@@ -33,6 +34,9 @@ export function SettingsPage() {
       </SettingsSection>
       {runsInDesktopApp() && <UpdatesSection />}
       <TerminalHistorySection />
+      <SettingsSection title="Editor">
+        <EditorSetting />
+      </SettingsSection>
       <CommandLineSection />
       <DataSection />
     </div>

@@ -3,6 +3,7 @@ import type { Agent, Worktree } from '../../shared/entities';
 import { countOf } from '../../shared/plural';
 import { restoreRefusal } from '../../shared/restoreRefusal';
 import { FormError } from '../components/FormError';
+import { useOpenInEditor } from '../components/useOpenInEditor';
 import { ModalDialog } from '../components/ModalDialog';
 import { usePendingAction } from '../components/usePendingAction';
 import { useNow } from '../components/useNow';
@@ -15,7 +16,7 @@ import { useBridge } from '../store/StoreContext';
 import { entitiesOf } from '../store/versioned';
 import { pushAgentBranch } from './branchActions';
 import { RevertStatus, useChangeRevert } from './ChangeRevert';
-import { firstChangedLine } from './commentLines';
+import { firstChangedLine, firstChangedLineOf } from './commentLines';
 import { DiffComments, type CommentDraft } from './DiffComments';
 import { diffRows } from './diffChunks';
 import { DiffFileList } from './DiffFileList';
@@ -55,6 +56,7 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
   const [merging, setMerging] = useState(false);
   const [pushed, setPushed] = useState<string | null>(null);
   const push = usePendingAction();
+  const editor = useOpenInEditor();
   const rowsRef = useRef<DiffRowsHandle>(null);
   const contentRef = useRef<HTMLDivElement>(null);
 
@@ -110,6 +112,14 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
     setDraft({ path: file.path, side, startLine: line, endLine: line });
   };
 
+  /** At the selected lines when they are of this file's new side, else at its first change. */
+  const openInEditor = (fileIndex: number) => {
+    const file = files[fileIndex];
+    if (!file) return;
+    const line = draft?.path === file.path && draft.side === 'new' ? draft.startLine : firstChangedLineOf(file);
+    editor.open({ projectId: agent.projectId, agentId: agent.id, file: file.path, line });
+  };
+
   const run = (command: DiffCommand) => {
     if (command === 'nextFile') select(Math.min(selected + 1, files.length - 1));
     else if (command === 'previousFile') select(Math.max(selected - 1, 0));
@@ -118,6 +128,7 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
     else if (command === 'thisTurn') setScope(scopeOf('turn', turns, turnAt));
     else if (command === 'sinceTurn') setScope(scopeOf('since', turns, turnAt));
     else if (command === 'comment') commentOnSelectedFile();
+    else if (command === 'openInEditor') openInEditor(selected);
     else if (command === 'toggleLayout') setSplit(!split);
     else if (command === 'merge') setMerging(canMerge);
     else if (command === 'revertHunk' || command === 'revertFile') revertAtKey(command);
@@ -207,6 +218,7 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
           )}
           <span className="changes-dialog__spacer" />
           {pushed && <span role="status">{pushed}</span>}
+          {editor.opened && <span role="status">{editor.opened}</span>}
           <button type="button" className="button button--ghost" disabled={push.pending} onClick={pushBranch}>
             {push.pending ? 'Pushing…' : 'Push branch'}
           </button>
@@ -224,6 +236,7 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
         )}
         <RevertStatus revert={revert} refusal={whyNoRestore} />
         <FormError message={push.error} />
+        <FormError message={editor.error} />
         <FormError message={error && `Could not read the changes: ${error}`} />
         <div className="changes-dialog__body">
           <div className="changes-dialog__side">
@@ -253,13 +266,14 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
               onTopFile={(index) => setSelectedPath(files[index]?.path ?? null)}
               onSelectLines={selectLines}
               revert={revertActions}
+              onOpenFile={openInEditor}
             />
           )}
           <DiffComments agent={agent} files={files} draft={draft} onDraftChange={setDraft} />
         </div>
         <p className="changes-dialog__keys">
           <kbd>j</kbd>/<kbd>k</kbd> files · <kbd>n</kbd>/<kbd>p</kbd> hunks · <kbd>,</kbd>/<kbd>.</kbd> turns · <kbd>t</kbd> this turn · <kbd>s</kbd> since ·{' '}
-          <kbd>w</kbd> whole branch · <kbd>c</kbd> comment · <kbd>x</kbd>/<kbd>X</kbd> revert hunk/file · <kbd>u</kbd> unified/split · <kbd>m</kbd> merge
+          <kbd>w</kbd> whole branch · <kbd>c</kbd> comment · <kbd>e</kbd> editor · <kbd>x</kbd>/<kbd>X</kbd> revert hunk/file · <kbd>u</kbd> unified/split · <kbd>m</kbd> merge
         </p>
       </div>
       {merging && <MergeDialog agent={agent} worktree={worktree} onClose={() => setMerging(false)} />}

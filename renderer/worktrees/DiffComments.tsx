@@ -3,6 +3,7 @@ import type { Agent, WorktreeDiffFile } from '../../shared/entities';
 import { countOf } from '../../shared/plural';
 import { lineRange, type DiffComment, type DiffSide } from '../../shared/turns';
 import { FormError } from '../components/FormError';
+import { useOpenInEditor } from '../components/useOpenInEditor';
 import { usePendingAction } from '../components/usePendingAction';
 import { useBridge } from '../store/StoreContext';
 import { sendDiffComments } from './branchActions';
@@ -35,7 +36,8 @@ function LineField({ label, value, min, onChange }: { label: string; value: numb
   );
 }
 
-function CommentItem({ comment, onDelete }: { comment: DiffComment; onDelete(): void }) {
+/** A comment; one on the new file's lines opens there in the editor. */
+function CommentItem({ comment, onDelete, onOpen }: { comment: DiffComment; onDelete(): void; onOpen(): void }) {
   const sent = comment.sentAt !== null;
   return (
     <li>
@@ -45,6 +47,11 @@ function CommentItem({ comment, onDelete }: { comment: DiffComment; onDelete(): 
           <span className="pill" data-tone={sent ? 'done' : 'running'}>
             {sent ? 'Sent' : 'Not sent'}
           </span>
+          {comment.side === 'new' && (
+            <button type="button" className="button button--ghost button--row" aria-label={`Open ${comment.path}, ${lineRange(comment)} in editor`} onClick={onOpen}>
+              Open
+            </button>
+          )}
           <button type="button" className="button button--ghost button--row" aria-label={`Delete the comment on ${comment.path}, ${lineRange(comment)}`} onClick={onDelete}>
             Delete
           </button>
@@ -67,6 +74,7 @@ export function DiffComments({ agent, files, draft, onDraftChange }: DiffComment
   const [sentNote, setSentNote] = useState<string | null>(null);
   const save = usePendingAction({ clearErrorOnStart: true });
   const send = usePendingAction({ clearErrorOnStart: true });
+  const editor = useOpenInEditor();
   const bodyRef = useRef<HTMLTextAreaElement>(null);
   const headingId = useId();
   const fieldId = useId();
@@ -150,10 +158,17 @@ export function DiffComments({ agent, files, draft, onDraftChange }: DiffComment
       {comments.length > 0 && (
         <ul className="diff-comments__list" aria-label="Comments on the diff">
           {[...comments].reverse().map((comment) => (
-            <CommentItem key={comment.id} comment={comment} onDelete={() => void save.run(() => bridge.call('deleteDiffComment', { agentId: agent.id, commentId: comment.id }), 'Could not delete: ')} />
+            <CommentItem
+              key={comment.id}
+              comment={comment}
+              onDelete={() => void save.run(() => bridge.call('deleteDiffComment', { agentId: agent.id, commentId: comment.id }), 'Could not delete: ')}
+              onOpen={() => editor.open({ projectId: agent.projectId, agentId: agent.id, file: comment.path, line: comment.startLine })}
+            />
           ))}
         </ul>
       )}
+      {editor.opened && <p role="status">{editor.opened}</p>}
+      <FormError message={editor.error} />
       {sentNote && <p role="status">{sentNote}</p>}
       <FormError message={send.error} />
       <button type="button" className="button button--primary" disabled={unsent === 0 || send.pending} onClick={sendAll}>

@@ -44,6 +44,8 @@ interface DiffRowsViewProps {
   onSelectLines?(selection: LineSelection): void;
   /** Without it, the diff offers no revert. */
   revert?: DiffRevertActions;
+  /** "Open in editor" on a file's heading (not offered for a deleted file); without it, not offered. */
+  onOpenFile?(fileIndex: number): void;
   ref?: Ref<DiffRowsHandle>;
 }
 
@@ -107,7 +109,7 @@ function RevertButton({ revert, label, what, onRevert }: { revert: DiffRevertAct
  * The whole diff as one scrolling list, virtualised: only the file headings and hunks near the
  * view are rendered, so a diff of many thousand lines opens as fast as a short one.
  */
-export function DiffRowsView({ files, rows, layout, onTopFile, onSelectLines, revert, ref }: DiffRowsViewProps) {
+export function DiffRowsView({ files, rows, layout, onTopFile, onSelectLines, revert, onOpenFile, ref }: DiffRowsViewProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -190,6 +192,11 @@ export function DiffRowsView({ files, rows, layout, onTopFile, onSelectLines, re
                   <span className="changes-diff__file-path">{file.oldPath ? `${file.oldPath} → ${file.path}` : file.path}</span>
                   <span className="changes-files__added">+{file.additions}</span> <span className="changes-files__removed">−{file.deletions}</span>
                   {row.note && <span className="changes-diff__note">{row.note}</span>}
+                  {onOpenFile && file.status !== 'deleted' && (
+                    <button type="button" className="button button--ghost button--row changes-diff__open" aria-label={`Open ${file.path} in editor`} title="Open in editor (e)" onClick={() => onOpenFile(row.fileIndex)}>
+                      Open in editor
+                    </button>
+                  )}
                   {revert && (
                     <RevertButton revert={revert} label="Revert file" what={file.path} onRevert={() => revert.file(row.fileIndex)} />
                   )}

@@ -9,6 +9,7 @@ import { errorMessage } from '../format/errorMessage';
 import { useConnection, useWorkState } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
 import { MergeDialog } from './MergeDialog';
+import { OpenChangedFileDialog } from './OpenChangedFileDialog';
 import { useBranchCommands } from './useBranchCommands';
 import { WorktreeSettingsDialog } from './WorktreeSettingsDialog';
 
@@ -38,7 +39,7 @@ export function ProjectWorktrees({ projectId }: { projectId: string }) {
     [comparable],
   );
   usePaletteCommands(commands);
-  const { merging, stopMerging } = useBranchCommands(projectId);
+  const { merging, stopMerging, openingFilesOf, stopOpeningFiles } = useBranchCommands(projectId);
 
   const measure = useCallback(
     (isCurrent: () => boolean = () => true) =>
@@ -78,6 +79,7 @@ export function ProjectWorktrees({ projectId }: { projectId: string }) {
         <WorktreeSettingsDialog projectId={projectId} disk={disk} count={countOf(count, 'worktree')} onMeasure={() => void measure()} onClose={() => setOpen(null)} />
       )}
       {merging && <MergeDialog agent={merging.agent} worktree={merging.worktree} onClose={stopMerging} />}
+      {openingFilesOf && <OpenChangedFileDialog agent={openingFilesOf.agent} worktree={openingFilesOf.worktree} onClose={stopOpeningFiles} />}
       {open === 'compare' && (
         <LoadFailureBoundary what="Compare agents">
           <CompareAgentsDialog projectId={projectId} onClose={() => setOpen(null)} />

@@ -1,3 +1,4 @@
+import type { WorktreeDiffFile } from '../../shared/entities';
 import type { DiffSide } from '../../shared/turns';
 import { parseFilePatch } from './diffChunks';
 
@@ -50,4 +51,9 @@ export function firstChangedLine(patch: string | null, side: DiffSide): number |
     }
   }
   return null;
+}
+
+/** Where "Open in editor" takes a file of a diff: its first changed line as it is now. */
+export function firstChangedLineOf(file: WorktreeDiffFile): number {
+  return firstChangedLine(file.patch, 'new') ?? 1;
 }

@@ -108,4 +108,5 @@ export const METHOD_DROP_SAFETY: Record<MethodName, DropSafety> = {
   getMachineHost: 'reads',
   restartMachineHost: 'changes',
   removeMachine: 'changes',
+  openInEditor: 'changes',
 };

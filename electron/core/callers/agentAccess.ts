@@ -209,6 +209,8 @@ const AGENT_ACCESS: AgentAccess = {
   // The Needs you queue is the person's.
   getHandledAttention: 'person-only',
   updateHandledAttention: 'person-only',
+  // The editor opens on the person's screen: an agent has its own tools for files.
+  openInEditor: 'person-only',
 };
 
 type AnyHandler = (params: unknown, client: Client) => unknown;

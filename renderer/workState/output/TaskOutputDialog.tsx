@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { isTaskFinished, type Task } from '../../../shared/entities';
 import { copyText } from '../../components/copyText';
 import { FormError } from '../../components/FormError';
+import { useOpenInEditor } from '../../components/useOpenInEditor';
 import { ModalDialog } from '../../components/ModalDialog';
 import { usePendingAction } from '../../components/usePendingAction';
 import { useModal } from '../../components/useModal';
@@ -32,6 +33,7 @@ export function TaskOutputDialog({ task, retryRefusal, onCancel, onRetry, onClos
   const [status, setStatus] = useState<FollowerStatus>({ loading: true, earlierBytes: 0, error: null });
   const copy = usePendingAction();
   const [copied, setCopied] = useState(false);
+  const editor = useOpenInEditor();
   const taskId = task.id;
 
   const follow = useCallback(
@@ -88,6 +90,11 @@ export function TaskOutputDialog({ task, retryRefusal, onCancel, onRetry, onClos
             <TaskTime task={task} />
             <span>#{task.attempt}</span>
           </span>
+          {editor.opened && (
+            <span role="status" className="output-dialog__copied">
+              {editor.opened}
+            </span>
+          )}
           {copied && (
             <span role="status" className="output-dialog__copied">
               Copied
@@ -132,7 +139,12 @@ export function TaskOutputDialog({ task, retryRefusal, onCancel, onRetry, onClos
       )}
       <FormError message={status.error && `Could not read the output: ${status.error}`} />
       <FormError message={copy.error} />
-      <TerminalView onReady={follow} label={`Output of ${title}`} />
+      <FormError message={editor.error} />
+      <TerminalView
+        onReady={follow}
+        label={`Output of ${title}`}
+        onFileReference={({ file, line, column }) => editor.open({ projectId: task.projectId, taskId: task.id, file, line, ...(column ? { column } : {}) })}
+      />
     </ModalDialog>
   );
 }

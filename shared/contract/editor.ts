@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { AgentIdSchema, ProjectIdSchema, TaskIdSchema } from '../entities';
+import { FolderPath } from './fields';
+
+const Position = z.number().int().min(1).max(100_000_000);
+
+export const EDITOR_METHODS = {
+  /**
+   * Opens a file of the project (its folder or one of its agents' worktrees) at a line in the
+   * person's editor (the editorCommand app setting), run by this host, detached. `file` is
+   * absolute, or relative to the agent's worktree root (`agentId`: the Changes view's paths) or to
+   * the task's folder (`taskId`: a path in its output). Refused outside the project, without an
+   * editor set, and when the editor cannot start or fails at once.
+   */
+  openInEditor: {
+    params: z
+      .object({
+        projectId: ProjectIdSchema,
+        file: FolderPath,
+        agentId: AgentIdSchema.optional(),
+        taskId: TaskIdSchema.optional(),
+        line: Position.optional(),
+        column: Position.optional(),
+      })
+      .strict()
+      .refine((params) => params.agentId === undefined || params.taskId === undefined, 'give a file relative to an agent or to a task, not both'),
+    result: z.object({ file: z.string(), line: Position, column: Position, argv: z.array(z.string()) }),
+  },
+} as const;
+
+export type EditorMethodName = keyof typeof EDITOR_METHODS;
