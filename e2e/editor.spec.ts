@@ -62,7 +62,7 @@ test('the Changes view opens a changed file at its changed line in the editor of
     fs.writeFileSync(path.join(folder, 'src', 'cart.ts'), 'one\ntwo\nTHREE\nfour\nfive\n');
 
     const changes = await openChanges(page, pane, 'writer');
-    await changes.getByRole('button', { name: 'Open src/cart.ts in editor' }).click();
+    await changes.getByRole('button', { name: 'Open in editor: src/cart.ts' }).click();
     await expect(changes.getByRole('status').filter({ hasText: 'Opened src/cart.ts:3 in your editor' })).toBeVisible();
     expect(await editorRuns(out, 1)).toEqual([['--goto', `${folder}/src/cart.ts:3:1`]]);
 

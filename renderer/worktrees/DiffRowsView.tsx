@@ -193,7 +193,7 @@ export function DiffRowsView({ files, rows, layout, onTopFile, onSelectLines, re
                   <span className="changes-files__added">+{file.additions}</span> <span className="changes-files__removed">−{file.deletions}</span>
                   {row.note && <span className="changes-diff__note">{row.note}</span>}
                   {onOpenFile && file.status !== 'deleted' && (
-                    <button type="button" className="button button--ghost button--row changes-diff__open" aria-label={`Open ${file.path} in editor`} title="Open in editor (e)" onClick={() => onOpenFile(row.fileIndex)}>
+                    <button type="button" className="button button--ghost button--row changes-diff__open" aria-label={`Open in editor: ${file.path}`} title="Open in editor (e)" onClick={() => onOpenFile(row.fileIndex)}>
                       Open in editor
                     </button>
                   )}
