@@ -102,12 +102,23 @@ export class TurnService implements ProjectWork {
   restore(agentId: string, n: number): Promise<{ agentId: string; restoredTo: number; undo: Turn; message: InboxMessage }> {
     const { store, agent, worktree } = this.requireWorktree(agentId);
     const target = this.requireTurn(store, agent, n);
-    this.refuseBusy(store, agent, worktree);
-    return this.serially(agentId, async () => {
-      this.refuseBusy(store, agent, worktree);
-      const release = this.holds.hold(worktree.path, `${agent.name}'s worktree is being restored to checkpoint ${n}`);
+    return this.rewriting(store, agent, worktree, 'restore', `${agent.name}'s worktree is being restored to checkpoint ${n}`, () =>
+      this.restoreHeld(store, agent, worktree, target),
+    );
+  }
+
+  /**
+   * Runs what rewrites the worktree's files after the agent's queued git work, refused while the
+   * agent is busy or a task works there (asked again once its turn comes), and with no task
+   * starting there until it has ended.
+   */
+  private rewriting<T>(store: ProjectStore, agent: Agent, worktree: Worktree, action: 'restore' | 'revert', holdReason: string, work: () => Promise<T>): Promise<T> {
+    this.refuseBusy(store, agent, worktree, action);
+    return this.serially(agent.id, async () => {
+      this.refuseBusy(store, agent, worktree, action);
+      const release = this.holds.hold(worktree.path, holdReason);
       try {
-        return await this.restoreHeld(store, agent, worktree, target);
+        return await work();
       } finally {
         release();
       }
@@ -158,16 +169,7 @@ export class TurnService implements ProjectWork {
    */
   revert(agentId: string, request: RevertRequest): Promise<{ agentId: string; path: string; undo: Turn; message: InboxMessage }> {
     const { store, agent, worktree } = this.requireWorktree(agentId);
-    this.refuseBusy(store, agent, worktree, 'revert');
-    return this.serially(agentId, async () => {
-      this.refuseBusy(store, agent, worktree, 'revert');
-      const release = this.holds.hold(worktree.path, `a change in ${agent.name}'s worktree is being reverted`);
-      try {
-        return await this.revertHeld(store, agent, worktree, request);
-      } finally {
-        release();
-      }
-    });
+    return this.rewriting(store, agent, worktree, 'revert', `a change in ${agent.name}'s worktree is being reverted`, () => this.revertHeld(store, agent, worktree, request));
   }
 
   /** The revert itself, while no task can start in the worktree: checked, checkpointed, applied, recorded. */
@@ -379,7 +381,7 @@ export class TurnService implements ProjectWork {
   }
 
   /** A restore or a revert rewrites files under whatever works in the worktree: the agent in a turn, or a task. */
-  private refuseBusy(store: ProjectStore, agent: Agent, worktree: Worktree, verb: 'restore' | 'revert' = 'restore'): void {
+  private refuseBusy(store: ProjectStore, agent: Agent, worktree: Worktree, verb: 'restore' | 'revert'): void {
     const refusal = restoreRefusal(agent.name, store.sessions.latest(agent.id), store.tasks.active(), worktree.path, verb);
     if (refusal) fail('invalid-state', refusal);
   }
