@@ -266,6 +266,8 @@ async function benchKeystrokes(world: World): Promise<BenchRow[]> {
 
 async function benchFloodToScreen(world: World, floodFile: string): Promise<BenchRow> {
   const agentId = await addAgent(world, 'Screen flood', 'screen-flood');
+  // The pane makes its terminal once it has come into view: the rows are watched from then on.
+  await world.page.locator('[aria-label="Screen flood terminal"] .xterm-rows').waitFor({ state: 'attached' });
   const drawn = world.page.evaluate(floodDrawn, ['Screen flood terminal', FLOOD_DONE] as [string, string]);
   await world.client.rpc.call('startAgent', { agentId, resume: false });
   const seconds = (await drawn) / 1000;
