@@ -181,12 +181,12 @@ test('a host killed while serve, an agent and a task run comes back: the task re
 
   await expect(taskRow(panel, 'long task').getByText('Interrupted')).toBeVisible();
   await expect(stateBadge(pane, 'Exited')).toBeVisible();
-  await expect(pane.getByText('stopped when the host stopped')).toBeVisible();
+  await expect(pane.getByText('ended when the host died')).toBeVisible();
   const after = await withSocket(drover, (rpc) => rpc.call('readAgentScreen', { agentId, styled: true }));
   const afterText = (await withSocket(drover, (rpc) => rpc.call('readAgentScreen', { agentId }))).text;
   // The pane's footer ("Press Enter here to start it again") takes rows from the screen: the width stays.
   expect(after.cols).toBe(before.cols);
-  expect(afterText).toBe(`${beforeText}\n── Session ended when Drover stopped. Start it again to continue. ──\n`);
+  expect(afterText).toBe(`${beforeText}\n── Session ended when the Drover host died. Start it again to continue. ──\n`);
   expect(after.text.startsWith(`${before.text}\n`)).toBe(true);
   await expectPaneMatchesMirror(drover, terminal, agentId);
   await screenshot(page, 'lasting-host-crashed-and-back.png');

@@ -365,7 +365,7 @@ export const AgentSessionSchema = z.object({
   pid: z.number().int().nullable(),
   limitResetsAt: Timestamp.nullable(),
   exitCode: z.number().int().nullable(),
-  /** Why it ended: 'exited', 'stopped', 'app-restart', 'spawn-failed: …'. */
+  /** Why it ended: 'exited', 'stopped', 'app-restart' (the host stopped), 'host-died' (found live by the next host), 'spawn-failed: …'. */
   endReason: z.string().nullable(),
   /** The agent CLI's own conversation id, from its hooks, so a restart can resume it. */
   externalSessionId: z.string().nullable(),

@@ -19,6 +19,7 @@ describe('agentStatus', () => {
   it('says an end the host or the person caused as such, not by the code the CLI exited with', () => {
     expect(agentStatus(session({ state: 'exited', endReason: 'app-restart', exitCode: 143 }), NOW)).toMatchObject({ label: 'Exited', detail: 'stopped when the host stopped' });
     expect(agentStatus(session({ state: 'exited', endReason: 'app-restart', exitCode: null }), NOW).detail).toBe('stopped when the host stopped');
+    expect(agentStatus(session({ state: 'exited', endReason: 'host-died', exitCode: null }), NOW).detail).toBe('ended when the host died');
     expect(agentStatus(session({ state: 'exited', endReason: 'stopped', exitCode: 143 }), NOW).detail).toBe('stopped');
     expect(agentStatus(session({ state: 'exited', endReason: 'exited', exitCode: 143 }), NOW).detail).toBe('code 143');
   });
@@ -45,6 +46,7 @@ describe('session helpers', () => {
 
   it('explains how a session ended', () => {
     expect(endedHint(session({ state: 'exited', endReason: 'app-restart' }))).toBe('Session ended when Drover stopped.');
+    expect(endedHint(session({ state: 'exited', endReason: 'host-died' }))).toBe('Session ended when the Drover host died.');
     expect(endedHint(session({ state: 'exited', endReason: 'exited', exitCode: 2 }))).toBe('Session exited with code 2.');
     expect(endedHint(session({ state: 'exited', endReason: 'spawn-failed: ENOENT' }))).toBe('Could not start: ENOENT');
   });

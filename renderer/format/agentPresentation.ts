@@ -37,6 +37,7 @@ export function agentStatus(session: AgentSession | undefined, now: number): Age
  */
 function endDetail(session: AgentSession): string | null {
   if (session.endReason === 'app-restart') return 'stopped when the host stopped';
+  if (session.endReason === 'host-died') return 'ended when the host died';
   if (session.endReason === 'stopped') return 'stopped';
   return session.exitCode === null ? null : `code ${session.exitCode}`;
 }
@@ -50,6 +51,7 @@ export function isSessionLive(session: AgentSession | undefined): session is Age
 export function endedHint(session: AgentSession | undefined): string {
   if (!session) return 'Not started.';
   if (session.endReason === 'app-restart') return 'Session ended when Drover stopped.';
+  if (session.endReason === 'host-died') return 'Session ended when the Drover host died.';
   if (session.endReason === 'stopped') return 'Session stopped.';
   if (session.endReason?.startsWith('spawn-failed')) return `Could not start: ${session.endReason.slice('spawn-failed: '.length)}`;
   return session.exitCode === null ? 'Session ended.' : `Session exited with code ${session.exitCode}.`;

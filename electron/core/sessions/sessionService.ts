@@ -95,6 +95,8 @@ const RESUME_FAILS_WITHIN_MS = 20_000;
 const RESUME_FAILED_NOTE = terminalNote('The conversation could not be resumed; Drover started a new one.');
 /** Written once into the terminal of a session the host's stop (or crash) ended. */
 export const RESTART_NOTE = terminalNote('Session ended when Drover stopped. Start it again to continue.');
+/** A host that died (a crash, a kill) ended nothing itself: the next host finds the session still recorded as live. */
+export const HOST_DIED_NOTE = terminalNote('Session ended when the Drover host died. Start it again to continue.');
 
 /**
  * Agent sessions: one AgentProcess per running agent, in the project root; its output reaches
@@ -358,14 +360,17 @@ export class SessionService implements ProjectWork {
     );
   }
 
-  /** Boot: sessions recorded as live were cut off by the restart; a surviving agent is ended, and its terminal says so. */
+  /**
+   * Boot: a host that stops ends its sessions first, so one still recorded as live was cut off by a
+   * host that died; a surviving agent is ended, and its terminal says so.
+   */
   reconcile(store: ProjectStore): number {
     let ended = 0;
     for (const session of store.sessions.live()) {
       if (session.pid !== null && namesSameProcess(session.pid, session.pidStartTime)) signalProcessGroup(session.pid, 'SIGKILL');
-      this.changeSession(store, session.id, { state: 'exited', endReason: 'app-restart', endedAt: Date.now(), needsInput: false });
+      this.changeSession(store, session.id, { state: 'exited', endReason: 'host-died', endedAt: Date.now(), needsInput: false });
       const terminal = this.terminalOf(session.projectId, session.agentId);
-      terminal.write(RESTART_NOTE);
+      terminal.write(HOST_DIED_NOTE);
       terminal.flush();
       ended++;
     }

@@ -6,7 +6,7 @@ import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';
 import { connectToDrover, type SocketClient } from '../../cli/socketClient';
 import { ScreenMirror } from '../../core/sessions/screenMirror';
-import { RESTART_NOTE } from '../../core/sessions/sessionService';
+import { HOST_DIED_NOTE } from '../../core/sessions/sessionService';
 import { socketPathFor } from '../../wire/paths';
 
 /**
@@ -85,12 +85,12 @@ describe('an agent terminal after its host is killed', () => {
     serve = await startServe(['--data-dir', dataDir]);
     const after = await shown(agentId);
     expect({ cols: after.cols, rows: after.rows }).toEqual({ cols: 50, rows: 12 });
-    expect(after.text).toBe(`${before.text}\n── Session ended when Drover stopped. Start it again to continue. ──\n`);
+    expect(after.text).toBe(`${before.text}\n── Session ended when the Drover host died. Start it again to continue. ──\n`);
     expect(after.styled.startsWith(`${before.styled}\n`)).toBe(true);
     expect(before.styled).toContain('\u001b[0;7m');
     // Looks, cursor and modes too: the mirror before, with the note written into it, serializes as the rebuilt one.
     const expected = new ScreenMirror(before.cols, before.rows, 5_000);
-    expected.write(before.snapshot + RESTART_NOTE);
+    expected.write(before.snapshot + HOST_DIED_NOTE);
     expect(after.snapshot).toBe((await expected.snapshot()).data);
     expected.dispose();
 
