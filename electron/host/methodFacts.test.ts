@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { METHODS, type CoreMethodName, type MethodName, type MethodParams } from '../../shared/contract';
+import { entryOf, METHODS, type CoreMethodName, type MethodName, type MethodParams } from '../../shared/contract';
 import { HOST_METHOD_NAMES, type HostMethodName } from '../../shared/contract/host';
+import { EVERY_DOOR } from '../../shared/contract/methodFacts';
 import { RpcClient } from '../../shared/rpcClient';
 import type { RequestFrame } from '../../shared/protocol';
 import type { AgentCaller, Client, Methods } from '../core/api';
@@ -13,8 +14,8 @@ import type { RequestLedger } from './requestLedger';
 
 /**
  * What each method is, as the host and its clients behaved before its facts moved onto its contract
- * entry: the lists below were taken from the tables they replaced, and each is checked through the
- * code that acts on it (the client's drop policy, a door's refusal, an agent's refusal).
+ * entry: the lists below were taken from the tables those facts replaced, and each is checked
+ * through the code that acts on it (the client's drop policy, a door's refusal, an agent's refusal).
  */
 const READS = [
   'compareAgents', 'diffAgents', 'draftPullRequest', 'findProjectByPath', 'getAppSettings', 'getCheckpointUsage', 'getForgeStatus',
@@ -107,6 +108,16 @@ async function refusedToAgents(): Promise<string[]> {
 }
 
 describe("each method's facts", () => {
+  it('every method says what it is, which doors take it and what an agent may do with it', () => {
+    for (const method of ALL) {
+      const { kind, doors, agents } = entryOf(method);
+      expect(['reads', 'changes', 'connection'], `${method}'s kind`).toContain(kind);
+      expect(doors.length, `${method}'s doors`).toBeGreaterThan(0);
+      for (const door of doors) expect(EVERY_DOOR, `${method}'s doors`).toContain(door);
+      expect(['allowed', 'refused', 'own'], `${method}'s rule for agents`).toContain(agents);
+    }
+  });
+
   it('a client with a drop policy keys the calls that change work state, fails those on the connection at a drop, and holds the reads', async () => {
     const { keyed, failedOnDrop } = await dropBehaviour();
     expect(sorted(keyed)).toEqual(sorted(allBut([...READS, ...ON_THE_CONNECTION])));
