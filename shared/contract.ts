@@ -17,13 +17,16 @@ import { SESSION_METHODS } from './contract/sessions';
 import { TASK_METHODS } from './contract/tasks';
 import { TURN_METHODS } from './contract/turns';
 import { WAKE_METHODS } from './contract/wake';
+import type { MethodEntry, MethodTable } from './contract/methodFacts';
 import { WORKTREE_METHODS } from './contract/worktrees';
 
 /**
  * The request/response API every door exposes: one definition for both sides, so handlers and
  * callers cannot drift. Params are validated at every boundary with these schemas. Each domain
  * keeps its own table in `contract/`; its handlers in `electron/core/` are typed by that table's
- * names, so a method is one entry there and one handler.
+ * names, so a method is one entry there and one handler. The entry also says what the method is
+ * (see contract/methodFacts.ts): the client's drop policy, the doors and the rules for agents all
+ * read it there.
  */
 export const METHODS = {
   ...HOST_METHODS,
@@ -45,7 +48,7 @@ export const METHODS = {
   ...MACHINE_METHODS,
   ...ATTENTION_METHODS,
   ...EDITOR_METHODS,
-} as const;
+} as const satisfies MethodTable;
 
 export type MethodName = keyof typeof METHODS;
 export type MethodParams<M extends MethodName> = z.input<(typeof METHODS)[M]['params']>;
@@ -56,4 +59,9 @@ export type CoreMethodName = Exclude<MethodName, HostMethodName>;
 
 export function isMethodName(name: unknown): name is MethodName {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(METHODS, name);
+}
+
+/** A method's entry with its facts as their plain types (each table's own are narrower literals). */
+export function entryOf(method: MethodName): MethodEntry {
+  return METHODS[method];
 }

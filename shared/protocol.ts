@@ -5,7 +5,7 @@ import { DroverEventSchema, TaskOutputChunkSchema, TerminalChunkSchema } from '.
  * Wire frames shared by every transport (WebSocket, local socket, Electron IPC). Requests carry a
  * client-chosen id that the response echoes; pushes have no id. A call that changes work state may
  * carry a key, the same when the client sends it again on a new connection after a drop: the host
- * applies a keyed call once and answers the repeat with the first answer (see dropSafety.ts).
+ * applies a keyed call once and answers the repeat with the first answer (see MethodKind in contract/methodFacts.ts).
  */
 export const RequestFrameSchema = z
   .object({

@@ -1,5 +1,4 @@
-import { METHODS, type MethodName, type MethodParams, type MethodResult } from './contract';
-import { METHOD_DROP_SAFETY } from './contract/dropSafety';
+import { entryOf, METHODS, type MethodName, type MethodParams, type MethodResult } from './contract';
 import type { DroverEvent } from './events';
 import { DroverRequestError, ServerFrameSchema, type RequestFrame, type TaskOutputBytes, type TerminalBytes } from './protocol';
 
@@ -36,7 +35,7 @@ interface PendingCall {
  * The calling side of the contract over any frame transport (WebSocket, local socket). It pairs
  * responses with requests, validates every frame it receives, and fails pending calls when the
  * transport closes, or, with a drop policy, sends them again on the next connection (each as its
- * drop safety says: shared/contract/dropSafety.ts).
+ * kind says: shared/contract/methodFacts.ts).
  */
 export class RpcClient {
   private nextId = 1;
@@ -52,7 +51,7 @@ export class RpcClient {
   call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>> {
     const id = this.nextId++;
     const frame: RequestFrame = { t: 'req', id, method, params };
-    if (this.dropPolicy && METHOD_DROP_SAFETY[method] === 'changes') frame.key = `${this.dropPolicy.keyPrefix}${id}`;
+    if (this.dropPolicy && entryOf(method).kind === 'changes') frame.key = `${this.dropPolicy.keyPrefix}${id}`;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { method, params, frame, resolve: resolve as (v: unknown) => void, reject });
       try {
@@ -104,7 +103,7 @@ export class RpcClient {
     const policy = this.dropPolicy;
     if (!policy) return this.failAll(reason);
     for (const [id, call] of this.pending) {
-      if (METHOD_DROP_SAFETY[call.method] !== 'connection') continue;
+      if (entryOf(call.method).kind !== 'connection') continue;
       this.pending.delete(id);
       call.reject(new DroverRequestError('internal', reason));
     }

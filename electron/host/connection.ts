@@ -1,5 +1,6 @@
-import { METHODS, isMethodName, type CoreMethodName, type MethodName } from '../../shared/contract';
-import { HOST_METHOD_NAMES, SOCKET_ONLY_METHODS, type HostMethodName } from '../../shared/contract/host';
+import { METHODS, entryOf, isMethodName, type CoreMethodName, type MethodName } from '../../shared/contract';
+import { HOST_METHOD_NAMES, type HostMethodName } from '../../shared/contract/host';
+import type { Door as MethodDoor } from '../../shared/contract/methodFacts';
 import { DroverRequestError, refusalFrame, RequestFrameSchema, requestIdOf, type ResponseFrame } from '../../shared/protocol';
 import { describeIssues } from '../../shared/validationIssues';
 import { speaksForSomeone, type Caller, type Client, type Methods } from '../core/api';
@@ -16,7 +17,7 @@ export interface Connection {
 }
 
 /** Which door a client came through: the local socket (the person's commands, the window) or a browser page. */
-export type Door = 'socket' | 'web';
+export type Door = Extract<MethodDoor, 'socket' | 'web'>;
 
 /** The methods the host answers itself (see shared/contract/host.ts). */
 export type HostMethods = Methods<HostMethodName>;
@@ -61,7 +62,7 @@ export function openConnection(core: Core, host: HostMethods, door: Door, push: 
 
   async function dispatch(method: string, rawParams: unknown, id: number): Promise<ResponseFrame> {
     if (!isMethodName(method)) return refusalFrame(id, 'unknown-method', `Unknown method: ${method}`);
-    if (door !== 'socket' && SOCKET_ONLY_METHODS.has(method)) {
+    if (!entryOf(method).doors.includes(door)) {
       return refusalFrame(id, 'bad-request', `${method} is only for Drover's own commands on the local socket, not for a page.`);
     }
     const params = METHODS[method].params.safeParse(rawParams ?? {});

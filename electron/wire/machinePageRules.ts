@@ -1,4 +1,4 @@
-import { HOST_METHOD_NAMES } from '../../shared/contract/host';
+import { entryOf, isMethodName } from '../../shared/contract';
 import { PROTOCOL_VERSION } from '../../shared/host';
 import type { RequestFrame } from '../../shared/protocol';
 
@@ -9,9 +9,6 @@ import type { RequestFrame } from '../../shared/protocol';
 
 /** The line's own hostHello: pages number their calls from 1. */
 export const GREETING_ID = 0;
-
-/** A host method a page may call on its machine: the handshake only (a page may not stop a host or open doors). */
-const PAGE_HOST_METHODS: ReadonlySet<string> = new Set(['hostHello']);
 
 /** The hostHello that opens a line to a machine's host, before any frame of the page crosses. */
 export function greetingFrame(version: string): RequestFrame {
@@ -35,7 +32,8 @@ export function greetingProblem(machine: string, reply: unknown): string | null 
 /** Why a page's request may not cross to its machine's host; null when it may. */
 export function pageRequestProblem(frame: RequestFrame): string | null {
   if (frame.id === GREETING_ID) return `request id ${GREETING_ID} is the line's own; number calls from 1`;
-  if ((HOST_METHOD_NAMES as readonly string[]).includes(frame.method) && !PAGE_HOST_METHODS.has(frame.method)) {
+  // An unknown method crosses: that host answers it as unknown.
+  if (isMethodName(frame.method) && !entryOf(frame.method).doors.includes('machinePage')) {
     return `${frame.method} is only for Drover's own commands on the local socket, not for a page.`;
   }
   return null;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PausedAccountSchema } from '../appSettings';
 import { AgentIdSchema } from '../entities';
+import { EVERY_DOOR, type MethodTable } from './methodFacts';
 
 export const ACCOUNT_METHODS = {
   /**
@@ -10,11 +11,17 @@ export const ACCOUNT_METHODS = {
   pauseAgentAccount: {
     params: z.object({ agentId: AgentIdSchema }).strict(),
     result: z.object({ account: PausedAccountSchema }),
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'refused',
   },
   resumeAccount: {
     params: z.object({ key: z.string().min(1).max(1_000) }).strict(),
     result: z.object({ key: z.string(), resumed: z.boolean() }),
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'refused',
   },
-} as const;
+} as const satisfies MethodTable;
 
 export type AccountMethodName = keyof typeof ACCOUNT_METHODS;

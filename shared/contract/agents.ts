@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentIdSchema, AgentSchema, AgentWorkspaceRequestSchema, FormerAgentSchema, ProfileIdSchema, ProjectIdSchema } from '../entities';
 import { NonEmpty } from './fields';
+import { EVERY_DOOR, type MethodTable } from './methodFacts';
 
 export const AGENT_METHODS = {
   /** With `workspace` new-worktree (or an existing branch or worktree) the agent works in its own git worktree. */
@@ -16,12 +17,18 @@ export const AGENT_METHODS = {
       })
       .strict(),
     result: AgentSchema,
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'refused',
   },
   updateAgent: {
     params: z
       .object({ agentId: AgentIdSchema, name: NonEmpty.max(60).optional(), role: z.string().max(4000).optional(), profileId: ProfileIdSchema.optional() })
       .strict(),
     result: AgentSchema,
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'refused',
   },
   /**
    * Stops the agent's session if it runs, then forgets the agent. Its worktree folder goes; a branch
@@ -42,6 +49,9 @@ export const AGENT_METHODS = {
       /** The branch kept with the agent's work, if any. */
       keptBranch: z.string().nullable(),
     }),
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'refused',
   },
   /**
    * Deletes the branch kept when the agent was removed. Refused while the branch holds commits its
@@ -50,12 +60,18 @@ export const AGENT_METHODS = {
   deleteKeptBranch: {
     params: z.object({ agentId: AgentIdSchema, force: z.boolean().default(false) }).strict(),
     result: FormerAgentSchema,
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'refused',
   },
   /** Holds (or releases) automatic wakes of an agent. */
   holdAgentWakes: {
     params: z.object({ agentId: AgentIdSchema, hold: z.boolean() }).strict(),
     result: z.object({ agentId: AgentIdSchema, held: z.boolean() }),
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'refused',
   },
-} as const;
+} as const satisfies MethodTable;
 
 export type AgentMethodName = keyof typeof AGENT_METHODS;

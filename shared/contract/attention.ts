@@ -1,12 +1,17 @@
 import { z } from 'zod';
 import { AttentionKeySchema, HANDLED_AT_ONCE, HandledAttentionSchema } from '../attention';
 import { ProjectIdSchema } from '../entities';
+import { EVERY_DOOR, type MethodTable } from './methodFacts';
 
 export const ATTENTION_METHODS = {
   /** The project's Needs you items the person handled (dismissed or opened) on any page. */
   getHandledAttention: {
     params: z.object({ projectId: ProjectIdSchema }).strict(),
     result: HandledAttentionSchema,
+    kind: 'reads',
+    doors: EVERY_DOOR,
+    // The Needs you queue is the person's.
+    agents: 'refused',
   },
   /**
    * The person handled these items (`handled`), and these ended (`ended`: the agent went on, the
@@ -22,7 +27,11 @@ export const ATTENTION_METHODS = {
       })
       .strict(),
     result: HandledAttentionSchema,
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    // The Needs you queue is the person's.
+    agents: 'refused',
   },
-} as const;
+} as const satisfies MethodTable;
 
 export type AttentionMethodName = keyof typeof ATTENTION_METHODS;

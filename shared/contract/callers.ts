@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentIdSchema, ProjectSchema } from '../entities';
+import { EVERY_DOOR, type MethodTable } from './methodFacts';
 
 export const CALLER_METHODS = {
   /**
@@ -10,7 +11,10 @@ export const CALLER_METHODS = {
   identifyAgent: {
     params: z.object({ agentId: AgentIdSchema, proof: z.string().min(1).max(200) }).strict(),
     result: z.object({ agentId: AgentIdSchema, project: ProjectSchema }),
+    kind: 'connection',
+    doors: EVERY_DOOR,
+    agents: 'own',
   },
-} as const;
+} as const satisfies MethodTable;
 
 export type CallerMethodName = keyof typeof CALLER_METHODS;

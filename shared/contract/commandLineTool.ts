@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CommandLineToolInstallSchema } from '../commandLineTool';
+import { EVERY_DOOR, type MethodTable } from './methodFacts';
 
 export const COMMAND_LINE_TOOL_METHODS = {
   /**
@@ -9,7 +10,10 @@ export const COMMAND_LINE_TOOL_METHODS = {
   installCommandLineTool: {
     params: z.object({}).strict(),
     result: CommandLineToolInstallSchema,
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'refused',
   },
-} as const;
+} as const satisfies MethodTable;
 
 export type CommandLineToolMethodName = keyof typeof COMMAND_LINE_TOOL_METHODS;

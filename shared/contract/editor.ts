@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentIdSchema, ProjectIdSchema, TaskIdSchema } from '../entities';
 import { FolderPath } from './fields';
+import { EVERY_DOOR, type MethodTable } from './methodFacts';
 
 const Position = z.number().int().min(1).max(100_000_000);
 
@@ -25,7 +26,11 @@ export const EDITOR_METHODS = {
       .strict()
       .refine((params) => params.agentId === undefined || params.taskId === undefined, 'give a file relative to an agent or to a task, not both'),
     result: z.object({ file: z.string(), line: Position, column: Position, argv: z.array(z.string()) }),
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    // The editor opens on the person's screen: an agent has its own tools for files.
+    agents: 'refused',
   },
-} as const;
+} as const satisfies MethodTable;
 
 export type EditorMethodName = keyof typeof EDITOR_METHODS;

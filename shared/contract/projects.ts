@@ -1,40 +1,65 @@
 import { z } from 'zod';
 import { ProjectIdSchema, ProjectListSchema, ProjectSchema, ProjectSettingsSchema, ProjectWorkStateSchema, StatusSchema, WorkStateCursorSchema } from '../entities';
 import { NonEmpty, FolderPath } from './fields';
+import { EVERY_DOOR, type MethodTable } from './methodFacts';
 
 export const PROJECT_METHODS = {
   getStatus: {
     params: z.object({}).strict(),
     result: StatusSchema,
+    kind: 'reads',
+    doors: EVERY_DOOR,
+    agents: 'own',
   },
   listProjects: {
     params: z.object({}).strict(),
     result: ProjectListSchema,
+    kind: 'reads',
+    doors: EVERY_DOOR,
+    agents: 'own',
   },
   addProject: {
     params: z.object({ path: FolderPath }).strict(),
     result: ProjectSchema,
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'refused',
   },
   renameProject: {
     params: z.object({ projectId: ProjectIdSchema, name: NonEmpty.max(200) }).strict(),
     result: ProjectSchema,
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'refused',
   },
   removeProject: {
     params: z.object({ projectId: ProjectIdSchema }).strict(),
     result: z.object({ projectId: ProjectIdSchema }),
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'refused',
   },
   /** Finds the registered project whose folder holds `path` (the deepest one). */
   findProjectByPath: {
     params: z.object({ path: FolderPath }).strict(),
     result: ProjectSchema,
+    kind: 'reads',
+    doors: EVERY_DOOR,
+    agents: 'own',
   },
   getProjectSettings: {
     params: z.object({ projectId: ProjectIdSchema }).strict(),
     result: ProjectSettingsSchema,
+    kind: 'reads',
+    doors: EVERY_DOOR,
+    agents: 'own',
   },
   updateProjectSettings: {
     params: z.object({ projectId: ProjectIdSchema, settings: ProjectSettingsSchema.partial().strict() }).strict(),
     result: ProjectSettingsSchema,
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'refused',
   },
   /**
    * A snapshot of the project's work state, in parts of bounded size: the first part has `seq`,
@@ -45,6 +70,9 @@ export const PROJECT_METHODS = {
   getWorkState: {
     params: z.object({ projectId: ProjectIdSchema, after: WorkStateCursorSchema.optional() }).strict(),
     result: ProjectWorkStateSchema.extend({ next: WorkStateCursorSchema.nullable() }),
+    kind: 'reads',
+    doors: EVERY_DOOR,
+    agents: 'own',
   },
   /**
    * A person's answer to a `data-missing` error: the project's state database is missing or empty,
@@ -54,7 +82,10 @@ export const PROJECT_METHODS = {
   startProjectEmpty: {
     params: z.object({ projectId: ProjectIdSchema }).strict(),
     result: ProjectSchema,
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'refused',
   },
-} as const;
+} as const satisfies MethodTable;
 
 export type ProjectMethodName = keyof typeof PROJECT_METHODS;

@@ -2,29 +2,47 @@ import { z } from 'zod';
 import { AgentHookEventSchema, AgentIdSchema, AgentQuotaSchema, AgentSessionSchema } from '../entities';
 import { MAX_TURN_PROMPT_CHARS } from '../turns';
 import { TerminalSize } from './fields';
+import { EVERY_DOOR, type MethodTable } from './methodFacts';
 
 export const SESSION_METHODS = {
   /** Starts a session; `resume` continues the agent CLI's own conversation where its id is known. */
   startAgent: {
     params: z.object({ agentId: AgentIdSchema, resume: z.boolean().default(false) }).strict(),
     result: AgentSessionSchema,
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'refused',
   },
   /** SIGTERM, then SIGKILL after a grace period. */
   stopAgent: {
     params: z.object({ agentId: AgentIdSchema }).strict(),
     result: AgentSessionSchema,
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'refused',
   },
   restartAgent: {
     params: z.object({ agentId: AgentIdSchema, resume: z.boolean().default(true) }).strict(),
     result: AgentSessionSchema,
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'refused',
   },
   writeAgentInput: {
     params: z.object({ agentId: AgentIdSchema, data: z.string().min(1).max(1_000_000) }).strict(),
     result: z.object({ agentId: AgentIdSchema }),
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    // Typing into a terminal, or reading one, is the person's.
+    agents: 'refused',
   },
   resizeAgent: {
     params: z.object({ agentId: AgentIdSchema, ...TerminalSize.shape }).strict(),
     result: z.object({ agentId: AgentIdSchema }),
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    // Typing into a terminal, or reading one, is the person's.
+    agents: 'refused',
   },
   /**
    * Connection-scoped: the agent's terminal stream is pushed to this connection. Answers with a
@@ -35,6 +53,10 @@ export const SESSION_METHODS = {
   attachAgentTerminal: {
     params: z.object({ agentId: AgentIdSchema, ...TerminalSize.partial().shape }).strict(),
     result: z.object({ agentId: AgentIdSchema, snapshot: z.string(), at: z.number().int().nonnegative(), ...TerminalSize.shape }),
+    kind: 'connection',
+    doors: EVERY_DOOR,
+    // Typing into a terminal, or reading one, is the person's.
+    agents: 'refused',
   },
   /**
    * What the host's mirror of the agent's terminal holds, as text: scrollback, then the screen, a
@@ -44,15 +66,27 @@ export const SESSION_METHODS = {
   readAgentScreen: {
     params: z.object({ agentId: AgentIdSchema, styled: z.boolean().optional() }).strict(),
     result: z.object({ agentId: AgentIdSchema, text: z.string(), ...TerminalSize.shape }),
+    kind: 'reads',
+    doors: EVERY_DOOR,
+    // Typing into a terminal, or reading one, is the person's.
+    agents: 'refused',
   },
   detachAgentTerminal: {
     params: z.object({ agentId: AgentIdSchema }).strict(),
     result: z.object({ agentId: AgentIdSchema }),
+    kind: 'connection',
+    doors: EVERY_DOOR,
+    // Typing into a terminal, or reading one, is the person's.
+    agents: 'refused',
   },
   /** Flow control: the client has written `bytes` more bytes of this agent's stream to its screen. */
   ackAgentOutput: {
     params: z.object({ agentId: AgentIdSchema, bytes: z.number().int().positive() }).strict(),
     result: z.object({ agentId: AgentIdSchema }),
+    kind: 'connection',
+    doors: EVERY_DOOR,
+    // Typing into a terminal, or reading one, is the person's.
+    agents: 'refused',
   },
   /**
    * From `drover hook CLI`, run by an agent CLI's own hooks inside an agent terminal: what the CLI
@@ -76,7 +110,10 @@ export const SESSION_METHODS = {
       })
       .strict(),
     result: AgentSessionSchema,
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'own',
   },
-} as const;
+} as const satisfies MethodTable;
 
 export type SessionMethodName = keyof typeof SESSION_METHODS;

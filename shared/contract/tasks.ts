@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ProjectIdSchema, TASK_STATES, TaskIdSchema, TaskListSchema, TaskOutputSchema, TaskSchema, TaskStateSchema } from '../entities';
 import { NonEmpty, Command, Label, FolderPath, PageLimit } from './fields';
+import { EVERY_DOOR, type MethodTable } from './methodFacts';
 
 /** The most of a task's log one readTaskOutput call returns (viewers read on from `nextOffset`). */
 const MAX_OUTPUT_READ_BYTES = 4 * 1024 * 1024;
@@ -18,6 +19,9 @@ export const TASK_METHODS = {
       })
       .strict(),
     result: TaskSchema,
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'own',
   },
   /** Newest first, one page at a time: while `next` is not null, ask again with `after: next`. */
   listTasks: {
@@ -30,18 +34,30 @@ export const TASK_METHODS = {
       })
       .strict(),
     result: z.object({ tasks: TaskListSchema, next: TaskIdSchema.nullable() }),
+    kind: 'reads',
+    doors: EVERY_DOOR,
+    agents: 'own',
   },
   getTask: {
     params: z.object({ taskId: TaskIdSchema }).strict(),
     result: TaskSchema,
+    kind: 'reads',
+    doors: EVERY_DOOR,
+    agents: 'own',
   },
   cancelTask: {
     params: z.object({ taskId: TaskIdSchema }).strict(),
     result: TaskSchema,
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'own',
   },
   retryTask: {
     params: z.object({ taskId: TaskIdSchema }).strict(),
     result: TaskSchema,
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'own',
   },
   readTaskOutput: {
     params: z
@@ -55,15 +71,24 @@ export const TASK_METHODS = {
       })
       .strict(),
     result: TaskOutputSchema,
+    kind: 'reads',
+    doors: EVERY_DOOR,
+    agents: 'own',
   },
   /** Connection-scoped: live output chunks of the task are pushed to this connection. */
   watchTaskOutput: {
     params: z.object({ taskId: TaskIdSchema }).strict(),
     result: z.object({ taskId: TaskIdSchema }),
+    kind: 'connection',
+    doors: EVERY_DOOR,
+    agents: 'own',
   },
   unwatchTaskOutput: {
     params: z.object({ taskId: TaskIdSchema }).strict(),
     result: z.object({ taskId: TaskIdSchema }),
+    kind: 'connection',
+    doors: EVERY_DOOR,
+    agents: 'own',
   },
   /**
    * Flow control: the client has taken in `bytes` more bytes of this task's pushed output. A client
@@ -72,7 +97,10 @@ export const TASK_METHODS = {
   ackTaskOutput: {
     params: z.object({ taskId: TaskIdSchema, bytes: z.number().int().positive() }).strict(),
     result: z.object({ taskId: TaskIdSchema }),
+    kind: 'connection',
+    doors: EVERY_DOOR,
+    agents: 'own',
   },
-} as const;
+} as const satisfies MethodTable;
 
 export type TaskMethodName = keyof typeof TASK_METHODS;

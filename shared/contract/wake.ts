@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentIdSchema } from '../entities';
+import { EVERY_DOOR, type MethodTable } from './methodFacts';
 
 /**
  * Attributes of a channel event: Claude Code puts each on the `<channel>` tag it shows the model,
@@ -16,6 +17,9 @@ export const WAKE_METHODS = {
   wakeAgent: {
     params: z.object({ agentId: AgentIdSchema }).strict(),
     result: z.object({ agentId: AgentIdSchema, delivered: z.number().int().nonnegative() }),
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'refused',
   },
   /**
    * Long-poll, for an agent's MCP server whose CLI declared Claude Code's channel capability: while
@@ -25,6 +29,9 @@ export const WAKE_METHODS = {
   awaitChannelWake: {
     params: z.object({ timeoutMs: z.number().int().min(0).max(600_000) }).strict(),
     result: ChannelWakeSchema.nullable(),
+    kind: 'connection',
+    doors: EVERY_DOOR,
+    agents: 'own',
   },
   /** The MCP server's answer to a wake it was handed: sent to the CLI, or not (with why). */
   reportChannelWake: {
@@ -34,7 +41,11 @@ export const WAKE_METHODS = {
         z.object({ deliveryId: z.string().min(1).max(100), sent: z.literal(false), error: z.string().min(1).max(2_000) }).strict(),
       ]),
     result: z.object({ deliveryId: z.string() }),
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    // It acts on the caller's own channel only (the handler takes the agent from the connection).
+    agents: 'allowed',
   },
-} as const;
+} as const satisfies MethodTable;
 
 export type WakeMethodName = keyof typeof WAKE_METHODS;

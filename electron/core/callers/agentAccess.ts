@@ -1,4 +1,4 @@
-import type { CoreMethodName, MethodName, MethodResult } from '../../../shared/contract';
+import { entryOf, type CoreMethodName, type METHODS, type MethodName, type MethodResult } from '../../../shared/contract';
 import type { HostMethodName } from '../../../shared/contract/host';
 import type { DroverEvent } from '../../../shared/events';
 import { speaksForSomeone, type AgentCaller, type Caller, type Client, type MethodInput, type Methods } from '../api';
@@ -6,13 +6,12 @@ import { fail } from '../errors';
 import type { Locator } from '../locate';
 
 /**
- * What a connection that identified as an agent may do: each method either is for people only, or
- * has a check of its params against the agent (its project, its own inbox, its own questions) and
- * may trim its result. The table covers every method of the contract, so a new method cannot be
- * added without deciding what agents may do with it. Connections that speak for the person are
+ * What a connection that identified as an agent may do with a method its contract entry marks
+ * `agents: 'own'`: a check of its params against the agent (its project, its own inbox, its own
+ * questions), and what of its result the agent may see. Connections that speak for the person are
  * never restricted here.
  */
-interface AgentRule<M extends MethodName> {
+interface OwnRule<M extends MethodName> {
   /** Throws (`forbidden`) unless this agent may make the call. */
   check?(params: MethodInput<M>, agent: AgentCaller, locate: Locator): void;
   /** What of the result this agent may see (throws when it may see none of it). */
@@ -25,7 +24,11 @@ interface AgentRule<M extends MethodName> {
   waits?: true;
 }
 
-type AgentAccess = { [M in CoreMethodName]: AgentRule<M> | 'person-only' };
+/** The core's methods an agent may call for what is its own, each needing its rule below. */
+type OwnMethodName = { [M in CoreMethodName]: (typeof METHODS)[M]['agents'] extends 'own' ? M : never }[CoreMethodName];
+
+/** Exactly the `own` methods: one marked so without a rule here, or a rule for another, does not compile. */
+type OwnRules = { [M in OwnMethodName]: OwnRule<M> };
 
 function forbid(agent: AgentCaller, what: string): never {
   fail('forbidden', `${agent.agentName} acts for itself in its own project only: ${what}.`);
@@ -41,23 +44,23 @@ function ownProject(agent: AgentCaller, projectId: string): void {
   if (projectId !== agent.projectId) forbid(agent, 'that is another project');
 }
 
-const inProject = <M extends MethodName>(projectOf: (params: MethodInput<M>) => string): AgentRule<M> => ({
+const inProject = <M extends MethodName>(projectOf: (params: MethodInput<M>) => string): OwnRule<M> => ({
   check: (params, agent) => ownProject(agent, projectOf(params)),
 });
 
-const taskInProject = <M extends MethodName>(taskOf: (params: MethodInput<M>) => string): AgentRule<M> => ({
+const taskInProject = <M extends MethodName>(taskOf: (params: MethodInput<M>) => string): OwnRule<M> => ({
   check: (params, agent, locate) => {
     if (locate.task(taskOf(params)).store.projectId !== agent.projectId) forbid(agent, 'that task belongs to another project');
   },
 });
 
-const agentInProject = <M extends MethodName>(agentOf: (params: MethodInput<M>) => string): AgentRule<M> => ({
+const agentInProject = <M extends MethodName>(agentOf: (params: MethodInput<M>) => string): OwnRule<M> => ({
   check: (params, agent, locate) => {
     if (locate.agent(agentOf(params)).store.projectId !== agent.projectId) forbid(agent, 'that agent belongs to another project');
   },
 });
 
-const itself = <M extends MethodName>(agentOf: (params: MethodInput<M>) => string): AgentRule<M> => ({
+const itself = <M extends MethodName>(agentOf: (params: MethodInput<M>) => string): OwnRule<M> => ({
   check: (params, agent) => {
     if (agentOf(params) !== agent.agentId) forbid(agent, "another agent's inbox and session are its own");
   },
@@ -68,7 +71,7 @@ function sender(agent: AgentCaller, fromAgentId: string | undefined): void {
   if (fromAgentId !== agent.agentId) forbid(agent, 'a message it sends must name it as the sender');
 }
 
-const AGENT_ACCESS: AgentAccess = {
+const OWN_RULES: OwnRules = {
   getStatus: { shown: (status, agent) => ({ ...status, projects: status.projects.filter((project) => project.id === agent.projectId) }) },
   // Once its identity ended (the session it proved is over), the connection may prove another.
   identifyAgent: {
@@ -77,9 +80,6 @@ const AGENT_ACCESS: AgentAccess = {
     },
   },
   listProjects: { shown: (list, agent) => ({ ...list, projects: list.projects.filter((project) => project.id === agent.projectId) }) },
-  addProject: 'person-only',
-  renameProject: 'person-only',
-  removeProject: 'person-only',
   findProjectByPath: {
     shown: (project, agent) => {
       ownProject(agent, project.id);
@@ -87,13 +87,11 @@ const AGENT_ACCESS: AgentAccess = {
     },
   },
   getProjectSettings: inProject((params) => params.projectId),
-  updateProjectSettings: 'person-only',
   getWorkState: {
     check: (params, agent) => ownProject(agent, params.projectId),
     // Other agents' inboxes are theirs: only messages to or from this agent.
     shown: (part, agent) => ({ ...part, messages: part.messages.filter((message) => message.agentId === agent.agentId || message.fromAgentId === agent.agentId) }),
   },
-  startProjectEmpty: 'person-only',
   createTask: {
     check: (params, agent, locate) => {
       ownProject(agent, params.projectId);
@@ -110,29 +108,9 @@ const AGENT_ACCESS: AgentAccess = {
   watchTaskOutput: taskInProject((params) => params.taskId),
   unwatchTaskOutput: taskInProject((params) => params.taskId),
   ackTaskOutput: taskInProject((params) => params.taskId),
-  // Profiles may hold the person's keys in their env.
-  listAgentProfiles: 'person-only',
-  saveAgentProfile: 'person-only',
-  deleteAgentProfile: 'person-only',
-  createAgent: 'person-only',
-  updateAgent: 'person-only',
-  removeAgent: 'person-only',
-  deleteKeptBranch: 'person-only',
-  startAgent: 'person-only',
-  stopAgent: 'person-only',
-  restartAgent: 'person-only',
-  // Typing into a terminal, or reading one, is the person's.
-  writeAgentInput: 'person-only',
-  resizeAgent: 'person-only',
-  attachAgentTerminal: 'person-only',
-  readAgentScreen: 'person-only',
-  detachAgentTerminal: 'person-only',
-  ackAgentOutput: 'person-only',
   reportAgentHook: itself((params) => params.agentId),
   listInbox: itself((params) => params.agentId),
   markInboxRead: itself((params) => params.agentId),
-  // What a person saw is theirs to say.
-  markInboxSeen: 'person-only',
   sendMessage: {
     check: (params, agent) => {
       ownProject(agent, params.projectId);
@@ -155,22 +133,8 @@ const AGENT_ACCESS: AgentAccess = {
     },
     waits: true,
   },
-  wakeAgent: 'person-only',
-  // Both act only on the caller's own channel (the handlers take the agent from the connection).
+  // It waits on the caller's own channel only (the handler takes the agent from the connection).
   awaitChannelWake: { waits: true },
-  reportChannelWake: {},
-  holdAgentWakes: 'person-only',
-  pauseAgentAccount: 'person-only',
-  resumeAccount: 'person-only',
-  listMachines: 'person-only',
-  addMachine: 'person-only',
-  updateMachineHost: 'person-only',
-  getMachineHost: 'person-only',
-  restartMachineHost: 'person-only',
-  removeMachine: 'person-only',
-  getAppSettings: 'person-only',
-  updateAppSettings: 'person-only',
-  installCommandLineTool: 'person-only',
   getProjectGit: inProject((params) => params.projectId),
   listWorktrees: inProject((params) => params.projectId),
   getWorktreeStatus: agentInProject((params) => params.agentId),
@@ -178,42 +142,21 @@ const AGENT_ACCESS: AgentAccess = {
   watchWorktree: agentInProject((params) => params.agentId),
   unwatchWorktree: agentInProject((params) => params.agentId),
   checkWorktreeMerge: agentInProject((params) => params.agentId),
-  // Merging into the parent, handing work back and pushing are the person's decisions.
-  mergeWorktree: 'person-only',
-  handBackWorktreeConflicts: 'person-only',
-  pushWorktreeBranch: 'person-only',
   getWorktreeDiskUsage: inProject((params) => params.projectId),
-  // The forge holds the person's token and speaks for them there: nothing of it is an agent's.
-  getForgeStatus: 'person-only',
-  setForgeToken: 'person-only',
-  draftPullRequest: 'person-only',
-  createPullRequest: 'person-only',
-  refreshPullRequest: 'person-only',
-  sendForgeFeedback: 'person-only',
-  mergePullRequest: 'person-only',
-  archiveAgent: 'person-only',
-  listForgeIssues: 'person-only',
-  startAgentOnIssue: 'person-only',
-  // An agent may read the checkpoints of its project's agents; restoring and comments are the person's review.
+  // An agent may read the checkpoints of its project's agents.
   listTurns: agentInProject((params) => params.agentId),
   getTurnDiff: agentInProject((params) => params.agentId),
-  restoreTurn: 'person-only',
-  revertChange: 'person-only',
   getCheckpointUsage: inProject((params) => params.projectId),
-  listDiffComments: 'person-only',
-  addDiffComment: 'person-only',
-  deleteDiffComment: 'person-only',
-  sendDiffComments: 'person-only',
-  compareAgents: 'person-only',
-  diffAgents: 'person-only',
-  // The Needs you queue is the person's.
-  getHandledAttention: 'person-only',
-  updateHandledAttention: 'person-only',
-  // The editor opens on the person's screen: an agent has its own tools for files.
-  openInEditor: 'person-only',
 };
 
 type AnyHandler = (params: unknown, client: Client) => unknown;
+
+/** What an agent may do with a method, from its contract entry: nothing, its own rule, or all of it. */
+function ruleOf(method: CoreMethodName): OwnRule<MethodName> | 'refused' {
+  const { agents } = entryOf(method);
+  if (agents === 'refused') return 'refused';
+  return agents === 'own' ? (OWN_RULES as Record<OwnMethodName, OwnRule<MethodName>>)[method as OwnMethodName] : {};
+}
 
 /**
  * The handlers, each behind its rule for agents: a connection that identified as an agent is
@@ -223,12 +166,12 @@ export function restrictAgents<N extends CoreMethodName>(handlers: Methods<N>, l
   const restricted: Partial<Record<N, AnyHandler>> = {};
   for (const method of Object.keys(handlers) as N[]) {
     const handler = handlers[method] as AnyHandler;
-    const rule = AGENT_ACCESS[method] as AgentRule<MethodName> | 'person-only';
+    const rule = ruleOf(method);
     restricted[method] = async (params, client) => {
       const caller = client.caller;
       if (caller.kind !== 'agent') return handler(params, client);
       if (method !== 'identifyAgent') refuseEnded(caller);
-      if (rule === 'person-only') forbid(caller, `${method} is for people, not agents`);
+      if (rule === 'refused') forbid(caller, `${method} is for people, not agents`);
       rule.check?.(params as MethodInput<MethodName>, caller, locate);
       const result = (await handler(params, client)) as MethodResult<MethodName>;
       if (rule.waits) refuseEnded(caller);
@@ -238,9 +181,9 @@ export function restrictAgents<N extends CoreMethodName>(handlers: Methods<N>, l
   return restricted as Methods<N>;
 }
 
-/** Of the host's own methods an agent may only greet it: its status, its doors and stopping it are the person's. */
+/** Of the host's own methods an agent may call only those its contract entry allows (the greeting). */
 export function checkHostMethod(method: HostMethodName, caller: Caller): void {
-  if (caller.kind !== 'agent' || method === 'hostHello') return;
+  if (caller.kind !== 'agent' || entryOf(method).agents === 'allowed') return;
   refuseEnded(caller);
   forbid(caller, `${method} is for people, not agents`);
 }
