@@ -24,7 +24,7 @@ import type { ProgramState } from './programStatus';
 import { typePrompt, whyNotAtPrompt, type PromptTimings, type PromptTyping } from './promptTyping';
 import { detectState, readScreen, type DetectedState, type StateSignal } from './stateDetector';
 import { TypedLine } from './typedLine';
-import { TerminalViewers, type TerminalSize } from './terminalViewers';
+import { isTyping, TerminalViewers, type TerminalSize } from './terminalViewers';
 import type { AgentWorkspaces } from '../worktrees/agentWorkspace';
 
 export interface SessionOptions {
@@ -82,8 +82,6 @@ export interface TerminalAttachment {
   acknowledge(chars: number): void;
   detach(): void;
 }
-
-export type { TerminalSize };
 
 /** A client viewing agent terminals (a window, a page): the key under which its size is kept. */
 export type TerminalViewer = object;
@@ -258,7 +256,7 @@ export class SessionService implements ProjectWork {
   /** `viewer`: the client that typed it, whose size the PTY takes from now on (see TerminalViewers). */
   write(agentId: string, data: string, viewer?: TerminalViewer): void {
     const live = this.requireLive(agentId);
-    if (viewer) this.resizeTo(agentId, this.viewersOf(agentId).typed(viewer));
+    if (viewer && isTyping(data)) this.resizeTo(agentId, this.viewersOf(agentId).typed(viewer));
     live.process.write(data);
     // A shell has no hooks: a command the person submits starts a turn, its prompt coming back ends it.
     for (const line of live.typedLine?.feed(data) ?? []) {

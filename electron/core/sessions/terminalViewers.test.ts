@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TerminalViewers } from './terminalViewers';
+import { isTyping, TerminalViewers } from './terminalViewers';
 
 const desktop = { name: 'desktop' };
 const phone = { name: 'phone' };
@@ -49,5 +49,12 @@ describe('TerminalViewers: whose size an agent PTY takes', () => {
     expect(viewers.typed(desktop)).toBeNull();
     expect(viewers.reported(phone, PHONE, true)).toEqual(PHONE);
     expect(viewers.ownerSize).toEqual(PHONE);
+  });
+
+  it("a terminal's focus report is not typing: focusing the phone's terminal does not take the PTY", () => {
+    expect(isTyping('\u001b[I')).toBe(false);
+    expect(isTyping('\u001b[O')).toBe(false);
+    expect(isTyping('\u001b[A')).toBe(true);
+    expect(isTyping('y')).toBe(true);
   });
 });

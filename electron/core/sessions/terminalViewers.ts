@@ -3,6 +3,14 @@ export interface TerminalSize {
   rows: number;
 }
 
+/** What a page's terminal sends by itself when it gains or loses focus (for a program that asked, as TUIs do). */
+const FOCUS_REPORTS = new Set(['\u001b[I', '\u001b[O']);
+
+/** Whether input sent by a viewer is the person typing (it takes the PTY), not its terminal reporting focus. */
+export function isTyping(data: string): boolean {
+  return !FOCUS_REPORTS.has(data);
+}
+
 /**
  * Whose size one agent's PTY takes, among the clients viewing its terminal (a desktop window and a
  * phone page at once): the viewer that last typed into it or resized it on purpose owns it. A
