@@ -1,5 +1,6 @@
 import { expect, test } from './support/droverHost';
-import { agentPane, saveProfiles, screenshot, SHELL_AGENT_PROFILE, stateBadge, terminalOf } from './support/agents';
+import type { Locator } from '@playwright/test';
+import { agentPane, saveProfiles, screenshot, SHELL_AGENT_PROFILE, stateBadge, terminalOf, typeLine } from './support/agents';
 import { QUICK_FAKE_PROFILE } from './support/agentBridge';
 import { needsYouButton, waitForSession, withSocket } from './support/attention';
 import { runTask, taskRow } from './support/workState';
@@ -135,4 +136,63 @@ test('issue 35, item 13: at 390 px the Needs you label stays, the toolbar is one
   await expect(taskRow(workState, 'long build').getByRole('button', { name: 'Cancel' })).toBeVisible();
   await expect(taskRow(workState, 'long build').getByRole('button', { name: 'Retry' })).toBeHidden();
   await screenshot(page, 'phone-work-state-running.png');
+});
+
+/** What `stty size` answered in the agent, as the terminal shows it: [rows, cols]. */
+async function sttyAnswer(terminal: Locator, marker: string): Promise<[number, number]> {
+  const line = terminal.locator('.xterm-rows > div', { hasText: new RegExp(`^${marker} \\d+ \\d+`) });
+  await expect(line).toHaveCount(1);
+  const [, rows, cols] = (await line.innerText()).trim().split(/\s+/).map(Number);
+  return [rows ?? 0, cols ?? 0];
+}
+
+function shownRows(terminal: Locator): Promise<number> {
+  return terminal.locator('.xterm-rows > div').count();
+}
+
+test('issue 35, item 13: opening the phone page leaves the desktop terminal its size; the PTY takes the size of the page that typed last', async ({ page: phone, drover, browser }) => {
+  const folder = drover.makeFolder('shop');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, [BASH_PROFILE]);
+  await withSocket(drover, async (rpc) => {
+    const agent = await rpc.call('createAgent', { projectId, name: 'Bash agent', role: '', profileId: BASH_PROFILE.id });
+    await rpc.call('startAgent', { agentId: agent.id, resume: false });
+    await waitForSession(rpc, projectId, agent.id, 'ready');
+  });
+  const desktopContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  try {
+    const desktop = await desktopContext.newPage();
+    await desktop.goto(`${url}#/project/${projectId}`);
+    const desktopTerminal = terminalOf(agentPane(desktop, 'Bash agent'), 'Bash agent');
+    await typeLine(desktop, desktopTerminal, 'echo desktop-1 $(stty size)');
+    const desktopSize = await sttyAnswer(desktopTerminal, 'desktop-1');
+    expect(desktopSize[1]).toBeGreaterThan(100);
+
+    // The phone opens the agent: it shows the PTY at the desktop's size, clipped in its pane.
+    await phone.goto(`${url}#/project/${projectId}`);
+    const phoneTerminal = terminalOf(agentPane(phone, 'Bash agent'), 'Bash agent');
+    await expect(phoneTerminal).toContainText('desktop-1');
+    await expect.poll(() => shownRows(phoneTerminal)).toBe(desktopSize[0]);
+    expect(await fitsTheWidth(phone)).toBe(true);
+    await typeLine(desktop, desktopTerminal, 'echo desktop-2 $(stty size)');
+    expect(await sttyAnswer(desktopTerminal, 'desktop-2')).toEqual(desktopSize);
+    expect(await shownRows(desktopTerminal)).toBe(desktopSize[0]);
+
+    // Typing on the phone gives the PTY the phone's size; both pages show it at that size.
+    await phoneTerminal.tap();
+    await phone.keyboard.type('echo phone-1 $(stty size)\n');
+    const phoneSize = await sttyAnswer(phoneTerminal, 'phone-1');
+    expect(phoneSize[1]).toBeLessThan(60);
+    await expect.poll(() => shownRows(phoneTerminal)).toBe(phoneSize[0]);
+    await expect.poll(() => shownRows(desktopTerminal)).toBe(phoneSize[0]);
+    await screenshot(phone, 'phone-owns-the-pty.png');
+
+    // Typing on the desktop brings its size back.
+    await typeLine(desktop, desktopTerminal, 'echo desktop-3 $(stty size)');
+    expect(await sttyAnswer(desktopTerminal, 'desktop-3')).toEqual(desktopSize);
+    await expect.poll(() => shownRows(desktopTerminal)).toBe(desktopSize[0]);
+    await screenshot(desktop, 'desktop-owns-the-pty-again.png');
+  } finally {
+    await desktopContext.close();
+  }
 });

@@ -6,7 +6,7 @@ import { AgentIdSchema, AgentSessionStateSchema, ProjectIdSchema, TaskIdSchema, 
  * another protocol says so and offers to restart the host; `hostHello` itself never changes shape,
  * so any two versions can tell each other that much.
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** Loose on purpose: a newer client may say more, an older host must still answer. */
 export const HostHelloParamsSchema = z.looseObject({

@@ -8,6 +8,8 @@ export interface TerminalOutput {
 }
 
 export interface AttachedTerminal {
+  /** The client it attached as: what it types or resizes through the core's methods comes from this viewer. */
+  client: Client;
   detach(): void;
 }
 
@@ -38,5 +40,5 @@ export async function attachTerminal(api: CoreApi, agentId: string, output: Term
   output.snapshot?.(attached.snapshot);
   early.splice(0).forEach(take);
   // As a connection that closes: the core releases what it set up for this client.
-  return { detach: () => connection.abort() };
+  return { client, detach: () => connection.abort() };
 }

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Project } from '../../shared/entities';
 import type { DroverEvent } from '../../shared/events';
+import { terminalSizeNote } from '../../shared/terminalSizeNote';
+import type { Client } from '../core/api';
 import { attachTerminal } from '../../test-support/attachedTerminal';
 import { CLI_PATH, REPO_ROOT } from '../../test-support/buildOnce';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
@@ -92,6 +94,48 @@ describe('agent sessions (real PTYs, the fake agent fixture)', () => {
     await host.core.api.writeAgentInput({ agentId: agent.id, data: 'build it\r' });
     await waitFor(() => states(agent.id).includes('busy'), 'busy from the spinner line');
     await waitFor(async () => (await session(agent.id))?.state === 'ready', 'ready again at the prompt');
+  });
+
+  it('issue 35, item 13: the PTY keeps the size of the viewer that typed last, not of one that merely attached', async () => {
+    await saveShellProfile();
+    const agent = await host.core.api.createAgent({ projectId: project.id, name: 'Sizes', role: '', profileId: 'sh' });
+    const desktopOutput = { text: '' };
+    const desktop = await attachTerminal(host.core.api, agent.id, { chunk: (data) => (desktopOutput.text += data) }, { cols: 150, rows: 40 });
+    await host.core.api.startAgent({ agentId: agent.id, resume: false });
+    await waitFor(async () => (await session(agent.id))?.state === 'ready', 'the shell at its prompt');
+    // `stty size` in the agent, run by what `viewer` types: "rows cols".
+    const sttySize = async (viewer: Client, marker: string) => {
+      await host.core.api.writeAgentInput({ agentId: agent.id, data: `echo ${marker} $(stty size)\r` }, viewer);
+      let size = '';
+      await waitFor(async () => {
+        const answer = new RegExp(`^${marker} (\\d+ \\d+)$`, 'm').exec((await host.core.api.readAgentScreen({ agentId: agent.id })).text);
+        size = answer?.[1] ?? '';
+        return size !== '';
+      }, `${marker} on screen`);
+      return size;
+    };
+    expect(await sttySize(desktop.client, 'first')).toBe('40 150');
+
+    // A phone attaches at its own size and its pane is laid out: the desktop's size stays.
+    const phone = await attachTerminal(host.core.api, agent.id, { chunk: () => {} }, { cols: 44, rows: 30 });
+    await host.core.api.resizeAgent({ agentId: agent.id, cols: 44, rows: 31, byLayout: true }, phone.client);
+    expect(await sttySize(desktop.client, 'attached')).toBe('40 150');
+
+    // Typing on the phone gives the PTY the phone's size, and the desktop's stream says so.
+    expect(await sttySize(phone.client, 'phone')).toBe('31 44');
+    expect(desktopOutput.text).toContain(terminalSizeNote({ cols: 44, rows: 31 }));
+    // The desktop laid out again changes nothing until it types.
+    await host.core.api.resizeAgent({ agentId: agent.id, cols: 160, rows: 40, byLayout: true }, desktop.client);
+    expect(await sttySize(phone.client, 'still-phone')).toBe('31 44');
+    expect(await sttySize(desktop.client, 'desktop')).toBe('40 160');
+
+    // The owner goes away: the phone's next layout takes the PTY.
+    desktop.detach();
+    await waitFor(async () => {
+      await host.core.api.resizeAgent({ agentId: agent.id, cols: 44, rows: 30, byLayout: true }, phone.client);
+      return (await host.core.api.readAgentScreen({ agentId: agent.id })).cols === 44;
+    }, 'the phone owning the PTY once the desktop left');
+    phone.detach();
   });
 
   it('marks every agent on the same profile limited when one hits the usage limit', async () => {

@@ -7,7 +7,7 @@ import { useBridge } from '../store/StoreContext';
 import { machineOfPage } from '../transport/machinePage';
 import { AgentTerminalLink, xtermScreen } from './agentTerminalLink';
 import { copySelection } from './clipboard';
-import { createAgentXterm, fitIfVisible, isVisible, type AgentXterm } from './createAgentXterm';
+import { createAgentXterm, followPtySize, paneSize, type AgentXterm } from './createAgentXterm';
 import { extraKeyData, withControl, type ExtraKey } from './extraKeys';
 import { forwardTyping, TerminalInput, type InputTarget } from './terminalInput';
 import { TerminalKeysRow } from './TerminalKeysRow';
@@ -28,7 +28,7 @@ interface AgentTerminalProps {
   agentId: string;
   /** "<agent name> terminal": names the terminal's group and its input. */
   label: string;
-  /** A process is behind the terminal: the PTY follows the pane's size. */
+  /** A process is behind the terminal: the PTY may take the pane's size (see resizeAgent). */
   live: boolean;
   /** Where typed keys go (held while a start is on its way). */
   inputTarget: InputTarget;
@@ -71,12 +71,6 @@ export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, on
   const hostRef = useRef<HTMLDivElement>(null);
   const [seen, markSeen] = useSeen(hostRef);
   const [xterm, setXterm] = useState<AgentXterm | null>(null);
-  /**
-   * Whether a snapshot is being parsed. A resize in the middle of one would move rows the snapshot
-   * already wrote under the screen it draws next (a reconnect's banner going away did, and two rows
-   * of history were lost), so a fit waits until it is parsed: the restore fits when it is done.
-   */
-  const restoringRef = useRef<() => boolean>(() => false);
   /** Focus asked for before the terminal was made (it is made when it comes into view): given once it is. */
   const focusWanted = useRef(false);
   const [searching, setSearching] = useState(false);
@@ -122,8 +116,10 @@ export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, on
     if (!host || !seen) return;
     const created = createAgentXterm(host);
     const { terminal } = created;
-    const sendSize = ({ cols, rows }: { cols: number; rows: number }) => {
-      bridge.call('resizeAgent', { agentId, cols, rows }).catch(() => undefined);
+    // The pane's size goes to the host as a layout's: the PTY takes it if this page owns it (it typed last, see resizeAgent).
+    const reportPaneSize = () => {
+      const size = paneSize(created);
+      if (size) bridge.call('resizeAgent', { agentId, ...size, byLayout: true }).catch(() => undefined);
     };
 
     terminal.attachCustomKeyEventHandler((event) => {
@@ -142,28 +138,22 @@ export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, on
       }
       return true;
     });
-    const resized = terminal.onResize(sendSize);
-    const screen = xtermScreen(
-      terminal,
-      () => (isVisible(created) ? { cols: terminal.cols, rows: terminal.rows } : null),
-      () => fitIfVisible(created),
-    );
+    const ptySize = followPtySize(created);
+    // The screen takes the PTY's size from the host (the snapshot's, then the stream's notes), never
+    // from its box, so nothing resizes it in the middle of a snapshot it is parsing.
+    const screen = xtermScreen(terminal, () => paneSize(created));
     const link = new AgentTerminalLink(bridge, agentId, screen, setLinkError);
     const stopTyping = forwardTyping(terminal, () => link.restoring, (data) => {
       if (!controlLatchedRef.current) return input.type(data);
       latchControl(false);
       input.type(withControl(data));
     });
-    fitIfVisible(created);
     link.start();
 
     let resizeTimer: ReturnType<typeof setTimeout> | undefined;
-    restoringRef.current = () => link.restoring;
     const observer = new ResizeObserver(() => {
       clearTimeout(resizeTimer);
-      resizeTimer = setTimeout(() => {
-        if (!link.restoring) fitIfVisible(created);
-      }, RESIZE_DEBOUNCE_MS);
+      resizeTimer = setTimeout(reportPaneSize, RESIZE_DEBOUNCE_MS);
     });
     observer.observe(host);
     setXterm(created);
@@ -177,7 +167,7 @@ export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, on
       observer.disconnect();
       link.stop();
       stopTyping();
-      resized.dispose();
+      ptySize.dispose();
       terminal.dispose();
       setXterm(null);
     };
@@ -194,9 +184,8 @@ export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, on
 
   useEffect(() => {
     if (!xterm || !live || !sessionId) return;
-    if (!restoringRef.current()) fitIfVisible(xterm);
-    const { cols, rows } = xterm.terminal;
-    bridge.call('resizeAgent', { agentId, cols, rows }).catch(() => undefined);
+    const size = paneSize(xterm);
+    if (size) bridge.call('resizeAgent', { agentId, ...size, byLayout: true }).catch(() => undefined);
   }, [bridge, agentId, xterm, live, sessionId]);
 
   return (

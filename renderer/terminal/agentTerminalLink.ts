@@ -10,7 +10,7 @@ export interface TerminalSize {
 
 /** The part of an xterm the link drives. */
 export interface TerminalScreen {
-  /** The size the screen has now (the PTY takes it on attach); null while it has no box to fit. */
+  /** The size that fills the screen's box, given on attach (see attachAgentTerminal); null while it has no box. */
   size(): TerminalSize | null;
   /**
    * Once everything written before is parsed, empties the screen, gives it the snapshot's size,
@@ -38,7 +38,7 @@ const NOTHING = new Uint8Array();
  * in that order too, so output still waiting to be parsed when the link attached again (a page that
  * fell behind) is drawn before it, never into the restored screen.
  */
-export function xtermScreen(terminal: Xterm, size: () => TerminalSize | null, afterRestore: () => void = () => {}): TerminalScreen {
+export function xtermScreen(terminal: Xterm, size: () => TerminalSize | null): TerminalScreen {
   return {
     size,
     restore: (snapshot, snapshotSize, onRestored) => {
@@ -46,10 +46,7 @@ export function xtermScreen(terminal: Xterm, size: () => TerminalSize | null, af
         terminal.reset();
         if (snapshotSize.cols !== terminal.cols || snapshotSize.rows !== terminal.rows) terminal.resize(snapshotSize.cols, snapshotSize.rows);
       });
-      terminal.write(snapshot, () => {
-        onRestored();
-        afterRestore();
-      });
+      terminal.write(snapshot, onRestored);
     },
     write: (data, onParsed) => terminal.write(data, onParsed),
   };

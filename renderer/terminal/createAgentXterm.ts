@@ -3,8 +3,9 @@ import { SearchAddon } from '@xterm/addon-search';
 import { SerializeAddon } from '@xterm/addon-serialize';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import { WebglAddon } from '@xterm/addon-webgl';
-import { Terminal } from '@xterm/xterm';
+import { Terminal, type IDisposable } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
+import { readTerminalSizeNote, TERMINAL_SIZE_OSC } from '../../shared/terminalSizeNote';
 import { ShownThemeAddon, TERMINAL_FONT } from './terminalTheme';
 
 export interface AgentXterm {
@@ -93,7 +94,23 @@ export function isVisible({ terminal }: AgentXterm): boolean {
   return Boolean(element && element.clientWidth > 0 && element.clientHeight > 0);
 }
 
-/** Fits the terminal to its box, when it has one. */
-export function fitIfVisible(xterm: AgentXterm): void {
-  if (isVisible(xterm)) xterm.fit.fit();
+/** The size that fills the terminal's box, when it has one: what this page would give the PTY. */
+export function paneSize(xterm: AgentXterm): { cols: number; rows: number } | null {
+  if (!isVisible(xterm)) return null;
+  const proposed = xterm.fit.proposeDimensions();
+  if (!proposed || !Number.isFinite(proposed.cols) || !Number.isFinite(proposed.rows)) return null;
+  return { cols: proposed.cols, rows: proposed.rows };
+}
+
+/**
+ * The terminal takes the PTY's size wherever the stream says it changed (see terminalSizeNote):
+ * several pages may show one PTY, and one whose box is another size shows it clipped (its box
+ * scrolls) rather than reflowing what the program drew for another width.
+ */
+export function followPtySize({ terminal }: AgentXterm): IDisposable {
+  return terminal.parser.registerOscHandler(TERMINAL_SIZE_OSC, (payload) => {
+    const size = readTerminalSizeNote(payload);
+    if (size && (size.cols !== terminal.cols || size.rows !== terminal.rows)) terminal.resize(size.cols, size.rows);
+    return true;
+  });
 }

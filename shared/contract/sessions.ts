@@ -36,8 +36,16 @@ export const SESSION_METHODS = {
     // Typing into a terminal, or reading one, is the person's.
     agents: 'refused',
   },
+  /**
+   * The size this client would give the agent's PTY. Several clients may view one terminal (a
+   * window and a phone): the PTY follows the one that last typed into it or resized it on purpose.
+   * `byLayout`: the client's pane was merely laid out (it attached, the page's layout changed), so
+   * the PTY takes this size only if this client owns it already or no client does; typing
+   * (writeAgentInput) makes a client the owner at the size it last gave. Whenever the PTY changes
+   * size, its stream says so (see terminalSizeNote).
+   */
   resizeAgent: {
-    params: z.object({ agentId: AgentIdSchema, ...TerminalSize.shape }).strict(),
+    params: z.object({ agentId: AgentIdSchema, ...TerminalSize.shape, byLayout: z.boolean().optional() }).strict(),
     result: z.object({ agentId: AgentIdSchema }),
     kind: 'changes',
     doors: EVERY_DOOR,
@@ -48,7 +56,8 @@ export const SESSION_METHODS = {
    * Connection-scoped: the agent's terminal stream is pushed to this connection. Answers with a
    * snapshot of the host's mirror of the terminal (its bounded scrollback and screen, serialized
    * for a terminal of `cols` x `rows`) and `at`, where in the stream it ends: the chunks pushed
-   * afterwards start there. The PTY takes the size of the client that attached (or resized) last.
+   * afterwards start there. A size given is reported as resizeAgent's `byLayout` is: the PTY
+   * takes it only if no client owns it yet.
    */
   attachAgentTerminal: {
     params: z.object({ agentId: AgentIdSchema, ...TerminalSize.partial().shape }).strict(),

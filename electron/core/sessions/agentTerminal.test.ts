@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Terminal } from '@xterm/headless';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../../test-support/waitFor';
+import { terminalSizeNote } from '../../../shared/terminalSizeNote';
 import { AgentTerminal } from './agentTerminal';
 import { ScrollbackLog } from './scrollbackLog';
 import type { TerminalSink } from './terminalStream';
@@ -62,6 +63,27 @@ describe('an agent terminal attached mid-stream', () => {
       client.dispose();
       mirror.dispose();
     }
+    await terminal.dispose();
+  });
+});
+
+describe('an agent terminal resized while a client is attached', () => {
+  let dir = '';
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("tells the client the PTY's new size in the stream, after what was drawn at the old size and before what follows", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-agent-terminal-'));
+    const terminal = new AgentTerminal({ scrollbackFile: path.join(dir, 'scrollback.log'), scrollbackLines: 100, cols: 80, rows: 24 });
+    let received = '';
+    const attached = await terminal.attach({ send: (data) => (received += data) });
+    terminal.write('drawn wide\r\n');
+    terminal.resize(40, 12);
+    terminal.resize(40, 12);
+    terminal.write('drawn narrow\r\n');
+    terminal.flush();
+    await waitFor(() => received.includes('drawn narrow'), 'the output after the resize');
+    expect(received).toBe(`drawn wide\r\n${terminalSizeNote({ cols: 40, rows: 12 })}drawn narrow\r\n`);
+    attached.detach();
     await terminal.dispose();
   });
 });

@@ -1,3 +1,4 @@
+import { terminalSizeNote } from '../../../shared/terminalSizeNote';
 import { CombiningMarkCap } from './combiningMarks';
 import { ScreenMirror, type MirrorSnapshot } from './screenMirror';
 import { ScrollbackLog } from './scrollbackLog';
@@ -132,13 +133,17 @@ export class AgentTerminal {
     if (this.written) this.write(sessionBoundary(this.size.rows));
   }
 
-  /** The mirror takes the new size after everything the PTY wrote at the old one, and the file says so at the same point. */
+  /**
+   * The mirror takes the new size after everything the PTY wrote at the old one, the file says so
+   * at the same point, and so does the stream, to the clients (see terminalSizeNote).
+   */
   resize(cols: number, rows: number): void {
     if (cols === this.size.cols && rows === this.size.rows) return;
     this.size = { cols, rows };
     this.stream.flush();
     this.mirror.resize(cols, rows);
     this.log.resize(cols, rows);
+    this.stream.push(terminalSizeNote(this.size));
   }
 
   setScrollbackLines(lines: number): void {

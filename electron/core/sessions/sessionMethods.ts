@@ -1,5 +1,5 @@
 import type { SessionMethodName } from '../../../shared/contract/sessions';
-import type { Methods } from '../api';
+import type { Client, Methods } from '../api';
 import { PerClient } from '../api';
 import { fail } from '../errors';
 import type { SessionService, TerminalAttachment } from './sessionService';
@@ -14,16 +14,25 @@ export function sessionMethods(sessions: SessionService): Methods<SessionMethodN
       byAgent.clear();
     },
   );
+  // The agents each client reported a size for: it stops being their viewer when it goes away.
+  const viewed = new PerClient(
+    (client) => ({ client, agentIds: new Set<string>() }),
+    ({ client, agentIds }) => {
+      for (const agentId of agentIds) sessions.viewerLeft(agentId, client);
+    },
+  );
+  const view = (agentId: string, client: Client) => viewed.of(client).agentIds.add(agentId);
   return {
     startAgent: ({ agentId, resume }) => sessions.start(agentId, resume),
     stopAgent: ({ agentId }) => sessions.stop(agentId),
     restartAgent: ({ agentId, resume }) => sessions.restart(agentId, resume),
-    writeAgentInput: ({ agentId, data }) => {
-      sessions.write(agentId, data);
+    writeAgentInput: ({ agentId, data }, client) => {
+      sessions.write(agentId, data, client);
       return { agentId };
     },
-    resizeAgent: ({ agentId, cols, rows }) => {
-      sessions.resize(agentId, cols, rows);
+    resizeAgent: ({ agentId, cols, rows, byLayout }, client) => {
+      sessions.resize(agentId, { cols, rows }, client, byLayout === true);
+      view(agentId, client);
       return { agentId };
     },
     attachAgentTerminal: async ({ agentId, cols, rows }, client) => {
@@ -34,13 +43,14 @@ export function sessionMethods(sessions: SessionService): Methods<SessionMethodN
       byAgent.set(agentId, placeholder);
       // The client acknowledges the bytes it was sent; the stream counts characters.
       const sent = new SentChunks();
+      view(agentId, client);
       const attached = await sessions.attach(
         agentId,
         (chunk) => {
           sent.sent(chunk.data);
           client.sendTerminal(chunk);
         },
-        cols !== undefined && rows !== undefined ? { cols, rows } : undefined,
+        cols !== undefined && rows !== undefined ? { viewer: client, size: { cols, rows } } : undefined,
       );
       if (byAgent.get(agentId) !== placeholder || client.signal.aborted) {
         attached.detach();
@@ -53,6 +63,8 @@ export function sessionMethods(sessions: SessionService): Methods<SessionMethodN
       const byAgent = attachments.of(client);
       byAgent.get(agentId)?.detach();
       byAgent.delete(agentId);
+      sessions.viewerLeft(agentId, client);
+      viewed.of(client).agentIds.delete(agentId);
       return { agentId };
     },
     ackAgentOutput: ({ agentId, bytes }, client) => {

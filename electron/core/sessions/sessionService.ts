@@ -24,6 +24,7 @@ import type { ProgramState } from './programStatus';
 import { typePrompt, whyNotAtPrompt, type PromptTimings, type PromptTyping } from './promptTyping';
 import { detectState, readScreen, type DetectedState, type StateSignal } from './stateDetector';
 import { TypedLine } from './typedLine';
+import { isTyping, TerminalViewers, type TerminalSize } from './terminalViewers';
 import type { AgentWorkspaces } from '../worktrees/agentWorkspace';
 
 export interface SessionOptions {
@@ -82,10 +83,8 @@ export interface TerminalAttachment {
   detach(): void;
 }
 
-export interface TerminalSize {
-  cols: number;
-  rows: number;
-}
+/** A client viewing agent terminals (a window, a page): the key under which its size is kept. */
+export type TerminalViewer = object;
 
 const LIMIT_RECHECK_MS = 15 * 60 * 1000;
 const INITIAL_COLS = 120;
@@ -108,6 +107,8 @@ export class SessionService implements ProjectWork {
   private readonly live = new Map<string, LiveSession>();
   /** Per agent, across its sessions and for the host's lifetime, made when first needed. */
   private readonly terminals = new Map<string, AgentTerminal>();
+  /** Per agent: whose size its PTY takes, among the clients viewing it. */
+  private readonly viewers = new Map<string, TerminalViewers<TerminalViewer>>();
   /** Projects being removed: no session starts in them. */
   private readonly closing = new Set<string>();
   /** Profile id -> when its usage limit resets (null: unknown). */
@@ -232,6 +233,7 @@ export class SessionService implements ProjectWork {
     await this.stopLive(agentId, 'removed');
     const terminal = this.terminals.get(agentId);
     this.terminals.delete(agentId);
+    this.viewers.delete(agentId);
     await terminal?.dispose();
   }
 
@@ -251,8 +253,10 @@ export class SessionService implements ProjectWork {
     return given.length === live.proof.length && timingSafeEqual(given, live.proof) ? live.sessionId : null;
   }
 
-  write(agentId: string, data: string): void {
+  /** `viewer`: the client that typed it, whose size the PTY takes from now on (see TerminalViewers). */
+  write(agentId: string, data: string, viewer?: TerminalViewer): void {
     const live = this.requireLive(agentId);
+    if (viewer && isTyping(data)) this.resizeTo(agentId, this.viewersOf(agentId).typed(viewer));
     live.process.write(data);
     // A shell has no hooks: a command the person submits starts a turn, its prompt coming back ends it.
     for (const line of live.typedLine?.feed(data) ?? []) {
@@ -270,27 +274,46 @@ export class SessionService implements ProjectWork {
     return integration === 'claude' || integration === 'opencode';
   }
 
-  /** The PTY, or the terminal an ended session left, takes the size of the client that resized last. */
-  resize(agentId: string, cols: number, rows: number): void {
-    const live = this.live.get(agentId);
-    if (live) live.process.resize(cols, rows);
-    else this.terminalOf(this.locator.agent(agentId).agent.projectId, agentId).resize(cols, rows);
+  /**
+   * A viewer's size: the PTY (or the terminal an ended session left) takes it if that viewer owns
+   * it, or takes it over: `byLayout` false (a person resized it), or no viewer owns it yet.
+   */
+  resize(agentId: string, size: TerminalSize, viewer: TerminalViewer, byLayout: boolean): void {
+    this.locator.agent(agentId);
+    this.resizeTo(agentId, this.viewersOf(agentId).reported(viewer, size, byLayout));
+  }
+
+  /** The viewer detached or went away: the PTY keeps its size, and the next viewer to type or resize takes it. */
+  viewerLeft(agentId: string, viewer: TerminalViewer): void {
+    this.viewers.get(agentId)?.left(viewer);
   }
 
   /**
    * Connects a client to the agent's terminal: it gets the host's mirror serialized, and from the
-   * point where that ends the live chunks. A client that gives its size becomes the one whose size
-   * the PTY takes (the last to attach or resize wins, as tmux's `window-size latest`).
+   * point where that ends the live chunks. A client that gives its size reports it as a layout
+   * does: the PTY takes it only if no viewer owns it yet.
    */
-  async attach(agentId: string, send: (chunk: TerminalChunk) => void, size?: TerminalSize): Promise<TerminalAttachment & MirrorSnapshot & { at: number }> {
+  async attach(agentId: string, send: (chunk: TerminalChunk) => void, sized?: { viewer: TerminalViewer; size: TerminalSize }): Promise<TerminalAttachment & MirrorSnapshot & { at: number }> {
     const { agent } = this.locator.agent(agentId);
     const terminal = this.terminalOf(agent.projectId, agentId);
-    if (size) {
-      const live = this.live.get(agentId);
-      if (live) live.process.resize(size.cols, size.rows);
-      else terminal.resize(size.cols, size.rows);
-    }
+    if (sized) this.resize(agentId, sized.size, sized.viewer, true);
     return terminal.attach({ send: (data, at) => send({ agentId, projectId: agent.projectId, at, data }) });
+  }
+
+  private resizeTo(agentId: string, size: TerminalSize | null): void {
+    if (!size) return;
+    const live = this.live.get(agentId);
+    if (live) live.process.resize(size.cols, size.rows);
+    else this.terminalOf(this.locator.agent(agentId).agent.projectId, agentId).resize(size.cols, size.rows);
+  }
+
+  private viewersOf(agentId: string): TerminalViewers<TerminalViewer> {
+    let viewers = this.viewers.get(agentId);
+    if (!viewers) {
+      viewers = new TerminalViewers();
+      this.viewers.set(agentId, viewers);
+    }
+    return viewers;
   }
 
   /** What the host's mirror of the agent's terminal holds: scrollback, then the screen, as text (`styled`: with its looks). */
