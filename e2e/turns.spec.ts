@@ -12,10 +12,9 @@ function makeProjectRepo(drover: DroverWorld): string {
   return makeRepo(path.join(drover.root, 'shop'), { 'notes.txt': 'one\n', '.gitignore': '*.log\n' });
 }
 
-/** Runs one command in the agent's shell (one turn) and waits for it to have printed its marker. */
 /**
  * One turn of a shell agent: the command runs, and the agent is Ready again (its turn ended) before
- * the next is typed; typed sooner, two commands would be one turn, as for a person who types on.
+ * the next is typed; typed while it still runs, the next would go into it, as part of its turn.
  */
 async function runTurn(page: Page, pane: Locator, agentName: string, command: string, marker: string): Promise<void> {
   const terminal = terminalOf(pane, agentName);

@@ -186,6 +186,7 @@ export function createCore(options: CoreOptions): Core {
       ...(options.agentStopGraceMs !== undefined ? { stopGraceMs: options.agentStopGraceMs } : {}),
       scrollbackLines: appSettings.read().settings.terminalScrollbackLines,
       onPrompt: (agentId, prompt) => turns.notePrompt(agentId, prompt),
+      checkpointed: (agentId) => turns.settled(agentId),
       isAccountPaused: (profileId) => accountPauses.isPaused(profileId),
       log,
     },

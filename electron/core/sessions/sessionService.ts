@@ -23,7 +23,7 @@ import { LimitLineTracker } from './limitLines';
 import type { ProgramState } from './programStatus';
 import { typePrompt, whyNotAtPrompt, type PromptTimings, type PromptTyping } from './promptTyping';
 import { detectState, readScreen, type DetectedState, type StateSignal } from './stateDetector';
-import { TypedLine } from './typedLine';
+import { ShellKeys } from './shellKeys';
 import { isTyping, TerminalViewers, type TerminalSize } from './terminalViewers';
 import type { AgentWorkspaces } from '../worktrees/agentWorkspace';
 
@@ -40,6 +40,8 @@ export interface SessionOptions {
   scrollbackLines: number;
   /** A turn's prompt became known: a hook reported it, or a person ran a command in a shell. */
   onPrompt?(agentId: string, prompt: string): void;
+  /** Settles once a turn of the agent that has ended has its checkpoint (a shell's next command waits for it). */
+  checkpointed?(agentId: string): Promise<void>;
   /** Whether the person paused the account the profile's agents spend (see AccountPauses). */
   isAccountPaused?(profileId: string): boolean;
   log(line: string): void;
@@ -74,8 +76,8 @@ interface LiveSession {
   resumedId: string | null;
   startedAt: number;
   limitLines: LimitLineTracker;
-  /** A plain shell's typed line: each command it submits is a turn. */
-  typedLine: TypedLine | null;
+  /** A plain shell's keys: each command line submitted is a turn. */
+  shellKeys: ShellKeys | null;
 }
 
 export interface TerminalAttachment {
@@ -197,7 +199,7 @@ export class SessionService implements ProjectWork {
       resumedId: resumeId,
       startedAt: Date.now(),
       limitLines: new LimitLineTracker(),
-      typedLine: profile.wakeAs === 'shell-note' ? new TypedLine() : null,
+      shellKeys: profile.wakeAs === 'shell-note' ? this.shellKeys(agentId, current) : null,
     });
     const started = this.changeSession(store, record.id, { pid: process.pid, pidStartTime: process.startTime });
     this.noteCliVersion(agentId, sessionId, profile.command, plan.file, plan.env);
@@ -257,11 +259,40 @@ export class SessionService implements ProjectWork {
   write(agentId: string, data: string, viewer?: TerminalViewer): void {
     const live = this.requireLive(agentId);
     if (viewer && isTyping(data)) this.resizeTo(agentId, this.viewersOf(agentId).typed(viewer));
-    live.process.write(data);
-    // A shell has no hooks: a command the person submits starts a turn, its prompt coming back ends it.
-    for (const line of live.typedLine?.feed(data) ?? []) {
-      if (line.text !== null) this.options.onPrompt?.(agentId, line.text);
-      this.apply(live, { kind: 'submitted' });
+    if (live.shellKeys) live.shellKeys.write(data);
+    else live.process.write(data);
+  }
+
+  /** A shell has no hooks: a command the person submits starts a turn, its prompt coming back ends it. */
+  private shellKeys(agentId: string, current: () => LiveSession | undefined): ShellKeys {
+    return new ShellKeys({
+      send: (data) => current()?.process.write(data),
+      lineBeginning: () => {
+        const live = current();
+        return live ? this.lineBeginning(live) : Promise.resolve();
+      },
+      submitted: (line) => {
+        const live = current();
+        if (!live) return;
+        if (line.text !== null) this.options.onPrompt?.(agentId, line.text);
+        this.apply(live, { kind: 'submitted' });
+      },
+    });
+  }
+
+  /**
+   * A shell's next command line begins (called before its first key is sent). A command whose
+   * output has not been quiet for the profile's quiet period yet still counts as running: the screen
+   * as it is before this key, read now, ends its turn if the prompt is back. Settles once the turn
+   * that ended has its checkpoint; never rejects.
+   */
+  private async lineBeginning(live: LiveSession): Promise<void> {
+    try {
+      const session = this.stores.isOpen(live.projectId) ? this.stores.get(live.projectId).sessions.get(live.sessionId) : undefined;
+      if (session?.state === 'busy') await this.readScreen(live);
+      await this.options.checkpointed?.(live.agentId);
+    } catch (error) {
+      this.options.log(`reading ${live.agentId}'s screen as a command line began failed: ${String(error)}`);
     }
   }
 

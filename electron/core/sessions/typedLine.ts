@@ -58,6 +58,11 @@ export class TypedLine {
     return submitted;
   }
 
+  /** Nothing has been typed since the last line was submitted (or cleared): the next key begins a line. */
+  get atLineStart(): boolean {
+    return this.text === '' && this.exact && !this.pasting;
+  }
+
   private reset(): void {
     this.text = '';
     this.exact = true;

@@ -80,7 +80,11 @@ describe('reverting a hunk or a file of an agent’s change (real git)', () => {
     expect(read('notes.txt')).toBe(lines(30));
     const forNew = await revertFile('new.txt');
     expect(fs.existsSync(file('new.txt'))).toBe(false);
-    expect(forNew.undo).toMatchObject({ n: 1, kind: 'revert', prompt: 'new.txt', files: 1, additions: 0, deletions: 1 });
+    // The revert's checkpoint reads as what undoing it brings back: new.txt, added.
+    expect(forNew.undo).toMatchObject({ n: 1, kind: 'revert', prompt: 'new.txt', files: 1, additions: 1, deletions: 0 });
+    const undoneByRestore = await core.api.getTurnDiff({ agentId: agent.id, from: forNew.undo.n, to: forNew.undo.n });
+    expect(undoneByRestore.files.map((changed) => [changed.path, changed.status])).toEqual([['new.txt', 'added']]);
+    expect(undoneByRestore).toMatchObject({ additions: 1, deletions: 0 });
     await revertFile('gone.txt');
     expect(read('gone.txt')).toBe('keep me\n');
 

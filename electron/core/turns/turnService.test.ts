@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent, Project, Worktree } from '../../../shared/entities';
 import type { Turn } from '../../../shared/turns';
 import { commitFiles, git, holdGitFilter, makeRepo } from '../../../test-support/gitRepo';
-import { runTurn, SHELL_AGENT_PROFILE, startShellAgent, turnsOf as turnsOfAgent } from '../../../test-support/shellAgent';
+import { runTurn, SHELL_AGENT_PROFILE, startShellAgent, turnsOf as turnsOfAgent, typeCommand } from '../../../test-support/shellAgent';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';
 import { createCore, type Core } from '../compose';
@@ -65,11 +65,36 @@ describe('turns: a checkpoint per turn of a shell agent (real PTY, real git)', (
     expect(fs.existsSync(path.join(worktree.path, 'build.log'))).toBe(true);
     expect(restored.message.body).toContain('restored your worktree to checkpoint 1, turn 1');
     expect(restored.message.body).toContain('kept as checkpoint 4');
+    // "Before restoring 1" reads as what undoing the restore brings back: first.txt gone, notes.txt's second line.
+    const kept = await core.api.getTurnDiff({ agentId: agent.id, from: 4, to: 4 });
+    expect(kept.files.map((file) => [file.path, file.status])).toEqual([
+      ['first.txt', 'deleted'],
+      ['notes.txt', 'modified'],
+    ]);
+    expect(kept.files[1]?.patch).toContain('+two');
 
     await core.api.restoreTurn({ agentId: agent.id, n: 4 });
     expect(fs.existsSync(path.join(worktree.path, 'first.txt'))).toBe(false);
     expect(fs.readFileSync(path.join(worktree.path, 'notes.txt'), 'utf8')).toBe('one\ntwo\n');
     expect(git(worktree.path, '--no-optional-locks', 'status', '--porcelain')).toBe('M  notes.txt');
+  });
+
+  it('gives a command typed while the last one still counts as running (its output not quiet yet) a turn of its own, with its own file', async () => {
+    // The screen is read once output has been quiet this long: typed sooner, a command finds the last one's turn not ended.
+    await core.api.saveAgentProfile({ profile: { ...SHELL_AGENT_PROFILE, id: 'slow-sh', name: 'slow to settle', quietMs: 4_000 } });
+    const agent = await core.api.createAgent({ projectId: project.id, name: 'quick', role: '', profileId: 'slow-sh', workspace: { kind: 'new-worktree' } });
+    await started(agent);
+    const state = async () => (await core.api.getWorkState({ projectId: project.id })).sessions.find((s) => s.agentId === agent.id)?.state;
+    await typeCommand(core, agent, "printf 'a\\n' > one.txt && echo one-$((1 + 1))");
+    await waitFor(async () => /one-2\n\$$/.test((await core.api.readAgentScreen({ agentId: agent.id })).text.trimEnd()), 'the prompt back after the first command');
+    expect(await state()).toBe('busy');
+    await typeCommand(core, agent, "printf 'b\\n' > two.txt");
+
+    const second = await waitFor(async () => (await turnsOf(agent)).find((turn) => turn.n === 2), 'the second turn');
+    expect(second).toMatchObject({ kind: 'turn', prompt: "printf 'b\\n' > two.txt", files: 1 });
+    expect((await turnsOf(agent))[1]).toMatchObject({ n: 1, kind: 'turn', prompt: "printf 'a\\n' > one.txt && echo one-$((1 + 1))", files: 1 });
+    expect(await diffPaths(agent, 1, 1)).toEqual(['one.txt']);
+    expect(await diffPaths(agent, 2, 2)).toEqual(['two.txt']);
   });
 
   it('refuses to restore while the agent is busy', async () => {

@@ -69,19 +69,29 @@ export class TurnService implements ProjectWork {
     if (!this.prompts.has(agentId)) this.prompts.set(agentId, prompt.slice(0, MAX_TURN_PROMPT_CHARS));
   }
 
+  /** Settles once the agent's git work queued so far (the checkpoint of a turn that ended) is done. */
+  settled(agentId: string): Promise<void> {
+    return this.queues.get(agentId) ?? Promise.resolve();
+  }
+
   list(agentId: string): Turn[] {
     const { store } = this.locator.agent(agentId);
     return store.turns.list(agentId);
   }
 
-  /** The change of checkpoints `from` through `to`, or from before `from` to the worktree now (`to` null). */
+  /**
+   * The change of checkpoints `from` through `to`, or from before `from` to the worktree now (`to`
+   * null). A restore's or a revert's checkpoint alone reads as what undoing it brings back: from
+   * the state it left the worktree in to the state it kept.
+   */
   async diff(agentId: string, from: number, to: number | null): Promise<TurnDiff> {
     const { store, agent, worktree } = this.requireWorktree(agentId);
     if (to !== null && to < from) fail('bad-request', `Checkpoint ${to} comes before ${from}: name the earlier one first.`);
     const first = this.requireTurn(store, agent, from);
-    const base = first.before ?? first.commit;
     const checkout = await this.checkouts.of(worktree);
-    const head = to === null ? await this.checkpoints.tree(checkout) : this.requireTurn(store, agent, to).after;
+    const undoable = to === from && (first.kind === 'restore' || first.kind === 'revert');
+    const base = undoable ? first.after : (first.before ?? first.commit);
+    const head = undoable ? first.commit : to === null ? await this.checkpoints.tree(checkout) : this.requireTurn(store, agent, to).after;
     const files = withinBudget(await changedFiles(this.git, checkout, [base, head]));
     return {
       agentId,
@@ -134,9 +144,7 @@ export class TurnService implements ProjectWork {
     const latest = store.turns.latest(agentId) as Turn;
     const commitMessage = `Drover checkpoint: ${agent.name} before restoring checkpoint ${n}`;
     const taken = await this.checkpoints.take(checkout, commitMessage, checkpointRef(agentId, latest.n + 1), target.commit);
-    const { snapshot } = taken;
-    // Counted from the target to now; the restore's change goes the other way.
-    const stats = { files: taken.stats.files, additions: taken.stats.deletions, deletions: taken.stats.additions };
+    const { snapshot, stats } = taken;
     // Written before anything changes: however the restore ends, the state before it can be had back.
     const undo = this.record(store, {
       agentId,
@@ -186,7 +194,8 @@ export class TurnService implements ProjectWork {
     // git apply writes all of it or nothing: a failure leaves the worktree as the checkpoint holds it.
     await applyRevert(this.git, checkout, planned);
     const after = await this.checkpoints.tree(checkout);
-    const stats = await this.checkpoints.stats(checkout, snapshot.commit, after);
+    // As its diff reads: what undoing the revert brings back.
+    const stats = await this.checkpoints.stats(checkout, after, snapshot.commit);
     const undo = this.record(store, {
       agentId,
       n,
