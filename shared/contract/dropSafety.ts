@@ -109,4 +109,5 @@ export const METHOD_DROP_SAFETY: Record<MethodName, DropSafety> = {
   restartMachineHost: 'changes',
   removeMachine: 'changes',
   openInEditor: 'changes',
+  getTerminalEditor: 'reads',
 };

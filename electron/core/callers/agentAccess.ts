@@ -211,6 +211,7 @@ const AGENT_ACCESS: AgentAccess = {
   updateHandledAttention: 'person-only',
   // The editor opens on the person's screen: an agent has its own tools for files.
   openInEditor: 'person-only',
+  getTerminalEditor: 'person-only',
 };
 
 type AnyHandler = (params: unknown, client: Client) => unknown;
