@@ -80,4 +80,11 @@ describe('Open in a terminal editor (a real Shell agent in a PTY, real git workt
     );
     expect((await drover.core.api.getWorkState({ projectId })).agents).toEqual([]);
   });
+
+  it("takes the pane away again when its shell cannot start, saying why", async () => {
+    await boot({ VISUAL: FAKE_TERMINAL_EDITOR, SHELL: '/nonexistent/no-such-shell' });
+    const projectId = drover.project.id;
+    await expect(drover.core.api.openInEditor({ projectId, file: 'README.md' })).rejects.toThrow(/Edit README\.md/);
+    expect((await drover.core.api.getWorkState({ projectId })).agents).toEqual([]);
+  });
 });

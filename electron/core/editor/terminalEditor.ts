@@ -78,7 +78,13 @@ export class TerminalEditor {
     const typed = path.resolve(root) === path.resolve(projectPath) ? editorLine : `cd ${shellWord(root)} && ${editorLine}`;
 
     const agent = await this.agents.create({ projectId, name: this.freeName(projectId, `Edit ${path.basename(file)}`.slice(0, MAX_NAME_CHARS)), role: `Runs ${editor.command} on ${relative} in ${root}.`, profileId: SHELL_PROFILE });
-    this.sessions.start(agent.id, false);
+    try {
+      this.sessions.start(agent.id, false);
+    } catch (error) {
+      // A pane whose shell never started would be one more thing to remove by hand.
+      await this.agents.remove(agent.id);
+      throw error;
+    }
     await this.typeAtPrompt(agent.id, agent.name, typed);
     return { agentId: agent.id, argv: [editor.command, ...built.args] };
   }
