@@ -3,12 +3,13 @@ import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { makeRepo } from '../test-support/gitRepo';
 import { waitFor } from '../test-support/waitFor';
-import { addAgent } from './support/agents';
+import { addAgent, openWorkspace, saveProfiles, SHELL_AGENT_PROFILE, terminalOf } from './support/agents';
 import { runTask, taskRow } from './support/workState';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { branchOf, openChanges, openRepoWithShell, privatePortBlocks, worktreeFolder } from './support/worktrees';
 
 const FAKE_EDITOR = path.resolve(__dirname, '../test-support/fixtures/fake-editor.mjs');
+const FAKE_TERMINAL_EDITOR = path.resolve(__dirname, '../test-support/fixtures/fake-terminal-editor.sh');
 
 /** Sets Settings → Editor to the fake editor, which appends each argv it gets to `out`; back to the page it came from. */
 async function useFakeEditor(page: Page, out: string): Promise<void> {
@@ -135,4 +136,55 @@ test("a path:line in a task's output is a link that opens the file at that line 
   await clickReference();
   await expect(output.getByRole('status').filter({ hasText: 'Opened cart.ts:4 in your editor' })).toBeVisible();
   expect(await editorRuns(out, 1)).toEqual([['--goto', `${repo}/src/cart.ts:4:2`]]);
+});
+
+test("the terminal editor preset opens a changed file at its line in $VISUAL, in a new Shell pane in the agent's worktree that takes the focus and stays a shell", async ({ page, drover }) => {
+  const restorePorts = privatePortBlocks(drover);
+  try {
+    const repo = makeShopRepo(drover);
+    const visual = `${FAKE_TERMINAL_EDITOR} --from-visual`;
+    const url = await drover.startHost(['--project', repo], { ...process.env, SHELL: '/bin/sh', VISUAL: visual, EDITOR: 'not-this-one' });
+    await openWorkspace(page, url, await saveProfiles(drover, repo, [SHELL_AGENT_PROFILE]));
+
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('combobox', { name: 'Editor' }).selectOption({ label: 'Terminal editor ($VISUAL / $EDITOR)' });
+    await expect(page.getByRole('textbox', { name: 'Editor command' })).toHaveValue('$EDITOR +{line} {file}');
+    await expect(page.getByRole('status').filter({ hasText: 'This host runs' })).toHaveText(
+      `This host runs ${visual} (its $VISUAL) in a new Shell pane, in the worktree of the file, which stays a shell once the editor exits.`,
+    );
+    await page.goBack();
+
+    const pane = await addAgent(page, 'writer', 'Edits the cart', 'POSIX shell');
+    await expect(branchOf(pane, 'writer')).toBeVisible();
+    const folder = worktreeFolder(repo, 'writer');
+    fs.writeFileSync(path.join(folder, 'src', 'cart.ts'), 'one\ntwo\nTHREE\nfour\nfive\n');
+    const changes = await openChanges(page, pane, 'writer');
+    await changes.getByRole('button', { name: 'Open in editor: src/cart.ts' }).click();
+    await expect(changes).toBeHidden();
+
+    const editorPane = page.getByRole('region', { name: 'Edit cart.ts', exact: true });
+    const screen = terminalOf(editorPane, 'Edit cart.ts').locator('.xterm-rows');
+    await expect(screen).toContainText('fake-editor arg: --from-visual');
+    await expect(screen).toContainText('fake-editor arg: +3');
+    await expect(screen).toContainText('fake-editor arg: src/cart.ts');
+    await expect(screen).toContainText(`fake-editor cwd: ${fs.realpathSync(folder)}`);
+
+    // The new pane has the focus: what the person types goes to its shell, still in the worktree.
+    await page.keyboard.type('echo "typed into $(pwd -P)"');
+    await page.keyboard.press('Enter');
+    await expect(screen).toContainText(`typed into ${fs.realpathSync(folder)}`);
+  } finally {
+    restorePorts();
+  }
+});
+
+test('the terminal editor preset says in Settings when the host has neither $VISUAL nor $EDITOR', async ({ page, drover }) => {
+  const repo = makeShopRepo(drover);
+  const url = await drover.startHost(['--project', repo], { ...process.env, VISUAL: '', EDITOR: '' });
+  await openWorkspace(page, url, await saveProfiles(drover, repo, [SHELL_AGENT_PROFILE]));
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('combobox', { name: 'Editor' }).selectOption({ label: 'Terminal editor ($VISUAL / $EDITOR)' });
+  await expect(page.getByRole('status').filter({ hasText: 'Neither' })).toHaveText(
+    "Neither $VISUAL nor $EDITOR is set in the Drover host's environment, so opening a file is refused: set one before starting the host, or choose another editor.",
+  );
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editorArgv, EDITOR_PRESETS, parseEditorCommand, splitEditorCommand } from './editor';
+import { editorArgv, EDITOR_PRESETS, isTerminalEditor, parseEditorCommand, splitEditorCommand } from './editor';
 
 const place = { file: '/work/a b/it\'s "x".ts', line: '12', column: '3' };
 
@@ -19,6 +19,13 @@ describe('the editor command', () => {
 
   it('gives every preset as a program and arguments with the file in them', () => {
     for (const preset of EDITOR_PRESETS) expect(parseEditorCommand(preset.command)).not.toHaveProperty('error');
+  });
+
+  it('tells a terminal editor by its $EDITOR program, and only by that', () => {
+    expect(EDITOR_PRESETS.filter((preset) => isTerminalEditor(preset.command)).map((preset) => preset.name)).toEqual(['Terminal editor ($VISUAL / $EDITOR)']);
+    expect(isTerminalEditor('$EDITOR {file}')).toBe(true);
+    expect(isTerminalEditor('vim $EDITOR {file}')).toBe(false);
+    expect(isTerminalEditor('$EDITOR')).toBe(false);
   });
 
   it('refuses, in words, a command that is empty, cannot be split, or does not say where the file goes', () => {

@@ -18,7 +18,19 @@ export const EDITOR_PRESETS: readonly EditorPreset[] = [
   { name: 'Zed', command: 'zed {file}:{line}:{column}' },
   { name: 'JetBrains (IntelliJ IDEA)', command: 'idea --line {line} {file}' },
   { name: 'Sublime Text', command: 'subl {file}:{line}:{column}' },
+  { name: 'Terminal editor ($VISUAL / $EDITOR)', command: '$EDITOR +{line} {file}' },
 ];
+
+/**
+ * A template whose program is this word runs the host's terminal editor ($VISUAL, else $EDITOR) in a
+ * new Shell pane, in the folder of the worktree the file is in, instead of as a detached process.
+ */
+export const TERMINAL_EDITOR_PROGRAM = '$EDITOR';
+
+export function isTerminalEditor(template: string): boolean {
+  const parsed = parseEditorCommand(template);
+  return 'program' in parsed && parsed.program === TERMINAL_EDITOR_PROGRAM;
+}
 
 export const MAX_EDITOR_COMMAND_CHARS = 2_000;
 

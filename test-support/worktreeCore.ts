@@ -18,7 +18,8 @@ export interface WorktreeCore {
   close(): Promise<void>;
 }
 
-export async function openWorktreeCore(dir: string, repo: string): Promise<WorktreeCore> {
+/** `env`: what the core's agents and tasks start from (default: this process's). */
+export async function openWorktreeCore(dir: string, repo: string, env?: NodeJS.ProcessEnv): Promise<WorktreeCore> {
   const lines: string[] = [];
   const boot = () =>
     createCore({
@@ -27,6 +28,7 @@ export async function openWorktreeCore(dir: string, repo: string): Promise<Workt
       socketPath: '/unused',
       portBlocksDir: path.join(dir, 'ports'),
       log: (line) => lines.push(line),
+      ...(env ? { env } : {}),
     });
   let core = boot();
   const project = await core.api.addProject({ path: repo });

@@ -16,6 +16,7 @@ import { reconcileProjects } from './boot';
 import type { CommandLineToolSource } from './commandLineTool/commandLineTool';
 import { commandLineToolMethods } from './commandLineTool/commandLineToolMethods';
 import { editorMethods } from './editor/editorMethods';
+import { TerminalEditor } from './editor/terminalEditor';
 import { EventBus } from './events/eventBus';
 import { ForgeConnector } from './forge/forgeConnector';
 import { forgeMethods } from './forge/forgeMethods';
@@ -233,7 +234,7 @@ export function createCore(options: CoreOptions): Core {
     ...commentMethods(new CommentService(locator, events, inbox)),
     ...attentionMethods(new HandledAttentionService(projects, stores, events)),
     ...machineMethods(new MachineService(new DefinitionTable(appDb, 'machines'), options.launchSsh, options.remoteHostBundleDir)),
-    ...editorMethods(projects, stores, locator, appSettings, withoutForgeTokens(env)),
+    ...editorMethods(projects, stores, locator, appSettings, new TerminalEditor(agents, sessions, stores, env), withoutForgeTokens(env)),
   };
   // Agents' connections are held to their own project and inbox; the person's are not.
   const api = toCoreApi(restrictAgents(handlers, locator), (error) =>

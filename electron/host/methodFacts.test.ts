@@ -34,7 +34,8 @@ const NOT_FOR_A_MACHINE_PAGE = ['getHostStatus', 'openWebDoor', 'stopHost'];
 const REFUSED_TO_AGENTS = [
   'ackAgentOutput', 'addDiffComment', 'addMachine', 'addProject', 'archiveAgent', 'attachAgentTerminal', 'compareAgents', 'createAgent',
   'createPullRequest', 'deleteAgentProfile', 'deleteDiffComment', 'deleteKeptBranch', 'detachAgentTerminal', 'diffAgents', 'draftPullRequest',
-  'getAppSettings', 'getForgeStatus', 'getHandledAttention', 'getHostStatus', 'getMachineHost', 'handBackWorktreeConflicts', 'holdAgentWakes',
+  'getAppSettings', 'getForgeStatus', 'getHandledAttention', 'getHostStatus', 'getMachineHost', 'getTerminalEditor', 'handBackWorktreeConflicts',
+  'holdAgentWakes',
   'installCommandLineTool', 'listAgentProfiles', 'listDiffComments', 'listForgeIssues', 'listMachines', 'markInboxSeen', 'mergePullRequest',
   'mergeWorktree', 'openInEditor', 'openWebDoor', 'pauseAgentAccount', 'pushWorktreeBranch', 'readAgentScreen', 'refreshPullRequest', 'removeAgent',
   'removeMachine', 'removeProject', 'renameProject', 'resizeAgent', 'restartAgent', 'restartMachineHost', 'restoreTurn', 'resumeAccount',

@@ -1,9 +1,10 @@
 import { useEffect, useId, useState } from 'react';
-import { EDITOR_PRESETS } from '../../shared/editor';
+import { EDITOR_PRESETS, isTerminalEditor } from '../../shared/editor';
 import { FormError } from '../components/FormError';
 import { usePendingAction } from '../components/usePendingAction';
 import { useAppSettings } from '../store/hooks';
 import { useDroverActions } from '../store/StoreContext';
+import { TerminalEditorNote } from './TerminalEditorNote';
 
 const CUSTOM = '';
 
@@ -65,8 +66,10 @@ export function EditorSetting() {
       <p id={hintId} className="field-hint">
         What <em>Open in editor</em> runs, in the Changes view, on a file:line in a task&apos;s output and in the palette. {'{file}'},{' '}
         {'{line}'} and {'{column}'} are filled in; the command is run as it is split here (quotes group words), never through a
-        shell, by the Drover host of the project&apos;s machine, and only for files of the project and its worktrees.
+        shell, by the Drover host of the project&apos;s machine, and only for files of the project and its worktrees. $EDITOR as the program
+        runs the host&apos;s terminal editor in a new Shell pane.
       </p>
+      {isTerminalEditor(saved) && <TerminalEditorNote />}
       <FormError message={error} />
     </>
   );

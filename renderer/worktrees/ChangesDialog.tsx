@@ -56,7 +56,7 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
   const [merging, setMerging] = useState(false);
   const [pushed, setPushed] = useState<string | null>(null);
   const push = usePendingAction();
-  const editor = useOpenInEditor();
+  const editor = useOpenInEditor(onClose);
   const rowsRef = useRef<DiffRowsHandle>(null);
   const contentRef = useRef<HTMLDivElement>(null);
 
@@ -269,7 +269,7 @@ export function ChangesDialog({ agent, worktree, onClose }: ChangesDialogProps) 
               onOpenFile={openInEditor}
             />
           )}
-          <DiffComments agent={agent} files={files} draft={draft} onDraftChange={setDraft} />
+          <DiffComments agent={agent} files={files} draft={draft} onDraftChange={setDraft} onClose={onClose} />
         </div>
         <p className="changes-dialog__keys">
           <kbd>j</kbd>/<kbd>k</kbd> files · <kbd>n</kbd>/<kbd>p</kbd> hunks · <kbd>,</kbd>/<kbd>.</kbd> turns · <kbd>t</kbd> this turn · <kbd>s</kbd> since ·{' '}

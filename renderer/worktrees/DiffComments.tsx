@@ -24,6 +24,8 @@ interface DiffCommentsProps {
   files: readonly WorktreeDiffFile[];
   draft: CommentDraft | null;
   onDraftChange(draft: CommentDraft | null): void;
+  /** Closes the Changes view, for a terminal editor's pane to take the focus. */
+  onClose(): void;
 }
 
 /** A line number typed in; never below `min`. */
@@ -67,14 +69,14 @@ function CommentItem({ comment, onDelete, onOpen }: { comment: DiffComment; onDe
  * Comments on the agent's diff: written on selected lines (or lines typed in), collected, then sent
  * to the agent's inbox as one message, which wakes it once it is ready.
  */
-export function DiffComments({ agent, files, draft, onDraftChange }: DiffCommentsProps) {
+export function DiffComments({ agent, files, draft, onDraftChange, onClose }: DiffCommentsProps) {
   const bridge = useBridge();
   const { items: comments, error: loadError } = useDiffComments(agent.id);
   const [body, setBody] = useState('');
   const [sentNote, setSentNote] = useState<string | null>(null);
   const save = usePendingAction({ clearErrorOnStart: true });
   const send = usePendingAction({ clearErrorOnStart: true });
-  const editor = useOpenInEditor();
+  const editor = useOpenInEditor(onClose);
   const bodyRef = useRef<HTMLTextAreaElement>(null);
   const headingId = useId();
   const fieldId = useId();

@@ -15,7 +15,7 @@ interface OpenChangedFileDialogProps {
 /** The palette's "Open file in editor…": the files the agent's branch changed, each opened at its first change. */
 export function OpenChangedFileDialog({ agent, worktree, onClose }: OpenChangedFileDialogProps) {
   const { diff, error } = useWorktreeDiff(worktree, WHOLE_BRANCH);
-  const editor = useOpenInEditor();
+  const editor = useOpenInEditor(onClose);
   const files = (diff?.files ?? []).filter((file) => file.status !== 'deleted');
   return (
     <ModalDialog title={`Open a file ${agent.name} changed`} className="open-file-dialog" onClose={onClose}>

@@ -11,7 +11,8 @@ export const EDITOR_METHODS = {
    * person's editor (the editorCommand app setting), run by this host, detached. `file` is
    * absolute, or relative to the agent's worktree root (`agentId`: the Changes view's paths) or to
    * the task's folder (`taskId`: a path in its output). Refused outside the project, without an
-   * editor set, and when the editor cannot start or fails at once.
+   * editor set, and when the editor cannot start or fails at once. A terminal editor (the
+   * `$EDITOR` program, see shared/editor.ts) runs in a new Shell agent, whose id the result carries.
    */
   openInEditor: {
     params: z
@@ -25,10 +26,18 @@ export const EDITOR_METHODS = {
       })
       .strict()
       .refine((params) => params.agentId === undefined || params.taskId === undefined, 'give a file relative to an agent or to a task, not both'),
-    result: z.object({ file: z.string(), line: Position, column: Position, argv: z.array(z.string()) }),
+    result: z.object({ file: z.string(), line: Position, column: Position, argv: z.array(z.string()), agentId: AgentIdSchema.optional() }),
     kind: 'changes',
     doors: EVERY_DOOR,
     // The editor opens on the person's screen: an agent has its own tools for files.
+    agents: 'refused',
+  },
+  /** The terminal editor this host would run for `$EDITOR`: its $VISUAL, else its $EDITOR; null when neither is set. */
+  getTerminalEditor: {
+    params: z.object({}).strict(),
+    result: z.object({ variable: z.enum(['VISUAL', 'EDITOR']), command: z.string() }).nullable(),
+    kind: 'reads',
+    doors: EVERY_DOOR,
     agents: 'refused',
   },
 } as const satisfies MethodTable;

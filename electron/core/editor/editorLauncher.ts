@@ -23,7 +23,7 @@ export interface EditorOpening {
   env: NodeJS.ProcessEnv;
 }
 
-/** The file canonical, refused unless it exists, is a file, and lies in one of `roots` (each compared canonical too, so a symlink cannot lead out). */
+/** The file canonical and the deepest of `roots` holding it; refused unless it exists, is a file, and lies in one of them (each compared canonical too, so a symlink cannot lead out). */
 export function fileInside(file: string, roots: readonly string[]): { file: string; root: string } {
   let real: string;
   try {
@@ -32,7 +32,11 @@ export function fileInside(file: string, roots: readonly string[]): { file: stri
     fail('not-found', `${file} does not exist.`);
   }
   if (!fs.statSync(real).isFile()) fail('invalid-path', `${file} is not a file.`);
-  const root = roots.map(canonical).find((candidate) => candidate !== null && isInside(candidate, real));
+  // The deepest: a worktree may lie inside the project folder.
+  const root = roots
+    .map(canonical)
+    .filter((candidate): candidate is string => candidate !== null && isInside(candidate, real))
+    .sort((a, b) => b.length - a.length)[0];
   if (!root) fail('invalid-path', `${file} is outside the project and its worktrees: Drover opens only their files in your editor.`);
   return { file: real, root };
 }

@@ -33,7 +33,7 @@ export function TaskOutputDialog({ task, retryRefusal, onCancel, onRetry, onClos
   const [status, setStatus] = useState<FollowerStatus>({ loading: true, earlierBytes: 0, error: null });
   const copy = usePendingAction();
   const [copied, setCopied] = useState(false);
-  const editor = useOpenInEditor();
+  const editor = useOpenInEditor(onClose);
   const taskId = task.id;
 
   const follow = useCallback(
