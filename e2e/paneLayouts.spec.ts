@@ -12,7 +12,7 @@ const AGENTS = [
   { name: 'reviewer', role: 'Reviews pull requests', worktree: true },
 ] as const;
 
-/** A repository project with three started shell agents (the reviewer in its own worktree), and a second project with one. */
+/** A repository project with three started shell agents (the reviewer in its own worktree) and a task, and a second project with one agent. */
 async function twoProjects(drover: DroverWorld): Promise<{ url: string; projectId: string; otherId: string }> {
   const repo = makeRepo(path.join(drover.root, 'shop'), { 'README.md': 'hello\n' });
   const other = makeRepo(path.join(drover.root, 'blog'), { 'README.md': 'posts\n' });
@@ -24,6 +24,7 @@ async function twoProjects(drover: DroverWorld): Promise<{ url: string; projectI
       const created = await rpc.call('createAgent', { projectId, name: agent.name, role: agent.role, profileId: 'sh', ...workspace });
       await rpc.call('startAgent', { agentId: created.id, resume: false });
     }
+    await rpc.call('createTask', { projectId, command: 'echo ok', label: 'lint' });
     const blog = await rpc.call('addProject', { path: other });
     await rpc.call('createAgent', { projectId: blog.id, name: 'writer', role: 'Posts', profileId: 'sh' });
     return blog.id;

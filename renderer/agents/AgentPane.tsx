@@ -11,7 +11,6 @@ import type { AgentWork } from '../store/selectors';
 import { useDroverActions } from '../store/StoreContext';
 import type { AgentTerminalHandle } from '../terminal/AgentTerminal';
 import { PullRequestChip } from '../forge/PullRequestChip';
-import { PullRequestDialog } from '../forge/PullRequestDialog';
 import { MenuButton, type MenuAction } from '../components/MenuButton';
 import { BranchChip } from '../worktrees/BranchChip';
 import { AgentStateBadge } from './AgentStateBadge';
@@ -100,11 +99,11 @@ export function AgentPane(props: AgentPaneProps) {
   const shortcut = index < 9 ? `Alt+${index + 1}` : null;
   const machine = machineOfPage();
   const [pullRequestShown, setPullRequestShown] = useState(false);
-  const pullRequest = worktree?.ownsBranch ? (props.forgeLink?.pullRequest ?? null) : null;
+  const hasPullRequest = Boolean(props.forgeLink?.pullRequest);
   // The header keeps one line: what is used less than starting and stopping waits in this menu.
   const moreActions: MenuAction[] = [
     ...(live ? [{ label: 'Restart', run: startsAgent(() => restartAgent(agent.id)) }] : []),
-    ...(worktree?.ownsBranch && !pullRequest && worktree.state === 'ready' ? [{ label: 'Open pull request…', run: () => setPullRequestShown(true) }] : []),
+    ...(worktree?.ownsBranch && !hasPullRequest && worktree.state === 'ready' ? [{ label: 'Open pull request…', run: () => setPullRequestShown(true) }] : []),
     agent.wakesHeld
       ? { label: 'Resume wakes', run: () => void run(() => holdAgentWakes(agent.id, false)) }
       : { label: 'Hold wakes', run: () => void run(() => holdAgentWakes(agent.id, true)) },
@@ -171,11 +170,17 @@ export function AgentPane(props: AgentPaneProps) {
           <InboxButton count={work.newMessages} onOpen={props.onOpenInbox} />
           <AgentTaskBadges work={work} />
           {worktree && <BranchChip agentName={agent.name} worktree={worktree} onReview={props.onOpenChanges} />}
-          {pullRequest && <PullRequestChip pullRequest={pullRequest} onOpen={() => setPullRequestShown(true)} />}
+          {worktree?.ownsBranch && (
+            <PullRequestChip
+              agent={agent}
+              worktree={worktree}
+              link={props.forgeLink}
+              dialogShown={pullRequestShown}
+              onShowDialog={() => setPullRequestShown(true)}
+              onCloseDialog={() => setPullRequestShown(false)}
+            />
+          )}
         </div>
-        {pullRequestShown && worktree && (
-          <PullRequestDialog agent={agent} worktree={worktree} link={props.forgeLink} onClose={() => setPullRequestShown(false)} />
-        )}
       </header>
       {cannotStart ? (
         <div role="alert" className="agent-pane__problem">

@@ -6,7 +6,7 @@ const PATHS = {
   restore: 'M6 3v3H3M13 6h-3V3M10 13v-3h3M3 10h3v3',
   edit: 'M3 13l.6-2.6L10.5 3.5l2 2-6.9 6.9zM9.3 4.7l2 2',
   remove: 'M3.5 4.5h9M6.5 4.5V3h3v1.5M5 4.5l.6 8.5h4.8l.6-8.5',
-  more: 'M3.5 8h.01M8 8h.01M12.5 8h.01',
+  more: 'M2.75 8a.75.75 0 1 0 1.5 0a.75.75 0 1 0-1.5 0M7.25 8a.75.75 0 1 0 1.5 0a.75.75 0 1 0-1.5 0M11.75 8a.75.75 0 1 0 1.5 0a.75.75 0 1 0-1.5 0',
 } as const;
 
 /** Small line icons for pane controls; the button around each carries the accessible name. */

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { readLocalSetting, writeLocalSetting } from './localSetting';
+import { readLocalSetting, writeLocalSetting } from '../store/localSetting';
 
 function read(key: string, fallback: boolean): boolean {
   const stored = readLocalSetting(key);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { create } from 'zustand';
 import type { Agent } from '../../shared/entities';
-import { readLocalSetting, writeLocalSetting } from '../components/localSetting';
+import { readLocalSetting, writeLocalSetting } from './localSetting';
 import { isPhoneLayout, usePhoneLayout } from './phoneLayout';
 
 export const PANE_LAYOUTS = ['grid', 'focus', 'tabs'] as const;
