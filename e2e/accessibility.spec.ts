@@ -1,26 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { connectToDrover } from '../electron/cli/socketClient';
 import { git, makeRepo } from '../test-support/gitRepo';
 import { waitFor } from '../test-support/waitFor';
 import { withSocket } from './support/attention';
+import { seriousViolations } from './support/axe';
 import { openWorkspace, saveProfiles, screenshot, SHELL_AGENT_PROFILE } from './support/agents';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { openChanges, worktreeFolder } from './support/worktrees';
-
-/**
- * The serious and critical WCAG 2.1 A/AA violations axe finds on what the page shows now, one line
- * each; with label-in-name (2.5.3), which axe still files as experimental and runs only when asked.
- */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const byTags = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const labelInName = await new AxeBuilder({ page }).withRules(['label-content-name-mismatch']).analyze();
-  return [...byTags.violations, ...labelInName.violations]
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} — ${node.failureSummary?.split('\n').slice(1).join(' ') ?? ''}`));
-}
 
 /** A repository project with two shell agents (one in its own worktree, with changes) and tasks that passed and failed. */
 async function projectWithWork(drover: DroverWorld): Promise<{ url: string; projectId: string }> {

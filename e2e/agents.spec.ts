@@ -9,6 +9,7 @@ import {
   addedAgent,
   FAKE_PROFILE,
   openWorkspace,
+  paneMenuAction,
   saveProfiles,
   screenshot,
   SHELL_AGENT_PROFILE,
@@ -131,7 +132,7 @@ test('keys typed right after Restart go to the new session, not to the old one w
   // The old session marks itself: what it runs says "old".
   await typeLine(page, terminal, 'WHICH=old; echo marked-$WHICH');
   await expect(terminal.locator('.xterm-rows > div', { hasText: /^marked-old\s*$/ })).toHaveCount(1);
-  await pane.getByRole('button', { name: 'Restart' }).click();
+  await paneMenuAction(page, 'Typist', 'Restart');
   await expect(pane.getByRole('status').filter({ hasText: 'Starting Typist… what you type now is sent to it once it runs.' })).toBeVisible();
   // A shell ignores SIGTERM: the old session runs on for the stop's grace period while this is typed.
   await typeLine(page, terminal, 'echo ran-in-${WHICH:-new}');
@@ -181,14 +182,14 @@ test('manages profiles in the UI and explains an agent whose command is missing'
   await expect(ghost.getByRole('alert')).toContainText('no-such-agent-cli is not installed');
   await expect(ghost.getByRole('group', { name: 'scout terminal' })).toHaveCount(0);
 
-  await ghost.getByRole('button', { name: 'Edit agent' }).click();
+  await paneMenuAction(page, 'scout', 'Edit agent…');
   const edit = page.getByRole('dialog', { name: 'Edit scout' });
   await edit.getByLabel('Name').fill('reader');
   await edit.getByRole('button', { name: 'Save' }).click();
   const reader = page.getByRole('region', { name: 'reader', exact: true });
   await expect(reader).toBeVisible();
 
-  await reader.getByRole('button', { name: 'Remove agent' }).click();
+  await paneMenuAction(page, 'reader', 'Remove agent…');
   await page.getByRole('alertdialog', { name: 'Remove reader?' }).getByRole('button', { name: 'Remove agent' }).click();
   await expect(reader).toHaveCount(0);
   await expect(page.getByText('No agents yet')).toBeVisible();

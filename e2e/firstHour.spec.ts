@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { git, makeRepo } from '../test-support/gitRepo';
-import { addAgent, agentPane, openWorkspace, saveProfiles, SHELL_AGENT_PROFILE, stateBadge, terminalOf, typeLine } from './support/agents';
+import { addAgent, agentPane, openWorkspace, paneMenuAction, saveProfiles, SHELL_AGENT_PROFILE, stateBadge, terminalOf, typeLine } from './support/agents';
 import { runCli } from '../test-support/droverProcess';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { holdReplies } from './support/heldFrames';
@@ -170,7 +170,7 @@ test.describe('item 16: smaller things', () => {
     await expect(changes.getByRole('button', { name: 'Merge into main…' })).toBeDisabled();
     await changes.getByRole('button', { name: 'Close' }).click();
 
-    await pane.getByRole('button', { name: 'Remove agent' }).click();
+    await paneMenuAction(page, 'idle', 'Remove agent…');
     const confirm = page.getByRole('alertdialog', { name: 'Remove idle?' });
     await confirm.getByRole('button', { name: 'Remove agent' }).click();
     await expect(confirm.getByRole('status')).toHaveText('Removing idle: stopping its session, saving and deleting its worktree…');

@@ -4,7 +4,7 @@ import type { Locator, Page } from '@playwright/test';
 import { FakeGitHub } from '../test-support/fakeGitHub';
 import { addBareOrigin, git, makeRepo } from '../test-support/gitRepo';
 import { inboxMessage, openInbox } from './support/agentBridge';
-import { addAgent, agentPane, openWorkspace, saveProfiles, screenshot, SHELL_AGENT_PROFILE, terminalOf, typeLine } from './support/agents';
+import { addAgent, agentPane, openWorkspace, paneMenuAction, saveProfiles, screenshot, SHELL_AGENT_PROFILE, terminalOf, typeLine } from './support/agents';
 import { needsYouButton, withSocket } from './support/attention';
 import { branchOf } from './support/worktrees';
 import { expect, test } from './support/droverHost';
@@ -88,7 +88,7 @@ test('an issue becomes an agent, its pull request goes through failed checks and
     const firstHead = git(worktree, 'rev-parse', 'HEAD');
 
     // Open its pull request from the drafted title and body.
-    await pane.getByRole('button', { name: 'Open pull request' }).click();
+    await paneMenuAction(page, agentName, 'Open pull request…');
     const form = page.getByRole('dialog', { name: `Open a pull request for ${agentName}` });
     await expect(form.getByLabel('Title')).toHaveValue('Count the third item');
     await expect(form.getByLabel('Description')).toHaveValue(`Fixes #${issue}`);
@@ -191,7 +191,7 @@ test('a project without an origin remote says so, and what to do, before any pul
       await expect(dialog).toBeHidden();
     };
 
-    await pane.getByRole('button', { name: 'Open pull request' }).click();
+    await paneMenuAction(page, 'sam', 'Open pull request…');
     await noOrigin();
 
     await page.keyboard.press('Control+Shift+P');
@@ -203,7 +203,7 @@ test('a project without an origin remote says so, and what to do, before any pul
 
     // With an origin, the same button drafts the form.
     addBareOrigin(repo, bare);
-    await pane.getByRole('button', { name: 'Open pull request' }).click();
+    await paneMenuAction(page, 'sam', 'Open pull request…');
     await expect(dialog.getByLabel('Title')).toBeVisible();
     expect(fake.requests.filter((request) => request.method === 'POST')).toEqual([]);
   } finally {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { branchesStartingWith, git, holdWorktreeCreation, makeRepo } from '../test-support/gitRepo';
-import { addAgent, openWorkspace, screenshot, terminalOf, typeLine } from './support/agents';
+import { addAgent, openWorkspace, paneMenuAction, screenshot, terminalOf, typeLine } from './support/agents';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { inboxMessage, openInbox, startFromPane } from './support/agentBridge';
 import { branchOf, openChanges, openRepoWithShell, privatePortBlocks, worktreeFolder } from './support/worktrees';
@@ -133,7 +133,7 @@ test('two agents in their own worktrees: each diff shows its own change, the fir
     // Removing beta, whose branch has work main lacks, keeps that branch.
     const betaBranch = (await branchOf(beta, 'beta').innerText()).trim();
     const betaFolder = worktreeFolder(repo, 'beta');
-    await beta.getByRole('button', { name: 'Remove agent' }).click();
+    await paneMenuAction(page, 'beta', 'Remove agent…');
     const remove = page.getByRole('alertdialog', { name: 'Remove beta?' });
     await expect(remove).toContainText(`${betaBranch} has 1 commit main lacks`);
     await screenshot(page, 'worktrees-remove.png');

@@ -109,3 +109,10 @@ export async function searchCount(page: Page, pane: Locator, terminal: Locator, 
   await field.press('Escape');
   return count;
 }
+
+/** Picks one of an agent pane's More actions (Restart, Hold wakes, Edit agent…, Remove agent…) through its menu. */
+export async function paneMenuAction(page: Page, agentName: string, action: string): Promise<void> {
+  const name = `More actions for ${agentName}`;
+  await agentPane(page, agentName).getByRole('button', { name, exact: true }).click();
+  await page.getByRole('menu', { name, exact: true }).getByRole('menuitem', { name: action, exact: true }).click();
+}

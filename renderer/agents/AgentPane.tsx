@@ -11,6 +11,7 @@ import type { AgentWork } from '../store/selectors';
 import { useDroverActions } from '../store/StoreContext';
 import type { AgentTerminalHandle } from '../terminal/AgentTerminal';
 import { PullRequestChip } from '../forge/PullRequestChip';
+import { MenuButton, type MenuAction } from '../components/MenuButton';
 import { BranchChip } from '../worktrees/BranchChip';
 import { AgentStateBadge } from './AgentStateBadge';
 import { CliVersionNote } from './CliVersionNote';
@@ -48,6 +49,8 @@ interface AgentPaneProps {
   /** The agent's issue and pull request, if it has one. */
   forgeLink: ForgeLink | undefined;
   maximised: boolean;
+  /** The grid layout can show one pane alone; the others show one large already. */
+  canMaximise: boolean;
   hidden: boolean;
   onToggleMaximise(): void;
   onEdit(): void;
@@ -61,7 +64,7 @@ interface AgentPaneProps {
 /** One agent: a header with its state and controls over its live terminal (or why it cannot run). */
 export function AgentPane(props: AgentPaneProps) {
   const { agent, index, session, profile, work, worktree, maximised, hidden, ref } = props;
-  const { startAgent, stopAgent, restartAgent } = useDroverActions();
+  const { startAgent, stopAgent, restartAgent, holdAgentWakes } = useDroverActions();
   const { pending, error: actionError, run } = usePendingAction();
   const rootRef = useRef<HTMLElement>(null);
   const terminalRef = useRef<AgentTerminalHandle>(null);
@@ -95,6 +98,18 @@ export function AgentPane(props: AgentPaneProps) {
   const cannotStart = live ? null : (actionError ?? profile?.unavailableReason ?? null);
   const shortcut = index < 9 ? `Alt+${index + 1}` : null;
   const machine = machineOfPage();
+  const [pullRequestShown, setPullRequestShown] = useState(false);
+  const hasPullRequest = Boolean(props.forgeLink?.pullRequest);
+  // The header keeps one line: what is used less than starting and stopping waits in this menu.
+  const moreActions: MenuAction[] = [
+    ...(live ? [{ label: 'Restart', run: startsAgent(() => restartAgent(agent.id)) }] : []),
+    ...(worktree?.ownsBranch && !hasPullRequest && worktree.state === 'ready' ? [{ label: 'Open pull request…', run: () => setPullRequestShown(true) }] : []),
+    agent.wakesHeld
+      ? { label: 'Resume wakes', run: () => void run(() => holdAgentWakes(agent.id, false)) }
+      : { label: 'Hold wakes', run: () => void run(() => holdAgentWakes(agent.id, true)) },
+    { label: 'Edit agent…', run: props.onEdit },
+    { label: 'Remove agent…', run: props.onRemove, danger: true },
+  ];
 
   return (
     <section
@@ -123,42 +138,28 @@ export function AgentPane(props: AgentPaneProps) {
           </span>
           <span className="agent-pane__actions">
             {live ? (
-              <>
-                <button type="button" className="button button--ghost button--row" disabled={pending} onClick={() => void run(() => stopAgent(agent.id))}>
-                  <PaneIcon name="stop" /> <span className="agent-pane__action-text">Stop</span>
-                </button>
-                <button type="button" className="button button--ghost button--row" disabled={pending} onClick={startsAgent(() => restartAgent(agent.id))}>
-                  <PaneIcon name="restart" /> <span className="agent-pane__action-text">Restart</span>
-                </button>
-              </>
+              <button type="button" className="button button--ghost button--row" disabled={pending} onClick={() => void run(() => stopAgent(agent.id))}>
+                <PaneIcon name="stop" /> <span className="agent-pane__action-text">Stop</span>
+              </button>
             ) : (
               <button type="button" className="button button--ghost button--row agent-pane__start" disabled={pending} onClick={start}>
                 <PaneIcon name="start" /> <span className="agent-pane__action-text">Start</span>
               </button>
             )}
             <span className="agent-pane__divider" aria-hidden="true" />
-            <button
-              type="button"
-              className="button button--ghost button--icon"
-              aria-label={maximised ? 'Restore grid' : 'Maximise'}
-              aria-pressed={maximised}
-              title={`${maximised ? 'Restore grid' : 'Maximise'} (Ctrl+Shift+Enter)`}
-              onClick={props.onToggleMaximise}
-            >
-              <PaneIcon name={maximised ? 'restore' : 'maximise'} />
-            </button>
-            <button type="button" className="button button--ghost button--icon" aria-label="Edit agent" title="Edit agent" onClick={props.onEdit}>
-              <PaneIcon name="edit" />
-            </button>
-            <button
-              type="button"
-              className="button button--ghost button--icon button--ghost-danger"
-              aria-label="Remove agent"
-              title="Remove agent"
-              onClick={props.onRemove}
-            >
-              <PaneIcon name="remove" />
-            </button>
+            {props.canMaximise && (
+              <button
+                type="button"
+                className="button button--ghost button--icon"
+                aria-label={maximised ? 'Restore grid' : 'Maximise'}
+                aria-pressed={maximised}
+                title={`${maximised ? 'Restore grid' : 'Maximise'} (Ctrl+Shift+Enter)`}
+                onClick={props.onToggleMaximise}
+              >
+                <PaneIcon name={maximised ? 'restore' : 'maximise'} />
+              </button>
+            )}
+            <MenuButton label={`More actions for ${agent.name}`} icon={<PaneIcon name="more" />} actions={moreActions} />
           </span>
         </div>
         <div className="agent-pane__badges">
@@ -169,7 +170,16 @@ export function AgentPane(props: AgentPaneProps) {
           <InboxButton count={work.newMessages} onOpen={props.onOpenInbox} />
           <AgentTaskBadges work={work} />
           {worktree && <BranchChip agentName={agent.name} worktree={worktree} onReview={props.onOpenChanges} />}
-          {worktree?.ownsBranch && <PullRequestChip agent={agent} worktree={worktree} link={props.forgeLink} />}
+          {worktree?.ownsBranch && (
+            <PullRequestChip
+              agent={agent}
+              worktree={worktree}
+              link={props.forgeLink}
+              dialogShown={pullRequestShown}
+              onShowDialog={() => setPullRequestShown(true)}
+              onCloseDialog={() => setPullRequestShown(false)}
+            />
+          )}
         </div>
       </header>
       {cannotStart ? (

@@ -12,7 +12,7 @@ interface AgentSwitcherProps {
   onShow(agentId: string): void;
 }
 
-/** On a phone, one pane shows at a time: tabs pick which, each with its agent's state. */
+/** In the tabs layout (a phone's), one pane shows at a time: tabs pick which, each with its agent's state. */
 export function AgentSwitcher({ agents, sessions, shownId, onShow }: AgentSwitcherProps) {
   const tabs = useRef(new Map<string, HTMLButtonElement>());
   const now = useNow(false);

@@ -7,19 +7,26 @@ import { KeptBranchesDialog } from '../worktrees/KeptBranchesDialog';
 import { RemoveAgentDialog } from '../worktrees/RemoveAgentDialog';
 import { AgentFormDialog } from './AgentFormDialog';
 import { AgentPane } from './AgentPane';
+import { AgentFocusList } from './AgentFocusList';
 import { AgentSwitcher } from './AgentSwitcher';
+import { PaneLayoutSwitch } from './PaneLayoutSwitch';
 import { ProfilesDialog } from './ProfilesDialog';
 import { changesDialog, useAgentsArea } from './useAgentsArea';
 
 const ChangesDialog = changesDialog.Component;
 
-/** The project's agents as a grid of live terminals, with adding, editing and removing agents. */
+/** The project's agents as live terminals (in a grid, one in focus, or under tabs), with adding, editing and removing agents. */
 export function AgentsArea({ projectId }: { projectId: string }) {
   const workByAgentId = useAgentWork(projectId);
   const forgeLinks = useWorkState(projectId, 'forgeLinksByAgentId');
   const headingId = useId();
   const { agents, sessions, worktrees, kept, profilesById, panes, dialog, openDialog, closeDialog, inboxAgent, changes, takenNames } = useAgentsArea(projectId);
-  const { phone, shape, maximised, soloId, gridRef, showPane, setMaximisedId, setPaneHandle, noteFocused } = panes;
+  const { phone, layout, setLayout, shape, maximised, soloId, gridRef, showPane, setMaximisedId, setPaneHandle, noteFocused } = panes;
+  const listed = layout === 'focus' ? agents.filter((agent) => agent !== maximised) : [];
+  const gridStyle =
+    layout === 'focus' && listed.length > 0
+      ? undefined
+      : { gridTemplateColumns: `repeat(${shape.columns}, minmax(0, 1fr))`, gridTemplateRows: `repeat(${shape.rows}, minmax(180px, 1fr))` };
 
   return (
     <section className="agents" aria-labelledby={headingId}>
@@ -29,6 +36,7 @@ export function AgentsArea({ projectId }: { projectId: string }) {
         </h2>
         <span className="pill">{agents.length}</span>
         <span className="agents__spacer" />
+        {!phone && <PaneLayoutSwitch layout={layout} onChange={setLayout} />}
         {kept.length > 0 && (
           <button type="button" className="button button--ghost" onClick={() => openDialog({ kind: 'kept-branches' })}>
             Kept branches <span className="pill">{kept.length}</span>
@@ -41,14 +49,10 @@ export function AgentsArea({ projectId }: { projectId: string }) {
           Add agent
         </button>
       </header>
-      {phone && agents.length > 1 && (
+      {layout === 'tabs' && agents.length > 1 && (
         <AgentSwitcher agents={agents} sessions={sessions} shownId={soloId} onShow={(agentId) => showPane(agentId)} />
       )}
-      <div
-        ref={gridRef}
-        className="agents__grid"
-        style={{ gridTemplateColumns: `repeat(${shape.columns}, minmax(0, 1fr))`, gridTemplateRows: `repeat(${shape.rows}, minmax(180px, 1fr))` }}
-      >
+      <div ref={gridRef} className={listed.length > 0 ? 'agents__grid agents__grid--focus' : 'agents__grid'} data-layout={layout} style={gridStyle}>
         {agents.length === 0 && (
           <div className="agents__empty">
             <p className="agents__empty-title">No agents yet</p>
@@ -66,9 +70,10 @@ export function AgentsArea({ projectId }: { projectId: string }) {
             work={workByAgentId.get(agent.id) ?? NO_WORK}
             worktree={worktrees[agent.id]}
             forgeLink={forgeLinks[agent.id]}
-            maximised={maximised === agent && !phone}
+            maximised={maximised === agent && layout === 'grid'}
+            canMaximise={layout === 'grid'}
             hidden={maximised !== null && maximised !== agent}
-            onToggleMaximise={() => !phone && setMaximisedId(maximised === agent ? null : agent.id)}
+            onToggleMaximise={() => setMaximisedId(maximised === agent ? null : agent.id)}
             onEdit={() => openDialog({ kind: 'edit', agent })}
             onOpenInbox={() => openDialog({ kind: 'inbox', agentId: agent.id })}
             onOpenChanges={() => openDialog({ kind: 'changes', agentId: agent.id })}
@@ -76,6 +81,7 @@ export function AgentsArea({ projectId }: { projectId: string }) {
             onFocusWithin={() => noteFocused(agent.id)}
           />
         ))}
+        {listed.length > 0 && <AgentFocusList agents={listed} sessions={sessions} workByAgentId={workByAgentId} onShow={showPane} />}
       </div>
       {dialog?.kind === 'add' && <AgentFormDialog projectId={projectId} takenNames={takenNames()} onClose={closeDialog} />}
       {dialog?.kind === 'edit' && (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeAgent, makeSession, makeWorktree } from '../testing/fixtures';
-import { agentCommands } from './agentCommands';
+import { agentCommands, layoutCommands } from './agentCommands';
 
 const labels = (commands: ReturnType<typeof agentCommands>) => commands.map((command) => command.label);
 
@@ -20,5 +20,15 @@ describe('agentCommands', () => {
     expect(labels(commands)).toEqual(expect.arrayContaining(['Stop alpha', 'Restart alpha', 'Start beta']));
     expect(labels(commands)).not.toContain('Start alpha');
     expect(labels(commands)).not.toContain('Review alpha’s changes…');
+  });
+});
+
+describe('layoutCommands', () => {
+  it('offers the pane layouts not in use', () => {
+    expect(layoutCommands('grid').map((command) => command.label)).toEqual(['Layout: Focus', 'Layout: Tabs']);
+    expect(layoutCommands('tabs').map((command) => [command.label, command.layout])).toEqual([
+      ['Layout: Grid', 'grid'],
+      ['Layout: Focus', 'focus'],
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import type { Agent, AgentSession, Worktree } from '../../shared/entities';
 import type { PaletteCommand } from '../components/commandRegistry';
 import { isSessionLive } from '../format/agentPresentation';
 import type { EntityMap } from '../store/versioned';
+import { PANE_LAYOUTS, type PaneLayout } from '../store/workspaceView';
 
 /** The dialogs of the agents area. */
 export type OpenDialog =
@@ -51,4 +52,17 @@ export function agentCommands(agents: readonly Agent[], sessions: EntityMap<Agen
       ];
     }),
   ];
+}
+
+export const PANE_LAYOUT_NAMES: Readonly<Record<PaneLayout, string>> = { grid: 'Grid', focus: 'Focus', tabs: 'Tabs' };
+
+/** The palette's way to switch the project's pane layout: the layouts not in use. */
+export function layoutCommands(current: PaneLayout): (CommandWords & { layout: PaneLayout })[] {
+  return PANE_LAYOUTS.filter((layout) => layout !== current).map((layout) => ({
+    id: `agents:layout:${layout}`,
+    group: 'View',
+    label: `Layout: ${PANE_LAYOUT_NAMES[layout]}`,
+    keywords: ['panes', 'arrange', 'terminals'],
+    layout,
+  }));
 }

@@ -3,7 +3,7 @@ import { usePaletteCommands } from '../components/commandRegistry';
 import { useFocusRequest } from '../store/focusRequest';
 import { useAgents, useWorkState } from '../store/hooks';
 import { useDroverActions } from '../store/StoreContext';
-import { agentCommands, type AgentCommand, type OpenDialog } from './agentCommands';
+import { agentCommands, layoutCommands, type AgentCommand, type OpenDialog } from './agentCommands';
 import type { AgentPanes } from './useAgentPanes';
 import { useAgentShortcuts, type AgentsCommand } from './useAgentShortcuts';
 
@@ -14,7 +14,7 @@ export function useAgentCommands(projectId: string, panes: AgentPanes, openDialo
   const sessions = useWorkState(projectId, 'sessionsByAgentId');
   const worktrees = useWorkState(projectId, 'worktreesByAgentId');
   const { startAgent, stopAgent, restartAgent, holdAgentWakes } = useDroverActions();
-  const { showPane, focusPane, focusedAgentId, maximised, setMaximisedId, phone } = panes;
+  const { showPane, focusPane, focusedAgentId, maximised, setMaximisedId, phone, layout, setLayout } = panes;
 
   useFocusRequest((target) => {
     if (target.kind !== 'agent' || target.projectId !== projectId || !agentsById[target.agentId]) return false;
@@ -46,8 +46,11 @@ export function useAgentCommands(projectId: string, panes: AgentPanes, openDialo
           return openDialog({ kind: command.action, agent });
       }
     };
-    return agentCommands(agents, sessions, worktrees).map((command) => ({ ...command, run: () => run(command) }));
-  }, [agents, sessions, worktrees, startAgent, stopAgent, restartAgent, holdAgentWakes, showPane, openDialog]);
+    const agentActions = agentCommands(agents, sessions, worktrees).map((command) => ({ ...command, run: () => run(command) }));
+    // A phone shows one pane at a time whatever the layout.
+    const layouts = phone ? [] : layoutCommands(layout).map((command) => ({ ...command, run: () => setLayout(command.layout) }));
+    return [...agentActions, ...layouts];
+  }, [agents, sessions, worktrees, startAgent, stopAgent, restartAgent, holdAgentWakes, showPane, openDialog, phone, layout, setLayout]);
   usePaletteCommands(commands);
 
   useAgentShortcuts((command: AgentsCommand) => {
@@ -70,13 +73,14 @@ export function useAgentCommands(projectId: string, panes: AgentPanes, openDialo
       return true;
     }
     if (command.kind === 'toggleMaximise') {
+      if (layout !== 'grid') return false;
       const target = maximised ? null : focusedAgentId();
       setMaximisedId(target);
       const keepFocusOn = maximised?.id ?? target;
       if (keepFocusOn) focusPane(keepFocusOn);
       return true;
     }
-    if (!maximised || phone) return false;
+    if (!maximised || layout !== 'grid') return false;
     setMaximisedId(null);
     return true;
   });

@@ -10,7 +10,8 @@ export type AgentsCommand = WorkspaceCommand | { kind: 'restore' };
  */
 export function useAgentShortcuts(run: (command: AgentsCommand) => boolean): void {
   useWindowKeyDown((event) => {
-    if (document.querySelector('dialog[open]')) return;
+    // An open dialog or menu has the keys (its Escape closes it, not the maximised pane).
+    if (document.querySelector('dialog[open]') || (event.target instanceof Element && event.target.closest('[role="menu"]'))) return;
     const command: AgentsCommand | null =
       workspaceCommandFor(event) ?? (event.key === 'Escape' && !isTypingTarget(event.target) ? { kind: 'restore' } : null);
     if (!command || !run(command)) return;

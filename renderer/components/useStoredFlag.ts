@@ -1,12 +1,9 @@
 import { useCallback, useState } from 'react';
+import { readLocalSetting, writeLocalSetting } from '../store/localSetting';
 
 function read(key: string, fallback: boolean): boolean {
-  try {
-    const stored = window.localStorage.getItem(key);
-    return stored === null ? fallback : stored === 'true';
-  } catch {
-    return fallback;
-  }
+  const stored = readLocalSetting(key);
+  return stored === null ? fallback : stored === 'true';
 }
 
 /** A boolean UI preference (a panel shown or hidden) that survives reloads. */
@@ -15,11 +12,7 @@ export function useStoredFlag(key: string, fallback: boolean): [boolean, (value:
   const update = useCallback(
     (next: boolean) => {
       setValue(next);
-      try {
-        window.localStorage.setItem(key, String(next));
-      } catch {
-        // Storage can be disabled; the choice still holds for this page.
-      }
+      writeLocalSetting(key, String(next));
     },
     [key],
   );

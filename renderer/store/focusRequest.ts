@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { create } from 'zustand';
 import { navigate } from '../routing';
 import { isPhoneLayout } from './phoneLayout';
-import { chosenSoloAgent, setSoloAgent, showWorkState, useWorkspaceView } from './workspaceView';
+import { chosenSoloAgent, setSoloAgent, showWorkState, shownLayout, useWorkspaceView } from './workspaceView';
 
 /**
  * Where the person asked to go: an agent's pane, a task's row, the add-project field, a project's
@@ -32,10 +32,11 @@ export function goTo(target: FocusTarget): void {
   if (target.kind === 'add-project') navigate({ page: 'projects' });
   else if (target.kind === 'command-line-tool') navigate({ page: 'settings' });
   else navigate({ page: 'project', projectId: target.projectId });
-  if (target.kind === 'task') showWorkState(true);
+  if (target.kind === 'task') showWorkState(target.projectId, true);
   if (target.kind === 'agent') {
-    const solo = chosenSoloAgent(useWorkspaceView.getState(), target.projectId, isPhoneLayout());
-    if (solo || isPhoneLayout()) setSoloAgent(target.projectId, target.agentId);
+    const view = useWorkspaceView.getState();
+    const phone = isPhoneLayout();
+    if (chosenSoloAgent(view, target.projectId, phone) || shownLayout(view, target.projectId, phone) !== 'grid') setSoloAgent(target.projectId, target.agentId);
   }
   usePendingFocus.setState({ pending: { target, id: nextId++ } });
 }

@@ -5,16 +5,18 @@ import { soloAgentId } from './workspaceView';
 const agents = [makeAgent({ id: 'a-ada' }), makeAgent({ id: 'a-bo' })];
 
 describe('soloAgentId', () => {
-  it('shows every pane on a wide window unless one is maximised', () => {
-    expect(soloAgentId(agents, undefined, false)).toBeNull();
-    expect(soloAgentId(agents, 'a-bo', false)).toBe('a-bo');
+  it('shows every pane in the grid unless one is maximised', () => {
+    expect(soloAgentId(agents, undefined, 'grid')).toBeNull();
+    expect(soloAgentId(agents, 'a-bo', 'grid')).toBe('a-bo');
   });
 
-  it('shows one pane on a phone: the chosen one, else the first, never one that is gone', () => {
-    expect(soloAgentId(agents, 'a-bo', true)).toBe('a-bo');
-    expect(soloAgentId(agents, undefined, true)).toBe('a-ada');
-    expect(soloAgentId(agents, 'a-removed', true)).toBe('a-ada');
-    expect(soloAgentId(agents, 'a-removed', false)).toBeNull();
-    expect(soloAgentId([], undefined, true)).toBeNull();
+  it('puts one pane in front in the focus and tabs layouts (a phone’s too): the chosen one, else the first, never one that is gone', () => {
+    for (const layout of ['focus', 'tabs'] as const) {
+      expect(soloAgentId(agents, 'a-bo', layout)).toBe('a-bo');
+      expect(soloAgentId(agents, undefined, layout)).toBe('a-ada');
+      expect(soloAgentId(agents, 'a-removed', layout)).toBe('a-ada');
+      expect(soloAgentId([], undefined, layout)).toBeNull();
+    }
+    expect(soloAgentId(agents, 'a-removed', 'grid')).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import type { Project } from '../../shared/entities';
 import { AgentsArea } from '../agents/AgentsArea';
 import { AgentToolsSetting } from './AgentToolsSetting';
@@ -9,7 +9,9 @@ import { useFocusRequest } from '../store/focusRequest';
 import { useConnection, useProject, useProjects, useProjectSettings } from '../store/hooks';
 import { usePhoneLayout } from '../store/phoneLayout';
 import { useDroverActions } from '../store/StoreContext';
-import { showWorkState, useWorkStateShown } from '../store/workspaceView';
+import { showWorkState, useProjectView, useWorkStateShown } from '../store/workspaceView';
+import { shownWorkStateHeight, WorkStateSplitter } from '../workState/WorkStateSplitter';
+import { useElementSize } from '../agents/useElementSize';
 import { ProjectWorkStatePanel } from '../workState/ProjectWorkStatePanel';
 import { ProjectGitHub } from '../forge/ProjectGitHub';
 import { ProjectWorktrees } from '../worktrees/ProjectWorktrees';
@@ -36,7 +38,10 @@ export function ProjectPage({ projectId }: { projectId: string }) {
 }
 
 function ProjectDetails({ project }: { project: Project }) {
-  const workStateShown = useWorkStateShown();
+  const workStateShown = useWorkStateShown(project.id);
+  const workspaceRef = useRef<HTMLFieldSetElement>(null);
+  const workspaceHeight = useElementSize(workspaceRef).height;
+  const workStateHeight = shownWorkStateHeight(useProjectView(project.id).workStateHeight, workspaceHeight);
   const phone = usePhoneLayout();
   const muted = useProjectSettings(project.id).settings?.notificationsMuted ?? false;
   const { updateProjectSettings } = useDroverActions();
@@ -56,7 +61,7 @@ function ProjectDetails({ project }: { project: Project }) {
         group: 'View',
         label: workStateShown ? 'Hide the work state panel' : 'Show the work state panel',
         keywords: ['tasks', 'toggle'],
-        run: () => showWorkState(!workStateShown),
+        run: () => showWorkState(project.id, !workStateShown),
       },
       {
         id: 'project:mute',
@@ -86,7 +91,7 @@ function ProjectDetails({ project }: { project: Project }) {
           className="button button--ghost workspace__toggle"
           aria-expanded={workStateShown}
           aria-controls={sidePanelId}
-          onClick={() => showWorkState(!workStateShown)}
+          onClick={() => showWorkState(project.id, !workStateShown)}
         >
           {workStateShown ? 'Hide work state' : 'Show work state'}
         </button>
@@ -100,9 +105,15 @@ function ProjectDetails({ project }: { project: Project }) {
         </div>
       )}
       {/* Not connected to the host, nothing acts: every control of the agents and tasks is disabled until it is back. */}
-      <fieldset className="workspace__body" disabled={!online}>
+      <fieldset ref={workspaceRef} className="workspace__body" disabled={!online}>
         <AgentsArea projectId={project.id} />
-        <div id={sidePanelId} className={phone ? 'workspace__side workspace__side--sheet' : 'workspace__side'} hidden={!workStateShown}>
+        {workStateShown && !phone && <WorkStateSplitter projectId={project.id} panelId={sidePanelId} height={workStateHeight} workspaceHeight={workspaceHeight} />}
+        <div
+          id={sidePanelId}
+          className={phone ? 'workspace__side workspace__side--sheet' : 'workspace__side'}
+          style={phone ? undefined : { height: workStateHeight }}
+          hidden={!workStateShown}
+        >
           <ProjectWorkStatePanel projectId={project.id} />
         </div>
       </fieldset>

@@ -3,7 +3,7 @@ import { isPhoneLayout } from '../store/phoneLayout';
 import { isWorkStateShown, showWorkState, useWorkspaceView } from '../store/workspaceView';
 
 /** Where focus goes in the work state panel: its task grid and its search, shown first if hidden. */
-export function usePanelFocus() {
+export function usePanelFocus(projectId: string) {
   const gridRef = useRef<HTMLDivElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const focusGrid = useCallback(() => gridRef.current?.focus(), []);
@@ -15,12 +15,12 @@ export function usePanelFocus() {
   };
   /** Shows the panel (or the sheet, on a phone) if it is hidden, then focuses a part of it. */
   const revealAndFocus = useCallback((focus: () => void) => {
-    if (isWorkStateShown(useWorkspaceView.getState(), isPhoneLayout())) {
+    if (isWorkStateShown(useWorkspaceView.getState(), projectId, isPhoneLayout())) {
       focus();
       return;
     }
-    showWorkState(true);
+    showWorkState(projectId, true);
     requestAnimationFrame(focus);
-  }, []);
+  }, [projectId]);
   return { gridRef, searchRef, focusGrid, focusSearch, thenFocusGrid, revealAndFocus };
 }

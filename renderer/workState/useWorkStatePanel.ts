@@ -22,7 +22,7 @@ export function useWorkStatePanel(projectId: string) {
   const formerAgentsById = useWorkState(projectId, 'formerAgentsById');
   const view = useTaskView(projectId);
   const { select, selected } = view;
-  const focus = usePanelFocus();
+  const focus = usePanelFocus(projectId);
   const { focusGrid, focusSearch, revealAndFocus } = focus;
   const output = useTaskOutput(projectId, view.tasksById, select);
   const { open } = output;
@@ -81,7 +81,7 @@ export function useWorkStatePanel(projectId: string) {
       /** A task just run is shown whatever the filter hides, in the panel shown. */
       created: (task: Task) => {
         view.reveal(task.id);
-        showWorkState(true);
+        showWorkState(projectId, true);
       },
     },
     shortcuts: { shown: showingShortcuts, show: () => setShowingShortcuts(true), hide: () => setShowingShortcuts(false) },
