@@ -19,7 +19,7 @@ import type { RequestLedger } from './requestLedger';
  */
 const READS = [
   'compareAgents', 'diffAgents', 'draftPullRequest', 'findProjectByPath', 'getAppSettings', 'getCheckpointUsage', 'getForgeStatus',
-  'getHandledAttention', 'getHostStatus', 'getMachineHost', 'getProjectGit', 'getProjectSettings', 'getStatus', 'getTask', 'getTurnDiff',
+  'getHandledAttention', 'getHostStatus', 'getMachineHost', 'getProjectGit', 'getProjectSettings', 'getStatus', 'getTask', 'getTerminalEditor', 'getTurnDiff',
   'getWorkState', 'getWorktreeDiff', 'getWorktreeDiskUsage', 'getWorktreeStatus', 'checkWorktreeMerge', 'listAgentProfiles', 'listDiffComments',
   'listForgeIssues', 'listInbox', 'listMachines', 'listProjects', 'listTasks', 'listTurns', 'listWorktrees', 'readAgentScreen', 'readTaskOutput',
 ];
