@@ -26,7 +26,8 @@ import { machineOfPage } from '../transport/machinePage';
 
 // xterm is most of the bundle: the projects list never needs it.
 const { Component: AgentTerminal } = preloadable(
-  () => import('../terminal/AgentTerminal').then((module) => module.AgentTerminal),
+  () => import('../terminal/AgentTerminal'),
+  (module) => module.AgentTerminal,
   <div className="agent-terminal" />,
 );
 

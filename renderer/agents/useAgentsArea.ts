@@ -10,11 +10,12 @@ import { useAgentPanes } from './useAgentPanes';
 
 // The diff viewer and its syntax highlighting are large: loaded once an agent has a worktree.
 let changesModule: typeof import('../worktrees/ChangesDialog') | null = null;
-export const changesDialog = preloadable(() =>
-  import('../worktrees/ChangesDialog').then((module) => {
+export const changesDialog = preloadable(
+  () => import('../worktrees/ChangesDialog'),
+  (module) => {
     changesModule = module;
     return module.ChangesDialog;
-  }),
+  },
 );
 
 /**

@@ -7,18 +7,25 @@ import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
  * throttle on revealing suspended content). A failed load is thrown to the LoadFailureBoundary
  * around it, and loads anew when that tries again (React.lazy would keep the failure for good).
  */
-export function preloadable<Props extends object>(
-  load: () => Promise<ComponentType<Props>>,
+export function preloadable<Module, Props extends object>(
+  load: () => Promise<Module>,
+  pick: (module: Module) => ComponentType<Props>,
   placeholder: ReactNode = null,
 ): { preload(): Promise<ComponentType<Props>>; Component: ComponentType<Props> } {
   let loaded: ComponentType<Props> | null = null;
   let loading: Promise<ComponentType<Props>> | null = null;
+  let failedAddress: string | null = null;
+  let attempts = 0;
+  // Chromium keeps a dynamic import's failure for its address as long as the page lives, so a load
+  // after a failure asks for the same file at an address of its own.
+  const loadAnew = () => (failedAddress ? (import(/* @vite-ignore */ `${failedAddress}?attempt=${++attempts}`) as Promise<Module>) : load());
   const preload = () =>
-    (loading ??= load().then(
-      (component) => (loaded = component),
+    (loading ??= loadAnew().then(
+      (module) => (loaded = pick(module)),
       (error: unknown) => {
         // A later render tries again (the page's server may be back).
         loading = null;
+        failedAddress = addressOfFailedImport(error) ?? failedAddress;
         throw error;
       },
     ));
@@ -41,4 +48,10 @@ export function preloadable<Props extends object>(
     return Component ? <Component {...props} /> : placeholder;
   }
   return { preload, Component: Preloaded };
+}
+
+/** The file a failed dynamic import names: Chromium and Firefox end its message with it. */
+function addressOfFailedImport(error: unknown): string | null {
+  const named = error instanceof Error ? /imported module: (\S+)$/.exec(error.message) : null;
+  return named?.[1] ?? null;
 }

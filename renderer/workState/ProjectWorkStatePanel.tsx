@@ -16,7 +16,10 @@ import { TaskGrid } from './TaskGrid';
 import { useWorkStatePanel } from './useWorkStatePanel';
 
 // xterm is most of the bundle and only the output viewer needs it.
-const { Component: TaskOutputDialog } = preloadable(() => import('./output/TaskOutputDialog').then((module) => module.TaskOutputDialog));
+const { Component: TaskOutputDialog } = preloadable(
+  () => import('./output/TaskOutputDialog'),
+  (module) => module.TaskOutputDialog,
+);
 
 /** The open project's background tasks: what waits, runs and ended, with cancel, retry and output. */
 export function ProjectWorkStatePanel({ projectId }: { projectId: string }) {

@@ -13,7 +13,10 @@ import { OpenChangedFileDialog } from './OpenChangedFileDialog';
 import { useBranchCommands } from './useBranchCommands';
 import { WorktreeSettingsDialog } from './WorktreeSettingsDialog';
 
-const { Component: CompareAgentsDialog } = preloadable(() => import('./CompareAgentsDialog').then((module) => module.CompareAgentsDialog));
+const { Component: CompareAgentsDialog } = preloadable(
+  () => import('./CompareAgentsDialog'),
+  (module) => module.CompareAgentsDialog,
+);
 
 export interface DiskUsageState {
   usage: WorktreeDiskUsage | null;

@@ -67,12 +67,17 @@ export function TaskOutputDialog({ task, retryRefusal, onCancel, onRetry, onClos
     else if (retryable) onRetry(task);
   });
 
-  const copyOutput = () =>
+  // Copy stays enabled while it works (it says so with aria-disabled): a focused button that turns
+  // disabled loses the focus to the page, and the dialog its c and r.
+  const copyBusy = copy.pending || status.loading;
+  const copyOutput = () => {
+    if (copyBusy) return;
     void copy.run(async () => {
       setCopied(false);
       await copyText(shownTextRef.current?.() ?? '');
       setCopied(true);
     }, 'Could not copy the output: ');
+  };
 
   const title = taskTitle(task);
   const outcome = taskOutcome(task);
@@ -100,7 +105,7 @@ export function TaskOutputDialog({ task, retryRefusal, onCancel, onRetry, onClos
               Copied
             </span>
           )}
-          <button type="button" className="button button--ghost" disabled={copy.pending || status.loading} onClick={copyOutput}>
+          <button type="button" className="button button--ghost" aria-disabled={copyBusy} onClick={copyOutput}>
             Copy
           </button>
           {cancellable && (
