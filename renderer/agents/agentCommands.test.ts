@@ -21,6 +21,11 @@ describe('agentCommands', () => {
     expect(labels(commands)).not.toContain('Start alpha');
     expect(labels(commands)).not.toContain('Review alpha’s changes…');
   });
+
+  it('says Hold and Resume for an agent\'s wakes, as its pane and its inbox do', () => {
+    const commands = agentCommands([alpha, { ...beta, wakesHeld: true }], {}, {});
+    expect(labels(commands)).toEqual(expect.arrayContaining(['Hold alpha’s wakes', 'Resume beta’s wakes']));
+  });
 });
 
 describe('layoutCommands', () => {

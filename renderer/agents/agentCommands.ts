@@ -45,7 +45,7 @@ export function agentCommands(agents: readonly Agent[], sessions: EntityMap<Agen
           ? [command('changes', `Review ${agent.name}’s changes…`, { keywords: ['diff', 'worktree', 'branch', 'merge'] })]
           : []),
         agent.wakesHeld
-          ? command('release', `Release ${agent.name}’s wakes`, { keywords: ['hold', 'resume'] })
+          ? command('release', `Resume ${agent.name}’s wakes`, { keywords: ['hold', 'release'] })
           : command('hold', `Hold ${agent.name}’s wakes`, { keywords: ['pause', 'wake'] }),
         command('edit', `Edit ${agent.name}…`, { keywords: ['rename', 'role', 'profile'] }),
         command('remove', `Remove ${agent.name}…`, { keywords: ['delete'] }),
