@@ -50,6 +50,15 @@ function makeShopRepo(drover: DroverWorld): string {
   return makeRepo(path.join(drover.root, 'shop'), { 'src/cart.ts': 'one\ntwo\nthree\nfour\nfive\n' });
 }
 
+/** A writer agent whose worktree changed the third line of src/cart.ts, its Changes view open. */
+async function writerChangedCart(page: Page, repo: string): Promise<{ folder: string; changes: Locator }> {
+  const pane = await addAgent(page, 'writer', 'Edits the cart', 'POSIX shell');
+  await expect(branchOf(pane, 'writer')).toBeVisible();
+  const folder = worktreeFolder(repo, 'writer');
+  fs.writeFileSync(path.join(folder, 'src', 'cart.ts'), 'one\ntwo\nTHREE\nfour\nfive\n');
+  return { folder, changes: await openChanges(page, pane, 'writer') };
+}
+
 test('the Changes view opens a changed file at its changed line in the editor of Settings → Editor, from the file heading, with e, from a comment and from the palette', async ({ page, drover }) => {
   const restorePorts = privatePortBlocks(drover);
   try {
@@ -57,12 +66,7 @@ test('the Changes view opens a changed file at its changed line in the editor of
     const out = path.join(drover.root, 'editor-runs.jsonl');
     await openRepoWithShell(page, drover, repo);
     await useFakeEditor(page, out);
-    const pane = await addAgent(page, 'writer', 'Edits the cart', 'POSIX shell');
-    await expect(branchOf(pane, 'writer')).toBeVisible();
-    const folder = worktreeFolder(repo, 'writer');
-    fs.writeFileSync(path.join(folder, 'src', 'cart.ts'), 'one\ntwo\nTHREE\nfour\nfive\n');
-
-    const changes = await openChanges(page, pane, 'writer');
+    const { folder, changes } = await writerChangedCart(page, repo);
     await changes.getByRole('button', { name: 'Open in editor: src/cart.ts' }).click();
     await expect(changes.getByRole('status').filter({ hasText: 'Opened src/cart.ts:3 in your editor' })).toBeVisible();
     expect(await editorRuns(out, 1)).toEqual([['--goto', `${folder}/src/cart.ts:3:1`]]);
@@ -154,11 +158,7 @@ test("the terminal editor preset opens a changed file at its line in $VISUAL, in
     );
     await page.goBack();
 
-    const pane = await addAgent(page, 'writer', 'Edits the cart', 'POSIX shell');
-    await expect(branchOf(pane, 'writer')).toBeVisible();
-    const folder = worktreeFolder(repo, 'writer');
-    fs.writeFileSync(path.join(folder, 'src', 'cart.ts'), 'one\ntwo\nTHREE\nfour\nfive\n');
-    const changes = await openChanges(page, pane, 'writer');
+    const { folder, changes } = await writerChangedCart(page, repo);
     await changes.getByRole('button', { name: 'Open in editor: src/cart.ts' }).click();
     await expect(changes).toBeHidden();
 

@@ -1,4 +1,4 @@
-import { expect, test } from './support/droverHost';
+import { expect, test, type DroverWorld } from './support/droverHost';
 import type { Locator } from '@playwright/test';
 import { agentPane, saveProfiles, screenshot, SHELL_AGENT_PROFILE, stateBadge, terminalOf, typeLine } from './support/agents';
 import { QUICK_FAKE_PROFILE } from './support/agentBridge';
@@ -85,7 +85,8 @@ test('at 390 px the browser host shows one agent at a time, the work state and t
 /** bash, for its history: the Up key brings the last command back. */
 const BASH_PROFILE = { ...SHELL_AGENT_PROFILE, id: 'bash', name: 'Bash', command: '/bin/bash', args: ['--norc', '--noprofile', '-i'] };
 
-test('issue 35, item 13: at 390 px the Needs you label stays, the toolbar is one row, badges stay in the pane, no key hints, and a row of the keys a phone lacks', async ({ page, drover }) => {
+/** A shop project whose Bash agent is started and ready, served by a host of its own. */
+async function shopWithBashAgent(drover: DroverWorld): Promise<{ folder: string; url: string; projectId: string }> {
   const folder = drover.makeFolder('shop');
   const url = await drover.startHost(['--project', folder]);
   const projectId = await saveProfiles(drover, folder, [BASH_PROFILE]);
@@ -94,6 +95,11 @@ test('issue 35, item 13: at 390 px the Needs you label stays, the toolbar is one
     await rpc.call('startAgent', { agentId: agent.id, resume: false });
     await waitForSession(rpc, projectId, agent.id, 'ready');
   });
+  return { folder, url, projectId };
+}
+
+test('issue 35, item 13: at 390 px the Needs you label stays, the toolbar is one row, badges stay in the pane, no key hints, and a row of the keys a phone lacks', async ({ page, drover }) => {
+  const { folder, url, projectId } = await shopWithBashAgent(drover);
   await runTask(drover, folder, 'sleep 60', 'long build');
   await page.goto(`${url}#/project/${projectId}`);
   const pane = agentPane(page, 'Bash agent');
@@ -151,14 +157,7 @@ function shownRows(terminal: Locator): Promise<number> {
 }
 
 test('issue 35, item 13: opening the phone page leaves the desktop terminal its size; the PTY takes the size of the page that typed last', async ({ page: phone, drover, browser }) => {
-  const folder = drover.makeFolder('shop');
-  const url = await drover.startHost(['--project', folder]);
-  const projectId = await saveProfiles(drover, folder, [BASH_PROFILE]);
-  await withSocket(drover, async (rpc) => {
-    const agent = await rpc.call('createAgent', { projectId, name: 'Bash agent', role: '', profileId: BASH_PROFILE.id });
-    await rpc.call('startAgent', { agentId: agent.id, resume: false });
-    await waitForSession(rpc, projectId, agent.id, 'ready');
-  });
+  const { url, projectId } = await shopWithBashAgent(drover);
   const desktopContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   try {
     const desktop = await desktopContext.newPage();

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { editorArgv } from '../../../shared/editor';
+import { shellLine } from '../../../shared/shellQuote';
 import type { AgentService } from '../agents/agentService';
 import { fail } from '../errors';
 import type { ProjectStores } from '../storage/projectStores';
@@ -43,11 +44,6 @@ export function hostTerminalEditor(env: NodeJS.ProcessEnv): HostTerminalEditor |
   return null;
 }
 
-/** A word the shell reads back as itself: bare when it holds nothing a shell treats specially. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
-}
-
 /**
  * Opens a file in the host's terminal editor: a new Shell agent (the Shell profile, started like
  * any agent) gets, typed at its first prompt, a command that goes to the file's worktree and runs
@@ -74,8 +70,8 @@ export class TerminalEditor {
     const relative = path.relative(root, file);
     const built = editorArgv(template, { file: relative, line: String(line), column: String(column) });
     if ('error' in built) fail('invalid-state', built.error);
-    const editorLine = [editor.command, ...built.args.map(shellWord)].join(' ');
-    const typed = path.resolve(root) === path.resolve(projectPath) ? editorLine : `cd ${shellWord(root)} && ${editorLine}`;
+    const editorLine = `${editor.command} ${shellLine(built.args)}`;
+    const typed = path.resolve(root) === path.resolve(projectPath) ? editorLine : `cd ${shellLine([root])} && ${editorLine}`;
 
     const agent = await this.agents.create({ projectId, name: this.freeName(projectId, `Edit ${path.basename(file)}`.slice(0, MAX_NAME_CHARS)), role: `Runs ${editor.command} on ${relative} in ${root}.`, profileId: SHELL_PROFILE });
     try {
