@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Locator } from '@playwright/test';
 import type { AgentProfileInput } from '../shared/entities';
 import { makeRepo } from '../test-support/gitRepo';
 import { startFromPane } from './support/agentBridge';
 import { addAgent, openWorkspace, saveProfiles, screenshot, stateBadge, terminalOf, typeLine } from './support/agents';
 import { expect, test } from './support/droverHost';
-import { branchOf, openChanges, privatePortBlocks, worktreeFolder } from './support/worktrees';
+import { branchOf, listedFiles, openChanges, privatePortBlocks, worktreeFolder } from './support/worktrees';
 
 /**
  * Bash as the built-in Shell profile runs it (its prompt pattern), with a quiet period long enough
@@ -26,12 +25,6 @@ const BASH: AgentProfileInput = {
   integration: 'none',
   wakeAs: 'shell-note',
 };
-
-/** The paths the changes view lists. */
-async function listedFiles(dialog: Locator): Promise<string[]> {
-  const options = dialog.getByRole('listbox', { name: 'Changed files' }).getByRole('option');
-  return (await options.locator('.changes-files__path').allInnerTexts()).map((text) => text.trim());
-}
 
 test('bash: a command typed ~3 s after the last one, while its output settles, is a turn of its own; "Before restoring 1" shows what Undo brings back', async ({ page, drover }) => {
   test.setTimeout(120_000);

@@ -6,7 +6,7 @@ import { inboxDialog, inboxMessage, openInbox, startFromPane } from './support/a
 import { withSocket } from './support/attention';
 import { addAgent, openWorkspace, screenshot, stateBadge, terminalOf, typeLine } from './support/agents';
 import { expect, test, type DroverWorld } from './support/droverHost';
-import { branchOf, openChanges, openRepoWithShell, privatePortBlocks, worktreeFolder } from './support/worktrees';
+import { branchOf, listedFiles, openChanges, openRepoWithShell, privatePortBlocks, worktreeFolder } from './support/worktrees';
 
 function makeProjectRepo(drover: DroverWorld): string {
   return makeRepo(path.join(drover.root, 'shop'), { 'notes.txt': 'one\n', '.gitignore': '*.log\n' });
@@ -21,12 +21,6 @@ async function runTurn(page: Page, pane: Locator, agentName: string, command: st
   await typeLine(page, terminal, `${command} && echo ${marker}-$((1 + 1))`);
   await expect(terminal).toContainText(`${marker}-2`);
   await expect(stateBadge(pane, 'Ready')).toBeVisible();
-}
-
-/** The paths the changes view lists. */
-async function listedFiles(dialog: Locator): Promise<string[]> {
-  const options = dialog.getByRole('listbox', { name: 'Changed files' }).getByRole('option');
-  return (await options.locator('.changes-files__path').allInnerTexts()).map((text) => text.trim());
 }
 
 test('three shell turns: each turn shows only its change; restore to turn 1 and undo it; two comments go to the agent as one message', async ({ page, drover }) => {

@@ -43,3 +43,9 @@ export async function openChanges(page: Page, pane: Locator, agent: string): Pro
   await expect(dialog.getByRole('region', { name: 'Diff' }).or(dialog.getByText(/^No changes yet/))).toBeVisible();
   return dialog;
 }
+
+/** The paths the changes view lists. */
+export async function listedFiles(dialog: Locator): Promise<string[]> {
+  const options = dialog.getByRole('listbox', { name: 'Changed files' }).getByRole('option');
+  return (await options.locator('.changes-files__path').allInnerTexts()).map((text) => text.trim());
+}
