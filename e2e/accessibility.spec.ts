@@ -57,6 +57,12 @@ for (const theme of ['dark', 'light'] as const) {
     await expect(page.getByRole('status').filter({ hasText: 'e2e' })).toBeVisible();
     await audit('project with agents and tasks');
 
+    const search = page.getByRole('searchbox', { name: 'Search tasks' });
+    await search.fill('no task is called this');
+    await expect(page.getByRole('gridcell', { name: 'No tasks match this filter.' })).toBeVisible();
+    await audit('task list with nothing to show');
+    await search.fill('');
+
     const changes = await openChanges(page, page.getByRole('region', { name: 'beta', exact: true }), 'beta');
     await expect(changes.getByText('reduce', { exact: false })).toBeVisible();
     await audit('Changes');

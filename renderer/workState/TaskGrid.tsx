@@ -13,6 +13,7 @@ const ROW_HEIGHT = 34;
 const PHONE_ROW_HEIGHT = 44;
 /** Rows kept beyond the visible ones, so scrolling does not show gaps. */
 const OVERSCAN = 12;
+const COLUMN_COUNT = 6;
 
 interface TaskGridProps extends TaskRowActions {
   tasks: readonly Task[];
@@ -101,7 +102,7 @@ export function TaskGrid({ tasks, agentsById, formerAgentsById, retryRefusalOf, 
       ref={gridRef}
       role="grid"
       aria-label="Tasks"
-      aria-rowcount={tasks.length + 1}
+      aria-rowcount={Math.max(tasks.length, 1) + 1}
       aria-activedescendant={selected ? rowId(selected) : undefined}
       tabIndex={0}
       className="task-grid"
@@ -121,7 +122,11 @@ export function TaskGrid({ tasks, agentsById, formerAgentsById, retryRefusalOf, 
       </div>
       <div ref={scrollRef} role="rowgroup" className="task-grid__body">
         {tasks.length === 0 ? (
-          <p className="task-grid__empty">{emptyMessage}</p>
+          <div role="row" aria-rowindex={2}>
+            <p role="gridcell" aria-colspan={COLUMN_COUNT} className="task-grid__empty">
+              {emptyMessage}
+            </p>
+          </div>
         ) : (
           <div className="task-grid__canvas" style={{ height: virtualizer.getTotalSize() }}>
             {virtualizer.getVirtualItems().map((item) => {
