@@ -104,6 +104,13 @@ module.exports = {
       to: { path: '^electron/core/', pathNot: '^electron/core/(storage/|errors\\.ts$)' },
     },
     {
+      name: 'git-knows-no-domain',
+      comment: 'core/git/ runs git and reads its answers for every domain that needs them (worktrees, turns, the forge); it knows none of them.',
+      severity: 'error',
+      from: { path: '^electron/core/git/' },
+      to: { path: '^electron/core/', pathNot: '^electron/core/(git/|errors\\.ts$)' },
+    },
+    {
       name: 'sql-only-in-storage',
       comment: 'Only storage/ (and the composition root that opens the app database) touches SQLite.',
       severity: 'error',

@@ -30,6 +30,7 @@ describe('architecture rules (npm run lint)', () => {
     write('electron/core/storage/sqlite.ts', 'export const openDatabase = 1;\n');
     write('electron/core/tasks/taskService.ts', 'export const tasks = 1;\n');
     write('electron/core/storage/usesDomain.ts', "import { tasks } from '../tasks/taskService';\nexport const t = tasks;\n");
+    write('electron/core/git/usesDomain.ts', "import { tasks } from '../tasks/taskService';\nexport const g = tasks;\n");
     write('electron/core/tasks/usesSql.ts', "import { openDatabase } from '../storage/sqlite';\nexport const o = openDatabase;\n");
     write('electron/desktop/native/appMenu.ts', "import { Menu } from 'electron';\nexport const m = Menu;\n");
     write('electron/desktop/usesElectron.ts', "import { dialog } from 'electron';\nexport const d = dialog;\n");
@@ -83,6 +84,7 @@ describe('architecture rules (npm run lint)', () => {
     ['shared-is-the-contract-only', 'shared/usesRenderer.ts'],
     ['storage-knows-no-domain', 'electron/core/storage/usesDomain.ts'],
     ['sql-only-in-storage', 'electron/core/tasks/usesSql.ts'],
+    ['git-knows-no-domain', 'electron/core/git/usesDomain.ts'],
   ])('reports %s for %s', (rule, file) => {
     expect(output).toMatch(new RegExp(`${rule}: ${file.replace(/\./g, '\\.')}`));
   });

@@ -1,12 +1,12 @@
 import type { Agent, Worktree } from '../../../shared/entities';
 import type { AgentChanges, AgentsDiff } from '../../../shared/turns';
 import { fail } from '../errors';
+import { changedFiles, lineTotals, withinBudget } from '../git/diff';
+import { mergeBase } from '../git/revisions';
+import type { Git, RecordedCheckout } from '../git/runner';
 import type { Locator } from '../locate';
 import { requireUsable } from '../worktrees/agentWorkspace';
-import type { Git, RecordedCheckout } from '../worktrees/git';
-import { mergeBase } from '../worktrees/repo';
 import type { WorktreeCheckouts } from '../worktrees/worktreeCheckouts';
-import { changedFiles, lineTotals, withinBudget } from '../worktrees/worktreeDiff';
 import type { Checkpoints } from './checkpoints';
 
 /**

@@ -5,8 +5,8 @@ import type { Worktree } from '../../../shared/entities';
 import { commitFiles, git, makeRepo } from '../../../test-support/gitRepo';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { openWorktreeCore, type WorktreeCore } from '../../../test-support/worktreeCore';
-import { Git } from './git';
-import { readWorktreeDiff } from './worktreeDiff';
+import { readWorktreeDiff } from '../git/diff';
+import { Git } from '../git/runner';
 import { mergeIntoParent } from './worktreeMerge';
 
 /** A branch name `git rebase` would take for its --exec option: a shell command run after each commit. */

@@ -1,4 +1,3 @@
-import { savedWorkSubject } from '../../../shared/savedWork';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,9 +19,21 @@ import type {
 } from '../../../shared/entities';
 import { isInside } from '../../../shared/folders';
 import { countOf, listNames } from '../../../shared/plural';
+import { savedWorkSubject } from '../../../shared/savedWork';
 import { removeAgent } from '../agents/agentAnnouncer';
 import { DroverRequestError, fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
+import { aheadBehind, branchExists, currentBranch, localBranches, requireBranchName } from '../git/branches';
+import { runCommitting } from '../git/commit';
+import { readWorktreeDiff } from '../git/diff';
+import { splitNul } from '../git/nulFields';
+import { repositoryRoot, requireRepositoryRoot } from '../git/repository';
+import { commitOf, mergeBase } from '../git/revisions';
+import type { Git, RecordedCheckout } from '../git/runner';
+import { stageEverything } from '../git/staging';
+import { uncommittedPaths } from '../git/status';
+import { checkedOutSubmodules } from '../git/submodules';
+import { checkoutOf, worktreeList, type WorktreeEntry } from '../git/worktreeList';
 import type { MediatedInbox } from '../inbox/mediatedInbox';
 import type { Locator } from '../locate';
 import type { ProjectWork } from '../projects/projectMethods';
@@ -32,32 +43,11 @@ import type { CreateTaskInput } from '../tasks/taskService';
 import { isCheckout, requireUsable, workspaceOf, type AgentWorkspaces, type Workspace } from './agentWorkspace';
 import { diskUsage } from './diskUsage';
 import { FolderWatcher } from './folderWatcher';
-import type { Git, RecordedCheckout } from './git';
 import type { PortBlocks } from './portBlocks';
-import {
-  aheadBehind,
-  branchExists,
-  checkedOutSubmodules,
-  checkoutOf,
-  commitOf,
-  currentBranch,
-  localBranches,
-  mergeBase,
-  repositoryRoot,
-  requireBranchName,
-  requireRepositoryRoot,
-  runCommitting,
-  splitNul,
-  stageEverything,
-  uncommittedPaths,
-  worktreeList,
-  type WorktreeEntry,
-} from './repo';
-import { readWorktreeDiff } from './worktreeDiff';
+import type { WorktreeCheckouts } from './worktreeCheckouts';
 import { copyIncludedFiles } from './worktreeInclude';
 import { inspectMerge, mergeIntoParent } from './worktreeMerge';
 import { WorktreeRecovery } from './worktreeRecovery';
-import type { WorktreeCheckouts } from './worktreeCheckouts';
 import { undoWorktreeCreation } from './worktreeUndo';
 
 /** A worktree request other than "work in the project folder". */
