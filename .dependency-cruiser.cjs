@@ -69,6 +69,13 @@ module.exports = {
       to: { pathNot: ['^shared/', '^electron/wire/'], dependencyTypesNot: ['core'] },
     },
     {
+      name: 'common-imports-only-shared-and-node',
+      comment: "common/ holds what the CLI's clients and the core both use (shell quoting, an agent's env, a task's exit in words): it builds on shared/ and Node alone, so either may import it.",
+      severity: 'error',
+      from: { path: '^electron/common/', pathNot: '\\.test\\.ts$' },
+      to: { pathNot: ['^shared/', '^electron/common/'], dependencyTypesNot: ['core'] },
+    },
+    {
       name: 'cli-clients-reach-the-host-over-the-wire',
       comment: 'A CLI command talks to the host over the socket; only the commands that start or run a host (drover host run, serve) import host/ and the core.',
       severity: 'error',

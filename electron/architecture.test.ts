@@ -40,6 +40,10 @@ describe('architecture rules (npm run lint)', () => {
     write('electron/wire/framing.ts', "import { ok } from '../../shared/contract';\nimport { Buffer } from 'node:buffer';\nexport const frame = Buffer.from(String(ok));\n");
     write('electron/wire/usesHost.ts', "import { host } from '../host/host';\nexport const w = host;\n");
     write('electron/wire/usesPackage.ts', "import { z } from 'zod';\nexport const s = z.string();\n");
+    write('electron/common/usesCore.ts', "import { tasks } from '../core/tasks/taskService';\nexport const c = tasks;\n");
+    write('electron/common/usesPackage.ts', "import { z } from 'zod';\nexport const s = z.string();\n");
+    write('electron/common/quoting.ts', "import { ok } from '../../shared/contract';\nimport path from 'node:path';\nexport const q = path.join(String(ok));\n");
+    write('electron/cli/usesCommon.ts', "import { q } from '../common/quoting';\nexport const u = q;\n");
     write('electron/core/usesWire.ts', "import { frame } from '../wire/framing';\nexport const f = frame;\n");
     write('electron/cli/taskCommand.ts', "import { frame } from '../wire/framing';\nimport { host } from '../host/host';\nexport const c = [frame, host];\n");
     write('electron/cli/usesCore.ts', "import { tasks } from '../core/tasks/taskService';\nexport const c = tasks;\n");
@@ -76,6 +80,8 @@ describe('architecture rules (npm run lint)', () => {
     ['cli-clients-reach-the-host-over-the-wire', 'electron/cli/taskCommand.ts'],
     ['cli-clients-reach-the-host-over-the-wire', 'electron/cli/usesCore.ts'],
     ['cli-knows-no-desktop', 'electron/cli/usesDesktop.ts'],
+    ['common-imports-only-shared-and-node', 'electron/common/usesCore.ts'],
+    ['common-imports-only-shared-and-node', 'electron/common/usesPackage.ts'],
     ['desktop-not-from-main-or-renderer', 'electron/desktop/usesMain.ts'],
     ['main-wires-the-desktop', 'electron/main.ts'],
     ['core-is-plain-node', 'electron/core/usesDesktop.ts'],
@@ -94,6 +100,11 @@ describe('architecture rules (npm run lint)', () => {
     expect(output).not.toMatch(/: electron\/wire\/framing\.ts →/);
     expect(output).not.toMatch(/: electron\/cli\/taskCommand\.ts → electron\/wire\//);
     expect(output).not.toMatch(/cli-clients-reach-the-host-over-the-wire: electron\/cli\/hostCommands\.ts/);
+  });
+
+  it('lets common/ build on shared/ and Node, and a CLI client import it', () => {
+    expect(output).not.toMatch(/: electron\/common\/quoting\.ts →/);
+    expect(output).not.toMatch(/: electron\/cli\/usesCommon\.ts →/);
   });
 
   it('lets the adapters of desktop/native/ import electron', () => {
@@ -124,7 +135,7 @@ describe('the layers picture (npm run lint)', () => {
   });
 
   it('names an arrow a rule forbids and an allowed import the picture leaves out', () => {
-    const drawn = picture.replace('serves its doors"] --> core & wire & shared', 'serves its doors"] --> core & shared & cli');
+    const drawn = picture.replace('serves its doors"] --> core & wire & common & shared', 'serves its doors"] --> core & common & shared & cli');
     expect(drawn).not.toBe(picture);
     const result = check(drawn);
     expect(result.status).toBe(1);

@@ -1,8 +1,8 @@
 import type { MergeCheck, MergeStrategy, Project, WorktreeDiff } from '../../shared/entities';
-import { isSavedWorkSubject } from '../../shared/savedWork';
 import { pullRequestSummary } from '../../shared/forge';
 import { countOf } from '../../shared/plural';
 import type { RpcClient } from '../../shared/rpcClient';
+import { isSavedWorkSubject } from '../common/savedWork';
 import { agentCredentials } from './agentCredentials';
 import { agentStates } from './agentStates';
 import { parseCommandArgs } from './cliOptions';

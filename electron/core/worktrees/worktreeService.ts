@@ -19,7 +19,7 @@ import type {
 } from '../../../shared/entities';
 import { isInside } from '../../../shared/folders';
 import { countOf, listNames } from '../../../shared/plural';
-import { savedWorkSubject } from '../../../shared/savedWork';
+import { savedWorkSubject } from '../../common/savedWork';
 import { removeAgent } from '../agents/agentAnnouncer';
 import { DroverRequestError, fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
