@@ -32,6 +32,13 @@ describe('architecture rules (npm run lint)', () => {
     write('electron/core/storage/usesDomain.ts', "import { tasks } from '../tasks/taskService';\nexport const t = tasks;\n");
     write('electron/core/git/usesDomain.ts', "import { tasks } from '../tasks/taskService';\nexport const g = tasks;\n");
     write('electron/core/tasks/usesSql.ts', "import { openDatabase } from '../storage/sqlite';\nexport const o = openDatabase;\n");
+    write('electron/core/agents/agentService.ts', "import { tasks } from '../tasks/taskService';\nexport const agents = tasks;\n");
+    write('electron/core/worktrees/usesAgents.ts', "import { agents } from '../agents/agentService';\nexport const w = agents;\n");
+    write('electron/core/sessions/sessionService.ts', 'export const sessions = 1;\n');
+    write('electron/core/inbox/usesSessions.ts', "import { sessions } from '../sessions/sessionService';\nexport const i = sessions;\n");
+    write('electron/core/unplaced/usesTasks.ts', "import { tasks } from '../tasks/taskService';\nexport const u = tasks;\n");
+    write('shared/typeCycleA.ts', "import type { B } from './typeCycleB';\nexport interface A { b?: B }\n");
+    write('shared/typeCycleB.ts', "import type { A } from './typeCycleA';\nexport interface B { a?: A }\n");
     write('electron/desktop/native/appMenu.ts', "import { Menu } from 'electron';\nexport const m = Menu;\n");
     write('electron/desktop/usesElectron.ts', "import { dialog } from 'electron';\nexport const d = dialog;\n");
     write('electron/desktop/usesUpdater.ts', "import { AppImageUpdater } from 'electron-updater';\nexport const u = AppImageUpdater;\n");
@@ -91,6 +98,10 @@ describe('architecture rules (npm run lint)', () => {
     ['storage-knows-no-domain', 'electron/core/storage/usesDomain.ts'],
     ['sql-only-in-storage', 'electron/core/tasks/usesSql.ts'],
     ['git-knows-no-domain', 'electron/core/git/usesDomain.ts'],
+    ['core-domain-order', 'electron/core/worktrees/usesAgents.ts'],
+    ['core-domain-order', 'electron/core/inbox/usesSessions.ts'],
+    ['core-domain-has-a-place', 'electron/core/unplaced/usesTasks.ts'],
+    ['no-circular', 'shared/typeCycleA.ts'],
   ])('reports %s for %s', (rule, file) => {
     expect(output).toMatch(new RegExp(`${rule}: ${file.replace(/\./g, '\\.')}`));
   });
@@ -105,6 +116,10 @@ describe('architecture rules (npm run lint)', () => {
   it('lets common/ build on shared/ and Node, and a CLI client import it', () => {
     expect(output).not.toMatch(/: electron\/common\/quoting\.ts →/);
     expect(output).not.toMatch(/: electron\/cli\/usesCommon\.ts →/);
+  });
+
+  it('lets a core domain import the layers below its own', () => {
+    expect(output).not.toMatch(/: electron\/core\/agents\/agentService\.ts →/);
   });
 
   it('lets the adapters of desktop/native/ import electron', () => {

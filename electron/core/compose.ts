@@ -59,9 +59,9 @@ import { AgentWakeService, DEFAULT_WAKE_OPTIONS, type WakeOptions } from './wake
 import { WakeChannels } from './wake/wakeChannels';
 import { channelOrTypedWakes } from './wake/wakeDelivery';
 import { wakeMethods } from './wake/wakeMethods';
-import { PortBlocks } from './worktrees/portBlocks';
+import { PortBlocks } from './workspaces/portBlocks';
 import { WorktreeCheckouts } from './worktrees/worktreeCheckouts';
-import { WorktreeHolds } from './worktrees/worktreeHolds';
+import { WorktreeHolds } from './workspaces/worktreeHolds';
 import { worktreeMethods } from './worktrees/worktreeMethods';
 import { WorktreeService } from './worktrees/worktreeService';
 

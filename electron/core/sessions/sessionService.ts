@@ -25,7 +25,7 @@ import { typePrompt, whyNotAtPrompt, type PromptTimings, type PromptTyping } fro
 import { detectState, readScreen, type DetectedState, type StateSignal } from './stateDetector';
 import { ShellKeys } from './shellKeys';
 import { isTyping, TerminalViewers, type TerminalSize } from './terminalViewers';
-import type { AgentWorkspaces } from '../worktrees/agentWorkspace';
+import type { AgentWorkspaces } from '../workspaces/agentWorkspace';
 
 export interface SessionOptions {
   socketPath: string;

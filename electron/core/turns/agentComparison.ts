@@ -5,7 +5,7 @@ import { changedFiles, lineTotals, withinBudget } from '../git/diff';
 import { mergeBase } from '../git/revisions';
 import type { Git, RecordedCheckout } from '../git/runner';
 import type { Locator } from '../locate';
-import { requireUsable } from '../worktrees/agentWorkspace';
+import { requireUsable } from '../workspaces/agentWorkspace';
 import type { WorktreeCheckouts } from '../worktrees/worktreeCheckouts';
 import type { Checkpoints } from './checkpoints';
 

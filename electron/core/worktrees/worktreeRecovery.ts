@@ -7,7 +7,7 @@ import type { Git, RecordedCheckout } from '../git/runner';
 import { checkoutOf, parseWorktreeList, type WorktreeEntry } from '../git/worktreeList';
 import { listLivePids } from '../process/processGroup';
 import type { WorktreeOperation } from '../storage/worktreeStore';
-import { isCheckout } from './agentWorkspace';
+import { isCheckout } from '../workspaces/agentWorkspace';
 import { realOrSame, type WorktreeCheckouts } from './worktreeCheckouts';
 
 type MergeJournal = Extract<WorktreeOperation, { kind: 'merging' }>;

@@ -20,7 +20,6 @@ import type {
 import { isInside } from '../../../shared/folders';
 import { countOf, listNames } from '../../../shared/plural';
 import { savedWorkSubject } from '../../common/savedWork';
-import { removeAgent } from '../agents/agentAnnouncer';
 import { DroverRequestError, fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { aheadBehind, branchExists, currentBranch, localBranches, requireBranchName } from '../git/branches';
@@ -40,10 +39,10 @@ import type { ProjectWork } from '../projects/projectMethods';
 import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import type { CreateTaskInput } from '../tasks/taskService';
-import { isCheckout, requireUsable, workspaceOf, type AgentWorkspaces, type Workspace } from './agentWorkspace';
+import { isCheckout, requireUsable, workspaceOf, type AgentWorkspaces, type Workspace } from '../workspaces/agentWorkspace';
 import { diskUsage } from './diskUsage';
 import { FolderWatcher } from './folderWatcher';
-import type { PortBlocks } from './portBlocks';
+import type { PortBlocks } from '../workspaces/portBlocks';
 import type { WorktreeCheckouts } from './worktreeCheckouts';
 import { copyIncludedFiles } from './worktreeInclude';
 import { inspectMerge, mergeIntoParent } from './worktreeMerge';
@@ -453,11 +452,11 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
   }
 
   /**
-   * Boot: undoes worktrees a crash left half-made (and their agents), puts right what it cut short
-   * in the others (see settleAfterCrash), marks missing those whose folder vanished or lost its
-   * .git, keeps port blocks.
+   * Boot: undoes worktrees a crash left half-made, naming each one's agent to `undone` (whose agent
+   * goes with it: boot removes it), puts right what it cut short in the others (see
+   * settleAfterCrash), marks missing those whose folder vanished or lost its .git, keeps port blocks.
    */
-  reconcile(store: ProjectStore, project: Project): { undone: number; missing: number } {
+  reconcile(store: ProjectStore, project: Project, undone: (agentId: string) => void): { undone: number; missing: number } {
     const worktrees = store.worktrees.list();
     const outcome = { undone: 0, missing: 0 };
     if (worktrees.length === 0) return outcome;
@@ -468,7 +467,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
       if (worktree.state === 'creating') {
         undoWorktreeCreation(this.git, project.path, worktree, this.options.log);
         if (worktree.portBase !== null) this.ports.release(worktree.portBase, worktree.path);
-        removeAgent(this.events, store, worktree.agentId);
+        undone(worktree.agentId);
         outcome.undone++;
         continue;
       }
