@@ -1,4 +1,5 @@
-import type { MergeCheck, MergeStrategy, Project, WorktreeDiff } from '../../shared/entities';
+import type { Project } from '../../shared/entities/projects';
+import type { MergeCheck, MergeStrategy, WorktreeDiff } from '../../shared/entities/worktrees';
 import { pullRequestSummary } from '../../shared/forge';
 import { countOf } from '../../shared/plural';
 import type { RpcClient } from '../../shared/rpcClient';

@@ -1,4 +1,4 @@
-import type { Project } from '../../shared/entities';
+import type { Project } from '../../shared/entities/projects';
 import { removeAgent } from './agents/agentAnnouncer';
 import type { EventBus } from './events/eventBus';
 import type { MediatedInbox } from './inbox/mediatedInbox';

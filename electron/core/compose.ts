@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../shared/entities';
+import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../shared/entities/projects';
 import type { SshLauncher } from '../../shared/machines';
 import { accountMethods } from './accounts/accountMethods';
 import { AccountPauses } from './accounts/accountPauses';

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { MAX_CHECKPOINTS_KEPT, type WorktreeDiskUsage } from '../../shared/entities';
+import { MAX_CHECKPOINTS_KEPT } from '../../shared/entities/projects';
+import type { WorktreeDiskUsage } from '../../shared/entities/worktrees';
 import { countOf } from '../../shared/plural';
 import type { CheckpointUsage } from '../../shared/turns';
 import { Field } from '../components/Field';

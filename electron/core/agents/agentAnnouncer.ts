@@ -1,4 +1,4 @@
-import type { Agent } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
 import type { EventBus } from '../events/eventBus';
 import type { ProjectStore } from '../storage/projectStores';
 

@@ -1,4 +1,6 @@
-import type { Agent, InboxMessage, Worktree } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
+import type { InboxMessage } from '../../../shared/entities/inbox';
+import type { Worktree } from '../../../shared/entities/worktrees';
 import {
   failedChecksKey,
   hasUnsentFailure,

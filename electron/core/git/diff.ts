@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DiffOrigin, Worktree, WorktreeDiff, WorktreeDiffFile } from '../../../shared/entities';
+import type { DiffOrigin, Worktree, WorktreeDiff, WorktreeDiffFile } from '../../../shared/entities/worktrees';
 import { splitNul } from './nulFields';
 import { commitOf, mergeBase } from './revisions';
 import type { Git, GitPlace, RecordedCheckout } from './runner';

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import type { Agent, AgentIntegration, AgentProfile } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
+import type { AgentIntegration, AgentProfile } from '../../../shared/entities/profiles';
 import { AGENT_PROOF_ENV } from '../../common/agentEnv';
 import { claudeLaunch } from './claudeLaunch';
 import type { CliLaunch, CliLaunchInput, LaunchFile } from './cliLaunch';

@@ -1,5 +1,5 @@
 import { formatDuration } from '../../../shared/duration';
-import type { Task } from '../../../shared/entities';
+import type { Task } from '../../../shared/entities/tasks';
 import { describeExit } from '../../common/taskExit';
 import { readLogSlice } from './taskLogReader';
 

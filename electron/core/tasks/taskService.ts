@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isTaskFinished, type Agent, type ProjectSettings, type Task, type TaskOutput, type TaskState } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
+import type { ProjectSettings } from '../../../shared/entities/projects';
+import { isTaskFinished, type Task, type TaskOutput, type TaskState } from '../../../shared/entities/tasks';
 import { isInside } from '../../../shared/folders';
 import { describeExit } from '../../common/taskExit';
 import { fail } from '../errors';

@@ -1,4 +1,5 @@
-import type { Agent, Worktree } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
+import type { Worktree } from '../../../shared/entities/worktrees';
 import type { AgentChanges, AgentsDiff } from '../../../shared/turns';
 import { fail } from '../errors';
 import { changedFiles, lineTotals, withinBudget } from '../git/diff';

@@ -1,4 +1,7 @@
-import type { Agent, AgentSession, InboxMessage, Worktree } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
+import type { InboxMessage } from '../../../shared/entities/inbox';
+import type { AgentSession } from '../../../shared/entities/sessions';
+import type { Worktree } from '../../../shared/entities/worktrees';
 import type { DroverEvent } from '../../../shared/events';
 import { restoreRefusal } from '../../../shared/restoreRefusal';
 import { MAX_TURN_PROMPT_CHARS, type CheckpointUsage, type Turn, type TurnDiff } from '../../../shared/turns';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Worktree } from '../../../shared/entities';
+import type { Worktree } from '../../../shared/entities/worktrees';
 import { commitFiles, git, makeRepo } from '../../../test-support/gitRepo';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { openWorktreeCore, type WorktreeCore } from '../../../test-support/worktreeCore';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Worktree } from '../../../shared/entities';
+import type { Worktree } from '../../../shared/entities/worktrees';
 import { fail } from '../errors';
 import type { Git, GitPlace, RecordedCheckout } from '../git/runner';
 import type { WorktreeEntry } from '../git/worktreeList';

@@ -1,4 +1,4 @@
-import type { MergeCheck, MergeStrategy, Worktree } from '../../../shared/entities';
+import type { MergeCheck, MergeStrategy, Worktree } from '../../../shared/entities/worktrees';
 import { countOf, listNames } from '../../../shared/plural';
 import { fail } from '../errors';
 import { aheadBehind, branchExists, currentBranch } from '../git/branches';

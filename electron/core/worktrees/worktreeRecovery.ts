@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Worktree } from '../../../shared/entities';
+import type { Worktree } from '../../../shared/entities/worktrees';
 import { DroverRequestError } from '../errors';
 import { GitActivity } from '../git/gitActivity';
 import type { Git, RecordedCheckout } from '../git/runner';

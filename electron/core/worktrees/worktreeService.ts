@@ -1,22 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type {
-  Agent,
-  AgentWorkspaceRequest,
-  FormerAgent,
-  InboxMessage,
-  MergeCheck,
-  MergeResult,
-  MergeStrategy,
-  Project,
-  ProjectGit,
-  ProjectSettings,
-  Worktree,
-  WorktreeDiff,
-  WorktreeDiskUsage,
-  WorktreeStatus,
-} from '../../../shared/entities';
+import type { Agent, FormerAgent } from '../../../shared/entities/agents';
+import type { InboxMessage } from '../../../shared/entities/inbox';
+import type { Project, ProjectSettings } from '../../../shared/entities/projects';
+import type { AgentWorkspaceRequest, MergeCheck, MergeResult, MergeStrategy, ProjectGit, Worktree, WorktreeDiff, WorktreeDiskUsage, WorktreeStatus } from '../../../shared/entities/worktrees';
 import { isInside } from '../../../shared/folders';
 import { countOf, listNames } from '../../../shared/plural';
 import { savedWorkSubject } from '../../common/savedWork';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Worktree } from '../../../shared/entities';
+import type { Worktree } from '../../../shared/entities/worktrees';
 import type { Git } from '../git/runner';
 import { parseWorktreeList } from '../git/worktreeList';
 
