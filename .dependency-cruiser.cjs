@@ -69,6 +69,13 @@ module.exports = {
       to: { pathNot: ['^shared/', '^electron/wire/'], dependencyTypesNot: ['core'] },
     },
     {
+      name: 'common-imports-only-shared-and-node',
+      comment: "common/ holds what the CLI's clients and the core both use (shell quoting, an agent's env, a task's exit in words): it builds on shared/ and Node alone, so either may import it.",
+      severity: 'error',
+      from: { path: '^electron/common/', pathNot: '\\.test\\.ts$' },
+      to: { pathNot: ['^shared/', '^electron/common/'], dependencyTypesNot: ['core'] },
+    },
+    {
       name: 'cli-clients-reach-the-host-over-the-wire',
       comment: 'A CLI command talks to the host over the socket; only the commands that start or run a host (drover host run, serve) import host/ and the core.',
       severity: 'error',
@@ -104,17 +111,25 @@ module.exports = {
       to: { path: '^electron/core/', pathNot: '^electron/core/(storage/|errors\\.ts$)' },
     },
     {
+      name: 'git-knows-no-domain',
+      comment: 'core/git/ runs git and reads its answers for every domain that needs them (worktrees, turns, the forge); it knows none of them.',
+      severity: 'error',
+      from: { path: '^electron/core/git/' },
+      to: { path: '^electron/core/', pathNot: '^electron/core/(git/|errors\\.ts$)' },
+    },
+    {
       name: 'sql-only-in-storage',
       comment: 'Only storage/ (and the composition root that opens the app database) touches SQLite.',
       severity: 'error',
       from: { path: '^electron/', pathNot: ['^electron/core/storage/', '^electron/core/compose\\.ts$', '\\.test\\.ts$'] },
       to: { path: ['(^|/)node_modules/better-sqlite3/', '^electron/core/storage/sqlite\\.ts$'] },
     },
+    ...coreDomainRules(),
     {
       name: 'no-circular',
       severity: 'error',
       from: {},
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+      to: { circular: true },
     },
   ],
   options: {
@@ -186,6 +201,45 @@ function rendererLayerRules() {
       severity: 'error',
       from: { path: '^renderer/', pathNot: ['\\.test\\.tsx?$', '^renderer/testing/'] },
       to: { path: '^renderer/testing/' },
+    },
+  ];
+}
+
+/**
+ * The order among the core's domains (its folders, and its files at the top), bottom to top. A
+ * domain imports the domains of the layers below its own, never one of its own layer or above:
+ * so no two domains import each other, even through others. A new folder takes its place here.
+ * compose.ts, which builds them all, is the top.
+ */
+function coreDomainRules() {
+  const layers = [
+    ['errors', 'ids', 'api', 'paging', 'events', 'process', 'patterns'], // know no domain
+    ['storage', 'git'], // the databases, the git runner
+    ['projects', 'profiles', 'appSettings', 'machines', 'workspaces'], // registries and settings; where an agent runs
+    ['locate', 'attention', 'commandLineTool'],
+    ['inbox', 'sessions', 'accounts'],
+    ['tasks', 'comments', 'callers'],
+    ['worktrees', 'wake'],
+    ['agents', 'turns'],
+    ['forge', 'editor', 'boot'],
+    ['compose'],
+  ];
+  const inCore = (names) => `^electron/core/(${names.join('|')})(/|\\.ts$)`;
+  const order = layers.map((layer) => layer.join(', ')).join(' < ');
+  return [
+    ...layers.slice(0, -1).map((layer, index) => ({
+      name: 'core-domain-order',
+      comment: `A core domain imports only the layers below its own: ${order}.`,
+      severity: 'error',
+      from: { path: inCore(layer), pathNot: '\\.test\\.ts$' },
+      to: { path: [inCore(layers.slice(index + 1).flat()), inCore(layer)], pathNot: '^electron/core/$1(/|\\.ts$)' },
+    })),
+    {
+      name: 'core-domain-has-a-place',
+      comment: 'Every folder of the core takes its place in the order of coreDomainRules() in .dependency-cruiser.cjs.',
+      severity: 'error',
+      from: { path: '^electron/core/[^/]+/', pathNot: [inCore(layers.flat()), '\\.test\\.ts$'] },
+      to: { path: '^electron/core/' },
     },
   ];
 }

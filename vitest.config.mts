@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['electron/**/*.test.ts', 'shared/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'bench/**/*.test.ts', 'e2e/realCli/**/*.test.ts'],
+    include: ['electron/**/*.test.ts', 'shared/**/*.test.ts', 'scripts/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'bench/**/*.test.ts', 'e2e/realCli/**/*.test.ts'],
     // Real PTYs and SQLite files: forks keep native handles out of worker threads.
     globalSetup: ['test-support/buildOnce.ts'],
     pool: 'forks',

@@ -1,4 +1,4 @@
-import type { AgentProfileInput } from '../shared/entities';
+import type { AgentProfileInput } from '../shared/entities/profiles';
 import { RpcClient } from '../shared/rpcClient';
 import { decodeStreamFrame } from '../shared/streamFrames';
 import { openDoorSocket } from '../test-support/doorSocket';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Task } from '../shared/entities';
+import type { Task } from '../shared/entities/tasks';
 import { RpcClient } from '../shared/rpcClient';
 import { openDoorSocket } from '../test-support/doorSocket';
 import { startServe } from '../test-support/droverProcess';

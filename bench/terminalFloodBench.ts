@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as pty from 'node-pty';
 import { ACK_STEP_BYTES } from '../shared/ackCounter';
-import type { Agent } from '../shared/entities';
+import type { Agent } from '../shared/entities/agents';
 import { startServe, type ServeProcess } from '../test-support/droverProcess';
 import { commandProfile, connect, type BenchClient } from './benchClient';
 import { median, type BenchRow } from './table';

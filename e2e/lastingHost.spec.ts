@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator } from '@playwright/test';
-import type { AgentSession, Task } from '../shared/entities';
+import type { AgentSession } from '../shared/entities/sessions';
+import type { Task } from '../shared/entities/tasks';
 import { runCli } from '../test-support/droverProcess';
 import { agentPane, numbered, oneToN, openWorkspace, screenshot, searchCount, startedShellAgent, stateBadge, terminalOf, typeLine } from './support/agents';
 import { withSocket } from './support/attention';

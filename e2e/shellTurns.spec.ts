@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgentProfileInput } from '../shared/entities';
+import type { AgentProfileInput } from '../shared/entities/profiles';
 import { makeRepo } from '../test-support/gitRepo';
 import { startFromPane } from './support/agentBridge';
 import { addAgent, openWorkspace, saveProfiles, screenshot, stateBadge, terminalOf, typeLine } from './support/agents';

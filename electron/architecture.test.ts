@@ -30,7 +30,15 @@ describe('architecture rules (npm run lint)', () => {
     write('electron/core/storage/sqlite.ts', 'export const openDatabase = 1;\n');
     write('electron/core/tasks/taskService.ts', 'export const tasks = 1;\n');
     write('electron/core/storage/usesDomain.ts', "import { tasks } from '../tasks/taskService';\nexport const t = tasks;\n");
+    write('electron/core/git/usesDomain.ts', "import { tasks } from '../tasks/taskService';\nexport const g = tasks;\n");
     write('electron/core/tasks/usesSql.ts', "import { openDatabase } from '../storage/sqlite';\nexport const o = openDatabase;\n");
+    write('electron/core/agents/agentService.ts', "import { tasks } from '../tasks/taskService';\nexport const agents = tasks;\n");
+    write('electron/core/worktrees/usesAgents.ts', "import { agents } from '../agents/agentService';\nexport const w = agents;\n");
+    write('electron/core/sessions/sessionService.ts', 'export const sessions = 1;\n');
+    write('electron/core/inbox/usesSessions.ts', "import { sessions } from '../sessions/sessionService';\nexport const i = sessions;\n");
+    write('electron/core/unplaced/usesTasks.ts', "import { tasks } from '../tasks/taskService';\nexport const u = tasks;\n");
+    write('shared/typeCycleA.ts', "import type { B } from './typeCycleB';\nexport interface A { b?: B }\n");
+    write('shared/typeCycleB.ts', "import type { A } from './typeCycleA';\nexport interface B { a?: A }\n");
     write('electron/desktop/native/appMenu.ts', "import { Menu } from 'electron';\nexport const m = Menu;\n");
     write('electron/desktop/usesElectron.ts', "import { dialog } from 'electron';\nexport const d = dialog;\n");
     write('electron/desktop/usesUpdater.ts', "import { AppImageUpdater } from 'electron-updater';\nexport const u = AppImageUpdater;\n");
@@ -39,6 +47,10 @@ describe('architecture rules (npm run lint)', () => {
     write('electron/wire/framing.ts', "import { ok } from '../../shared/contract';\nimport { Buffer } from 'node:buffer';\nexport const frame = Buffer.from(String(ok));\n");
     write('electron/wire/usesHost.ts', "import { host } from '../host/host';\nexport const w = host;\n");
     write('electron/wire/usesPackage.ts', "import { z } from 'zod';\nexport const s = z.string();\n");
+    write('electron/common/usesCore.ts', "import { tasks } from '../core/tasks/taskService';\nexport const c = tasks;\n");
+    write('electron/common/usesPackage.ts', "import { z } from 'zod';\nexport const s = z.string();\n");
+    write('electron/common/quoting.ts', "import { ok } from '../../shared/contract';\nimport path from 'node:path';\nexport const q = path.join(String(ok));\n");
+    write('electron/cli/usesCommon.ts', "import { q } from '../common/quoting';\nexport const u = q;\n");
     write('electron/core/usesWire.ts', "import { frame } from '../wire/framing';\nexport const f = frame;\n");
     write('electron/cli/taskCommand.ts', "import { frame } from '../wire/framing';\nimport { host } from '../host/host';\nexport const c = [frame, host];\n");
     write('electron/cli/usesCore.ts', "import { tasks } from '../core/tasks/taskService';\nexport const c = tasks;\n");
@@ -75,6 +87,8 @@ describe('architecture rules (npm run lint)', () => {
     ['cli-clients-reach-the-host-over-the-wire', 'electron/cli/taskCommand.ts'],
     ['cli-clients-reach-the-host-over-the-wire', 'electron/cli/usesCore.ts'],
     ['cli-knows-no-desktop', 'electron/cli/usesDesktop.ts'],
+    ['common-imports-only-shared-and-node', 'electron/common/usesCore.ts'],
+    ['common-imports-only-shared-and-node', 'electron/common/usesPackage.ts'],
     ['desktop-not-from-main-or-renderer', 'electron/desktop/usesMain.ts'],
     ['main-wires-the-desktop', 'electron/main.ts'],
     ['core-is-plain-node', 'electron/core/usesDesktop.ts'],
@@ -83,6 +97,11 @@ describe('architecture rules (npm run lint)', () => {
     ['shared-is-the-contract-only', 'shared/usesRenderer.ts'],
     ['storage-knows-no-domain', 'electron/core/storage/usesDomain.ts'],
     ['sql-only-in-storage', 'electron/core/tasks/usesSql.ts'],
+    ['git-knows-no-domain', 'electron/core/git/usesDomain.ts'],
+    ['core-domain-order', 'electron/core/worktrees/usesAgents.ts'],
+    ['core-domain-order', 'electron/core/inbox/usesSessions.ts'],
+    ['core-domain-has-a-place', 'electron/core/unplaced/usesTasks.ts'],
+    ['no-circular', 'shared/typeCycleA.ts'],
   ])('reports %s for %s', (rule, file) => {
     expect(output).toMatch(new RegExp(`${rule}: ${file.replace(/\./g, '\\.')}`));
   });
@@ -92,6 +111,15 @@ describe('architecture rules (npm run lint)', () => {
     expect(output).not.toMatch(/: electron\/wire\/framing\.ts →/);
     expect(output).not.toMatch(/: electron\/cli\/taskCommand\.ts → electron\/wire\//);
     expect(output).not.toMatch(/cli-clients-reach-the-host-over-the-wire: electron\/cli\/hostCommands\.ts/);
+  });
+
+  it('lets common/ build on shared/ and Node, and a CLI client import it', () => {
+    expect(output).not.toMatch(/: electron\/common\/quoting\.ts →/);
+    expect(output).not.toMatch(/: electron\/cli\/usesCommon\.ts →/);
+  });
+
+  it('lets a core domain import the layers below its own', () => {
+    expect(output).not.toMatch(/: electron\/core\/agents\/agentService\.ts →/);
   });
 
   it('lets the adapters of desktop/native/ import electron', () => {
@@ -122,7 +150,7 @@ describe('the layers picture (npm run lint)', () => {
   });
 
   it('names an arrow a rule forbids and an allowed import the picture leaves out', () => {
-    const drawn = picture.replace('serves its doors"] --> core & wire & shared', 'serves its doors"] --> core & shared & cli');
+    const drawn = picture.replace('serves its doors"] --> core & wire & common & shared', 'serves its doors"] --> core & common & shared & cli');
     expect(drawn).not.toBe(picture);
     const result = check(drawn);
     expect(result.status).toBe(1);

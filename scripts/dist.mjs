@@ -16,7 +16,7 @@
  * DROVER_ELECTRON_DIST may name an unpacked Electron to package instead of downloading one.
  *
  * Packaging needs network access the first time (Electron's zip, the AppImage and deb tools).
- * The test electron/desktop/packaging.test.ts drives `packageLinux` offline with a stand-in Electron.
+ * The test scripts/dist.test.ts drives `packageLinux` offline with a stand-in Electron.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';

@@ -1,4 +1,4 @@
-import type { AgentProfile } from './entities';
+import type { AgentProfile } from './entities/profiles';
 
 /**
  * The account an agent's CLI spends: agents of one account share its usage limits, so a person

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProjectIdSchema } from './entities';
+import { ProjectIdSchema } from './entities/ids';
 
 /** The most keys one updateHandledAttention takes; a page that dismisses more sends them in parts. */
 export const HANDLED_AT_ONCE = 10_000;

@@ -1,4 +1,4 @@
-import type { Task } from './entities';
+import type { Task } from './entities/tasks';
 
 /** Compact, fixed-width-ish durations: 7s, 4m 05s, 2h 03m. */
 export function formatDuration(ms: number): string {

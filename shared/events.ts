@@ -1,18 +1,13 @@
 import { z } from 'zod';
 import { AppSettingsSchema } from './appSettings';
-import {
-  AgentIdSchema,
-  AgentSchema,
-  AgentSessionSchema,
-  FormerAgentSchema,
-  InboxMessageSchema,
-  ProjectIdSchema,
-  ProjectSchema,
-  TaskIdSchema,
-  TaskSchema,
-  WakeSchema,
-  WorktreeSchema,
-} from './entities';
+import { AgentSchema, FormerAgentSchema } from './entities/agents';
+import { AgentIdSchema, ProjectIdSchema, TaskIdSchema } from './entities/ids';
+import { InboxMessageSchema } from './entities/inbox';
+import { ProjectSchema } from './entities/projects';
+import { AgentSessionSchema } from './entities/sessions';
+import { TaskSchema } from './entities/tasks';
+import { WakeSchema } from './entities/wake';
+import { WorktreeSchema } from './entities/worktrees';
 import { HandledAttentionSchema } from './attention';
 import { ForgeLinkSchema } from './forge';
 import { DiffCommentSchema, TurnSchema } from './turns';

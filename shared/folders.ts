@@ -1,4 +1,4 @@
-import { ACTIVE_TASK_STATES, type Task } from './entities';
+import { ACTIVE_TASK_STATES, type Task } from './entities/tasks';
 
 /**
  * True when `candidate` is `root` or lies below it. Both are absolute and canonical, as Drover

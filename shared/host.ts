@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { AgentIdSchema, AgentSessionStateSchema, ProjectIdSchema, TaskIdSchema, TaskStateSchema } from './entities';
+import { AgentIdSchema, ProjectIdSchema, TaskIdSchema } from './entities/ids';
+import { AgentSessionStateSchema } from './entities/sessions';
+import { TaskStateSchema } from './entities/tasks';
 
 /**
  * The version of the frames and methods a client and the host speak. A client meeting a host of

@@ -1,4 +1,4 @@
-import type { AgentQuota, AgentSession } from './entities';
+import type { AgentQuota, AgentSession } from './entities/sessions';
 
 /** When the latest spent window of a quota frees up again; null while none is spent. */
 export function quotaSpentUntil(quota: AgentQuota | null, now: number): number | null {

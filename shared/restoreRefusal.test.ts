@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Task } from './entities';
+import type { Task } from './entities/tasks';
 import { restoreRefusal } from './restoreRefusal';
 
 const task = (id: string, state: Task['state'], cwd: string, label: string | null = null) => ({ id, state, cwd, label, command: `run ${id}` }) as Task;

@@ -1,4 +1,5 @@
-import type { AgentSession, Task } from './entities';
+import type { AgentSession } from './entities/sessions';
+import type { Task } from './entities/tasks';
 import { tasksWorkingIn } from './folders';
 import { countOf, listNames } from './plural';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TaskListSchema, TaskSchema, type Task } from './entities';
+import { TaskListSchema, TaskSchema, type Task } from './entities/tasks';
 
 const TASK: Task = {
   id: 't-abcdef12',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AgentIdSchema, ProjectIdSchema, WorktreeDiffFileSchema } from './entities';
+import { AgentIdSchema, ProjectIdSchema } from './entities/ids';
+import { WorktreeDiffFileSchema } from './entities/worktrees';
 
 const Timestamp = z.number().int().nonnegative();
 const Count = z.number().int().nonnegative();

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { Agent } from '../shared/entities';
+import type { Agent } from '../shared/entities/agents';
 import type { DroverHost } from '../electron/host/host';
 import { waitFor } from './waitFor';
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { AgentProfileInput } from '../shared/entities';
+import type { AgentProfileInput } from '../shared/entities/profiles';
 import { REPO_ROOT } from './buildOnce';
 
 /**

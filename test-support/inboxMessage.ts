@@ -1,4 +1,4 @@
-import type { InboxMessage } from '../shared/entities';
+import type { InboxMessage } from '../shared/entities/inbox';
 
 /** A complete, valid inbox message (a pending note to agent a-aaaaaa of project p-aaaaaa), with the fields a test cares about. */
 export function makeMessage(overrides: Partial<InboxMessage> = {}): InboxMessage {

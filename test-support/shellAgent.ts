@@ -1,4 +1,5 @@
-import type { Agent, AgentProfileInput } from '../shared/entities';
+import type { Agent } from '../shared/entities/agents';
+import type { AgentProfileInput } from '../shared/entities/profiles';
 import type { Turn } from '../shared/turns';
 import type { Core } from '../electron/core/compose';
 import { waitFor } from './waitFor';

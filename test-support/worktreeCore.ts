@@ -1,5 +1,7 @@
 import path from 'node:path';
-import type { Agent, AgentWorkspaceRequest, Project, Worktree } from '../shared/entities';
+import type { Agent } from '../shared/entities/agents';
+import type { Project } from '../shared/entities/projects';
+import type { AgentWorkspaceRequest, Worktree } from '../shared/entities/worktrees';
 import { createCore, type Core } from '../electron/core/compose';
 
 /** A core over `dataDir` with one git project, and the few calls worktree tests make of it. */

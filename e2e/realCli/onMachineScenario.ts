@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentSession } from '../../shared/entities';
+import type { AgentSession } from '../../shared/entities/sessions';
 import type { DroverEvent } from '../../shared/events';
 import { sshClientFrom, type Machine } from '../../shared/machines';
 import { connectToDrover, type SocketClient } from '../../electron/cli/socketClient';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentSession } from '../../shared/entities';
+import type { AgentSession } from '../../shared/entities/sessions';
 import { setTurnDelay, type CliScenarioFixture, type DialogAnswer } from '../../test-support/realCli/agentCliFixtures';
 import { RealCliRig } from '../../test-support/realCli/realCliRig';
 import type { RecordedRequest } from '../../test-support/realCli/scriptedModelServer';

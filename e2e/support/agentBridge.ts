@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import type { AgentProfileInput } from '../../shared/entities';
+import type { AgentProfileInput } from '../../shared/entities/profiles';
 import { FAKE_PROFILE, stateBadge } from './agents';
 
 /** The fake agent with a short think time, so hook-driven Busy/Ready turns round fast. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
-import type { AgentProfileInput } from '../../shared/entities';
+import type { AgentProfileInput } from '../../shared/entities/profiles';
 import { connectToDrover } from '../../electron/cli/socketClient';
 import { FAKE_PROFILE } from '../../test-support/fakeAgentProfile';
 import { SHELL_AGENT_PROFILE } from '../../test-support/shellAgent';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
-import type { AgentSession } from '../../shared/entities';
+import type { AgentSession } from '../../shared/entities/sessions';
 import type { RpcClient } from '../../shared/rpcClient';
 import { connectToDrover } from '../../electron/cli/socketClient';
 import type { DroverWorld } from './droverHost';

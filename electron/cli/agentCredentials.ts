@@ -1,4 +1,4 @@
-import { AGENT_PROOF_ENV } from '../../shared/agentEnv';
+import { AGENT_PROOF_ENV } from '../common/agentEnv';
 import { Refusal } from './usage';
 
 /** What a tool in an agent terminal hands Drover to speak for that agent (identifyAgent). */

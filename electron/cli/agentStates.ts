@@ -1,4 +1,4 @@
-import type { AgentSession } from '../../shared/entities';
+import type { AgentSession } from '../../shared/entities/sessions';
 
 /**
  * Each agent's state as the CLI names it, by agent id: its session's (`busy`, `ready`, `limited`,

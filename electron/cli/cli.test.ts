@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Project, Task } from '../../shared/entities';
+import type { Project } from '../../shared/entities/projects';
+import type { Task } from '../../shared/entities/tasks';
 import { spawn } from 'node:child_process';
 import { CLI_PATH } from '../../test-support/buildOnce';
 import { agentTerminalEnv } from '../../test-support/agentTerminalEnv';

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { TaskIdSchema } from '../../shared/entities';
+import { TaskIdSchema } from '../../shared/entities/ids';
 import { UsageError } from './usage';
 
 type Options = NonNullable<ParseArgsConfig['options']>;

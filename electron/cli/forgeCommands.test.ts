@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Project, Worktree } from '../../shared/entities';
+import type { Project } from '../../shared/entities/projects';
+import type { Worktree } from '../../shared/entities/worktrees';
 import { runCli } from '../../test-support/droverProcess';
 import { FakeGitHub } from '../../test-support/fakeGitHub';
 import { addBareOrigin, commitFiles, git, makeRepo } from '../../test-support/gitRepo';

@@ -1,5 +1,5 @@
 import type { MethodParams } from '../../shared/contract';
-import type { AgentQuota, QuotaWindow } from '../../shared/entities';
+import type { AgentQuota, QuotaWindow } from '../../shared/entities/sessions';
 import { MAX_TURN_PROMPT_CHARS } from '../../shared/turns';
 import { agentCredentials } from './agentCredentials';
 import { connectToDrover } from './socketClient';

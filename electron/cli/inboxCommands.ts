@@ -1,4 +1,4 @@
-import type { InboxMessage } from '../../shared/entities';
+import type { InboxMessage } from '../../shared/entities/inbox';
 import { agentCredentials } from './agentCredentials';
 import { parseCommandArgs } from './cliOptions';
 import { connectToDrover } from './socketClient';

@@ -1,4 +1,5 @@
-import { ACTIVE_TASK_STATES, type Project, type Task } from '../../shared/entities';
+import type { Project } from '../../shared/entities/projects';
+import { ACTIVE_TASK_STATES, type Task } from '../../shared/entities/tasks';
 import { DroverRequestError } from '../../shared/protocol';
 import type { RpcClient } from '../../shared/rpcClient';
 import { agentCredentials } from './agentCredentials';

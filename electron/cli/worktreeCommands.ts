@@ -1,8 +1,9 @@
-import type { MergeCheck, MergeStrategy, Project, WorktreeDiff } from '../../shared/entities';
-import { isSavedWorkSubject } from '../../shared/savedWork';
+import type { Project } from '../../shared/entities/projects';
+import type { MergeCheck, MergeStrategy, WorktreeDiff } from '../../shared/entities/worktrees';
 import { pullRequestSummary } from '../../shared/forge';
 import { countOf } from '../../shared/plural';
 import type { RpcClient } from '../../shared/rpcClient';
+import { isSavedWorkSubject } from '../common/savedWork';
 import { agentCredentials } from './agentCredentials';
 import { agentStates } from './agentStates';
 import { parseCommandArgs } from './cliOptions';

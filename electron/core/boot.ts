@@ -1,4 +1,5 @@
-import type { Project } from '../../shared/entities';
+import type { Project } from '../../shared/entities/projects';
+import { removeAgent } from './agents/agentAnnouncer';
 import type { EventBus } from './events/eventBus';
 import type { MediatedInbox } from './inbox/mediatedInbox';
 import { announceTask } from './tasks/taskAnnouncer';
@@ -24,7 +25,7 @@ export interface BootParts {
 /** A project whose worktrees cannot be reconciled (git is gone) still boots; the next boot tries again. */
 function reconcileWorktrees(parts: BootParts, store: ProjectStore, project: Project): { undone: number; missing: number } {
   try {
-    return parts.worktrees.reconcile(store, project);
+    return parts.worktrees.reconcile(store, project, (agentId) => removeAgent(parts.events, store, agentId));
   } catch (error) {
     parts.log(`could not reconcile the worktrees of ${project.name} (${project.id}): ${error instanceof Error ? error.message : String(error)}`);
     return { undone: 0, missing: 0 };

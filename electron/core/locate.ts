@@ -1,4 +1,6 @@
-import type { Agent, FormerAgent, InboxMessage, Task } from '../../shared/entities';
+import type { Agent, FormerAgent } from '../../shared/entities/agents';
+import type { InboxMessage } from '../../shared/entities/inbox';
+import type { Task } from '../../shared/entities/tasks';
 import { fail } from './errors';
 import type { ProjectRegistry } from './projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from './storage/projectStores';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { Project } from '../../shared/entities';
+import type { Project } from '../../shared/entities/projects';
 import type { DroverCaller } from '../cli/socketClient';
 
 /**

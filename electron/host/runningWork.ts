@@ -1,4 +1,4 @@
-import { ACTIVE_TASK_STATES } from '../../shared/entities';
+import { ACTIVE_TASK_STATES } from '../../shared/entities/tasks';
 import type { RunningWork } from '../../shared/host';
 import type { CoreApi } from '../core/api';
 

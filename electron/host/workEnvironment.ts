@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { AGENT_PROOF_ENV } from '../../shared/agentEnv';
+import { AGENT_PROOF_ENV } from '../common/agentEnv';
 
 /** What the AppImage runtime and its AppRun set for the app alone. */
 const APPIMAGE_VARIABLES = ['APPDIR', 'APPIMAGE', 'ARGV0', 'OWD'];

@@ -1,4 +1,4 @@
-import type { Agent } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
 import { useAccountPauses } from './pausedAccounts';
 
 /** In the pane header while the person paused the account the agent spends: Drover wakes it no more. */

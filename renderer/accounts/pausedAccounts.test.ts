@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentProfile } from '../../shared/entities';
+import type { AgentProfile } from '../../shared/entities/profiles';
 import { EMPTY_WORK_STATE } from '../store/projectWorkState';
 import { makeSession } from '../testing/fixtures';
 import { accountResetsAt } from './pausedAccounts';

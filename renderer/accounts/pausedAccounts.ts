@@ -1,7 +1,8 @@
 import { useEffect, useMemo } from 'react';
 import { accountOf, type AccountProfile, type AgentAccount } from '../../shared/agentAccounts';
 import type { PausedAccount } from '../../shared/appSettings';
-import type { Agent, AgentProfile } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { AgentProfile } from '../../shared/entities/profiles';
 import { limitLiftsAt } from '../../shared/limitReset';
 import { useAppSettings, useProfiles } from '../store/hooks';
 import type { WorkStates } from '../store/projectWorkState';

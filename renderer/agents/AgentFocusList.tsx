@@ -1,4 +1,5 @@
-import type { Agent, AgentSession } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { AgentSession } from '../../shared/entities/sessions';
 import { NO_WORK, type AgentWork } from '../store/selectors';
 import type { EntityMap } from '../store/versioned';
 import { AgentStateBadge } from './AgentStateBadge';

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { Agent, AgentProfile } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { AgentProfile } from '../../shared/entities/profiles';
 import { Field } from '../components/Field';
 import { FormActions } from '../components/FormActions';
 import { FormError } from '../components/FormError';

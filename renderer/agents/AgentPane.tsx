@@ -1,7 +1,10 @@
 import { useId, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import { LoadFailureBoundary } from '../components/LoadFailureBoundary';
 import { preloadable } from '../components/preloadable';
-import type { Agent, AgentProfile, AgentSession, Worktree } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { AgentProfile } from '../../shared/entities/profiles';
+import type { AgentSession } from '../../shared/entities/sessions';
+import type { Worktree } from '../../shared/entities/worktrees';
 import type { ForgeLink } from '../../shared/forge';
 import { AccountPausedNote } from '../accounts/AccountPausedNote';
 import { usePendingAction } from '../components/usePendingAction';

@@ -1,4 +1,4 @@
-import type { AgentSession } from '../../shared/entities';
+import type { AgentSession } from '../../shared/entities/sessions';
 import { StatusBadge } from '../components/StatusBadge';
 import { useNow } from '../components/useNow';
 import { agentStatus } from '../format/agentPresentation';

@@ -1,5 +1,6 @@
 import { useRef, type KeyboardEvent } from 'react';
-import type { Agent, AgentSession } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { AgentSession } from '../../shared/entities/sessions';
 import { StatusIcon } from '../components/StatusIcon';
 import { useNow } from '../components/useNow';
 import { agentStatus } from '../format/agentPresentation';

@@ -1,4 +1,4 @@
-import type { AgentSession } from '../../shared/entities';
+import type { AgentSession } from '../../shared/entities/sessions';
 
 /**
  * A quiet note when the agent's CLI is newer than the newest version Drover was tested with: the

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { AGENT_INTEGRATIONS, WAKE_STYLES } from '../../shared/entities';
+import { AGENT_INTEGRATIONS, WAKE_STYLES } from '../../shared/entities/profiles';
 import { Field, type FieldNote } from '../components/Field';
 import { FormActions } from '../components/FormActions';
 import { FormError } from '../components/FormError';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { AgentProfile } from '../../shared/entities';
+import type { AgentProfile } from '../../shared/entities/profiles';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormError } from '../components/FormError';
 import { ModalDialog } from '../components/ModalDialog';

@@ -1,4 +1,4 @@
-import type { AgentSession } from '../../shared/entities';
+import type { AgentSession } from '../../shared/entities/sessions';
 import { useNow } from '../components/useNow';
 import { quotaSummary } from '../format/agentPresentation';
 

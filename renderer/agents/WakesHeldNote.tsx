@@ -1,4 +1,4 @@
-import type { Agent } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
 
 /** In the pane header while a person holds the agent's wakes: nothing is typed into it until they resume. */
 export function WakesHeldNote({ agent }: { agent: Pick<Agent, 'name' | 'wakesHeld'> }) {

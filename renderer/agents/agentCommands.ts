@@ -1,4 +1,6 @@
-import type { Agent, AgentSession, Worktree } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { AgentSession } from '../../shared/entities/sessions';
+import type { Worktree } from '../../shared/entities/worktrees';
 import type { PaletteCommand } from '../components/commandRegistry';
 import { isSessionLive } from '../format/agentPresentation';
 import type { EntityMap } from '../store/versioned';

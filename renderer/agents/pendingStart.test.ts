@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentSession } from '../../shared/entities';
+import type { AgentSession } from '../../shared/entities/sessions';
 import { makeSession } from '../testing/fixtures';
 import { inputTarget } from './pendingStart';
 

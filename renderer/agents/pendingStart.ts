@@ -1,4 +1,4 @@
-import type { AgentSession } from '../../shared/entities';
+import type { AgentSession } from '../../shared/entities/sessions';
 import { isSessionLive } from '../format/agentPresentation';
 import type { InputTarget } from '../terminal/AgentTerminal';
 

@@ -1,4 +1,4 @@
-import { AGENT_INTEGRATIONS, AgentProfileInputSchema, type AgentProfileInput, type WakeStyle } from '../../shared/entities';
+import { AGENT_INTEGRATIONS, AgentProfileInputSchema, type AgentProfileInput, type WakeStyle } from '../../shared/entities/profiles';
 
 /** A profile as the form edits it: every field text, lists one entry per line. */
 export interface ProfileDraft {

@@ -1,5 +1,5 @@
 import { countOf } from '../../shared/plural';
-import type { Task, TaskState } from '../../shared/entities';
+import type { Task, TaskState } from '../../shared/entities/tasks';
 import type { CountBadge } from '../components/CountBadges';
 import { TASK_STATUS, taskTitle } from '../format/taskPresentation';
 

@@ -1,5 +1,5 @@
 import { useCallback, useRef } from 'react';
-import type { Agent } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
 import { usePhoneLayout } from '../store/phoneLayout';
 import { chosenSoloAgent, setSoloAgent, shownLayout, soloAgentId, updateProjectView, useWorkspaceView, type PaneLayout } from '../store/workspaceView';
 import type { AgentPaneHandle } from './AgentPane';

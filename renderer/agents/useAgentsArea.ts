@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { preloadable } from '../components/preloadable';
-import type { Agent, AgentProfile } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { AgentProfile } from '../../shared/entities/profiles';
 import { useAgents, useProfiles, useWorkState } from '../store/hooks';
 import { useBridge, useDroverActions } from '../store/StoreContext';
 import { entitiesOf } from '../store/versioned';

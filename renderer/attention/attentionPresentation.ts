@@ -1,4 +1,4 @@
-import type { AgentSession } from '../../shared/entities';
+import type { AgentSession } from '../../shared/entities/sessions';
 import { unsentCommentIds } from '../../shared/forge';
 import { countOf } from '../../shared/plural';
 import { formatClockTime } from '../format/clockTime';

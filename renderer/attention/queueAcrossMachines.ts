@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { Project } from '../../shared/entities';
+import type { Project } from '../../shared/entities/projects';
 import { attentionQueue, byUrgency, type AttentionItem } from '../store/attention';
 import type { DroverActions, DroverState } from '../store/droverStore';
 import { useAttentionQueue, useProjects } from '../store/hooks';

@@ -1,4 +1,5 @@
-import type { Agent, Worktree } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { Worktree } from '../../shared/entities/worktrees';
 import { pullRequestSummary, type ForgeLink } from '../../shared/forge';
 import { StatusIcon } from '../components/StatusIcon';
 import { pullRequestTone } from './forgePresentation';

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import type { Agent, Worktree } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { Worktree } from '../../shared/entities/worktrees';
 import { hasUnsentFailure, pullRequestSummary, unsentCommentIds, type ForgeLink, type MergeMethod, type PullRequest, type PullRequestDraft, type RateLimit } from '../../shared/forge';
 import { countOf } from '../../shared/plural';
 import { Field } from '../components/Field';

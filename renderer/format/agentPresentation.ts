@@ -1,4 +1,4 @@
-import type { AgentQuota, AgentSession } from '../../shared/entities';
+import type { AgentQuota, AgentSession } from '../../shared/entities/sessions';
 import { formatClockTime } from './clockTime';
 import type { AgentTone, Status } from './tone';
 

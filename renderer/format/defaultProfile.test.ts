@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Agent, AgentProfile } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { AgentProfile } from '../../shared/entities/profiles';
 import { defaultProfile } from './defaultProfile';
 
 function profile(id: string, unavailableReason: string | null = null): AgentProfile {

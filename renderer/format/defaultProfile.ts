@@ -1,4 +1,5 @@
-import type { Agent, AgentProfile } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { AgentProfile } from '../../shared/entities/profiles';
 
 export interface DefaultProfile {
   profileId: string;

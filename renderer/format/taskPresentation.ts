@@ -1,4 +1,4 @@
-import type { Task, TaskState } from '../../shared/entities';
+import type { Task, TaskState } from '../../shared/entities/tasks';
 import type { Status, TaskTone } from './tone';
 
 /** The words people and tests read on a badge; the tone picks both colour and icon. */

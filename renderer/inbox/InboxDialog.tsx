@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import type { Agent } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
 import { FormError } from '../components/FormError';
 import { ModalDialog } from '../components/ModalDialog';
 import { useNow } from '../components/useNow';

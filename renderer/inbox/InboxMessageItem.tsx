@@ -1,4 +1,4 @@
-import type { InboxMessage } from '../../shared/entities';
+import type { InboxMessage } from '../../shared/entities/inbox';
 import { formatClockTime } from '../format/clockTime';
 import { formatDateTime } from '../format/dateTime';
 import { INBOX_KIND_LABEL, MESSAGE_STATE_LABEL } from './inboxPresentation';

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { Agent } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
 import { usePendingAction } from '../components/usePendingAction';
 import { useDroverActions } from '../store/StoreContext';
 import { FormError } from '../components/FormError';

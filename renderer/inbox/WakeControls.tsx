@@ -1,4 +1,6 @@
-import type { Agent, AgentSession, Wake } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { AgentSession } from '../../shared/entities/sessions';
+import type { Wake } from '../../shared/entities/wake';
 import { useAccountPauses } from '../accounts/pausedAccounts';
 import { FormError } from '../components/FormError';
 import { StatusIcon } from '../components/StatusIcon';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentSession, InboxMessage, Wake } from '../../shared/entities';
+import type { InboxMessage } from '../../shared/entities/inbox';
+import type { AgentSession } from '../../shared/entities/sessions';
+import type { Wake } from '../../shared/entities/wake';
 import { formatClockTime } from '../format/clockTime';
 import { makeAgent, makeMessage, makeSession, makeWake } from '../testing/fixtures';
 import { inboxSummary, senderName, wakeStatus, type WakeSubject } from './inboxPresentation';

@@ -1,4 +1,7 @@
-import type { Agent, AgentSession, InboxMessage, Wake } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { InboxMessage } from '../../shared/entities/inbox';
+import type { AgentSession } from '../../shared/entities/sessions';
+import type { Wake } from '../../shared/entities/wake';
 import { countOf } from '../../shared/plural';
 import { agentStatus } from '../format/agentPresentation';
 import { formatClockTime } from '../format/clockTime';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { MARK_SEEN_AT_ONCE } from '../../shared/contract/inbox';
-import type { InboxMessage } from '../../shared/entities';
+import type { InboxMessage } from '../../shared/entities/inbox';
 import { usePendingAction } from '../components/usePendingAction';
 import { isNew } from '../store/selectors';
 

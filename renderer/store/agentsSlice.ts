@@ -1,5 +1,9 @@
 import type { MethodParams } from '../../shared/contract';
-import type { Agent, AgentSession, FormerAgent, InboxMessage, Wake, Worktree } from '../../shared/entities';
+import type { Agent, FormerAgent } from '../../shared/entities/agents';
+import type { InboxMessage } from '../../shared/entities/inbox';
+import type { AgentSession } from '../../shared/entities/sessions';
+import type { Wake } from '../../shared/entities/wake';
+import type { Worktree } from '../../shared/entities/worktrees';
 import type { DroverEvent } from '../../shared/events';
 import type { ForgeLink } from '../../shared/forge';
 import type { SliceContext, StateCell } from './slice';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentSession, Task } from '../../shared/entities';
+import type { AgentSession } from '../../shared/entities/sessions';
+import type { Task } from '../../shared/entities/tasks';
 import type { ForgeLink, PullRequest } from '../../shared/forge';
 import { makeAgent, makeProject, makeSession, makeTask } from '../testing/fixtures';
 import { attentionKey, attentionQueue, countByProject, keptHandledKeys, nextItem, raisedItem } from './attention';

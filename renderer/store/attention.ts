@@ -1,4 +1,7 @@
-import type { Agent, AgentSession, Project, Task } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { Project } from '../../shared/entities/projects';
+import type { AgentSession } from '../../shared/entities/sessions';
+import type { Task } from '../../shared/entities/tasks';
 import { failedChecksKey, hasUnsentFailure, unsentCommentIds, type ForgeLink } from '../../shared/forge';
 import type { WorkStates, WorkStateSlice } from './projectWorkState';
 import { entitiesOf, type EntityMap } from './versioned';

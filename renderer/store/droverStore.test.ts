@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
-import type { AgentSession, InboxMessage, ProjectWorkState, Task, Wake } from '../../shared/entities';
+import type { InboxMessage } from '../../shared/entities/inbox';
+import type { AgentSession } from '../../shared/entities/sessions';
+import type { Task } from '../../shared/entities/tasks';
+import type { Wake } from '../../shared/entities/wake';
+import type { ProjectWorkState } from '../../shared/entities/workState';
 import { DroverRequestError, type RequestFrame } from '../../shared/protocol';
 import { RpcClient } from '../../shared/rpcClient';
 import { BaseFakeBridge, settle } from '../testing/fakeBridge';

@@ -1,5 +1,5 @@
 import type { MethodParams, MethodResult } from '../../shared/contract';
-import type { InboxMessage } from '../../shared/entities';
+import type { InboxMessage } from '../../shared/entities/inbox';
 import type { ForgeLink, MergeMethod } from '../../shared/forge';
 import type { SliceContext, StateCell } from './slice';
 import { applyNewer } from './versioned';

@@ -1,5 +1,9 @@
 import { useMemo } from 'react';
-import type { Agent, AgentSession, InboxMessage, Project, ProjectSettings, Wake } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { InboxMessage } from '../../shared/entities/inbox';
+import type { Project, ProjectSettings } from '../../shared/entities/projects';
+import type { AgentSession } from '../../shared/entities/sessions';
+import type { Wake } from '../../shared/entities/wake';
 import type { ConnectionLoss, ConnectionState } from '../bridge';
 import type { AppSettingsSlice } from './appSettingsSlice';
 import type { ProfilesSlice } from './profilesSlice';

@@ -1,4 +1,4 @@
-import type { AgentProfile, AgentProfileInput } from '../../shared/entities';
+import type { AgentProfile, AgentProfileInput } from '../../shared/entities/profiles';
 import { errorMessage } from '../format/errorMessage';
 import { loadFailed, reloading, type Loadable, type Slice, type SliceContext, type StateCell } from './slice';
 

@@ -1,4 +1,10 @@
-import type { Agent, AgentSession, FormerAgent, InboxMessage, ProjectWorkState, Task, Wake, Worktree } from '../../shared/entities';
+import type { Agent, FormerAgent } from '../../shared/entities/agents';
+import type { InboxMessage } from '../../shared/entities/inbox';
+import type { AgentSession } from '../../shared/entities/sessions';
+import type { Task } from '../../shared/entities/tasks';
+import type { Wake } from '../../shared/entities/wake';
+import type { ProjectWorkState } from '../../shared/entities/workState';
+import type { Worktree } from '../../shared/entities/worktrees';
 import type { MethodResult } from '../../shared/contract';
 import type { ForgeLink } from '../../shared/forge';
 import type { Bridge } from '../bridge';

@@ -1,4 +1,4 @@
-import type { Project } from '../../shared/entities';
+import type { Project } from '../../shared/entities/projects';
 import type { ProjectChanged } from '../../shared/events';
 import { loadFailed, reloading, type Loadable, type Slice, type SliceContext, type StateCell } from './slice';
 import { loadThroughGate, SnapshotGate } from './snapshotGate';

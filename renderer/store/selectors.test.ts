@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { InboxMessage, Task } from '../../shared/entities';
+import type { InboxMessage } from '../../shared/entities/inbox';
+import type { Task } from '../../shared/entities/tasks';
 import { makeAgent, makeMessage, makeTask, makeWorktree } from '../testing/fixtures';
 import { agentWork, branchOfFolder, inboxesByAgent } from './selectors';
 

@@ -1,4 +1,7 @@
-import { isTaskFinished, type Agent, type FormerAgent, type InboxMessage, type Task, type Worktree } from '../../shared/entities';
+import type { Agent, FormerAgent } from '../../shared/entities/agents';
+import type { InboxMessage } from '../../shared/entities/inbox';
+import { isTaskFinished, type Task } from '../../shared/entities/tasks';
+import type { Worktree } from '../../shared/entities/worktrees';
 import { isInside } from '../../shared/folders';
 import type { EntityMap } from './versioned';
 

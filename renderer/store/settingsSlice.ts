@@ -1,4 +1,4 @@
-import type { ProjectSettings } from '../../shared/entities';
+import type { ProjectSettings } from '../../shared/entities/projects';
 import { errorMessage } from '../format/errorMessage';
 import type { Slice, SliceContext, StateCell } from './slice';
 import { without, type EntityMap } from './versioned';

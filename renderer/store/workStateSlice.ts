@@ -1,5 +1,5 @@
 import type { MethodParams } from '../../shared/contract';
-import { isTaskFinished, type Task } from '../../shared/entities';
+import { isTaskFinished, type Task } from '../../shared/entities/tasks';
 import type { BackgroundTaskChanged, DroverEvent } from '../../shared/events';
 import type { Unsubscribe } from '../bridge';
 import { Listeners } from '../transport/listeners';

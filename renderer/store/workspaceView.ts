@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { create } from 'zustand';
-import type { Agent } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
 import { readLocalSetting, writeLocalSetting } from './localSetting';
 import { isPhoneLayout, usePhoneLayout } from './phoneLayout';
 

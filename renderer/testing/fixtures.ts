@@ -1,4 +1,9 @@
-import type { Agent, AgentSession, Project, Task, Wake, Worktree } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { Project } from '../../shared/entities/projects';
+import type { AgentSession } from '../../shared/entities/sessions';
+import type { Task } from '../../shared/entities/tasks';
+import type { Wake } from '../../shared/entities/wake';
+import type { Worktree } from '../../shared/entities/worktrees';
 import type { KeyPress } from '../keyboard/keyPress';
 
 export { makeMessage } from '../../test-support/inboxMessage';

@@ -1,5 +1,5 @@
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import type { Project } from '../../shared/entities';
+import type { Project } from '../../shared/entities/projects';
 import { portFromText, remoteHostDir, type Machine } from '../../shared/machines';
 import type { Route } from '../../shared/routes';
 import { AttentionCountBadge } from '../attention/ProjectAttentionBadge';

@@ -1,5 +1,5 @@
 import { useId, useMemo, useRef, useState } from 'react';
-import type { Project } from '../../shared/entities';
+import type { Project } from '../../shared/entities/projects';
 import { AgentsArea } from '../agents/AgentsArea';
 import { AgentToolsSetting } from './AgentToolsSetting';
 import { usePaletteCommands, type PaletteCommand } from '../components/commandRegistry';

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { Project } from '../../shared/entities';
+import type { Project } from '../../shared/entities/projects';
 import { ProjectAttentionBadge } from '../attention/ProjectAttentionBadge';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { routeHref } from '../routing';

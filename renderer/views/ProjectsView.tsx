@@ -1,5 +1,5 @@
 import { useId, useMemo, useRef } from 'react';
-import type { Project } from '../../shared/entities';
+import type { Project } from '../../shared/entities/projects';
 import { PageHeading } from '../components/PageHeading';
 import { useProjects } from '../store/hooks';
 import type { LoadStatus } from '../store/slice';

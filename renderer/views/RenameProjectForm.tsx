@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { Project } from '../../shared/entities';
+import type { Project } from '../../shared/entities/projects';
 import { FormError } from '../components/FormError';
 import { usePendingAction } from '../components/usePendingAction';
 import { useDroverActions } from '../store/StoreContext';

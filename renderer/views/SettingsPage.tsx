@@ -4,7 +4,7 @@ import { runsInDesktopApp } from '../bridge';
 import { NotificationSettings } from '../attention/NotificationSettings';
 import type { ThemeChoice } from '../../shared/appSettings';
 import { EditorSetting } from './EditorSetting';
-import type { Status } from '../../shared/entities';
+import type { Status } from '../../shared/entities/projects';
 import { FormError } from '../components/FormError';
 import { PageHeading } from '../components/PageHeading';
 import { usePendingAction } from '../components/usePendingAction';

@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import type { Agent, Task, Worktree } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { Task } from '../../shared/entities/tasks';
+import type { Worktree } from '../../shared/entities/worktrees';
 import { Field } from '../components/Field';
 import { FormActions } from '../components/FormActions';
 import { FormError } from '../components/FormError';

@@ -1,6 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useId, useMemo, useRef, type KeyboardEvent, type Ref } from 'react';
-import type { Agent, FormerAgent, Task, Worktree } from '../../shared/entities';
+import type { Agent, FormerAgent } from '../../shared/entities/agents';
+import type { Task } from '../../shared/entities/tasks';
+import type { Worktree } from '../../shared/entities/worktrees';
 import { listCommandFor, type ListCommand } from '../keyboard/shortcuts';
 import { usePaintedOnce } from '../store/afterPaint';
 import { usePhoneLayout } from '../store/phoneLayout';

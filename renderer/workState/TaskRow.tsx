@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { Task } from '../../shared/entities';
+import type { Task } from '../../shared/entities/tasks';
 import { canCancel, canRetry } from '../format/taskPresentation';
 import { TaskStatusBadge } from './TaskStatusBadge';
 import { TaskTime } from './TaskTime';

@@ -1,4 +1,4 @@
-import { isTaskFinished, type TaskState } from '../../shared/entities';
+import { isTaskFinished, type TaskState } from '../../shared/entities/tasks';
 import { StatusBadge } from '../components/StatusBadge';
 import { TASK_STATUS } from '../format/taskPresentation';
 

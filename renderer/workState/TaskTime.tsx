@@ -1,4 +1,4 @@
-import type { Task } from '../../shared/entities';
+import type { Task } from '../../shared/entities/tasks';
 import { formatDuration, taskRunTime } from '../../shared/duration';
 import { useNow } from '../components/useNow';
 import { formatDateTime } from '../format/dateTime';

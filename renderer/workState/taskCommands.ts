@@ -1,4 +1,4 @@
-import type { Task } from '../../shared/entities';
+import type { Task } from '../../shared/entities/tasks';
 import type { PaletteCommand } from '../components/commandRegistry';
 import { canCancel, canRetry, taskTitle } from '../format/taskPresentation';
 import { GLOBAL_SHORTCUTS, LIST_SHORTCUTS, type GlobalCommand, type ListCommand } from '../keyboard/shortcuts';

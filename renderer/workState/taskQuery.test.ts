@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Task, TaskState } from '../../shared/entities';
+import type { Task, TaskState } from '../../shared/entities/tasks';
 import { makeTask } from '../testing/fixtures';
 import { countTasks, filterTasks, sortNewestFirst } from './taskQuery';
 

@@ -1,5 +1,5 @@
-import type { Task } from '../../shared/entities';
-import { isTaskFinished } from '../../shared/entities';
+import type { Task } from '../../shared/entities/tasks';
+import { isTaskFinished } from '../../shared/entities/tasks';
 
 export const TASK_FILTERS = ['all', 'active', 'finished', 'failed'] as const;
 export type TaskFilter = (typeof TASK_FILTERS)[number];

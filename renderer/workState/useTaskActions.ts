@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import type { Task } from '../../shared/entities';
+import type { Task } from '../../shared/entities/tasks';
 import { errorMessage } from '../format/errorMessage';
 import { canCancel, canRetry, taskTitle } from '../format/taskPresentation';
 import { useConnection } from '../store/hooks';

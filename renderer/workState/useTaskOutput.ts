@@ -1,5 +1,5 @@
 import { useCallback, useEffect } from 'react';
-import type { Task } from '../../shared/entities';
+import type { Task } from '../../shared/entities/tasks';
 import { taskAttention } from '../store/attention';
 import { useDroverActions } from '../store/StoreContext';
 import type { EntityMap } from '../store/versioned';

@@ -1,5 +1,5 @@
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
-import type { Task } from '../../shared/entities';
+import type { Task } from '../../shared/entities/tasks';
 import { useWorkState } from '../store/hooks';
 import { entitiesOf } from '../store/versioned';
 import { countTasks, filterTasks, sortNewestFirst, type TaskFilter } from './taskQuery';

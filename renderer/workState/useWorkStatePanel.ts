@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { Task } from '../../shared/entities';
+import type { Task } from '../../shared/entities/tasks';
 import { usePaletteCommands } from '../components/commandRegistry';
 import { useFocusRequest } from '../store/focusRequest';
 import { useWorkState } from '../store/hooks';

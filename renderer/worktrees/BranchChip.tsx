@@ -1,4 +1,4 @@
-import type { Worktree } from '../../shared/entities';
+import type { Worktree } from '../../shared/entities/worktrees';
 
 const STATE_NOTE: Readonly<Record<Worktree['state'], string | null>> = {
   creating: 'making its worktree…',

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import type { Agent, WorktreeDiffFile } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { WorktreeDiffFile } from '../../shared/entities/worktrees';
 import { splitHunks } from '../../shared/diffHunks';
 import { FormError } from '../components/FormError';
 import { usePendingAction } from '../components/usePendingAction';

@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
-import type { Agent, Worktree } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { Worktree } from '../../shared/entities/worktrees';
 import { countOf } from '../../shared/plural';
 import { restoreRefusal } from '../../shared/restoreRefusal';
 import { FormError } from '../components/FormError';

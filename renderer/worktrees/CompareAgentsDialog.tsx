@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { Agent, Worktree } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { Worktree } from '../../shared/entities/worktrees';
 import { countOf } from '../../shared/plural';
 import type { AgentChanges, AgentsDiff } from '../../shared/turns';
 import { FormError } from '../components/FormError';

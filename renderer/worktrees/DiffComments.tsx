@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { Agent, WorktreeDiffFile } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { WorktreeDiffFile } from '../../shared/entities/worktrees';
 import { countOf } from '../../shared/plural';
 import { lineRange, type DiffComment, type DiffSide } from '../../shared/turns';
 import { FormError } from '../components/FormError';

@@ -1,4 +1,4 @@
-import type { WorktreeDiffFile } from '../../shared/entities';
+import type { WorktreeDiffFile } from '../../shared/entities/worktrees';
 import { OptionList } from '../components/OptionList';
 
 const STATUS_LETTER: Readonly<Record<WorktreeDiffFile['status'], string>> = {

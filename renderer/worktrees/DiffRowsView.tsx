@@ -3,7 +3,7 @@ import '@git-diff-view/react/styles/diff-view-pure.css';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useImperativeHandle, useMemo, useRef, type Ref } from 'react';
 import { useShownTheme } from '../components/shownTheme';
-import type { WorktreeDiffFile } from '../../shared/entities';
+import type { WorktreeDiffFile } from '../../shared/entities/worktrees';
 import type { DiffSide } from '../../shared/turns';
 import type { DiffRow } from './diffChunks';
 import { loadEveryGrammar, useGrammarGeneration } from './syntaxGrammars';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Agent, FormerAgent } from '../../shared/entities';
+import type { Agent, FormerAgent } from '../../shared/entities/agents';
 import { FormError } from '../components/FormError';
 import { ModalDialog } from '../components/ModalDialog';
 import { usePendingAction } from '../components/usePendingAction';

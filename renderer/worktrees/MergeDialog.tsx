@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useState } from 'react';
-import type { Agent, MergeCheck, MergeStrategy, Worktree } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { MergeCheck, MergeStrategy, Worktree } from '../../shared/entities/worktrees';
 import { countOf } from '../../shared/plural';
 import { FormError } from '../components/FormError';
 import { ModalDialog } from '../components/ModalDialog';

@@ -1,4 +1,5 @@
-import type { Agent, Worktree } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { Worktree } from '../../shared/entities/worktrees';
 import { FormError } from '../components/FormError';
 import { ModalDialog } from '../components/ModalDialog';
 import { useOpenInEditor } from '../components/useOpenInEditor';

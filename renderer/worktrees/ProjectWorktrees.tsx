@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { LoadFailureBoundary } from '../components/LoadFailureBoundary';
 import { preloadable } from '../components/preloadable';
-import type { WorktreeDiskUsage } from '../../shared/entities';
 import { countOf } from '../../shared/plural';
 import { usePaletteCommands, type PaletteCommand } from '../components/commandRegistry';
 import { formatBytes } from '../format/bytes';
@@ -11,17 +10,12 @@ import { useBridge } from '../store/StoreContext';
 import { MergeDialog } from './MergeDialog';
 import { OpenChangedFileDialog } from './OpenChangedFileDialog';
 import { useBranchCommands } from './useBranchCommands';
-import { WorktreeSettingsDialog } from './WorktreeSettingsDialog';
+import { WorktreeSettingsDialog, type DiskUsageState } from './WorktreeSettingsDialog';
 
 const { Component: CompareAgentsDialog } = preloadable(
   () => import('./CompareAgentsDialog'),
   (module) => module.CompareAgentsDialog,
 );
-
-export interface DiskUsageState {
-  usage: WorktreeDiskUsage | null;
-  error: string | null;
-}
 
 /**
  * The project page's word on its agents' worktrees: how many, and how much disk they take; it opens

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
-import type { Agent, Worktree, WorktreeStatus } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { Worktree, WorktreeStatus } from '../../shared/entities/worktrees';
 import { countOf } from '../../shared/plural';
 import { FormError } from '../components/FormError';
 import { useModal } from '../components/useModal';

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { Agent } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
 import type { Turn } from '../../shared/turns';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormError } from '../components/FormError';

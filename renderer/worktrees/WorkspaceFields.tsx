@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import type { AgentWorkspaceRequest, ProjectGit } from '../../shared/entities';
+import type { AgentWorkspaceRequest, ProjectGit } from '../../shared/entities/worktrees';
 import { countOf } from '../../shared/plural';
 import { Field } from '../components/Field';
 import { errorMessage } from '../format/errorMessage';

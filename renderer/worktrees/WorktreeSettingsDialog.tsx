@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { MAX_CHECKPOINTS_KEPT } from '../../shared/entities';
+import { MAX_CHECKPOINTS_KEPT } from '../../shared/entities/projects';
+import type { WorktreeDiskUsage } from '../../shared/entities/worktrees';
 import { countOf } from '../../shared/plural';
 import type { CheckpointUsage } from '../../shared/turns';
 import { Field } from '../components/Field';
@@ -11,7 +12,12 @@ import { formatBytes } from '../format/bytes';
 import { errorMessage } from '../format/errorMessage';
 import { useProjectSettings, useWorkState } from '../store/hooks';
 import { useBridge, useDroverActions } from '../store/StoreContext';
-import type { DiskUsageState } from './ProjectWorktrees';
+
+/** The worktrees' disk use as last measured, or why it could not be. */
+export interface DiskUsageState {
+  usage: WorktreeDiskUsage | null;
+  error: string | null;
+}
 
 interface WorktreeSettingsDialogProps {
   projectId: string;

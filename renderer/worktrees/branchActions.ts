@@ -1,4 +1,4 @@
-import type { Agent } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
 import { countOf } from '../../shared/plural';
 import type { Bridge } from '../bridge';
 

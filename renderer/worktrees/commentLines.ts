@@ -1,4 +1,4 @@
-import type { WorktreeDiffFile } from '../../shared/entities';
+import type { WorktreeDiffFile } from '../../shared/entities/worktrees';
 import type { DiffSide } from '../../shared/turns';
 import { parseFilePatch } from './diffChunks';
 

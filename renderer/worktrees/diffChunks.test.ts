@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WorktreeDiffFile } from '../../shared/entities';
+import type { WorktreeDiffFile } from '../../shared/entities/worktrees';
 import { diffRows, fileNote, parseFilePatch } from './diffChunks';
 
 const file = (patch: string | null, extra: Partial<WorktreeDiffFile> = {}): WorktreeDiffFile => ({

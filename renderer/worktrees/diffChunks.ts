@@ -1,4 +1,4 @@
-import type { WorktreeDiffFile } from '../../shared/entities';
+import type { WorktreeDiffFile } from '../../shared/entities/worktrees';
 
 /**
  * The diff as rows of a virtualised list: a heading per file, then its hunks, a long hunk cut into

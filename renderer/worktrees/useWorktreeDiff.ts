@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Worktree, WorktreeDiff, WorktreeDiffFile } from '../../shared/entities';
+import type { Worktree, WorktreeDiff, WorktreeDiffFile } from '../../shared/entities/worktrees';
 import type { Bridge } from '../bridge';
 import { errorMessage } from '../format/errorMessage';
 import { useConnection } from '../store/hooks';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PausedAccountSchema } from '../appSettings';
-import { AgentIdSchema } from '../entities';
+import { AgentIdSchema } from '../entities/ids';
 import { EVERY_DOOR, type MethodTable } from './methodFacts';
 
 export const ACCOUNT_METHODS = {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { AgentIdSchema, AgentSchema, AgentWorkspaceRequestSchema, FormerAgentSchema, ProfileIdSchema, ProjectIdSchema } from '../entities';
+import { AgentSchema, FormerAgentSchema } from '../entities/agents';
+import { AgentIdSchema, ProfileIdSchema, ProjectIdSchema } from '../entities/ids';
+import { AgentWorkspaceRequestSchema } from '../entities/worktrees';
 import { NonEmpty } from './fields';
 import { EVERY_DOOR, type MethodTable } from './methodFacts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AttentionKeySchema, HANDLED_AT_ONCE, HandledAttentionSchema } from '../attention';
-import { ProjectIdSchema } from '../entities';
+import { ProjectIdSchema } from '../entities/ids';
 import { EVERY_DOOR, type MethodTable } from './methodFacts';
 
 export const ATTENTION_METHODS = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AgentIdSchema, ProjectSchema } from '../entities';
+import { AgentIdSchema } from '../entities/ids';
+import { ProjectSchema } from '../entities/projects';
 import { EVERY_DOOR, type MethodTable } from './methodFacts';
 
 export const CALLER_METHODS = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AgentIdSchema, InboxMessageSchema } from '../entities';
+import { AgentIdSchema } from '../entities/ids';
+import { InboxMessageSchema } from '../entities/inbox';
 import { DIFF_SIDES, DiffCommentSchema, MAX_COMMENT_CHARS, MAX_QUOTED_CHARS } from '../turns';
 import { NonEmpty } from './fields';
 import { EVERY_DOOR, type MethodTable } from './methodFacts';

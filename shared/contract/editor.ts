@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentIdSchema, ProjectIdSchema, TaskIdSchema } from '../entities';
+import { AgentIdSchema, ProjectIdSchema, TaskIdSchema } from '../entities/ids';
 import { FolderPath } from './fields';
 import { EVERY_DOOR, type MethodTable } from './methodFacts';
 

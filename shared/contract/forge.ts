@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { AgentIdSchema, AgentSchema, InboxMessageSchema, ProfileIdSchema, ProjectIdSchema } from '../entities';
+import { AgentSchema } from '../entities/agents';
+import { AgentIdSchema, ProfileIdSchema, ProjectIdSchema } from '../entities/ids';
+import { InboxMessageSchema } from '../entities/inbox';
 import { ForgeIssueSchema, ForgeLinkSchema, ForgeStatusSchema, MergeMethodSchema, PullRequestDraftSchema } from '../forge';
 import { NonEmpty } from './fields';
 import { EVERY_DOOR, type MethodTable } from './methodFacts';

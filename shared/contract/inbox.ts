@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AgentIdSchema, InboxKindSchema, InboxMessageSchema, ProjectIdSchema } from '../entities';
+import { AgentIdSchema, ProjectIdSchema } from '../entities/ids';
+import { InboxKindSchema, InboxMessageSchema } from '../entities/inbox';
 import { MAX_MESSAGE_CHARS } from '../messageBody';
 import { NonEmpty, PageLimit } from './fields';
 import { EVERY_DOOR, type MethodTable } from './methodFacts';

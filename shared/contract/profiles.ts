@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AgentProfileInputSchema, AgentProfileSchema, ProfileIdSchema } from '../entities';
+import { ProfileIdSchema } from '../entities/ids';
+import { AgentProfileInputSchema, AgentProfileSchema } from '../entities/profiles';
 import { EVERY_DOOR, type MethodTable } from './methodFacts';
 
 export const PROFILE_METHODS = {

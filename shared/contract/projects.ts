@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { ProjectIdSchema, ProjectListSchema, ProjectSchema, ProjectSettingsSchema, ProjectWorkStateSchema, StatusSchema, WorkStateCursorSchema } from '../entities';
+import { ProjectIdSchema } from '../entities/ids';
+import { ProjectListSchema, ProjectSchema, ProjectSettingsSchema, StatusSchema } from '../entities/projects';
+import { ProjectWorkStateSchema, WorkStateCursorSchema } from '../entities/workState';
 import { NonEmpty, FolderPath } from './fields';
 import { EVERY_DOOR, type MethodTable } from './methodFacts';
 

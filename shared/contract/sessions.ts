@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AgentHookEventSchema, AgentIdSchema, AgentQuotaSchema, AgentSessionSchema } from '../entities';
+import { AgentIdSchema } from '../entities/ids';
+import { AgentHookEventSchema, AgentQuotaSchema, AgentSessionSchema } from '../entities/sessions';
 import { MAX_TURN_PROMPT_CHARS } from '../turns';
 import { TerminalSize } from './fields';
 import { EVERY_DOOR, type MethodTable } from './methodFacts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ProjectIdSchema, TASK_STATES, TaskIdSchema, TaskListSchema, TaskOutputSchema, TaskSchema, TaskStateSchema } from '../entities';
+import { ProjectIdSchema, TaskIdSchema } from '../entities/ids';
+import { TASK_STATES, TaskListSchema, TaskOutputSchema, TaskSchema, TaskStateSchema } from '../entities/tasks';
 import { NonEmpty, Command, Label, FolderPath, PageLimit } from './fields';
 import { EVERY_DOOR, type MethodTable } from './methodFacts';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AgentIdSchema, InboxMessageSchema, ProjectIdSchema } from '../entities';
+import { AgentIdSchema, ProjectIdSchema } from '../entities/ids';
+import { InboxMessageSchema } from '../entities/inbox';
 import { AgentChangesSchema, AgentsDiffSchema, CheckpointUsageSchema, DiffPathSchema, RevertTargetSchema, TurnDiffSchema, TurnSchema } from '../turns';
 import { EVERY_DOOR, type MethodTable } from './methodFacts';
 

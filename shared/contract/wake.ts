@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentIdSchema } from '../entities';
+import { AgentIdSchema } from '../entities/ids';
 import { EVERY_DOOR, type MethodTable } from './methodFacts';
 
 /**

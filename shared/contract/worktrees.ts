@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { AgentIdSchema, BranchNameSchema, InboxMessageSchema, MERGE_STRATEGIES, MergeCheckSchema, MergeResultSchema, ProjectGitSchema, ProjectIdSchema, WorktreeDiffSchema, WorktreeDiskUsageSchema, WorktreeSchema, WorktreeStatusSchema } from '../entities';
+import { AgentIdSchema, ProjectIdSchema } from '../entities/ids';
+import { InboxMessageSchema } from '../entities/inbox';
+import { BranchNameSchema, MERGE_STRATEGIES, MergeCheckSchema, MergeResultSchema, ProjectGitSchema, WorktreeDiffSchema, WorktreeDiskUsageSchema, WorktreeSchema, WorktreeStatusSchema } from '../entities/worktrees';
 import { EVERY_DOOR, type MethodTable } from './methodFacts';
 
 export const WORKTREE_METHODS = {

@@ -5,7 +5,7 @@ import readline from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Project } from '../../../shared/entities';
+import type { Project } from '../../../shared/entities/projects';
 import { CLI_PATH } from '../../../test-support/buildOnce';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ACTIVE_TASK_STATES, FINISHED_TASK_STATES, type InboxMessage, type Task } from '../../../shared/entities';
+import type { InboxMessage } from '../../../shared/entities/inbox';
+import { ACTIVE_TASK_STATES, FINISHED_TASK_STATES, type Task } from '../../../shared/entities/tasks';
 import type { DroverToolName } from '../../../shared/droverTools';
 import type { DroverCaller } from '../socketClient';
 

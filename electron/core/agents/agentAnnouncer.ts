@@ -1,11 +1,11 @@
-import type { Agent } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
 import type { EventBus } from '../events/eventBus';
 import type { ProjectStore } from '../storage/projectStores';
 
 /*
- * The one place an agent's change is announced. The agent service makes most changes; the worktree
- * service removes at boot an agent whose worktree a crash left half-made, and it cannot reach the
- * agent service (which is built on it), so both go through here.
+ * The one place an agent's change is announced. The agent service makes most changes; the boot
+ * removes an agent whose worktree a crash left half-made (the worktree service names it) before the
+ * agent service serves anything, so both go through here.
  */
 
 export function announceAgent(events: EventBus, agent: Agent): Agent {

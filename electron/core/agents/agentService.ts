@@ -1,5 +1,6 @@
 import type { RemoveOptions } from '../worktrees/worktreeService';
-import type { Agent, AgentWorkspaceRequest, FormerAgent } from '../../../shared/entities';
+import type { Agent, FormerAgent } from '../../../shared/entities/agents';
+import type { AgentWorkspaceRequest } from '../../../shared/entities/worktrees';
 import { tasksWorkingIn } from '../../../shared/folders';
 import { countOf } from '../../../shared/plural';
 import { announceAgent, removeAgent } from './agentAnnouncer';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InboxMethodName } from '../../../shared/contract/inbox';
-import { DEFAULT_PROJECT_SETTINGS } from '../../../shared/entities';
+import { DEFAULT_PROJECT_SETTINGS } from '../../../shared/entities/projects';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import type { AgentCaller, Client, Methods } from '../api';
 import { EventBus } from '../events/eventBus';

@@ -1,4 +1,4 @@
-import type { InboxMessage } from '../../../shared/entities';
+import type { InboxMessage } from '../../../shared/entities/inbox';
 import type { DiffComment, DiffSide } from '../../../shared/turns';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';

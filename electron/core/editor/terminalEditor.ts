@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { editorArgv } from '../../../shared/editor';
-import { shellLine } from '../../../shared/shellQuote';
+import { shellLine } from '../../common/shellQuote';
 import type { AgentService } from '../agents/agentService';
 import { fail } from '../errors';
-import type { ProjectStores } from '../storage/projectStores';
 import type { SessionService } from '../sessions/sessionService';
+import type { ProjectStores } from '../storage/projectStores';
 
 export interface HostTerminalEditor {
   variable: 'VISUAL' | 'EDITOR';

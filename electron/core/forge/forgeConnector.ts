@@ -1,8 +1,8 @@
 import { ForgeApiUrlSchema, type ForgeStatus } from '../../../shared/forge';
 import { DroverRequestError, fail } from '../errors';
+import type { Git } from '../git/runner';
 import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStores } from '../storage/projectStores';
-import type { Git } from '../worktrees/git';
 import type { Forge } from './forge';
 import { apiUrlForHost, parseRemoteUrl } from './forgeRemote';
 import type { ForgeTokens, TokenSource } from './forgeTokens';

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ProjectSettings } from '../../../shared/entities';
+import type { ProjectSettings } from '../../../shared/entities/projects';
 import { GITHUB_API_URL, ghHostnameOf } from './forgeRemote';
 
 export type TokenSource = 'gh-cli' | 'environment' | 'stored';

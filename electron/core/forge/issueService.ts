@@ -1,4 +1,4 @@
-import type { Agent } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
 import type { ForgeIssue } from '../../../shared/forge';
 import type { AgentService } from '../agents/agentService';
 import { fail } from '../errors';

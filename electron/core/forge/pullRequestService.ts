@@ -1,4 +1,6 @@
-import type { Agent, InboxMessage, Worktree } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
+import type { InboxMessage } from '../../../shared/entities/inbox';
+import type { Worktree } from '../../../shared/entities/worktrees';
 import {
   failedChecksKey,
   hasUnsentFailure,
@@ -13,12 +15,12 @@ import { countOf } from '../../../shared/plural';
 import type { AgentService } from '../agents/agentService';
 import { DroverRequestError, fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
+import { commitOf } from '../git/revisions';
+import type { Git } from '../git/runner';
 import type { MediatedInbox } from '../inbox/mediatedInbox';
 import type { Locator } from '../locate';
 import type { ProjectWork } from '../projects/projectMethods';
 import type { ProjectStore } from '../storage/projectStores';
-import type { Git } from '../worktrees/git';
-import { commitOf } from '../worktrees/repo';
 import type { WorktreeService } from '../worktrees/worktreeService';
 import type { ForgeConnector, ProjectForge } from './forgeConnector';
 import { saveForgeLink } from './forgeLinkAnnouncer';

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Agent, Project, Worktree } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
+import type { Project } from '../../../shared/entities/projects';
+import type { Worktree } from '../../../shared/entities/worktrees';
 import type { ForgeLink } from '../../../shared/forge';
 import { MAX_MESSAGE_CHARS } from '../../../shared/messageBody';
 import { FakeGitHub } from '../../../test-support/fakeGitHub';

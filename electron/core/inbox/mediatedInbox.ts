@@ -1,4 +1,4 @@
-import type { InboxMessage } from '../../../shared/entities';
+import type { InboxMessage } from '../../../shared/entities/inbox';
 import { messageBodyWithin } from '../../../shared/messageBody';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { posixCommand, remoteHostDir, type Machine, type SshLauncher } from '../../../shared/machines';
 import { DroverRequestError } from '../../../shared/protocol';
-import { RemoteHostBundleSchema, type RemoteHostBundle } from '../../../shared/remoteHostBundle';
+import { RemoteHostBundleSchema, type RemoteHostBundle } from './remoteHostBundle';
 import { lastWords, runRemote } from './remoteShell';
 
 type Destination = Pick<Machine, 'destination' | 'port'>;

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Agent, AgentProfile } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
+import type { AgentProfile } from '../../../shared/entities/profiles';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { planLaunch, type LaunchPlan } from './agentLaunch';
 import { BUILT_IN_PROFILES } from './builtInProfiles';

@@ -1,11 +1,12 @@
 import path from 'node:path';
-import { AGENT_PROOF_ENV } from '../../../shared/agentEnv';
-import type { Agent, AgentIntegration, AgentProfile } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
+import type { AgentIntegration, AgentProfile } from '../../../shared/entities/profiles';
+import { AGENT_PROOF_ENV } from '../../common/agentEnv';
 import { claudeLaunch } from './claudeLaunch';
 import type { CliLaunch, CliLaunchInput, LaunchFile } from './cliLaunch';
 import { codexLaunch } from './codexLaunch';
-import { copilotLaunch } from './copilotLaunch';
 import { expandCommand, findExecutable } from './commandLookup';
+import { copilotLaunch } from './copilotLaunch';
 import { geminiLaunch } from './geminiLaunch';
 import { opencodeLaunch } from './opencodeLaunch';
 

@@ -1,4 +1,4 @@
-import type { AgentProfileInput } from '../../../shared/entities';
+import type { AgentProfileInput } from '../../../shared/entities/profiles';
 
 /** Joins alternatives into one pattern. */
 const anyOf = (...patterns: string[]) => patterns.join('|');

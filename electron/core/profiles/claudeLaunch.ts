@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { READ_ONLY_DROVER_TOOLS } from '../../../shared/droverTools';
-import { shellQuote } from '../../../shared/shellQuote';
+import { shellQuote } from '../../common/shellQuote';
 import type { CliLaunch, CliLaunchInput } from './cliLaunch';
 
 /**

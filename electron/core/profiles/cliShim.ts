@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { shellQuote } from '../../../shared/shellQuote';
+import { shellQuote } from '../../common/shellQuote';
 
 /**
  * A `/bin/sh` script that runs `command` with `env` and its own arguments; `comment` lines (if

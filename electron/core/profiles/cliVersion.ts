@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgentCliVersion } from '../../../shared/entities';
+import type { AgentCliVersion } from '../../../shared/entities/sessions';
 
 interface TestedCli {
   /** The npm package that installs it: its package.json next to the executable names the version. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { AGENT_PROOF_ENV } from '../../../shared/agentEnv';
 import { READ_ONLY_DROVER_TOOLS } from '../../../shared/droverTools';
-import { shellQuote } from '../../../shared/shellQuote';
+import { AGENT_PROOF_ENV } from '../../common/agentEnv';
+import { shellQuote } from '../../common/shellQuote';
 import type { CliLaunch, CliLaunchInput } from './cliLaunch';
 
 /** Where Codex says `-c` hooks come from, in the keys of its hook trust list. */

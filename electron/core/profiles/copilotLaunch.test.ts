@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Agent, AgentProfile } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
+import type { AgentProfile } from '../../../shared/entities/profiles';
 import { planLaunch, type LaunchPlan } from './agentLaunch';
 import { BUILT_IN_PROFILES } from './builtInProfiles';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { AGENT_PROOF_ENV } from '../../../shared/agentEnv';
 import { READ_ONLY_DROVER_TOOLS } from '../../../shared/droverTools';
-import { shellQuote } from '../../../shared/shellQuote';
+import { AGENT_PROOF_ENV } from '../../common/agentEnv';
+import { shellQuote } from '../../common/shellQuote';
 import type { CliLaunch, CliLaunchInput } from './cliLaunch';
 
 /**

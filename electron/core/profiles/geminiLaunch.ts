@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { READ_ONLY_DROVER_TOOLS } from '../../../shared/droverTools';
-import { shellQuote } from '../../../shared/shellQuote';
+import { shellQuote } from '../../common/shellQuote';
 import type { CliLaunch, CliLaunchInput, LaunchFile } from './cliLaunch';
 
 /**

@@ -1,4 +1,4 @@
-import { AgentProfileInputSchema, type AgentProfile, type AgentProfileInput } from '../../../shared/entities';
+import { AgentProfileInputSchema, type AgentProfile, type AgentProfileInput } from '../../../shared/entities/profiles';
 import { fail } from '../errors';
 import type { DefinitionTable } from '../storage/definitionTable';
 import { BUILT_IN_PROFILES } from './builtInProfiles';

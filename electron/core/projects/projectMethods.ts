@@ -1,7 +1,8 @@
 import type { ProjectMethodName } from '../../../shared/contract/projects';
 import path from 'node:path';
 import { fail } from '../errors';
-import type { ProjectSettings, Task } from '../../../shared/entities';
+import type { ProjectSettings } from '../../../shared/entities/projects';
+import type { Task } from '../../../shared/entities/tasks';
 import type { Methods } from '../api';
 import type { ProjectStores } from '../storage/projectStores';
 import type { ProjectRegistry } from './projectRegistry';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Project, ProjectList } from '../../../shared/entities';
+import type { Project, ProjectList } from '../../../shared/entities/projects';
 import { isInside } from '../../../shared/folders';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';

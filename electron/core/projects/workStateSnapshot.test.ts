@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Project } from '../../../shared/entities';
+import type { Project } from '../../../shared/entities/projects';
 import { MAX_MESSAGE_CHARS } from '../../../shared/messageBody';
 import { REPLY_PAGE_BYTES } from '../../../shared/protocol';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';

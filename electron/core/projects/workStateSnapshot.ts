@@ -1,5 +1,5 @@
 import type { MethodResult } from '../../../shared/contract';
-import type { Task } from '../../../shared/entities';
+import type { Task } from '../../../shared/entities/tasks';
 import { fail } from '../errors';
 import { PageBudget, takePage } from '../paging';
 import type { ProjectStore } from '../storage/projectStores';

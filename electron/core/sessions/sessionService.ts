@@ -1,7 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgentHookEvent, AgentProfile, AgentQuota, AgentSession, ProjectSettings, WakeStyle } from '../../../shared/entities';
+import type { AgentProfile, WakeStyle } from '../../../shared/entities/profiles';
+import type { ProjectSettings } from '../../../shared/entities/projects';
+import type { AgentHookEvent, AgentQuota, AgentSession } from '../../../shared/entities/sessions';
 import type { TerminalChunk } from '../../../shared/events';
 import type { MirrorSnapshot } from './screenMirror';
 import { fail } from '../errors';
@@ -25,7 +27,7 @@ import { typePrompt, whyNotAtPrompt, type PromptTimings, type PromptTyping } fro
 import { detectState, readScreen, type DetectedState, type StateSignal } from './stateDetector';
 import { ShellKeys } from './shellKeys';
 import { isTyping, TerminalViewers, type TerminalSize } from './terminalViewers';
-import type { AgentWorkspaces } from '../worktrees/agentWorkspace';
+import type { AgentWorkspaces } from '../workspaces/agentWorkspace';
 
 export interface SessionOptions {
   socketPath: string;

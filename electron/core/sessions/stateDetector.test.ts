@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentProfileInput } from '../../../shared/entities';
+import type { AgentProfileInput } from '../../../shared/entities/profiles';
 import { REPO_ROOT } from '../../../test-support/buildOnce';
 import { BUILT_IN_PROFILES } from '../profiles/builtInProfiles';
 import { LimitLineTracker } from './limitLines';

@@ -1,4 +1,5 @@
-import type { AgentHookEvent, AgentProfileInput, AgentSessionState } from '../../../shared/entities';
+import type { AgentProfileInput } from '../../../shared/entities/profiles';
+import type { AgentHookEvent, AgentSessionState } from '../../../shared/entities/sessions';
 import { findMatches, type PatternMatch } from '../patterns/patternSandbox';
 import type { LimitLine } from './limitLines';
 import type { ProgramState } from './programStatus';

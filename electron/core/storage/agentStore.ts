@@ -1,4 +1,4 @@
-import type { Agent } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
 import type { SeqCounter } from './seqCounter';
 import type { SqliteDatabase } from './sqlite';
 

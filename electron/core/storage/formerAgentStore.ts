@@ -1,4 +1,4 @@
-import type { FormerAgent } from '../../../shared/entities';
+import type { FormerAgent } from '../../../shared/entities/agents';
 import type { SeqCounter } from './seqCounter';
 import type { SqliteDatabase } from './sqlite';
 

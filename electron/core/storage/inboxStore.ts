@@ -1,4 +1,4 @@
-import type { InboxMessage } from '../../../shared/entities';
+import type { InboxMessage } from '../../../shared/entities/inbox';
 import { MAX_MESSAGE_CHARS, messageBodyWithin } from '../../../shared/messageBody';
 import type { SeqCounter } from './seqCounter';
 import type { SqliteDatabase } from './sqlite';

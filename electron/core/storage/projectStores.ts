@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ProjectSettings } from '../../../shared/entities';
+import type { ProjectSettings } from '../../../shared/entities/projects';
 import { AgentStore } from './agentStore';
 import { ForgeLinkStore } from './forgeLinkStore';
 import { FormerAgentStore } from './formerAgentStore';

@@ -1,4 +1,4 @@
-import type { Project, ProjectList } from '../../../shared/entities';
+import type { Project, ProjectList } from '../../../shared/entities/projects';
 import { AppSeq } from './appSeq';
 import type { SqliteDatabase } from './sqlite';
 

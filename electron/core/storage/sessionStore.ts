@@ -1,4 +1,4 @@
-import type { AgentCliVersion, AgentQuota, AgentSession, AgentSessionState } from '../../../shared/entities';
+import type { AgentCliVersion, AgentQuota, AgentSession, AgentSessionState } from '../../../shared/entities/sessions';
 import { PartialUpdate } from './partialUpdate';
 import type { SeqCounter } from './seqCounter';
 import type { SqliteDatabase } from './sqlite';

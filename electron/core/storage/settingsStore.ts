@@ -1,4 +1,4 @@
-import { ProjectSettingsSchema, type ProjectSettings } from '../../../shared/entities';
+import { ProjectSettingsSchema, type ProjectSettings } from '../../../shared/entities/projects';
 import type { SqliteDatabase } from './sqlite';
 
 /** A project's settings: what the project stored over the host's defaults. */

@@ -1,4 +1,4 @@
-import { ACTIVE_TASK_STATES, type Task, type TaskState } from '../../../shared/entities';
+import { ACTIVE_TASK_STATES, type Task, type TaskState } from '../../../shared/entities/tasks';
 import type { SeqCounter } from './seqCounter';
 import { PartialUpdate } from './partialUpdate';
 import type { SqliteDatabase } from './sqlite';

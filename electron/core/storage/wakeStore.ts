@@ -1,4 +1,4 @@
-import type { Wake } from '../../../shared/entities';
+import type { Wake } from '../../../shared/entities/wake';
 import type { SeqCounter } from './seqCounter';
 import type { SqliteDatabase } from './sqlite';
 

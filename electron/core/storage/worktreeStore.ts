@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Worktree, WorktreeState } from '../../../shared/entities';
+import type { Worktree, WorktreeState } from '../../../shared/entities/worktrees';
 import type { SeqCounter } from './seqCounter';
 import type { SqliteDatabase } from './sqlite';
 

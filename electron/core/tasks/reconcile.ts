@@ -1,4 +1,4 @@
-import type { Task } from '../../../shared/entities';
+import type { Task } from '../../../shared/entities/tasks';
 import { listLivePids, namesSameProcess, signalProcessGroup } from '../process/processGroup';
 import type { TaskStore } from '../storage/taskStore';
 

@@ -1,4 +1,4 @@
-import type { Task } from '../../../shared/entities';
+import type { Task } from '../../../shared/entities/tasks';
 import type { EventBus } from '../events/eventBus';
 
 /**

@@ -1,4 +1,4 @@
-import { isTaskFinished, type Task } from '../../../shared/entities';
+import { isTaskFinished, type Task } from '../../../shared/entities/tasks';
 import type { EventBus } from '../events/eventBus';
 import type { MediatedInbox } from '../inbox/mediatedInbox';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Task } from '../../../shared/entities';
+import type { Task } from '../../../shared/entities/tasks';
 import { makeMessage } from '../../../test-support/inboxMessage';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { composeWakeText } from '../wake/wakeText';

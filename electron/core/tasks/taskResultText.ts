@@ -1,6 +1,6 @@
 import { formatDuration } from '../../../shared/duration';
-import type { Task } from '../../../shared/entities';
-import { describeExit } from '../../../shared/taskExit';
+import type { Task } from '../../../shared/entities/tasks';
+import { describeExit } from '../../common/taskExit';
 import { readLogSlice } from './taskLogReader';
 
 const TAIL_BYTES = 4096;

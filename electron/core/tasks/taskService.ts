@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isTaskFinished, type Agent, type ProjectSettings, type Task, type TaskOutput, type TaskState } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
+import type { ProjectSettings } from '../../../shared/entities/projects';
+import { isTaskFinished, type Task, type TaskOutput, type TaskState } from '../../../shared/entities/tasks';
 import { isInside } from '../../../shared/folders';
-import { describeExit } from '../../../shared/taskExit';
+import { describeExit } from '../../common/taskExit';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
 import { newId } from '../ids';
@@ -12,11 +14,11 @@ import type { ProjectWork } from '../projects/projectMethods';
 import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import type { NewTask, TaskChange } from '../storage/taskStore';
+import { envForFolder, workspaceOf } from '../workspaces/agentWorkspace';
+import type { WorktreeHolds } from '../workspaces/worktreeHolds';
 import { announceTask } from './taskAnnouncer';
 import { TaskLog } from './taskLog';
 import { readLogSlice } from './taskLogReader';
-import { envForFolder, workspaceOf } from '../worktrees/agentWorkspace';
-import type { WorktreeHolds } from '../worktrees/worktreeHolds';
 import { TaskProcess, type TaskProcessExit } from './taskProcess';
 
 export interface CreateTaskInput {

@@ -1,12 +1,13 @@
-import type { Agent, Worktree } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
+import type { Worktree } from '../../../shared/entities/worktrees';
 import type { AgentChanges, AgentsDiff } from '../../../shared/turns';
 import { fail } from '../errors';
+import { changedFiles, lineTotals, withinBudget } from '../git/diff';
+import { mergeBase } from '../git/revisions';
+import type { Git, RecordedCheckout } from '../git/runner';
 import type { Locator } from '../locate';
-import { requireUsable } from '../worktrees/agentWorkspace';
-import type { Git, RecordedCheckout } from '../worktrees/git';
-import { mergeBase } from '../worktrees/repo';
+import { requireUsable } from '../workspaces/agentWorkspace';
 import type { WorktreeCheckouts } from '../worktrees/worktreeCheckouts';
-import { changedFiles, lineTotals, withinBudget } from '../worktrees/worktreeDiff';
 import type { Checkpoints } from './checkpoints';
 
 /**

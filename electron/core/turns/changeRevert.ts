@@ -3,8 +3,8 @@ import { canonicalHunk, splitHunks } from '../../../shared/diffHunks';
 import { isInside } from '../../../shared/folders';
 import type { RevertTarget } from '../../../shared/turns';
 import { fail } from '../errors';
-import { workTreeOf, type Git, type GitPlace } from '../worktrees/git';
-import { patchesOf } from '../worktrees/worktreeDiff';
+import { patchesOf } from '../git/diff';
+import { workTreeOf, type Git, type GitPlace } from '../git/runner';
 
 /** A hunk or a whole file of the change from `base` to the worktree now, as the changes view showed it. */
 export interface RevertRequest {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commitFiles, git, makeRepo, writeFiles } from '../../../test-support/gitRepo';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
-import { Git } from '../worktrees/git';
+import { Git } from '../git/runner';
 import { Checkpoints, parseShortStat } from './checkpoints';
 
 /** Every file under `root` but .git, with its bytes and mode (what a restore must give back exactly). */

@@ -1,11 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isInside } from '../../../shared/folders';
 import { countOf, listNames } from '../../../shared/plural';
 import { fail } from '../errors';
-import { isInside } from '../../../shared/folders';
-import { workTreeOf, type Git, type GitPlace, type RecordedCheckout } from '../worktrees/git';
-import { holdsAnything, nulList, parseRawDiff, splitNul, stageEverything, SUBMODULE_MODE, type RawChange } from '../worktrees/repo';
+import { parseRawDiff, type RawChange } from '../git/diff';
+import { nulList, splitNul } from '../git/nulFields';
+import { workTreeOf, type Git, type GitPlace, type RecordedCheckout } from '../git/runner';
+import { stageEverything } from '../git/staging';
+import { holdsAnything, SUBMODULE_MODE } from '../git/submodules';
 
 /** Checkpoints are Drover's own commits, whoever's git config is in force. */
 const CHECKPOINT_IDENTITY = {

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_PROJECT_SETTINGS, type Agent, type Wake } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
+import { DEFAULT_PROJECT_SETTINGS } from '../../../shared/entities/projects';
+import type { Wake } from '../../../shared/entities/wake';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';
 import { EventBus } from '../events/eventBus';

@@ -1,4 +1,6 @@
-import type { AgentSession, Wake, WakeStyle } from '../../../shared/entities';
+import type { WakeStyle } from '../../../shared/entities/profiles';
+import type { AgentSession } from '../../../shared/entities/sessions';
+import type { Wake } from '../../../shared/entities/wake';
 import { limitLiftsAt } from '../../../shared/limitReset';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';

@@ -1,4 +1,4 @@
-import type { WakeStyle } from '../../../shared/entities';
+import type { WakeStyle } from '../../../shared/entities/profiles';
 import type { PromptTimings, PromptTyping } from '../sessions/promptTyping';
 import type { WakeChannels } from './wakeChannels';
 

@@ -1,4 +1,6 @@
-import type { Agent, InboxMessage, WakeStyle } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
+import type { InboxMessage } from '../../../shared/entities/inbox';
+import type { WakeStyle } from '../../../shared/entities/profiles';
 import { splitTaskResult } from '../tasks/taskResultText';
 
 const MAX_PART = 600;

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Worktree } from '../../../shared/entities';
+import type { Worktree } from '../../../shared/entities/worktrees';
 import { commitFiles, git, makeRepo } from '../../../test-support/gitRepo';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { openWorktreeCore, type WorktreeCore } from '../../../test-support/worktreeCore';
-import { Git } from './git';
-import { readWorktreeDiff } from './worktreeDiff';
+import { readWorktreeDiff } from '../git/diff';
+import { Git } from '../git/runner';
 import { mergeIntoParent } from './worktreeMerge';
 
 /** A branch name `git rebase` would take for its --exec option: a shell command run after each commit. */

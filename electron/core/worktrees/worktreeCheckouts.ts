@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Worktree } from '../../../shared/entities';
+import type { Worktree } from '../../../shared/entities/worktrees';
 import { fail } from '../errors';
+import type { Git, GitPlace, RecordedCheckout } from '../git/runner';
+import type { WorktreeEntry } from '../git/worktreeList';
 import type { ProjectRegistry } from '../projects/projectRegistry';
-import type { Git, GitPlace, RecordedCheckout } from './git';
-import type { WorktreeEntry } from './repo';
 
 const COMMON_DIR = ['rev-parse', '--path-format=absolute', '--git-common-dir'];
 

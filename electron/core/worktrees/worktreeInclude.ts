@@ -3,8 +3,8 @@ import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { isInside } from '../../../shared/folders';
 import { fail } from '../errors';
-import type { Git } from './git';
-import { splitNul } from './repo';
+import { splitNul } from '../git/nulFields';
+import type { Git } from '../git/runner';
 
 /** The file at a repository's root naming what a new worktree gets copied (the same file Claude Code reads). */
 export const WORKTREE_INCLUDE_FILE = '.worktreeinclude';

@@ -1,9 +1,14 @@
-import type { MergeCheck, MergeStrategy, Worktree } from '../../../shared/entities';
+import type { MergeCheck, MergeStrategy, Worktree } from '../../../shared/entities/worktrees';
 import { countOf, listNames } from '../../../shared/plural';
 import { fail } from '../errors';
-import type { Git, GitPlace, RecordedCheckout } from './git';
+import { aheadBehind, branchExists, currentBranch } from '../git/branches';
+import { runCommitting } from '../git/commit';
+import { splitNul } from '../git/nulFields';
+import { commitOf, mergeBase } from '../git/revisions';
+import type { Git, GitPlace, RecordedCheckout } from '../git/runner';
+import { uncommittedPaths } from '../git/status';
+import { checkoutOf, worktreeList } from '../git/worktreeList';
 import { checkoutBeside } from './worktreeCheckouts';
-import { aheadBehind, branchExists, checkoutOf, commitOf, currentBranch, mergeBase, runCommitting, splitNul, uncommittedPaths, worktreeList } from './repo';
 
 interface MergeTree {
   tree: string;

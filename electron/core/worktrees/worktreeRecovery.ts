@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Worktree } from '../../../shared/entities';
-import type { WorktreeOperation } from '../storage/worktreeStore';
+import type { Worktree } from '../../../shared/entities/worktrees';
 import { DroverRequestError } from '../errors';
-import { isCheckout } from './agentWorkspace';
-import type { Git, RecordedCheckout } from './git';
-import { GitActivity } from './gitActivity';
-import { checkoutOf, parseWorktreeList, type WorktreeEntry } from './repo';
+import { GitActivity } from '../git/gitActivity';
+import type { Git, RecordedCheckout } from '../git/runner';
+import { checkoutOf, parseWorktreeList, type WorktreeEntry } from '../git/worktreeList';
+import { listLivePids } from '../process/processGroup';
+import type { WorktreeOperation } from '../storage/worktreeStore';
+import { isCheckout } from '../workspaces/agentWorkspace';
 import { realOrSame, type WorktreeCheckouts } from './worktreeCheckouts';
 
 type MergeJournal = Extract<WorktreeOperation, { kind: 'merging' }>;
@@ -45,7 +46,7 @@ function locksIn(gitDir: string): string[] {
  * nothing is touched and the next boot looks again.
  */
 export class WorktreeRecovery {
-  private readonly activity = new GitActivity();
+  private readonly activity = new GitActivity(listLivePids);
   private entries: WorktreeEntry[] | null = null;
   private folders: string[] | null = null;
 

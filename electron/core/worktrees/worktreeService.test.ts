@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Agent, AgentWorkspaceRequest, Project, Task, Worktree } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
+import type { Project } from '../../../shared/entities/projects';
+import type { Task } from '../../../shared/entities/tasks';
+import type { AgentWorkspaceRequest, Worktree } from '../../../shared/entities/worktrees';
 import type { DroverEvent } from '../../../shared/events';
 import { branchesStartingWith, commitFiles, git, makeRepo, writeFiles } from '../../../test-support/gitRepo';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';

@@ -1,63 +1,40 @@
-import { savedWorkSubject } from '../../../shared/savedWork';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type {
-  Agent,
-  AgentWorkspaceRequest,
-  FormerAgent,
-  InboxMessage,
-  MergeCheck,
-  MergeResult,
-  MergeStrategy,
-  Project,
-  ProjectGit,
-  ProjectSettings,
-  Worktree,
-  WorktreeDiff,
-  WorktreeDiskUsage,
-  WorktreeStatus,
-} from '../../../shared/entities';
+import type { Agent, FormerAgent } from '../../../shared/entities/agents';
+import type { InboxMessage } from '../../../shared/entities/inbox';
+import type { Project, ProjectSettings } from '../../../shared/entities/projects';
+import type { AgentWorkspaceRequest, MergeCheck, MergeResult, MergeStrategy, ProjectGit, Worktree, WorktreeDiff, WorktreeDiskUsage, WorktreeStatus } from '../../../shared/entities/worktrees';
 import { isInside } from '../../../shared/folders';
 import { countOf, listNames } from '../../../shared/plural';
-import { removeAgent } from '../agents/agentAnnouncer';
+import { savedWorkSubject } from '../../common/savedWork';
 import { DroverRequestError, fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
+import { aheadBehind, branchExists, currentBranch, localBranches, requireBranchName } from '../git/branches';
+import { runCommitting } from '../git/commit';
+import { readWorktreeDiff } from '../git/diff';
+import { splitNul } from '../git/nulFields';
+import { repositoryRoot, requireRepositoryRoot } from '../git/repository';
+import { commitOf, mergeBase } from '../git/revisions';
+import type { Git, RecordedCheckout } from '../git/runner';
+import { stageEverything } from '../git/staging';
+import { uncommittedPaths } from '../git/status';
+import { checkedOutSubmodules } from '../git/submodules';
+import { checkoutOf, worktreeList, type WorktreeEntry } from '../git/worktreeList';
 import type { MediatedInbox } from '../inbox/mediatedInbox';
 import type { Locator } from '../locate';
 import type { ProjectWork } from '../projects/projectMethods';
 import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import type { CreateTaskInput } from '../tasks/taskService';
-import { isCheckout, requireUsable, workspaceOf, type AgentWorkspaces, type Workspace } from './agentWorkspace';
+import { isCheckout, requireUsable, workspaceOf, type AgentWorkspaces, type Workspace } from '../workspaces/agentWorkspace';
 import { diskUsage } from './diskUsage';
 import { FolderWatcher } from './folderWatcher';
-import type { Git, RecordedCheckout } from './git';
-import type { PortBlocks } from './portBlocks';
-import {
-  aheadBehind,
-  branchExists,
-  checkedOutSubmodules,
-  checkoutOf,
-  commitOf,
-  currentBranch,
-  localBranches,
-  mergeBase,
-  repositoryRoot,
-  requireBranchName,
-  requireRepositoryRoot,
-  runCommitting,
-  splitNul,
-  stageEverything,
-  uncommittedPaths,
-  worktreeList,
-  type WorktreeEntry,
-} from './repo';
-import { readWorktreeDiff } from './worktreeDiff';
+import type { PortBlocks } from '../workspaces/portBlocks';
+import type { WorktreeCheckouts } from './worktreeCheckouts';
 import { copyIncludedFiles } from './worktreeInclude';
 import { inspectMerge, mergeIntoParent } from './worktreeMerge';
 import { WorktreeRecovery } from './worktreeRecovery';
-import type { WorktreeCheckouts } from './worktreeCheckouts';
 import { undoWorktreeCreation } from './worktreeUndo';
 
 /** A worktree request other than "work in the project folder". */
@@ -463,11 +440,11 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
   }
 
   /**
-   * Boot: undoes worktrees a crash left half-made (and their agents), puts right what it cut short
-   * in the others (see settleAfterCrash), marks missing those whose folder vanished or lost its
-   * .git, keeps port blocks.
+   * Boot: undoes worktrees a crash left half-made, naming each one's agent to `undone` (whose agent
+   * goes with it: boot removes it), puts right what it cut short in the others (see
+   * settleAfterCrash), marks missing those whose folder vanished or lost its .git, keeps port blocks.
    */
-  reconcile(store: ProjectStore, project: Project): { undone: number; missing: number } {
+  reconcile(store: ProjectStore, project: Project, undone: (agentId: string) => void): { undone: number; missing: number } {
     const worktrees = store.worktrees.list();
     const outcome = { undone: 0, missing: 0 };
     if (worktrees.length === 0) return outcome;
@@ -478,7 +455,7 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
       if (worktree.state === 'creating') {
         undoWorktreeCreation(this.git, project.path, worktree, this.options.log);
         if (worktree.portBase !== null) this.ports.release(worktree.portBase, worktree.path);
-        removeAgent(this.events, store, worktree.agentId);
+        undone(worktree.agentId);
         outcome.undone++;
         continue;
       }

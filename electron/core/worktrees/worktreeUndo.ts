@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Worktree } from '../../../shared/entities';
-import type { Git } from './git';
-import { parseWorktreeList } from './repo';
+import type { Worktree } from '../../../shared/entities/worktrees';
+import type { Git } from '../git/runner';
+import { parseWorktreeList } from '../git/worktreeList';
 
 /** A folder `git worktree add` made: its `.git` is a file pointing into the repository, or it is still empty. */
 function isCheckoutGitMade(folder: string): boolean {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentWorkspaceRequest } from '../../../shared/entities';
+import type { AgentWorkspaceRequest } from '../../../shared/entities/worktrees';
 import { startServe, type ServeProcess } from '../../../test-support/droverProcess';
 import { commitFiles, git, makeRepo, writeFiles } from '../../../test-support/gitRepo';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';

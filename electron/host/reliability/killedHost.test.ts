@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Task } from '../../../shared/entities';
+import type { Task } from '../../../shared/entities/tasks';
 import { runCli, startServe, type ServeProcess } from '../../../test-support/droverProcess';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Worktree } from '../../../shared/entities';
+import type { Worktree } from '../../../shared/entities/worktrees';
 import { startServe, type ServeProcess } from '../../../test-support/droverProcess';
 import { commitFiles, git, holdGitFilter, makeRepo, writeFiles, type GitHold } from '../../../test-support/gitRepo';
 import { reportFigures } from '../../../test-support/reliabilityFigures';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { isTaskFinished, type Task } from '../../../shared/entities';
+import { isTaskFinished, type Task } from '../../../shared/entities/tasks';
 import { copyText } from '../../components/copyText';
 import { FormError } from '../../components/FormError';
 import { useOpenInEditor } from '../../components/useOpenInEditor';

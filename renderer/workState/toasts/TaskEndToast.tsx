@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Task } from '../../../shared/entities';
+import type { Task } from '../../../shared/entities/tasks';
 import { StatusIcon } from '../../components/StatusIcon';
 import { canRetry, TASK_STATUS, taskTitle } from '../../format/taskPresentation';
 import { useDismissTimer } from './useDismissTimer';

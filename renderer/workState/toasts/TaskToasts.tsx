@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { Task } from '../../../shared/entities';
+import type { Task } from '../../../shared/entities/tasks';
 import { routeHref } from '../../routing';
 import { useProjects } from '../../store/hooks';
 import { useDroverActions } from '../../store/StoreContext';

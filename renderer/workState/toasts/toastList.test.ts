@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Task } from '../../../shared/entities';
+import type { Task } from '../../../shared/entities/tasks';
 import { makeTask } from '../../testing/fixtures';
 import { addToast, dismissToast, MAX_TOASTS } from './toastList';
 

@@ -1,4 +1,4 @@
-import type { Task } from '../../../shared/entities';
+import type { Task } from '../../../shared/entities/tasks';
 
 export interface TaskToast {
   /** One toast per task: a newer ending of the same task replaces the older toast. */

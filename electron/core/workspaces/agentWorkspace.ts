@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Agent, Worktree } from '../../../shared/entities';
+import type { Agent } from '../../../shared/entities/agents';
+import type { Worktree } from '../../../shared/entities/worktrees';
 import { isInside } from '../../../shared/folders';
 import { fail } from '../errors';
 import type { ProjectStore } from '../storage/projectStores';

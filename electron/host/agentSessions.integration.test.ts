@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Project } from '../../shared/entities';
+import type { Project } from '../../shared/entities/projects';
 import type { DroverEvent } from '../../shared/events';
 import { terminalSizeNote } from '../../shared/terminalSizeNote';
 import type { Client } from '../core/api';

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentSession, Project } from '../../shared/entities';
+import type { Project } from '../../shared/entities/projects';
+import type { AgentSession } from '../../shared/entities/sessions';
 import { TESTED_CLIS } from '../core/profiles/cliVersion';
 import { CLI_PATH } from '../../test-support/buildOnce';
 import { FAKE_PROFILE } from '../../test-support/fakeAgentProfile';

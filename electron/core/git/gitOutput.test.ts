@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseGitVersion } from './git';
-import { parseStatusPaths, parseWorktreeList } from './repo';
-import { countPatchLines, parseNameStatus, parseStatusOrigins, splitPatch, untrackedFilePatch } from './worktreeDiff';
+import { countPatchLines, parseNameStatus, parseStatusOrigins, splitPatch, untrackedFilePatch } from './diff';
+import { parseGitVersion } from './runner';
+import { parseStatusPaths } from './status';
+import { parseWorktreeList } from './worktreeList';
 
 describe("reading git's machine output", () => {
   it('reads versions, vendor suffixes included', () => {

@@ -5,7 +5,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DROVER_TOOL_NAMES } from '../../shared/droverTools';
-import type { Agent, Project } from '../../shared/entities';
+import type { Agent } from '../../shared/entities/agents';
+import type { Project } from '../../shared/entities/projects';
 import { agentTerminalEnv } from '../../test-support/agentTerminalEnv';
 import { attachTerminal } from '../../test-support/attachedTerminal';
 import { CLI_PATH } from '../../test-support/buildOnce';

@@ -13,12 +13,12 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../test-support/buildOnce';
-import { makeTempDir, removeDir } from '../../test-support/tempDir';
-import { cliRuntime } from '../cli/cliRuntime';
-import { installCommandLineTool } from '../core/commandLineTool/commandLineTool';
-import { startHost, type DroverHost } from '../host/host';
-import { commandLineToolSource, detectDistribution } from './distribution';
+import { cliRuntime } from '../electron/cli/cliRuntime';
+import { installCommandLineTool } from '../electron/core/commandLineTool/commandLineTool';
+import { commandLineToolSource, detectDistribution } from '../electron/desktop/distribution';
+import { startHost, type DroverHost } from '../electron/host/host';
+import { REPO_ROOT } from '../test-support/buildOnce';
+import { makeTempDir, removeDir } from '../test-support/tempDir';
 
 const requireFromRepo = createRequire(path.join(REPO_ROOT, 'package.json'));
 const asar = requireFromRepo('@electron/asar') as { listPackage(archive: string, options: object): string[]; extractAll(archive: string, dest: string): void };

@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { remoteHostDir } from '../../shared/machines';
-import type { RemoteHostBundle } from '../../shared/remoteHostBundle';
 import { CAN_RUN_SSHD, startSshRemote, type SshRemote } from '../../test-support/sshServer';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import type { RemoteHostBundle } from '../core/machines/remoteHostBundle';
 import { startHost, type DroverHost } from './host';
 
 const VERSION = '7.7.7';

@@ -95,7 +95,7 @@ function firstLines(text: string, count = 4): string {
 }
 
 /**
- * Runs git for the worktree domain: with a clean environment (no inherited GIT_DIR, no prompts),
+ * Runs git for the core (worktrees, turns, the forge): with a clean environment (no inherited GIT_DIR, no prompts),
  * no hooks, no fsmonitor, no submodule recursion, literal pathspecs, an agent's worktree through its recorded git dir, and
  * one clear error for a missing or too old git. The version is checked once, before the first command.
  */

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import { isInside } from '../../../shared/folders';
-import { listLivePids } from '../process/processGroup';
 
 /** A live git process, and the folder it works in (null when /proc does not say: another user's). */
 export interface LiveGit {
@@ -50,6 +49,9 @@ function isGitProcess(pid: number): boolean {
  * count; a git of theirs whose folder /proc will not show is taken to be working anywhere.
  */
 export class GitActivity {
+  /** `livePids` lists every process of the machine (the process domain reads them from /proc). */
+  constructor(private readonly livePids: () => Iterable<number>) {}
+
   private processes: ProcessInfo[] | null = null;
   private gits: LiveGit[] | null = null;
   private openFiles: Map<string, number> | null = null;
@@ -86,7 +88,7 @@ export class GitActivity {
 
   private relevant(): ProcessInfo[] {
     const uid = process.getuid?.() ?? -1;
-    this.processes ??= [...listLivePids()]
+    this.processes ??= [...this.livePids()]
       .filter((pid) => pid !== process.pid)
       .map(processInfo)
       .filter((info): info is ProcessInfo => info !== null && (info.uid === uid || info.uid === 0));

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DiffOrigin, Worktree, WorktreeDiff, WorktreeDiffFile } from '../../../shared/entities';
-import type { Git, GitPlace, RecordedCheckout } from './git';
-import { commitOf, mergeBase, splitNul, SUBMODULES_BY_COMMIT } from './repo';
+import type { DiffOrigin, Worktree, WorktreeDiff, WorktreeDiffFile } from '../../../shared/entities/worktrees';
+import { splitNul } from './nulFields';
+import { commitOf, mergeBase } from './revisions';
+import type { Git, GitPlace, RecordedCheckout } from './runner';
+import { SUBMODULES_BY_COMMIT } from './status';
 
 /** A file's patch larger than this is not sent (the list still counts its lines). */
 export const MAX_FILE_PATCH_BYTES = 2 * 1024 * 1024;
@@ -50,6 +52,25 @@ export function parseNameStatus(output: string): NameStatus[] {
     }
   }
   return entries;
+}
+
+/** One path of `git diff-tree -r -z --raw --no-renames`: its mode on each side (000000 where it is not) and its object after. */
+export interface RawChange {
+  path: string;
+  modeBefore: string;
+  modeAfter: string;
+  objectAfter: string;
+}
+
+/** Parses `git diff-tree -r -z --raw --no-renames`: `:<mode> <mode> <object> <object> <status>`, then the path. */
+export function parseRawDiff(output: string): RawChange[] {
+  const fields = splitNul(output);
+  const changes: RawChange[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const [modeBefore = '', modeAfter = '', , objectAfter = ''] = (fields[i] as string).slice(1).split(' ');
+    changes.push({ path: fields[i + 1] as string, modeBefore, modeAfter, objectAfter });
+  }
+  return changes;
 }
 
 /** Lines a file's patch adds and removes (`+++`/`---` header lines come before the first hunk). */
