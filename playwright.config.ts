@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import type { PageCarrier } from './e2e/support/droverHost';
 
 /** Chromium from Debian, never a downloaded browser; the flags keep it off the (closed) network. */
 export const CHROMIUM_ARGS = [
@@ -10,7 +11,7 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-export default defineConfig({
+export default defineConfig<{ carrier: PageCarrier }>({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   outputDir: 'test-results',
@@ -27,4 +28,15 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
+  projects: [
+    { name: 'browser' },
+    {
+      // The desktop window's carrier, which no Electron runs here to exercise: a few specs run
+      // through a stand-in for its preload and main (e2e/support/preloadStandIn.ts).
+      name: 'window',
+      testMatch: ['projects.spec.ts', 'lastingHost.spec.ts'],
+      grep: /adds a project by path|a host killed while serve/,
+      use: { carrier: 'preload' },
+    },
+  ],
 });

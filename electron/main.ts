@@ -4,13 +4,14 @@
  *
  * It owns the window, the single-instance lock and the security policy. Everything stateful (the
  * databases, agents, tasks, the CLI socket) lives in the Drover host, a process of its own that
- * outlives the window: main starts it when none runs (desktop/hostSession.ts) and relays each
- * page's frames to it over the local socket; no PTY and no SQLite run here. The menu, updates and
+ * outlives the window: main starts it when none runs (desktop/hostSession.ts) and passes each
+ * page's frames to it over the local socket, unread (desktop/pageLines.ts); no PTY and no SQLite
+ * run here. The menu, updates and
  * the command line tool are started by desktop/native/desktopFeatures.ts. Each function below has
  * one job; the boot order is in `boot()`.
  */
 import { app, BrowserWindow, dialog, ipcMain, Notification, session, shell } from 'electron';
-import type { IpcMainEvent, IpcMainInvokeEvent, Session, WebContents } from 'electron';
+import type { IpcMainEvent, Session, WebContents } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SECURITY_HEADERS } from '../shared/contentSecurityPolicy';
@@ -19,32 +20,26 @@ import { PROTOCOL_VERSION, type RunningWork } from '../shared/host';
 import { countOf } from '../shared/plural';
 import {
   IPC_BADGE_CHANNEL,
-  IPC_CONNECTION_CHANNEL,
-  IPC_FOLLOW_MACHINE_CHANNEL,
-  IPC_INVOKE_CHANNEL,
+  IPC_CLOSE_LINE_CHANNEL,
+  IPC_LINE_CHANNEL,
   IPC_NOTIFICATION_CLICK_CHANNEL,
   IPC_NOTIFY_CHANNEL,
+  IPC_OPEN_LINE_CHANNEL,
   IPC_OPEN_MACHINE_CHANNEL,
-  IPC_PUSH_CHANNEL,
-  type ConnectionNotice,
-  type LineName,
+  IPC_SEND_CHANNEL,
 } from '../shared/preloadBridge';
-import { MachineNameSchema, sshClientFrom } from '../shared/machines';
-import { refusalFrame, requestIdOf } from '../shared/protocol';
+import { MachineNameSchema } from '../shared/machines';
 import { parseRoute, routeHref, type Route } from '../shared/routes';
 import { commandLineToolSource, detectDistribution } from './desktop/distribution';
 import { parseLaunchArgs, projectForRequest, requestFromSecondInstance, type LaunchRequest } from './desktop/launchRequest';
-import type { HostRelay } from './desktop/hostRelay';
 import { cleanHostCopies, desktopHostCommand, hostCopiesDir } from './desktop/hostRuntime';
 import { HostSession } from './desktop/hostSession';
-import { MachineLine } from './desktop/machineLine';
+import { PageLines } from './desktop/pageLines';
 import { askYesNo, showError } from './desktop/native/desktopDialogs';
 import { startDesktopFeatures } from './desktop/native/desktopFeatures';
 import { focusWindow, showRoute } from './desktop/native/windowRoutes';
 import { keepServingOnUnhandledRejection } from './host/lastResort';
 import { socketPathFor } from './wire/paths';
-import { sshLauncher } from './wire/sshProcess';
-import { spawnSshBridge } from './wire/sshRelay';
 
 
 const CLIPBOARD_PERMISSIONS = new Set(['clipboard-read', 'clipboard-sanitized-write']);
@@ -113,7 +108,7 @@ function machineOfWindow(contents: WebContents): string | null {
 }
 
 /** Only the main frame of one of our windows, showing our index.html, may talk to a host. */
-function isTrustedSender(event: IpcMainInvokeEvent | IpcMainEvent): boolean {
+function isTrustedSender(event: IpcMainEvent): boolean {
   const frame = event.senderFrame;
   if (!frame || frame.parent !== null || !isAppUrl(frame.url)) return false;
   return appWindows().some((window) => window.webContents.id === event.sender.id);
@@ -177,17 +172,14 @@ function createAppWindow(route: Route, machine: string | null): BrowserWindow {
 }
 
 /** The window of another machine, on `route` when given: brought forward when it is open, opened (on its projects by default) otherwise. */
-function openMachineWindow(machine: string, route: Route | null, lines: MachineLines): void {
+function openMachineWindow(machine: string, route: Route | null): void {
   const open = machineWindows.get(machine);
   if (open && !open.isDestroyed()) {
     focusWindow(open);
     if (route) showRoute(open, route).catch((error: unknown) => log(`could not show the page of ${machine}: ${errorMessage(error)}`));
     return;
   }
-  const window = createAppWindow(route ?? { page: 'projects' }, machine);
-  machineWindows.set(machine, window);
-  // The line starts once the page runs, so the page hears every notice of it.
-  window.webContents.on('did-finish-load', () => lines.pageLoaded(window.webContents, machine));
+  machineWindows.set(machine, createAppWindow(route ?? { page: 'projects' }, machine));
 }
 
 function focusMainWindow(): void {
@@ -223,135 +215,51 @@ function onDocumentGone(contents: WebContents, gone: () => void): void {
   contents.once('destroyed', gone);
 }
 
+/** A line's number: the page's own, a positive integer. */
+function isLineId(raw: unknown): raw is number {
+  return Number.isSafeInteger(raw) && (raw as number) > 0;
+}
+
 /**
- * One relay to the host per renderer document, opened on its first call. A reload or crash starts
- * a fresh one, so no subscription of a page that is gone keeps pushing into its successor; so does
- * a host that went away (the page hears `lost`, then `open` once the session reached a host again).
+ * The page lines, after the sender check: each page's frames pass between it and connections of
+ * its own to the host's socket, unread (desktop/pageLines.ts). A page's lines end with its
+ * document, so a reload or crash starts afresh and nothing of a page that is gone reaches its
+ * successor. This machine's window may reach any machine Drover knows (its own window's, or one it
+ * follows); a machine's window only its machine.
  */
-function createRelayRegistry(host: HostSession): (contents: WebContents) => Promise<HostRelay> {
-  const relays = new Map<number, Promise<HostRelay>>();
-
-  const drop = (id: number): void => {
-    void relays.get(id)?.then((relay) => relay.close(), () => undefined);
-    relays.delete(id);
-  };
-
-  host.onStateChange((state) => {
-    for (const id of [...relays.keys()]) if (state !== 'open') drop(id);
-    const window = mainWindow;
-    const notice: ConnectionNotice = state === 'open' ? { state, reason: null } : { state: 'lost', reason: null, stopped: state === 'stopped' };
-    if (window && !window.isDestroyed()) window.webContents.send(IPC_CONNECTION_CHANNEL, notice);
-  });
-
+function registerPageLines(socketPath: string): void {
+  const pages = new Map<number, PageLines>();
   const watched = new Set<number>();
-  return (contents) => {
-    const existing = relays.get(contents.id);
+  const linesOf = (contents: WebContents): PageLines => {
+    const existing = pages.get(contents.id);
     if (existing) return existing;
     if (!watched.has(contents.id)) {
       watched.add(contents.id);
-      onDocumentGone(contents, () => drop(contents.id));
+      onDocumentGone(contents, () => {
+        pages.get(contents.id)?.closeAll();
+        pages.delete(contents.id);
+      });
     }
     // Terminal and task output cross as bytes (a Uint8Array in the page), decoded once by xterm.
-    const relay = host.openRelay((frame) => {
-      if (!contents.isDestroyed()) contents.send(IPC_PUSH_CHANNEL, frame);
-    });
-    relays.set(contents.id, relay);
-    void relay.then(
-      (open) => open.closed.then(() => relays.get(contents.id) === relay && relays.delete(contents.id)),
-      () => relays.get(contents.id) === relay && relays.delete(contents.id),
-    );
-    return relay;
+    const lines = new PageLines(socketPath, (id, event) => contents.isDestroyed() || contents.send(IPC_LINE_CHANNEL, id, event));
+    pages.set(contents.id, lines);
+    return lines;
   };
-}
-
-interface MachineLines {
-  /** A machine window's page loaded: its own line to that machine starts (the one of the page before it is gone by now). */
-  pageLoaded(contents: WebContents, machine: string): void;
-  /** This machine's window follows another machine on a line of its own, or stops following it. */
-  follow(contents: WebContents, machine: string, following: boolean): void;
-  /** The line a frame of the page goes on: a machine window's own (null), or the one to a followed machine. */
-  lineOf(contents: WebContents, line: LineName): MachineLine | undefined;
-}
-
-/**
- * The lines of the windows' documents to other machines' hosts, each over an ssh bridge of its own
- * (the person's ssh, as `DROVER_SSH_COMMAND` names it); the local host keeps the machines' records
- * and installs this version of the host on one first when it is missing. Everything a line sends
- * the page names the line, so one page can follow several machines.
- */
-function createMachineLines(host: HostSession): MachineLines {
-  const launchSsh = sshLauncher(sshClientFrom(process.env));
-  const lines = new Map<string, MachineLine>();
-  const watched = new Set<number>();
-  const keyOf = (contents: WebContents, line: LineName): string => `${contents.id}/${line ?? ''}`;
-  const drop = (key: string): void => {
-    lines.get(key)?.close();
-    lines.delete(key);
-  };
-  const start = (contents: WebContents, machine: string, line: LineName): void => {
-    if (!watched.has(contents.id)) {
-      watched.add(contents.id);
-      onDocumentGone(contents, () => [...lines.keys()].filter((key) => key.startsWith(`${contents.id}/`)).forEach(drop));
-    }
-    const send = (channel: string, value: unknown): void => {
-      if (!contents.isDestroyed()) contents.send(channel, value, line);
-    };
-    lines.set(
-      keyOf(contents, line),
-      new MachineLine({
-        machine,
-        version: app.getVersion(),
-        openBridge: async () => spawnSshBridge(launchSsh, (await host.call('updateMachineHost', { name: machine })).machine),
-        push: (frame) => send(IPC_PUSH_CHANNEL, frame),
-        notify: (notice) => send(IPC_CONNECTION_CHANNEL, notice),
-      }),
-    );
-  };
-  return {
-    pageLoaded(contents, machine) {
-      drop(keyOf(contents, null));
-      start(contents, machine, null);
-    },
-    follow(contents, machine, following) {
-      const key = keyOf(contents, machine);
-      if (!following) return drop(key);
-      const existing = lines.get(key);
-      // Followed again before the last page's line went: the page hears where it stands.
-      const notice = existing?.lastNotice();
-      if (notice) contents.send(IPC_CONNECTION_CHANNEL, notice, machine);
-      if (!existing) start(contents, machine, machine);
-    },
-    lineOf: (contents, line) => lines.get(keyOf(contents, line)),
-  };
-}
-
-/**
- * The single invoke channel: checks the sender, then hands the raw frame to the line it names (the
- * host validates it): the page's relay to this machine's host, its machine window's line, or the
- * line to a machine it follows. A page asks for another machine's window by name.
- */
-function registerIpc(host: HostSession): void {
-  const relayFor = createRelayRegistry(host);
-  const machineLines = createMachineLines(host);
-  ipcMain.handle(IPC_INVOKE_CHANNEL, async (event, raw: unknown, rawLine: unknown) => {
-    if (!isTrustedSender(event)) throw new Error('Drover IPC refused: the sender is not a Drover window');
-    const line = rawLine === null || rawLine === undefined ? null : MachineNameSchema.safeParse(rawLine).data;
-    if (line === undefined) throw new Error('Drover IPC refused: a line is a machine name, or null for the window\'s own');
-    const machine = machineOfWindow(event.sender);
-    if (line === null && machine === null) return (await relayFor(event.sender)).invoke(raw);
-    const machineLine = machineLines.lineOf(event.sender, line);
-    // Answered as a host answers a call it cannot serve, so the page shows these words alone.
-    return machineLine ? machineLine.invoke(raw) : refusalFrame(requestIdOf(raw), 'internal', `Not connected to ${line ?? machine} yet.`);
+  ipcMain.on(IPC_OPEN_LINE_CHANNEL, (event, id: unknown, raw: unknown) => {
+    const machine = raw === null ? null : MachineNameSchema.safeParse(raw).data;
+    const shown = machineOfWindow(event.sender);
+    if (isTrustedSender(event) && isLineId(id) && machine !== undefined && (shown === null || shown === machine)) linesOf(event.sender).open(id, machine);
+  });
+  ipcMain.on(IPC_SEND_CHANNEL, (event, id: unknown, frame: unknown) => {
+    if (isTrustedSender(event) && isLineId(id) && typeof frame === 'string') pages.get(event.sender.id)?.send(id, frame);
+  });
+  ipcMain.on(IPC_CLOSE_LINE_CHANNEL, (event, id: unknown) => {
+    if (isTrustedSender(event) && isLineId(id)) pages.get(event.sender.id)?.close(id);
   });
   // Only this machine's window knows the machines (a machine window lists that machine's own).
-  const fromOwnWindow = (event: IpcMainEvent): boolean => isTrustedSender(event) && machineOfWindow(event.sender) === null;
-  ipcMain.on(IPC_FOLLOW_MACHINE_CHANNEL, (event, raw: unknown, following: unknown) => {
-    const name = MachineNameSchema.safeParse(raw);
-    if (fromOwnWindow(event) && name.success && typeof following === 'boolean') machineLines.follow(event.sender, name.data, following);
-  });
   ipcMain.on(IPC_OPEN_MACHINE_CHANNEL, (event, raw: unknown, routeHash: unknown) => {
     const name = MachineNameSchema.safeParse(raw);
-    if (fromOwnWindow(event) && name.success) openMachineWindow(name.data, typeof routeHash === 'string' ? parseRoute(routeHash) : null, machineLines);
+    if (isTrustedSender(event) && machineOfWindow(event.sender) === null && name.success) openMachineWindow(name.data, typeof routeHash === 'string' ? parseRoute(routeHash) : null);
   });
 }
 
@@ -472,7 +380,7 @@ async function boot(dataDir: string, launch: LaunchRequest): Promise<void> {
 
   app.on('before-quit', () => host.close());
   useRendererOf(host);
-  registerIpc(host);
+  registerPageLines(socketPathFor(dataDir));
   registerAttentionIpc();
   mainWindow = createAppWindow((await routeForLaunch(host, launch)) ?? { page: 'projects' }, null);
   startDesktopFeatures({ host, distribution, cli, window: () => mainWindow, log, quitAndStopHost: () => void quitAndStopHost(host) }).catch((error: unknown) =>

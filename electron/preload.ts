@@ -1,27 +1,27 @@
 /**
  * The sandboxed preload: exposes the one small bridge from shared/preloadBridge.ts and nothing
- * else. Frames pass through untouched; main checks the sender and the host validates them.
+ * else. Frames pass through untouched; main checks the sender and passes them on, and the host
+ * validates them.
  * Sandboxed preloads can only require 'electron', so this file is bundled.
  */
 import { contextBridge, ipcRenderer } from 'electron';
 import type { IpcRendererEvent } from 'electron';
 import {
   IPC_BADGE_CHANNEL,
-  IPC_CONNECTION_CHANNEL,
-  IPC_FOLLOW_MACHINE_CHANNEL,
-  IPC_INVOKE_CHANNEL,
+  IPC_CLOSE_LINE_CHANNEL,
+  IPC_LINE_CHANNEL,
   IPC_NOTIFICATION_CLICK_CHANNEL,
   IPC_NOTIFY_CHANNEL,
+  IPC_OPEN_LINE_CHANNEL,
   IPC_OPEN_MACHINE_CHANNEL,
-  IPC_PUSH_CHANNEL,
+  IPC_SEND_CHANNEL,
   PRELOAD_BRIDGE_KEY,
 } from '../shared/preloadBridge';
-import type { ConnectionNotice, LineName, PreloadBridge } from '../shared/preloadBridge';
-import type { PushFrame, ResponseFrame } from '../shared/protocol';
+import type { LineEvent, PreloadBridge } from '../shared/preloadBridge';
 
-/** Forwards what main sends on a channel (a value and the line it is of), without the IPC event object (and its `sender`). */
-function listen<T>(channel: string, listener: (value: T, line: LineName) => void): () => void {
-  const forward = (_event: IpcRendererEvent, value: T, line: LineName = null): void => listener(value, line);
+/** Forwards what main sends on a channel, without the IPC event object (and its `sender`). */
+function listen<T extends unknown[]>(channel: string, listener: (...values: T) => void): () => void {
+  const forward = (_event: IpcRendererEvent, ...values: T): void => listener(...values);
   ipcRenderer.on(channel, forward);
   return () => {
     ipcRenderer.removeListener(channel, forward);
@@ -29,18 +29,20 @@ function listen<T>(channel: string, listener: (value: T, line: LineName) => void
 }
 
 const bridge: PreloadBridge = {
-  invoke(frame, line) {
-    return ipcRenderer.invoke(IPC_INVOKE_CHANNEL, frame, line) as Promise<ResponseFrame>;
+  openLine(id, machine) {
+    ipcRenderer.send(IPC_OPEN_LINE_CHANNEL, id, machine);
   },
-  onPush: (listener) => listen<PushFrame>(IPC_PUSH_CHANNEL, listener),
-  onConnection: (listener) => listen<ConnectionNotice>(IPC_CONNECTION_CHANNEL, listener),
-  followMachine(machine, following) {
-    ipcRenderer.send(IPC_FOLLOW_MACHINE_CHANNEL, machine, following);
+  send(id, frame) {
+    ipcRenderer.send(IPC_SEND_CHANNEL, id, frame);
   },
+  closeLine(id) {
+    ipcRenderer.send(IPC_CLOSE_LINE_CHANNEL, id);
+  },
+  onLine: (listener) => listen<[number, LineEvent]>(IPC_LINE_CHANNEL, listener),
   notify(notification) {
     ipcRenderer.send(IPC_NOTIFY_CHANNEL, notification);
   },
-  onNotificationClick: (listener) => listen<string>(IPC_NOTIFICATION_CLICK_CHANNEL, listener),
+  onNotificationClick: (listener) => listen<[string]>(IPC_NOTIFICATION_CLICK_CHANNEL, listener),
   setBadgeCount(count) {
     ipcRenderer.send(IPC_BADGE_CHANNEL, count);
   },

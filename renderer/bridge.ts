@@ -3,8 +3,9 @@ import { readDoorKey } from './transport/doorKey';
 import type { Bridge, ClosableBridge } from './transport/bridgeTypes';
 import { routeHref, type Route } from '../shared/routes';
 import { apiPathOf, machineOfPage, machinePageHref } from './transport/machinePage';
-import { createPreloadBridge } from './transport/preloadTransport';
-import { createWebSocketBridge } from './transport/webSocketTransport';
+import { createFrameBridge } from './transport/frameTransport';
+import { preloadCarrier } from './transport/preloadTransport';
+import { webSocketCarrier } from './transport/webSocketTransport';
 
 export type { ConnectionLoss } from '../shared/connectionLoss';
 export type { Bridge, ClosableBridge, ConnectionState, Unsubscribe } from './transport/bridgeTypes';
@@ -12,8 +13,8 @@ export type { Bridge, ClosableBridge, ConnectionState, Unsubscribe } from './tra
 function findPreloadBridge(): PreloadBridge | null {
   const candidate: unknown = Reflect.get(window, PRELOAD_BRIDGE_KEY);
   if (typeof candidate !== 'object' || candidate === null) return null;
-  const { invoke, onPush } = candidate as Partial<Record<keyof PreloadBridge, unknown>>;
-  return typeof invoke === 'function' && typeof onPush === 'function' ? (candidate as PreloadBridge) : null;
+  const { openLine, onLine } = candidate as Partial<Record<keyof PreloadBridge, unknown>>;
+  return typeof openLine === 'function' && typeof onLine === 'function' ? (candidate as PreloadBridge) : null;
 }
 
 /** The page runs in the desktop app (whose AppImage can update itself), not in a browser on `drover serve`. */
@@ -22,21 +23,22 @@ export function runsInDesktopApp(): boolean {
 }
 
 /**
- * A line to the host of another machine (null: the one `drover serve` runs on): a WebSocket through
- * this page's server, or in the desktop app one its main process opens over ssh.
+ * A line to the host of another machine (null: this page's own): in a browser a WebSocket through
+ * the page's door, in the desktop app a line through the preload; the same client on either.
  */
 export function createMachineBridge(machine: string | null): ClosableBridge {
   const preload = findPreloadBridge();
-  if (preload && machine !== null) return createPreloadBridge(preload, { line: machine });
+  // A machine's host is greeted by the host this page reaches it through, whose answer opens the line.
+  const options = { opensOnFirstMessage: machine !== null };
+  if (preload) return createFrameBridge(preloadCarrier(preload, machine), options);
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
   // The token is never in the URL: the page proves it holds it only to a server that proved it first.
-  return createWebSocketBridge(`${scheme}://${window.location.host}${apiPathOf(machine)}`, { key: readDoorKey(), opensOnFirstMessage: machine !== null });
+  return createFrameBridge(webSocketCarrier(`${scheme}://${window.location.host}${apiPathOf(machine)}`, readDoorKey()), options);
 }
 
-/** Electron exposes its preload bridge; anywhere else the page talks to `drover serve` over WebSocket. */
+/** The page's own line: to its machine's host (a machine's page, or window, shows that machine). */
 export function createBridge(): Bridge {
-  const preload = findPreloadBridge();
-  return preload ? createPreloadBridge(preload, { startsOpen: machineOfPage() === null }) : createMachineBridge(machineOfPage());
+  return createMachineBridge(machineOfPage());
 }
 
 /** The desktop app's own window opens another machine in a window of its own (a browser page links to the machine's page instead). */

@@ -60,6 +60,17 @@ export interface SshClient {
 /** The close code a machine's page sees when the connection to its machine ended; the reason says why, in plain words. */
 export const MACHINE_GONE_CLOSE_CODE = 4001;
 
+/**
+ * The first line of a connection to the local socket that is a desktop window's line to another
+ * machine: the host then serves it as the browser door serves a machine's page (host/machineDoor.ts).
+ */
+export const MachineLineOpenerSchema = z.object({ t: z.literal('machine-line'), machine: MachineNameSchema }).strict();
+export type MachineLineOpener = z.infer<typeof MachineLineOpenerSchema>;
+
+/** The last frame of such a line whose machine cannot be reached: what a WebSocket's close with MACHINE_GONE_CLOSE_CODE says. */
+export const MachineGoneFrameSchema = z.object({ t: z.literal('machine-gone'), reason: z.string() });
+export type MachineGoneFrame = z.infer<typeof MachineGoneFrameSchema>;
+
 /** One ssh running a command on a machine (the host starts it: `wire/sshProcess.ts`). */
 export interface SshProcess {
   stdin: NodeJS.WritableStream;

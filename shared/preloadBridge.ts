@@ -1,42 +1,30 @@
 import type { DesktopNotification } from './desktopNotification';
-import type { PushFrame, RequestFrame, ResponseFrame } from './protocol';
 
 export type { DesktopNotification } from './desktopNotification';
 
-/** What main tells a window of its host: reachable, or not and why (another machine's: ssh's reason). */
-export interface ConnectionNotice {
-  state: 'open' | 'lost';
-  reason: string | null;
-  /** Lost because the host stopped on purpose, as it said before it went (`drover host stop`, a restart). */
-  stopped?: boolean;
-}
-
 /**
- * Which of a window's lines a frame or notice is of: null for the window's own (this machine's
- * host, or the host of the machine the window shows), a machine's name for one it follows.
+ * What main tells a page of one of its lines: it reached the host's socket, a frame of the host
+ * (a JSON line as text, a binary record as bytes, each passed on unread), or the line ended.
  */
-export type LineName = string | null;
+export type LineEvent = { t: 'open' } | { t: 'frame'; frame: string | Uint8Array } | { t: 'closed' };
 
 /**
  * The only thing the Electron preload exposes to the page, under `window[PRELOAD_BRIDGE_KEY]`.
- * Frames are the same as on every other transport; main validates them. The page decides when to
- * notify (the same rules as in a browser, which uses Web Notifications); main shows them natively
- * and keeps the taskbar badge.
+ * Lines carry the same frames as every other transport, between the page and a connection of its
+ * own to the host's local socket, which validates them; main only checks the sender and passes them
+ * on. The page decides when to notify (the same rules as in a browser, which uses Web
+ * Notifications); main shows them natively and keeps the taskbar badge.
  */
 export interface PreloadBridge {
-  invoke(frame: RequestFrame, line: LineName): Promise<ResponseFrame>;
-  onPush(listener: (frame: PushFrame, line: LineName) => void): () => void;
   /**
-   * The host runs in a process of its own: when it goes away the page hears `lost`, and `open`
-   * once main reached it again (the page then fetches its snapshots and attaches again). A line to
-   * another machine starts connecting and hears `open` once that machine's host answered.
+   * Opens line `id` (the page's own number for it) to this machine's host (machine null), or
+   * through it to the host of another machine Drover knows by that name.
    */
-  onConnection(listener: (notice: ConnectionNotice, line: LineName) => void): () => void;
-  /**
-   * This machine's window follows another machine (its Needs you queue, notifications and palette
-   * cover it) on a line of its own, until it stops following it or the page goes.
-   */
-  followMachine(machine: string, following: boolean): void;
+  openLine(id: number, machine: string | null): void;
+  /** One JSON request frame on an open line. */
+  send(id: number, frame: string): void;
+  closeLine(id: number): void;
+  onLine(listener: (id: number, event: LineEvent) => void): () => void;
   notify(notification: DesktopNotification): void;
   onNotificationClick(listener: (id: string) => void): () => void;
   /** How many items need the person (0 clears the badge). */
@@ -51,11 +39,11 @@ export interface PreloadBridge {
 export const PRELOAD_BRIDGE_KEY = 'droverBridge';
 
 /** Names of the Electron IPC channels; kept here, away from zod, so the preload bundle stays small. */
-export const IPC_INVOKE_CHANNEL = 'drover:invoke';
-export const IPC_PUSH_CHANNEL = 'drover:push';
-export const IPC_CONNECTION_CHANNEL = 'drover:connection';
+export const IPC_OPEN_LINE_CHANNEL = 'drover:open-line';
+export const IPC_SEND_CHANNEL = 'drover:send';
+export const IPC_CLOSE_LINE_CHANNEL = 'drover:close-line';
+export const IPC_LINE_CHANNEL = 'drover:line';
 export const IPC_NOTIFY_CHANNEL = 'drover:notify';
 export const IPC_NOTIFICATION_CLICK_CHANNEL = 'drover:notification-click';
 export const IPC_BADGE_CHANNEL = 'drover:badge';
 export const IPC_OPEN_MACHINE_CHANNEL = 'drover:open-machine';
-export const IPC_FOLLOW_MACHINE_CHANNEL = 'drover:follow-machine';

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
+import { socketPathFor } from '../../electron/wire/paths';
 import { startServe, type ServeProcess } from '../../test-support/droverProcess';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import { installPreloadStandIn } from './preloadStandIn';
 
 export interface DroverWorld {
   /** A temp folder holding the data dir and project folders; removed after the test. */
@@ -21,12 +23,19 @@ export interface DroverWorld {
   host(): ServeProcess;
 }
 
+/**
+ * What carries the page's frames: the browser's WebSocket through serve's door, or the desktop
+ * window's preload (stood in for in plain Chromium: preloadStandIn.ts), set per Playwright project.
+ */
+export type PageCarrier = 'webSocket' | 'preload';
+
 /** A Playwright fixture: each test gets its own data dir and a real `drover serve` process. */
-export const test = base.extend<{ drover: DroverWorld }>({
-  // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern.
-  drover: async ({}, use, testInfo) => {
+export const test = base.extend<{ drover: DroverWorld; carrier: PageCarrier }>({
+  carrier: ['webSocket', { option: true }],
+  drover: async ({ carrier, context }, use, testInfo) => {
     const root = makeTempDir('drover-e2e-');
     const dataDir = path.join(root, 'data');
+    if (carrier === 'preload') await installPreloadStandIn(context, socketPathFor(dataDir));
     let current: ServeProcess | undefined;
     const world: DroverWorld = {
       root,

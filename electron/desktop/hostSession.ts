@@ -2,13 +2,9 @@ import packageJson from '../../package.json';
 import type { MethodName, MethodParams, MethodResult } from '../../shared/contract';
 import type { DroverEvent } from '../../shared/events';
 import { PROTOCOL_VERSION, type HostHello } from '../../shared/host';
-import type { PushFrame } from '../../shared/protocol';
 import { openSocket, type DroverCaller, type SocketClient } from '../cli/socketClient';
 import { ensureHost, type HostCommand } from '../host/hostLauncher';
-import { HostRelay } from './hostRelay';
 
-/** Reached; lost (the host went without a word: it crashed or was killed); or stopped on purpose, as the host said before it went. */
-export type HostConnectionState = 'open' | 'lost' | 'stopped';
 
 export interface HostSessionOptions {
   dataDir: string;
@@ -21,17 +17,16 @@ const RECONNECT_STEPS_MS = [200, 500, 1000, 2000, 5000];
 
 /**
  * The desktop window's link to the host, which runs in a process of its own: makes sure one runs
- * (starting it when none does), keeps a connection of the window's own for its menus, dialogs and
- * notifications, and opens one relay per page. When the host goes away the pages hear `lost` (it
- * crashed or was killed) or `stopped` (it said it stops: `drover host stop` from a terminal, a
- * restart), the session starts or finds a host again with backoff, and the pages hear `open` and
- * attach afresh. Nothing here imports Electron.
+ * (starting it when none does) and keeps a connection of the window's own for its menus, dialogs
+ * and notifications. When the host goes away, `lost` (it crashed or was killed) or `stopped` (it
+ * said it stops: `drover host stop` from a terminal, a restart), the session starts or finds a host
+ * again with backoff; the pages see their own lines to it end (pageLines.ts) and reconnect as a
+ * browser page does. Nothing here imports Electron.
  */
 export class HostSession implements DroverCaller {
   private control: SocketClient | null = null;
   private current: HostHello | null = null;
   private readonly eventListeners = new Set<(event: DroverEvent) => void>();
-  private readonly stateListeners = new Set<(state: HostConnectionState) => void>();
   private stopping = false;
 
   constructor(private readonly options: HostSessionOptions) {}
@@ -77,16 +72,6 @@ export class HostSession implements DroverCaller {
     return () => this.eventListeners.delete(listener);
   }
 
-  onStateChange(listener: (state: HostConnectionState) => void): () => void {
-    this.stateListeners.add(listener);
-    return () => this.stateListeners.delete(listener);
-  }
-
-  /** A page's own connection to the host (see HostRelay). */
-  openRelay(push: (frame: PushFrame) => void): Promise<HostRelay> {
-    return HostRelay.open(this.options.socketPath, push);
-  }
-
   /**
    * Stops the host with everything it runs (agents stop, tasks end interrupted), then, with
    * `startAgain`, starts a new one: the one this window was built with.
@@ -94,11 +79,10 @@ export class HostSession implements DroverCaller {
   async stopHost(startAgain: boolean): Promise<void> {
     const control = this.control;
     if (!control) return;
-    // Not lost: stopped on purpose, so the pages hear of it here, not from onLost.
+    // Stopped on purpose: onLost, which reconnects, leaves it to this call.
     this.control = null;
     await control.rpc.call('stopHost', {});
     await control.closed;
-    this.stateListeners.forEach((listener) => listener('stopped'));
     if (!startAgain) {
       this.stopping = true;
       return;
@@ -117,7 +101,6 @@ export class HostSession implements DroverCaller {
     this.control = null;
     if (this.stopping) return;
     this.options.log(how === 'stopped' ? 'the Drover host was stopped; reconnecting' : 'the connection to the Drover host was lost; reconnecting');
-    this.stateListeners.forEach((listener) => listener(how));
     void this.reopen();
   }
 
@@ -125,7 +108,6 @@ export class HostSession implements DroverCaller {
     for (let attempt = 0; !this.stopping; attempt++) {
       try {
         await this.open();
-        this.stateListeners.forEach((listener) => listener('open'));
         return;
       } catch (error) {
         this.options.log(`could not reach the Drover host: ${error instanceof Error ? error.message : String(error)}`);

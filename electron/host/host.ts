@@ -8,6 +8,7 @@ import { openConnection, type Connection, type Door, type HostMethods } from './
 import type { HostPush } from '../wire/frameCodec';
 import { HOST_LOG_FILE, readHostRecord, removeHostRecord, writeHostRecord } from './hostRecord';
 import { startLocalSocketServer } from './localSocketServer';
+import { openMachinePage, type MachineDoorHost } from './machineDoor';
 import { socketPathFor } from '../wire/paths';
 import { sshLauncher } from '../wire/sshProcess';
 import { spawnSshBridge, type SshBridge } from '../wire/sshRelay';
@@ -118,9 +119,17 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
 
   let resolveCore: (core: Core) => void = () => {};
   const coreReady = new Promise<Core>((resolve) => (resolveCore = resolve));
+  // A window's line to a machine waits, as its other calls do, until the host can reach machines.
+  let resolveMachineDoor: (door: MachineDoorHost) => void = () => {};
+  const machineDoor = new Promise<MachineDoorHost>((resolve) => (resolveMachineDoor = resolve));
   let socketServer;
   try {
-    socketServer = await startLocalSocketServer(socketPath, async (push) => connect(await coreReady, push, 'socket'), log);
+    socketServer = await startLocalSocketServer(
+      socketPath,
+      async (push) => connect(await coreReady, push, 'socket'),
+      (machine, page) => void machineDoor.then((door) => openMachinePage(door, page, machine)),
+      log,
+    );
   } catch (error) {
     lock.release();
     throw error;
@@ -163,6 +172,7 @@ export async function startHost(options: HostOptions): Promise<DroverHost> {
       return spawnSshBridge(launchSsh, machine);
     },
   };
+  resolveMachineDoor(host);
   const openDoors = new WebDoors(host, dataDir, rendererDir);
   started.doors = openDoors;
   writeHostRecord(dataDir, { pid: process.pid, startTime: readProcessStartTime(process.pid), version: options.version, protocol: PROTOCOL_VERSION, startedAt, logFile });

@@ -159,4 +159,19 @@ describe('local socket', () => {
     expect(Buffer.concat(pushed).toString('utf8')).toBe(expected);
     client.close();
   });
+
+  it("serves a window's line to another machine as the browser door does: a machine it does not know ends the line with the reason", async () => {
+    const { socket, closed } = await rawClient(host.socketPath);
+    const lines: string[] = [];
+    readline.createInterface({ input: socket }).on('line', (line) => lines.push(line));
+    socket.write(`${JSON.stringify({ t: 'machine-line', machine: 'box' })}\n`);
+    await closed;
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([{ t: 'machine-gone', reason: 'No machine named box here: it was removed, or never added.' }]);
+    // Any other first line is a client's frame, answered as ever.
+    const client = await rawClient(host.socketPath);
+    client.send(`${JSON.stringify({ t: 'machine-line', machine: '../etc' })}\n`);
+    await waitFor(() => client.replies.length === 1, 'the reply');
+    expect(client.replies[0]).toMatchObject({ ok: false, error: { code: 'bad-request' } });
+    client.socket.end();
+  });
 });

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import net from 'node:net';
+import { MachineLineOpenerSchema } from '../../shared/machines';
 import { MAX_REQUEST_FRAME_BYTES } from '../../shared/protocol';
 import { ClientFlow } from './clientFlow';
 import { hostAnswers } from './hostLauncher';
 import type { Connection } from './connection';
+import { socketPageChannel, type PageChannel } from './pageChannel';
 import type { HostPush } from '../wire/frameCodec';
 import { LineReader } from '../wire/lineFraming';
 import { recordHeader } from '../wire/socketRecords';
@@ -27,17 +29,30 @@ function listen(server: net.Server, socketPath: string): Promise<void> {
   });
 }
 
+/** A connection's first line: the opener of a desktop window's line to another machine, or null. */
+function machineLineOf(line: Buffer): string | null {
+  try {
+    return MachineLineOpenerSchema.parse(JSON.parse(line.toString('utf8'))).machine;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The CLI's door: newline-delimited JSON frames on a Unix socket that only the owner can open (and
- * binary records for terminal and task output, see socketRecords.ts).
+ * The CLI's and the desktop window's door: newline-delimited JSON frames on a Unix socket that only
+ * the owner can open (and binary records for terminal and task output, see socketRecords.ts). A
+ * connection whose first line opens a machine line is handed to `openMachineLine` as a page channel.
  * Binding it is also the data dir's instance lock: a live socket means another Drover owns the dir.
  */
 export async function startLocalSocketServer(
   socketPath: string,
   connect: (push: (frame: HostPush) => void) => Promise<Connection>,
+  openMachineLine: (machine: string, page: PageChannel) => void,
   log: (line: string) => void,
 ): Promise<LocalSocketServer> {
   const clients = new Map<net.Socket, ClientFlow>();
+  /** The connections that became machine lines: ended with the rest when the host stops. */
+  const machineLines = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     const flow = new ClientFlow(
       {
@@ -59,10 +74,21 @@ export async function startLocalSocketServer(
     );
     clients.set(socket, flow);
     const connection = connect((frame) => flow.push(frame));
+    let receive = (frame: Buffer | Error): void => {
+      receive = (next) => flow.receive(next);
+      const machine = frame instanceof Error ? null : machineLineOf(frame);
+      if (machine === null) return flow.receive(frame);
+      clients.delete(socket);
+      flow.close();
+      connection.then((c) => c.close()).catch(() => undefined);
+      machineLines.add(socket);
+      socket.once('close', () => machineLines.delete(socket));
+      openMachineLine(machine, socketPageChannel(socket, { onFrame: (listener) => (receive = listener) }));
+    };
     const lines = new LineReader(
       MAX_REQUEST_FRAME_BYTES,
-      (line) => flow.receive(line),
-      () => flow.receive(new Error(`frame too large (the limit is ${MAX_REQUEST_FRAME_BYTES} bytes); the rest of that line is skipped`)),
+      (line) => receive(line),
+      () => receive(new Error(`frame too large (the limit is ${MAX_REQUEST_FRAME_BYTES} bytes); the rest of that line is skipped`)),
     );
     socket.on('data', (chunk: Buffer) => lines.push(chunk));
     socket.on('error', () => socket.destroy());
@@ -98,6 +124,7 @@ export async function startLocalSocketServer(
           for (const socket of clients.keys()) socket.destroy();
         }, FLUSH_MS);
         server.once('close', () => clearTimeout(cutOff));
+        for (const socket of machineLines) socket.end();
         for (const [socket, flow] of clients) {
           flow.close();
           socket.once('finish', () => socket.destroy());

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '../../shared/host';
 import { greetingProblem } from '../wire/machinePageRules';
-import { closeReason } from './machineDoor';
+import { closeReason } from './pageChannel';
 
 const reply = (result: object) => ({ t: 'res', id: 0, ok: true, result });
 

@@ -6,14 +6,13 @@ import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { DoorFarewell } from '../../shared/browserDoor';
 import { SECURITY_HEADERS } from '../../shared/contentSecurityPolicy';
-import { MACHINE_GONE_CLOSE_CODE } from '../../shared/machines';
 import { MAX_REQUEST_FRAME_BYTES } from '../../shared/protocol';
 import { ClientFlow } from './clientFlow';
 import { admitPage, pageKeyFor } from './doorHandshake';
 import type { Connection } from './connection';
 import type { HostPush } from '../wire/frameCodec';
-import type { SshBridge } from '../wire/sshRelay';
-import { closeReason, serveMachinePage } from './machineDoor';
+import { openMachinePage, type MachineDoorHost } from './machineDoor';
+import { webSocketPageChannel } from './pageChannel';
 import { isMisdirected, misdirectedPage, pageHostsOf } from './misdirectedPage';
 import { PendingConnections } from './pendingConnections';
 
@@ -54,14 +53,9 @@ export interface WebServer {
   close(farewell: DoorFarewell): Promise<void>;
 }
 
-/** What a door needs of the host: a connection per client, and the log. */
-export interface WebServerHost {
+/** What a door needs of the host: a connection per client, a way to every machine, and the log. */
+export interface WebServerHost extends MachineDoorHost {
   openConnection(push: (frame: HostPush) => void, door: 'web'): Connection;
-  /** A bridge to the host of the machine of that name, or null when there is no such machine. */
-  openMachine(name: string): Promise<SshBridge | null>;
-  /** This Drover's version, which its pages greet another machine's host with. */
-  version: string;
-  log(line: string): void;
 }
 
 /** A machine's page lives under /machines/NAME/: the same UI, talking to that machine's host. */
@@ -167,7 +161,7 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
           pages.delete(ws);
           stopBeating();
         });
-        if (machine) openMachinePage(host, ws, machine[1] as string);
+        if (machine) openMachinePage(host, webSocketPageChannel(ws), machine[1] as string);
         else serveClient(host, ws);
       });
     });
@@ -213,26 +207,6 @@ export async function startWebServer(host: WebServerHost, options: WebServerOpti
         sockets.close();
       })),
   };
-}
-
-/** A machine's page, once let in: the door opens the line to that machine's host, or says why it cannot. */
-function openMachinePage(host: WebServerHost, ws: WebSocket, name: string): void {
-  const refuse = (reason: string) => {
-    if (ws.readyState === ws.OPEN) ws.close(MACHINE_GONE_CLOSE_CODE, closeReason(reason));
-  };
-  void host.openMachine(name).then(
-    (bridge) => {
-      if (!bridge) return refuse(`No machine named ${name} here: it was removed, or never added.`);
-      // The page may have gone while its machine's bridge was being started.
-      if (ws.readyState !== ws.OPEN) return bridge.end();
-      serveMachinePage(ws, bridge, { machine: name, version: host.version }, host.log);
-    },
-    (error: unknown) => {
-      const reason = error instanceof Error ? error.message : String(error);
-      host.log(`could not open the page of machine ${name}: ${reason}`);
-      refuse(reason);
-    },
-  );
 }
 
 /** A peer that vanished without closing (a dropped network) must not hold a paused terminal. */

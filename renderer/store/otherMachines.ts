@@ -80,7 +80,7 @@ export function reloadMachines(): void {
  * Follows every machine the person added (and, on another machine's page, the serving one), so
  * this page's Needs you queue, notifications, palette and projects list cover them all. The list
  * comes from the serving host, again after each reconnect. In the desktop app, this machine's
- * window follows them over lines its main process opens over ssh; a machine's window follows none.
+ * window follows them over preload lines through this machine's host; a machine's window follows none.
  */
 export function followOtherMachines(pageBridge: Bridge): void {
   const pageMachine = machineOfPage();

@@ -1,21 +1,9 @@
-import { DOOR_CLOSE, DOOR_HANDSHAKE_MS, toHex } from '../../shared/browserDoor';
+import { DOOR_CLOSE, DOOR_HANDSHAKE_MS } from '../../shared/browserDoor';
+import type { ConnectionLoss } from '../../shared/connectionLoss';
 import { MACHINE_GONE_CLOSE_CODE } from '../../shared/machines';
 import { DroverRequestError } from '../../shared/protocol';
-import { decodeStreamFrame } from '../../shared/streamFrames';
-import type { ConnectionLoss } from '../../shared/connectionLoss';
-import type { ClosableBridge, ConnectionState } from './bridgeTypes';
-import { Listeners } from './listeners';
+import type { Carrier } from './frameTransport';
 import { PageHandshake } from './pageHandshake';
-import { reconnectDelay } from './reconnectDelay';
-import { createRpcBridge } from './rpcBridge';
-
-/** How long a call the dropped connection left unanswered waits for the page to reconnect. */
-const HOLD_CALLS_MS = 60_000;
-
-/** This page load's own name for its calls (randomUUID needs a secure context, which a LAN door is not). */
-function pageKey(): string {
-  return toHex(crypto.getRandomValues(new Uint8Array(12)));
-}
 
 /** What a close with this code says happened; null when it says nothing (no close frame: the other end vanished). */
 function lossOfClose({ code, reason }: CloseEvent): ConnectionLoss | null {
@@ -26,121 +14,55 @@ function lossOfClose({ code, reason }: CloseEvent): ConnectionLoss | null {
   return null;
 }
 
-export interface WebSocketBridgeOptions {
-  /** What the page proves itself with (doorKey.ts); null: it has none, and says so instead of connecting. */
-  key: Uint8Array | null;
-  /**
-   * Another machine's page, whose door greets that machine's host first: the connection counts as
-   * open only once the first message after the handshake came.
-   */
-  opensOnFirstMessage?: boolean;
-}
-
 /**
- * Browser host: one WebSocket carrying JSON text frames, and binary frames for terminal and task
- * output (their bytes go to xterm undecoded). Each connection starts with the door's handshake
- * (pageHandshake.ts); a server that does not prove it is the door gets nothing more, and the page
- * stops there, as it does when it has no key or the door refuses it: it needs the URL `drover
- * serve` printed. When it drops, the state turns 'lost', with what the door's close said (or
- * nothing, when the other end vanished), and it reconnects with backoff; listeners of 'open'
- * re-fetch their snapshots. A call left unanswered by the drop goes again on the next connection,
- * one that changes work state with its key, so the host applies it once (calls on the connection
- * itself fail: the listeners set them up again). A machine's page stays lost while its machine
- * cannot be reached, with ssh's reason, and backs off.
+ * The browser's carrier: one WebSocket per connection, carrying JSON text frames and binary frames
+ * for terminal and task output (their bytes go to xterm undecoded). Each connection starts with the
+ * door's handshake (pageHandshake.ts) with the key the page proves itself with (doorKey.ts); a
+ * server that does not prove it is the door gets nothing more, and the connection ends refused, as
+ * it does when the page has no key or the door refuses it.
  */
-export function createWebSocketBridge(url: string, { key, opensOnFirstMessage = false }: WebSocketBridgeOptions): ClosableBridge {
-  const connection = new Listeners<ConnectionState>();
-  let state: ConnectionState = 'connecting';
-  let socket: WebSocket | null = null;
-  /** The current socket got through the handshake. */
-  let letIn = false;
-  let failedAttempts = 0;
-  let closed = false;
-  let loss: ConnectionLoss | null = null;
-
-  const { rpc, bridge } = createRpcBridge(
-    (frame) => {
-      if (!socket || !letIn || socket.readyState !== WebSocket.OPEN) {
-        throw new DroverRequestError('internal', 'Not connected to Drover');
-      }
-      socket.send(JSON.stringify(frame));
-    },
-    { onConnectionChange: (listener) => connection.add(listener), connectionState: () => state, loss: () => loss },
-    { keyPrefix: `${pageKey()}-`, holdMs: HOLD_CALLS_MS },
-  );
-
-  /** Listeners hear of a new state, and of a new reason for staying lost (a failed reconnect said why). */
-  function setState(next: ConnectionState, nextLoss: ConnectionLoss | null = null): void {
-    if (next === state && JSON.stringify(nextLoss) === JSON.stringify(loss)) return;
-    state = next;
-    loss = nextLoss;
-    connection.emit(next);
-  }
-
-  function connect(pageKeyBytes: Uint8Array): void {
+export function webSocketCarrier(url: string, key: Uint8Array | null): Carrier {
+  return ({ opened, received, closed }) => {
+    if (!key) {
+      closed({ kind: 'refused', why: 'no-token' });
+      return { send: () => undefined, close: () => undefined };
+    }
     const ws = new WebSocket(url);
-    socket = ws;
-    letIn = false;
     ws.binaryType = 'arraybuffer';
-    const handshake = new PageHandshake(pageKeyBytes);
+    const handshake = new PageHandshake(key);
+    let letIn = false;
     let refusal: ConnectionLoss | null = null;
     // A server that accepts the socket and says nothing is not the door either: try again later.
     const silence = window.setTimeout(() => ws.close(), DOOR_HANDSHAKE_MS);
-    const opened = () => {
-      failedAttempts = 0;
-      rpc.reconnected();
-      setState('open');
-    };
     ws.onopen = () => ws.send(handshake.hello());
     ws.onmessage = (message: MessageEvent<unknown>) => {
-      if (!letIn) {
-        const step = handshake.receive(message.data);
-        if (step === 'not-the-door') {
-          refusal = { kind: 'refused', why: 'not-the-door' };
-          ws.close();
-        } else if (step === 'let-in') {
-          window.clearTimeout(silence);
-          letIn = true;
-          if (!opensOnFirstMessage) opened();
-        } else {
-          ws.send(step.send);
-        }
+      if (letIn) {
+        if (message.data instanceof ArrayBuffer) received(new Uint8Array(message.data));
+        else if (typeof message.data === 'string') received(message.data);
         return;
       }
-      if (state !== 'open') opened();
-      if (message.data instanceof ArrayBuffer) {
-        rpc.receive(decodeStreamFrame(new Uint8Array(message.data)));
-        return;
+      const step = handshake.receive(message.data);
+      if (step === 'not-the-door') {
+        refusal = { kind: 'refused', why: 'not-the-door' };
+        ws.close();
+      } else if (step === 'let-in') {
+        window.clearTimeout(silence);
+        letIn = true;
+        opened();
+      } else {
+        ws.send(step.send);
       }
-      if (typeof message.data !== 'string') return;
-      let frame: unknown;
-      try {
-        frame = JSON.parse(message.data);
-      } catch {
-        return;
-      }
-      rpc.receive(frame);
     };
     ws.onclose = (event) => {
       window.clearTimeout(silence);
-      const wasLetIn = letIn;
-      socket = null;
-      letIn = false;
-      rpc.connectionLost('Connection to Drover lost');
-      const said = refusal ?? lossOfClose(event);
-      // A reconnect that fails without a word keeps what the last close said (serve stopped, say).
-      setState('lost', said ?? (wasLetIn || !loss ? { kind: 'broke-off' } : loss));
-      if (!closed && said?.kind !== 'refused') window.setTimeout(() => connect(pageKeyBytes), reconnectDelay(failedAttempts++));
+      closed(refusal ?? lossOfClose(event));
     };
-  }
-
-  if (key) connect(key);
-  else setState('lost', { kind: 'refused', why: 'no-token' });
-  return {
-    ...bridge,
-    close: () => {
-      closed = true;
-      socket?.close();
-    },
+    return {
+      send: (frame) => {
+        if (ws.readyState !== WebSocket.OPEN) throw new DroverRequestError('internal', 'Not connected to Drover');
+        ws.send(frame);
+      },
+      close: () => ws.close(),
+    };
   };
 }

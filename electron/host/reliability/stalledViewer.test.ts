@@ -1,39 +1,26 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { Terminal } from '@xterm/headless';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_SERVER_FRAME_BYTES } from '../../../shared/protocol';
-import { decodeStreamFrame } from '../../../shared/streamFrames';
 import type { Bridge } from '../../../renderer/bridge';
 import { AgentTerminalLink, xtermScreen, type TerminalScreen, type TerminalSize } from '../../../renderer/terminal/agentTerminalLink';
-import { createRpcBridge } from '../../../renderer/transport/rpcBridge';
+import { createFrameBridge, type Carrier } from '../../../renderer/transport/frameTransport';
 import { CLI_PATH } from '../../../test-support/buildOnce';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';
-import { HostStreamReader } from '../../wire/socketRecords';
+import { PageLines } from '../../desktop/pageLines';
 import { startHost, type DroverHost } from '../host';
 
-/** The page's own bridge over the host's local socket (JSON lines out; lines and binary records in). */
+/** The page's own client on a line through the desktop's page lines to the host's local socket, as a window's page has it. */
 async function socketBridge(socketPath: string): Promise<{ bridge: Bridge; close(): void }> {
-  const socket = net.connect(socketPath);
-  await new Promise((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('error', reject);
-  });
-  const { rpc, bridge } = createRpcBridge((frame) => socket.write(`${JSON.stringify(frame)}\n`), {
-    onConnectionChange: () => () => undefined,
-    connectionState: () => 'open',
-    loss: () => null,
-  });
-  const reader = new HostStreamReader(
-    MAX_SERVER_FRAME_BYTES,
-    (line) => rpc.receive(JSON.parse(line.toString('utf8'))),
-    (record) => rpc.receive(decodeStreamFrame(record)),
-    () => undefined,
-  );
-  socket.on('data', (chunk: Buffer) => reader.push(chunk));
-  return { bridge, close: () => socket.destroy() };
+  const carrier: Carrier = ({ opened, received, closed }) => {
+    const lines = new PageLines(socketPath, (_id, event) => (event.t === 'open' ? opened() : event.t === 'frame' ? received(event.frame) : closed(null)));
+    lines.open(1, null);
+    return { send: (frame) => lines.send(1, frame), close: () => lines.closeAll() };
+  };
+  const bridge = createFrameBridge(carrier);
+  await waitFor(() => bridge.connectionState() === 'open', 'the line to the host');
+  return { bridge, close: () => bridge.close() };
 }
 
 /** A page's screen (the page's own, over a headless xterm) whose page can be paused (a hung tab, one stopped in the debugger): then it parses nothing. */
