@@ -34,8 +34,8 @@ export default defineConfig<{ carrier: PageCarrier }>({
       // The desktop window's carrier, which no Electron runs here to exercise: a few specs run
       // through a stand-in for its preload and main (e2e/support/preloadStandIn.ts).
       name: 'window',
-      testMatch: ['projects.spec.ts', 'lastingHost.spec.ts'],
-      grep: /adds a project by path|a host killed while serve/,
+      testMatch: ['projects.spec.ts', 'lastingHost.spec.ts', 'machines.spec.ts'],
+      grep: /adds a project by path|a host killed while serve|runs a Shell agent in its own worktree/,
       use: { carrier: 'preload' },
     },
   ],

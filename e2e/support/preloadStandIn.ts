@@ -48,7 +48,8 @@ function exposeBridge(key: string): void {
     notify: () => undefined,
     onNotificationClick: () => () => undefined,
     setBadgeCount: () => undefined,
-    openMachineWindow: () => undefined,
+    // Main opens a window of the machine's own on the app's page with `?machine=NAME`: here the tab goes there.
+    openMachineWindow: (machine, routeHash) => window.location.assign(`/?machine=${encodeURIComponent(machine)}${routeHash ?? ''}`),
   };
   Object.defineProperty(window, key, { value: Object.freeze(bridge) });
 }
