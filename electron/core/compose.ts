@@ -34,6 +34,8 @@ import { ProfileRegistry } from './profiles/profileRegistry';
 import { projectMethods } from './projects/projectMethods';
 import { ProjectRegistry } from './projects/projectRegistry';
 import { machineMethods } from './machines/machineMethods';
+import { overlapMethods } from './overlaps/overlapMethods';
+import { OverlapRadar } from './overlaps/overlapRadar';
 import { MachineService } from './machines/machineService';
 import { sessionMethods } from './sessions/sessionMethods';
 import { SessionService } from './sessions/sessionService';
@@ -173,6 +175,7 @@ export function createCore(options: CoreOptions): Core {
   const appSettings = new AppSettingsService(new AppSettingsTable(appDb), events);
   const accountPauses = new AccountPauses(appSettings, profiles);
   const checkpoints = new Checkpoints(git);
+  const radar = new OverlapRadar(projects, stores, git, checkouts, checkpoints, log);
   const turns = new TurnService(locator, projects, stores, events, inbox, git, checkouts, checkpoints, holds, { log });
   const sessions = new SessionService(
     locator,
@@ -229,6 +232,7 @@ export function createCore(options: CoreOptions): Core {
     ...accountMethods(accountPauses, locator),
     ...commandLineToolMethods(options.commandLineTool ?? { kind: 'launcher', command: cliCommand, ...(options.cliEnv ? { env: options.cliEnv } : {}) }, env, options.dataDir),
     ...worktreeMethods(worktrees),
+    ...overlapMethods(radar),
     ...forgeMethods(connector, pullRequests, issues),
     ...turnMethods(turns, new AgentComparison(locator, git, checkouts, checkpoints)),
     ...commentMethods(new CommentService(locator, events, inbox)),
