@@ -154,7 +154,7 @@ function rendererLayerRules() {
   const featureEntryPoints = [
     '^renderer/inbox/InboxDialog\\.tsx$',
     '^renderer/terminal/(AgentTerminal|TerminalView)\\.tsx$',
-    '^renderer/worktrees/(BranchChip|ChangesDialog|KeptBranchesDialog|ProjectWorktrees|RemoveAgentDialog|WorkspaceFields)\\.tsx$',
+    '^renderer/worktrees/(BranchChip|ChangesDialog|KeptBranchesDialog|OverlapChips|ProjectWorktrees|RemoveAgentDialog|WorkspaceFields)\\.tsx$',
     '^renderer/forge/(PullRequestChip|ProjectGitHub)\\.tsx$',
   ];
   return [

@@ -35,6 +35,7 @@ import { projectMethods } from './projects/projectMethods';
 import { ProjectRegistry } from './projects/projectRegistry';
 import { machineMethods } from './machines/machineMethods';
 import { overlapMethods } from './overlaps/overlapMethods';
+import { OverlapFollower } from './overlaps/overlapFollower';
 import { OverlapRadar } from './overlaps/overlapRadar';
 import { MachineService } from './machines/machineService';
 import { sessionMethods } from './sessions/sessionMethods';
@@ -176,6 +177,7 @@ export function createCore(options: CoreOptions): Core {
   const accountPauses = new AccountPauses(appSettings, profiles);
   const checkpoints = new Checkpoints(git);
   const radar = new OverlapRadar(projects, stores, git, checkouts, checkpoints, log);
+  const overlapFollower = new OverlapFollower(radar, stores, events, worktrees, { debounceMs: 300, log });
   const turns = new TurnService(locator, projects, stores, events, inbox, git, checkouts, checkpoints, holds, { log });
   const sessions = new SessionService(
     locator,
@@ -213,6 +215,7 @@ export function createCore(options: CoreOptions): Core {
     connectTaskCompletionSink(events, stores, inbox),
     pullRequests.listen(),
     wakes.listen(),
+    overlapFollower.listen(),
   ];
 
   const stopReportingPatterns = patternSandbox.onRunaway((_source, reason) => log(`screen pattern stopped: ${reason}`));
@@ -259,6 +262,7 @@ export function createCore(options: CoreOptions): Core {
       }
       wakes.startAll();
       pullRequests.startAll();
+      overlapFollower.startAll(projects.list().projects.map((project) => project.id));
     },
     close: async () => {
       if (closed) return;
@@ -266,6 +270,7 @@ export function createCore(options: CoreOptions): Core {
       stopReportingPatterns();
       wakes.stop();
       pullRequests.stop();
+      overlapFollower.close();
       worktrees.close();
       await Promise.all([tasks.shutdown(), sessions.shutdown()]);
       // Tasks and sessions ending above still reach the listeners (a task's result goes to its owner's inbox).

@@ -3,6 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent, Project } from '../../../shared/entities';
 import { commitFiles, git, makeRepo, writeFiles } from '../../../test-support/gitRepo';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
+import { waitFor } from '../../../test-support/waitFor';
+import type { DroverEvent } from '../../../shared/events';
 import { createCore, type Core } from '../compose';
 import { hunkRanges, sharedRanges } from './changedLines';
 
@@ -35,6 +37,7 @@ describe('overlap radar (real git)', () => {
   let repo: string;
   let core: Core;
   let project: Project;
+  let events: DroverEvent[];
 
   const addAgent = (name: string): Promise<Agent> => core.api.createAgent({ projectId: project.id, name, role: '', profileId: 'shell', workspace: { kind: 'new-worktree' } });
   const folderOf = async (agent: Agent): Promise<string> => {
@@ -47,6 +50,8 @@ describe('overlap radar (real git)', () => {
     dir = makeTempDir();
     repo = makeRepo(path.join(dir, 'repo'), { 'shared.txt': TEN_LINES, 'other.txt': TEN_LINES });
     core = createCore({ dataDir: path.join(dir, 'data'), version: 'test', socketPath: '/unused', portBlocksDir: path.join(dir, 'ports') });
+    events = [];
+    core.events.onEvent((event) => events.push(event));
     project = await core.api.addProject({ path: repo });
   });
   afterEach(async () => {
@@ -102,5 +107,19 @@ describe('overlap radar (real git)', () => {
 
     expect(now.pairs).toMatchObject([{ files: [{ path: 'shared.txt', lines: [[9, 9]] }], conflict: false }]);
     expect(now.parentConflicts).toEqual([{ agentId: alpha.id, agentName: 'alpha', branch: git(await folderOf(alpha), 'branch', '--show-current'), parentBranch: 'main', conflictFiles: ['shared.txt'] }]);
+  });
+
+  it("announces the project's overlaps when its worktrees' files change, with nobody asking", async () => {
+    const [alpha, beta] = [await addAgent('alpha'), await addAgent('beta')];
+    const announced = () => events.flatMap((event) => (event.name === 'projectOverlapsChanged' ? [event] : []));
+    writeFiles(await folderOf(alpha), { 'shared.txt': withLine(TEN_LINES, 6, 'alpha') });
+    writeFiles(await folderOf(beta), { 'shared.txt': withLine(TEN_LINES, 6, 'beta') });
+
+    const change = await waitFor(() => announced().at(-1), 'the overlaps to be announced');
+    expect(change).toMatchObject({ projectId: project.id, pairs: [{ agents: [alpha.id, beta.id], files: [{ path: 'shared.txt', lines: [[6, 6]] }], conflict: false }] });
+
+    writeFiles(await folderOf(beta), { 'shared.txt': TEN_LINES });
+    await waitFor(() => announced().at(-1)?.pairs.length === 0, 'the overlap to be announced gone');
+    expect(announced().map((event) => event.seq)).toEqual([...announced().map((event) => event.seq)].sort((a, b) => a - b));
   });
 });
