@@ -169,7 +169,7 @@ function rendererLayerRules() {
   const featureEntryPoints = [
     '^renderer/inbox/InboxDialog\\.tsx$',
     '^renderer/terminal/(AgentTerminal|TerminalView)\\.tsx$',
-    '^renderer/worktrees/(BranchChip|ChangesDialog|KeptBranchesDialog|ProjectWorktrees|RemoveAgentDialog|WorkspaceFields)\\.tsx$',
+    '^renderer/worktrees/(BranchChip|ChangesDialog|KeptBranchesDialog|OverlapChips|ProjectWorktrees|RemoveAgentDialog|WorkspaceFields)\\.tsx$',
     '^renderer/forge/(PullRequestChip|ProjectGitHub)\\.tsx$',
   ];
   return [
@@ -221,7 +221,7 @@ function coreDomainRules() {
     ['tasks', 'comments', 'callers'],
     ['worktrees', 'wake'],
     ['agents', 'turns'],
-    ['forge', 'editor', 'boot'],
+    ['forge', 'editor', 'overlaps', 'boot'],
     ['compose'],
   ];
   const inCore = (names) => `^electron/core/(${names.join('|')})(/|\\.ts$)`;

@@ -2,6 +2,7 @@ import { benchBrowser } from './browserBench';
 import { benchExitLatency } from './exitLatencyBench';
 import { benchHost } from './hostBench';
 import { benchInbox } from './inboxBench';
+import { benchOverlaps } from './overlapBench';
 import { benchRemoteEcho } from './remoteEchoBench';
 import { printTable, type BenchRow } from './table';
 import { benchTerminal } from './terminalFloodBench';
@@ -21,6 +22,7 @@ const PARTS: Record<string, BenchPart> = {
   exit: { title: 'exit-to-client latency', run: benchExitLatency },
   terminal: { title: 'terminal flood and agent memory', run: benchTerminal },
   worktrees: { title: 'worktree creation, checkpoints and the changes view', run: benchWorktrees },
+  overlaps: { title: 'the overlap radar across 8 worktrees', run: benchOverlaps },
   host: { title: 'terminal attach and a soak of steady agents', run: benchHost },
   remote: { title: 'keystroke echo through an agent on another machine, over ssh', run: benchRemoteEcho },
   browser: { title: 'keystroke echo, flood to screen and work-state first paint in Chromium', run: () => benchBrowser() },
@@ -29,7 +31,7 @@ const PARTS: Record<string, BenchPart> = {
 };
 
 /** What `npm run bench` runs without a name: every part but keys and first-paint, which browser includes. */
-const ALL = ['tasks', 'inbox', 'exit', 'terminal', 'worktrees', 'host', 'remote', 'browser'];
+const ALL = ['tasks', 'inbox', 'exit', 'terminal', 'worktrees', 'overlaps', 'host', 'remote', 'browser'];
 
 /**
  * `npm run bench`: every figure is printed beside a baseline measured in the same run.

@@ -11,6 +11,7 @@ import { FORGE_METHODS } from './contract/forge';
 import { HOST_METHODS, type HostMethodName } from './contract/host';
 import { INBOX_METHODS } from './contract/inbox';
 import { MACHINE_METHODS } from './contract/machines';
+import { OVERLAP_METHODS } from './contract/overlaps';
 import { PROFILE_METHODS } from './contract/profiles';
 import { PROJECT_METHODS } from './contract/projects';
 import { SESSION_METHODS } from './contract/sessions';
@@ -42,6 +43,7 @@ export const METHODS = {
   ...ACCOUNT_METHODS,
   ...COMMAND_LINE_TOOL_METHODS,
   ...WORKTREE_METHODS,
+  ...OVERLAP_METHODS,
   ...FORGE_METHODS,
   ...TURN_METHODS,
   ...COMMENT_METHODS,

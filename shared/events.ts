@@ -10,6 +10,7 @@ import { WakeSchema } from './entities/wake';
 import { WorktreeSchema } from './entities/worktrees';
 import { HandledAttentionSchema } from './attention';
 import { ForgeLinkSchema } from './forge';
+import { ProjectOverlapsSchema } from './overlaps';
 import { DiffCommentSchema, TurnSchema } from './turns';
 
 const seq = z.number().int().nonnegative();
@@ -115,6 +116,9 @@ export const FormerAgentChangedSchema = z.object({
 /** The project's handled Needs you items changed (a page dismissed or opened one, or one ended): the whole set. */
 export const HandledAttentionChangedSchema = HandledAttentionSchema.extend({ name: z.literal('handledAttentionChanged') });
 
+/** The overlap radar's view of the project changed (its worktrees changed): the whole new view. */
+export const ProjectOverlapsChangedSchema = ProjectOverlapsSchema.extend({ name: z.literal('projectOverlapsChanged'), seq });
+
 /**
  * Every event carries `seq`, monotonic per project (and, for `projectChanged` and
  * `appSettingsChanged`, per app), and the whole new entity, so a client that applies a snapshot
@@ -134,6 +138,7 @@ export const DroverEventSchema = z.discriminatedUnion('name', [
   DiffCommentChangedSchema,
   FormerAgentChangedSchema,
   HandledAttentionChangedSchema,
+  ProjectOverlapsChangedSchema,
 ]);
 export type DroverEvent = z.infer<typeof DroverEventSchema>;
 export type ProjectChanged = z.infer<typeof ProjectChangedSchema>;

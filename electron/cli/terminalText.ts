@@ -37,3 +37,10 @@ export function withoutControls(message: string): string {
 export function withLinesOnly(text: string): string {
   return text.replace(UNSAFE_BUT_LINES, escapeCharacter);
 }
+
+/** Columns padded to their widest cell; every cell is quoted where it holds control characters. */
+export function table(cells: string[][]): string {
+  const rows = cells.map((row) => row.map(quoted));
+  const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
+  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ')).join('\n');
+}

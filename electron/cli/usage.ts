@@ -23,6 +23,7 @@ export const USAGE = `Usage:
   drover worktree list [--project ID|PATH] [--json]
   drover worktree diff AGENT [--stat] [--json]
   drover worktree merge AGENT [--squash] [-m MESSAGE] [--hand-back] [--check] [--json]
+  drover worktree overlaps [--project ID|PATH] [--json]   (agents changing the same lines; conflicting branches)
   drover inbox [--agent NAME] [--all] [--json]   (an agent's new messages in full, then marked read)
   drover pr create AGENT [--title T] [--body B] [--draft] [--json]
   drover pr status AGENT [--json]

@@ -6,18 +6,14 @@ import type { RpcClient } from '../../shared/rpcClient';
 import { isSavedWorkSubject } from '../common/savedWork';
 import { agentCredentials } from './agentCredentials';
 import { agentStates } from './agentStates';
+import { overlapsJson, overlapsText } from './overlapCommands';
 import { parseCommandArgs } from './cliOptions';
 import { connectToDrover } from './socketClient';
 import { resolveProject, type CliContext } from './taskCommands';
-import { quoted } from './terminalText';
+import { quoted, table } from './terminalText';
 import { Refusal, UsageError } from './usage';
 
-/** Columns padded to their widest cell; every cell is quoted where it holds control characters. */
-export function table(cells: string[][]): string {
-  const rows = cells.map((row) => row.map(quoted));
-  const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ')).join('\n');
-}
+export { table } from './terminalText';
 
 /** The agent of the project named by id or by name (names are unique in a project, in any case). */
 export async function agentIdOf(rpc: RpcClient, project: Project, agent: string): Promise<string> {
@@ -68,7 +64,7 @@ function mergePreview(check: MergeCheck, commits: WorktreeDiff['commits'], strat
   return `${[`Merging would ${how}${lines.length > 0 ? ':' : '.'}`, ...lines, verdict].join('\n')}\n`;
 }
 
-const SUBCOMMANDS = ['list', 'diff', 'merge'];
+const SUBCOMMANDS = ['list', 'diff', 'merge', 'overlaps'];
 
 /** `drover worktree ...`: returns the process exit code. */
 export async function worktreeCommand(args: string[], context: CliContext): Promise<number> {
@@ -146,6 +142,11 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
         const merged = await rpc.call('mergeWorktree', { agentId, strategy: values.squash ? 'squash' : 'rebase', ...(values.message ? { message: values.message } : {}) });
         if (values.json) context.out(`${JSON.stringify(merged, null, 2)}\n`);
         else context.out(`Merged ${quoted(check.branch)} into ${quoted(merged.parentBranch)} (${merged.strategy}, ${merged.commits} ${merged.commits === 1 ? 'commit' : 'commits'}): ${merged.commit}\n`);
+        return 0;
+      }
+      case 'overlaps': {
+        const overlaps = await rpc.call('listOverlaps', { projectId: project.id });
+        context.out(values.json ? overlapsJson(overlaps) : overlapsText(overlaps, project.name));
         return 0;
       }
       default:

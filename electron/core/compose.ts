@@ -34,6 +34,9 @@ import { MediatedInbox } from './inbox/mediatedInbox';
 import { Locator } from './locate';
 import { machineMethods } from './machines/machineMethods';
 import { MachineService } from './machines/machineService';
+import { OverlapFollower } from './overlaps/overlapFollower';
+import { overlapMethods } from './overlaps/overlapMethods';
+import { OverlapRadar } from './overlaps/overlapRadar';
 import { patternSandbox } from './patterns/patternSandbox';
 import { writeCliShim } from './profiles/cliShim';
 import { profileMethods } from './profiles/profileMethods';
@@ -173,6 +176,8 @@ export function createCore(options: CoreOptions): Core {
   const appSettings = new AppSettingsService(new AppSettingsTable(appDb), events);
   const accountPauses = new AccountPauses(appSettings, profiles);
   const checkpoints = new Checkpoints(git);
+  const radar = new OverlapRadar(projects, stores, git, checkouts, checkpoints, log);
+  const overlapFollower = new OverlapFollower(radar, stores, events, worktrees, { debounceMs: 300, log });
   const turns = new TurnService(locator, projects, stores, events, inbox, git, checkouts, checkpoints, holds, { log });
   const sessions = new SessionService(
     locator,
@@ -210,6 +215,7 @@ export function createCore(options: CoreOptions): Core {
     connectTaskCompletionSink(events, stores, inbox),
     pullRequests.listen(),
     wakes.listen(),
+    overlapFollower.listen(),
   ];
 
   const stopReportingPatterns = patternSandbox.onRunaway((_source, reason) => log(`screen pattern stopped: ${reason}`));
@@ -229,6 +235,7 @@ export function createCore(options: CoreOptions): Core {
     ...accountMethods(accountPauses, locator),
     ...commandLineToolMethods(options.commandLineTool ?? { kind: 'launcher', command: cliCommand, ...(options.cliEnv ? { env: options.cliEnv } : {}) }, env, options.dataDir),
     ...worktreeMethods(worktrees),
+    ...overlapMethods(radar),
     ...forgeMethods(connector, pullRequests, issues),
     ...turnMethods(turns, new AgentComparison(locator, git, checkouts, checkpoints)),
     ...commentMethods(new CommentService(locator, events, inbox)),
@@ -255,6 +262,7 @@ export function createCore(options: CoreOptions): Core {
       }
       wakes.startAll();
       pullRequests.startAll();
+      overlapFollower.startAll(projects.list().projects.map((project) => project.id));
     },
     close: async () => {
       if (closed) return;
@@ -262,6 +270,7 @@ export function createCore(options: CoreOptions): Core {
       stopReportingPatterns();
       wakes.stop();
       pullRequests.stop();
+      overlapFollower.close();
       worktrees.close();
       await Promise.all([tasks.shutdown(), sessions.shutdown()]);
       // Tasks and sessions ending above still reach the listeners (a task's result goes to its owner's inbox).

@@ -21,7 +21,7 @@ const READS = [
   'compareAgents', 'diffAgents', 'draftPullRequest', 'findProjectByPath', 'getAppSettings', 'getCheckpointUsage', 'getForgeStatus',
   'getHandledAttention', 'getHostStatus', 'getMachineHost', 'getProjectGit', 'getProjectSettings', 'getStatus', 'getTask', 'getTerminalEditor', 'getTurnDiff',
   'getWorkState', 'getWorktreeDiff', 'getWorktreeDiskUsage', 'getWorktreeStatus', 'checkWorktreeMerge', 'listAgentProfiles', 'listDiffComments',
-  'listForgeIssues', 'listInbox', 'listMachines', 'listProjects', 'listTasks', 'listTurns', 'listWorktrees', 'readAgentScreen', 'readTaskOutput',
+  'listForgeIssues', 'listInbox', 'listMachines', 'listOverlaps', 'listProjects', 'listTasks', 'listTurns', 'listWorktrees', 'readAgentScreen', 'readTaskOutput',
 ];
 const ON_THE_CONNECTION = [
   'ackAgentOutput', 'ackTaskOutput', 'attachAgentTerminal', 'awaitChannelWake', 'awaitReply', 'detachAgentTerminal', 'hostHello', 'identifyAgent',

@@ -16,6 +16,8 @@ import type { AgentTerminalHandle } from '../terminal/AgentTerminal';
 import { PullRequestChip } from '../forge/PullRequestChip';
 import { MenuButton, type MenuAction } from '../components/MenuButton';
 import { BranchChip } from '../worktrees/BranchChip';
+import { OverlapChips } from '../worktrees/OverlapChips';
+import type { ProjectOverlaps } from '../../shared/overlaps';
 import { AgentStateBadge } from './AgentStateBadge';
 import { CliVersionNote } from './CliVersionNote';
 import { QuotaChip } from './QuotaChip';
@@ -52,6 +54,8 @@ interface AgentPaneProps {
   worktree: Worktree | undefined;
   /** The agent's issue and pull request, if it has one. */
   forgeLink: ForgeLink | undefined;
+  /** What the overlap radar sees in the project (its header names the agents this one overlaps). */
+  overlaps: ProjectOverlaps | null;
   maximised: boolean;
   /** The grid layout can show one pane alone; the others show one large already. */
   canMaximise: boolean;
@@ -174,6 +178,7 @@ export function AgentPane(props: AgentPaneProps) {
           <InboxButton count={work.newMessages} onOpen={props.onOpenInbox} />
           <AgentTaskBadges work={work} />
           {worktree && <BranchChip agentName={agent.name} worktree={worktree} onReview={props.onOpenChanges} />}
+          {worktree && <OverlapChips agentId={agent.id} overlaps={props.overlaps} />}
           {worktree?.ownsBranch && (
             <PullRequestChip
               agent={agent}

@@ -5,6 +5,7 @@ import { useAgentWork, useWorkState } from '../store/hooks';
 import { NO_WORK } from '../store/selectors';
 import { KeptBranchesDialog } from '../worktrees/KeptBranchesDialog';
 import { RemoveAgentDialog } from '../worktrees/RemoveAgentDialog';
+import { useProjectOverlaps } from '../store/useProjectOverlaps';
 import { AgentFormDialog } from './AgentFormDialog';
 import { AgentPane } from './AgentPane';
 import { AgentFocusList } from './AgentFocusList';
@@ -19,6 +20,7 @@ const ChangesDialog = changesDialog.Component;
 export function AgentsArea({ projectId }: { projectId: string }) {
   const workByAgentId = useAgentWork(projectId);
   const forgeLinks = useWorkState(projectId, 'forgeLinksByAgentId');
+  const overlaps = useProjectOverlaps(projectId);
   const headingId = useId();
   const { agents, sessions, worktrees, kept, profilesById, panes, dialog, openDialog, closeDialog, inboxAgent, changes, takenNames } = useAgentsArea(projectId);
   const { phone, layout, setLayout, shape, maximised, soloId, gridRef, showPane, setMaximisedId, setPaneHandle, noteFocused } = panes;
@@ -70,6 +72,7 @@ export function AgentsArea({ projectId }: { projectId: string }) {
             work={workByAgentId.get(agent.id) ?? NO_WORK}
             worktree={worktrees[agent.id]}
             forgeLink={forgeLinks[agent.id]}
+            overlaps={overlaps}
             maximised={maximised === agent && layout === 'grid'}
             canMaximise={layout === 'grid'}
             hidden={maximised !== null && maximised !== agent}

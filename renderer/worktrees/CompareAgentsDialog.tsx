@@ -9,9 +9,11 @@ import { usePendingAction } from '../components/usePendingAction';
 import { errorMessage } from '../format/errorMessage';
 import { useAgents, useWorkState } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
+import { useProjectOverlaps } from '../store/useProjectOverlaps';
 import { diffRows } from './diffChunks';
 import { DiffRowsView } from './DiffRowsView';
 import { MergeDialog } from './MergeDialog';
+import { pairSentence } from './overlapNotes';
 
 /** The most agents compared at once (the host's limit). */
 const MAX_COMPARED = 8;
@@ -114,6 +116,8 @@ export function CompareAgentsDialog({ projectId, onClose }: { projectId: string;
   const [taken, setTaken] = useState<{ entry: Compared; others: readonly Compared[] } | null>(null);
   const [archived, setArchived] = useState<{ agentId: string; line: string }[]>([]);
   const archive = usePendingAction();
+  const overlaps = useProjectOverlaps(projectId);
+  const overlapping = (overlaps?.pairs ?? []).filter((pair) => pair.agents.every((agentId) => chosenIds.has(agentId)));
 
   useEffect(() => {
     const agentIds = comparedKey ? comparedKey.split(',') : [];
@@ -187,6 +191,15 @@ export function CompareAgentsDialog({ projectId, onClose }: { projectId: string;
       ) : (
         <>
           <FormError message={changes.error && `Could not read their changes: ${changes.error}`} />
+          {overlapping.length > 0 && (
+            <ul className="compare-dialog__overlaps" aria-label="Overlaps">
+              {overlapping.map((pair) => (
+                <li key={pair.agents.join(',')} className={pair.conflict ? 'compare-dialog__overlap--conflict' : undefined}>
+                  {pairSentence(pair)}
+                </li>
+              ))}
+            </ul>
+          )}
           <div className="compare-dialog__table-wrap">
             <table className="compare-dialog__table">
               <caption>Files each agent changed (committed or not)</caption>

@@ -15,9 +15,9 @@ interface MergeTree {
   conflicts: string[];
 }
 
-/** `git merge-tree --write-tree`: the merged tree and the conflicted files, written to no checkout. */
-async function mergeTree(git: Git, place: GitPlace, parent: string, branch: string): Promise<MergeTree> {
-  const result = await git.run(place, ['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', '--end-of-options', `refs/heads/${parent}`, `refs/heads/${branch}`], {
+/** `git merge-tree --write-tree` of two commits (full ref names or ids): the merged tree and the conflicted files, written to no checkout. */
+export async function mergeTree(git: Git, place: GitPlace, ours: string, theirs: string): Promise<MergeTree> {
+  const result = await git.run(place, ['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', '--end-of-options', ours, theirs], {
     okCodes: [0, 1],
   });
   const [tree = '', ...conflicted] = splitNul(result.stdout);
@@ -43,7 +43,7 @@ export async function inspectMerge(git: Git, checkout: RecordedCheckout, worktre
   if (!(await branchExists(git, checkout, parent))) fail('not-found', `The parent branch ${parent} no longer exists; there is nothing to merge into.`);
   const [{ ahead, behind }, merged, uncommitted, entries, base, checkedOut] = await Promise.all([
     aheadBehind(git, checkout, parent, branch),
-    mergeTree(git, checkout, parent, branch),
+    mergeTree(git, checkout, `refs/heads/${parent}`, `refs/heads/${branch}`),
     uncommittedPaths(git, checkout),
     worktreeList(git, checkout),
     mergeBase(git, checkout, `refs/heads/${parent}`, `refs/heads/${branch}`),

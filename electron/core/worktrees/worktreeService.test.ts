@@ -365,7 +365,9 @@ describe('Worktrees (real git)', () => {
 
   it('announces file changes in a watched worktree, debounced, until the last watcher stops', async () => {
     const agent = await addAgent('watched');
-    const control = await addAgent('control');
+    // In a project of its own: the overlap radar watches every worktree of a project with two or more.
+    const otherProject = await core.api.addProject({ path: makeRepo(path.join(dir, 'other-repo'), { 'readme.txt': 'other\n' }) });
+    const control = await core.api.createAgent({ projectId: otherProject.id, name: 'control', role: '', profileId: 'shell', workspace: { kind: 'new-worktree' } });
     const { path: tree } = await worktreeOf(agent);
     const controller = new AbortController();
     const client: Client = { signal: controller.signal, caller: { kind: 'person' }, identifyAs: () => {}, sendTaskOutput: () => {}, sendTerminal: () => {} };
@@ -385,7 +387,8 @@ describe('Worktrees (real git)', () => {
     const settled = changes(agent);
     const controlBefore = changes(control);
     commitFiles(tree, { 'after.txt': 'unwatched\n' }, 'after the watch');
-    writeFiles((await worktreeOf(control)).path, { 'still.txt': 'watched\n' });
+    const controlTree = (await core.api.getWorkState({ projectId: otherProject.id })).worktrees[0]?.path ?? '';
+    writeFiles(controlTree, { 'still.txt': 'watched\n' });
     await waitFor(() => changes(control) > controlBefore, "the other worktree's change");
     expect(changes(agent)).toBe(settled);
   });
