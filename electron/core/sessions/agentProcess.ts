@@ -1,4 +1,5 @@
 import * as pty from 'node-pty';
+import { PtyInput } from '../process/ptyInput';
 import { isProcessGroupAlive, readProcessStartTime, terminateProcessGroup } from '../process/processGroup';
 import type { AgentTerminal } from './agentTerminal';
 import { ProgramStatusScanner, type ProgramState } from './programStatus';
@@ -33,6 +34,7 @@ export class AgentProcess {
   /** Resolves once the process has exited and its end was reported. */
   readonly exited: Promise<void>;
   private readonly pty: pty.IPty;
+  private readonly input: PtyInput;
   private readonly status = new ProgramStatusScanner();
   private quietTimer: NodeJS.Timeout | undefined;
   private cancelKill: (() => void) | undefined;
@@ -50,6 +52,7 @@ export class AgentProcess {
       env: options.env,
     });
     this.pid = this.pty.pid;
+    this.input = new PtyInput(this.pty);
     this.startTime = readProcessStartTime(this.pid);
     options.terminal.connect(this.pty);
     let resolveExit: () => void = () => {};
@@ -57,6 +60,7 @@ export class AgentProcess {
     this.pty.onData((data) => this.onOutput(data));
     this.pty.onExit(({ exitCode, signal }) => {
       this.ended = true;
+      this.input.close();
       clearTimeout(this.quietTimer);
       options.terminal.flush();
       options.terminal.connect(null);
@@ -70,10 +74,13 @@ export class AgentProcess {
     return this.stopReason;
   }
 
-  /** Input for the agent; once its PTY is gone (a wake racing the exit), there is no one to take it and it goes nowhere. */
+  /**
+   * Input for the agent; once its PTY is gone (a wake racing the exit, a paste the program exited
+   * before reading), there is no one to take it and it goes nowhere (see PtyInput).
+   */
   write(data: string): void {
     if (this.ended) return;
-    this.pty.write(data);
+    this.input.write(data);
     this.options.terminal.inputSent();
   }
 

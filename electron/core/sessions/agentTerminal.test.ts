@@ -133,6 +133,48 @@ describe("an agent terminal's mirror far behind on output it cannot drop", () =>
   let dir = '';
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+  it('gives a client that attaches meanwhile the snapshot and every chunk after it, the PTY held back and let go', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-agent-terminal-'));
+    const terminal = new AgentTerminal({ scrollbackFile: path.join(dir, 'scrollback.log'), scrollbackLines: 100, cols: 80, rows: 24 });
+    const pty = { paused: false, heldBack: false, pause: () => (pty.paused = pty.heldBack = true), resume: () => (pty.paused = false) };
+    terminal.connect(pty);
+    const reference = new Terminal({ cols: 80, rows: 24, scrollback: 100, allowProposedApi: true });
+    const write = (data: string) => {
+      reference.write(data);
+      terminal.write(data);
+    };
+    // A full-screen program drawing, with colours: the mirror can drop none of it, and megabytes in
+    // one turn of the loop leave it far behind. Each frame redraws the top of the screen and inserts
+    // its number at the top of a scroll region below, so the region lists the last frames in order:
+    // one lost or given twice shows.
+    const redraw = (from: number, frames: number) => {
+      for (let frame = from; frame < from + frames; frame++) {
+        write(`\u001b[H\u001b[3${frame % 8}m${`frame ${frame} `.repeat(80).slice(0, 880)}\u001b[0m\u001b[13;1H\u001b[L\u001b[1mframe ${frame}\u001b[0m`);
+      }
+    };
+    write('\u001b[?1049h\u001b[13;24r');
+    redraw(0, 6_000);
+    const client = new Terminal({ cols: 80, rows: 24, scrollback: 100, allowProposedApi: true });
+    const chunks: string[] = [];
+    const attaching = terminal.attach({ send: (data) => chunks.push(data) });
+    redraw(6_000, 3);
+    const attached = await attaching;
+    redraw(6_003, 4);
+    terminal.flush();
+    expect(pty.heldBack).toBe(true);
+    await terminal.text();
+    await written(client, attached.data);
+    for (const chunk of chunks) await written(client, chunk);
+    await written(reference, '');
+    expect(textOf(client)).toEqual(textOf(reference));
+    expect([client.buffer.active.cursorX, client.buffer.active.cursorY]).toEqual([reference.buffer.active.cursorX, reference.buffer.active.cursorY]);
+    await waitFor(() => !pty.paused, 'the PTY to be let go once the mirror caught up');
+    attached.detach();
+    client.dispose();
+    reference.dispose();
+    await terminal.dispose();
+  });
+
   it('holds the PTY back, so its backlog stays bounded, and lets it go once it has caught up', async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-agent-terminal-'));
     const terminal = new AgentTerminal({ scrollbackFile: path.join(dir, 'scrollback.log'), scrollbackLines: 100, cols: 80, rows: 24 });

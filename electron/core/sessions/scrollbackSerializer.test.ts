@@ -1,6 +1,6 @@
 import { SerializeAddon } from '@xterm/addon-serialize';
 import { Terminal, type IBufferCell } from '@xterm/headless';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { serializeTerminal } from './scrollbackSerializer';
 
 function terminal(cols = 40, rows = 6): Terminal {
@@ -96,6 +96,34 @@ describe('serializeTerminal', () => {
     original.loadAddon(addon);
     await write(original, `${'abcdefghij'.repeat(40)}`);
     expect(original.buffer.normal.baseY).toBeGreaterThan(0);
+    const restored = terminal();
+    await write(restored, serializeTerminal(original, addon));
+    expect(cells(restored)).toEqual(cells(original));
+    expect([restored.buffer.active.cursorX, restored.buffer.active.cursorY]).toEqual([original.buffer.active.cursorX, original.buffer.active.cursorY]);
+  });
+
+  it('writes a line that fills the whole scrollback and wraps onto the screen itself, leaving the addon the screen and one row', async () => {
+    const original = terminal();
+    const addon = new SerializeAddon();
+    original.loadAddon(addon);
+    // A flood with no line break (a minified file, base64): one line of hundreds of rows, a look changing in it.
+    await write(original, `${'abcdefghij'.repeat(300)}\u001b[1;31m${'klmnopqrst'.repeat(300)}\u001b[0m${'uvwxyz'.repeat(50)}`);
+    expect(original.buffer.normal.getLine(original.buffer.normal.baseY)?.isWrapped).toBe(true);
+    const serialize = vi.spyOn(addon, 'serialize');
+    const snapshot = serializeTerminal(original, addon);
+    expect(serialize).toHaveBeenCalledWith({ scrollback: 1 });
+    const restored = terminal();
+    await write(restored, snapshot);
+    expect(cells(restored)).toEqual(cells(original));
+    expect([restored.buffer.active.cursorX, restored.buffer.active.cursorY]).toEqual([original.buffer.active.cursorX, original.buffer.active.cursorY]);
+  });
+
+  it('leaves a long line to the addon whole where its row above the screen starts with a wide character', async () => {
+    const original = terminal();
+    const addon = new SerializeAddon();
+    original.loadAddon(addon);
+    // 39 cells of x then a wide character that no longer fits: each row wraps with one cell left empty.
+    await write(original, `${'x'.repeat(39)}漢`.repeat(20));
     const restored = terminal();
     await write(restored, serializeTerminal(original, addon));
     expect(cells(restored)).toEqual(cells(original));

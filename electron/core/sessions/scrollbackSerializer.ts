@@ -106,7 +106,8 @@ export function styledRow(line: IBufferLine, cell: IBufferCell, end: number): st
  * goes through each row's runs of one look and takes the text of a run in one piece, so 5,000 rows
  * cost a few tens of milliseconds where a cell-by-cell serializer takes several times that. What
  * follows is written as into an empty terminal, so this ends with the rows scrolled above an empty
- * screen and the cursor at its top left.
+ * screen and the cursor at its top left; unless row `end` continues the last row: then it ends at
+ * that row's last column, where the next character written wraps into row `end`.
  */
 function serializeRowsAbove(terminal: Terminal, end: number): string {
   const buffer = terminal.buffer.normal;
@@ -116,24 +117,42 @@ function serializeRowsAbove(terminal: Terminal, end: number): string {
     const line = buffer.getLine(row);
     if (!line) continue;
     // A row the next one continues is written to its full width, so the terminal wraps it there too.
-    const wraps = row + 1 < end && buffer.getLine(row + 1)?.isWrapped === true;
+    const wraps = buffer.getLine(row + 1)?.isWrapped === true;
     parts.push(styledRow(line, cell, wraps ? line.length : contentEnd(line, cell)), wraps ? '\u001b[0m' : '\u001b[0m\r\n');
   }
   // From the row below the last one, a line feed per row but one brings an empty screen in under it.
-  if (end > 0) parts.push('\n'.repeat(terminal.rows - 1), '\u001b[H');
+  if (end > 0 && buffer.getLine(end)?.isWrapped !== true) parts.push('\n'.repeat(terminal.rows - 1), '\u001b[H');
   return parts.join('');
+}
+
+/**
+ * Whether the addon may start at `row`, a row that continues the one above, after this serializer
+ * wrote that one to its last column: the row's first character, printed there, wraps into it as it
+ * did (one cell wide, and after a row that ends in a character, as the addon's own wraps require;
+ * on the default background, which the scroll the wrap makes fills the new row with).
+ */
+function wrapsIntoAddon(terminal: Terminal, row: number): boolean {
+  const buffer = terminal.buffer.normal;
+  const cell = buffer.getNullCell();
+  const first = buffer.getLine(row)?.getCell(0, cell);
+  if (!first?.getChars() || first.getWidth() !== 1 || !first.isBgDefault() || first.isInverse()) return false;
+  const above = buffer.getLine(row - 1);
+  const last = above?.getCell(above.length - 1, cell);
+  return last !== undefined && last.getChars() !== '' && last.getWidth() === 1;
 }
 
 /**
  * A whole terminal as text and escapes that rebuild it in an empty terminal of its size: the
  * scrollback (fast, run by run), then through the serialize addon the screen, the cursor, the modes
- * and an alternate screen. A line that wraps from the scrollback onto the screen is the addon's to
- * write whole, from its first row: only within one piece of output does a terminal wrap a row into
- * the next (the addon leaves out the screen's empty last rows only when it writes no scrollback).
+ * and an alternate screen. A line that wraps from the scrollback onto the screen is wrapped into
+ * the addon's first row (the row above the screen, so the addon writes every row of the screen, as
+ * it does only with scrollback) when that row's first character can do it; otherwise the addon
+ * writes the line whole, from its first row (a line of 5,000 rows costs it a second).
  */
 export function serializeTerminal(terminal: Terminal, addon: SerializeAddon): string {
   const buffer = terminal.buffer.normal;
   let lineStart = buffer.baseY;
   while (lineStart > 0 && buffer.getLine(lineStart)?.isWrapped === true) lineStart--;
-  return serializeRowsAbove(terminal, lineStart) + addon.serialize({ scrollback: buffer.baseY - lineStart });
+  const addonStart = lineStart < buffer.baseY - 1 && wrapsIntoAddon(terminal, buffer.baseY - 1) ? buffer.baseY - 1 : lineStart;
+  return serializeRowsAbove(terminal, addonStart) + addon.serialize({ scrollback: buffer.baseY - addonStart });
 }

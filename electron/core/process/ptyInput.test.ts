@@ -1,0 +1,33 @@
+import * as pty from 'node-pty';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { waitFor } from '../../../test-support/waitFor';
+import { PtyInput } from './ptyInput';
+
+describe('input for a PTY whose program exits before reading it', () => {
+  let terminal: pty.IPty | undefined;
+  afterEach(() => {
+    vi.restoreAllMocks();
+    terminal?.kill('SIGKILL');
+  });
+
+  it('is dropped and said to the owner once the PTY is gone (EBADF or EIO), never printed as an unhandled write error', async () => {
+    const printed = vi.spyOn(console, 'error');
+    // A program that takes no input and exits soon: a paste larger than the PTY's buffer is still queued then.
+    terminal = pty.spawn('/bin/sh', ['-c', 'stty raw -echo; echo ready; sleep 0.3'], { cols: 80, rows: 24 });
+    let ready = false;
+    let exited = false;
+    terminal.onData((data) => (ready ||= data.includes('ready')));
+    terminal.onExit(() => (exited = true));
+    const drops: { bytes: number; code: string | undefined }[] = [];
+    const input = new PtyInput(terminal, (bytes, error: NodeJS.ErrnoException) => drops.push({ bytes, code: error.code }));
+    await waitFor(() => ready, 'the program to be ready');
+    input.write('x'.repeat(500_000));
+    await waitFor(() => drops.length > 0, 'the queued input to be dropped once the PTY is gone');
+    await waitFor(() => exited, 'the program to exit');
+    input.write('after the exit');
+    expect(drops).toHaveLength(1);
+    expect(drops[0]?.bytes).toBeGreaterThan(0);
+    expect(['EBADF', 'EIO']).toContain(drops[0]?.code);
+    expect(printed).not.toHaveBeenCalled();
+  });
+});
