@@ -5,6 +5,11 @@ import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../shared/ent
 import { agentMethods } from './agents/agentMethods';
 import { accountMethods } from './accounts/accountMethods';
 import { AccountPauses } from './accounts/accountPauses';
+import { automationMethods } from './automations/automationMethods';
+import { AutomationRunner, SYSTEM_CLOCK } from './automations/automationRunner';
+import { AutomationService } from './automations/automationService';
+import { AutomationTriggers } from './automations/automationTriggers';
+import { AutomationWork } from './automations/automationWork';
 import { appSettingsMethods } from './appSettings/appSettingsMethods';
 import { AppSettingsService } from './appSettings/appSettingsService';
 import { AgentService } from './agents/agentService';
@@ -44,6 +49,7 @@ import { DefinitionTable } from './storage/definitionTable';
 import { ProjectStores } from './storage/projectStores';
 import { ProjectTable } from './storage/projectTable';
 import { damagedMessage, findDamaged, openDatabase, type OpenedDatabase } from './storage/sqlite';
+import { outputTail } from './tasks/taskResultText';
 import { taskMethods } from './tasks/taskMethods';
 import { TaskService } from './tasks/taskService';
 import { AgentWakeService, DEFAULT_WAKE_OPTIONS, type WakeOptions } from './wake/agentWakeService';
@@ -201,6 +207,20 @@ export function createCore(options: CoreOptions): Core {
   const wakeChannels = new WakeChannels();
   const wakeDelivery = channelOrTypedWakes(wakeChannels, sessions, log);
   const wakes = new AgentWakeService(locator, stores, events, inbox, wakeDelivery, accountPauses, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
+  const automationRunner = new AutomationRunner(new AutomationWork(tasks, inbox, stores), SYSTEM_CLOCK, (projectId, automation) =>
+    log(`automation ${automation.name} of ${projectId} paused itself: ${automation.pausedReason ?? ''}`),
+  );
+  const automationTriggers = new AutomationTriggers(
+    {
+      ids: () => stores.usable(projects.list().projects.map((project) => project.id)).map((store) => store.projectId),
+      automations: (projectId) => stores.get(projectId).automations,
+      task: (projectId, taskId) => stores.get(projectId).tasks.get(taskId),
+      tail: (task) => outputTail(task.logPath),
+    },
+    automationRunner,
+    SYSTEM_CLOCK,
+    log,
+  );
   // Every subscription to the bus is made here, before the boot reconciliation's events, and released on close.
   const subscriptions = [
     turns.listen(),
@@ -210,6 +230,9 @@ export function createCore(options: CoreOptions): Core {
     connectTaskCompletionSink(events, stores, inbox),
     pullRequests.listen(),
     wakes.listen(),
+    events.onEvent((event) => {
+      if (event.name === 'backgroundTaskChanged') automationTriggers.taskChanged(event.projectId, event.task);
+    }),
   ];
 
   const stopReportingPatterns = patternSandbox.onRunaway((_source, reason) => log(`screen pattern stopped: ${reason}`));
@@ -234,6 +257,7 @@ export function createCore(options: CoreOptions): Core {
     ...commentMethods(new CommentService(locator, events, inbox)),
     ...attentionMethods(new HandledAttentionService(projects, stores, events)),
     ...machineMethods(new MachineService(new DefinitionTable(appDb, 'machines'), options.launchSsh, options.remoteHostBundleDir)),
+    ...automationMethods(new AutomationService(projects, stores, automationRunner, automationTriggers, SYSTEM_CLOCK)),
     ...editorMethods(projects, stores, locator, appSettings, new TerminalEditor(agents, sessions, stores, env), withoutForgeTokens(env)),
   };
   // Agents' connections are held to their own project and inbox; the person's are not.
@@ -255,6 +279,7 @@ export function createCore(options: CoreOptions): Core {
       }
       wakes.startAll();
       pullRequests.startAll();
+      automationTriggers.start();
     },
     close: async () => {
       if (closed) return;
@@ -262,6 +287,7 @@ export function createCore(options: CoreOptions): Core {
       stopReportingPatterns();
       wakes.stop();
       pullRequests.stop();
+      automationTriggers.stop();
       worktrees.close();
       await Promise.all([tasks.shutdown(), sessions.shutdown()]);
       // Tasks and sessions ending above still reach the listeners (a task's result goes to its owner's inbox).

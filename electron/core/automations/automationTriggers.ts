@@ -73,16 +73,17 @@ export class AutomationTriggers {
 
   private scheduleDue(projectId: string, automationId: string, due: number): void {
     this.timers.delete(automationId);
-    const store = this.projects.automations(projectId);
-    if (this.clock.now() >= due) {
-      try {
+    try {
+      if (this.clock.now() >= due) {
+        const store = this.projects.automations(projectId);
         store.setCheckedUntil(automationId, due);
         this.runner.fire(projectId, store, automationId, { key: `schedule:${due}`, trigger: `schedule ${timeOf(due)}`, fields: {} });
-      } catch (error) {
-        this.log(`automation ${automationId} could not run: ${error instanceof Error ? error.message : String(error)}`);
       }
+      this.arm(projectId, automationId);
+    } catch (error) {
+      // A removed project's timer finds no store: its automations are gone with it.
+      this.log(`automation ${automationId} of ${projectId} could not run: ${error instanceof Error ? error.message : String(error)}`);
     }
-    this.arm(projectId, automationId);
   }
 
   private catchUp(projectId: string, automation: StoredAutomation): void {

@@ -24,13 +24,13 @@ export function checkTemplate(template: string, trigger: AutomationTrigger['kind
 }
 
 /**
- * Fills the template with the event's fields. In a command each value goes in as one quoted shell
- * word, so a task's output cannot run as part of the command.
+ * Fills the template with the event's fields (empty for an event without them: a run the person
+ * started). In a command each value goes in as one quoted shell word, so a task's output cannot run
+ * as part of the command.
  */
 export function fillTemplate(template: string, fields: EventFields, as: 'command' | 'text'): string {
-  return template.replace(FIELD, (whole, name: string) => {
-    const value = fields[name];
-    if (value === undefined) return whole;
+  return template.replace(FIELD, (_whole, name: string) => {
+    const value = fields[name] ?? '';
     return as === 'command' ? shellQuote(value) : value;
   });
 }
