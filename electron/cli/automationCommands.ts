@@ -172,7 +172,7 @@ export async function automationCommand(args: string[], context: CliContext): Pr
         if (values.json) print(upcoming, '');
         else if (upcoming.length === 0) context.out(`${quoted(project.name)} has no automations yet.\n`);
         else {
-          const rows = upcoming.map((run) => [run.at === null ? `on ${run.trigger}` : whenText(run.at), run.name, run.action]);
+          const rows = upcoming.map((run) => [run.paused ? 'paused' : run.at === null ? `on ${run.trigger}` : whenText(run.at), run.name, run.action]);
           context.out(`${table([['WHEN', 'NAME', 'WOULD RUN'], ...rows])}\n`);
         }
         return 0;

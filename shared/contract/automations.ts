@@ -82,7 +82,7 @@ export const AUTOMATION_METHODS = {
   /** A dry run: what would run when (each schedule's next runs; the rules an event sets off, with no time). */
   getUpcomingAutomationRuns: {
     params: z.object({ projectId: ProjectIdSchema, count: z.number().int().min(1).max(50).optional() }).strict(),
-    result: z.array(z.object({ name: z.string(), at: z.number().nullable(), trigger: z.string(), action: z.string() })),
+    result: z.array(z.object({ name: z.string(), at: z.number().nullable(), paused: z.boolean(), trigger: z.string(), action: z.string() })),
     kind: 'reads',
     doors: EVERY_DOOR,
     agents: 'refused',

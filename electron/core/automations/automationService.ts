@@ -31,6 +31,7 @@ export interface UpcomingRun {
   name: string;
   /** When it runs next; null for a rule an event sets off, or a paused one. */
   at: number | null;
+  paused: boolean;
   trigger: string;
   action: string;
 }
@@ -119,7 +120,7 @@ export class AutomationService {
     const store = this.storeOf(projectId);
     const now = this.clock.now();
     return store.list().flatMap((automation): UpcomingRun[] => {
-      const described = { name: automation.name, trigger: describeTrigger(automation.trigger), action: describeAction(automation.action) };
+      const described = { name: automation.name, paused: !automation.enabled, trigger: describeTrigger(automation.trigger), action: describeAction(automation.action) };
       if (automation.trigger.kind !== 'schedule' || !automation.enabled) return [{ ...described, at: null }];
       const schedule = parseCron(automation.trigger.cron, automation.trigger.timeZone);
       return nextRuns(schedule, Math.max(now, automation.checkedUntil), count).map((at) => ({ ...described, at }));

@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AutomationRun } from '../shared/automations';
+import { runCli } from '../test-support/droverProcess';
+import { expect, test, type DroverWorld } from './support/droverHost';
+import { runTask } from './support/workState';
+
+/** Runs `drover automation ...` against the test's host; fails the test on a refusal. */
+async function automation(drover: DroverWorld, folder: string, ...args: string[]): Promise<string> {
+  const result = await runCli(['--data-dir', drover.dataDir, 'automation', ...args, '--project', folder]);
+  expect(result.code, result.stderr).toBe(0);
+  return result.stdout;
+}
+
+async function history(drover: DroverWorld, folder: string, name: string): Promise<AutomationRun[]> {
+  return JSON.parse(await automation(drover, folder, 'history', name, '--json')) as AutomationRun[];
+}
+
+const linesOf = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
+
+test('the host runs an every-minute schedule twice with no page open, and a paused automation runs nothing', async ({ drover }) => {
+  // Two real minute boundaries: the schedule is the host's clock, not the test's.
+  test.setTimeout(200_000);
+  const folder = drover.makeFolder('nightly');
+  await drover.startHost(['--project', folder]);
+  const ticks = path.join(folder, 'ticks.txt');
+  const pausedTicks = path.join(folder, 'paused.txt');
+  expect(await automation(drover, folder, 'add', 'tick', '--cron', '* * * * *', '--task', `date +%H:%M >> ${ticks}`)).toMatch(/^Added automation tick: cron \* \* \* \* \* -> task: date/);
+  await automation(drover, folder, 'add', 'held', '--cron', '* * * * *', '--task', `date >> ${pausedTicks}`);
+  expect(await automation(drover, folder, 'pause', 'held')).toBe('held is paused.\n');
+
+  const next = await automation(drover, folder, 'next');
+  expect(next.split('\n').filter((line) => line.includes(' tick '))).toHaveLength(3);
+  expect(next).toMatch(/^paused\s+held\s+task: date/m);
+
+  await expect.poll(() => linesOf(ticks).length, { timeout: 150_000, intervals: [2_000] }).toBe(2);
+  const [second, first] = await history(drover, folder, 'tick');
+  expect(first).toMatchObject({ state: 'succeeded', trigger: expect.stringMatching(/^schedule \d{4}-\d\d-\d\dT\d\d:\d\dZ$/) });
+  // The second run waits for the first's task to end, which the host records.
+  await expect.poll(async () => (await history(drover, folder, 'tick'))[0]?.state).toBe('succeeded');
+  expect(second?.trigger).not.toBe(first?.trigger);
+  expect(new Set(linesOf(ticks)).size).toBe(2);
+
+  expect(fs.existsSync(pausedTicks)).toBe(false);
+  expect(await history(drover, folder, 'held')).toEqual([]);
+  const listed = JSON.parse(await automation(drover, folder, 'list', '--json')) as { name: string; enabled: boolean; nextRunAt: number | null; lastRun: unknown }[];
+  expect(listed.find((row) => row.name === 'held')).toMatchObject({ enabled: false, nextRunAt: null, lastRun: null });
+  expect(listed.find((row) => row.name === 'tick')?.nextRunAt).toEqual(expect.any(Number));
+});
+
+test("a task-failed rule starts its follow-up with the failed task's label and exit code", async ({ drover }) => {
+  const folder = drover.makeFolder('builds');
+  await drover.startHost(['--project', folder]);
+  const report = path.join(folder, 'report.txt');
+  await automation(drover, folder, 'add', 'on-broken-build', '--on', 'task-failed=build', '--task', `echo "$DROVER_EVENT_TASK_LABEL $DROVER_EVENT_TASK_EXIT_CODE" {task.label} {task.exitCode} {task.tail} >> ${report}`);
+
+  // A build that succeeds, or another label that fails, sets nothing off.
+  await runTask(drover, folder, 'echo fine', 'build');
+  await runTask(drover, folder, 'exit 4', 'lint');
+  const failed = await runTask(drover, folder, 'echo "no space left"; exit 7', 'build');
+  await expect.poll(() => linesOf(report)).toEqual(['build 7 build 7 no space left']);
+
+  const [run] = await history(drover, folder, 'on-broken-build');
+  expect(run).toMatchObject({ state: 'succeeded', trigger: 'task build failed (exit code 7)' });
+  const followUp = JSON.parse((await runCli(['--data-dir', drover.dataDir, 'task', 'show', run!.taskId!, '--json'])).stdout) as { label: string; command: string };
+  expect(followUp.label).toBe('on-broken-build');
+  expect(followUp.command).toContain('DROVER_EVENT_TASK_EXIT_CODE=7');
+  expect(run?.taskId).not.toBe(failed);
+});
+
+test('bad rules get a plain answer', async ({ drover }) => {
+  const folder = drover.makeFolder('rules');
+  await drover.startHost(['--project', folder]);
+  const refused = async (...args: string[]) => {
+    const result = await runCli(['--data-dir', drover.dataDir, 'automation', 'add', 'x', '--project', folder, ...args]);
+    expect(result.code).toBe(2);
+    return result.stderr;
+  };
+  expect(await refused('--cron', '0 9 * * mon-fry', '--task', 'true')).toContain('The day-of-week field "mon-fry" does not parse: "fry" is not a number nor a name');
+  expect(await refused('--on', 'task-failed=build', '--task', 'echo {issue.title}')).toContain('The command names {issue.title}, which a task-ended trigger does not have');
+  expect(await refused('--on', 'task-failed=build;reboot', '--task', 'true')).toContain('no spaces or shell characters');
+  expect(await refused('--cron', '@daily', '--message', 'nobody', '--text', 'hi')).toContain('There is no agent nobody in project');
+});
