@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AutomationRun } from '../shared/automations';
 import { runCli } from '../test-support/droverProcess';
+import { withSocket } from './support/attention';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { runTask } from './support/workState';
 
@@ -66,6 +67,24 @@ test("a task-failed rule starts its follow-up with the failed task's label and e
   expect(followUp.label).toBe('on-broken-build');
   expect(followUp.command).toContain('DROVER_EVENT_TASK_EXIT_CODE=7');
   expect(run?.taskId).not.toBe(failed);
+});
+
+test("a message rule posts to the agent's inbox, and Run now runs a paused rule once", async ({ drover }) => {
+  const folder = drover.makeFolder('messages');
+  await drover.startHost(['--project', folder]);
+  const agentId = await withSocket(drover, async (rpc) => {
+    const project = await rpc.call('findProjectByPath', { path: folder });
+    return (await rpc.call('createAgent', { projectId: project.id, name: 'Fixer', role: '', profileId: 'shell' })).id;
+  });
+  await automation(drover, folder, 'add', 'nudge', '--on', 'task-failed=e2e', '--message', 'Fixer', '--text', 'e2e failed with {task.exitCode}: {task.tail}');
+  await runTask(drover, folder, 'echo "3 specs broke"; exit 5', 'e2e');
+  const inbox = () => withSocket(drover, async (rpc) => (await rpc.call('listInbox', { agentId })).messages.map((message) => message.body));
+  await expect.poll(inbox).toEqual(['From automation nudge: e2e failed with 5: 3 specs broke']);
+
+  await automation(drover, folder, 'pause', 'nudge');
+  expect(await automation(drover, folder, 'run', 'nudge')).toBe(`succeeded (message to ${agentId})\n`);
+  expect((await inbox()).at(-1)).toBe('From automation nudge: e2e failed with : ');
+  expect((await history(drover, folder, 'nudge')).map((run) => run.trigger)).toEqual(['run now', 'task e2e failed (exit code 5)']);
 });
 
 test('bad rules get a plain answer', async ({ drover }) => {
