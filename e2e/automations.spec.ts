@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AutomationRun } from '../shared/automations';
 import { runCli } from '../test-support/droverProcess';
+import { FAKE_PROFILE } from '../test-support/fakeAgentProfile';
+import { makeRepo } from '../test-support/gitRepo';
+import { saveProfiles } from './support/agents';
 import { withSocket } from './support/attention';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { runTask } from './support/workState';
@@ -82,9 +85,28 @@ test("a message rule posts to the agent's inbox, and Run now runs a paused rule 
   await expect.poll(inbox).toEqual(['From automation nudge: e2e failed with 5: 3 specs broke']);
 
   await automation(drover, folder, 'pause', 'nudge');
-  expect(await automation(drover, folder, 'run', 'nudge')).toBe(`succeeded (message to ${agentId})\n`);
+  expect(await automation(drover, folder, 'run', 'nudge')).toBe(`succeeded (agent ${agentId})\n`);
   expect((await inbox()).at(-1)).toBe('From automation nudge: e2e failed with : ');
   expect((await history(drover, folder, 'nudge')).map((run) => run.trigger)).toEqual(['run now', 'task e2e failed (exit code 5)']);
+});
+
+test('a task-failed rule starts one agent in its own worktree from the base branch, its first prompt the filled template', async ({ drover }) => {
+  const folder = makeRepo(path.join(drover.root, 'shop'), { 'README.md': 'hello\n' });
+  await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, [FAKE_PROFILE]);
+  await automation(drover, folder, 'add', 'fixer', '--on', 'task-failed=build', '--agent', 'fake', '--base', 'main', '--prompt', 'The build failed with exit code {task.exitCode}: {task.tail}');
+  await runTask(drover, folder, 'echo "undefined symbol"; exit 2', 'build');
+
+  const workState = () => withSocket(drover, (rpc) => rpc.call('getWorkState', { projectId }));
+  await expect.poll(async () => (await workState()).worktrees.map((worktree) => worktree.state)).toEqual(['ready']);
+  const { agents, worktrees } = await workState();
+  expect(agents.map((agent) => agent.name)).toEqual(['fixer-1']);
+  expect(worktrees[0]).toMatchObject({ agentId: agents[0]!.id, parentBranch: 'main' });
+  const inbox = await withSocket(drover, (rpc) => rpc.call('listInbox', { agentId: agents[0]!.id }));
+  expect(inbox.messages.map((message) => message.body)).toEqual(['The build failed with exit code 2: undefined symbol']);
+  const [run] = await history(drover, folder, 'fixer');
+  expect(run).toMatchObject({ state: 'succeeded', agentId: agents[0]!.id, trigger: 'task build failed (exit code 2)' });
+  expect(await automation(drover, folder, 'list')).toMatch(/fixer\s+task build failed\s+agent \(fake from main\): The build failed/);
 });
 
 test('bad rules get a plain answer', async ({ drover }) => {
@@ -99,4 +121,6 @@ test('bad rules get a plain answer', async ({ drover }) => {
   expect(await refused('--on', 'task-failed=build', '--task', 'echo {issue.title}')).toContain('The command names {issue.title}, which a task-ended trigger does not have');
   expect(await refused('--on', 'task-failed=build;reboot', '--task', 'true')).toContain('no spaces or shell characters');
   expect(await refused('--cron', '@daily', '--message', 'nobody', '--text', 'hi')).toContain('There is no agent nobody in project');
+  expect(await refused('--cron', '@daily', '--agent', 'no-such-cli', '--prompt', 'hi')).toContain('There is no profile no-such-cli (profiles: ');
+  expect(await refused('--cron', '@daily', '--agent', 'claude', '--prompt', 'hi', '--base', 'main;reboot')).toContain('no spaces or shell characters');
 });

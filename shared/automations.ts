@@ -26,6 +26,8 @@ export type AutomationTrigger = z.infer<typeof AutomationTriggerSchema>;
 export const AutomationActionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('task'), command: z.string().min(1).max(10_000), cwd: z.string().max(4096).nullable() }).strict(),
   z.object({ kind: z.literal('message'), agent: z.string().min(1).max(100), text: z.string().min(1).max(20_000) }).strict(),
+  /** A new agent in its own worktree from `base` (default: the project's current branch), its first prompt the filled template. */
+  z.object({ kind: z.literal('agent'), profileId: z.string().min(1).max(40), prompt: z.string().min(1).max(20_000), base: RuleWordSchema.nullable() }).strict(),
 ]);
 export type AutomationAction = z.infer<typeof AutomationActionSchema>;
 
@@ -38,7 +40,7 @@ export const AutomationRunSchema = z.object({
   /** What set it off, in words ("schedule 09:00", "task build failed (exit 2)", "run now"). */
   trigger: z.string(),
   state: z.enum(AUTOMATION_RUN_STATES),
-  /** The task it started, or the agent it sent a message to. */
+  /** The task it started, or the agent it started or sent a message to. */
   taskId: TaskIdSchema.nullable(),
   agentId: z.string().nullable(),
   /** Why it failed or was skipped. */
@@ -73,3 +75,12 @@ export const AutomationSchema = z.object({
   createdAt: z.number(),
 });
 export type Automation = z.infer<typeof AutomationSchema>;
+
+export function describeTrigger(trigger: AutomationTrigger): string {
+  return trigger.kind === 'schedule' ? `cron ${trigger.cron} (${trigger.timeZone})` : `task ${trigger.label} ${trigger.outcome === 'any' ? 'ended' : trigger.outcome}`;
+}
+
+export function describeAction(action: AutomationAction): string {
+  if (action.kind === 'agent') return `agent (${action.profileId}${action.base === null ? '' : ` from ${action.base}`}): ${action.prompt}`;
+  return action.kind === 'task' ? `task: ${action.command}` : `message to ${action.agent}: ${action.text}`;
+}

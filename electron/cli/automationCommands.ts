@@ -1,4 +1,4 @@
-import type { Automation, AutomationRun, AutomationTrigger } from '../../shared/automations';
+import { describeAction, describeTrigger, type Automation, type AutomationRun, type AutomationTrigger } from '../../shared/automations';
 import type { MethodParams } from '../../shared/contract';
 import { parseCommandArgs } from './cliOptions';
 import { connectToDrover } from './socketClient';
@@ -27,13 +27,13 @@ function eventTrigger(event: string): NewTrigger {
   return { kind: 'task-ended', label, outcome };
 }
 
+/** A schedule's time zone is the person's: the list leaves it out. */
 function triggerText(trigger: AutomationTrigger): string {
-  return trigger.kind === 'schedule' ? `cron ${trigger.cron}` : `task ${trigger.label} ${trigger.outcome === 'any' ? 'ended' : trigger.outcome}`;
+  return trigger.kind === 'schedule' ? `cron ${trigger.cron}` : describeTrigger(trigger);
 }
 
 function actionText(automation: Automation): string {
-  const { action } = automation;
-  return action.kind === 'task' ? `task: ${action.command}` : `message ${action.agent}: ${action.text}`;
+  return describeAction(automation.action);
 }
 
 function stateText(automation: Automation): string {
@@ -43,7 +43,7 @@ function stateText(automation: Automation): string {
 
 function runWork(run: AutomationRun): string {
   if (run.taskId) return `task ${run.taskId}`;
-  return run.agentId ? `message to ${run.agentId}` : '-';
+  return run.agentId ? `agent ${run.agentId}` : '-';
 }
 
 function nameArgument(positionals: string[], sub: string): string {
@@ -100,14 +100,17 @@ export async function automationCommand(args: string[], context: CliContext): Pr
         const cron = option('cron');
         const on = option('on');
         if ((cron === undefined) === (on === undefined)) throw new UsageError('drover automation add takes one trigger: --cron EXPR or --on EVENT');
-        if (option('agent') !== undefined || option('prompt') !== undefined || option('base') !== undefined) {
-          throw new UsageError('--agent PROFILE --prompt TEXT: Drover cannot start an agent from an automation yet (--task CMD or --message AGENT --text TEXT).');
-        }
         const task = option('task');
         const message = option('message');
-        if ((task === undefined) === (message === undefined)) throw new UsageError('drover automation add takes one action: --task CMD or --message AGENT --text TEXT');
+        const profile = option('agent');
+        if ([task, message, profile].filter((given) => given !== undefined).length !== 1) {
+          throw new UsageError('drover automation add takes one action: --task CMD, --agent PROFILE --prompt TEXT or --message AGENT --text TEXT');
+        }
         const text = option('text');
         if (message !== undefined && text === undefined) throw new UsageError('--message AGENT needs the message: --text TEXT');
+        const prompt = option('prompt');
+        if (profile !== undefined && prompt === undefined) throw new UsageError('--agent PROFILE needs its first prompt: --prompt TEXT');
+        const base = option('base');
         const timeZone = option('time-zone') ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
         const cwd = option('cwd');
         const catchUpMinutes = positiveNumber(option('catch-up-minutes'), '--catch-up-minutes');
@@ -115,7 +118,12 @@ export async function automationCommand(args: string[], context: CliContext): Pr
           projectId,
           name,
           trigger: cron !== undefined ? { kind: 'schedule', cron, timeZone } : eventTrigger(on!),
-          action: task !== undefined ? { kind: 'task', command: task, cwd: cwd === undefined ? null : folderArgument(cwd, context) } : { kind: 'message', agent: message!, text: text! },
+          action:
+            task !== undefined
+              ? { kind: 'task', command: task, cwd: cwd === undefined ? null : folderArgument(cwd, context) }
+              : profile !== undefined
+                ? { kind: 'agent', profileId: profile, prompt: prompt!, base: base ?? null }
+                : { kind: 'message', agent: message!, text: text! },
           dailyCap: positiveNumber(option('daily-cap'), '--daily-cap'),
           catchUpMs: catchUpMinutes === undefined ? undefined : catchUpMinutes * 60_000,
         });

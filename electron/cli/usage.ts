@@ -32,7 +32,7 @@ export const USAGE = `Usage:
   drover turns AGENT [--project ID|PATH] [--json]       (the agent's checkpoints, one per turn; 0 is its start)
   drover turns diff AGENT N [M] [--stat] [--json]       (what checkpoint N, or N through M, changed)
   drover turns restore AGENT N [--json]                 (the worktree back as checkpoint N had it; undoable)
-  drover automation add NAME [--project ID|PATH] (--cron EXPR | --on EVENT) (--task CMD [--cwd DIR] | --message AGENT --text TEXT) [--time-zone TZ] [--daily-cap N] [--catch-up-minutes M] [--json]
+  drover automation add NAME [--project ID|PATH] (--cron EXPR | --on EVENT) (--task CMD [--cwd DIR] | --agent PROFILE --prompt TEXT [--base BRANCH] | --message AGENT --text TEXT) [--time-zone TZ] [--daily-cap N] [--catch-up-minutes M] [--json]
   drover automation list [--project ID|PATH] [--json]   (name, trigger, action, state, next run, last run)
   drover automation history NAME [--project ID|PATH] [--json]
   drover automation run|pause|resume|remove NAME [--project ID|PATH] [--json]
@@ -61,7 +61,8 @@ drover task logs --follow ends with how the task ended (on stderr).
 drover automation: EXPR is five cron fields or @hourly, @daily, @weekly, @monthly, @yearly, read in your
 time zone; EVENT is task-succeeded=LABEL, task-failed=LABEL or task-ended=LABEL, whose task's label and
 exit code reach the follow-up as DROVER_EVENT_TASK_LABEL and DROVER_EVENT_TASK_EXIT_CODE and as
-{task.label}, {task.exitCode} and {task.tail} in CMD or TEXT. The host runs automations with no window
+{task.label}, {task.exitCode} and {task.tail} in CMD or TEXT. --agent starts a new agent (automation-N) in
+its own worktree from BRANCH (default: the project's current branch), its first prompt TEXT. The host runs automations with no window
 open: one run at a time, at most --daily-cap a day (48), a schedule missed while the host was down
 once if it is less than --catch-up-minutes late (60), and three failures in a row pause it.
 drover pr create pushes the agent's branch (that branch only) and opens its pull request against

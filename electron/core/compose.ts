@@ -207,7 +207,7 @@ export function createCore(options: CoreOptions): Core {
   const wakeChannels = new WakeChannels();
   const wakeDelivery = channelOrTypedWakes(wakeChannels, sessions, log);
   const wakes = new AgentWakeService(locator, stores, events, inbox, wakeDelivery, accountPauses, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
-  const automationRunner = new AutomationRunner(new AutomationWork(tasks, inbox, stores), SYSTEM_CLOCK, (projectId, automation) =>
+  const automationRunner = new AutomationRunner(new AutomationWork(tasks, inbox, stores, agents, sessions), SYSTEM_CLOCK, (projectId, automation) =>
     log(`automation ${automation.name} of ${projectId} paused itself: ${automation.pausedReason ?? ''}`),
   );
   const automationTriggers = new AutomationTriggers(
@@ -257,7 +257,7 @@ export function createCore(options: CoreOptions): Core {
     ...commentMethods(new CommentService(locator, events, inbox)),
     ...attentionMethods(new HandledAttentionService(projects, stores, events)),
     ...machineMethods(new MachineService(new DefinitionTable(appDb, 'machines'), options.launchSsh, options.remoteHostBundleDir)),
-    ...automationMethods(new AutomationService(projects, stores, automationRunner, automationTriggers, SYSTEM_CLOCK)),
+    ...automationMethods(new AutomationService(projects, stores, profiles, automationRunner, automationTriggers, SYSTEM_CLOCK)),
     ...editorMethods(projects, stores, locator, appSettings, new TerminalEditor(agents, sessions, stores, env), withoutForgeTokens(env)),
   };
   // Agents' connections are held to their own project and inbox; the person's are not.

@@ -46,6 +46,7 @@ describe('automation guards', () => {
   let clock: TestClock;
   let started: { automation: string; event: AutomationEvent }[];
   let failStarts: boolean;
+  let slowStart: Promise<{ agentId: string; done: true }> | null;
   let paused: string[];
   let runner: AutomationRunner;
   let triggers: AutomationTriggers;
@@ -69,12 +70,14 @@ describe('automation guards', () => {
     clock = new TestClock(Date.parse('2026-01-05T10:00:10Z'));
     started = [];
     failStarts = false;
+    slowStart = null;
     paused = [];
     taskCount = 0;
     runner = new AutomationRunner(
       {
         start: (_projectId, automation, event) => {
           if (failStarts) throw new Error('the folder is gone');
+          if (slowStart) return slowStart;
           started.push({ automation: automation.name, event });
           return { taskId: `t-task${String(++taskCount).padStart(4, '0')}` };
         },
@@ -168,6 +171,23 @@ describe('automation guards', () => {
     add('daily', { kind: 'schedule', cron: '0 9 * * *', timeZone: 'UTC' }, { checkedUntil: Date.parse('2026-01-05T08:00:00Z'), catchUpMs: 30 * MINUTE });
     triggers.start();
     expect(started).toEqual([]);
+  });
+
+  it('keeps a run that starts slowly (an agent) running until its start settles, and ends one a restart cut off', async () => {
+    const id = add('agent', everyMinute);
+    let settle: (started: { agentId: string; done: true }) => void = () => {};
+    slowStart = new Promise((resolve) => (settle = resolve));
+    expect(runner.fire(PROJECT, store, id, manual('now:1'))?.state).toBe('running');
+    expect(runner.fire(PROJECT, store, id, manual('now:2'))?.state).toBe('skipped');
+    settle({ agentId: 'a-agent001', done: true });
+    await slowStart;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(store.runs(id, 2).map((run) => [run.state, run.agentId])).toEqual([['skipped', null], ['succeeded', 'a-agent001']]);
+
+    slowStart = new Promise(() => {});
+    runner.fire(PROJECT, store, id, manual('now:3'));
+    triggers.start();
+    expect(store.runs(id, 1)[0]).toMatchObject({ state: 'failed', reason: 'the host stopped before its work started' });
   });
 
   it('starts a task rule once per task, with the ended task as its fields', () => {

@@ -31,11 +31,12 @@ export interface AutomationEvent {
   byPerson?: boolean;
 }
 
-/** What an action started: a task (the run ends with it), or something already done (a message posted). */
+/** What an action started: a task (the run ends with it), or something already done (a message posted, an agent started). */
 export type StartedWork = { taskId: string } | { agentId: string; done: true };
 
 export interface AutomationActions {
-  start(projectId: string, automation: StoredAutomation, event: AutomationEvent): StartedWork;
+  /** A promise for work that takes a while to start (an agent's worktree): the run stays running until it settles. */
+  start(projectId: string, automation: StoredAutomation, event: AutomationEvent): StartedWork | Promise<StartedWork>;
 }
 
 function messageOf(error: unknown): string {
@@ -73,20 +74,31 @@ export class AutomationRunner {
       return store.addRun({ ...base, state: 'skipped', reason: skip, endedAt: now }) ? (store.run(base.id) ?? null) : null;
     }
     if (!store.addRun({ ...base, state: 'running', reason: null, endedAt: null })) return null;
+    const failed = (error: unknown) => this.end(projectId, store, base.id, 'failed', messageOf(error));
     try {
       const work = this.actions.start(projectId, automation, event);
-      store.setRunWork(base.id, 'taskId' in work ? { taskId: work.taskId, agentId: null } : { taskId: null, agentId: work.agentId });
-      if ('done' in work) this.end(projectId, store, base.id, 'succeeded', null);
+      if (work instanceof Promise) work.then((started) => this.started(projectId, store, base.id, started)).catch(failed);
+      else this.started(projectId, store, base.id, work);
     } catch (error) {
-      this.end(projectId, store, base.id, 'failed', messageOf(error));
+      failed(error);
     }
     return store.run(base.id) ?? null;
+  }
+
+  private started(projectId: string, store: AutomationStore, runId: string, work: StartedWork): void {
+    store.setRunWork(runId, 'taskId' in work ? { taskId: work.taskId, agentId: null } : { taskId: null, agentId: work.agentId });
+    if ('done' in work) this.end(projectId, store, runId, 'succeeded', null);
   }
 
   /** A run's task ended: so did the run. */
   taskEnded(projectId: string, store: AutomationStore, taskId: string, succeeded: boolean, reason: string): void {
     const run = store.runOfTask(taskId);
     if (run) this.end(projectId, store, run.id, succeeded ? 'succeeded' : 'failed', succeeded ? null : reason);
+  }
+
+  /** Host start: a run whose work never got started (the host stopped on the way) ends as failed. */
+  cutOff(projectId: string, store: AutomationStore, runId: string): void {
+    this.end(projectId, store, runId, 'failed', 'the host stopped before its work started');
   }
 
   private end(projectId: string, store: AutomationStore, runId: string, state: 'succeeded' | 'failed', reason: string | null): void {

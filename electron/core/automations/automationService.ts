@@ -5,9 +5,12 @@ import {
   type AutomationAction,
   type AutomationRun,
   type AutomationTrigger,
+  describeAction,
+  describeTrigger,
 } from '../../../shared/automations';
 import { fail } from '../errors';
 import { newId } from '../ids';
+import type { ProfileRegistry } from '../profiles/profileRegistry';
 import type { ProjectRegistry } from '../projects/projectRegistry';
 import type { AutomationStore, StoredAutomation } from '../storage/automationStore';
 import type { ProjectStores } from '../storage/projectStores';
@@ -36,19 +39,12 @@ export interface UpcomingRun {
   action: string;
 }
 
-export function describeTrigger(trigger: AutomationTrigger): string {
-  return trigger.kind === 'schedule' ? `cron ${trigger.cron} (${trigger.timeZone})` : `task ${trigger.label} ${trigger.outcome === 'any' ? 'ended' : trigger.outcome}`;
-}
-
-export function describeAction(action: AutomationAction): string {
-  return action.kind === 'task' ? `task: ${action.command}` : `message to ${action.agent}: ${action.text}`;
-}
-
 /** The person's side of automations: add, list, pause, resume, remove, run now, history, what runs next. */
 export class AutomationService {
   constructor(
     private readonly projects: ProjectRegistry,
     private readonly stores: ProjectStores,
+    private readonly profiles: ProfileRegistry,
     private readonly runner: AutomationRunner,
     private readonly triggers: AutomationTriggers,
     private readonly clock: Clock,
@@ -60,7 +56,11 @@ export class AutomationService {
     if (trigger.kind === 'schedule') parseCron(trigger.cron, trigger.timeZone);
     const action = input.action;
     if (action.kind === 'task') checkTemplate(action.command, trigger.kind, 'command');
-    else {
+    else if (action.kind === 'agent') {
+      checkTemplate(action.prompt, trigger.kind, 'prompt');
+      const known = this.profiles.list().map((profile) => profile.id);
+      if (!known.includes(action.profileId)) fail('not-found', `There is no profile ${action.profileId} (profiles: ${known.join(', ')}).`);
+    } else {
       checkTemplate(action.text, trigger.kind, 'message');
       if (!this.stores.get(input.projectId).agents.byIdOrName(action.agent)) fail('not-found', `There is no agent ${action.agent} in project ${input.projectId}.`);
     }

@@ -41,7 +41,8 @@ export class AutomationTriggers {
     for (const projectId of this.projects.ids()) {
       for (const run of this.projects.automations(projectId).allRunning()) {
         const task = run.taskId === null ? undefined : this.projects.task(projectId, run.taskId);
-        if (task && isTaskFinished(task.state)) this.taskChanged(projectId, task);
+        if (!task && run.agentId === null) this.runner.cutOff(projectId, this.projects.automations(projectId), run.id);
+        else if (task && isTaskFinished(task.state)) this.taskChanged(projectId, task);
       }
       for (const automation of this.projects.automations(projectId).list()) this.catchUp(projectId, automation);
       this.armProject(projectId);
