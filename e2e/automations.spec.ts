@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { AutomationRun } from '../shared/automations';
 import { runCli } from '../test-support/droverProcess';
 import { FAKE_PROFILE } from '../test-support/fakeAgentProfile';
-import { makeRepo } from '../test-support/gitRepo';
+import { FakeGitHub } from '../test-support/fakeGitHub';
+import { addBareOrigin, makeRepo } from '../test-support/gitRepo';
 import { saveProfiles } from './support/agents';
 import { withSocket } from './support/attention';
 import { expect, test, type DroverWorld } from './support/droverHost';
@@ -109,6 +110,35 @@ test('a task-failed rule starts one agent in its own worktree from the base bran
   expect(await automation(drover, folder, 'list')).toMatch(/fixer\s+task build failed\s+agent \(fake from main\): The build failed/);
 });
 
+test('an issue labelled agent starts one agent in its own worktree whose first prompt holds the issue, once', async ({ drover }) => {
+  const token = 'ghp_e2etoken0123456789';
+  const repo = makeRepo(path.join(drover.root, 'shop'), { 'README.md': 'hello\n' });
+  const fake = new FakeGitHub({ repository: 'acme/shop', bareRepo: addBareOrigin(repo, path.join(drover.root, 'remote.git')), token });
+  await fake.listen();
+  try {
+    await drover.startHost(['--project', repo], { ...process.env, DROVER_GITHUB_API_URL: fake.url, GH_TOKEN: token, DROVER_GITHUB_POLL_MS: '300' });
+    const projectId = await saveProfiles(drover, repo, [FAKE_PROFILE]);
+    await withSocket(drover, (rpc) => rpc.call('updateProjectSettings', { projectId, settings: { forgeRepository: 'acme/shop' } }));
+    fake.addIssue({ title: 'Dark mode', body: 'Please.', labels: ['feature'], assignees: [], author: 'designer' });
+    await automation(drover, repo, 'add', 'triage', '--on', 'issue-labelled=agent', '--agent', 'fake', '--prompt', 'Issue #{issue.number}: {issue.title}\n\n{issue.body}');
+    const number = fake.addIssue({ title: 'Cart drops the last item', body: 'Put three items in the cart: it shows two.', labels: ['bug', 'agent'], assignees: [], author: 'customer' });
+
+    const workState = () => withSocket(drover, (rpc) => rpc.call('getWorkState', { projectId }));
+    await expect.poll(async () => (await workState()).worktrees.map((worktree) => worktree.state)).toEqual(['ready']);
+    const { agents } = await workState();
+    const inbox = await withSocket(drover, (rpc) => rpc.call('listInbox', { agentId: agents[0]!.id }));
+    expect(inbox.messages.map((message) => message.body)).toEqual([`Issue #${number}: Cart drops the last item\n\nPut three items in the cart: it shows two.`]);
+    // Later polls see the same issue and start nothing more.
+    const issueReads = () => fake.requests.filter((request) => request.url.includes('/issues')).length;
+    const readsBefore = issueReads();
+    await expect.poll(issueReads).toBeGreaterThan(readsBefore + 3);
+    expect((await workState()).agents).toHaveLength(1);
+    expect((await history(drover, repo, 'triage')).map((run) => [run.state, run.trigger])).toEqual([['succeeded', `issue #${number} labelled agent`]]);
+  } finally {
+    await fake.close();
+  }
+});
+
 test('bad rules get a plain answer', async ({ drover }) => {
   const folder = drover.makeFolder('rules');
   await drover.startHost(['--project', folder]);
@@ -123,4 +153,5 @@ test('bad rules get a plain answer', async ({ drover }) => {
   expect(await refused('--cron', '@daily', '--message', 'nobody', '--text', 'hi')).toContain('There is no agent nobody in project');
   expect(await refused('--cron', '@daily', '--agent', 'no-such-cli', '--prompt', 'hi')).toContain('There is no profile no-such-cli (profiles: ');
   expect(await refused('--cron', '@daily', '--agent', 'claude', '--prompt', 'hi', '--base', 'main;reboot')).toContain('no spaces or shell characters');
+  expect(await refused('--on', 'issue-labelled=agent', '--task', 'echo {issue.title}')).toContain('has no origin remote: add one');
 });

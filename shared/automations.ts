@@ -17,9 +17,16 @@ export const RuleWordSchema = z
   .max(200)
   .regex(/^[A-Za-z0-9._/@+:-]+$/, 'a label or branch name here is letters, digits and . _ / @ + : - (no spaces or shell characters)');
 
+/** The project's GitHub issues, as the host polls them: each issue sets a rule off once. */
+export const GITHUB_TRIGGERS = [
+  z.object({ kind: z.literal('issue-labelled'), label: RuleWordSchema }).strict(),
+  z.object({ kind: z.literal('issue-opened') }).strict(),
+] as const;
+
 export const AutomationTriggerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('schedule'), cron: z.string().min(1).max(200), timeZone: z.string().min(1).max(100) }).strict(),
   z.object({ kind: z.literal('task-ended'), label: RuleWordSchema, outcome: z.enum(TASK_OUTCOMES) }).strict(),
+  ...GITHUB_TRIGGERS,
 ]);
 export type AutomationTrigger = z.infer<typeof AutomationTriggerSchema>;
 
@@ -77,6 +84,8 @@ export const AutomationSchema = z.object({
 export type Automation = z.infer<typeof AutomationSchema>;
 
 export function describeTrigger(trigger: AutomationTrigger): string {
+  if (trigger.kind === 'issue-labelled') return `issue labelled ${trigger.label}`;
+  if (trigger.kind === 'issue-opened') return 'issue opened';
   return trigger.kind === 'schedule' ? `cron ${trigger.cron} (${trigger.timeZone})` : `task ${trigger.label} ${trigger.outcome === 'any' ? 'ended' : trigger.outcome}`;
 }
 

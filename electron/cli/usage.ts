@@ -59,8 +59,9 @@ naming the files; --hand-back then posts them to the agent to rebase and resolve
 the merge would do (its commits, and what stops it now) and does nothing (exit code 2 when it would not merge).
 drover task logs --follow ends with how the task ended (on stderr).
 drover automation: EXPR is five cron fields or @hourly, @daily, @weekly, @monthly, @yearly, read in your
-time zone; EVENT is task-succeeded=LABEL, task-failed=LABEL or task-ended=LABEL, whose task's label and
-exit code reach the follow-up as DROVER_EVENT_TASK_LABEL and DROVER_EVENT_TASK_EXIT_CODE and as
+time zone; EVENT is issue-labelled=LABEL or issue-opened (the project's GitHub issues, each once, with
+{issue.number}, {issue.title}, {issue.body}, {issue.url}), or task-succeeded=LABEL, task-failed=LABEL or
+task-ended=LABEL, whose task's label and exit code reach the follow-up as DROVER_EVENT_TASK_LABEL and DROVER_EVENT_TASK_EXIT_CODE and as
 {task.label}, {task.exitCode} and {task.tail} in CMD or TEXT. --agent starts a new agent (automation-N) in
 its own worktree from BRANCH (default: the project's current branch), its first prompt TEXT. The host runs automations with no window
 open: one run at a time, at most --daily-cap a day (48), a schedule missed while the host was down

@@ -10,6 +10,7 @@ import { AutomationRunner, SYSTEM_CLOCK } from './automations/automationRunner';
 import { AutomationService } from './automations/automationService';
 import { AutomationTriggers } from './automations/automationTriggers';
 import { AutomationWork } from './automations/automationWork';
+import { IssueTriggers } from './automations/issueTriggers';
 import { appSettingsMethods } from './appSettings/appSettingsMethods';
 import { AppSettingsService } from './appSettings/appSettingsService';
 import { AgentService } from './agents/agentService';
@@ -221,6 +222,17 @@ export function createCore(options: CoreOptions): Core {
     SYSTEM_CLOCK,
     log,
   );
+  const issueTriggers = new IssueTriggers(
+    { ids: () => stores.usable(projects.list().projects.map((project) => project.id)).map((store) => store.projectId), automations: (projectId) => stores.get(projectId).automations },
+    {
+      issues: async (projectId, labels) => (await connector.connect(projectId)).forge.issues({ labels }),
+      issue: async (projectId, number) => (await connector.connect(projectId)).forge.issue(number),
+    },
+    automationRunner,
+    SYSTEM_CLOCK,
+    forgePollMs(env),
+    log,
+  );
   // Every subscription to the bus is made here, before the boot reconciliation's events, and released on close.
   const subscriptions = [
     turns.listen(),
@@ -257,7 +269,11 @@ export function createCore(options: CoreOptions): Core {
     ...commentMethods(new CommentService(locator, events, inbox)),
     ...attentionMethods(new HandledAttentionService(projects, stores, events)),
     ...machineMethods(new MachineService(new DefinitionTable(appDb, 'machines'), options.launchSsh, options.remoteHostBundleDir)),
-    ...automationMethods(new AutomationService(projects, stores, profiles, automationRunner, automationTriggers, SYSTEM_CLOCK)),
+    ...automationMethods(
+      new AutomationService(projects, stores, profiles, automationRunner, automationTriggers, SYSTEM_CLOCK, async (projectId) => {
+        await connector.connect(projectId);
+      }),
+    ),
     ...editorMethods(projects, stores, locator, appSettings, new TerminalEditor(agents, sessions, stores, env), withoutForgeTokens(env)),
   };
   // Agents' connections are held to their own project and inbox; the person's are not.
@@ -280,6 +296,7 @@ export function createCore(options: CoreOptions): Core {
       wakes.startAll();
       pullRequests.startAll();
       automationTriggers.start();
+      issueTriggers.start();
     },
     close: async () => {
       if (closed) return;
@@ -288,6 +305,7 @@ export function createCore(options: CoreOptions): Core {
       wakes.stop();
       pullRequests.stop();
       automationTriggers.stop();
+      issueTriggers.stop();
       worktrees.close();
       await Promise.all([tasks.shutdown(), sessions.shutdown()]);
       // Tasks and sessions ending above still reach the listeners (a task's result goes to its owner's inbox).

@@ -4,6 +4,7 @@ import {
   AutomationNameSchema,
   AutomationRunSchema,
   AutomationSchema,
+  GITHUB_TRIGGERS,
   RuleWordSchema,
   TASK_OUTCOMES,
 } from '../automations';
@@ -15,6 +16,7 @@ const InProject = z.object({ projectId: ProjectIdSchema, name: AutomationNameSch
 const NewTriggerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('schedule'), cron: z.string().min(1).max(200), timeZone: z.string().min(1).max(100).optional() }).strict(),
   z.object({ kind: z.literal('task-ended'), label: RuleWordSchema, outcome: z.enum(TASK_OUTCOMES) }).strict(),
+  ...GITHUB_TRIGGERS,
 ]);
 
 // Automations are the person's rules: what runs with nobody at the window is not an agent's to set.

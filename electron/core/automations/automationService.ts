@@ -48,9 +48,11 @@ export class AutomationService {
     private readonly runner: AutomationRunner,
     private readonly triggers: AutomationTriggers,
     private readonly clock: Clock,
+    /** Refuses, in words, a project whose GitHub repository cannot be reached. */
+    private readonly reachGitHub: (projectId: string) => Promise<void>,
   ) {}
 
-  add(input: NewAutomation): Automation {
+  async add(input: NewAutomation): Promise<Automation> {
     const store = this.storeOf(input.projectId);
     const trigger: AutomationTrigger = input.trigger.kind === 'schedule' ? { ...input.trigger, timeZone: input.trigger.timeZone ?? hostTimeZone() } : input.trigger;
     if (trigger.kind === 'schedule') parseCron(trigger.cron, trigger.timeZone);
@@ -65,6 +67,7 @@ export class AutomationService {
       if (!this.stores.get(input.projectId).agents.byIdOrName(action.agent)) fail('not-found', `There is no agent ${action.agent} in project ${input.projectId}.`);
     }
     if (store.get(input.name)) fail('conflict', `The project already has an automation named ${input.name}.`);
+    if (trigger.kind === 'issue-labelled' || trigger.kind === 'issue-opened') await this.reachGitHub(input.projectId);
     const id = newId('u');
     const now = this.clock.now();
     store.insert({

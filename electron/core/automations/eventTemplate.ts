@@ -5,9 +5,13 @@ import { fail } from '../errors';
 /** The fields of the event that set a rule off, by their template name ("task.label"). */
 export type EventFields = Readonly<Record<string, string>>;
 
+const ISSUE_FIELDS = ['issue.number', 'issue.title', 'issue.body', 'issue.url'];
+
 const FIELDS_OF_TRIGGER: Record<AutomationTrigger['kind'], readonly string[]> = {
   schedule: [],
   'task-ended': ['task.label', 'task.exitCode', 'task.tail'],
+  'issue-labelled': ISSUE_FIELDS,
+  'issue-opened': ISSUE_FIELDS,
 };
 
 const FIELD = /\{([^{}\s]*)\}/g;
@@ -35,8 +39,8 @@ export function fillTemplate(template: string, fields: EventFields, as: 'command
   });
 }
 
-/** Too long for a command line: a task's output reaches a command through {task.tail} alone. */
-const NOT_IN_ENV = new Set(['task.tail']);
+/** Too long for a command line: a task's output and an issue's text reach a command through their template fields alone. */
+const NOT_IN_ENV = new Set(['task.tail', 'issue.body']);
 
 /** The event's fields as environment variables of a follow-up task (task.exitCode: DROVER_EVENT_TASK_EXIT_CODE). */
 export function eventEnv(fields: EventFields): Record<string, string> {

@@ -84,6 +84,7 @@ export class AutomationStore {
       setRunWork: db.prepare('UPDATE automation_runs SET task_id = @taskId, agent_id = @agentId, seq = @seq WHERE id = @id'),
       runs: db.prepare<[string, number], RunRow>('SELECT * FROM automation_runs WHERE automation_id = ? ORDER BY started_at DESC, rowid DESC LIMIT ?'),
       run: db.prepare<[string], RunRow>('SELECT * FROM automation_runs WHERE id = ?'),
+      answered: db.prepare<[string, string], number>('SELECT count(*) FROM automation_runs WHERE automation_id = ? AND event_key = ?').pluck(),
       running: db.prepare<[string], RunRow>("SELECT * FROM automation_runs WHERE automation_id = ? AND state = 'running'"),
       allRunning: db.prepare<[], RunRow>("SELECT * FROM automation_runs WHERE state = 'running'"),
       runOfTask: db.prepare<[string], RunRow>("SELECT * FROM automation_runs WHERE task_id = ? AND state = 'running'"),
@@ -142,6 +143,11 @@ export class AutomationStore {
   /** Newest first. */
   runs(automationId: string, limit: number): AutomationRun[] {
     return this.statements.runs.all(automationId, limit).map(toRun);
+  }
+
+  /** Whether the automation already answered the event. */
+  answered(automationId: string, eventKey: string): boolean {
+    return (this.statements.answered.get(automationId, eventKey) ?? 0) > 0;
   }
 
   run(id: string): AutomationRun | undefined {
