@@ -221,7 +221,7 @@ function coreDomainRules() {
     ['tasks', 'comments', 'callers'],
     ['worktrees', 'wake'],
     ['agents', 'turns'],
-    ['forge', 'editor', 'overlaps', 'boot'],
+    ['forge', 'editor', 'overlaps', 'automations', 'boot'],
     ['compose'],
   ];
   const inCore = (names) => `^electron/core/(${names.join('|')})(/|\\.ts$)`;

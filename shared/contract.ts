@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { ACCOUNT_METHODS } from './contract/accounts';
 import { ATTENTION_METHODS } from './contract/attention';
 import { AGENT_METHODS } from './contract/agents';
+import { AUTOMATION_METHODS } from './contract/automations';
 import { APP_SETTINGS_METHODS } from './contract/appSettings';
 import { CALLER_METHODS } from './contract/callers';
 import { COMMAND_LINE_TOOL_METHODS } from './contract/commandLineTool';
@@ -50,6 +51,7 @@ export const METHODS = {
   ...MACHINE_METHODS,
   ...ATTENTION_METHODS,
   ...EDITOR_METHODS,
+  ...AUTOMATION_METHODS,
 } as const satisfies MethodTable;
 
 export type MethodName = keyof typeof METHODS;

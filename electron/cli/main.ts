@@ -7,6 +7,7 @@ import { AGENT_PROOF_ENV } from '../common/agentEnv';
 import { defaultDataDir, socketPathFor } from '../wire/paths';
 import { sshLauncher } from '../wire/sshProcess';
 import { openSshRelay } from '../wire/sshRelay';
+import { automationCommand } from './automationCommands';
 import { parseCommandArgs } from './cliOptions';
 import { issueCommand, pullRequestCommand } from './forgeCommands';
 import { hookCommand } from './hookCommand';
@@ -45,7 +46,7 @@ function takeMachine(args: string[]): { machine: string | undefined; rest: strin
 }
 
 /** The commands that act on a project's work, and so may act on another machine's. */
-const MACHINE_COMMANDS = new Set(['status', 'project', 'task', 'worktree', 'inbox', 'pr', 'issue', 'turns']);
+const MACHINE_COMMANDS = new Set(['status', 'project', 'task', 'worktree', 'inbox', 'pr', 'issue', 'turns', 'automation']);
 
 /**
  * Runs a command against the host of the machine the local Drover knows by that name, through an
@@ -162,6 +163,7 @@ function projectWork(command: string, rest: string[], context: CliContext): Prom
   if (command === 'pr') return pullRequestCommand(rest, context);
   if (command === 'issue') return issueCommand(rest, context);
   if (command === 'turns') return turnsCommand(rest, context);
+  if (command === 'automation') return automationCommand(rest, context);
   throw new UsageError(`Unknown command: ${command}`);
 }
 

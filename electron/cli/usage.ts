@@ -33,11 +33,16 @@ export const USAGE = `Usage:
   drover turns AGENT [--project ID|PATH] [--json]       (the agent's checkpoints, one per turn; 0 is its start)
   drover turns diff AGENT N [M] [--stat] [--json]       (what checkpoint N, or N through M, changed)
   drover turns restore AGENT N [--json]                 (the worktree back as checkpoint N had it; undoable)
+  drover automation add NAME [--project ID|PATH] (--cron EXPR | --on EVENT) (--task CMD [--cwd DIR] | --agent PROFILE --prompt TEXT [--base BRANCH] | --message AGENT --text TEXT) [--time-zone TZ] [--daily-cap N] [--catch-up-minutes M] [--json]
+  drover automation list [--project ID|PATH] [--json]   (name, trigger, action, state, next run, last run)
+  drover automation history NAME [--project ID|PATH] [--json]
+  drover automation run|pause|resume|remove NAME [--project ID|PATH] [--json]
+  drover automation next [--project ID|PATH] [--json]   (what would run, and when)
   drover mcp [--project ID|PATH]  (stdio MCP server for agent CLIs: run_in_background, inbox, ask_agent, ...)
   drover hook CLI [EVENT]      (run by agent CLIs' hooks; reports busy/ready to Drover, always exits 0)
 
 --machine NAME before a command runs it on that machine's Drover (status, project, task, worktree,
-inbox, pr, issue, turns), over ssh: paths are that machine's, absolute. host connect pipes the
+inbox, pr, issue, turns, automation), over ssh: paths are that machine's, absolute. host connect pipes the
 host's socket on stdin and stdout (what another machine's Drover runs over ssh).
 serve opens the browser door of the data dir's host, starting the host when none runs; stopping
 serve closes the door only: agents and tasks keep running until drover host stop. --port 0 (the
@@ -54,6 +59,14 @@ drover worktree merge checks for conflicts first (git merge-tree) and refuses wi
 naming the files; --hand-back then posts them to the agent to rebase and resolve. --check says what
 the merge would do (its commits, and what stops it now) and does nothing (exit code 2 when it would not merge).
 drover task logs --follow ends with how the task ended (on stderr).
+drover automation: EXPR is five cron fields or @hourly, @daily, @weekly, @monthly, @yearly, read in your
+time zone; EVENT is issue-labelled=LABEL or issue-opened (the project's GitHub issues, each once, with
+{issue.number}, {issue.title}, {issue.body}, {issue.url}), or task-succeeded=LABEL, task-failed=LABEL or
+task-ended=LABEL, whose task's label and exit code reach the follow-up as DROVER_EVENT_TASK_LABEL and DROVER_EVENT_TASK_EXIT_CODE and as
+{task.label}, {task.exitCode} and {task.tail} in CMD or TEXT. --agent starts a new agent (automation-N) in
+its own worktree from BRANCH (default: the project's current branch), its first prompt TEXT. The host runs automations with no window
+open: one run at a time, at most --daily-cap a day (48), a schedule missed while the host was down
+once if it is less than --catch-up-minutes late (60), and three failures in a row pause it.
 drover pr create pushes the agent's branch (that branch only) and opens its pull request against
 the branch it started from; drover issue start makes an agent in its own worktree whose first
 prompt is the issue (default profile: claude).

@@ -12,6 +12,12 @@ import { appSettingsMethods } from './appSettings/appSettingsMethods';
 import { AppSettingsService } from './appSettings/appSettingsService';
 import { attentionMethods } from './attention/attentionMethods';
 import { HandledAttentionService } from './attention/handledAttention';
+import { automationMethods } from './automations/automationMethods';
+import { AutomationRunner, SYSTEM_CLOCK } from './automations/automationRunner';
+import { AutomationService } from './automations/automationService';
+import { AutomationTriggers } from './automations/automationTriggers';
+import { AutomationWork } from './automations/automationWork';
+import { IssueTriggers } from './automations/issueTriggers';
 import { reconcileProjects } from './boot';
 import { restrictAgents } from './callers/agentAccess';
 import { callerMethods } from './callers/callerMethods';
@@ -53,6 +59,7 @@ import { ProjectTable } from './storage/projectTable';
 import { damagedMessage, findDamaged, openDatabase, type OpenedDatabase } from './storage/sqlite';
 import { connectTaskCompletionSink } from './tasks/taskCompletionSink';
 import { taskMethods } from './tasks/taskMethods';
+import { outputTail } from './tasks/taskResultText';
 import { TaskService } from './tasks/taskService';
 import { AgentComparison } from './turns/agentComparison';
 import { Checkpoints } from './turns/checkpoints';
@@ -63,8 +70,8 @@ import { WakeChannels } from './wake/wakeChannels';
 import { channelOrTypedWakes } from './wake/wakeDelivery';
 import { wakeMethods } from './wake/wakeMethods';
 import { PortBlocks } from './workspaces/portBlocks';
-import { WorktreeCheckouts } from './worktrees/worktreeCheckouts';
 import { WorktreeHolds } from './workspaces/worktreeHolds';
+import { WorktreeCheckouts } from './worktrees/worktreeCheckouts';
 import { worktreeMethods } from './worktrees/worktreeMethods';
 import { WorktreeService } from './worktrees/worktreeService';
 
@@ -206,6 +213,31 @@ export function createCore(options: CoreOptions): Core {
   const wakeChannels = new WakeChannels();
   const wakeDelivery = channelOrTypedWakes(wakeChannels, sessions, log);
   const wakes = new AgentWakeService(locator, stores, events, inbox, wakeDelivery, accountPauses, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
+  const automationRunner = new AutomationRunner(new AutomationWork(tasks, inbox, stores, agents, sessions), SYSTEM_CLOCK, (projectId, automation) =>
+    log(`automation ${automation.name} of ${projectId} paused itself: ${automation.pausedReason ?? ''}`),
+  );
+  const automationTriggers = new AutomationTriggers(
+    {
+      ids: () => stores.usable(projects.list().projects.map((project) => project.id)).map((store) => store.projectId),
+      automations: (projectId) => stores.get(projectId).automations,
+      task: (projectId, taskId) => stores.get(projectId).tasks.get(taskId),
+      tail: (task) => outputTail(task.logPath),
+    },
+    automationRunner,
+    SYSTEM_CLOCK,
+    log,
+  );
+  const issueTriggers = new IssueTriggers(
+    { ids: () => stores.usable(projects.list().projects.map((project) => project.id)).map((store) => store.projectId), automations: (projectId) => stores.get(projectId).automations },
+    {
+      issues: async (projectId, labels) => (await connector.connect(projectId)).forge.issues({ labels }),
+      issue: async (projectId, number) => (await connector.connect(projectId)).forge.issue(number),
+    },
+    automationRunner,
+    SYSTEM_CLOCK,
+    forgePollMs(env),
+    log,
+  );
   // Every subscription to the bus is made here, before the boot reconciliation's events, and released on close.
   const subscriptions = [
     turns.listen(),
@@ -216,6 +248,9 @@ export function createCore(options: CoreOptions): Core {
     pullRequests.listen(),
     wakes.listen(),
     overlapFollower.listen(),
+    events.onEvent((event) => {
+      if (event.name === 'backgroundTaskChanged') automationTriggers.taskChanged(event.projectId, event.task);
+    }),
   ];
 
   const stopReportingPatterns = patternSandbox.onRunaway((_source, reason) => log(`screen pattern stopped: ${reason}`));
@@ -241,6 +276,11 @@ export function createCore(options: CoreOptions): Core {
     ...commentMethods(new CommentService(locator, events, inbox)),
     ...attentionMethods(new HandledAttentionService(projects, stores, events)),
     ...machineMethods(new MachineService(new DefinitionTable(appDb, 'machines'), options.launchSsh, options.remoteHostBundleDir)),
+    ...automationMethods(
+      new AutomationService(projects, stores, profiles, automationRunner, automationTriggers, SYSTEM_CLOCK, async (projectId) => {
+        await connector.connect(projectId);
+      }),
+    ),
     ...editorMethods(projects, stores, locator, appSettings, new TerminalEditor(agents, sessions, stores, env), withoutForgeTokens(env)),
   };
   // Agents' connections are held to their own project and inbox; the person's are not.
@@ -263,6 +303,8 @@ export function createCore(options: CoreOptions): Core {
       wakes.startAll();
       pullRequests.startAll();
       overlapFollower.startAll(projects.list().projects.map((project) => project.id));
+      automationTriggers.start();
+      issueTriggers.start();
     },
     close: async () => {
       if (closed) return;
@@ -271,6 +313,8 @@ export function createCore(options: CoreOptions): Core {
       wakes.stop();
       pullRequests.stop();
       overlapFollower.close();
+      automationTriggers.stop();
+      issueTriggers.stop();
       worktrees.close();
       await Promise.all([tasks.shutdown(), sessions.shutdown()]);
       // Tasks and sessions ending above still reach the listeners (a task's result goes to its owner's inbox).

@@ -18,6 +18,7 @@ import type { RequestLedger } from './requestLedger';
  * through the code that acts on it (the client's drop policy, a door's refusal, an agent's refusal).
  */
 const READS = [
+  'getAutomationHistory', 'getUpcomingAutomationRuns', 'listAutomations',
   'compareAgents', 'diffAgents', 'draftPullRequest', 'findProjectByPath', 'getAppSettings', 'getCheckpointUsage', 'getForgeStatus',
   'getHandledAttention', 'getHostStatus', 'getMachineHost', 'getProjectGit', 'getProjectSettings', 'getStatus', 'getTask', 'getTerminalEditor', 'getTurnDiff',
   'getWorkState', 'getWorktreeDiff', 'getWorktreeDiskUsage', 'getWorktreeStatus', 'checkWorktreeMerge', 'listAgentProfiles', 'listDiffComments',
@@ -32,14 +33,14 @@ const SOCKET_ONLY = ['openWebDoor', 'stopHost'];
 /** What a page of another machine may not ask of that machine's host. */
 const NOT_FOR_A_MACHINE_PAGE = ['getHostStatus', 'openWebDoor', 'stopHost'];
 const REFUSED_TO_AGENTS = [
-  'ackAgentOutput', 'addDiffComment', 'addMachine', 'addProject', 'archiveAgent', 'attachAgentTerminal', 'compareAgents', 'createAgent',
+  'ackAgentOutput', 'addAutomation', 'addDiffComment', 'addMachine', 'addProject', 'archiveAgent', 'attachAgentTerminal', 'compareAgents', 'createAgent',
   'createPullRequest', 'deleteAgentProfile', 'deleteDiffComment', 'deleteKeptBranch', 'detachAgentTerminal', 'diffAgents', 'draftPullRequest',
-  'getAppSettings', 'getForgeStatus', 'getHandledAttention', 'getHostStatus', 'getMachineHost', 'getTerminalEditor', 'handBackWorktreeConflicts',
+  'getAppSettings', 'getAutomationHistory', 'getForgeStatus', 'getHandledAttention', 'getHostStatus', 'getMachineHost', 'getTerminalEditor', 'getUpcomingAutomationRuns', 'handBackWorktreeConflicts',
   'holdAgentWakes',
-  'installCommandLineTool', 'listAgentProfiles', 'listDiffComments', 'listForgeIssues', 'listMachines', 'markInboxSeen', 'mergePullRequest',
-  'mergeWorktree', 'openInEditor', 'openWebDoor', 'pauseAgentAccount', 'pushWorktreeBranch', 'readAgentScreen', 'refreshPullRequest', 'removeAgent',
-  'removeMachine', 'removeProject', 'renameProject', 'resizeAgent', 'restartAgent', 'restartMachineHost', 'restoreTurn', 'resumeAccount',
-  'revertChange', 'saveAgentProfile', 'sendDiffComments', 'sendForgeFeedback', 'setForgeToken', 'startAgent', 'startAgentOnIssue',
+  'installCommandLineTool', 'listAgentProfiles', 'listAutomations', 'listDiffComments', 'listForgeIssues', 'listMachines', 'markInboxSeen', 'mergePullRequest',
+  'mergeWorktree', 'openInEditor', 'openWebDoor', 'pauseAgentAccount', 'pauseAutomation', 'pushWorktreeBranch', 'readAgentScreen', 'refreshPullRequest', 'removeAgent', 'removeAutomation',
+  'removeMachine', 'removeProject', 'renameProject', 'resizeAgent', 'restartAgent', 'restartMachineHost', 'restoreTurn', 'resumeAccount', 'resumeAutomation',
+  'revertChange', 'runAutomation', 'saveAgentProfile', 'sendDiffComments', 'sendForgeFeedback', 'setForgeToken', 'startAgent', 'startAgentOnIssue',
   'startProjectEmpty', 'stopAgent', 'stopHost', 'updateAgent', 'updateAppSettings', 'updateHandledAttention', 'updateMachineHost',
   'updateProjectSettings', 'wakeAgent', 'writeAgentInput',
 ];

@@ -224,7 +224,41 @@ export const PROJECT_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX handled_attention_by_age ON handled_attention (handled_at);
   `,
+  `
+  -- Rules the host runs with nobody at the window: one trigger and one action each (JSON).
+  CREATE TABLE automations (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    trigger TEXT NOT NULL,
+    action TEXT NOT NULL,
+    enabled INTEGER NOT NULL DEFAULT 1,
+    paused_reason TEXT,
+    daily_cap INTEGER NOT NULL,
+    catch_up_ms INTEGER NOT NULL,
+    failures_in_row INTEGER NOT NULL DEFAULT 0,
+    -- A schedule's runs up to here were handled (run, skipped, or let go as too late).
+    checked_until INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    seq INTEGER NOT NULL
+  );
+  CREATE TABLE automation_runs (
+    id TEXT PRIMARY KEY,
+    automation_id TEXT NOT NULL REFERENCES automations(id) ON DELETE CASCADE,
+    -- The event it answered (a task's id, a schedule's time): an event sets a rule off once.
+    event_key TEXT NOT NULL,
+    trigger TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('running','succeeded','failed','skipped')),
+    task_id TEXT,
+    agent_id TEXT,
+    reason TEXT,
+    started_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    seq INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX one_run_per_event ON automation_runs (automation_id, event_key);
+  CREATE INDEX automation_runs_by_task ON automation_runs (task_id) WHERE task_id IS NOT NULL;
+  `,
 ];
 
 /** Every table whose rows carry the project's seq; the counter resumes at the max over them. */
-export const SEQ_TABLES = ['tasks', 'agents', 'agent_sessions', 'inbox_messages', 'wakes', 'worktrees', 'forge_links', 'turns', 'diff_comments', 'former_agents', 'handled_attention'] as const;
+export const SEQ_TABLES = ['tasks', 'agents', 'agent_sessions', 'inbox_messages', 'wakes', 'worktrees', 'forge_links', 'turns', 'diff_comments', 'former_agents', 'handled_attention', 'automations', 'automation_runs'] as const;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ProjectSettings } from '../../../shared/entities/projects';
 import { AgentStore } from './agentStore';
+import { AutomationStore } from './automationStore';
 import { ForgeLinkStore } from './forgeLinkStore';
 import { FormerAgentStore } from './formerAgentStore';
 import { HandledAttentionStore } from './handledAttentionStore';
@@ -37,6 +38,7 @@ export interface ProjectStore {
   turns: TurnStore;
   comments: CommentStore;
   handledAttention: HandledAttentionStore;
+  automations: AutomationStore;
   settings: SettingsStore;
   logsDir: string;
 }
@@ -122,6 +124,7 @@ export class ProjectStores {
       turns: new TurnStore(db, projectId, seq),
       comments: new CommentStore(db, projectId, seq),
       handledAttention: new HandledAttentionStore(db, seq),
+      automations: new AutomationStore(db, seq),
       settings: new SettingsStore(db, this.options.settingsDefaults),
       logsDir: path.join(dir, 'logs'),
     };

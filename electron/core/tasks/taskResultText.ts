@@ -27,7 +27,7 @@ function lastDrawing(line: string): string {
 }
 
 /** The last lines of a task's output as plain text. */
-function outputTail(logPath: string): string {
+export function outputTail(logPath: string): string {
   const { data } = readLogSlice(logPath, { tailBytes: TAIL_BYTES });
   return data
     .replace(ANSI, '')

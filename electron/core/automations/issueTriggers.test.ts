@@ -1,0 +1,73 @@
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir, removeDir } from '../../../test-support/tempDir';
+import { AutomationStore } from '../storage/automationStore';
+import { PROJECT_MIGRATIONS } from '../storage/projectSchema';
+import { SeqCounter } from '../storage/seqCounter';
+import { openDatabase, type SqliteDatabase } from '../storage/sqlite';
+import { AutomationRunner, type AutomationEvent } from './automationRunner';
+import { IssueTriggers } from './issueTriggers';
+
+const PROJECT = 'p-test00';
+const MADE_AT = Date.parse('2026-01-05T10:00:00Z');
+
+describe('issue triggers', () => {
+  let dir: string;
+  let db: SqliteDatabase;
+  let store: AutomationStore;
+  let started: AutomationEvent[];
+  let issues: { number: number; createdAt: number; labels: string[] }[];
+  let triggers: IssueTriggers;
+
+  beforeEach(() => {
+    dir = makeTempDir();
+    db = openDatabase(path.join(dir, 'state.sqlite'), { migrations: PROJECT_MIGRATIONS, description: 'test' });
+    store = new AutomationStore(db, new SeqCounter(0));
+    started = [];
+    issues = [];
+    const clock = { now: () => MADE_AT + 60_000, setTimer: () => () => {} };
+    const runner = new AutomationRunner({ start: (_projectId, _automation, event) => (started.push(event), { agentId: 'a-agent001', done: true }) }, clock, () => {});
+    triggers = new IssueTriggers(
+      { ids: () => [PROJECT], automations: () => store },
+      {
+        issues: (_projectId, labels) => Promise.resolve(issues.filter((issue) => labels.every((label) => issue.labels.includes(label)))),
+        issue: (_projectId, number) => Promise.resolve({ number, title: `Issue ${number}`, url: `https://github.com/acme/shop/issues/${number}`, body: `Body of ${number}` }),
+      },
+      runner,
+      clock,
+      300,
+      () => {},
+    );
+  });
+  afterEach(() => {
+    db.close();
+    removeDir(dir);
+  });
+
+  const add = (name: string, trigger: { kind: 'issue-opened' } | { kind: 'issue-labelled'; label: string }) =>
+    store.insert({ id: `u-${name.padEnd(6, '0')}`, name, trigger, action: { kind: 'message', agent: 'a', text: '{issue.title}' }, dailyCap: 48, catchUpMs: 0, checkedUntil: MADE_AT, createdAt: MADE_AT });
+
+  it('sets an issue-opened rule off once for each issue opened after it was made', async () => {
+    add('opened', { kind: 'issue-opened' });
+    issues.push({ number: 1, createdAt: MADE_AT - 1, labels: [] }, { number: 2, createdAt: MADE_AT + 1, labels: [] });
+    await triggers.poll();
+    await triggers.poll();
+    expect(started).toEqual([
+      {
+        key: 'issue:2',
+        trigger: 'issue #2 opened',
+        fields: { 'issue.number': '2', 'issue.title': 'Issue 2', 'issue.body': 'Body of 2', 'issue.url': 'https://github.com/acme/shop/issues/2' },
+      },
+    ]);
+  });
+
+  it('sets an issue-labelled rule off once for each open issue with its label, old ones too', async () => {
+    add('labelled', { kind: 'issue-labelled', label: 'agent' });
+    issues.push({ number: 3, createdAt: MADE_AT - 1, labels: ['agent'] }, { number: 4, createdAt: MADE_AT + 1, labels: ['bug'] });
+    await triggers.poll();
+    issues[1]!.labels.push('agent');
+    await triggers.poll();
+    await triggers.poll();
+    expect(started.map((event) => event.trigger)).toEqual(['issue #3 labelled agent', 'issue #4 labelled agent']);
+  });
+});
