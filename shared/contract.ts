@@ -11,6 +11,7 @@ import { FORGE_METHODS } from './contract/forge';
 import { HOST_METHODS, type HostMethodName } from './contract/host';
 import { INBOX_METHODS } from './contract/inbox';
 import { MACHINE_METHODS } from './contract/machines';
+import { MERGE_QUEUE_METHODS } from './contract/mergeQueue';
 import { PROFILE_METHODS } from './contract/profiles';
 import { PROJECT_METHODS } from './contract/projects';
 import { SESSION_METHODS } from './contract/sessions';
@@ -48,6 +49,7 @@ export const METHODS = {
   ...MACHINE_METHODS,
   ...ATTENTION_METHODS,
   ...EDITOR_METHODS,
+  ...MERGE_QUEUE_METHODS,
 } as const satisfies MethodTable;
 
 export type MethodName = keyof typeof METHODS;

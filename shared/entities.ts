@@ -185,6 +185,10 @@ export const ProjectSettingsSchema = z.object({
    * for them. Read at each agent's and task's start.
    */
   shareGitHubToken: z.boolean(),
+  /** Run in an agent's worktree before the merge queue lands its branch (e.g. `npm test`); '': none. */
+  mergeCheckCommand: z.string().trim().max(10_000),
+  /** The merge queue takes no next entry (the one under way finishes). */
+  mergeQueuePaused: z.boolean(),
 });
 export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;
 
@@ -203,6 +207,8 @@ export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
   checkpointDaysKept: null,
   preApproveDroverTools: false,
   shareGitHubToken: false,
+  mergeCheckCommand: '',
+  mergeQueuePaused: false,
 };
 
 export const ProjectListSchema = z.object({
@@ -579,6 +585,31 @@ export const MergeResultSchema = z.object({
   commits: z.number().int().nonnegative(),
 });
 export type MergeResult = z.infer<typeof MergeResultSchema>;
+
+export const MERGE_QUEUE_STATES = ['queued', 'rebasing', 'checking', 'merged', 'handed-back'] as const;
+export type MergeQueueState = (typeof MERGE_QUEUE_STATES)[number];
+
+/** An agent's branch in the merge queue of its parent branch; a merged or handed-back entry stays until queued again or removed. */
+export const MergeQueueEntrySchema = z.object({
+  agentId: AgentIdSchema,
+  projectId: ProjectIdSchema,
+  agentName: z.string(),
+  branch: z.string(),
+  parentBranch: z.string(),
+  state: z.enum(MERGE_QUEUE_STATES),
+  /** Why it was handed back (the conflicting files, the check's end), or how it merged. */
+  reason: z.string().nullable(),
+  /** Its place among its parent's entries: lower goes first. */
+  position: z.number().int(),
+  /** The check task of its latest check, if one ran. */
+  checkTaskId: TaskIdSchema.nullable(),
+  /** The parent's tip it landed as. */
+  mergedCommit: z.string().nullable(),
+  queuedAt: z.number().int(),
+  updatedAt: z.number().int(),
+  seq: z.number().int().nonnegative(),
+});
+export type MergeQueueEntry = z.infer<typeof MergeQueueEntrySchema>;
 
 export const WorktreeDiskUsageSchema = z.object({
   projectId: ProjectIdSchema,

@@ -6,6 +6,7 @@ import {
   AgentSessionSchema,
   FormerAgentSchema,
   InboxMessageSchema,
+  MergeQueueEntrySchema,
   ProjectIdSchema,
   ProjectSchema,
   TaskIdSchema,
@@ -80,6 +81,15 @@ export const AgentWorktreeChangedSchema = z.object({
   worktree: WorktreeSchema.nullable(),
 });
 
+/** An agent's entry in the merge queue changed (queued, under way, merged, handed back); `null` when it went. */
+export const MergeQueueChangedSchema = z.object({
+  name: z.literal('mergeQueueChanged'),
+  seq,
+  projectId: ProjectIdSchema,
+  agentId: AgentIdSchema,
+  entry: MergeQueueEntrySchema.nullable(),
+});
+
 /** An agent's issue or pull request changed (a poll found news, something was sent to it); `null` when it went. */
 export const AgentForgeChangedSchema = z.object({
   name: z.literal('agentForgeChanged'),
@@ -139,6 +149,7 @@ export const DroverEventSchema = z.discriminatedUnion('name', [
   DiffCommentChangedSchema,
   FormerAgentChangedSchema,
   HandledAttentionChangedSchema,
+  MergeQueueChangedSchema,
 ]);
 export type DroverEvent = z.infer<typeof DroverEventSchema>;
 export type ProjectChanged = z.infer<typeof ProjectChangedSchema>;

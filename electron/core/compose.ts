@@ -34,6 +34,8 @@ import { ProfileRegistry } from './profiles/profileRegistry';
 import { projectMethods } from './projects/projectMethods';
 import { ProjectRegistry } from './projects/projectRegistry';
 import { machineMethods } from './machines/machineMethods';
+import { mergeQueueMethods } from './mergeQueue/mergeQueueMethods';
+import { MergeQueueService } from './mergeQueue/mergeQueueService';
 import { MachineService } from './machines/machineService';
 import { sessionMethods } from './sessions/sessionMethods';
 import { SessionService } from './sessions/sessionService';
@@ -201,6 +203,7 @@ export function createCore(options: CoreOptions): Core {
   const wakeChannels = new WakeChannels();
   const wakeDelivery = channelOrTypedWakes(wakeChannels, sessions, log);
   const wakes = new AgentWakeService(locator, stores, events, inbox, wakeDelivery, accountPauses, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
+  const mergeQueue = new MergeQueueService(locator, projects, stores, events, worktrees, tasks, inbox, log);
   // Every subscription to the bus is made here, before the boot reconciliation's events, and released on close.
   const subscriptions = [
     turns.listen(),
@@ -210,15 +213,16 @@ export function createCore(options: CoreOptions): Core {
     connectTaskCompletionSink(events, stores, inbox),
     pullRequests.listen(),
     wakes.listen(),
+    mergeQueue.listen(),
   ];
 
   const stopReportingPatterns = patternSandbox.onRunaway((_source, reason) => log(`screen pattern stopped: ${reason}`));
 
-  reconcileProjects({ projects, stores, sessions, wakes, inbox, worktrees, events, log });
+  reconcileProjects({ projects, stores, sessions, wakes, inbox, worktrees, mergeQueue, events, log });
 
   const handlers = {
     ...callerMethods(sessions, projects, stores, locator),
-    ...projectMethods(projects, stores, [tasks, sessions, worktrees, pullRequests, turns], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
+    ...projectMethods(projects, stores, [tasks, sessions, worktrees, pullRequests, turns, mergeQueue], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
     ...taskMethods(tasks, events),
     ...profileMethods(profiles),
     ...agentMethods(agents),
@@ -234,6 +238,7 @@ export function createCore(options: CoreOptions): Core {
     ...commentMethods(new CommentService(locator, events, inbox)),
     ...attentionMethods(new HandledAttentionService(projects, stores, events)),
     ...machineMethods(new MachineService(new DefinitionTable(appDb, 'machines'), options.launchSsh, options.remoteHostBundleDir)),
+    ...mergeQueueMethods(mergeQueue),
     ...editorMethods(projects, stores, locator, appSettings, new TerminalEditor(agents, sessions, stores, env), withoutForgeTokens(env)),
   };
   // Agents' connections are held to their own project and inbox; the person's are not.
@@ -255,6 +260,7 @@ export function createCore(options: CoreOptions): Core {
       }
       wakes.startAll();
       pullRequests.startAll();
+      mergeQueue.startAll();
     },
     close: async () => {
       if (closed) return;
@@ -262,6 +268,7 @@ export function createCore(options: CoreOptions): Core {
       stopReportingPatterns();
       wakes.stop();
       pullRequests.stop();
+      mergeQueue.stop();
       worktrees.close();
       await Promise.all([tasks.shutdown(), sessions.shutdown()]);
       // Tasks and sessions ending above still reach the listeners (a task's result goes to its owner's inbox).

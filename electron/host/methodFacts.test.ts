@@ -21,7 +21,7 @@ const READS = [
   'compareAgents', 'diffAgents', 'draftPullRequest', 'findProjectByPath', 'getAppSettings', 'getCheckpointUsage', 'getForgeStatus',
   'getHandledAttention', 'getHostStatus', 'getMachineHost', 'getProjectGit', 'getProjectSettings', 'getStatus', 'getTask', 'getTerminalEditor', 'getTurnDiff',
   'getWorkState', 'getWorktreeDiff', 'getWorktreeDiskUsage', 'getWorktreeStatus', 'checkWorktreeMerge', 'listAgentProfiles', 'listDiffComments',
-  'listForgeIssues', 'listInbox', 'listMachines', 'listProjects', 'listTasks', 'listTurns', 'listWorktrees', 'readAgentScreen', 'readTaskOutput',
+  'listForgeIssues', 'listInbox', 'listMachines', 'listMergeQueue', 'listProjects', 'listTasks', 'listTurns', 'listWorktrees', 'readAgentScreen', 'readTaskOutput',
 ];
 const ON_THE_CONNECTION = [
   'ackAgentOutput', 'ackTaskOutput', 'attachAgentTerminal', 'awaitChannelWake', 'awaitReply', 'detachAgentTerminal', 'hostHello', 'identifyAgent',
@@ -37,7 +37,7 @@ const REFUSED_TO_AGENTS = [
   'getAppSettings', 'getForgeStatus', 'getHandledAttention', 'getHostStatus', 'getMachineHost', 'getTerminalEditor', 'handBackWorktreeConflicts',
   'holdAgentWakes',
   'installCommandLineTool', 'listAgentProfiles', 'listDiffComments', 'listForgeIssues', 'listMachines', 'markInboxSeen', 'mergePullRequest',
-  'mergeWorktree', 'openInEditor', 'openWebDoor', 'pauseAgentAccount', 'pushWorktreeBranch', 'readAgentScreen', 'refreshPullRequest', 'removeAgent',
+  'mergeWorktree', 'openInEditor', 'openWebDoor', 'pauseAgentAccount', 'pushWorktreeBranch', 'queueForMerge', 'readAgentScreen', 'refreshPullRequest', 'removeAgent', 'removeFromMergeQueue',
   'removeMachine', 'removeProject', 'renameProject', 'resizeAgent', 'restartAgent', 'restartMachineHost', 'restoreTurn', 'resumeAccount',
   'revertChange', 'saveAgentProfile', 'sendDiffComments', 'sendForgeFeedback', 'setForgeToken', 'startAgent', 'startAgentOnIssue',
   'startProjectEmpty', 'stopAgent', 'stopHost', 'updateAgent', 'updateAppSettings', 'updateHandledAttention', 'updateMachineHost',

@@ -7,6 +7,7 @@ import { FormerAgentStore } from './formerAgentStore';
 import { HandledAttentionStore } from './handledAttentionStore';
 import { CommentStore } from './commentStore';
 import { InboxStore } from './inboxStore';
+import { MergeQueueStore } from './mergeQueueStore';
 import { PROJECT_MIGRATIONS, SEQ_TABLES } from './projectSchema';
 import { SeqCounter } from './seqCounter';
 import { SessionStore } from './sessionStore';
@@ -37,6 +38,7 @@ export interface ProjectStore {
   turns: TurnStore;
   comments: CommentStore;
   handledAttention: HandledAttentionStore;
+  mergeQueue: MergeQueueStore;
   settings: SettingsStore;
   logsDir: string;
 }
@@ -122,6 +124,7 @@ export class ProjectStores {
       turns: new TurnStore(db, projectId, seq),
       comments: new CommentStore(db, projectId, seq),
       handledAttention: new HandledAttentionStore(db, seq),
+      mergeQueue: new MergeQueueStore(db, projectId, seq),
       settings: new SettingsStore(db, this.options.settingsDefaults),
       logsDir: path.join(dir, 'logs'),
     };
