@@ -634,5 +634,7 @@ export const ProjectWorkStateSchema = z.object({
   forgeLinks: z.array(ForgeLinkSchema),
   /** Removed agents: their names (their tasks still name them) and kept branches. */
   formerAgents: z.array(FormerAgentSchema),
+  /** The agents' entries in the merge queues, in their places. */
+  mergeQueue: z.array(MergeQueueEntrySchema),
 });
 export type ProjectWorkState = z.infer<typeof ProjectWorkStateSchema>;

@@ -1,7 +1,7 @@
 import { useId, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import { LoadFailureBoundary } from '../components/LoadFailureBoundary';
 import { preloadable } from '../components/preloadable';
-import type { Agent, AgentProfile, AgentSession, Worktree } from '../../shared/entities';
+import type { Agent, AgentProfile, AgentSession, MergeQueueEntry, Worktree } from '../../shared/entities';
 import type { ForgeLink } from '../../shared/forge';
 import { AccountPausedNote } from '../accounts/AccountPausedNote';
 import { usePendingAction } from '../components/usePendingAction';
@@ -18,6 +18,7 @@ import { CliVersionNote } from './CliVersionNote';
 import { QuotaChip } from './QuotaChip';
 import { AgentTaskBadges } from './AgentTaskBadges';
 import { InboxButton } from './InboxBadge';
+import { isInMergeQueue, MergeQueueChip } from './MergeQueueChip';
 import { PaneIcon } from './PaneIcon';
 import { inputTarget, startReached, type PendingStart } from './pendingStart';
 import { usePaneWidth } from './usePaneWidth';
@@ -49,6 +50,8 @@ interface AgentPaneProps {
   worktree: Worktree | undefined;
   /** The agent's issue and pull request, if it has one. */
   forgeLink: ForgeLink | undefined;
+  /** Its branch's entry in the merge queue, if it has one. */
+  mergeQueueEntry: MergeQueueEntry | undefined;
   maximised: boolean;
   /** The grid layout can show one pane alone; the others show one large already. */
   canMaximise: boolean;
@@ -65,7 +68,7 @@ interface AgentPaneProps {
 /** One agent: a header with its state and controls over its live terminal (or why it cannot run). */
 export function AgentPane(props: AgentPaneProps) {
   const { agent, index, session, profile, work, worktree, maximised, hidden, ref } = props;
-  const { startAgent, stopAgent, restartAgent, holdAgentWakes } = useDroverActions();
+  const { startAgent, stopAgent, restartAgent, holdAgentWakes, queueForMerge, removeFromMergeQueue } = useDroverActions();
   const { pending, error: actionError, run } = usePendingAction();
   const rootRef = useRef<HTMLElement>(null);
   const terminalRef = useRef<AgentTerminalHandle>(null);
@@ -101,10 +104,17 @@ export function AgentPane(props: AgentPaneProps) {
   const machine = machineOfPage();
   const [pullRequestShown, setPullRequestShown] = useState(false);
   const hasPullRequest = Boolean(props.forgeLink?.pullRequest);
+  const queueEntry = props.mergeQueueEntry;
+  const mergeQueueActions: MenuAction[] = isInMergeQueue(queueEntry)
+    ? [{ label: 'Remove from merge queue', run: () => void run(() => removeFromMergeQueue(agent.id)) }]
+    : worktree?.state === 'ready'
+      ? [{ label: 'Queue for merge', run: () => void run(() => queueForMerge(agent.id)) }]
+      : [];
   // The header keeps one line: what is used less than starting and stopping waits in this menu.
   const moreActions: MenuAction[] = [
     ...(live ? [{ label: 'Restart', run: startsAgent(() => restartAgent(agent.id)) }] : []),
     ...(worktree?.ownsBranch && !hasPullRequest && worktree.state === 'ready' ? [{ label: 'Open pull request…', run: () => setPullRequestShown(true) }] : []),
+    ...mergeQueueActions,
     agent.wakesHeld
       ? { label: 'Resume wakes', run: () => void run(() => holdAgentWakes(agent.id, false)) }
       : { label: 'Hold wakes', run: () => void run(() => holdAgentWakes(agent.id, true)) },
@@ -171,6 +181,7 @@ export function AgentPane(props: AgentPaneProps) {
           <InboxButton count={work.newMessages} onOpen={props.onOpenInbox} />
           <AgentTaskBadges work={work} />
           {worktree && <BranchChip agentName={agent.name} worktree={worktree} onReview={props.onOpenChanges} />}
+          {queueEntry && <MergeQueueChip entry={queueEntry} />}
           {worktree?.ownsBranch && (
             <PullRequestChip
               agent={agent}

@@ -19,6 +19,7 @@ const ChangesDialog = changesDialog.Component;
 export function AgentsArea({ projectId }: { projectId: string }) {
   const workByAgentId = useAgentWork(projectId);
   const forgeLinks = useWorkState(projectId, 'forgeLinksByAgentId');
+  const mergeQueue = useWorkState(projectId, 'mergeQueueByAgentId');
   const headingId = useId();
   const { agents, sessions, worktrees, kept, profilesById, panes, dialog, openDialog, closeDialog, inboxAgent, changes, takenNames } = useAgentsArea(projectId);
   const { phone, layout, setLayout, shape, maximised, soloId, gridRef, showPane, setMaximisedId, setPaneHandle, noteFocused } = panes;
@@ -70,6 +71,7 @@ export function AgentsArea({ projectId }: { projectId: string }) {
             work={workByAgentId.get(agent.id) ?? NO_WORK}
             worktree={worktrees[agent.id]}
             forgeLink={forgeLinks[agent.id]}
+            mergeQueueEntry={mergeQueue[agent.id]}
             maximised={maximised === agent && layout === 'grid'}
             canMaximise={layout === 'grid'}
             hidden={maximised !== null && maximised !== agent}

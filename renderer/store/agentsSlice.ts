@@ -1,12 +1,12 @@
 import type { MethodParams } from '../../shared/contract';
-import type { Agent, AgentSession, FormerAgent, InboxMessage, Wake, Worktree } from '../../shared/entities';
+import type { Agent, AgentSession, FormerAgent, InboxMessage, MergeQueueEntry, Wake, Worktree } from '../../shared/entities';
 import type { DroverEvent } from '../../shared/events';
 import type { ForgeLink } from '../../shared/forge';
 import type { SliceContext, StateCell } from './slice';
 import { applyNewer, without } from './versioned';
 import { currentWake, updateWorkState, type WorkStates } from './projectWorkState';
 
-export const AGENT_EVENTS = ['agentChanged', 'agentSessionChanged', 'agentInboxChanged', 'agentWakeChanged', 'agentWorktreeChanged', 'agentForgeChanged', 'formerAgentChanged'] as const;
+export const AGENT_EVENTS = ['agentChanged', 'agentSessionChanged', 'agentInboxChanged', 'agentWakeChanged', 'agentWorktreeChanged', 'agentForgeChanged', 'formerAgentChanged', 'mergeQueueChanged'] as const;
 export type AgentEvent = Extract<DroverEvent, { name: (typeof AGENT_EVENTS)[number] }>;
 
 export interface AgentsActions {
@@ -27,6 +27,9 @@ export interface AgentsActions {
   holdAgentWakes(agentId: string, hold: boolean): Promise<void>;
   /** Deletes a removed agent's kept branch: refused when it holds work its parent lacks, unless `force` (the person confirmed). */
   deleteKeptBranch(agentId: string, force: boolean): Promise<void>;
+  /** Puts the agent's branch last in the merge queue of its parent branch. */
+  queueForMerge(agentId: string): Promise<MergeQueueEntry>;
+  removeFromMergeQueue(agentId: string): Promise<void>;
 }
 
 /**
@@ -48,6 +51,7 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
       wakesByAgentId: without(slice.wakesByAgentId, agentId),
       worktreesByAgentId: without(slice.worktreesByAgentId, agentId),
       forgeLinksByAgentId: without(slice.forgeLinksByAgentId, agentId),
+      mergeQueueByAgentId: without(slice.mergeQueueByAgentId, agentId),
     }));
   }
 
@@ -88,6 +92,15 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
     }));
   }
 
+  function putQueueEntry(entry: MergeQueueEntry): MergeQueueEntry {
+    updateWorkState(cell, entry.projectId, (slice) => ({ ...slice, mergeQueueByAgentId: applyNewer(slice.mergeQueueByAgentId, entry.agentId, entry) }));
+    return entry;
+  }
+
+  function dropQueueEntry(projectId: string, agentId: string): void {
+    updateWorkState(cell, projectId, (slice) => ({ ...slice, mergeQueueByAgentId: without(slice.mergeQueueByAgentId, agentId) }));
+  }
+
   function findAgent(agentId: string): Agent | undefined {
     return Object.values(cell.get())
       .map((slice) => slice.agentsById[agentId])
@@ -112,6 +125,12 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
     wakeAgent: (agentId) => bridge.call('wakeAgent', { agentId }).then((result) => result.delivered),
     holdAgentWakes: (agentId, hold) => bridge.call('holdAgentWakes', { agentId, hold }).then(() => undefined),
     deleteKeptBranch: (agentId, force) => bridge.call('deleteKeptBranch', { agentId, force }).then(putFormerAgent),
+    queueForMerge: (agentId) => bridge.call('queueForMerge', { agentId }).then(putQueueEntry),
+    removeFromMergeQueue: async (agentId) => {
+      const agent = findAgent(agentId);
+      await bridge.call('removeFromMergeQueue', { agentId });
+      if (agent) dropQueueEntry(agent.projectId, agentId);
+    },
   };
 
   return {
@@ -128,6 +147,9 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
       else if (event.name === 'agentForgeChanged') {
         if (event.link) putForgeLink(event.link);
         else updateWorkState(cell, event.projectId, (slice) => ({ ...slice, forgeLinksByAgentId: without(slice.forgeLinksByAgentId, event.agentId) }));
+      } else if (event.name === 'mergeQueueChanged') {
+        if (event.entry) putQueueEntry(event.entry);
+        else dropQueueEntry(event.projectId, event.agentId);
       } else if (event.worktree) putWorktree(event.worktree);
       else dropWorktree(event.projectId, event.agentId);
     },

@@ -1,4 +1,4 @@
-import type { Agent, AgentSession, FormerAgent, InboxMessage, ProjectWorkState, Task, Wake, Worktree } from '../../shared/entities';
+import type { Agent, AgentSession, FormerAgent, InboxMessage, MergeQueueEntry, ProjectWorkState, Task, Wake, Worktree } from '../../shared/entities';
 import type { MethodResult } from '../../shared/contract';
 import type { ForgeLink } from '../../shared/forge';
 import type { Bridge } from '../bridge';
@@ -21,6 +21,8 @@ export interface WorkStateSlice extends Loadable {
   forgeLinksByAgentId: EntityMap<ForgeLink>;
   /** Removed agents (their tasks still name them; a branch may be kept with their work). */
   formerAgentsById: EntityMap<FormerAgent>;
+  /** Each agent's entry in the merge queue of its parent branch, where it has one. */
+  mergeQueueByAgentId: EntityMap<MergeQueueEntry>;
 }
 
 /** Only for projects someone asked to track, keyed by project id. */
@@ -38,6 +40,7 @@ export const EMPTY_WORK_STATE: WorkStateSlice = {
   worktreesByAgentId: {},
   forgeLinksByAgentId: {},
   formerAgentsById: {},
+  mergeQueueByAgentId: {},
 };
 
 /** Applies `update` to one project's work state (an untracked project starts empty). */
@@ -72,6 +75,7 @@ export function workStateFromSnapshot(snapshot: ProjectWorkState): WorkStateSlic
     worktreesByAgentId: byKey(snapshot.worktrees, (worktree) => worktree.agentId),
     forgeLinksByAgentId: byKey(snapshot.forgeLinks, (link) => link.agentId),
     formerAgentsById: byKey(snapshot.formerAgents, (agent) => agent.id),
+    mergeQueueByAgentId: byKey(snapshot.mergeQueue, (entry) => entry.agentId),
   };
 }
 

@@ -6,7 +6,6 @@ import type { MediatedInbox } from '../inbox/mediatedInbox';
 import type { Locator } from '../locate';
 import type { ProjectWork } from '../projects/projectMethods';
 import type { ProjectRegistry } from '../projects/projectRegistry';
-import type { StoredQueueEntry } from '../storage/mergeQueueStore';
 import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import type { TaskService } from '../tasks/taskService';
 import { describeTaskResult } from '../tasks/taskResultText';
@@ -64,8 +63,7 @@ export class MergeQueueService implements ProjectWork {
 
   list(projectId: string): MergeQueueEntry[] {
     this.projects.get(projectId);
-    const store = this.stores.get(projectId);
-    return store.mergeQueue.list().map((entry) => this.named(store, entry));
+    return this.stores.get(projectId).mergeQueue.list();
   }
 
   /** Puts the agent's branch last in its parent's queue; refused when there is nothing it could land. */
@@ -246,12 +244,7 @@ export class MergeQueueService implements ProjectWork {
     if (store.mergeQueue.get(agentId)) this.announce(store, store.mergeQueue.update(agentId, change));
   }
 
-  private named(store: ProjectStore, entry: StoredQueueEntry): MergeQueueEntry {
-    return { ...entry, agentName: store.agents.get(entry.agentId)?.name ?? entry.agentId };
-  }
-
-  private announce(store: ProjectStore, stored: StoredQueueEntry): MergeQueueEntry {
-    const entry = this.named(store, stored);
+  private announce(store: ProjectStore, entry: MergeQueueEntry): MergeQueueEntry {
     this.events.emit({ name: 'mergeQueueChanged', seq: entry.seq, projectId: store.projectId, agentId: entry.agentId, entry });
     return entry;
   }

@@ -14,12 +14,13 @@ interface MergeQueueRow {
   queued_at: number;
   updated_at: number;
   seq: number;
+  agent_name: string;
 }
 
-/** A queue entry as stored: the agent's name is the agents table's. */
-export type StoredQueueEntry = Omit<MergeQueueEntry, 'agentName'>;
-
 export type QueueEntryChange = Partial<Pick<MergeQueueEntry, 'state' | 'reason' | 'position' | 'checkTaskId' | 'mergedCommit'>>;
+
+/** Entries with their agent's name (an entry goes with its agent). */
+const NAMED = 'SELECT q.*, agents.name AS agent_name FROM merge_queue q JOIN agents ON agents.id = q.agent_id';
 
 /** The merge queues of one project's parent branches. */
 export class MergeQueueStore {
@@ -31,8 +32,8 @@ export class MergeQueueStore {
     private readonly seq: SeqCounter,
   ) {
     this.statements = {
-      all: db.prepare<[], MergeQueueRow>('SELECT * FROM merge_queue ORDER BY parent_branch, position'),
-      byAgent: db.prepare<[string], MergeQueueRow>('SELECT * FROM merge_queue WHERE agent_id = ?'),
+      all: db.prepare<[], MergeQueueRow>(`${NAMED} ORDER BY q.parent_branch, q.position`),
+      byAgent: db.prepare<[string], MergeQueueRow>(`${NAMED} WHERE q.agent_id = ?`),
       lastPosition: db.prepare<[string], { position: number | null }>('SELECT max(position) AS position FROM merge_queue WHERE parent_branch = ?'),
       upsert: db.prepare(
         `INSERT INTO merge_queue (agent_id, branch, parent_branch, state, reason, position, check_task_id, merged_commit, queued_at, updated_at, seq)
@@ -48,27 +49,27 @@ export class MergeQueueStore {
     };
   }
 
-  list(): StoredQueueEntry[] {
+  list(): MergeQueueEntry[] {
     return this.statements.all.all().map((row) => this.toEntry(row));
   }
 
-  get(agentId: string): StoredQueueEntry | undefined {
+  get(agentId: string): MergeQueueEntry | undefined {
     const row = this.statements.byAgent.get(agentId);
     return row && this.toEntry(row);
   }
 
   /** Puts the agent's branch last in its parent's queue (an entry it had before, merged or handed back, is replaced). */
-  enqueue(entry: { agentId: string; branch: string; parentBranch: string; queuedAt: number }): StoredQueueEntry {
+  enqueue(entry: { agentId: string; branch: string; parentBranch: string; queuedAt: number }): MergeQueueEntry {
     const position = (this.statements.lastPosition.get(entry.parentBranch)?.position ?? 0) + 1;
     this.statements.upsert.run({ ...entry, position, seq: this.seq.next() });
-    return this.get(entry.agentId) as StoredQueueEntry;
+    return this.get(entry.agentId) as MergeQueueEntry;
   }
 
-  update(agentId: string, change: QueueEntryChange): StoredQueueEntry {
+  update(agentId: string, change: QueueEntryChange): MergeQueueEntry {
     const current = this.get(agentId);
     if (!current) throw new Error(`No merge queue entry for agent ${agentId}`);
     this.statements.update.run({ ...current, ...change, agentId, updatedAt: Date.now(), seq: this.seq.next() });
-    return this.get(agentId) as StoredQueueEntry;
+    return this.get(agentId) as MergeQueueEntry;
   }
 
   /** Forgets the entry; returns the seq of the removal. */
@@ -77,10 +78,11 @@ export class MergeQueueStore {
     return this.seq.next();
   }
 
-  private toEntry(row: MergeQueueRow): StoredQueueEntry {
+  private toEntry(row: MergeQueueRow): MergeQueueEntry {
     return {
       agentId: row.agent_id,
       projectId: this.projectId,
+      agentName: row.agent_name,
       branch: row.branch,
       parentBranch: row.parent_branch,
       state: row.state,
