@@ -55,6 +55,8 @@ test('the merge queue lands A and C on main in order, each checked, hands B back
     await expect(agentPane(page, 'alpha').getByText('checking for merge')).toBeVisible();
     await expect(agentPane(page, 'gamma').getByText('queued for main')).toBeVisible();
     await expect(agentPane(page, 'beta').getByText('queued for main')).toBeVisible();
+    // The check runs as a background task, shown in the work state.
+    await expect(page.getByRole('region', { name: 'Work state' }).getByText('merge check of alpha')).toBeVisible();
     await screenshot(page, 'merge-queue-checking.png');
     fs.writeFileSync(gate, '');
 
@@ -85,6 +87,47 @@ test('the merge queue lands A and C on main in order, each checked, hands B back
     const deltaInbox = await openInbox(page, delta, 'delta');
     await expect(deltaInbox).toContainText('its check failed');
     await expect(deltaInbox).toContainText('FAIL: the total is off by one');
+  } finally {
+    restorePorts();
+  }
+});
+
+test('a host killed mid-check comes back and checks the entry again: the queue goes on, nothing merged twice, nothing lost', async ({ page, drover: world }) => {
+  test.setTimeout(180_000);
+  const restorePorts = privatePortBlocks(world);
+  try {
+    const repo = makeRepo(path.join(world.root, 'shop'), { 'cart.txt': 'total\n', 'README.md': 'shop\n' });
+    const projectId = await openRepoWithShell(page, world, repo);
+    const alpha = await addAgent(page, 'alpha', 'Edits the cart', 'POSIX shell');
+    const gamma = await addAgent(page, 'gamma', 'Edits the readme', 'POSIX shell');
+    commitFiles(worktreeFolder(repo, 'alpha'), { 'cart.txt': 'total by alpha\n' }, 'alpha edits the cart');
+    commitFiles(worktreeFolder(repo, 'gamma'), { 'README.md': 'shop by gamma\n' }, 'gamma edits the readme');
+    const checks = path.join(world.root, 'checks.log');
+    const gate = path.join(world.root, 'gate');
+    await drover(world, repo, 'merge-queue', 'check-command', '--project', projectId, `echo "$(git log -1 --format=%s)" >> '${checks}'; while [ ! -f '${gate}' ]; do sleep 0.1; done`);
+    await drover(world, repo, 'merge-queue', 'add', 'alpha', '--project', projectId);
+    await drover(world, repo, 'merge-queue', 'add', 'gamma', '--project', projectId);
+    await expect(alpha.getByText('checking for merge')).toBeVisible();
+    await expect.poll(() => fs.existsSync(checks) && fs.readFileSync(checks, 'utf8')).toBe('alpha edits the cart\n');
+
+    const killed = world.host().hostPid();
+    process.kill(killed, 'SIGKILL');
+    await expect.poll(() => world.host().hostAlive() && world.host().hostPid() !== killed, { timeout: 30_000 }).toBe(true);
+    // The new host takes alpha again from the start: rebased, checked anew.
+    await expect.poll(() => fs.readFileSync(checks, 'utf8'), { timeout: 30_000 }).toBe('alpha edits the cart\nalpha edits the cart\n');
+    await expect(alpha.getByText('checking for merge')).toBeVisible({ timeout: 30_000 });
+    await expect(gamma.getByText('queued for main')).toBeVisible();
+    fs.writeFileSync(gate, '');
+
+    await expect(gamma.getByText('merged into main')).toBeVisible({ timeout: 60_000 });
+    await expect(alpha.getByText('merged into main')).toBeVisible();
+    expect(git(repo, 'log', '--format=%s', 'main').split('\n')).toEqual(['gamma edits the readme', 'alpha edits the cart', 'first commit']);
+    expect(fs.readFileSync(path.join(repo, 'cart.txt'), 'utf8')).toBe('total by alpha\n');
+    const listed = JSON.parse(await drover(world, repo, 'merge-queue', 'list', '--project', projectId, '--json')) as Listed;
+    expect(listed.map(({ agent, state }) => [agent, state])).toEqual([
+      ['alpha', 'merged'],
+      ['gamma', 'merged'],
+    ]);
   } finally {
     restorePorts();
   }
