@@ -36,7 +36,7 @@ describe('drover merge-queue', () => {
     removeDir(dir);
   });
 
-  it('sets the check command, queues, lists, pauses, resumes and removes', async () => {
+  it('sets the check command, queues, lists, moves, pauses, resumes and removes', async () => {
     expect((await cli(['merge-queue', 'check-command'])).stdout).toBe("No check command: repo's queue lands what rebases cleanly.\n");
     expect((await cli(['merge-queue', 'check-command', 'test -f shared.txt'])).code).toBe(0);
     expect((await cli(['merge-queue', 'check-command', '--json'])).stdout).toBe('{"checkCommand":"test -f shared.txt"}\n');
@@ -52,14 +52,16 @@ describe('drover merge-queue', () => {
       { agent: 'alpha', branch: alpha.branch, parent: 'main', state: 'queued' },
       { agent: 'beta', branch: beta.branch, parent: 'main', state: 'queued' },
     ]);
-    expect((await cli(['merge-queue', 'list'])).stdout).toMatch(/^AGENT\s+BRANCH\s+PARENT\s+STATE\s+REASON\nalpha\s+\S+\s+main\s+queued/);
+    const moved = JSON.parse((await cli(['merge-queue', 'move', 'beta', '1', '--json'])).stdout) as { agent: string }[];
+    expect(moved.map((entry) => entry.agent)).toEqual(['beta', 'alpha']);
+    expect((await cli(['merge-queue', 'list'])).stdout).toMatch(/^AGENT\s+BRANCH\s+PARENT\s+STATE\s+REASON\nbeta\s+\S+\s+main\s+queued/);
     expect(await cli(['merge-queue', 'remove', 'beta'])).toMatchObject({ code: 0 });
 
     expect(await cli(['merge-queue', 'resume'])).toMatchObject({ code: 0 });
     await waitFor(async () => (await listed())[0]?.state === 'merged', 'alpha to land');
     expect((await listed()).map((entry) => entry.agent)).toEqual(['alpha']);
     expect(git(repo, 'log', '-1', '--format=%s', 'main')).toBe('alpha');
-    expect(await cli(['merge-queue'])).toMatchObject({ code: 2, stderr: expect.stringContaining('drover merge-queue needs a command: add, list, remove, check-command, pause, resume') });
+    expect(await cli(['merge-queue'])).toMatchObject({ code: 2, stderr: expect.stringContaining('drover merge-queue needs a command: add, list, remove, move, check-command, pause, resume') });
     expect(await cli(['merge-queue', 'add', 'nobody'])).toMatchObject({ code: 2, stderr: expect.stringContaining('No agent nobody in repo') });
     // Each command starts a CLI process: on a busy machine they add up.
   }, 90_000);

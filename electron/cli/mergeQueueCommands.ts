@@ -7,7 +7,7 @@ import { quoted } from './terminalText';
 import { UsageError } from './usage';
 import { agentIdOf, table } from './worktreeCommands';
 
-const SUBCOMMANDS = ['add', 'list', 'remove', 'check-command', 'pause', 'resume'];
+const SUBCOMMANDS = ['add', 'list', 'remove', 'move', 'check-command', 'pause', 'resume'];
 
 /** An entry as `list --json` prints it: the agent by name; a reason only where there is one. */
 function listed(entry: MergeQueueEntry): { agent: string; branch: string; parent: string; state: MergeQueueEntry['state']; reason?: string } {
@@ -45,6 +45,14 @@ export async function mergeQueueCommand(args: string[], context: CliContext): Pr
       }
       case 'remove': {
         await rpc.call('removeFromMergeQueue', { agentId: await agentIdOf(rpc, project, oneAgent(positionals, 'remove')) });
+        return 0;
+      }
+      case 'move': {
+        const [agent, place, extra] = positionals;
+        const wanted = Number(place);
+        if (!agent || extra !== undefined || !Number.isInteger(wanted) || wanted < 1) throw new UsageError('drover merge-queue move takes an agent and its new place among the waiting entries (1: next)');
+        const entries = await rpc.call('moveInMergeQueue', { agentId: await agentIdOf(rpc, project, agent), place: wanted });
+        if (values.json) context.out(`${JSON.stringify(entries.map(listed), null, 2)}\n`);
         return 0;
       }
       case 'check-command': {

@@ -26,6 +26,7 @@ export const USAGE = `Usage:
   drover merge-queue add AGENT [--project ID|PATH] [--json]   (lands the agent's branch on its parent in turn)
   drover merge-queue list [--project ID|PATH] [--json]
   drover merge-queue remove AGENT [--project ID|PATH]
+  drover merge-queue move AGENT PLACE [--project ID|PATH] [--json]   (1: the next to go among those waiting)
   drover merge-queue check-command [--project ID|PATH] [CMD] [--json]   (shows, or sets, the check; '' for none)
   drover merge-queue pause | resume [--project ID|PATH]
   drover inbox [--agent NAME] [--all] [--json]   (an agent's new messages in full, then marked read)

@@ -37,7 +37,7 @@ const REFUSED_TO_AGENTS = [
   'getAppSettings', 'getForgeStatus', 'getHandledAttention', 'getHostStatus', 'getMachineHost', 'getTerminalEditor', 'handBackWorktreeConflicts',
   'holdAgentWakes',
   'installCommandLineTool', 'listAgentProfiles', 'listDiffComments', 'listForgeIssues', 'listMachines', 'markInboxSeen', 'mergePullRequest',
-  'mergeWorktree', 'openInEditor', 'openWebDoor', 'pauseAgentAccount', 'pushWorktreeBranch', 'queueForMerge', 'readAgentScreen', 'refreshPullRequest', 'removeAgent', 'removeFromMergeQueue',
+  'mergeWorktree', 'moveInMergeQueue', 'openInEditor', 'openWebDoor', 'pauseAgentAccount', 'pushWorktreeBranch', 'queueForMerge', 'readAgentScreen', 'refreshPullRequest', 'removeAgent', 'removeFromMergeQueue',
   'removeMachine', 'removeProject', 'renameProject', 'resizeAgent', 'restartAgent', 'restartMachineHost', 'restoreTurn', 'resumeAccount',
   'revertChange', 'saveAgentProfile', 'sendDiffComments', 'sendForgeFeedback', 'setForgeToken', 'startAgent', 'startAgentOnIssue',
   'startProjectEmpty', 'stopAgent', 'stopHost', 'updateAgent', 'updateAppSettings', 'updateHandledAttention', 'updateMachineHost',

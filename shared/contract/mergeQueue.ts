@@ -28,6 +28,14 @@ export const MERGE_QUEUE_METHODS = {
     doors: EVERY_DOOR,
     agents: 'refused',
   },
+  /** Moves a waiting entry to `place` among the waiting entries of its parent's queue (1: next to go). */
+  moveInMergeQueue: {
+    params: z.object({ agentId: AgentIdSchema, place: z.number().int().min(1) }).strict(),
+    result: z.array(MergeQueueEntrySchema),
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'refused',
+  },
 } as const satisfies MethodTable;
 
 export type MergeQueueMethodName = keyof typeof MERGE_QUEUE_METHODS;

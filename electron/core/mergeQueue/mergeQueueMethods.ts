@@ -8,5 +8,6 @@ export function mergeQueueMethods(queue: MergeQueueService): Methods<MergeQueueM
     listMergeQueue: ({ projectId }) => queue.list(projectId),
     queueForMerge: ({ agentId }) => queue.add(agentId),
     removeFromMergeQueue: ({ agentId }) => queue.remove(agentId),
+    moveInMergeQueue: ({ agentId, place }) => queue.move(agentId, place),
   };
 }

@@ -108,6 +108,25 @@ describe('Merge queue (real git, real SQLite, real tasks)', () => {
     expect(mainSubjects().slice(0, 3)).toEqual(["alpha's change", 'moved meanwhile', 'first commit']);
   });
 
+  it('moves a waiting entry ahead of others, and refuses to move one that no longer waits', async () => {
+    await core.api.updateProjectSettings({ projectId: project.id, settings: { mergeQueuePaused: true } });
+    const [alpha, beta, gamma] = [
+      await agentWith('alpha', { 'a.txt': 'a\n' }),
+      await agentWith('beta', { 'b.txt': 'b\n' }),
+      await agentWith('gamma', { 'c.txt': 'c\n' }),
+    ];
+    for (const { agent } of [alpha, beta, gamma]) await core.api.queueForMerge({ agentId: agent.id });
+    const moved = await core.api.moveInMergeQueue({ agentId: gamma.agent.id, place: 1 });
+    expect(moved.map((entry) => entry.agentName)).toEqual(['gamma', 'alpha', 'beta']);
+    expect((await core.api.moveInMergeQueue({ agentId: gamma.agent.id, place: 9 })).map((entry) => entry.agentName)).toEqual(['alpha', 'beta', 'gamma']);
+    await core.api.moveInMergeQueue({ agentId: beta.agent.id, place: 1 });
+
+    await core.api.updateProjectSettings({ projectId: project.id, settings: { mergeQueuePaused: false } });
+    for (const { agent } of [alpha, beta, gamma]) expect((await settled(agent)).state).toBe('merged');
+    expect(mainSubjects()).toEqual(["gamma's change", "alpha's change", "beta's change", 'first commit']);
+    await expect(core.api.moveInMergeQueue({ agentId: beta.agent.id, place: 1 })).rejects.toThrow(/beta's branch is merged, not waiting: only a waiting entry moves/);
+  });
+
   it('refuses bad input with a clear message', async () => {
     const inFolder = await addAgent('folder', { kind: 'project-folder' });
     await expect(core.api.queueForMerge({ agentId: inFolder.id })).rejects.toThrow(/folder works in the project folder, not in a worktree of its own/);

@@ -98,6 +98,26 @@ export class MergeQueueService implements ProjectWork {
   }
 
   /**
+   * Moves a waiting entry to `place` (1: next) among its parent's waiting entries; the entries under
+   * way or settled keep their places. Returns the parent's queue as it then stands.
+   */
+  move(agentId: string, place: number): MergeQueueEntry[] {
+    const { store, agent } = this.locator.agent(agentId);
+    const entry = store.mergeQueue.get(agentId) ?? fail('not-found', `${agent.name} is not in the merge queue.`);
+    if (entry.state !== 'queued') fail('invalid-state', `${agent.name}'s branch is ${entry.state}, not waiting: only a waiting entry moves.`);
+    const sameParent = () => store.mergeQueue.list().filter((other) => other.parentBranch === entry.parentBranch);
+    const waiting = sameParent().filter((other) => other.state === 'queued');
+    const positions = waiting.map((other) => other.position);
+    const order = waiting.filter((other) => other.agentId !== agentId);
+    order.splice(Math.min(place, waiting.length) - 1, 0, entry);
+    const moved = store.transaction(() =>
+      order.flatMap((other, index) => (other.position === positions[index] ? [] : [store.mergeQueue.update(other.agentId, { position: positions[index] as number })])),
+    );
+    for (const changed of moved) this.announce(store, changed);
+    return sameParent();
+  }
+
+  /**
    * Boot, before anything is served: an entry the host stopped under way is queued again in its
    * place, so it is rebased and checked anew; one that had already landed is found merged then.
    */
