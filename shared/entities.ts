@@ -589,6 +589,11 @@ export type MergeResult = z.infer<typeof MergeResultSchema>;
 export const MERGE_QUEUE_STATES = ['queued', 'rebasing', 'checking', 'merged', 'handed-back'] as const;
 export type MergeQueueState = (typeof MERGE_QUEUE_STATES)[number];
 
+/** An entry merged or handed back is done with; until then it waits or is under way (and is not queued again). */
+export function isMergeQueueSettled(state: MergeQueueState): boolean {
+  return state === 'merged' || state === 'handed-back';
+}
+
 /** An agent's branch in the merge queue of its parent branch; a merged or handed-back entry stays until queued again or removed. */
 export const MergeQueueEntrySchema = z.object({
   agentId: AgentIdSchema,

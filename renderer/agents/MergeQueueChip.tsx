@@ -1,8 +1,8 @@
-import type { MergeQueueEntry } from '../../shared/entities';
+import { isMergeQueueSettled, type MergeQueueEntry } from '../../shared/entities';
 
 /** Whether the entry still waits or is under way (queueing it again is refused then). */
 export function isInMergeQueue(entry: MergeQueueEntry | undefined): boolean {
-  return entry !== undefined && entry.state !== 'merged' && entry.state !== 'handed-back';
+  return entry !== undefined && !isMergeQueueSettled(entry.state);
 }
 
 function stateText(entry: MergeQueueEntry): string {

@@ -1,4 +1,4 @@
-import { isTaskFinished, type Agent, type MergeQueueEntry, type Task } from '../../../shared/entities';
+import { isMergeQueueSettled, isTaskFinished, type Agent, type MergeQueueEntry, type Task } from '../../../shared/entities';
 import { describeExit } from '../../../shared/taskExit';
 import { fail } from '../errors';
 import type { EventBus } from '../events/eventBus';
@@ -13,7 +13,6 @@ import type { MergeStart } from '../worktrees/worktreeMerge';
 import type { WorktreeService } from '../worktrees/worktreeService';
 
 const UNDER_WAY: ReadonlySet<MergeQueueEntry['state']> = new Set(['rebasing', 'checking']);
-const WAITING_OR_UNDER_WAY: ReadonlySet<MergeQueueEntry['state']> = new Set(['queued', 'rebasing', 'checking']);
 
 /** What the queue asks of the worktrees: their state, and the checked merge split in its rebase and its landing. */
 type QueueWorktrees = Pick<WorktreeService, 'checkMerge' | 'handBack' | 'rebaseOnParent' | 'merge' | 'tips'>;
@@ -72,7 +71,7 @@ export class MergeQueueService implements ProjectWork {
     const worktree = store.worktrees.get(agentId);
     if (!worktree) fail('invalid-state', `${agent.name} works in the project folder, not in a worktree of its own: it has no branch to queue for merge.`);
     const queued = store.mergeQueue.get(agentId);
-    if (queued && WAITING_OR_UNDER_WAY.has(queued.state)) fail('conflict', `${agent.name} is in the merge queue of ${queued.parentBranch} already (${queued.state}).`);
+    if (queued && !isMergeQueueSettled(queued.state)) fail('conflict', `${agent.name} is in the merge queue of ${queued.parentBranch} already (${queued.state}).`);
     // Refused when the parent branch is gone; what else is in the way is found again at its turn.
     const check = await this.worktrees.checkMerge(agentId);
     if (check.ahead === 0) fail('invalid-state', `Nothing to merge: ${worktree.branch} has no commits that ${worktree.parentBranch} lacks.`);
@@ -208,6 +207,8 @@ export class MergeQueueService implements ProjectWork {
       if (this.stillQueued(store, agentId)) this.set(store, agentId, { state: 'merged', reason: null, mergedCommit: merged.commit });
       return 'done';
     } catch (error) {
+      // Cut short by the host stopping: the entry stays under way, and the next boot takes it again.
+      if (this.stopped) return 'done';
       if (rebased && (await this.moved(agentId, rebased))) return 'again';
       return this.handBack(store, agent, messageOf(error));
     }
@@ -243,7 +244,7 @@ export class MergeQueueService implements ProjectWork {
   }
 
   private handedBack(store: ProjectStore, agentId: string, reason: string): Outcome {
-    if (store.mergeQueue.get(agentId)) this.set(store, agentId, { state: 'handed-back', reason });
+    this.set(store, agentId, { state: 'handed-back', reason });
     return 'done';
   }
 
