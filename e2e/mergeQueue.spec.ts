@@ -77,7 +77,14 @@ test('the merge queue lands A and C on main in order, each checked, hands B back
     await page.keyboard.press('Escape');
 
     // A check that fails hands its entry back with the check's last lines; main stays where it was.
-    await drover(world, repo, 'merge-queue', 'check-command', '--project', projectId, "echo 'running 12 tests'; echo 'FAIL: the total is off by one'; exit 1");
+    // This time set in the Worktrees settings.
+    await page.getByRole('button', { name: /^Worktrees: 3/ }).click();
+    const settings = page.getByRole('dialog', { name: 'Worktrees' });
+    const checkField = settings.getByRole('textbox', { name: 'Merge check command' });
+    await checkField.fill("echo 'running 12 tests'; echo 'FAIL: the total is off by one'; exit 1");
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await expect(settings).toBeHidden();
+    expect(await drover(world, repo, 'merge-queue', 'check-command', '--project', projectId)).toContain('FAIL: the total is off by one');
     const delta = await addAgent(page, 'delta', 'Adds a file', 'POSIX shell');
     commitFiles(worktreeFolder(repo, 'delta'), { 'delta.txt': 'delta\n' }, 'delta adds a file');
     const mainBefore = git(repo, 'rev-parse', 'main');
