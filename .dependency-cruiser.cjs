@@ -220,7 +220,7 @@ function coreDomainRules() {
     ['inbox', 'sessions', 'accounts'],
     ['tasks', 'comments', 'callers'],
     ['worktrees', 'wake'],
-    ['agents', 'turns'],
+    ['agents', 'turns', 'mergeQueue'],
     ['forge', 'editor', 'overlaps', 'automations', 'boot'],
     ['compose'],
   ];

@@ -182,7 +182,7 @@ test('at 1,440 px three panes keep their headers on one line, their other action
   await page.keyboard.press('ArrowDown');
   const menu = page.getByRole('menu', { name: 'More actions for reviewer' });
   await expect(more).toHaveAttribute('aria-expanded', 'true');
-  await expect(menu.getByRole('menuitem')).toHaveText(['Restart', 'Open pull request…', 'Hold wakes', 'Edit agent…', 'Remove agent…']);
+  await expect(menu.getByRole('menuitem')).toHaveText(['Restart', 'Open pull request…', 'Queue for merge', 'Hold wakes', 'Edit agent…', 'Remove agent…']);
   await expect(menu.getByRole('menuitem', { name: 'Restart' })).toBeFocused();
   await screenshot(page, 'layout-menu-open-1440.png');
   await page.keyboard.press('ArrowUp');

@@ -13,6 +13,7 @@ import { HOST_METHODS, type HostMethodName } from './contract/host';
 import { INBOX_METHODS } from './contract/inbox';
 import { MACHINE_METHODS } from './contract/machines';
 import { OVERLAP_METHODS } from './contract/overlaps';
+import { MERGE_QUEUE_METHODS } from './contract/mergeQueue';
 import { PROFILE_METHODS } from './contract/profiles';
 import { PROJECT_METHODS } from './contract/projects';
 import { SESSION_METHODS } from './contract/sessions';
@@ -52,6 +53,7 @@ export const METHODS = {
   ...ATTENTION_METHODS,
   ...EDITOR_METHODS,
   ...AUTOMATION_METHODS,
+  ...MERGE_QUEUE_METHODS,
 } as const satisfies MethodTable;
 
 export type MethodName = keyof typeof METHODS;

@@ -3,6 +3,7 @@ import { AppSettingsSchema } from './appSettings';
 import { AgentSchema, FormerAgentSchema } from './entities/agents';
 import { AgentIdSchema, ProjectIdSchema, TaskIdSchema } from './entities/ids';
 import { InboxMessageSchema } from './entities/inbox';
+import { MergeQueueEntrySchema } from './entities/mergeQueue';
 import { ProjectSchema } from './entities/projects';
 import { AgentSessionSchema } from './entities/sessions';
 import { TaskSchema } from './entities/tasks';
@@ -76,6 +77,15 @@ export const AgentWorktreeChangedSchema = z.object({
   worktree: WorktreeSchema.nullable(),
 });
 
+/** An agent's entry in the merge queue changed (queued, under way, merged, handed back); `null` when it went. */
+export const MergeQueueChangedSchema = z.object({
+  name: z.literal('mergeQueueChanged'),
+  seq,
+  projectId: ProjectIdSchema,
+  agentId: AgentIdSchema,
+  entry: MergeQueueEntrySchema.nullable(),
+});
+
 /** An agent's issue or pull request changed (a poll found news, something was sent to it); `null` when it went. */
 export const AgentForgeChangedSchema = z.object({
   name: z.literal('agentForgeChanged'),
@@ -139,6 +149,7 @@ export const DroverEventSchema = z.discriminatedUnion('name', [
   FormerAgentChangedSchema,
   HandledAttentionChangedSchema,
   ProjectOverlapsChangedSchema,
+  MergeQueueChangedSchema,
 ]);
 export type DroverEvent = z.infer<typeof DroverEventSchema>;
 export type ProjectChanged = z.infer<typeof ProjectChangedSchema>;

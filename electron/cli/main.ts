@@ -24,6 +24,7 @@ import { withoutControls } from './terminalText';
 import { turnsCommand } from './turnCommands';
 import { Refusal, USAGE, UsageError, usageOf } from './usage';
 import { worktreeCommand } from './worktreeCommands';
+import { mergeQueueCommand } from './mergeQueueCommands';
 
 /** `--data-dir D` may stand anywhere before `--`; it picks the Drover to talk to. */
 function takeDataDir(args: string[]): { dataDir: string | undefined; rest: string[] } {
@@ -46,7 +47,7 @@ function takeMachine(args: string[]): { machine: string | undefined; rest: strin
 }
 
 /** The commands that act on a project's work, and so may act on another machine's. */
-const MACHINE_COMMANDS = new Set(['status', 'project', 'task', 'worktree', 'inbox', 'pr', 'issue', 'turns', 'automation']);
+const MACHINE_COMMANDS = new Set(['status', 'project', 'task', 'worktree', 'inbox', 'pr', 'issue', 'turns', 'automation', 'merge-queue']);
 
 /**
  * Runs a command against the host of the machine the local Drover knows by that name, through an
@@ -164,6 +165,7 @@ function projectWork(command: string, rest: string[], context: CliContext): Prom
   if (command === 'issue') return issueCommand(rest, context);
   if (command === 'turns') return turnsCommand(rest, context);
   if (command === 'automation') return automationCommand(rest, context);
+  if (command === 'merge-queue') return mergeQueueCommand(rest, context);
   throw new UsageError(`Unknown command: ${command}`);
 }
 

@@ -24,6 +24,12 @@ export const USAGE = `Usage:
   drover worktree diff AGENT [--stat] [--json]
   drover worktree merge AGENT [--squash] [-m MESSAGE] [--hand-back] [--check] [--json]
   drover worktree overlaps [--project ID|PATH] [--json]   (agents changing the same lines; conflicting branches)
+  drover merge-queue add AGENT [--project ID|PATH] [--json]   (lands the agent's branch on its parent in turn)
+  drover merge-queue list [--project ID|PATH] [--json]
+  drover merge-queue remove AGENT [--project ID|PATH]
+  drover merge-queue move AGENT PLACE [--project ID|PATH] [--json]   (1: the next to go among those waiting)
+  drover merge-queue check-command [--project ID|PATH] [CMD] [--json]   (shows, or sets, the check; '' for none)
+  drover merge-queue pause | resume [--project ID|PATH]
   drover inbox [--agent NAME] [--all] [--json]   (an agent's new messages in full, then marked read)
   drover pr create AGENT [--title T] [--body B] [--draft] [--json]
   drover pr status AGENT [--json]
@@ -42,7 +48,7 @@ export const USAGE = `Usage:
   drover hook CLI [EVENT]      (run by agent CLIs' hooks; reports busy/ready to Drover, always exits 0)
 
 --machine NAME before a command runs it on that machine's Drover (status, project, task, worktree,
-inbox, pr, issue, turns, automation), over ssh: paths are that machine's, absolute. host connect pipes the
+merge-queue, inbox, pr, issue, turns, automation), over ssh: paths are that machine's, absolute. host connect pipes the
 host's socket on stdin and stdout (what another machine's Drover runs over ssh).
 serve opens the browser door of the data dir's host, starting the host when none runs; stopping
 serve closes the door only: agents and tasks keep running until drover host stop. --port 0 (the
@@ -58,6 +64,10 @@ DROVER_AGENT_ID and DROVER_AGENT_PROOF, and the command acts for that agent. Els
 drover worktree merge checks for conflicts first (git merge-tree) and refuses with exit code 2,
 naming the files; --hand-back then posts them to the agent to rebase and resolve. --check says what
 the merge would do (its commits, and what stops it now) and does nothing (exit code 2 when it would not merge).
+The merge queue takes each parent branch's entries in turn: it rebases the branch on the parent,
+runs the check command in the agent's worktree (a background task), and fast-forwards the parent
+only if the check passed and the parent did not move meanwhile (then it rebases and checks again).
+A conflict or a failed check hands the entry back to its agent's inbox, and the queue goes on.
 drover task logs --follow ends with how the task ended (on stderr).
 drover automation: EXPR is five cron fields or @hourly, @daily, @weekly, @monthly, @yearly, read in your
 time zone; EVENT is issue-labelled=LABEL or issue-opened (the project's GitHub issues, each once, with

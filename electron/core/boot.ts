@@ -2,6 +2,7 @@ import type { Project } from '../../shared/entities/projects';
 import { removeAgent } from './agents/agentAnnouncer';
 import type { EventBus } from './events/eventBus';
 import type { MediatedInbox } from './inbox/mediatedInbox';
+import type { MergeQueueService } from './mergeQueue/mergeQueueService';
 import { announceTask } from './tasks/taskAnnouncer';
 import { postMissingResults } from './tasks/taskCompletionSink';
 import type { ProjectRegistry } from './projects/projectRegistry';
@@ -18,6 +19,7 @@ export interface BootParts {
   wakes: AgentWakeService;
   inbox: MediatedInbox;
   worktrees: WorktreeService;
+  mergeQueue: MergeQueueService;
   events: EventBus;
   log(line: string): void;
 }
@@ -46,6 +48,7 @@ export function reconcileProjects(parts: BootParts): void {
       // Sessions next: results of interrupted tasks must not find an agent that still looks ready.
       const endedSessions = parts.sessions.reconcile(store);
       const resumedWakes = parts.wakes.reconcile(store);
+      const requeued = parts.mergeQueue.reconcile(store);
       const { report, changed } = reconcileTasks(store.tasks);
       for (const task of changed) announceTask(parts.events, task);
       postMissingResults(store, parts.inbox);
@@ -53,7 +56,8 @@ export function reconcileProjects(parts: BootParts): void {
         `reconciled project ${project.name} (${project.id}): ${report.interrupted} interrupted, ${report.cancelled} cancelled, ` +
           `${report.killed} leftover process groups killed, ${report.queued} queued to start, ` +
           `${endedSessions} agent sessions ended by the restart, ${resumedWakes} wakes back to waiting, ` +
-          `${worktrees.undone} half-made worktrees undone, ${worktrees.missing} worktrees whose folder vanished`,
+          `${worktrees.undone} half-made worktrees undone, ${worktrees.missing} worktrees whose folder vanished, ` +
+          `${requeued} merge queue entries taken again`,
       );
     } catch (error) {
       parts.log(`could not reconcile project ${project.name} (${project.id}): ${error instanceof Error ? error.message : String(error)}`);

@@ -40,6 +40,8 @@ import { MediatedInbox } from './inbox/mediatedInbox';
 import { Locator } from './locate';
 import { machineMethods } from './machines/machineMethods';
 import { MachineService } from './machines/machineService';
+import { mergeQueueMethods } from './mergeQueue/mergeQueueMethods';
+import { MergeQueueService } from './mergeQueue/mergeQueueService';
 import { OverlapFollower } from './overlaps/overlapFollower';
 import { overlapMethods } from './overlaps/overlapMethods';
 import { OverlapRadar } from './overlaps/overlapRadar';
@@ -238,6 +240,7 @@ export function createCore(options: CoreOptions): Core {
     forgePollMs(env),
     log,
   );
+  const mergeQueue = new MergeQueueService(locator, projects, stores, events, worktrees, tasks, inbox, log);
   // Every subscription to the bus is made here, before the boot reconciliation's events, and released on close.
   const subscriptions = [
     turns.listen(),
@@ -251,15 +254,16 @@ export function createCore(options: CoreOptions): Core {
     events.onEvent((event) => {
       if (event.name === 'backgroundTaskChanged') automationTriggers.taskChanged(event.projectId, event.task);
     }),
+    mergeQueue.listen(),
   ];
 
   const stopReportingPatterns = patternSandbox.onRunaway((_source, reason) => log(`screen pattern stopped: ${reason}`));
 
-  reconcileProjects({ projects, stores, sessions, wakes, inbox, worktrees, events, log });
+  reconcileProjects({ projects, stores, sessions, wakes, inbox, worktrees, mergeQueue, events, log });
 
   const handlers = {
     ...callerMethods(sessions, projects, stores, locator),
-    ...projectMethods(projects, stores, [tasks, sessions, worktrees, pullRequests, turns], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
+    ...projectMethods(projects, stores, [tasks, sessions, worktrees, pullRequests, turns, mergeQueue], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
     ...taskMethods(tasks, events),
     ...profileMethods(profiles),
     ...agentMethods(agents),
@@ -281,6 +285,7 @@ export function createCore(options: CoreOptions): Core {
         await connector.connect(projectId);
       }),
     ),
+    ...mergeQueueMethods(mergeQueue),
     ...editorMethods(projects, stores, locator, appSettings, new TerminalEditor(agents, sessions, stores, env), withoutForgeTokens(env)),
   };
   // Agents' connections are held to their own project and inbox; the person's are not.
@@ -305,6 +310,7 @@ export function createCore(options: CoreOptions): Core {
       overlapFollower.startAll(projects.list().projects.map((project) => project.id));
       automationTriggers.start();
       issueTriggers.start();
+      mergeQueue.startAll();
     },
     close: async () => {
       if (closed) return;
@@ -315,6 +321,7 @@ export function createCore(options: CoreOptions): Core {
       overlapFollower.close();
       automationTriggers.stop();
       issueTriggers.stop();
+      mergeQueue.stop();
       worktrees.close();
       await Promise.all([tasks.shutdown(), sessions.shutdown()]);
       // Tasks and sessions ending above still reach the listeners (a task's result goes to its owner's inbox).

@@ -22,7 +22,7 @@ const READS = [
   'compareAgents', 'diffAgents', 'draftPullRequest', 'findProjectByPath', 'getAppSettings', 'getCheckpointUsage', 'getForgeStatus',
   'getHandledAttention', 'getHostStatus', 'getMachineHost', 'getProjectGit', 'getProjectSettings', 'getStatus', 'getTask', 'getTerminalEditor', 'getTurnDiff',
   'getWorkState', 'getWorktreeDiff', 'getWorktreeDiskUsage', 'getWorktreeStatus', 'checkWorktreeMerge', 'listAgentProfiles', 'listDiffComments',
-  'listForgeIssues', 'listInbox', 'listMachines', 'listOverlaps', 'listProjects', 'listTasks', 'listTurns', 'listWorktrees', 'readAgentScreen', 'readTaskOutput',
+  'listForgeIssues', 'listInbox', 'listMachines', 'listMergeQueue', 'listOverlaps', 'listProjects', 'listTasks', 'listTurns', 'listWorktrees', 'readAgentScreen', 'readTaskOutput',
 ];
 const ON_THE_CONNECTION = [
   'ackAgentOutput', 'ackTaskOutput', 'attachAgentTerminal', 'awaitChannelWake', 'awaitReply', 'detachAgentTerminal', 'hostHello', 'identifyAgent',
@@ -38,7 +38,7 @@ const REFUSED_TO_AGENTS = [
   'getAppSettings', 'getAutomationHistory', 'getForgeStatus', 'getHandledAttention', 'getHostStatus', 'getMachineHost', 'getTerminalEditor', 'getUpcomingAutomationRuns', 'handBackWorktreeConflicts',
   'holdAgentWakes',
   'installCommandLineTool', 'listAgentProfiles', 'listAutomations', 'listDiffComments', 'listForgeIssues', 'listMachines', 'markInboxSeen', 'mergePullRequest',
-  'mergeWorktree', 'openInEditor', 'openWebDoor', 'pauseAgentAccount', 'pauseAutomation', 'pushWorktreeBranch', 'readAgentScreen', 'refreshPullRequest', 'removeAgent', 'removeAutomation',
+  'mergeWorktree', 'moveInMergeQueue', 'openInEditor', 'openWebDoor', 'pauseAgentAccount', 'pauseAutomation', 'pushWorktreeBranch', 'queueForMerge', 'readAgentScreen', 'refreshPullRequest', 'removeAgent', 'removeAutomation', 'removeFromMergeQueue',
   'removeMachine', 'removeProject', 'renameProject', 'resizeAgent', 'restartAgent', 'restartMachineHost', 'restoreTurn', 'resumeAccount', 'resumeAutomation',
   'revertChange', 'runAutomation', 'saveAgentProfile', 'sendDiffComments', 'sendForgeFeedback', 'setForgeToken', 'startAgent', 'startAgentOnIssue',
   'startProjectEmpty', 'stopAgent', 'stopHost', 'updateAgent', 'updateAppSettings', 'updateHandledAttention', 'updateMachineHost',

@@ -2,6 +2,7 @@ import { useId, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import { LoadFailureBoundary } from '../components/LoadFailureBoundary';
 import { preloadable } from '../components/preloadable';
 import type { Agent } from '../../shared/entities/agents';
+import type { MergeQueueEntry } from '../../shared/entities/mergeQueue';
 import type { AgentProfile } from '../../shared/entities/profiles';
 import type { AgentSession } from '../../shared/entities/sessions';
 import type { Worktree } from '../../shared/entities/worktrees';
@@ -23,6 +24,7 @@ import { CliVersionNote } from './CliVersionNote';
 import { QuotaChip } from './QuotaChip';
 import { AgentTaskBadges } from './AgentTaskBadges';
 import { InboxButton } from './InboxBadge';
+import { isInMergeQueue, MergeQueueChip } from './MergeQueueChip';
 import { PaneIcon } from './PaneIcon';
 import { inputTarget, startReached, type PendingStart } from './pendingStart';
 import { usePaneWidth } from './usePaneWidth';
@@ -56,6 +58,8 @@ interface AgentPaneProps {
   forgeLink: ForgeLink | undefined;
   /** What the overlap radar sees in the project (its header names the agents this one overlaps). */
   overlaps: ProjectOverlaps | null;
+  /** Its branch's entry in the merge queue, if it has one. */
+  mergeQueueEntry: MergeQueueEntry | undefined;
   maximised: boolean;
   /** The grid layout can show one pane alone; the others show one large already. */
   canMaximise: boolean;
@@ -72,7 +76,7 @@ interface AgentPaneProps {
 /** One agent: a header with its state and controls over its live terminal (or why it cannot run). */
 export function AgentPane(props: AgentPaneProps) {
   const { agent, index, session, profile, work, worktree, maximised, hidden, ref } = props;
-  const { startAgent, stopAgent, restartAgent, holdAgentWakes } = useDroverActions();
+  const { startAgent, stopAgent, restartAgent, holdAgentWakes, queueForMerge, removeFromMergeQueue } = useDroverActions();
   const { pending, error: actionError, run } = usePendingAction();
   const rootRef = useRef<HTMLElement>(null);
   const terminalRef = useRef<AgentTerminalHandle>(null);
@@ -108,10 +112,17 @@ export function AgentPane(props: AgentPaneProps) {
   const machine = machineOfPage();
   const [pullRequestShown, setPullRequestShown] = useState(false);
   const hasPullRequest = Boolean(props.forgeLink?.pullRequest);
+  const queueEntry = props.mergeQueueEntry;
+  const mergeQueueActions: MenuAction[] = isInMergeQueue(queueEntry)
+    ? [{ label: 'Remove from merge queue', run: () => void run(() => removeFromMergeQueue(agent.id)) }]
+    : worktree?.state === 'ready'
+      ? [{ label: 'Queue for merge', run: () => void run(() => queueForMerge(agent.id)) }]
+      : [];
   // The header keeps one line: what is used less than starting and stopping waits in this menu.
   const moreActions: MenuAction[] = [
     ...(live ? [{ label: 'Restart', run: startsAgent(() => restartAgent(agent.id)) }] : []),
     ...(worktree?.ownsBranch && !hasPullRequest && worktree.state === 'ready' ? [{ label: 'Open pull request…', run: () => setPullRequestShown(true) }] : []),
+    ...mergeQueueActions,
     agent.wakesHeld
       ? { label: 'Resume wakes', run: () => void run(() => holdAgentWakes(agent.id, false)) }
       : { label: 'Hold wakes', run: () => void run(() => holdAgentWakes(agent.id, true)) },
@@ -179,6 +190,7 @@ export function AgentPane(props: AgentPaneProps) {
           <AgentTaskBadges work={work} />
           {worktree && <BranchChip agentName={agent.name} worktree={worktree} onReview={props.onOpenChanges} />}
           {worktree && <OverlapChips agentId={agent.id} overlaps={props.overlaps} />}
+          {queueEntry && <MergeQueueChip entry={queueEntry} />}
           {worktree?.ownsBranch && (
             <PullRequestChip
               agent={agent}

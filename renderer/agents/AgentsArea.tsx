@@ -21,6 +21,7 @@ export function AgentsArea({ projectId }: { projectId: string }) {
   const workByAgentId = useAgentWork(projectId);
   const forgeLinks = useWorkState(projectId, 'forgeLinksByAgentId');
   const overlaps = useProjectOverlaps(projectId);
+  const mergeQueue = useWorkState(projectId, 'mergeQueueByAgentId');
   const headingId = useId();
   const { agents, sessions, worktrees, kept, profilesById, panes, dialog, openDialog, closeDialog, inboxAgent, changes, takenNames } = useAgentsArea(projectId);
   const { phone, layout, setLayout, shape, maximised, soloId, gridRef, showPane, setMaximisedId, setPaneHandle, noteFocused } = panes;
@@ -73,6 +74,7 @@ export function AgentsArea({ projectId }: { projectId: string }) {
             worktree={worktrees[agent.id]}
             forgeLink={forgeLinks[agent.id]}
             overlaps={overlaps}
+            mergeQueueEntry={mergeQueue[agent.id]}
             maximised={maximised === agent && layout === 'grid'}
             canMaximise={layout === 'grid'}
             hidden={maximised !== null && maximised !== agent}

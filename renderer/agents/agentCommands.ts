@@ -1,10 +1,12 @@
 import type { Agent } from '../../shared/entities/agents';
+import type { MergeQueueEntry } from '../../shared/entities/mergeQueue';
 import type { AgentSession } from '../../shared/entities/sessions';
 import type { Worktree } from '../../shared/entities/worktrees';
 import type { PaletteCommand } from '../components/commandRegistry';
 import { isSessionLive } from '../format/agentPresentation';
 import type { EntityMap } from '../store/versioned';
 import { PANE_LAYOUTS, type PaneLayout } from '../store/workspaceView';
+import { isInMergeQueue } from './MergeQueueChip';
 
 /** The dialogs of the agents area. */
 export type OpenDialog =
@@ -16,14 +18,19 @@ export type OpenDialog =
   | { kind: 'inbox'; agentId: string }
   | { kind: 'changes'; agentId: string };
 
-export type AgentAction = 'focus' | 'start' | 'stop' | 'restart' | 'inbox' | 'changes' | 'hold' | 'release' | 'edit' | 'remove';
+export type AgentAction = 'focus' | 'start' | 'stop' | 'restart' | 'inbox' | 'changes' | 'queue' | 'unqueue' | 'hold' | 'release' | 'edit' | 'remove';
 
 /** A palette command of the agents area: adding one, or an action on one agent (the area runs it). */
 type CommandWords = Omit<PaletteCommand, 'run'>;
 export type AgentCommand = (CommandWords & { action: 'add' | 'profiles' }) | (CommandWords & { action: AgentAction; agent: Agent });
 
 /** What the palette offers for the project's agents: add one, and for each, what its pane offers. */
-export function agentCommands(agents: readonly Agent[], sessions: EntityMap<AgentSession>, worktrees: EntityMap<Worktree>): AgentCommand[] {
+export function agentCommands(
+  agents: readonly Agent[],
+  sessions: EntityMap<AgentSession>,
+  worktrees: EntityMap<Worktree>,
+  mergeQueue: EntityMap<MergeQueueEntry>,
+): AgentCommand[] {
   const group = 'Agents';
   return [
     { id: 'agents:add', group, label: 'Add agent…', keywords: ['new', 'create'], action: 'add' },
@@ -46,6 +53,11 @@ export function agentCommands(agents: readonly Agent[], sessions: EntityMap<Agen
         ...(worktrees[agent.id]?.state === 'ready'
           ? [command('changes', `Review ${agent.name}’s changes…`, { keywords: ['diff', 'worktree', 'branch', 'merge'] })]
           : []),
+        ...(isInMergeQueue(mergeQueue[agent.id])
+          ? [command('unqueue', `Remove ${agent.name} from the merge queue`, { keywords: ['merge', 'queue'] })]
+          : worktrees[agent.id]?.state === 'ready'
+            ? [command('queue', `Queue ${agent.name} for merge`, { keywords: ['merge', 'queue', 'land', 'branch'] })]
+            : []),
         agent.wakesHeld
           ? command('release', `Resume ${agent.name}’s wakes`, { keywords: ['hold', 'release'] })
           : command('hold', `Hold ${agent.name}’s wakes`, { keywords: ['pause', 'wake'] }),

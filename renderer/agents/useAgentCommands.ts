@@ -13,7 +13,8 @@ export function useAgentCommands(projectId: string, panes: AgentPanes, openDialo
   const agents = useAgents(projectId);
   const sessions = useWorkState(projectId, 'sessionsByAgentId');
   const worktrees = useWorkState(projectId, 'worktreesByAgentId');
-  const { startAgent, stopAgent, restartAgent, holdAgentWakes } = useDroverActions();
+  const mergeQueue = useWorkState(projectId, 'mergeQueueByAgentId');
+  const { startAgent, stopAgent, restartAgent, holdAgentWakes, queueForMerge, removeFromMergeQueue } = useDroverActions();
   const { showPane, focusPane, focusedAgentId, maximised, setMaximisedId, phone, layout, setLayout } = panes;
 
   useFocusRequest((target) => {
@@ -38,6 +39,10 @@ export function useAgentCommands(projectId: string, panes: AgentPanes, openDialo
         case 'inbox':
         case 'changes':
           return openDialog({ kind: command.action, agentId: agent.id });
+        case 'queue':
+          return queueForMerge(agent.id);
+        case 'unqueue':
+          return removeFromMergeQueue(agent.id);
         case 'hold':
         case 'release':
           return holdAgentWakes(agent.id, command.action === 'hold');
@@ -46,11 +51,11 @@ export function useAgentCommands(projectId: string, panes: AgentPanes, openDialo
           return openDialog({ kind: command.action, agent });
       }
     };
-    const agentActions = agentCommands(agents, sessions, worktrees).map((command) => ({ ...command, run: () => run(command) }));
+    const agentActions = agentCommands(agents, sessions, worktrees, mergeQueue).map((command) => ({ ...command, run: () => run(command) }));
     // A phone shows one pane at a time whatever the layout.
     const layouts = phone ? [] : layoutCommands(layout).map((command) => ({ ...command, run: () => setLayout(command.layout) }));
     return [...agentActions, ...layouts];
-  }, [agents, sessions, worktrees, startAgent, stopAgent, restartAgent, holdAgentWakes, showPane, openDialog, phone, layout, setLayout]);
+  }, [agents, sessions, worktrees, mergeQueue, startAgent, stopAgent, restartAgent, holdAgentWakes, queueForMerge, removeFromMergeQueue, showPane, openDialog, phone, layout, setLayout]);
   usePaletteCommands(commands);
 
   useAgentShortcuts((command: AgentsCommand) => {

@@ -1,6 +1,7 @@
 import type { MethodParams } from '../../shared/contract';
 import type { Agent, FormerAgent } from '../../shared/entities/agents';
 import type { InboxMessage } from '../../shared/entities/inbox';
+import type { MergeQueueEntry } from '../../shared/entities/mergeQueue';
 import type { AgentSession } from '../../shared/entities/sessions';
 import type { Wake } from '../../shared/entities/wake';
 import type { Worktree } from '../../shared/entities/worktrees';
@@ -10,7 +11,7 @@ import type { SliceContext, StateCell } from './slice';
 import { applyNewer, without } from './versioned';
 import { currentWake, updateWorkState, type WorkStates } from './projectWorkState';
 
-export const AGENT_EVENTS = ['agentChanged', 'agentSessionChanged', 'agentInboxChanged', 'agentWakeChanged', 'agentWorktreeChanged', 'agentForgeChanged', 'formerAgentChanged'] as const;
+export const AGENT_EVENTS = ['agentChanged', 'agentSessionChanged', 'agentInboxChanged', 'agentWakeChanged', 'agentWorktreeChanged', 'agentForgeChanged', 'formerAgentChanged', 'mergeQueueChanged'] as const;
 export type AgentEvent = Extract<DroverEvent, { name: (typeof AGENT_EVENTS)[number] }>;
 
 export interface AgentsActions {
@@ -31,6 +32,9 @@ export interface AgentsActions {
   holdAgentWakes(agentId: string, hold: boolean): Promise<void>;
   /** Deletes a removed agent's kept branch: refused when it holds work its parent lacks, unless `force` (the person confirmed). */
   deleteKeptBranch(agentId: string, force: boolean): Promise<void>;
+  /** Puts the agent's branch last in the merge queue of its parent branch. */
+  queueForMerge(agentId: string): Promise<MergeQueueEntry>;
+  removeFromMergeQueue(agentId: string): Promise<void>;
 }
 
 /**
@@ -52,6 +56,7 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
       wakesByAgentId: without(slice.wakesByAgentId, agentId),
       worktreesByAgentId: without(slice.worktreesByAgentId, agentId),
       forgeLinksByAgentId: without(slice.forgeLinksByAgentId, agentId),
+      mergeQueueByAgentId: without(slice.mergeQueueByAgentId, agentId),
     }));
   }
 
@@ -92,6 +97,15 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
     }));
   }
 
+  function putQueueEntry(entry: MergeQueueEntry): MergeQueueEntry {
+    updateWorkState(cell, entry.projectId, (slice) => ({ ...slice, mergeQueueByAgentId: applyNewer(slice.mergeQueueByAgentId, entry.agentId, entry) }));
+    return entry;
+  }
+
+  function dropQueueEntry(projectId: string, agentId: string): void {
+    updateWorkState(cell, projectId, (slice) => ({ ...slice, mergeQueueByAgentId: without(slice.mergeQueueByAgentId, agentId) }));
+  }
+
   function findAgent(agentId: string): Agent | undefined {
     return Object.values(cell.get())
       .map((slice) => slice.agentsById[agentId])
@@ -116,6 +130,12 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
     wakeAgent: (agentId) => bridge.call('wakeAgent', { agentId }).then((result) => result.delivered),
     holdAgentWakes: (agentId, hold) => bridge.call('holdAgentWakes', { agentId, hold }).then(() => undefined),
     deleteKeptBranch: (agentId, force) => bridge.call('deleteKeptBranch', { agentId, force }).then(putFormerAgent),
+    queueForMerge: (agentId) => bridge.call('queueForMerge', { agentId }).then(putQueueEntry),
+    removeFromMergeQueue: async (agentId) => {
+      const agent = findAgent(agentId);
+      await bridge.call('removeFromMergeQueue', { agentId });
+      if (agent) dropQueueEntry(agent.projectId, agentId);
+    },
   };
 
   return {
@@ -132,6 +152,9 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
       else if (event.name === 'agentForgeChanged') {
         if (event.link) putForgeLink(event.link);
         else updateWorkState(cell, event.projectId, (slice) => ({ ...slice, forgeLinksByAgentId: without(slice.forgeLinksByAgentId, event.agentId) }));
+      } else if (event.name === 'mergeQueueChanged') {
+        if (event.entry) putQueueEntry(event.entry);
+        else dropQueueEntry(event.projectId, event.agentId);
       } else if (event.worktree) putWorktree(event.worktree);
       else dropWorktree(event.projectId, event.agentId);
     },

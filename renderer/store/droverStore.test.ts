@@ -61,6 +61,7 @@ const snapshot = (seq: number, entities: Partial<Omit<ProjectWorkState, 'project
   worktrees: [],
   forgeLinks: [],
   formerAgents: [],
+  mergeQueue: [],
   ...entities,
   next,
 });

@@ -1,5 +1,6 @@
 import type { Agent, FormerAgent } from '../../shared/entities/agents';
 import type { InboxMessage } from '../../shared/entities/inbox';
+import type { MergeQueueEntry } from '../../shared/entities/mergeQueue';
 import type { AgentSession } from '../../shared/entities/sessions';
 import type { Task } from '../../shared/entities/tasks';
 import type { Wake } from '../../shared/entities/wake';
@@ -27,6 +28,8 @@ export interface WorkStateSlice extends Loadable {
   forgeLinksByAgentId: EntityMap<ForgeLink>;
   /** Removed agents (their tasks still name them; a branch may be kept with their work). */
   formerAgentsById: EntityMap<FormerAgent>;
+  /** Each agent's entry in the merge queue of its parent branch, where it has one. */
+  mergeQueueByAgentId: EntityMap<MergeQueueEntry>;
 }
 
 /** Only for projects someone asked to track, keyed by project id. */
@@ -44,6 +47,7 @@ export const EMPTY_WORK_STATE: WorkStateSlice = {
   worktreesByAgentId: {},
   forgeLinksByAgentId: {},
   formerAgentsById: {},
+  mergeQueueByAgentId: {},
 };
 
 /** Applies `update` to one project's work state (an untracked project starts empty). */
@@ -78,6 +82,7 @@ export function workStateFromSnapshot(snapshot: ProjectWorkState): WorkStateSlic
     worktreesByAgentId: byKey(snapshot.worktrees, (worktree) => worktree.agentId),
     forgeLinksByAgentId: byKey(snapshot.forgeLinks, (link) => link.agentId),
     formerAgentsById: byKey(snapshot.formerAgents, (agent) => agent.id),
+    mergeQueueByAgentId: byKey(snapshot.mergeQueue, (entry) => entry.agentId),
   };
 }
 

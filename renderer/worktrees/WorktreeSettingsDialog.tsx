@@ -31,6 +31,7 @@ interface WorktreeSettingsDialogProps {
 interface Fields {
   folder: string;
   setup: string;
+  mergeCheck: string;
   turnsKept: string;
   daysKept: string;
 }
@@ -42,8 +43,8 @@ function wholeNumber(text: string, min: number, max: number): number | null {
 }
 
 /**
- * Where the project's agent worktrees are made, what runs in a new one, how many checkpoints of
- * their turns are kept, and the disk each takes.
+ * Where the project's agent worktrees are made, what runs in a new one, what checks a branch the
+ * merge queue lands, how many checkpoints of their turns are kept, and the disk each takes.
  */
 export function WorktreeSettingsDialog({ projectId, disk, count, onMeasure, onClose }: WorktreeSettingsDialogProps) {
   const { updateProjectSettings } = useDroverActions();
@@ -58,6 +59,7 @@ export function WorktreeSettingsDialog({ projectId, disk, count, onMeasure, onCl
       ? {
           folder: settings.worktreesDir ?? '',
           setup: settings.worktreeSetupCommand ?? '',
+          mergeCheck: settings.mergeCheckCommand,
           turnsKept: String(settings.checkpointTurnsKept),
           daysKept: settings.checkpointDaysKept === null ? '' : String(settings.checkpointDaysKept),
         }
@@ -93,6 +95,7 @@ export function WorktreeSettingsDialog({ projectId, disk, count, onMeasure, onCl
       await updateProjectSettings(projectId, {
         worktreesDir: fields.folder.trim() || null,
         worktreeSetupCommand: fields.setup.trim() || null,
+        mergeCheckCommand: fields.mergeCheck.trim(),
         checkpointTurnsKept: turnsKept,
         checkpointDaysKept: daysKept,
       });
@@ -125,6 +128,21 @@ export function WorktreeSettingsDialog({ projectId, disk, count, onMeasure, onCl
               placeholder="e.g. npm ci"
               aria-describedby={describedBy}
               onChange={(event) => fields && setEdited({ ...fields, setup: event.target.value })}
+            />
+          )}
+        </Field>
+        <Field
+          label="Merge check command"
+          note={{ text: 'The merge queue runs it in an agent’s worktree after rebasing its branch, and lands the branch only if it passes. Empty: no check.', kind: 'hint' }}
+        >
+          {(describedBy) => (
+            <input
+              className="text-input"
+              value={fields?.mergeCheck ?? ''}
+              disabled={!fields}
+              placeholder="e.g. npm test"
+              aria-describedby={describedBy}
+              onChange={(event) => fields && setEdited({ ...fields, mergeCheck: event.target.value })}
             />
           )}
         </Field>

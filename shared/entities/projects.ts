@@ -47,6 +47,10 @@ export const ProjectSettingsSchema = z.object({
    * for them. Read at each agent's and task's start.
    */
   shareGitHubToken: z.boolean(),
+  /** Run in an agent's worktree before the merge queue lands its branch (e.g. `npm test`); '': none. */
+  mergeCheckCommand: z.string().trim().max(10_000),
+  /** The merge queue takes no next entry (the one under way finishes). */
+  mergeQueuePaused: z.boolean(),
 });
 export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;
 
@@ -65,6 +69,8 @@ export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
   checkpointDaysKept: null,
   preApproveDroverTools: false,
   shareGitHubToken: false,
+  mergeCheckCommand: '',
+  mergeQueuePaused: false,
 };
 
 export const ProjectListSchema = z.object({

@@ -3,6 +3,7 @@ import { ForgeLinkSchema } from '../forge';
 import { AgentSchema, FormerAgentSchema } from './agents';
 import { ProjectIdSchema } from './ids';
 import { InboxMessageSchema } from './inbox';
+import { MergeQueueEntrySchema } from './mergeQueue';
 import { AgentSessionSchema } from './sessions';
 import { TaskListSchema } from './tasks';
 import { WakeSchema } from './wake';
@@ -27,5 +28,7 @@ export const ProjectWorkStateSchema = z.object({
   forgeLinks: z.array(ForgeLinkSchema),
   /** Removed agents: their names (their tasks still name them) and kept branches. */
   formerAgents: z.array(FormerAgentSchema),
+  /** The agents' entries in the merge queues, in their places. */
+  mergeQueue: z.array(MergeQueueEntrySchema),
 });
 export type ProjectWorkState = z.infer<typeof ProjectWorkStateSchema>;

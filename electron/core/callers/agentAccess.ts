@@ -144,6 +144,7 @@ const OWN_RULES: OwnRules = {
   checkWorktreeMerge: agentInProject((params) => params.agentId),
   getWorktreeDiskUsage: inProject((params) => params.projectId),
   listOverlaps: inProject((params) => params.projectId),
+  listMergeQueue: inProject((params) => params.projectId),
   // An agent may read the checkpoints of its project's agents.
   listTurns: agentInProject((params) => params.agentId),
   getTurnDiff: agentInProject((params) => params.agentId),

@@ -11,7 +11,7 @@ const MESSAGES = 'messages:';
 
 /**
  * One part of a project's work-state snapshot, read in one transaction and never more than a
- * page's worth of JSON: the first part holds the seq, agents, sessions, wakes, worktrees and former agents, then tasks
+ * page's worth of JSON: the first part holds the seq, agents, sessions, wakes, worktrees, former agents and merge queue, then tasks
  * (newest first) and inbox messages (oldest first) fill the parts until both are exhausted.
  */
 export function workStatePart(store: ProjectStore, after: string | undefined, present: (task: Task) => Task = (task) => task): WorkStatePart {
@@ -29,9 +29,10 @@ export function workStatePart(store: ProjectStore, after: string | undefined, pr
       worktrees: first ? store.worktrees.list() : [],
       forgeLinks: first ? store.forgeLinks.list() : [],
       formerAgents: first ? store.formerAgents.list() : [],
+      mergeQueue: first ? store.mergeQueue.list() : [],
       next: null,
     };
-    if (first) budget.take(JSON.stringify([part.agents, part.sessions, part.wakes, part.worktrees, part.forgeLinks, part.formerAgents]).length);
+    if (first) budget.take(JSON.stringify([part.agents, part.sessions, part.wakes, part.worktrees, part.forgeLinks, part.formerAgents, part.mergeQueue]).length);
     let messagesAfter: string | undefined;
     if (first || after.startsWith(TASKS)) {
       const taskAfter = first ? undefined : after.slice(TASKS.length) || undefined;

@@ -258,7 +258,25 @@ export const PROJECT_MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX one_run_per_event ON automation_runs (automation_id, event_key);
   CREATE INDEX automation_runs_by_task ON automation_runs (task_id) WHERE task_id IS NOT NULL;
   `,
+  `
+  -- Agents' branches waiting to land on their parent branch, one at a time per parent, in position
+  -- order; an entry under way (rebasing, checking) when the host stopped is taken again at boot.
+  CREATE TABLE merge_queue (
+    agent_id TEXT PRIMARY KEY REFERENCES agents(id) ON DELETE CASCADE,
+    branch TEXT NOT NULL,
+    parent_branch TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('queued','rebasing','checking','merged','handed-back')),
+    reason TEXT,
+    position INTEGER NOT NULL,
+    check_task_id TEXT,
+    merged_commit TEXT,
+    queued_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    seq INTEGER NOT NULL
+  );
+  CREATE INDEX merge_queue_by_parent ON merge_queue (parent_branch, position);
+  `,
 ];
 
 /** Every table whose rows carry the project's seq; the counter resumes at the max over them. */
-export const SEQ_TABLES = ['tasks', 'agents', 'agent_sessions', 'inbox_messages', 'wakes', 'worktrees', 'forge_links', 'turns', 'diff_comments', 'former_agents', 'handled_attention', 'automations', 'automation_runs'] as const;
+export const SEQ_TABLES = ['tasks', 'agents', 'agent_sessions', 'inbox_messages', 'wakes', 'worktrees', 'forge_links', 'turns', 'diff_comments', 'former_agents', 'handled_attention', 'automations', 'automation_runs', 'merge_queue'] as const;

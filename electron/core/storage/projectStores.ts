@@ -8,6 +8,7 @@ import { FormerAgentStore } from './formerAgentStore';
 import { HandledAttentionStore } from './handledAttentionStore';
 import { CommentStore } from './commentStore';
 import { InboxStore } from './inboxStore';
+import { MergeQueueStore } from './mergeQueueStore';
 import { PROJECT_MIGRATIONS, SEQ_TABLES } from './projectSchema';
 import { SeqCounter } from './seqCounter';
 import { SessionStore } from './sessionStore';
@@ -39,6 +40,7 @@ export interface ProjectStore {
   comments: CommentStore;
   handledAttention: HandledAttentionStore;
   automations: AutomationStore;
+  mergeQueue: MergeQueueStore;
   settings: SettingsStore;
   logsDir: string;
 }
@@ -125,6 +127,7 @@ export class ProjectStores {
       comments: new CommentStore(db, projectId, seq),
       handledAttention: new HandledAttentionStore(db, seq),
       automations: new AutomationStore(db, seq),
+      mergeQueue: new MergeQueueStore(db, projectId, seq),
       settings: new SettingsStore(db, this.options.settingsDefaults),
       logsDir: path.join(dir, 'logs'),
     };

@@ -112,11 +112,44 @@ export interface MergeStart {
   onto: string;
 }
 
+/** The tips a merge found and the inspection it went on: refused while the inspection finds something in the way. */
+async function startMerge(git: Git, checkout: RecordedCheckout, worktree: Worktree, agentName: string, expected: MergeStart | undefined, starting: (start: MergeStart) => void) {
+  const inspection = await inspectMerge(git, checkout, worktree, agentName);
+  const { check } = inspection;
+  if (check.problem) fail(check.conflicts.length > 0 ? 'conflict' : 'invalid-state', check.problem);
+  const [parentTip, branchTip] = (await Promise.all([commitOf(git, checkout, `refs/heads/${check.parentBranch}`), commitOf(git, checkout, `refs/heads/${check.branch}`)])) as [string, string];
+  if (expected && (expected.onto !== parentTip || expected.branchTip !== branchTip)) {
+    fail('conflict', `${check.parentBranch} or ${check.branch} moved since ${check.branch} was checked; nothing changed.`);
+  }
+  starting({ branchTip, onto: parentTip });
+  return { ...inspection, parentTip, branchTip };
+}
+
+/** Replays the branch's commits on `onto` in the agent's worktree; a conflict between them aborts it, changing nothing. */
+async function rebaseBranch(git: Git, checkout: RecordedCheckout, check: MergeCheck, onto: string, agentName: string): Promise<void> {
+  // Onto the tip just read (not the ref), so the rebase's own record names the journalled commit.
+  const rebase = await git.run(checkout, ['rebase', '--quiet', '--end-of-options', onto, check.branch], { okCodes: [0, 1, 128], env: { GIT_EDITOR: 'true' } });
+  if (rebase.code === 0) return;
+  await git.run(checkout, ['rebase', '--abort'], { okCodes: [0, 1, 128] });
+  fail('conflict', `Rebasing ${check.branch} on ${check.parentBranch} stopped on a conflict between its commits, though the merged result has none; nothing changed. Merge with squash instead, or hand it back to ${agentName}.`);
+}
+
+/**
+ * Rebases the worktree's branch on its parent's tip without moving the parent (the merge queue
+ * checks the result before it lands), refused as a merge is. Returns the tips it is then at.
+ */
+export async function rebaseOnParent(git: Git, checkout: RecordedCheckout, worktree: Worktree, agentName: string, starting: (start: MergeStart) => void): Promise<MergeStart> {
+  const { check, parentTip } = await startMerge(git, checkout, worktree, agentName, undefined, starting);
+  if (check.behind > 0) await rebaseBranch(git, checkout, check, parentTip, agentName);
+  return { branchTip: (await commitOf(git, checkout, `refs/heads/${check.branch}`)) as string, onto: parentTip };
+}
+
 /**
  * Merges the worktree's branch into its parent once the inspection finds nothing in the way:
  * `rebase` replays the branch on the parent in the agent's worktree, then fast-forwards the parent;
  * `squash` writes the merged tree as one commit on the parent and moves the branch to it (its
- * worktree is clean, so nothing of it is lost). `starting` is told the tips before the first change.
+ * worktree is clean, so nothing of it is lost). `starting` is told the tips before the first change;
+ * with `expected`, it is refused unless the tips are still those.
  * Returns the parent's new tip.
  */
 export async function mergeIntoParent(
@@ -127,23 +160,14 @@ export async function mergeIntoParent(
   strategy: MergeStrategy,
   message: string | undefined,
   starting: (start: MergeStart) => void,
+  expected?: MergeStart,
 ): Promise<{ commit: string; commits: number }> {
-  const { check, tree, parentPlace } = await inspectMerge(git, checkout, worktree, agentName);
-  if (check.problem) fail(check.conflicts.length > 0 ? 'conflict' : 'invalid-state', check.problem);
+  const { check, tree, parentPlace, parentTip } = await startMerge(git, checkout, worktree, agentName, expected, starting);
   const parentRef = `refs/heads/${check.parentBranch}` as const;
   const branchRef = `refs/heads/${check.branch}` as const;
-  const [parentTip, branchTip] = (await Promise.all([commitOf(git, checkout, parentRef), commitOf(git, checkout, branchRef)])) as [string, string];
-  starting({ branchTip, onto: parentTip });
   let commit: string;
   if (strategy === 'rebase') {
-    if (check.behind > 0) {
-      // Onto the tip just read (not the ref), so the rebase's own record names the journalled commit.
-      const rebase = await git.run(checkout, ['rebase', '--quiet', '--end-of-options', parentTip, check.branch], { okCodes: [0, 1, 128], env: { GIT_EDITOR: 'true' } });
-      if (rebase.code !== 0) {
-        await git.run(checkout, ['rebase', '--abort'], { okCodes: [0, 1, 128] });
-        fail('conflict', `Rebasing ${check.branch} on ${check.parentBranch} stopped on a conflict between its commits, though the merged result has none; nothing changed. Merge with squash instead, or hand it back to ${agentName}.`);
-      }
-    }
+    if (check.behind > 0) await rebaseBranch(git, checkout, check, parentTip, agentName);
     commit = (await commitOf(git, checkout, branchRef)) as string;
   } else {
     const subjects = (await git.run(checkout, ['log', '--reverse', '--format=%s', '--end-of-options', `${parentRef}..${branchRef}`])).stdout.split('\n').filter((line) => line.length > 0);

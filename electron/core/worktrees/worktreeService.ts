@@ -33,7 +33,7 @@ import { FolderWatcher } from './folderWatcher';
 import type { PortBlocks } from '../workspaces/portBlocks';
 import type { WorktreeCheckouts } from './worktreeCheckouts';
 import { copyIncludedFiles } from './worktreeInclude';
-import { inspectMerge, mergeIntoParent } from './worktreeMerge';
+import { inspectMerge, mergeIntoParent, rebaseOnParent, type MergeStart } from './worktreeMerge';
 import { WorktreeRecovery } from './worktreeRecovery';
 import { undoWorktreeCreation } from './worktreeUndo';
 
@@ -340,15 +340,38 @@ export class WorktreeService implements AgentWorkspaces, ProjectWork {
     return (await inspectMerge(this.git, await this.checkouts.of(worktree), worktree, agent.name)).check;
   }
 
-  /** Merges the branch into its parent, journalled from its first change until it ends (a crash in between is undone at boot). */
-  async merge(agentId: string, strategy: MergeStrategy, message: string | undefined): Promise<MergeResult> {
+  /**
+   * Merges the branch into its parent, journalled from its first change until it ends (a crash in
+   * between is undone at boot). With `expected`, only while the tips are still those.
+   */
+  async merge(agentId: string, strategy: MergeStrategy, message: string | undefined, expected?: MergeStart): Promise<MergeResult> {
+    const { worktree } = this.requireWorktree(agentId);
+    const merged = await this.journalled(agentId, (checkout, agent, starting) => mergeIntoParent(this.git, checkout, worktree, agent.name, strategy, message, starting, expected), (done) => done.commit);
+    return { agentId, parentBranch: worktree.parentBranch, strategy, ...merged };
+  }
+
+  /** The commits the branch and its parent are at now. */
+  async tips(agentId: string): Promise<MergeStart> {
+    const { worktree } = this.requireWorktree(agentId);
+    const checkout = await this.checkouts.of(worktree);
+    const [branchTip, onto] = await Promise.all([commitOf(this.git, checkout, `refs/heads/${worktree.branch}`), commitOf(this.git, checkout, `refs/heads/${worktree.parentBranch}`)]);
+    return { branchTip: branchTip ?? '', onto: onto ?? '' };
+  }
+
+  /** Rebases the branch on its parent's tip, leaving the parent where it is; journalled as a merge is. */
+  rebaseOnParent(agentId: string): Promise<MergeStart> {
+    const { worktree } = this.requireWorktree(agentId);
+    return this.journalled(agentId, (checkout, agent, starting) => rebaseOnParent(this.git, checkout, worktree, agent.name, starting), (rebased) => rebased.onto);
+  }
+
+  /** Runs a merge or rebase of the agent's branch journalled from its first change; the worktree's base becomes `baseOf` what it did. */
+  private journalled<T>(agentId: string, operation: (checkout: RecordedCheckout, agent: Agent, starting: (start: MergeStart) => void) => Promise<T>, baseOf: (done: T) => string): Promise<T> {
     const { store, agent, worktree } = this.requireWorktree(agentId);
     return this.exclusively(agent, async () => {
       try {
-        const checkout = await this.checkouts.of(worktree);
-        const merged = await mergeIntoParent(this.git, checkout, worktree, agent.name, strategy, message, (start) => store.worktrees.journalOperation(agentId, { kind: 'merging', ...start }));
-        this.announce(store.worktrees.update(agentId, { baseCommit: merged.commit, changedAt: Date.now() }));
-        return { agentId, parentBranch: worktree.parentBranch, strategy, ...merged };
+        const done = await operation(await this.checkouts.of(worktree), agent, (start) => store.worktrees.journalOperation(agentId, { kind: 'merging', ...start }));
+        this.announce(store.worktrees.update(agentId, { baseCommit: baseOf(done), changedAt: Date.now() }));
+        return done;
       } finally {
         store.worktrees.journalOperation(agentId, null);
       }
