@@ -213,7 +213,7 @@ function rendererLayerRules() {
  */
 function coreDomainRules() {
   const layers = [
-    ['errors', 'ids', 'api', 'paging', 'events', 'process', 'patterns'], // know no domain
+    ['errors', 'ids', 'api', 'paging', 'events', 'process', 'patterns', 'time'], // know no domain
     ['storage', 'git'], // the databases, the git runner
     ['projects', 'profiles', 'appSettings', 'machines', 'workspaces'], // registries and settings; where an agent runs
     ['locate', 'attention', 'commandLineTool'],

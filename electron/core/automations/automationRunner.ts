@@ -2,7 +2,7 @@ import { FAILURES_BEFORE_PAUSE, type AutomationRun } from '../../../shared/autom
 import { newId } from '../ids';
 import type { AutomationStore, StoredAutomation } from '../storage/automationStore';
 import type { EventFields } from './eventTemplate';
-import { hostTimeZone, instantOfWall, wallTimeAt } from './wallClock';
+import { hostTimeZone, instantOfWall, wallTimeAt } from '../time/wallClock';
 
 /** The host's clock, injected so the guards and schedules are tested without waiting. */
 export interface Clock {

@@ -18,7 +18,7 @@ import type { AutomationRunner, Clock } from './automationRunner';
 import { nextScheduledRun, type AutomationTriggers } from './automationTriggers';
 import { nextRuns, parseCron } from './cronSchedule';
 import { checkTemplate } from './eventTemplate';
-import { hostTimeZone } from './wallClock';
+import { hostTimeZone } from '../time/wallClock';
 
 export interface NewAutomation {
   projectId: string;

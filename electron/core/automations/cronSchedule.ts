@@ -1,5 +1,5 @@
 import { fail } from '../errors';
-import { instantOfWall, isTimeZone, wallAsUtc, wallTimeAt, type WallTime } from './wallClock';
+import { instantOfWall, isTimeZone, wallAsUtc, wallTimeAt, type WallTime } from '../time/wallClock';
 
 interface FieldSpec {
   name: string;

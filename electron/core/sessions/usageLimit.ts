@@ -1,3 +1,5 @@
+import { instantOfWall, isTimeZone, wallTimeAt, type WallTime } from '../time/wallClock';
+
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 /**
@@ -17,55 +19,30 @@ const RESET_TIME = new RegExp(
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Offset of `timeZone` from UTC at `instant`, in ms (positive east of Greenwich). */
-function zoneOffset(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(new Date(instant));
-  const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
-  return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - Math.floor(instant / 1000) * 1000;
-}
-
-function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The instant whose wall-clock time in `timeZone` is the given one. */
-function wallClockInstant(year: number, month: number, day: number, hour: number, minute: number, timeZone: string): number {
-  const wall = Date.UTC(year, month, day, hour, minute);
-  const guess = wall - zoneOffset(wall, timeZone);
-  return wall - zoneOffset(guess, timeZone);
+/** The wall time `days` after the date of `date` (day overflow rolls into the next month and year). */
+function laterDate(date: WallTime, days: number, hour: number, minute: number): WallTime {
+  const day = new Date(Date.UTC(date.year, date.month - 1, date.day + days));
+  return { year: day.getUTCFullYear(), month: day.getUTCMonth() + 1, day: day.getUTCDate(), hour, minute };
 }
 
 /** The first instant at or after `now` whose wall-clock time in `timeZone` is hour:minute. */
 function nextWallClock(hour: number, minute: number, timeZone: string, now: number): number {
-  const local = new Date(now + zoneOffset(now, timeZone));
-  for (let day = 0; day <= 2; day++) {
-    const instant = wallClockInstant(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate() + day, hour, minute, timeZone);
+  const today = wallTimeAt(now, timeZone);
+  for (let days = 0; days <= 2; days++) {
+    const instant = instantOfWall(laterDate(today, days, hour, minute), timeZone);
     if (instant >= now) return instant;
   }
   return now + DAY_MS;
 }
 
-/** The date's instant; without a year, the next such date (CLIs omit the year within the next months). */
+/** The date's instant (month 1-12); without a year, the next such date (CLIs omit the year within the next months). */
 function onDate(month: number, day: number, year: number | null, hour: number, minute: number, timeZone: string, now: number): number {
-  if (year !== null) return wallClockInstant(year, month, day, hour, minute, timeZone);
-  const thisYear = new Date(now + zoneOffset(now, timeZone)).getUTCFullYear();
-  const instant = wallClockInstant(thisYear, month, day, hour, minute, timeZone);
+  const wall = (inYear: number) => instantOfWall({ year: inYear, month, day, hour, minute }, timeZone);
+  if (year !== null) return wall(year);
+  const thisYear = wallTimeAt(now, timeZone).year;
+  const instant = wall(thisYear);
   // A date a day or more behind now means the next year (Dec 31 read on Jan 1 stays in the past).
-  return instant < now - DAY_MS ? wallClockInstant(thisYear + 1, month, day, hour, minute, timeZone) : instant;
+  return instant < now - DAY_MS ? wall(thisYear + 1) : instant;
 }
 
 /**
@@ -87,5 +64,5 @@ export function parseLimitReset(text: string, now: number, localZone = Intl.Date
   if (!monthName) return nextWallClock(hour, minute, zone, now);
   const day = Number(dayText);
   if (day < 1 || day > 31) return null;
-  return onDate(MONTHS.indexOf(monthName.slice(0, 3).toLowerCase()), day, yearText ? Number(yearText) : null, hour, minute, zone, now);
+  return onDate(MONTHS.indexOf(monthName.slice(0, 3).toLowerCase()) + 1, day, yearText ? Number(yearText) : null, hour, minute, zone, now);
 }
