@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { MAX_CHECKPOINTS_KEPT } from '../../shared/entities/projects';
+import { MAX_CHECKPOINTS_KEPT, type ProjectSettings } from '../../shared/entities/projects';
 import type { WorktreeDiskUsage } from '../../shared/entities/worktrees';
 import { countOf } from '../../shared/plural';
 import type { CheckpointUsage } from '../../shared/turns';
@@ -10,6 +10,7 @@ import { ModalDialog } from '../components/ModalDialog';
 import { usePendingAction } from '../components/usePendingAction';
 import { formatBytes } from '../format/bytes';
 import { errorMessage } from '../format/errorMessage';
+import { changedSettings } from '../store/changedSettings';
 import { useProjectSettings, useWorkState } from '../store/hooks';
 import { useBridge, useDroverActions } from '../store/StoreContext';
 
@@ -92,13 +93,15 @@ export function WorktreeSettingsDialog({ projectId, disk, count, onMeasure, onCl
       return;
     }
     await save.run(async () => {
-      await updateProjectSettings(projectId, {
+      const entered: Partial<ProjectSettings> = {
         worktreesDir: fields.folder.trim() || null,
         worktreeSetupCommand: fields.setup.trim() || null,
         mergeCheckCommand: fields.mergeCheck.trim(),
         checkpointTurnsKept: turnsKept,
         checkpointDaysKept: daysKept,
-      });
+      };
+      // Only what the person changed: a setting changed elsewhere meanwhile (the CLI) is not written back.
+      await updateProjectSettings(projectId, settings ? changedSettings(settings, entered) : entered);
       onClose();
     });
   }
