@@ -60,7 +60,7 @@ describe('automation guards', () => {
   };
   const everyMinute: AutomationTrigger = { kind: 'schedule', cron: '* * * * *', timeZone: 'UTC' };
   const manual = (key: string): AutomationEvent => ({ key, trigger: 'run now', fields: {}, byPerson: true });
-  const finishTask = (taskId: string, state: 'succeeded' | 'failed', label: string | null = null, exitCode = state === 'succeeded' ? 0 : 1) =>
+  const finishTask = (taskId: string, state: 'succeeded' | 'failed' | 'interrupted', label: string | null = null, exitCode = state === 'succeeded' ? 0 : 1) =>
     triggers.taskChanged(PROJECT, { id: taskId, projectId: PROJECT, label, state, exitCode, signal: null } as Task);
 
   beforeEach(() => {
@@ -200,5 +200,25 @@ describe('automation guards', () => {
       { automation: 'on-failure', event: { key: 'task:t-built001', trigger: 'task build failed (exit code 2)', fields: { 'task.label': 'build', 'task.exitCode': '2', 'task.tail': 'last lines' } } },
     ]);
     expect(store.runs(id, 10)).toHaveLength(1);
+  });
+
+  it("sets off no rule with a task the host's stop interrupted, and counts its own interrupted run toward no pause", () => {
+    const id = add('on-failure', { kind: 'task-ended', label: 'build', outcome: 'failed' });
+    finishTask('t-built001', 'interrupted', 'build', 1);
+    expect(started).toEqual([]);
+    for (let n = 1; n <= 3; n++) {
+      runner.fire(PROJECT, store, id, manual(`now:${n}`));
+      finishTask(`t-task000${n}`, 'interrupted');
+    }
+    expect(store.runs(id, 10).map((run) => run.state)).toEqual(['failed', 'failed', 'failed']);
+    expect(store.get(id)).toMatchObject({ enabled: true, failuresInRow: 0 });
+    expect(paused).toEqual([]);
+  });
+
+  it('sets off no rule once stopped: the tasks the stop interrupts are not failures', () => {
+    add('on-any', { kind: 'task-ended', label: 'build', outcome: 'any' });
+    triggers.stop();
+    finishTask('t-built001', 'failed', 'build', 1);
+    expect(started).toEqual([]);
   });
 });

@@ -90,10 +90,12 @@ export class AutomationRunner {
     if ('done' in work) this.end(projectId, store, runId, 'succeeded', null);
   }
 
-  /** A run's task ended: so did the run. */
-  taskEnded(projectId: string, store: AutomationStore, taskId: string, succeeded: boolean, reason: string): void {
+  /** A run's task ended: so did the run (one the host's stop interrupted fails, but counts toward no pause). */
+  taskEnded(projectId: string, store: AutomationStore, taskId: string, outcome: 'succeeded' | 'failed' | 'interrupted', reason: string): void {
     const run = store.runOfTask(taskId);
-    if (run) this.end(projectId, store, run.id, succeeded ? 'succeeded' : 'failed', succeeded ? null : reason);
+    if (!run) return;
+    if (outcome === 'succeeded') this.end(projectId, store, run.id, 'succeeded', null);
+    else this.end(projectId, store, run.id, 'failed', reason, outcome === 'failed');
   }
 
   /** Host start: a run whose work never got started (the host stopped on the way) ends as failed. */
@@ -101,12 +103,13 @@ export class AutomationRunner {
     this.end(projectId, store, runId, 'failed', 'the host stopped before its work started');
   }
 
-  private end(projectId: string, store: AutomationStore, runId: string, state: 'succeeded' | 'failed', reason: string | null): void {
+  private end(projectId: string, store: AutomationStore, runId: string, state: 'succeeded' | 'failed', reason: string | null, countsAsFailure = state === 'failed'): void {
     const run = store.run(runId);
     if (run?.state !== 'running') return;
     store.endRun(runId, state, reason, this.clock.now());
     const automation = store.get(run.automationId);
     if (!automation) return;
+    if (state === 'failed' && !countsAsFailure) return;
     const failuresInRow = state === 'failed' ? automation.failuresInRow + 1 : 0;
     if (failuresInRow >= FAILURES_BEFORE_PAUSE && automation.enabled) {
       const why = `it failed ${failuresInRow} times in a row (last: ${reason ?? 'no reason given'})`;

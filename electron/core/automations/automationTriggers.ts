@@ -100,11 +100,13 @@ export class AutomationTriggers {
 
   /** A task changed: a finished one ends its run, and sets off the rules for its label. */
   taskChanged(projectId: string, task: Task): void {
-    if (!isTaskFinished(task.state)) return;
+    // Stopping, the host interrupts every task it runs: that is no task's failure.
+    if (this.stopped || !isTaskFinished(task.state)) return;
     const store = this.projects.automations(projectId);
     const exit = describeExit(task);
-    this.runner.taskEnded(projectId, store, task.id, task.state === 'succeeded', exit);
-    if (task.label === null) return;
+    this.runner.taskEnded(projectId, store, task.id, task.state === 'interrupted' ? 'interrupted' : task.state === 'succeeded' ? 'succeeded' : 'failed', exit);
+    // A task the host's stop cut short did not end by itself: it sets off no rule (nor at the next start).
+    if (task.label === null || task.state === 'interrupted') return;
     const matching = store.list().filter((automation) => automation.enabled && setsOff(automation, task));
     if (matching.length === 0) return;
     const fields = { 'task.label': task.label, 'task.exitCode': task.exitCode === null ? '' : String(task.exitCode), 'task.tail': this.projects.tail(task) };

@@ -1,5 +1,7 @@
+import { isTaskFinished } from '../../../shared/entities/tasks';
 import type { StoredAutomation } from '../storage/automationStore';
 import { shellLine } from '../../common/shellQuote';
+import { describeExit } from '../../common/taskExit';
 import type { AgentService } from '../agents/agentService';
 import { fail } from '../errors';
 import type { MediatedInbox } from '../inbox/mediatedInbox';
@@ -43,6 +45,9 @@ export class AutomationWork implements AutomationActions {
     if (action.kind === 'agent') return this.startAgent(projectId, automation, action, event);
     if (action.kind === 'task') {
       const task = this.tasks.create({ projectId, command: followUpCommand(action.command, event), cwd: action.cwd ?? undefined, label: automation.name });
+      // A command that cannot start ends within create, before its run knows the task to wait for.
+      const now = this.stores.get(projectId).tasks.get(task.id);
+      if (now && isTaskFinished(now.state)) fail('spawn-failed', `Its task could not start: ${describeExit(now)}.`);
       return { taskId: task.id };
     }
     const agent = this.stores.get(projectId).agents.byIdOrName(action.agent) ?? fail('not-found', `There is no agent ${action.agent} in the project any more.`);

@@ -15,6 +15,14 @@ describe('event templates', () => {
     expect(() => checkTemplate('echo {task.label} {task.exitCode} {task.tail}', 'task-ended', 'command')).not.toThrow();
   });
 
+  it('refuses a field inside quotes of a command, where its value would be unquoted again', () => {
+    for (const command of ['echo "{task.tail}"', "echo '{task.label}'", 'echo "tail: {task.tail} end"']) {
+      expect(() => checkTemplate(command, 'task-ended', 'command'), command).toThrow('The command has {task.');
+    }
+    expect(() => checkTemplate('echo "done:" {task.label} \\"{task.exitCode}', 'task-ended', 'command')).not.toThrow();
+    expect(() => checkTemplate('Look at "{task.tail}"', 'task-ended', 'message')).not.toThrow();
+  });
+
   it('puts the failed task in a follow-up command as quoted words and as environment variables', () => {
     const command = followUpCommand('echo "$DROVER_EVENT_TASK_LABEL/$DROVER_EVENT_TASK_EXIT_CODE" {task.label} {task.exitCode} {task.tail}', failedBuild);
     expect(execFileSync('/bin/sh', ['-c', command], { encoding: 'utf8' })).toBe("build/2 build 2 it's $(rm -rf ~) `broken`\n");

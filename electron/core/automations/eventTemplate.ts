@@ -16,8 +16,12 @@ const FIELDS_OF_TRIGGER: Record<AutomationTrigger['kind'], readonly string[]> = 
 
 const FIELD = /\{([^{}\s]*)\}/g;
 
-/** Refuses a template that names a field its trigger's events do not have. */
+/** Refuses a template that names a field its trigger's events do not have, and in a command a field written inside quotes. */
 export function checkTemplate(template: string, trigger: AutomationTrigger['kind'], where: string): void {
+  const quoted = where === 'command' ? fieldInQuotes(template) : null;
+  if (quoted !== null) {
+    fail('bad-request', `The command has {${quoted}} inside quotes: write it bare, as Drover puts each field in as one quoted word (inside quotes of yours, an issue's title could run as a command).`);
+  }
   const known = FIELDS_OF_TRIGGER[trigger];
   for (const [, name] of template.matchAll(FIELD)) {
     if (!known.includes(name!)) {
@@ -25,6 +29,22 @@ export function checkTemplate(template: string, trigger: AutomationTrigger['kind
       fail('bad-request', `The ${where} names {${name}}, which a ${trigger} trigger does not have: ${offered}.`);
     }
   }
+}
+
+/** The first field written inside single or double quotes of a shell command, or null. */
+function fieldInQuotes(command: string): string | null {
+  let quote: "'" | '"' | null = null;
+  for (let index = 0; index < command.length; index++) {
+    const char = command[index]!;
+    if (char === '\\' && quote !== "'") index++;
+    else if (quote === null && (char === "'" || char === '"')) quote = char;
+    else if (char === quote) quote = null;
+    else if (char === '{' && quote !== null) {
+      const field = /^\{([^{}\s]*)\}/.exec(command.slice(index));
+      if (field) return field[1]!;
+    }
+  }
+  return null;
 }
 
 /**

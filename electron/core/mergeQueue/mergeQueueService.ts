@@ -222,7 +222,10 @@ export class MergeQueueService implements ProjectWork {
     if (!command) return 'passed';
     const worktree = store.worktrees.get(agent.id) ?? fail('invalid-state', `${agent.name} has no worktree any more.`);
     const task = this.tasks.create({ projectId: store.projectId, command, cwd: worktree.folder, label: `merge check of ${agent.name}` });
-    const ended = new Promise<Task>((resolve) => this.checkWaiters.set(task.id, resolve));
+    // A command that cannot start ends within create, before anyone waits: its end is in the store then.
+    const endedAlready = store.tasks.get(task.id);
+    const ended =
+      endedAlready && isTaskFinished(endedAlready.state) ? Promise.resolve(endedAlready) : new Promise<Task>((resolve) => this.checkWaiters.set(task.id, resolve));
     this.set(store, agent.id, { state: 'checking', checkTaskId: task.id });
     const result = await ended;
     // Stopped with the host: the entry stays under way, and the next boot checks it again.
