@@ -62,14 +62,7 @@ export class AutomationRunner {
     if (!automation || (!automation.enabled && !event.byPerson)) return null;
     const now = this.clock.now();
     const base = { id: newId('r'), automationId, eventKey: event.key, trigger: event.trigger, taskId: null, agentId: null, startedAt: now };
-    const running = store.runningRun(automationId);
-    const started = store.startedSince(automationId, startOfDay(now, automation));
-    const skip =
-      running !== undefined
-        ? `the run started at ${new Date(running.startedAt).toISOString()} is still going`
-        : started >= automation.dailyCap
-          ? `it reached its daily cap of ${automation.dailyCap} run${automation.dailyCap === 1 ? '' : 's'}`
-          : null;
+    const skip = this.whyNotNow(store, automation);
     if (skip !== null) {
       return store.addRun({ ...base, state: 'skipped', reason: skip, endedAt: now }) ? (store.run(base.id) ?? null) : null;
     }
@@ -83,6 +76,15 @@ export class AutomationRunner {
       failed(error);
     }
     return store.run(base.id) ?? null;
+  }
+
+  /** Why the automation would skip a run now (its last run still going, its daily cap reached), or null. */
+  whyNotNow(store: AutomationStore, automation: StoredAutomation): string | null {
+    const now = this.clock.now();
+    const running = store.runningRun(automation.id);
+    if (running !== undefined) return `the run started at ${new Date(running.startedAt).toISOString()} is still going`;
+    const started = store.startedSince(automation.id, startOfDay(now, automation));
+    return started >= automation.dailyCap ? `it reached its daily cap of ${automation.dailyCap} run${automation.dailyCap === 1 ? '' : 's'}` : null;
   }
 
   private started(projectId: string, store: AutomationStore, runId: string, work: StartedWork): void {

@@ -18,6 +18,9 @@ describe('issue triggers', () => {
   let started: AutomationEvent[];
   let issues: { number: number; createdAt: number; labels: string[] }[];
   let triggers: IssueTriggers;
+  let runner: AutomationRunner;
+  /** The rule's work is a task that runs until the test ends it, where a message is done at once. */
+  let startsTasks: boolean;
 
   beforeEach(() => {
     dir = makeTempDir();
@@ -25,8 +28,18 @@ describe('issue triggers', () => {
     store = new AutomationStore(db, new SeqCounter(0));
     started = [];
     issues = [];
+    startsTasks = false;
     const clock = { now: () => MADE_AT + 60_000, setTimer: () => () => {} };
-    const runner = new AutomationRunner({ start: (_projectId, _automation, event) => (started.push(event), { agentId: 'a-agent001', done: true }) }, clock, () => {});
+    runner = new AutomationRunner(
+      {
+        start: (_projectId, _automation, event) => {
+          started.push(event);
+          return startsTasks ? { taskId: `t-${event.key.replace(':', '')}`.padEnd(10, '0') } : { agentId: 'a-agent001', done: true };
+        },
+      },
+      clock,
+      () => {},
+    );
     triggers = new IssueTriggers(
       { ids: () => [PROJECT], automations: () => store },
       {
@@ -69,5 +82,18 @@ describe('issue triggers', () => {
     await triggers.poll();
     await triggers.poll();
     expect(started.map((event) => event.trigger)).toEqual(['issue #3 labelled agent', 'issue #4 labelled agent']);
+  });
+
+  it('leaves an issue for a later poll while the last run is still going, where a skip would lose it', async () => {
+    startsTasks = true;
+    add('labelled', { kind: 'issue-labelled', label: 'agent' });
+    issues.push({ number: 5, createdAt: MADE_AT, labels: ['agent'] }, { number: 6, createdAt: MADE_AT, labels: ['agent'] });
+    await triggers.poll();
+    await triggers.poll();
+    expect(started.map((event) => event.key)).toEqual(['issue:5']);
+    runner.taskEnded(PROJECT, store, 't-issue500', 'succeeded', 'exit code 0');
+    await triggers.poll();
+    expect(started.map((event) => event.key)).toEqual(['issue:5', 'issue:6']);
+    expect(store.runs('u-labelled', 10).map((run) => run.state)).toEqual(['running', 'succeeded']);
   });
 });

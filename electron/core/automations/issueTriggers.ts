@@ -58,6 +58,8 @@ export class IssueTriggers {
           for (const seen of issues) {
             const key = `issue:${seen.number}`;
             if ((trigger.kind === 'issue-opened' && seen.createdAt < automation.createdAt) || store.answered(automation.id, key)) continue;
+            // An issue stays on GitHub: while a run is going or the day's cap is reached, a later poll takes it (a skip would lose it).
+            if (this.runner.whyNotNow(store, automation) !== null) break;
             const issue = await this.source.issue(projectId, seen.number);
             const fields = { 'issue.number': String(issue.number), 'issue.title': issue.title, 'issue.body': issue.body, 'issue.url': issue.url };
             const said = trigger.kind === 'issue-labelled' ? `issue #${issue.number} labelled ${trigger.label}` : `issue #${issue.number} opened`;
