@@ -46,6 +46,8 @@ export class OverlapRadar {
   private readonly caches = new Map<string, ProjectCache>();
   /** One computation per project at a time: a second waits for the first and reads its cache. */
   private readonly running = new Map<string, Promise<unknown>>();
+  /** The computation waiting for the running one: later asks share it, so bursts never pile up. */
+  private readonly waiting = new Map<string, Promise<ProjectOverlaps>>();
 
   constructor(
     private readonly projects: ProjectRegistry,
@@ -58,11 +60,15 @@ export class OverlapRadar {
 
   overlaps(projectId: string): Promise<ProjectOverlaps> {
     const repo = this.projects.get(projectId).path;
+    const waiting = this.waiting.get(projectId);
+    if (waiting) return waiting;
     const previous = this.running.get(projectId) ?? Promise.resolve();
-    const next = previous.then(
-      () => this.compute(projectId, repo),
-      () => this.compute(projectId, repo),
-    );
+    const begin = () => {
+      this.waiting.delete(projectId);
+      return this.compute(projectId, repo);
+    };
+    const next = previous.then(begin, begin);
+    this.waiting.set(projectId, next);
     this.running.set(projectId, next);
     void next.finally(() => {
       if (this.running.get(projectId) === next) this.running.delete(projectId);
