@@ -2,7 +2,7 @@ import { METHODS, entryOf, isMethodName, type CoreMethodName, type MethodName } 
 import { HOST_METHOD_NAMES, type HostMethodName } from '../../shared/contract/host';
 import type { Door as MethodDoor } from '../../shared/contract/methodFacts';
 import { DroverRequestError, refusalFrame, RequestFrameSchema, requestIdOf, type ResponseFrame } from '../../shared/protocol';
-import { describeIssues } from '../../shared/validationIssues';
+import { describeIssues } from '../common/validationIssues';
 import { speaksForSomeone, type Caller, type Client, type Methods } from '../core/api';
 import { checkHostMethod, visibleTo } from '../core/callers/agentAccess';
 import type { Core } from '../core/compose';

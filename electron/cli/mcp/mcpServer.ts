@@ -5,7 +5,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import { z } from 'zod';
 import { READ_ONLY_DROVER_TOOLS } from '../../../shared/droverTools';
 import { MAX_REQUEST_FRAME_BYTES } from '../../../shared/protocol';
-import { describeIssues } from '../../../shared/validationIssues';
+import { describeIssues } from '../../common/validationIssues';
 import { LineReader } from '../../wire/lineFraming';
 import { agentCredentials } from '../agentCredentials';
 import { DroverLink } from '../socketClient';
