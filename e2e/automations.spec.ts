@@ -139,6 +139,37 @@ test('an issue labelled agent starts one agent in its own worktree whose first p
   }
 });
 
+test("a check failing on main sets its rule off once for each failed check run, with the check's name and what it says", async ({ drover }) => {
+  const token = 'ghp_e2etoken0123456789';
+  const repo = makeRepo(path.join(drover.root, 'shop'), { 'README.md': 'hello\n' });
+  const fake = new FakeGitHub({ repository: 'acme/shop', bareRepo: addBareOrigin(repo, path.join(drover.root, 'remote.git')), token });
+  await fake.listen();
+  try {
+    await drover.startHost(['--project', repo], { ...process.env, DROVER_GITHUB_API_URL: fake.url, GH_TOKEN: token, DROVER_GITHUB_POLL_MS: '300' });
+    await withSocket(drover, async (rpc) => {
+      const project = await rpc.call('findProjectByPath', { path: repo });
+      await rpc.call('updateProjectSettings', { projectId: project.id, settings: { forgeRepository: 'acme/shop' } });
+    });
+    const report = path.join(drover.root, 'red-main.log');
+    const said = (check: string) => path.join(drover.root, `${check}.said`);
+    await automation(drover, repo, 'add', 'red-main', '--on', 'check-failed=main', '--task', `printf '%s\\n' {check.name} >> ${report}; printf '%s' {check.summary} > ${drover.root}/{check.name}.said`);
+    fake.setChecks(fake.headOf('main'), 'failed');
+
+    await expect.poll(() => linesOf(report), { timeout: 30_000 }).toEqual(['build', 'test (node 20)']);
+    expect(fs.readFileSync(said('build'), 'utf8')).toMatch(/^1 test failed[\s\S]*src\/cart\.js:3: /);
+    // Later polls see the same failed runs and start nothing more.
+    const checkReads = () => fake.requests.filter((request) => request.url.includes('/check-runs')).length;
+    const readsBefore = checkReads();
+    await expect.poll(checkReads).toBeGreaterThan(readsBefore + 3);
+    expect((await history(drover, repo, 'red-main')).map((run) => [run.state, run.trigger])).toEqual([
+      ['succeeded', 'check test (node 20) failed on main'],
+      ['succeeded', 'check build failed on main'],
+    ]);
+  } finally {
+    await fake.close();
+  }
+});
+
 test('bad rules get a plain answer', async ({ drover }) => {
   const folder = drover.makeFolder('rules');
   await drover.startHost(['--project', folder]);

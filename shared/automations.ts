@@ -17,10 +17,11 @@ export const RuleWordSchema = z
   .max(200)
   .regex(/^[A-Za-z0-9._/@+:-]+$/, 'a label or branch name here is letters, digits and . _ / @ + : - (no spaces or shell characters)');
 
-/** The project's GitHub issues, as the host polls them: each issue sets a rule off once. */
+/** The project's GitHub issues and a branch's checks, as the host polls them: each issue, each failed check run, sets a rule off once. */
 export const GITHUB_TRIGGERS = [
   z.object({ kind: z.literal('issue-labelled'), label: RuleWordSchema }).strict(),
   z.object({ kind: z.literal('issue-opened') }).strict(),
+  z.object({ kind: z.literal('check-failed'), branch: RuleWordSchema }).strict(),
 ] as const;
 
 export const AutomationTriggerSchema = z.discriminatedUnion('kind', [
@@ -86,6 +87,7 @@ export type Automation = z.infer<typeof AutomationSchema>;
 export function describeTrigger(trigger: AutomationTrigger): string {
   if (trigger.kind === 'issue-labelled') return `issue labelled ${trigger.label}`;
   if (trigger.kind === 'issue-opened') return 'issue opened';
+  if (trigger.kind === 'check-failed') return `check failed on ${trigger.branch}`;
   return trigger.kind === 'schedule' ? `cron ${trigger.cron} (${trigger.timeZone})` : `task ${trigger.label} ${trigger.outcome === 'any' ? 'ended' : trigger.outcome}`;
 }
 

@@ -430,8 +430,9 @@ export class FakeGitHub {
     };
   }
 
-  private checkRuns(sha: string): unknown {
-    const state = this.checks.get(sha) ?? 'pending';
+  /** A ref is a commit or, as GitHub reads it too, a branch (its tip). */
+  private checkRuns(ref: string): unknown {
+    const state = this.checks.get(this.branchExists(ref) ? this.headOf(ref) : ref) ?? 'pending';
     const completed = state !== 'pending';
     const conclusion = state === 'failed' ? 'failure' : 'success';
     return {

@@ -17,7 +17,7 @@ import { AutomationRunner, SYSTEM_CLOCK } from './automations/automationRunner';
 import { AutomationService } from './automations/automationService';
 import { AutomationTriggers } from './automations/automationTriggers';
 import { AutomationWork } from './automations/automationWork';
-import { IssueTriggers } from './automations/issueTriggers';
+import { GitHubTriggers } from './automations/gitHubTriggers';
 import { reconcileProjects } from './boot';
 import { restrictAgents } from './callers/agentAccess';
 import { callerMethods } from './callers/callerMethods';
@@ -229,11 +229,13 @@ export function createCore(options: CoreOptions): Core {
     SYSTEM_CLOCK,
     log,
   );
-  const issueTriggers = new IssueTriggers(
+  const gitHubTriggers = new GitHubTriggers(
     { ids: () => stores.usable(projects.list().projects.map((project) => project.id)).map((store) => store.projectId), automations: (projectId) => stores.get(projectId).automations },
     {
       issues: async (projectId, labels) => (await connector.connect(projectId)).forge.issues({ labels }),
       issue: async (projectId, number) => (await connector.connect(projectId)).forge.issue(number),
+      failedChecks: async (projectId, branch) => (await (await connector.connect(projectId)).forge.checks(branch)).filter((check) => check.state === 'failed'),
+      failureDetails: async (projectId, check) => (await connector.connect(projectId)).forge.failureDetails(check),
     },
     automationRunner,
     SYSTEM_CLOCK,
@@ -309,7 +311,7 @@ export function createCore(options: CoreOptions): Core {
       pullRequests.startAll();
       overlapFollower.startAll(projects.list().projects.map((project) => project.id));
       automationTriggers.start();
-      issueTriggers.start();
+      gitHubTriggers.start();
       mergeQueue.startAll();
     },
     close: async () => {
@@ -320,7 +322,7 @@ export function createCore(options: CoreOptions): Core {
       pullRequests.stop();
       overlapFollower.close();
       automationTriggers.stop();
-      issueTriggers.stop();
+      gitHubTriggers.stop();
       mergeQueue.stop();
       worktrees.close();
       await Promise.all([tasks.shutdown(), sessions.shutdown()]);

@@ -67,7 +67,7 @@ export class AutomationService {
       if (!this.stores.get(input.projectId).agents.byIdOrName(action.agent)) fail('not-found', `There is no agent ${action.agent} in project ${input.projectId}.`);
     }
     if (store.get(input.name)) fail('conflict', `The project already has an automation named ${input.name}.`);
-    if (trigger.kind === 'issue-labelled' || trigger.kind === 'issue-opened') await this.reachGitHub(input.projectId);
+    if (trigger.kind === 'issue-labelled' || trigger.kind === 'issue-opened' || trigger.kind === 'check-failed') await this.reachGitHub(input.projectId);
     const id = newId('u');
     const now = this.clock.now();
     store.insert({

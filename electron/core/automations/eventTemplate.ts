@@ -12,6 +12,7 @@ const FIELDS_OF_TRIGGER: Record<AutomationTrigger['kind'], readonly string[]> = 
   'task-ended': ['task.label', 'task.exitCode', 'task.tail'],
   'issue-labelled': ISSUE_FIELDS,
   'issue-opened': ISSUE_FIELDS,
+  'check-failed': ['check.name', 'check.summary', 'check.url'],
 };
 
 const FIELD = /\{([^{}\s]*)\}/g;
@@ -60,7 +61,7 @@ export function fillTemplate(template: string, fields: EventFields, as: 'command
 }
 
 /** Too long for a command line: a task's output and an issue's text reach a command through their template fields alone. */
-const NOT_IN_ENV = new Set(['task.tail', 'issue.body']);
+const NOT_IN_ENV = new Set(['task.tail', 'issue.body', 'check.summary']);
 
 /** The event's fields as environment variables of a follow-up task (task.exitCode: DROVER_EVENT_TASK_EXIT_CODE). */
 export function eventEnv(fields: EventFields): Record<string, string> {

@@ -1,23 +1,25 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Check } from '../../../shared/forge';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { AutomationStore } from '../storage/automationStore';
 import { PROJECT_MIGRATIONS } from '../storage/projectSchema';
 import { SeqCounter } from '../storage/seqCounter';
 import { openDatabase, type SqliteDatabase } from '../storage/sqlite';
 import { AutomationRunner, type AutomationEvent } from './automationRunner';
-import { IssueTriggers } from './issueTriggers';
+import { GitHubTriggers } from './gitHubTriggers';
 
 const PROJECT = 'p-test00';
 const MADE_AT = Date.parse('2026-01-05T10:00:00Z');
 
-describe('issue triggers', () => {
+describe('GitHub triggers', () => {
   let dir: string;
   let db: SqliteDatabase;
   let store: AutomationStore;
   let started: AutomationEvent[];
   let issues: { number: number; createdAt: number; labels: string[] }[];
-  let triggers: IssueTriggers;
+  let triggers: GitHubTriggers;
+  let checksByBranch: Record<string, Check[]>;
   let runner: AutomationRunner;
   /** The rule's work is a task that runs until the test ends it, where a message is done at once. */
   let startsTasks: boolean;
@@ -28,6 +30,7 @@ describe('issue triggers', () => {
     store = new AutomationStore(db, new SeqCounter(0));
     started = [];
     issues = [];
+    checksByBranch = {};
     startsTasks = false;
     const clock = { now: () => MADE_AT + 60_000, setTimer: () => () => {} };
     runner = new AutomationRunner(
@@ -40,11 +43,13 @@ describe('issue triggers', () => {
       clock,
       () => {},
     );
-    triggers = new IssueTriggers(
+    triggers = new GitHubTriggers(
       { ids: () => [PROJECT], automations: () => store },
       {
         issues: (_projectId, labels) => Promise.resolve(issues.filter((issue) => labels.every((label) => issue.labels.includes(label)))),
         issue: (_projectId, number) => Promise.resolve({ number, title: `Issue ${number}`, url: `https://github.com/acme/shop/issues/${number}`, body: `Body of ${number}` }),
+        failedChecks: (_projectId, branch) => Promise.resolve((checksByBranch[branch] ?? []).filter((check) => check.state === 'failed')),
+        failureDetails: (_projectId, check) => Promise.resolve(`${check.name}: 2 tests failed`),
       },
       runner,
       clock,
@@ -57,7 +62,7 @@ describe('issue triggers', () => {
     removeDir(dir);
   });
 
-  const add = (name: string, trigger: { kind: 'issue-opened' } | { kind: 'issue-labelled'; label: string }) =>
+  const add = (name: string, trigger: { kind: 'issue-opened' } | { kind: 'issue-labelled'; label: string } | { kind: 'check-failed'; branch: string }) =>
     store.insert({ id: `u-${name.padEnd(6, '0')}`, name, trigger, action: { kind: 'message', agent: 'a', text: '{issue.title}' }, dailyCap: 48, catchUpMs: 0, checkedUntil: MADE_AT, createdAt: MADE_AT });
 
   it('sets an issue-opened rule off once for each issue opened after it was made', async () => {
@@ -95,5 +100,21 @@ describe('issue triggers', () => {
     await triggers.poll();
     expect(started.map((event) => event.key)).toEqual(['issue:5', 'issue:6']);
     expect(store.runs('u-labelled', 10).map((run) => run.state)).toEqual(['running', 'succeeded']);
+  });
+
+  it("sets a check-failed rule off once for each failed check run on its branch, with the check's name and what it says", async () => {
+    add('red-main', { kind: 'check-failed', branch: 'main' });
+    const run = (id: number, state: Check['state']): Check => ({ id: `run:${id}`, name: 'build', state, conclusion: state === 'failed' ? 'failure' : 'success', summary: null, url: `https://github.com/acme/shop/runs/${id}` });
+    checksByBranch = { main: [run(1, 'passed')], topic: [run(2, 'failed')] };
+    await triggers.poll();
+    checksByBranch.main = [run(3, 'failed')];
+    await triggers.poll();
+    await triggers.poll();
+    checksByBranch.main = [run(4, 'failed')];
+    await triggers.poll();
+    expect(started).toEqual([
+      { key: 'check:main:run:3:https://github.com/acme/shop/runs/3', trigger: 'check build failed on main', fields: { 'check.name': 'build', 'check.summary': 'build: 2 tests failed', 'check.url': 'https://github.com/acme/shop/runs/3' } },
+      { key: 'check:main:run:4:https://github.com/acme/shop/runs/4', trigger: 'check build failed on main', fields: { 'check.name': 'build', 'check.summary': 'build: 2 tests failed', 'check.url': 'https://github.com/acme/shop/runs/4' } },
+    ]);
   });
 });
