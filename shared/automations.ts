@@ -17,11 +17,15 @@ export const RuleWordSchema = z
   .max(200)
   .regex(/^[A-Za-z0-9._/@+:-]+$/, 'a label or branch name here is letters, digits and . _ / @ + : - (no spaces or shell characters)');
 
-/** The project's GitHub issues and a branch's checks, as the host polls them: each issue, each failed check run, sets a rule off once. */
+/**
+ * The project's GitHub issues and a branch's checks, as the host polls them (each issue, each failed
+ * check run, sets a rule off once), and changes requested on an agent's pull request (once per head commit).
+ */
 export const GITHUB_TRIGGERS = [
   z.object({ kind: z.literal('issue-labelled'), label: RuleWordSchema }).strict(),
   z.object({ kind: z.literal('issue-opened') }).strict(),
   z.object({ kind: z.literal('check-failed'), branch: RuleWordSchema }).strict(),
+  z.object({ kind: z.literal('changes-requested') }).strict(),
 ] as const;
 
 export const AutomationTriggerSchema = z.discriminatedUnion('kind', [
@@ -30,6 +34,9 @@ export const AutomationTriggerSchema = z.discriminatedUnion('kind', [
   ...GITHUB_TRIGGERS,
 ]);
 export type AutomationTrigger = z.infer<typeof AutomationTriggerSchema>;
+
+/** The triggers that read the project's GitHub repository (a rule needs it reachable). */
+export const GITHUB_TRIGGER_KINDS: ReadonlySet<AutomationTrigger['kind']> = new Set(GITHUB_TRIGGERS.map((trigger) => trigger.shape.kind.value));
 
 export const AutomationActionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('task'), command: z.string().min(1).max(10_000), cwd: z.string().max(4096).nullable() }).strict(),
@@ -88,6 +95,7 @@ export function describeTrigger(trigger: AutomationTrigger): string {
   if (trigger.kind === 'issue-labelled') return `issue labelled ${trigger.label}`;
   if (trigger.kind === 'issue-opened') return 'issue opened';
   if (trigger.kind === 'check-failed') return `check failed on ${trigger.branch}`;
+  if (trigger.kind === 'changes-requested') return "changes requested on an agent's pull request";
   return trigger.kind === 'schedule' ? `cron ${trigger.cron} (${trigger.timeZone})` : `task ${trigger.label} ${trigger.outcome === 'any' ? 'ended' : trigger.outcome}`;
 }
 

@@ -9,7 +9,6 @@ import { table } from './worktreeCommands';
 
 const SUBCOMMANDS = ['add', 'list', 'history', 'run', 'pause', 'resume', 'remove', 'next'];
 const TASK_EVENTS: Record<string, 'succeeded' | 'failed' | 'any'> = { 'task-succeeded': 'succeeded', 'task-failed': 'failed', 'task-ended': 'any' };
-const NOT_BUILT_EVENTS = ['changes-requested'];
 
 type NewTrigger = MethodParams<'addAutomation'>['trigger'];
 
@@ -17,13 +16,15 @@ function whenText(at: number): string {
   return new Date(at).toLocaleString('sv-SE', { dateStyle: 'short', timeStyle: 'short' });
 }
 
-const EVENTS = 'issue-labelled=LABEL, issue-opened, check-failed=BRANCH, task-succeeded=LABEL, task-failed=LABEL or task-ended=LABEL';
+const EVENTS = 'issue-labelled=LABEL, issue-opened, check-failed=BRANCH, changes-requested, task-succeeded=LABEL, task-failed=LABEL or task-ended=LABEL';
 
-/** --on EVENT: issue-labelled=LABEL | issue-opened | check-failed=BRANCH | task-succeeded=LABEL | task-failed=LABEL | task-ended=LABEL. */
+/** --on EVENT: issue-labelled=LABEL | issue-opened | check-failed=BRANCH | changes-requested | task-succeeded=LABEL | task-failed=LABEL | task-ended=LABEL. */
 function eventTrigger(event: string): NewTrigger {
   const [kind = '', label] = event.split(/=(.*)/s);
-  if (NOT_BUILT_EVENTS.includes(kind)) throw new UsageError(`--on ${kind}: Drover does not run this GitHub trigger yet (${EVENTS}).`);
-  if (kind === 'issue-opened') return { kind: 'issue-opened' };
+  if (kind === 'issue-opened' || kind === 'changes-requested') {
+    if (label !== undefined) throw new UsageError(`--on ${kind} takes no value: --on ${kind}`);
+    return { kind };
+  }
   if (kind === 'issue-labelled') {
     if (!label) throw new UsageError('--on issue-labelled needs the label it waits for: --on issue-labelled=LABEL');
     return { kind: 'issue-labelled', label };

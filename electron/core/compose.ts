@@ -255,6 +255,7 @@ export function createCore(options: CoreOptions): Core {
     overlapFollower.listen(),
     events.onEvent((event) => {
       if (event.name === 'backgroundTaskChanged') automationTriggers.taskChanged(event.projectId, event.task);
+      if (event.name === 'agentForgeChanged') automationTriggers.forgeChanged(event.projectId, event.link);
     }),
     mergeQueue.listen(),
   ];

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AutomationAction, AutomationTrigger } from '../../../shared/automations';
 import type { Task } from '../../../shared/entities/tasks';
+import type { ForgeLink } from '../../../shared/forge';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { AutomationStore, type StoredAutomation } from '../storage/automationStore';
 import { PROJECT_MIGRATIONS } from '../storage/projectSchema';
@@ -213,6 +214,24 @@ describe('automation guards', () => {
     expect(store.runs(id, 10).map((run) => run.state)).toEqual(['failed', 'failed', 'failed']);
     expect(store.get(id)).toMatchObject({ enabled: true, failuresInRow: 0 });
     expect(paused).toEqual([]);
+  });
+
+  it("sets a changes-requested rule off once for each head commit of an agent's open pull request that changes are requested on", () => {
+    add('on-review', { kind: 'changes-requested' });
+    const link = (headSha: string, reviewDecision: 'none' | 'approved' | 'changes-requested', state: 'open' | 'merged' = 'open') =>
+      ({ agentId: 'a-agent001', projectId: PROJECT, pullRequest: { number: 7, title: 'Cart total', url: 'https://github.com/acme/shop/pull/7', headBranch: 'drover/alpha', headSha, reviewDecision, state } }) as ForgeLink;
+    triggers.forgeChanged(PROJECT, link('aaa', 'approved'));
+    triggers.forgeChanged(PROJECT, link('aaa', 'changes-requested'));
+    triggers.forgeChanged(PROJECT, link('aaa', 'changes-requested'));
+    triggers.forgeChanged(PROJECT, link('bbb', 'changes-requested', 'merged'));
+    finishTask('t-task0001', 'succeeded');
+    triggers.forgeChanged(PROJECT, link('ccc', 'changes-requested'));
+    triggers.forgeChanged(PROJECT, null);
+    const fields = { 'pr.number': '7', 'pr.title': 'Cart total', 'pr.url': 'https://github.com/acme/shop/pull/7', 'pr.branch': 'drover/alpha' };
+    expect(started.map(({ event }) => event)).toEqual([
+      { key: 'review:7:aaa', trigger: 'changes requested on #7', fields },
+      { key: 'review:7:ccc', trigger: 'changes requested on #7', fields },
+    ]);
   });
 
   it('sets off no rule once stopped: the tasks the stop interrupts are not failures', () => {

@@ -7,6 +7,7 @@ import {
   type AutomationTrigger,
   describeAction,
   describeTrigger,
+  GITHUB_TRIGGER_KINDS,
 } from '../../../shared/automations';
 import { fail } from '../errors';
 import { newId } from '../ids';
@@ -67,7 +68,7 @@ export class AutomationService {
       if (!this.stores.get(input.projectId).agents.byIdOrName(action.agent)) fail('not-found', `There is no agent ${action.agent} in project ${input.projectId}.`);
     }
     if (store.get(input.name)) fail('conflict', `The project already has an automation named ${input.name}.`);
-    if (trigger.kind === 'issue-labelled' || trigger.kind === 'issue-opened' || trigger.kind === 'check-failed') await this.reachGitHub(input.projectId);
+    if (GITHUB_TRIGGER_KINDS.has(trigger.kind)) await this.reachGitHub(input.projectId);
     const id = newId('u');
     const now = this.clock.now();
     store.insert({

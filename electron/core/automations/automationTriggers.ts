@@ -1,4 +1,5 @@
 import { isTaskFinished, type Task } from '../../../shared/entities/tasks';
+import type { ForgeLink } from '../../../shared/forge';
 import { describeExit } from '../../common/taskExit';
 import type { AutomationStore, StoredAutomation } from '../storage/automationStore';
 import { missedRunToCatchUp, nextRunAfter, parseCron } from './cronSchedule';
@@ -112,6 +113,18 @@ export class AutomationTriggers {
     const fields = { 'task.label': task.label, 'task.exitCode': task.exitCode === null ? '' : String(task.exitCode), 'task.tail': this.projects.tail(task) };
     for (const automation of matching) {
       this.runner.fire(projectId, store, automation.id, { key: `task:${task.id}`, trigger: `task ${task.label} ${task.state} (${exit})`, fields });
+    }
+  }
+
+  /** A pull request of an agent changed: changes requested on it set off the changes-requested rules, once per head commit. */
+  forgeChanged(projectId: string, link: ForgeLink | null): void {
+    const pullRequest = link?.pullRequest;
+    if (this.stopped || !pullRequest || pullRequest.reviewDecision !== 'changes-requested' || pullRequest.state === 'merged' || pullRequest.state === 'closed') return;
+    const store = this.projects.automations(projectId);
+    const fields = { 'pr.number': String(pullRequest.number), 'pr.title': pullRequest.title, 'pr.url': pullRequest.url, 'pr.branch': pullRequest.headBranch };
+    for (const automation of store.list()) {
+      if (!automation.enabled || automation.trigger.kind !== 'changes-requested') continue;
+      this.runner.fire(projectId, store, automation.id, { key: `review:${pullRequest.number}:${pullRequest.headSha}`, trigger: `changes requested on #${pullRequest.number}`, fields });
     }
   }
 }

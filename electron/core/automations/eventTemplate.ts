@@ -13,6 +13,7 @@ const FIELDS_OF_TRIGGER: Record<AutomationTrigger['kind'], readonly string[]> = 
   'issue-labelled': ISSUE_FIELDS,
   'issue-opened': ISSUE_FIELDS,
   'check-failed': ['check.name', 'check.summary', 'check.url'],
+  'changes-requested': ['pr.number', 'pr.title', 'pr.url', 'pr.branch'],
 };
 
 const FIELD = /\{([^{}\s]*)\}/g;
