@@ -5,7 +5,7 @@ import { runCli } from '../test-support/droverProcess';
 import { FAKE_PROFILE } from '../test-support/fakeAgentProfile';
 import { FakeGitHub } from '../test-support/fakeGitHub';
 import { addBareOrigin, makeRepo } from '../test-support/gitRepo';
-import { saveProfiles } from './support/agents';
+import { saveProfiles, SHELL_AGENT_PROFILE } from './support/agents';
 import { withSocket } from './support/attention';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { runTask } from './support/workState';
@@ -168,6 +168,23 @@ test("a check failing on main sets its rule off once for each failed check run, 
   } finally {
     await fake.close();
   }
+});
+
+test("an agent that fails sets its rule off with its name and exit code; one stopped by the person does not", async ({ drover }) => {
+  const folder = drover.makeFolder('crashes');
+  await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, [{ ...SHELL_AGENT_PROFILE, id: 'crashy', name: 'Exits with 3', args: ['-c', 'exit 3'] }, SHELL_AGENT_PROFILE]);
+  const report = path.join(drover.root, 'failures.log');
+  await automation(drover, folder, 'add', 'on-crash', '--on', 'agent-failed', '--task', `printf '%s %s\\n' {agent.name} {agent.exitCode} >> ${report}`);
+  await withSocket(drover, async (rpc) => {
+    const steady = await rpc.call('createAgent', { projectId, name: 'steady', role: '', profileId: 'sh' });
+    await rpc.call('startAgent', { agentId: steady.id, resume: false });
+    await rpc.call('stopAgent', { agentId: steady.id });
+    const crashy = await rpc.call('createAgent', { projectId, name: 'crashy', role: '', profileId: 'crashy' });
+    await rpc.call('startAgent', { agentId: crashy.id, resume: false });
+  });
+  await expect.poll(() => linesOf(report), { timeout: 30_000 }).toEqual(['crashy 3']);
+  expect((await history(drover, folder, 'on-crash')).map((run) => run.trigger)).toEqual(['agent crashy failed (exited)']);
 });
 
 test('bad rules get a plain answer', async ({ drover }) => {

@@ -28,10 +28,17 @@ export const GITHUB_TRIGGERS = [
   z.object({ kind: z.literal('changes-requested') }).strict(),
 ] as const;
 
+/** The triggers an event sets off: everything but a schedule. */
+export const EVENT_TRIGGERS = [
+  z.object({ kind: z.literal('task-ended'), label: RuleWordSchema, outcome: z.enum(TASK_OUTCOMES) }).strict(),
+  /** An agent's process ended with an error (a crash, a failed start); `agent` names one, null: any. */
+  z.object({ kind: z.literal('agent-failed'), agent: RuleWordSchema.nullable() }).strict(),
+  ...GITHUB_TRIGGERS,
+] as const;
+
 export const AutomationTriggerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('schedule'), cron: z.string().min(1).max(200), timeZone: z.string().min(1).max(100) }).strict(),
-  z.object({ kind: z.literal('task-ended'), label: RuleWordSchema, outcome: z.enum(TASK_OUTCOMES) }).strict(),
-  ...GITHUB_TRIGGERS,
+  ...EVENT_TRIGGERS,
 ]);
 export type AutomationTrigger = z.infer<typeof AutomationTriggerSchema>;
 
@@ -96,6 +103,7 @@ export function describeTrigger(trigger: AutomationTrigger): string {
   if (trigger.kind === 'issue-opened') return 'issue opened';
   if (trigger.kind === 'check-failed') return `check failed on ${trigger.branch}`;
   if (trigger.kind === 'changes-requested') return "changes requested on an agent's pull request";
+  if (trigger.kind === 'agent-failed') return trigger.agent === null ? 'an agent failed' : `agent ${trigger.agent} failed`;
   return trigger.kind === 'schedule' ? `cron ${trigger.cron} (${trigger.timeZone})` : `task ${trigger.label} ${trigger.outcome === 'any' ? 'ended' : trigger.outcome}`;
 }
 

@@ -16,9 +16,9 @@ function whenText(at: number): string {
   return new Date(at).toLocaleString('sv-SE', { dateStyle: 'short', timeStyle: 'short' });
 }
 
-const EVENTS = 'issue-labelled=LABEL, issue-opened, check-failed=BRANCH, changes-requested, task-succeeded=LABEL, task-failed=LABEL or task-ended=LABEL';
+const EVENTS = 'issue-labelled=LABEL, issue-opened, check-failed=BRANCH, changes-requested, agent-failed[=AGENT], task-succeeded=LABEL, task-failed=LABEL or task-ended=LABEL';
 
-/** --on EVENT: issue-labelled=LABEL | issue-opened | check-failed=BRANCH | changes-requested | task-succeeded=LABEL | task-failed=LABEL | task-ended=LABEL. */
+/** --on EVENT: issue-labelled=LABEL | issue-opened | check-failed=BRANCH | changes-requested | agent-failed[=AGENT] | task-succeeded=LABEL | task-failed=LABEL | task-ended=LABEL. */
 function eventTrigger(event: string): NewTrigger {
   const [kind = '', label] = event.split(/=(.*)/s);
   if (kind === 'issue-opened' || kind === 'changes-requested') {
@@ -29,6 +29,7 @@ function eventTrigger(event: string): NewTrigger {
     if (!label) throw new UsageError('--on issue-labelled needs the label it waits for: --on issue-labelled=LABEL');
     return { kind: 'issue-labelled', label };
   }
+  if (kind === 'agent-failed') return { kind: 'agent-failed', agent: label ?? null };
   if (kind === 'check-failed') {
     if (!label) throw new UsageError('--on check-failed needs the branch whose checks it watches: --on check-failed=BRANCH');
     return { kind: 'check-failed', branch: label };

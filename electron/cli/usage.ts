@@ -73,7 +73,9 @@ drover automation: EXPR is five cron fields or @hourly, @daily, @weekly, @monthl
 time zone; EVENT is issue-labelled=LABEL or issue-opened (the project's GitHub issues, each once, with
 {issue.number}, {issue.title}, {issue.body}, {issue.url}), check-failed=BRANCH (each failed check run of
 the branch's tip, with {check.name}, {check.summary}, {check.url}), changes-requested (on an agent's pull
-request, once per head commit, with {pr.number}, {pr.title}, {pr.url}, {pr.branch}), or task-succeeded=LABEL, task-failed=LABEL or
+request, once per head commit, with {pr.number}, {pr.title}, {pr.url}, {pr.branch}), agent-failed[=AGENT]
+(an agent's process ended with an error or could not start, with {agent.name}, {agent.exitCode},
+{agent.reason}), or task-succeeded=LABEL, task-failed=LABEL or
 task-ended=LABEL, whose task's label and exit code reach the follow-up as DROVER_EVENT_TASK_LABEL and DROVER_EVENT_TASK_EXIT_CODE and as
 {task.label}, {task.exitCode} and {task.tail} in CMD or TEXT. --agent starts a new agent (automation-N) in
 its own worktree from BRANCH (default: the project's current branch), its first prompt TEXT. The host runs automations with no window

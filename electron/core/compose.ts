@@ -224,6 +224,7 @@ export function createCore(options: CoreOptions): Core {
       automations: (projectId) => stores.get(projectId).automations,
       task: (projectId, taskId) => stores.get(projectId).tasks.get(taskId),
       tail: (task) => outputTail(task.logPath),
+      agentName: (projectId, agentId) => stores.get(projectId).agents.get(agentId)?.name,
     },
     automationRunner,
     SYSTEM_CLOCK,
@@ -256,6 +257,7 @@ export function createCore(options: CoreOptions): Core {
     events.onEvent((event) => {
       if (event.name === 'backgroundTaskChanged') automationTriggers.taskChanged(event.projectId, event.task);
       if (event.name === 'agentForgeChanged') automationTriggers.forgeChanged(event.projectId, event.link);
+      if (event.name === 'agentSessionChanged') automationTriggers.sessionChanged(event.projectId, event.session);
     }),
     mergeQueue.listen(),
   ];

@@ -1,6 +1,6 @@
 import type { Agent } from '../../shared/entities/agents';
 import type { Project } from '../../shared/entities/projects';
-import type { AgentSession } from '../../shared/entities/sessions';
+import { endedWithError, type AgentSession } from '../../shared/entities/sessions';
 import type { Task } from '../../shared/entities/tasks';
 import { failedChecksKey, hasUnsentFailure, unsentCommentIds, type ForgeLink } from '../../shared/forge';
 import type { WorkStates, WorkStateSlice } from './projectWorkState';
@@ -66,14 +66,8 @@ export function projectOfKey(key: string): string {
   return key.split(':')[1] ?? '';
 }
 
-/** An agent whose process ended by itself with an error (not stopped by a person, not by a restart). */
-function crashed(session: AgentSession): boolean {
-  if (session.endReason?.startsWith('spawn-failed')) return true;
-  return session.endReason === 'exited' && session.exitCode !== 0;
-}
-
 function sessionKind(session: AgentSession): AgentAttentionKind | null {
-  if (session.state === 'exited') return crashed(session) ? 'crashed' : null;
+  if (session.state === 'exited') return endedWithError(session) ? 'crashed' : null;
   if (session.needsInput) return 'needs-input';
   return session.state === 'limited' ? 'limited' : null;
 }

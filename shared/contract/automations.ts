@@ -4,9 +4,7 @@ import {
   AutomationNameSchema,
   AutomationRunSchema,
   AutomationSchema,
-  GITHUB_TRIGGERS,
-  RuleWordSchema,
-  TASK_OUTCOMES,
+  EVENT_TRIGGERS,
 } from '../automations';
 import { ProjectIdSchema } from '../entities/ids';
 import { EVERY_DOOR, type MethodTable } from './methodFacts';
@@ -15,8 +13,7 @@ const InProject = z.object({ projectId: ProjectIdSchema, name: AutomationNameSch
 
 const NewTriggerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('schedule'), cron: z.string().min(1).max(200), timeZone: z.string().min(1).max(100).optional() }).strict(),
-  z.object({ kind: z.literal('task-ended'), label: RuleWordSchema, outcome: z.enum(TASK_OUTCOMES) }).strict(),
-  ...GITHUB_TRIGGERS,
+  ...EVENT_TRIGGERS,
 ]);
 
 // Automations are the person's rules: what runs with nobody at the window is not an agent's to set.

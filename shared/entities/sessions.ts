@@ -60,3 +60,10 @@ export const AgentSessionSchema = z.object({
   seq: z.number().int().nonnegative(),
 });
 export type AgentSession = z.infer<typeof AgentSessionSchema>;
+
+/** A session whose process ended by itself with an error (not stopped by a person, not by a restart), or never started. */
+export function endedWithError(session: AgentSession): boolean {
+  if (session.state !== 'exited') return false;
+  if (session.endReason?.startsWith('spawn-failed')) return true;
+  return session.endReason === 'exited' && session.exitCode !== 0;
+}

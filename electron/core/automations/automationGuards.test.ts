@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AutomationAction, AutomationTrigger } from '../../../shared/automations';
 import type { Task } from '../../../shared/entities/tasks';
+import type { AgentSession } from '../../../shared/entities/sessions';
 import type { ForgeLink } from '../../../shared/forge';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { AutomationStore, type StoredAutomation } from '../storage/automationStore';
@@ -87,7 +88,7 @@ describe('automation guards', () => {
       (_projectId, automation) => paused.push(`${automation.name}: ${automation.pausedReason}`),
     );
     triggers = new AutomationTriggers(
-      { ids: () => [PROJECT], automations: () => store, task: () => undefined, tail: () => 'last lines' },
+      { ids: () => [PROJECT], automations: () => store, task: () => undefined, tail: () => 'last lines', agentName: (_projectId, agentId) => (agentId === 'a-alpha001' ? 'alpha' : undefined) },
       runner,
       clock,
       () => {},
@@ -164,7 +165,7 @@ describe('automation guards', () => {
     expect(store.get(id)?.checkedUntil).toBe(clock.now());
     // The next start finds nothing more to catch up.
     triggers.stop();
-    new AutomationTriggers({ ids: () => [PROJECT], automations: () => store, task: () => undefined, tail: () => '' }, runner, clock, () => {}).start();
+    new AutomationTriggers({ ids: () => [PROJECT], automations: () => store, task: () => undefined, tail: () => '', agentName: () => undefined }, runner, clock, () => {}).start();
     expect(started).toHaveLength(1);
   });
 
@@ -231,6 +232,24 @@ describe('automation guards', () => {
     expect(started.map(({ event }) => event)).toEqual([
       { key: 'review:7:aaa', trigger: 'changes requested on #7', fields },
       { key: 'review:7:ccc', trigger: 'changes requested on #7', fields },
+    ]);
+  });
+
+  it("sets an agent-failed rule off once for each session of the agent that ended with an error, never for one stopped or restarted", () => {
+    add('alpha-down', { kind: 'agent-failed', agent: 'alpha' });
+    add('beta-down', { kind: 'agent-failed', agent: 'beta' });
+    const ended = (id: string, endReason: string, exitCode: number | null) =>
+      ({ id, agentId: 'a-alpha001', projectId: PROJECT, state: 'exited', needsInput: false, exitCode, endReason }) as AgentSession;
+    triggers.sessionChanged(PROJECT, ended('s-1', 'stopped', null));
+    triggers.sessionChanged(PROJECT, ended('s-2', 'app-restart', null));
+    triggers.sessionChanged(PROJECT, ended('s-3', 'exited', 0));
+    triggers.sessionChanged(PROJECT, ended('s-4', 'exited', 2));
+    triggers.sessionChanged(PROJECT, ended('s-4', 'exited', 2));
+    expect(started).toEqual([
+      {
+        automation: 'alpha-down',
+        event: { key: 'session:s-4', trigger: 'agent alpha failed (exited)', fields: { 'agent.name': 'alpha', 'agent.exitCode': '2', 'agent.reason': 'exited' } },
+      },
     ]);
   });
 

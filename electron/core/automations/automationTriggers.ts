@@ -1,3 +1,4 @@
+import { endedWithError, type AgentSession } from '../../../shared/entities/sessions';
 import { isTaskFinished, type Task } from '../../../shared/entities/tasks';
 import type { ForgeLink } from '../../../shared/forge';
 import { describeExit } from '../../common/taskExit';
@@ -15,6 +16,8 @@ export interface AutomationProjects {
   task(projectId: string, taskId: string): Task | undefined;
   /** The last lines of a task's output, for {task.tail}. */
   tail(task: Task): string;
+  /** The agent's name, while it is in the project. */
+  agentName(projectId: string, agentId: string): string | undefined;
 }
 
 function timeOf(instant: number): string {
@@ -113,6 +116,19 @@ export class AutomationTriggers {
     const fields = { 'task.label': task.label, 'task.exitCode': task.exitCode === null ? '' : String(task.exitCode), 'task.tail': this.projects.tail(task) };
     for (const automation of matching) {
       this.runner.fire(projectId, store, automation.id, { key: `task:${task.id}`, trigger: `task ${task.label} ${task.state} (${exit})`, fields });
+    }
+  }
+
+  /** An agent's session changed: one that ended with an error sets off the agent-failed rules (for it, or for any agent). */
+  sessionChanged(projectId: string, session: AgentSession): void {
+    if (this.stopped || !endedWithError(session)) return;
+    const store = this.projects.automations(projectId);
+    const name = this.projects.agentName(projectId, session.agentId) ?? session.agentId;
+    const fields = { 'agent.name': name, 'agent.exitCode': session.exitCode === null ? '' : String(session.exitCode), 'agent.reason': session.endReason ?? '' };
+    for (const automation of store.list()) {
+      const { trigger } = automation;
+      if (!automation.enabled || trigger.kind !== 'agent-failed' || (trigger.agent !== null && trigger.agent !== name)) continue;
+      this.runner.fire(projectId, store, automation.id, { key: `session:${session.id}`, trigger: `agent ${name} failed (${session.endReason ?? 'exited'})`, fields });
     }
   }
 

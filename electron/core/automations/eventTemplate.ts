@@ -14,6 +14,7 @@ const FIELDS_OF_TRIGGER: Record<AutomationTrigger['kind'], readonly string[]> = 
   'issue-opened': ISSUE_FIELDS,
   'check-failed': ['check.name', 'check.summary', 'check.url'],
   'changes-requested': ['pr.number', 'pr.title', 'pr.url', 'pr.branch'],
+  'agent-failed': ['agent.name', 'agent.exitCode', 'agent.reason'],
 };
 
 const FIELD = /\{([^{}\s]*)\}/g;
