@@ -170,6 +170,28 @@ test("a check failing on main sets its rule off once for each failed check run, 
   }
 });
 
+test("an agent start waits while its profile's account is paused, and starts once the account resumes", async ({ drover }) => {
+  const folder = makeRepo(path.join(drover.root, 'shop'), { 'README.md': 'hello\n' });
+  await drover.startHost(['--project', folder]);
+  const projectId = await saveProfiles(drover, folder, [FAKE_PROFILE]);
+  const { key } = await withSocket(drover, async (rpc) => {
+    const other = await rpc.call('createAgent', { projectId, name: 'other', role: '', profileId: 'fake' });
+    return (await rpc.call('pauseAgentAccount', { agentId: other.id })).account;
+  });
+  await automation(drover, folder, 'add', 'fixer', '--on', 'task-failed=build', '--agent', 'fake', '--prompt', 'Fix the build');
+  await runTask(drover, folder, 'exit 2', 'build');
+  await expect.poll(async () => (await history(drover, folder, 'fixer')).map((run) => run.state)).toEqual(['running']);
+  // Long enough for an unheld start to have made its agent and worktree (the test above takes under a second for it).
+  await runTask(drover, folder, 'sleep 2', 'meanwhile');
+  const agentNames = async () => (await withSocket(drover, (rpc) => rpc.call('getWorkState', { projectId }))).agents.map((agent) => agent.name);
+  expect(await agentNames()).toEqual(['other']);
+  expect((await history(drover, folder, 'fixer')).map((run) => run.state)).toEqual(['running']);
+
+  await withSocket(drover, (rpc) => rpc.call('resumeAccount', { key }));
+  await expect.poll(async () => (await history(drover, folder, 'fixer')).map((run) => run.state)).toEqual(['succeeded']);
+  expect(await agentNames()).toEqual(['other', 'fixer-1']);
+});
+
 test("an agent that fails sets its rule off with its name and exit code; one stopped by the person does not", async ({ drover }) => {
   const folder = drover.makeFolder('crashes');
   await drover.startHost(['--project', folder]);

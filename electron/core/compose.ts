@@ -215,7 +215,7 @@ export function createCore(options: CoreOptions): Core {
   const wakeChannels = new WakeChannels();
   const wakeDelivery = channelOrTypedWakes(wakeChannels, sessions, log);
   const wakes = new AgentWakeService(locator, stores, events, inbox, wakeDelivery, accountPauses, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
-  const automationRunner = new AutomationRunner(new AutomationWork(tasks, inbox, stores, agents, sessions), SYSTEM_CLOCK, (projectId, automation) =>
+  const automationRunner = new AutomationRunner(new AutomationWork(tasks, inbox, stores, agents, sessions, (profileId) => accountPauses.whenFree(profileId, events)), SYSTEM_CLOCK, (projectId, automation) =>
     log(`automation ${automation.name} of ${projectId} paused itself: ${automation.pausedReason ?? ''}`),
   );
   const automationTriggers = new AutomationTriggers(

@@ -1,6 +1,7 @@
 import { accountOf, type AgentAccount } from '../../../shared/agentAccounts';
 import type { PausedAccount } from '../../../shared/appSettings';
 import type { AppSettingsService } from '../appSettings/appSettingsService';
+import type { EventBus } from '../events/eventBus';
 import { fail } from '../errors';
 import type { ProfileRegistry } from '../profiles/profileRegistry';
 
@@ -47,6 +48,18 @@ export class AccountPauses {
     if (rest.length === paused.length) return false;
     this.settings.update({ pausedAccounts: rest });
     return true;
+  }
+
+  /** Settles once the profile's account is not paused (at once when it is not); pauses live in the app settings, so their change is heard there. */
+  whenFree(profileId: string, events: EventBus): Promise<void> {
+    if (!this.isPaused(profileId)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const stop = events.onEvent((event) => {
+        if (event.name !== 'appSettingsChanged' || this.isPaused(profileId)) return;
+        stop();
+        resolve();
+      });
+    });
   }
 
   private accountOfProfile(profileId: string): AgentAccount | null {

@@ -38,6 +38,8 @@ export class AutomationWork implements AutomationActions {
     private readonly stores: ProjectStores,
     private readonly agents: AgentService,
     private readonly sessions: SessionService,
+    /** Settles once the account the profile spends is not paused for its usage limit. */
+    private readonly accountFree: (profileId: string) => Promise<void>,
   ) {}
 
   start(projectId: string, automation: StoredAutomation, event: AutomationEvent): StartedWork | Promise<StartedWork> {
@@ -56,6 +58,8 @@ export class AutomationWork implements AutomationActions {
   }
 
   private async startAgent(projectId: string, automation: StoredAutomation, action: Extract<StoredAutomation['action'], { kind: 'agent' }>, event: AutomationEvent): Promise<StartedWork> {
+    // Held while its account is paused: the run stays running, and no agent or worktree is made meanwhile.
+    await this.accountFree(action.profileId);
     const store = this.stores.get(projectId);
     // Agent names are at most 60 characters; an automation's name, 80.
     const name = freshAgentName((candidate) => store.agents.byName(candidate) !== undefined, automation.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 50));
