@@ -21,7 +21,7 @@ function stateWords(automation: Automation): string {
 function nextRunWords(automation: Automation): string {
   if (automation.nextRunAt !== null) return formatDateTime(automation.nextRunAt);
   if (automation.trigger.kind !== 'schedule') return 'on its event';
-  return '—';
+  return automation.enabled ? '—' : 'none while paused';
 }
 
 /** One automation: what sets it off and what it does, its state and runs, and Run now, Pause or Resume, History and Remove. */
