@@ -27,7 +27,13 @@ test('the Automations dialog adds a schedule through its form, runs it now, paus
   await expect(form.getByRole('alert')).toContainText('Could not add the automation: The hour field "25" does not parse: 25 is outside 0-23.');
   await expect(dialog.getByRole('article')).toHaveCount(0);
 
+  // A schedule's run has no event fields to fill in: the host refuses one, naming it.
   await form.getByLabel('Cron expression').fill('0 3 * * *');
+  await form.getByLabel('Command').fill('echo {issue.title}');
+  await form.getByRole('button', { name: 'Add automation' }).click();
+  await expect(form.getByRole('alert')).toContainText('The command names {issue.title}, which a schedule trigger does not have');
+
+  await form.getByLabel('Command').fill(`echo ran >> ${ranFile}`);
   await form.getByRole('button', { name: 'Add automation' }).click();
   const row = dialog.getByRole('article', { name: 'nightly' });
   await expect(row).toContainText('cron 0 3 * * *');
@@ -66,13 +72,10 @@ test('the Automations dialog adds a schedule through its form, runs it now, paus
   expect(await withSocket(drover, (rpc) => rpc.call('listAutomations', { projectId }))).toEqual([]);
 });
 
-test('the palette opens the Automations dialog, by keyboard alone', async ({ page, drover }) => {
+test('the palette opens the Automations dialog, and its form adds an event rule, by keyboard alone', async ({ page, drover }) => {
   const folder = drover.makeFolder('shop');
   const url = await drover.startHost(['--project', folder]);
   const projectId = await withSocket(drover, async (rpc) => (await rpc.call('findProjectByPath', { path: folder })).id);
-  await withSocket(drover, (rpc) =>
-    rpc.call('addAutomation', { projectId, name: 'triage', trigger: { kind: 'task-ended', label: 'build', outcome: 'failed' }, action: { kind: 'task', command: 'npm run triage', cwd: null } }),
-  );
   await openProject(page, url, projectId);
 
   await page.keyboard.press('Control+Shift+P');
@@ -80,8 +83,29 @@ test('the palette opens the Automations dialog, by keyboard alone', async ({ pag
   const palette = page.getByRole('dialog', { name: 'Command palette' });
   await expect(palette.getByRole('option', { name: 'Automations…' })).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('Enter');
-  const row = page.getByRole('dialog', { name: 'Automations' }).getByRole('article', { name: 'triage' });
+  const dialog = page.getByRole('dialog', { name: 'Automations' });
+  const form = dialog.getByRole('form', { name: 'Add an automation' });
+  await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+
+  const tabTo = async (label: string) => {
+    for (let presses = 0; presses < 10 && !(await form.getByLabel(label).evaluate((field) => field === document.activeElement)); presses++) await page.keyboard.press('Tab');
+    await expect(form.getByLabel(label)).toBeFocused();
+  };
+  await tabTo('Name');
+  await page.keyboard.type('triage');
+  await tabTo('Trigger');
+  await page.keyboard.press('ArrowDown');
+  await expect(form.getByLabel('Trigger')).toHaveValue('task-failed');
+  await tabTo('Task label');
+  await page.keyboard.type('build');
+  await tabTo('Command');
+  await page.keyboard.type('echo {task.label} {task.exitCode}');
+  await page.keyboard.press('Enter');
+
+  const row = dialog.getByRole('article', { name: 'triage' });
   await expect(row).toContainText('task build failed');
-  await expect(row).toContainText('task: npm run triage');
+  await expect(row).toContainText('task: echo {task.label} {task.exitCode}');
   await expect(row).toContainText('on its event');
+  const [stored] = await withSocket(drover, (rpc) => rpc.call('listAutomations', { projectId }));
+  expect(stored?.trigger).toEqual({ kind: 'task-ended', label: 'build', outcome: 'failed' });
 });

@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Field } from '../components/Field';
 import { FormError } from '../components/FormError';
 import { usePendingAction } from '../components/usePendingAction';
@@ -9,6 +9,32 @@ import { ACTION_CHOICES, EMPTY_DRAFT, newAutomationOf, TRIGGER_CHOICES, triggerW
 interface AddAutomationFormProps {
   projectId: string;
   onAdded(): void;
+}
+
+interface ChoiceProps {
+  label: string;
+  value: string;
+  choices: readonly { value: string; label: string }[];
+  onChange(value: string): void;
+}
+
+/** A labelled <select>, its label beside it rather than around it so that its name is the label alone. */
+function Choice({ label, value, choices, onChange }: ChoiceProps) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      <select id={id} className="text-input" value={value} onChange={(event) => onChange(event.target.value)}>
+        {choices.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
 }
 
 /** The person's time zone, where a schedule's hours are read. */
@@ -48,51 +74,26 @@ export function AddAutomationForm({ projectId, onAdded }: AddAutomationFormProps
     <form className="form-grid automations-dialog__add" aria-label="Add an automation" noValidate onSubmit={(event) => void submit(event)}>
       <h3 className="automations-dialog__name">Add an automation</h3>
       {text('name', 'Name', { placeholder: 'e.g. nightly-deps' })}
-      <Field label="Trigger">
-        {() => (
-          <select className="text-input" value={draft.trigger} onChange={(event) => setDraft({ ...draft, trigger: event.target.value as TriggerChoice })}>
-            {TRIGGER_CHOICES.map((choice) => (
-              <option key={choice.value} value={choice.value}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <Choice label="Trigger" value={draft.trigger} choices={TRIGGER_CHOICES} onChange={(trigger) => setDraft({ ...draft, trigger: trigger as TriggerChoice })} />
       {draft.trigger === 'schedule' &&
         text('cron', 'Cron expression', { placeholder: 'e.g. 0 2 * * 1-5', hint: `Minute, hour, day of month, month, day of week (or @daily, @hourly…), in ${personTimeZone()}.` })}
       {wordLabel && text('word', wordLabel.label, wordLabel.optional ? { hint: 'Empty: any agent.' } : {})}
-      <Field label="Action">
-        {() => (
-          <select className="text-input" value={draft.action} onChange={(event) => setDraft({ ...draft, action: event.target.value as ActionChoice })}>
-            {ACTION_CHOICES.map((choice) => (
-              <option key={choice.value} value={choice.value}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <Choice label="Action" value={draft.action} choices={ACTION_CHOICES} onChange={(action) => setDraft({ ...draft, action: action as ActionChoice })} />
       {draft.action === 'task' && text('command', 'Command', { placeholder: 'e.g. npm update && npm test', hint: 'Runs in the project folder; the event’s fields ({task.label}, {issue.title}…) are filled in.' })}
       {draft.action === 'message' && (
         <>
-          {text('agent', 'Agent', { placeholder: 'the agent’s name' })}
+          {text('agent', 'To agent', { placeholder: 'the agent’s name' })}
           {text('text', 'Message', { multiline: true })}
         </>
       )}
       {draft.action === 'agent' && (
         <>
-          <Field label="Profile">
-            {() => (
-              <select className="text-input" value={profileId} onChange={(event) => setDraft({ ...draft, profileId: event.target.value })}>
-                {profiles.map((profile) => (
-                  <option key={profile.id} value={profile.id}>
-                    {profile.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <Choice
+            label="Profile"
+            value={profileId}
+            choices={profiles.map((profile) => ({ value: profile.id, label: profile.name }))}
+            onChange={(chosen) => setDraft({ ...draft, profileId: chosen })}
+          />
           {text('prompt', 'First prompt', { multiline: true, hint: 'A template: {issue.title}, {check.summary}, {task.tail}… are filled in from the event.' })}
           {text('base', 'Base branch', { hint: 'Empty: the project’s current branch.' })}
         </>

@@ -58,7 +58,7 @@ export function triggerWordLabel(trigger: TriggerChoice): { label: string; optio
   if (trigger === 'task-failed' || trigger === 'task-succeeded' || trigger === 'task-ended') return { label: 'Task label', optional: false };
   if (trigger === 'issue-labelled') return { label: 'Issue label', optional: false };
   if (trigger === 'check-failed') return { label: 'Branch', optional: false };
-  if (trigger === 'agent-failed') return { label: 'Agent', optional: true };
+  if (trigger === 'agent-failed') return { label: 'Failing agent', optional: true };
   return null;
 }
 
