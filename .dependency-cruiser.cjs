@@ -151,7 +151,7 @@ function rendererLayerRules() {
     ['entry', '^renderer/main\\.tsx$'], // creates the bridge and the store, renders <App>
     ['pages', '^renderer/(App\\.tsx$|views/)'], // App and its pages
     ['agents', '^renderer/agents/'], // the agents workspace: embeds each agent's terminal, opens its inbox
-    ['features', '^renderer/(inbox|workState|attention|palette|worktrees|forge)/'],
+    ['features', '^renderer/(inbox|workState|attention|palette|worktrees|forge|automations)/'],
     ['terminal', '^renderer/terminal/'], // xterm: agent terminals and the read-only output view
     ['components', '^renderer/components/'], // shared UI pieces
     ['store', '^renderer/store/'], // client state: slices, selector hooks, StoreContext
@@ -183,10 +183,10 @@ function rendererLayerRules() {
     },
     {
       name: 'renderer-features-independent',
-      comment: 'inbox/, workState/, attention/, palette/, worktrees/ and forge/ use no piece of each other; what they share lives in components/, format/, keyboard/ or store/.',
+      comment: 'inbox/, workState/, attention/, palette/, worktrees/, forge/ and automations/ use no piece of each other; what they share lives in components/, format/, keyboard/ or store/.',
       severity: 'error',
-      from: { path: '^renderer/(inbox|workState|attention|palette|worktrees|forge)/' },
-      to: { path: '^renderer/(inbox|workState|attention|palette|worktrees|forge)/', pathNot: '^renderer/$1/' },
+      from: { path: '^renderer/(inbox|workState|attention|palette|worktrees|forge|automations)/' },
+      to: { path: '^renderer/(inbox|workState|attention|palette|worktrees|forge|automations)/', pathNot: '^renderer/$1/' },
     },
     {
       name: 'renderer-base-modules-stand-alone',

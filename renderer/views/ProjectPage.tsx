@@ -14,6 +14,7 @@ import { shownWorkStateHeight, WorkStateSplitter } from '../workState/WorkStateS
 import { useElementSize } from '../agents/useElementSize';
 import { ProjectWorkStatePanel } from '../workState/ProjectWorkStatePanel';
 import { ProjectGitHub } from '../forge/ProjectGitHub';
+import { ProjectAutomations } from '../automations/ProjectAutomations';
 import { ProjectWorktrees } from '../worktrees/ProjectWorktrees';
 import { machineOfPage } from '../transport/machinePage';
 
@@ -86,6 +87,7 @@ function ProjectDetails({ project }: { project: Project }) {
         <AgentToolsSetting projectId={project.id} projectName={project.name} />
         <ProjectWorktrees projectId={project.id} />
         <ProjectGitHub projectId={project.id} />
+        <ProjectAutomations projectId={project.id} />
         <button
           type="button"
           className="button button--ghost workspace__toggle"
