@@ -153,6 +153,7 @@ function rendererLayerRules() {
     ['agents', '^renderer/agents/'], // the agents workspace: embeds each agent's terminal, opens its inbox
     ['features', '^renderer/(inbox|workState|attention|palette|worktrees|forge|automations)/'],
     ['terminal', '^renderer/terminal/'], // xterm: agent terminals and the read-only output view
+    ['accounts', '^renderer/accounts/'], // what a paused account shows: the list, the note in a pane
     ['components', '^renderer/components/'], // shared UI pieces
     ['store', '^renderer/store/'], // client state: slices, selector hooks, StoreContext
     ['base', '^renderer/((transport|format|keyboard)/|(bridge|routing|zodConfig)\\.ts$)'],
@@ -174,6 +175,13 @@ function rendererLayerRules() {
   ];
   return [
     ...upward,
+    {
+      name: 'renderer-folder-has-a-layer',
+      comment: 'Every module of the renderer takes its place in the layers of rendererLayerRules() in .dependency-cruiser.cjs (renderer/testing/ is for tests).',
+      severity: 'error',
+      from: { path: '^renderer/', pathNot: [...layers.map(([, layer]) => layer), '\\.test\\.tsx?$', '^renderer/testing/'] },
+      to: { path: '^renderer/' },
+    },
     {
       name: 'renderer-features-share-entry-points-only',
       comment: 'A feature uses another only through its entry points; shared pieces live in components/, format/, keyboard/ or store/.',

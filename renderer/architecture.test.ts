@@ -52,6 +52,7 @@ describe('renderer layering rules (npm run lint)', () => {
     write('renderer/components/usesWorkState.ts', '../workState/panel');
     write('renderer/store/usesComponents.ts', '../components/piece');
     write('renderer/format/usesStore.ts', '../store/slice');
+    write('renderer/unplaced/usesStore.ts', '../store/slice');
     write('renderer/agents/usesInboxInternals.ts', '../inbox/inboxWords');
     write('renderer/workState/usesInbox.ts', '../inbox/InboxDialog');
     write('renderer/attention/usesPalette.ts', '../palette/palettePiece');
@@ -78,6 +79,7 @@ describe('renderer layering rules (npm run lint)', () => {
     ['renderer-components-imports-no-layer-above', 'renderer/components/usesWorkState.ts'],
     ['renderer-store-imports-no-layer-above', 'renderer/store/usesComponents.ts'],
     ['renderer-base-imports-no-layer-above', 'renderer/format/usesStore.ts'],
+    ['renderer-folder-has-a-layer', 'renderer/unplaced/usesStore.ts'],
     ['renderer-features-share-entry-points-only', 'renderer/agents/usesInboxInternals.ts'],
     ['renderer-features-independent', 'renderer/workState/usesInbox.ts'],
     ['renderer-features-independent', 'renderer/attention/usesPalette.ts'],
