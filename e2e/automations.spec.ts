@@ -6,7 +6,7 @@ import { FAKE_PROFILE } from '../test-support/fakeAgentProfile';
 import { FakeGitHub } from '../test-support/fakeGitHub';
 import { addBareOrigin, makeRepo } from '../test-support/gitRepo';
 import { saveProfiles, SHELL_AGENT_PROFILE } from './support/agents';
-import { withSocket } from './support/attention';
+import { needsYouButton, withSocket } from './support/attention';
 import { expect, test, type DroverWorld } from './support/droverHost';
 import { runTask } from './support/workState';
 
@@ -207,6 +207,28 @@ test("an agent that fails sets its rule off with its name and exit code; one sto
   });
   await expect.poll(() => linesOf(report), { timeout: 30_000 }).toEqual(['crashy 3']);
   expect((await history(drover, folder, 'on-crash')).map((run) => run.trigger)).toEqual(['agent crashy failed (exited)']);
+});
+
+test('an automation that fails three times in a row pauses itself and needs the person, until it is resumed', async ({ page, drover }) => {
+  const folder = drover.makeFolder('flaky');
+  const url = await drover.startHost(['--project', folder]);
+  await automation(drover, folder, 'add', 'flaky', '--cron', '0 3 * * *', '--task', 'echo "no network"; exit 1');
+  await page.goto(url);
+  for (let run = 1; run <= 3; run++) {
+    await runCli(['--data-dir', drover.dataDir, 'automation', 'run', 'flaky', '--project', folder]);
+    await expect.poll(async () => (await history(drover, folder, 'flaky')).map((entry) => entry.state)).toEqual(Array(run).fill('failed'));
+  }
+  expect(await automation(drover, folder, 'list')).toMatch(/flaky.*paused: it failed 3 times in a row/);
+
+  // Three failed tasks and the automation itself.
+  await needsYouButton(page, 4).click();
+  const queue = page.getByRole('dialog', { name: 'Needs you' });
+  await expect(queue.getByRole('listitem', { name: /flaky: Automation paused/ })).toContainText('paused itself: it failed 3 times in a row');
+  await queue.getByRole('listitem', { name: /flaky: Automation paused/ }).getByRole('button').first().click();
+  await expect(page.getByText('flaky paused itself: open Automations to see its runs and resume it.')).toBeVisible();
+
+  await automation(drover, folder, 'resume', 'flaky');
+  await expect(needsYouButton(page, 3)).toBeVisible();
 });
 
 test('bad rules get a plain answer', async ({ drover }) => {

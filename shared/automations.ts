@@ -98,6 +98,18 @@ export const AutomationSchema = z.object({
 });
 export type Automation = z.infer<typeof AutomationSchema>;
 
+/** What the work state holds of an automation: enough for the Needs you queue to show one that paused itself. */
+export const AutomationNoticeSchema = z.object({
+  id: AutomationIdSchema,
+  projectId: ProjectIdSchema,
+  name: z.string(),
+  enabled: z.boolean(),
+  /** Why it paused itself; null when it runs, or the person paused it. */
+  pausedReason: z.string().nullable(),
+  seq: z.number().int().nonnegative(),
+});
+export type AutomationNotice = z.infer<typeof AutomationNoticeSchema>;
+
 export function describeTrigger(trigger: AutomationTrigger): string {
   if (trigger.kind === 'issue-labelled') return `issue labelled ${trigger.label}`;
   if (trigger.kind === 'issue-opened') return 'issue opened';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppSettingsSchema } from './appSettings';
+import { AutomationIdSchema, AutomationNoticeSchema } from './automations';
 import { AgentSchema, FormerAgentSchema } from './entities/agents';
 import { AgentIdSchema, ProjectIdSchema, TaskIdSchema } from './entities/ids';
 import { InboxMessageSchema } from './entities/inbox';
@@ -86,6 +87,15 @@ export const MergeQueueChangedSchema = z.object({
   entry: MergeQueueEntrySchema.nullable(),
 });
 
+/** An automation was added, paused (by the person or by itself), resumed; `null` when it was removed. */
+export const AutomationChangedSchema = z.object({
+  name: z.literal('automationChanged'),
+  seq,
+  projectId: ProjectIdSchema,
+  automationId: AutomationIdSchema,
+  automation: AutomationNoticeSchema.nullable(),
+});
+
 /** An agent's issue or pull request changed (a poll found news, something was sent to it); `null` when it went. */
 export const AgentForgeChangedSchema = z.object({
   name: z.literal('agentForgeChanged'),
@@ -150,6 +160,7 @@ export const DroverEventSchema = z.discriminatedUnion('name', [
   HandledAttentionChangedSchema,
   ProjectOverlapsChangedSchema,
   MergeQueueChangedSchema,
+  AutomationChangedSchema,
 ]);
 export type DroverEvent = z.infer<typeof DroverEventSchema>;
 export type ProjectChanged = z.infer<typeof ProjectChangedSchema>;

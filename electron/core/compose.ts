@@ -12,6 +12,7 @@ import { appSettingsMethods } from './appSettings/appSettingsMethods';
 import { AppSettingsService } from './appSettings/appSettingsService';
 import { attentionMethods } from './attention/attentionMethods';
 import { HandledAttentionService } from './attention/handledAttention';
+import { AutomationAnnouncer } from './automations/automationAnnouncer';
 import { automationMethods } from './automations/automationMethods';
 import { AutomationRunner, SYSTEM_CLOCK } from './automations/automationRunner';
 import { AutomationService } from './automations/automationService';
@@ -215,8 +216,14 @@ export function createCore(options: CoreOptions): Core {
   const wakeChannels = new WakeChannels();
   const wakeDelivery = channelOrTypedWakes(wakeChannels, sessions, log);
   const wakes = new AgentWakeService(locator, stores, events, inbox, wakeDelivery, accountPauses, { ...DEFAULT_WAKE_OPTIONS, ...options.wake, log });
-  const automationRunner = new AutomationRunner(new AutomationWork(tasks, inbox, stores, agents, sessions, (profileId) => accountPauses.whenFree(profileId, events)), SYSTEM_CLOCK, (projectId, automation) =>
-    log(`automation ${automation.name} of ${projectId} paused itself: ${automation.pausedReason ?? ''}`),
+  const automationAnnouncer = new AutomationAnnouncer(events, stores);
+  const automationRunner = new AutomationRunner(
+    new AutomationWork(tasks, inbox, stores, agents, sessions, (profileId) => accountPauses.whenFree(profileId, events)),
+    SYSTEM_CLOCK,
+    (projectId, automation) => {
+      log(`automation ${automation.name} of ${projectId} paused itself: ${automation.pausedReason ?? ''}`);
+      automationAnnouncer.changed(projectId, automation.id);
+    },
   );
   const automationTriggers = new AutomationTriggers(
     {
@@ -286,9 +293,18 @@ export function createCore(options: CoreOptions): Core {
     ...attentionMethods(new HandledAttentionService(projects, stores, events)),
     ...machineMethods(new MachineService(new DefinitionTable(appDb, 'machines'), options.launchSsh, options.remoteHostBundleDir)),
     ...automationMethods(
-      new AutomationService(projects, stores, profiles, automationRunner, automationTriggers, SYSTEM_CLOCK, async (projectId) => {
-        await connector.connect(projectId);
-      }),
+      new AutomationService(
+        projects,
+        stores,
+        profiles,
+        automationRunner,
+        automationTriggers,
+        SYSTEM_CLOCK,
+        async (projectId) => {
+          await connector.connect(projectId);
+        },
+        automationAnnouncer,
+      ),
     ),
     ...mergeQueueMethods(mergeQueue),
     ...editorMethods(projects, stores, locator, appSettings, new TerminalEditor(agents, sessions, stores, env), withoutForgeTokens(env)),

@@ -27,11 +27,13 @@ const STATUS: Readonly<Record<AttentionKind, Status>> = {
   'task-interrupted': { label: 'Task interrupted', tone: 'interrupted' },
   'checks-failed': { label: 'Checks failed', tone: 'failed' },
   'review-comments': { label: 'Review comments', tone: 'needs-input' },
+  'automation-paused': { label: 'Automation paused', tone: 'failed' },
 };
 
 /** The item's status and whom or what it is about, without what changes with the clock. */
 export function itemHeadline(item: AttentionItem): Omit<ItemPresentation, 'detail'> {
-  return { status: STATUS[item.kind], subject: 'agent' in item ? item.agent.name : taskTitle(item.task) };
+  const subject = 'agent' in item ? item.agent.name : 'task' in item ? taskTitle(item.task) : item.automation.name;
+  return { status: STATUS[item.kind], subject };
 }
 
 function itemDetail(item: AttentionItem, now: number): string {
@@ -54,6 +56,8 @@ function itemDetail(item: AttentionItem, now: number): string {
     }
     case 'review-comments':
       return `#${item.link.pullRequest?.number ?? ''}: ${countOf(unsentCommentIds(item.link).length, 'review comment')} not sent to ${item.agent.name} yet`;
+    case 'automation-paused':
+      return `paused itself: ${item.automation.pausedReason ?? ''}`;
   }
 }
 

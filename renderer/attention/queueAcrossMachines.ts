@@ -64,6 +64,6 @@ export function entryPlace(entry: QueueEntry, acrossMachines: boolean): string {
 export function goToEntry(entry: QueueEntry): void {
   if (entry.here) return goToItem(entry.item);
   const { item } = entry;
-  const focus = 'agent' in item ? { agentId: item.agent.id } : { taskId: item.task.id };
-  openMachinePage(entry.machine, { page: 'project', projectId: item.projectId, focus });
+  const focus = 'agent' in item ? { agentId: item.agent.id } : 'task' in item ? { taskId: item.task.id } : undefined;
+  openMachinePage(entry.machine, focus ? { page: 'project', projectId: item.projectId, focus } : { page: 'project', projectId: item.projectId });
 }

@@ -11,7 +11,7 @@ import type { SliceContext, StateCell } from './slice';
 import { applyNewer, without } from './versioned';
 import { currentWake, updateWorkState, type WorkStates } from './projectWorkState';
 
-export const AGENT_EVENTS = ['agentChanged', 'agentSessionChanged', 'agentInboxChanged', 'agentWakeChanged', 'agentWorktreeChanged', 'agentForgeChanged', 'formerAgentChanged', 'mergeQueueChanged'] as const;
+export const AGENT_EVENTS = ['agentChanged', 'agentSessionChanged', 'agentInboxChanged', 'agentWakeChanged', 'agentWorktreeChanged', 'agentForgeChanged', 'formerAgentChanged', 'mergeQueueChanged', 'automationChanged'] as const;
 export type AgentEvent = Extract<DroverEvent, { name: (typeof AGENT_EVENTS)[number] }>;
 
 export interface AgentsActions {
@@ -155,6 +155,12 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
       } else if (event.name === 'mergeQueueChanged') {
         if (event.entry) putQueueEntry(event.entry);
         else dropQueueEntry(event.projectId, event.agentId);
+      } else if (event.name === 'automationChanged') {
+        const { automation } = event;
+        updateWorkState(cell, event.projectId, (slice) => ({
+          ...slice,
+          automationsById: automation ? applyNewer(slice.automationsById, automation.id, automation) : without(slice.automationsById, event.automationId),
+        }));
       } else if (event.worktree) putWorktree(event.worktree);
       else dropWorktree(event.projectId, event.agentId);
     },

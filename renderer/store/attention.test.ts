@@ -29,7 +29,7 @@ const projects = {
 };
 
 const kinds = (workStates: WorkStates, handled: ReadonlySet<string> = new Set()) =>
-  attentionQueue(workStates, projects, handled).map((item) => `${item.kind} ${item.projectId} ${'agent' in item ? item.agent.name : item.task.id}`);
+  attentionQueue(workStates, projects, handled).map((item) => `${item.kind} ${item.projectId} ${'agent' in item ? item.agent.name : 'task' in item ? item.task.id : item.automation.name}`);
 
 describe('attentionQueue', () => {
   it('lists agents waiting for an answer, limited or crashed, and failed or interrupted tasks, most urgent first', () => {
@@ -60,6 +60,21 @@ describe('attentionQueue', () => {
     };
     expect(kinds(workStates)).toEqual(['task-failed p-aaaaaa t-other']);
     expect(kinds(workStates, new Set([attentionKey('task-failed', 'p-aaaaaa', 't-other')]))).toEqual([]);
+  });
+
+  it('lists an automation that paused itself, not one the person paused, and a new pause again once one was handled', () => {
+    const notice = (id: string, name: string, pausedReason: string | null, seq: number) => ({ id, projectId: 'p-aaaaaa', name, enabled: false, pausedReason, seq });
+    const withAutomations = (automations: ReturnType<typeof notice>[]): WorkStates => ({
+      'p-aaaaaa': { ...slice({ tasks: [task('t-failed', { state: 'failed', endedAt: 5 })] }), automationsById: Object.fromEntries(automations.map((automation) => [automation.id, automation])) },
+    });
+    const paused = withAutomations([notice('u-nightly', 'nightly', 'it failed 3 times in a row (last: exit code 1)', 7), notice('u-manual', 'manual', null, 8)]);
+    expect(kinds(paused)).toEqual(['task-failed p-aaaaaa t-failed', 'automation-paused p-aaaaaa nightly']);
+    const handled = new Set([attentionKey('automation-paused', 'p-aaaaaa', 'u-nightly@7')]);
+    expect(kinds(paused, handled)).toEqual(['task-failed p-aaaaaa t-failed']);
+    expect(kinds(withAutomations([notice('u-nightly', 'nightly', 'it failed 3 times in a row (last: exit code 2)', 12)]), handled)).toEqual([
+      'task-failed p-aaaaaa t-failed',
+      'automation-paused p-aaaaaa nightly',
+    ]);
   });
 
   it('takes a failed start as a crash, and a question during a limit as needs input', () => {

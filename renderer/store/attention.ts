@@ -1,3 +1,4 @@
+import type { AutomationNotice } from '../../shared/automations';
 import type { Agent } from '../../shared/entities/agents';
 import type { Project } from '../../shared/entities/projects';
 import { endedWithError, type AgentSession } from '../../shared/entities/sessions';
@@ -16,7 +17,9 @@ export type AgentAttentionKind = 'needs-input' | 'crashed' | 'limited';
 export type TaskAttentionKind = 'task-failed' | 'task-interrupted';
 /** An agent's pull request has failed checks or review comments that were not sent to the agent. */
 export type ForgeAttentionKind = 'checks-failed' | 'review-comments';
-export type AttentionKind = AgentAttentionKind | TaskAttentionKind | ForgeAttentionKind;
+/** An automation failed three times in a row and paused itself. */
+export type AutomationAttentionKind = 'automation-paused';
+export type AttentionKind = AgentAttentionKind | TaskAttentionKind | ForgeAttentionKind | AutomationAttentionKind;
 
 export interface AgentAttention {
   kind: AgentAttentionKind;
@@ -41,7 +44,14 @@ export interface ForgeAttention {
   link: ForgeLink;
 }
 
-export type AttentionItem = AgentAttention | TaskAttention | ForgeAttention;
+export interface AutomationAttention {
+  kind: AutomationAttentionKind;
+  key: string;
+  projectId: string;
+  automation: AutomationNotice;
+}
+
+export type AttentionItem = AgentAttention | TaskAttention | ForgeAttention | AutomationAttention;
 
 /** What is most urgent first: a question blocks an agent outright; a limit only waits for its reset. */
 const PRIORITY: Readonly<Record<AttentionKind, number>> = {
@@ -49,13 +59,14 @@ const PRIORITY: Readonly<Record<AttentionKind, number>> = {
   crashed: 1,
   'task-failed': 2,
   'task-interrupted': 3,
-  'checks-failed': 4,
-  'review-comments': 5,
-  limited: 6,
+  'automation-paused': 4,
+  'checks-failed': 5,
+  'review-comments': 6,
+  limited: 7,
 };
 
 /** The kinds worth a notification, and only on a transition into them: never a turn's end, never an interruption by a restart. */
-export const NOTIFIED_KINDS: ReadonlySet<AttentionKind> = new Set(['needs-input', 'limited', 'crashed', 'task-failed']);
+export const NOTIFIED_KINDS: ReadonlySet<AttentionKind> = new Set(['needs-input', 'limited', 'crashed', 'task-failed', 'automation-paused']);
 
 export function attentionKey(kind: AttentionKind, projectId: string, id: string): string {
   return `${kind}:${projectId}:${id}`;
@@ -99,6 +110,12 @@ export function forgeAttention(agent: Agent, link: ForgeLink | undefined): Forge
   return items;
 }
 
+/** An automation that paused itself (one the person paused has no reason): one item per pause. */
+export function automationAttention(automation: AutomationNotice): AutomationAttention | null {
+  if (automation.enabled || automation.pausedReason === null) return null;
+  return { kind: 'automation-paused', key: attentionKey('automation-paused', automation.projectId, `${automation.id}@${automation.seq}`), projectId: automation.projectId, automation };
+}
+
 /** Every item of one project, handled or not; a task retried since (by anyone) is handled. */
 function projectItems(slice: WorkStateSlice): AttentionItem[] {
   const items: AttentionItem[] = [];
@@ -118,6 +135,10 @@ function projectItems(slice: WorkStateSlice): AttentionItem[] {
     if (item) taskItems.push(item);
   }
   taskItems.sort((a, b) => (a.task.endedAt ?? 0) - (b.task.endedAt ?? 0));
+  for (const automation of Object.values(slice.automationsById)) {
+    const item = automationAttention(automation);
+    if (item) items.push(item);
+  }
   return [...items, ...taskItems];
 }
 

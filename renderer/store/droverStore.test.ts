@@ -62,6 +62,7 @@ const snapshot = (seq: number, entities: Partial<Omit<ProjectWorkState, 'project
   forgeLinks: [],
   formerAgents: [],
   mergeQueue: [],
+  automations: [],
   ...entities,
   next,
 });

@@ -1,5 +1,6 @@
 import type { Agent, FormerAgent } from '../../shared/entities/agents';
 import type { InboxMessage } from '../../shared/entities/inbox';
+import type { AutomationNotice } from '../../shared/automations';
 import type { MergeQueueEntry } from '../../shared/entities/mergeQueue';
 import type { AgentSession } from '../../shared/entities/sessions';
 import type { Task } from '../../shared/entities/tasks';
@@ -30,6 +31,7 @@ export interface WorkStateSlice extends Loadable {
   formerAgentsById: EntityMap<FormerAgent>;
   /** Each agent's entry in the merge queue of its parent branch, where it has one. */
   mergeQueueByAgentId: EntityMap<MergeQueueEntry>;
+  automationsById: EntityMap<AutomationNotice>;
 }
 
 /** Only for projects someone asked to track, keyed by project id. */
@@ -48,6 +50,7 @@ export const EMPTY_WORK_STATE: WorkStateSlice = {
   forgeLinksByAgentId: {},
   formerAgentsById: {},
   mergeQueueByAgentId: {},
+  automationsById: {},
 };
 
 /** Applies `update` to one project's work state (an untracked project starts empty). */
@@ -83,6 +86,7 @@ export function workStateFromSnapshot(snapshot: ProjectWorkState): WorkStateSlic
     forgeLinksByAgentId: byKey(snapshot.forgeLinks, (link) => link.agentId),
     formerAgentsById: byKey(snapshot.formerAgents, (agent) => agent.id),
     mergeQueueByAgentId: byKey(snapshot.mergeQueue, (entry) => entry.agentId),
+    automationsById: byKey(snapshot.automations, (automation) => automation.id),
   };
 }
 

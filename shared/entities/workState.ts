@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AutomationNoticeSchema } from '../automations';
 import { ForgeLinkSchema } from '../forge';
 import { AgentSchema, FormerAgentSchema } from './agents';
 import { ProjectIdSchema } from './ids';
@@ -28,6 +29,8 @@ export const ProjectWorkStateSchema = z.object({
   forgeLinks: z.array(ForgeLinkSchema),
   /** Removed agents: their names (their tasks still name them) and kept branches. */
   formerAgents: z.array(FormerAgentSchema),
+  /** The project's automations, as far as the Needs you queue reads them. */
+  automations: z.array(AutomationNoticeSchema),
   /** The agents' entries in the merge queues, in their places. */
   mergeQueue: z.array(MergeQueueEntrySchema),
 });

@@ -20,6 +20,7 @@ import { nextScheduledRun, type AutomationTriggers } from './automationTriggers'
 import { nextRuns, parseCron } from './cronSchedule';
 import { checkTemplate } from './eventTemplate';
 import { hostTimeZone } from '../time/wallClock';
+import type { AutomationAnnouncer } from './automationAnnouncer';
 
 export interface NewAutomation {
   projectId: string;
@@ -51,6 +52,7 @@ export class AutomationService {
     private readonly clock: Clock,
     /** Refuses, in words, a project whose GitHub repository cannot be reached. */
     private readonly reachGitHub: (projectId: string) => Promise<void>,
+    private readonly announcer: AutomationAnnouncer,
   ) {}
 
   async add(input: NewAutomation): Promise<Automation> {
@@ -82,6 +84,7 @@ export class AutomationService {
       createdAt: now,
     });
     this.triggers.arm(input.projectId, id);
+    this.announcer.changed(input.projectId, id);
     return this.present(input.projectId, store, this.find(store, id));
   }
 
@@ -114,7 +117,7 @@ export class AutomationService {
   remove(projectId: string, name: string): { name: string } {
     const store = this.storeOf(projectId);
     const automation = this.find(store, name);
-    store.remove(automation.id);
+    this.announcer.removed(projectId, automation.id, store.remove(automation.id));
     this.triggers.arm(projectId, automation.id);
     return { name: automation.name };
   }
@@ -137,6 +140,7 @@ export class AutomationService {
     store.setEnabled(automation.id, enabled, null, 0);
     if (enabled) store.setCheckedUntil(automation.id, this.clock.now());
     this.triggers.arm(projectId, automation.id);
+    this.announcer.changed(projectId, automation.id);
     return this.present(projectId, store, this.find(store, automation.id));
   }
 

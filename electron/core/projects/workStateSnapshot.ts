@@ -30,9 +30,10 @@ export function workStatePart(store: ProjectStore, after: string | undefined, pr
       forgeLinks: first ? store.forgeLinks.list() : [],
       formerAgents: first ? store.formerAgents.list() : [],
       mergeQueue: first ? store.mergeQueue.list() : [],
+      automations: first ? store.automations.notices(store.projectId) : [],
       next: null,
     };
-    if (first) budget.take(JSON.stringify([part.agents, part.sessions, part.wakes, part.worktrees, part.forgeLinks, part.formerAgents, part.mergeQueue]).length);
+    if (first) budget.take(JSON.stringify([part.agents, part.sessions, part.wakes, part.worktrees, part.forgeLinks, part.formerAgents, part.mergeQueue, part.automations]).length);
     let messagesAfter: string | undefined;
     if (first || after.startsWith(TASKS)) {
       const taskAfter = first ? undefined : after.slice(TASKS.length) || undefined;

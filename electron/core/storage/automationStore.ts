@@ -2,6 +2,7 @@ import {
   AutomationActionSchema,
   AutomationTriggerSchema,
   type AutomationAction,
+  type AutomationNotice,
   type AutomationRun,
   type AutomationRunState,
   type AutomationTrigger,
@@ -22,6 +23,7 @@ export interface StoredAutomation {
   failuresInRow: number;
   checkedUntil: number;
   createdAt: number;
+  seq: number;
 }
 
 interface AutomationRow {
@@ -36,6 +38,7 @@ interface AutomationRow {
   failures_in_row: number;
   checked_until: number;
   created_at: number;
+  seq: number;
 }
 
 interface RunRow {
@@ -121,8 +124,15 @@ export class AutomationStore {
     this.statements.setCheckedUntil.run({ id, checkedUntil, seq: this.seq.next() });
   }
 
-  remove(id: string): void {
+  /** Removes the automation and its runs; returns the seq its removal is announced with. */
+  remove(id: string): number {
     this.statements.remove.run(id);
+    return this.seq.next();
+  }
+
+  /** Each automation as the work state holds it. */
+  notices(projectId: string): AutomationNotice[] {
+    return this.list().map((automation) => noticeOf(projectId, automation));
   }
 
   /** Records a run; false when this automation already answered the event. */
@@ -188,7 +198,12 @@ function toAutomation(row: AutomationRow): StoredAutomation {
     failuresInRow: row.failures_in_row,
     checkedUntil: row.checked_until,
     createdAt: row.created_at,
+    seq: row.seq,
   };
+}
+
+export function noticeOf(projectId: string, automation: StoredAutomation): AutomationNotice {
+  return { id: automation.id, projectId, name: automation.name, enabled: automation.enabled, pausedReason: automation.pausedReason, seq: automation.seq };
 }
 
 function toRun(row: RunRow): AutomationRun {
