@@ -73,6 +73,25 @@ test("a task-failed rule starts its follow-up with the failed task's label and e
   expect(run?.taskId).not.toBe(failed);
 });
 
+test("a task rule's task can belong to an agent: its result goes to that agent's inbox", async ({ drover }) => {
+  const folder = drover.makeFolder('owned');
+  await drover.startHost(['--project', folder]);
+  const agentId = await withSocket(drover, async (rpc) => {
+    const project = await rpc.call('findProjectByPath', { path: folder });
+    return (await rpc.call('createAgent', { projectId: project.id, name: 'Fixer', role: '', profileId: 'shell' })).id;
+  });
+  await automation(drover, folder, 'add', 'lint-after-build', '--on', 'task-succeeded=build', '--task', 'echo "lint clean"', '--owner', 'Fixer');
+  expect(await automation(drover, folder, 'list')).toContain("task (Fixer's): echo \"lint clean\"");
+  await runTask(drover, folder, 'true', 'build');
+  await expect.poll(async () => (await history(drover, folder, 'lint-after-build')).map((entry) => entry.state)).toEqual(['succeeded']);
+  const [run] = await history(drover, folder, 'lint-after-build');
+  const task = await withSocket(drover, (rpc) => rpc.call('getTask', { taskId: run!.taskId! }));
+  expect(task.ownerAgentId).toBe(agentId);
+  await expect.poll(async () => (await withSocket(drover, (rpc) => rpc.call('listInbox', { agentId }))).messages.map((message) => message.kind)).toContain('task-result');
+  const refused = await runCli(['--data-dir', drover.dataDir, 'automation', 'add', 'orphan', '--project', folder, '--cron', '@daily', '--task', 'true', '--owner', 'Nobody']);
+  expect(refused.stderr).toContain('There is no agent Nobody');
+});
+
 test("a message rule posts to the agent's inbox, and Run now runs a paused rule once", async ({ drover }) => {
   const folder = drover.makeFolder('messages');
   await drover.startHost(['--project', folder]);

@@ -46,7 +46,10 @@ export type AutomationTrigger = z.infer<typeof AutomationTriggerSchema>;
 export const GITHUB_TRIGGER_KINDS: ReadonlySet<AutomationTrigger['kind']> = new Set(GITHUB_TRIGGERS.map((trigger) => trigger.shape.kind.value));
 
 export const AutomationActionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('task'), command: z.string().min(1).max(10_000), cwd: z.string().max(4096).nullable() }).strict(),
+  /** A task in `cwd` (default: the project's folder), owned by the agent named `owner` (its result goes to that agent's inbox), or by none. */
+  z
+    .object({ kind: z.literal('task'), command: z.string().min(1).max(10_000), cwd: z.string().max(4096).nullable(), owner: z.string().min(1).max(100).nullable().default(null) })
+    .strict(),
   z.object({ kind: z.literal('message'), agent: z.string().min(1).max(100), text: z.string().min(1).max(20_000) }).strict(),
   /** A new agent in its own worktree from `base` (default: the project's current branch), its first prompt the filled template. */
   z.object({ kind: z.literal('agent'), profileId: z.string().min(1).max(40), prompt: z.string().min(1).max(20_000), base: RuleWordSchema.nullable() }).strict(),
@@ -121,5 +124,6 @@ export function describeTrigger(trigger: AutomationTrigger): string {
 
 export function describeAction(action: AutomationAction): string {
   if (action.kind === 'agent') return `agent (${action.profileId}${action.base === null ? '' : ` from ${action.base}`}): ${action.prompt}`;
-  return action.kind === 'task' ? `task: ${action.command}` : `message to ${action.agent}: ${action.text}`;
+  if (action.kind === 'task') return `task${action.owner === null ? '' : ` (${action.owner}'s)`}: ${action.command}`;
+  return `message to ${action.agent}: ${action.text}`;
 }

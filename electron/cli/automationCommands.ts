@@ -87,6 +87,7 @@ export async function automationCommand(args: string[], context: CliContext): Pr
             on: { type: 'string' },
             task: { type: 'string' },
             cwd: { type: 'string' },
+            owner: { type: 'string' },
             message: { type: 'string' },
             text: { type: 'string' },
             agent: { type: 'string' },
@@ -126,6 +127,8 @@ export async function automationCommand(args: string[], context: CliContext): Pr
         const base = option('base');
         const timeZone = option('time-zone') ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
         const cwd = option('cwd');
+        const owner = option('owner');
+        if (owner !== undefined && task === undefined) throw new UsageError('--owner AGENT goes with --task CMD: the agent that owns the task');
         const catchUpMinutes = positiveNumber(option('catch-up-minutes'), '--catch-up-minutes');
         const added = await rpc.call('addAutomation', {
           projectId,
@@ -133,7 +136,7 @@ export async function automationCommand(args: string[], context: CliContext): Pr
           trigger: cron !== undefined ? { kind: 'schedule', cron, timeZone } : eventTrigger(on!),
           action:
             task !== undefined
-              ? { kind: 'task', command: task, cwd: cwd === undefined ? null : folderArgument(cwd, context) }
+              ? { kind: 'task', command: task, cwd: cwd === undefined ? null : folderArgument(cwd, context), owner: owner ?? null }
               : profile !== undefined
                 ? { kind: 'agent', profileId: profile, prompt: prompt!, base: base ?? null }
                 : { kind: 'message', agent: message!, text: text! },

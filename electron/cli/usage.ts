@@ -39,7 +39,7 @@ export const USAGE = `Usage:
   drover turns AGENT [--project ID|PATH] [--json]       (the agent's checkpoints, one per turn; 0 is its start)
   drover turns diff AGENT N [M] [--stat] [--json]       (what checkpoint N, or N through M, changed)
   drover turns restore AGENT N [--json]                 (the worktree back as checkpoint N had it; undoable)
-  drover automation add NAME [--project ID|PATH] (--cron EXPR | --on EVENT) (--task CMD [--cwd DIR] | --agent PROFILE --prompt TEXT [--base BRANCH] | --message AGENT --text TEXT) [--time-zone TZ] [--daily-cap N] [--catch-up-minutes M] [--json]
+  drover automation add NAME [--project ID|PATH] (--cron EXPR | --on EVENT) (--task CMD [--cwd DIR] [--owner AGENT] | --agent PROFILE --prompt TEXT [--base BRANCH] | --message AGENT --text TEXT) [--time-zone TZ] [--daily-cap N] [--catch-up-minutes M] [--json]
   drover automation list [--project ID|PATH] [--json]   (name, trigger, action, state, next run, last run)
   drover automation history NAME [--project ID|PATH] [--json]
   drover automation run|pause|resume|remove NAME [--project ID|PATH] [--json]

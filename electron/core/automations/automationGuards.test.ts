@@ -55,7 +55,7 @@ describe('automation guards', () => {
   let taskCount: number;
 
   const add = (name: string, trigger: AutomationTrigger, fields: Partial<StoredAutomation> = {}) => {
-    const action: AutomationAction = { kind: 'task', command: 'true', cwd: null };
+    const action: AutomationAction = { kind: 'task', command: 'true', cwd: null, owner: null };
     const id = `u-${name.padEnd(6, '0')}`;
     store.insert({ id, name, trigger, action, dailyCap: 48, catchUpMs: 60 * MINUTE, checkedUntil: clock.now(), createdAt: clock.now(), ...fields });
     return id;

@@ -60,7 +60,10 @@ export class AutomationService {
     const trigger: AutomationTrigger = input.trigger.kind === 'schedule' ? { ...input.trigger, timeZone: input.trigger.timeZone ?? hostTimeZone() } : input.trigger;
     if (trigger.kind === 'schedule') parseCron(trigger.cron, trigger.timeZone);
     const action = input.action;
-    if (action.kind === 'task') checkTemplate(action.command, trigger.kind, 'command');
+    if (action.kind === 'task') {
+      checkTemplate(action.command, trigger.kind, 'command');
+      if (action.owner !== null && !this.stores.get(input.projectId).agents.byIdOrName(action.owner)) fail('not-found', `There is no agent ${action.owner} in project ${input.projectId} to own the task.`);
+    }
     else if (action.kind === 'agent') {
       checkTemplate(action.prompt, trigger.kind, 'prompt');
       const known = this.profiles.list().map((profile) => profile.id);

@@ -46,7 +46,8 @@ export class AutomationWork implements AutomationActions {
     const { action } = automation;
     if (action.kind === 'agent') return this.startAgent(projectId, automation, action, event);
     if (action.kind === 'task') {
-      const task = this.tasks.create({ projectId, command: followUpCommand(action.command, event), cwd: action.cwd ?? undefined, label: automation.name });
+      const owner = action.owner === null ? undefined : (this.stores.get(projectId).agents.byIdOrName(action.owner) ?? fail('not-found', `There is no agent ${action.owner} in the project any more to own the task.`));
+      const task = this.tasks.create({ projectId, command: followUpCommand(action.command, event), cwd: action.cwd ?? undefined, label: automation.name, ownerAgentId: owner?.id });
       // A command that cannot start ends within create, before its run knows the task to wait for.
       const now = this.stores.get(projectId).tasks.get(task.id);
       if (now && isTaskFinished(now.state)) fail('spawn-failed', `Its task could not start: ${describeExit(now)}.`);
