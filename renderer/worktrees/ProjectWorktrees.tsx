@@ -10,11 +10,15 @@ import { useBridge } from '../store/StoreContext';
 import { MergeDialog } from './MergeDialog';
 import { OpenChangedFileDialog } from './OpenChangedFileDialog';
 import { useBranchCommands } from './useBranchCommands';
-import { WorktreeSettingsDialog, type DiskUsageState } from './WorktreeSettingsDialog';
+import type { DiskUsageState } from './WorktreeSettingsDialog';
 
 const { Component: CompareAgentsDialog } = preloadable(
   () => import('./CompareAgentsDialog'),
   (module) => module.CompareAgentsDialog,
+);
+const { Component: WorktreeSettingsDialog } = preloadable(
+  () => import('./WorktreeSettingsDialog'),
+  (module) => module.WorktreeSettingsDialog,
 );
 
 /**
@@ -73,7 +77,9 @@ export function ProjectWorktrees({ projectId }: { projectId: string }) {
         </button>
       )}
       {open === 'settings' && (
-        <WorktreeSettingsDialog projectId={projectId} disk={disk} count={countOf(count, 'worktree')} onMeasure={() => void measure()} onClose={() => setOpen(null)} />
+        <LoadFailureBoundary what="Worktrees settings">
+          <WorktreeSettingsDialog projectId={projectId} disk={disk} count={countOf(count, 'worktree')} onMeasure={() => void measure()} onClose={() => setOpen(null)} />
+        </LoadFailureBoundary>
       )}
       {merging && <MergeDialog agent={merging.agent} worktree={merging.worktree} onClose={stopMerging} />}
       {openingFilesOf && <OpenChangedFileDialog agent={openingFilesOf.agent} worktree={openingFilesOf.worktree} onClose={stopOpeningFiles} />}
