@@ -21,6 +21,17 @@ async function history(drover: DroverWorld, folder: string, name: string): Promi
   return JSON.parse(await automation(drover, folder, 'history', name, '--json')) as AutomationRun[];
 }
 
+/** A host with a project in a new folder, and a Shell agent named Fixer in it. */
+async function projectWithFixer(drover: DroverWorld, folderName: string): Promise<{ folder: string; agentId: string }> {
+  const folder = drover.makeFolder(folderName);
+  await drover.startHost(['--project', folder]);
+  const agentId = await withSocket(drover, async (rpc) => {
+    const project = await rpc.call('findProjectByPath', { path: folder });
+    return (await rpc.call('createAgent', { projectId: project.id, name: 'Fixer', role: '', profileId: 'shell' })).id;
+  });
+  return { folder, agentId };
+}
+
 const linesOf = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 
 test('the host runs an every-minute schedule twice with no page open, and a paused automation runs nothing', async ({ drover }) => {
@@ -74,12 +85,7 @@ test("a task-failed rule starts its follow-up with the failed task's label and e
 });
 
 test("a task rule's task can belong to an agent: its result goes to that agent's inbox", async ({ drover }) => {
-  const folder = drover.makeFolder('owned');
-  await drover.startHost(['--project', folder]);
-  const agentId = await withSocket(drover, async (rpc) => {
-    const project = await rpc.call('findProjectByPath', { path: folder });
-    return (await rpc.call('createAgent', { projectId: project.id, name: 'Fixer', role: '', profileId: 'shell' })).id;
-  });
+  const { folder, agentId } = await projectWithFixer(drover, 'owned');
   await automation(drover, folder, 'add', 'lint-after-build', '--on', 'task-succeeded=build', '--task', 'echo "lint clean"', '--owner', 'Fixer');
   expect(await automation(drover, folder, 'list')).toContain("task (Fixer's): echo \"lint clean\"");
   await runTask(drover, folder, 'true', 'build');
@@ -93,12 +99,7 @@ test("a task rule's task can belong to an agent: its result goes to that agent's
 });
 
 test("a message rule posts to the agent's inbox, and Run now runs a paused rule once", async ({ drover }) => {
-  const folder = drover.makeFolder('messages');
-  await drover.startHost(['--project', folder]);
-  const agentId = await withSocket(drover, async (rpc) => {
-    const project = await rpc.call('findProjectByPath', { path: folder });
-    return (await rpc.call('createAgent', { projectId: project.id, name: 'Fixer', role: '', profileId: 'shell' })).id;
-  });
+  const { folder, agentId } = await projectWithFixer(drover, 'messages');
   await automation(drover, folder, 'add', 'nudge', '--on', 'task-failed=e2e', '--message', 'Fixer', '--text', 'e2e failed with {task.exitCode}: {task.tail}');
   await runTask(drover, folder, 'echo "3 specs broke"; exit 5', 'e2e');
   const inbox = () => withSocket(drover, async (rpc) => (await rpc.call('listInbox', { agentId })).messages.map((message) => message.body));
