@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import { describe, expect, it } from 'vitest';
+import { hostPerTest } from '../../test-support/hostPerTest';
 import { connectToDrover } from '../cli/socketClient';
-import { startHost, type DroverHost } from '../host/host';
 import { parseLaunchArgs, projectForRequest, requestFromSecondInstance } from './launchRequest';
 
 describe('launch requests', () => {
@@ -22,29 +21,19 @@ describe('launch requests', () => {
 });
 
 describe('launch requests, against a running host', () => {
-  let dir: string;
-  let host: DroverHost;
-
-  beforeEach(async () => {
-    dir = makeTempDir('drover-launch-');
-    host = await startHost({ dataDir: path.join(dir, 'data'), version: 'test' });
-  });
-  afterEach(async () => {
-    await host.close();
-    removeDir(dir);
-  });
+  const running = hostPerTest('drover-launch-');
 
   it('a --project launch opens that folder, adding it once', async () => {
-    const folder = path.join(dir, 'shop-api');
+    const folder = path.join(running.dir, 'shop-api');
     fs.mkdirSync(folder);
-    const client = await connectToDrover(host.socketPath);
+    const client = await connectToDrover(running.host.socketPath);
     try {
       const added = await projectForRequest(client.rpc, { projectPath: folder });
       expect(added).toMatchObject({ name: 'shop-api', path: folder });
       expect(await projectForRequest(client.rpc, { projectPath: folder })).toEqual(added);
-      expect((await host.core.api.listProjects({})).projects).toHaveLength(1);
+      expect((await running.host.core.api.listProjects({})).projects).toHaveLength(1);
       expect(await projectForRequest(client.rpc, {})).toBeNull();
-      await expect(projectForRequest(client.rpc, { projectPath: path.join(dir, 'missing') })).rejects.toThrow(/No such folder/);
+      await expect(projectForRequest(client.rpc, { projectPath: path.join(running.dir, 'missing') })).rejects.toThrow(/No such folder/);
     } finally {
       client.close();
     }

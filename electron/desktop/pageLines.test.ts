@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LineEvent } from '../../shared/preloadBridge';
 import { decodeStreamFrame } from '../../shared/streamFrames';
-import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import { hostPerTest } from '../../test-support/hostPerTest';
 import { waitFor } from '../../test-support/waitFor';
-import { startHost, type DroverHost } from '../host/host';
 import { PageLines } from './pageLines';
 
 /** What the page hears of each line, as main would send it. */
@@ -18,25 +17,15 @@ function listeningPage() {
 }
 
 describe("a window page's lines to the host's socket", () => {
-  let dir: string;
-  let host: DroverHost;
-
-  beforeEach(async () => {
-    dir = makeTempDir();
-    host = await startHost({ dataDir: path.join(dir, 'data'), version: 'test' });
-  });
-  afterEach(async () => {
-    await host.close();
-    removeDir(dir);
-  });
+  const running = hostPerTest();
 
   it('passes the frames both ways unread: replies, events and binary output reach the page, a bad frame gets the host\'s own refusal', async () => {
     const page = listeningPage();
-    const lines = new PageLines(host.socketPath, page.tell);
+    const lines = new PageLines(running.host.socketPath, page.tell);
     lines.open(1, null);
     await waitFor(() => page.heard.some(([id, event]) => id === 1 && event.t === 'open'), 'the line open');
-    fs.mkdirSync(path.join(dir, 'shop'));
-    lines.send(1, JSON.stringify({ t: 'req', id: 7, method: 'addProject', params: { path: path.join(dir, 'shop') } }));
+    fs.mkdirSync(path.join(running.dir, 'shop'));
+    lines.send(1, JSON.stringify({ t: 'req', id: 7, method: 'addProject', params: { path: path.join(running.dir, 'shop') } }));
     lines.send(1, '{"t":"req","id":8,"method":"getStatus"}\n{"t":"req","id":9,"method":"getStatus"}');
     lines.send(1, '{"t":"req","id":"eight"}');
     await waitFor(() => page.texts(1).some((frame) => frame.t === 'res' && frame.ok === false), 'the refusal');
@@ -49,10 +38,10 @@ describe("a window page's lines to the host's socket", () => {
       expect.objectContaining({ ok: false, error: expect.objectContaining({ code: 'bad-request', message: expect.stringContaining('Malformed request frame') }) }),
     ]));
     const project = (replies.find((frame) => frame.id === 7) as { result: { id: string } }).result;
-    const task = await host.core.api.createTask({ projectId: project.id, command: `while [ ! -e ${dir}/go ]; do sleep 0.02; done; echo café` });
+    const task = await running.host.core.api.createTask({ projectId: project.id, command: `while [ ! -e ${running.dir}/go ]; do sleep 0.02; done; echo café` });
     lines.send(1, JSON.stringify({ t: 'req', id: 10, method: 'watchTaskOutput', params: { taskId: task.id } }));
     await waitFor(() => page.texts(1).some((frame) => frame.id === 10), 'the watch');
-    fs.writeFileSync(path.join(dir, 'go'), '');
+    fs.writeFileSync(path.join(running.dir, 'go'), '');
     const output = () =>
       page.frames(1).flatMap((frame) => {
         const pushed = typeof frame === 'string' ? null : (decodeStreamFrame(frame) as { t: string; chunk: { taskId: string; data: Uint8Array } } | null);
@@ -65,17 +54,17 @@ describe("a window page's lines to the host's socket", () => {
 
   it("opens a line to another machine through the host, which ends it with the reason it cannot reach it", async () => {
     const page = listeningPage();
-    new PageLines(host.socketPath, page.tell).open(2, 'box');
+    new PageLines(running.host.socketPath, page.tell).open(2, 'box');
     await waitFor(() => page.ended(2), 'the line ended');
     expect(page.texts(2)).toEqual([{ t: 'machine-gone', reason: 'No machine named box here: it was removed, or never added.' }]);
   });
 
   it('ends every line of the page when the host goes, and one that cannot reach the socket at once', async () => {
     const page = listeningPage();
-    const lines = new PageLines(host.socketPath, page.tell);
+    const lines = new PageLines(running.host.socketPath, page.tell);
     lines.open(3, null);
     await waitFor(() => page.heard.some(([id, event]) => id === 3 && event.t === 'open'), 'the line open');
-    await host.close();
+    await running.host.close();
     await waitFor(() => page.ended(3), 'the line ended');
     lines.open(4, null);
     await waitFor(() => page.ended(4), 'the second line ended');
