@@ -1,41 +1,18 @@
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Project } from '../../shared/entities/projects';
+import { describe, expect, it } from 'vitest';
 import type { Worktree } from '../../shared/entities/worktrees';
-import { runCli } from '../../test-support/droverProcess';
-import { commitFiles, git, makeRepo } from '../../test-support/gitRepo';
-import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import { cliProjectPerTest } from '../../test-support/cliProjectPerTest';
+import { commitFiles, git } from '../../test-support/gitRepo';
 import { waitFor } from '../../test-support/waitFor';
-import { startHost, type DroverHost } from '../host/host';
 
 describe('drover merge-queue', () => {
-  let dir: string;
-  let dataDir: string;
-  let repo: string;
-  let host: DroverHost;
-  let project: Project;
-
-  const cli = (args: string[]) => runCli(['--data-dir', dataDir, ...args], { cwd: repo, env: { ...process.env, DROVER_SOCKET: '', DROVER_PROJECT_ID: '', DROVER_AGENT_ID: '' } });
+  const drover = cliProjectPerTest({ 'shared.txt': 'one\n' });
+  const { cli, addAgent } = drover;
   const listed = async () => JSON.parse((await cli(['merge-queue', 'list', '--json'])).stdout) as { agent: string; branch: string; state: string; reason?: string }[];
   const agentWith = async (name: string, files: Record<string, string>): Promise<Worktree> => {
-    const agent = await host.core.api.createAgent({ projectId: project.id, name, role: '', profileId: 'shell', workspace: { kind: 'new-worktree' } });
-    const worktree = (await host.core.api.getWorkState({ projectId: project.id })).worktrees.find((candidate) => candidate.agentId === agent.id);
-    if (!worktree) throw new Error('no worktree');
+    const worktree = await addAgent(name);
     commitFiles(worktree.path, files, name);
     return worktree;
   };
-
-  beforeEach(async () => {
-    dir = makeTempDir();
-    dataDir = path.join(dir, 'data');
-    repo = makeRepo(path.join(dir, 'repo'), { 'shared.txt': 'one\n' });
-    host = await startHost({ dataDir, version: 'test', env: { ...process.env, DROVER_PORT_BLOCKS_DIR: path.join(dir, 'ports') } });
-    project = await host.core.api.addProject({ path: repo });
-  });
-  afterEach(async () => {
-    await host.close();
-    removeDir(dir);
-  });
 
   it('sets the check command, queues, lists, moves, pauses, resumes and removes', async () => {
     expect((await cli(['merge-queue', 'check-command'])).stdout).toBe("No check command: repo's queue lands what rebases cleanly.\n");
@@ -61,7 +38,7 @@ describe('drover merge-queue', () => {
     expect(await cli(['merge-queue', 'resume'])).toMatchObject({ code: 0 });
     await waitFor(async () => (await listed())[0]?.state === 'merged', 'alpha to land');
     expect((await listed()).map((entry) => entry.agent)).toEqual(['alpha']);
-    expect(git(repo, 'log', '-1', '--format=%s', 'main')).toBe('alpha');
+    expect(git(drover.repo, 'log', '-1', '--format=%s', 'main')).toBe('alpha');
     expect(await cli(['merge-queue'])).toMatchObject({ code: 2, stderr: expect.stringContaining('drover merge-queue needs a command: add, list, remove, move, check-command, pause, resume') });
     expect(await cli(['merge-queue', 'add', 'nobody'])).toMatchObject({ code: 2, stderr: expect.stringContaining('No agent nobody in repo') });
     // Each command starts a CLI process: on a busy machine they add up.

@@ -1,38 +1,10 @@
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Project } from '../../shared/entities/projects';
-import type { Worktree } from '../../shared/entities/worktrees';
-import { runCli } from '../../test-support/droverProcess';
-import { commitFiles, makeRepo } from '../../test-support/gitRepo';
-import { makeTempDir, removeDir } from '../../test-support/tempDir';
-import { startHost, type DroverHost } from '../host/host';
+import { describe, expect, it } from 'vitest';
+import { cliProjectPerTest } from '../../test-support/cliProjectPerTest';
+import { commitFiles } from '../../test-support/gitRepo';
 
 describe('drover worktree overlaps', () => {
-  let dir: string;
-  let dataDir: string;
-  let repo: string;
-  let host: DroverHost;
-  let project: Project;
-
-  const cli = (args: string[]) => runCli(['--data-dir', dataDir, ...args], { cwd: repo, env: { ...process.env, DROVER_SOCKET: '', DROVER_PROJECT_ID: '', DROVER_AGENT_ID: '' } });
-  const addAgent = async (name: string): Promise<Worktree> => {
-    const agent = await host.core.api.createAgent({ projectId: project.id, name, role: '', profileId: 'shell', workspace: { kind: 'new-worktree' } });
-    const worktree = (await host.core.api.getWorkState({ projectId: project.id })).worktrees.find((candidate) => candidate.agentId === agent.id);
-    if (!worktree) throw new Error('no worktree');
-    return worktree;
-  };
-
-  beforeEach(async () => {
-    dir = makeTempDir();
-    dataDir = path.join(dir, 'data');
-    repo = makeRepo(path.join(dir, 'repo'), { 'shared.txt': 'one\ntwo\nthree\n', 'other.txt': 'one\n' });
-    host = await startHost({ dataDir, version: 'test', env: { ...process.env, DROVER_PORT_BLOCKS_DIR: path.join(dir, 'ports') } });
-    project = await host.core.api.addProject({ path: repo });
-  });
-  afterEach(async () => {
-    await host.close();
-    removeDir(dir);
-  });
+  const drover = cliProjectPerTest({ 'shared.txt': 'one\ntwo\nthree\n', 'other.txt': 'one\n' });
+  const { cli, addAgent } = drover;
 
   it('prints the pairs of agents changing the same lines, as JSON and as a table, with the branches that conflict with their parent', async () => {
     expect((await cli(['worktree', 'overlaps'])).stdout).toBe('No two agents of repo change the same files.\n');
@@ -40,13 +12,13 @@ describe('drover worktree overlaps', () => {
     commitFiles(alpha.path, { 'shared.txt': 'one\nalpha\nthree\n' }, 'alpha');
     commitFiles(beta.path, { 'shared.txt': 'one\nbeta\nthree\n' }, 'beta');
     commitFiles(gamma.path, { 'other.txt': 'gamma\n' }, 'gamma');
-    commitFiles(repo, { 'other.txt': 'main\n' }, 'main');
+    commitFiles(drover.repo, { 'other.txt': 'main\n' }, 'main');
 
     const json = await cli(['worktree', 'overlaps', '--json']);
     expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual([{ agents: ['alpha', 'beta'], files: [{ path: 'shared.txt', lines: [[2, 2]] }], conflict: true }]);
 
-    const text = await cli(['worktree', 'overlaps', '--project', repo]);
+    const text = await cli(['worktree', 'overlaps', '--project', drover.repo]);
     expect(text.stdout.split('\n')).toEqual([
       expect.stringMatching(/^AGENTS\s+CONFLICT\s+FILES BOTH CHANGE$/),
       expect.stringMatching(/^alpha, beta\s+yes \(shared\.txt\)\s+shared\.txt \(lines 2\)$/),

@@ -1,48 +1,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../shared/entities/agents';
-import type { Project } from '../../shared/entities/projects';
 import type { Worktree } from '../../shared/entities/worktrees';
 import type { Turn } from '../../shared/turns';
-import { runCli } from '../../test-support/droverProcess';
-import { makeRepo } from '../../test-support/gitRepo';
-import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import { cliProjectPerTest } from '../../test-support/cliProjectPerTest';
 import { waitFor } from '../../test-support/waitFor';
-import { startHost, type DroverHost } from '../host/host';
 
 describe('drover turns', () => {
-  let dir: string;
-  let dataDir: string;
-  let repo: string;
-  let host: DroverHost;
-  let project: Project;
-
-  const cli = (args: string[]) => runCli(['--data-dir', dataDir, ...args], { cwd: repo, env: { ...process.env, DROVER_SOCKET: '', DROVER_PROJECT_ID: '', DROVER_AGENT_ID: '' } });
+  const drover = cliProjectPerTest({ 'notes.txt': 'one\n' });
+  const { cli } = drover;
 
   beforeEach(async () => {
-    dir = makeTempDir();
-    dataDir = path.join(dir, 'data');
-    repo = makeRepo(path.join(dir, 'repo'), { 'notes.txt': 'one\n' });
-    host = await startHost({ dataDir, version: 'test', env: { ...process.env, DROVER_PORT_BLOCKS_DIR: path.join(dir, 'ports') } });
-    project = await host.core.api.addProject({ path: repo });
-    await host.core.api.saveAgentProfile({
+    await drover.host.core.api.saveAgentProfile({
       profile: { id: 'sh', name: 'sh', command: '/bin/sh', args: [], env: { PS1: '$ ' }, promptPattern: '\\$ ?$', busyPattern: null, needsInputPattern: null, usageLimitPattern: null, quietMs: 150, integration: 'none', wakeAs: 'shell-note' },
     });
-  });
-  afterEach(async () => {
-    await host.close();
-    removeDir(dir);
   });
 
   /** A shell agent in its own worktree that ran one command: checkpoints 0 (start) and 1. */
   const agentWithOneTurn = async (): Promise<{ agent: Agent; worktree: Worktree }> => {
-    const api = host.core.api;
-    const agent = await api.createAgent({ projectId: project.id, name: 'builder', role: '', profileId: 'sh', workspace: { kind: 'new-worktree' } });
-    const worktree = (await api.getWorkState({ projectId: project.id })).worktrees.find((candidate) => candidate.agentId === agent.id) as Worktree;
+    const api = drover.host.core.api;
+    const agent = await api.createAgent({ projectId: drover.project.id, name: 'builder', role: '', profileId: 'sh', workspace: { kind: 'new-worktree' } });
+    const worktree = (await api.getWorkState({ projectId: drover.project.id })).worktrees.find((candidate) => candidate.agentId === agent.id) as Worktree;
     await api.startAgent({ agentId: agent.id, resume: false });
     const turns = async (): Promise<Turn[]> => (await api.listTurns({ agentId: agent.id })).turns;
-    await waitFor(async () => (await turns()).length === 1 && (await api.getWorkState({ projectId: project.id })).sessions[0]?.state === 'ready', 'the start checkpoint');
+    await waitFor(async () => (await turns()).length === 1 && (await api.getWorkState({ projectId: drover.project.id })).sessions[0]?.state === 'ready', 'the start checkpoint');
     await api.writeAgentInput({ agentId: agent.id, data: "printf 'two\\n' >> notes.txt\r" });
     await waitFor(async () => (await turns()).length === 2, 'checkpoint 1');
     return { agent, worktree };
@@ -74,8 +56,8 @@ describe('drover turns', () => {
     const { agent, worktree } = await agentWithOneTurn();
     const name = 'big\u001b]52;c;aGk=\u0007.txt';
     fs.writeFileSync(path.join(worktree.path, name), `${'x'.repeat(3 * 1024 * 1024)}\n`);
-    await host.core.api.writeAgentInput({ agentId: agent.id, data: 'true\r' });
-    await waitFor(async () => (await host.core.api.listTurns({ agentId: agent.id })).turns.length === 3, 'checkpoint 2');
+    await drover.host.core.api.writeAgentInput({ agentId: agent.id, data: 'true\r' });
+    await waitFor(async () => (await drover.host.core.api.listTurns({ agentId: agent.id })).turns.length === 3, 'checkpoint 2');
     const diff = await cli(['turns', 'diff', 'builder', '2']);
     expect(diff.code, diff.stderr).toBe(0);
     expect(diff.stdout).toMatch(/^# "big\\033]52;c;aGk=\\a\.txt": too large to show here; run git diff [0-9a-f]+ [0-9a-f]+\n$/);

@@ -1,44 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../shared/entities/agents';
-import type { Project } from '../../shared/entities/projects';
 import type { Worktree } from '../../shared/entities/worktrees';
 import { agentTerminalEnv } from '../../test-support/agentTerminalEnv';
+import { cliProjectPerTest } from '../../test-support/cliProjectPerTest';
 import { runCli } from '../../test-support/droverProcess';
-import { commitFiles, git, makeRepo } from '../../test-support/gitRepo';
-import { makeTempDir, removeDir } from '../../test-support/tempDir';
+import { commitFiles, git } from '../../test-support/gitRepo';
 import { SHELL_AGENT_PROFILE, startShellAgent, typeCommand } from '../../test-support/shellAgent';
 import { waitFor } from '../../test-support/waitFor';
-import { startHost, type DroverHost } from '../host/host';
 
 describe('drover worktree', () => {
-  let dir: string;
-  let dataDir: string;
-  let repo: string;
-  let host: DroverHost;
-  let project: Project;
-
-  const cli = (args: string[], env: NodeJS.ProcessEnv = {}, cwd = repo) =>
-    runCli(['--data-dir', dataDir, ...args], { cwd, env: { ...process.env, DROVER_SOCKET: '', DROVER_PROJECT_ID: '', DROVER_AGENT_ID: '', ...env } });
-  const addAgent = async (name: string): Promise<Worktree> => {
-    const agent = await host.core.api.createAgent({ projectId: project.id, name, role: '', profileId: 'shell', workspace: { kind: 'new-worktree' } });
-    const worktree = (await host.core.api.getWorkState({ projectId: project.id })).worktrees.find((candidate) => candidate.agentId === agent.id);
-    if (!worktree) throw new Error('no worktree');
-    return worktree;
-  };
-
-  beforeEach(async () => {
-    dir = makeTempDir();
-    dataDir = path.join(dir, 'data');
-    repo = makeRepo(path.join(dir, 'repo'), { 'shared.txt': 'one\ntwo\nthree\n' });
-    host = await startHost({ dataDir, version: 'test', env: { ...process.env, DROVER_PORT_BLOCKS_DIR: path.join(dir, 'ports') } });
-    project = await host.core.api.addProject({ path: repo });
-  });
-  afterEach(async () => {
-    await host.close();
-    removeDir(dir);
-  });
+  const drover = cliProjectPerTest({ 'shared.txt': 'one\ntwo\nthree\n' });
+  const { cli, addAgent } = drover;
 
   const twoConflictingAgents = async () => {
     const alpha = await addAgent('alpha');
@@ -73,13 +47,13 @@ describe('drover worktree', () => {
   });
 
   it('list shows the agent’s state: ready at its prompt, busy while its command runs', async () => {
-    await host.core.api.saveAgentProfile({ profile: SHELL_AGENT_PROFILE });
-    const agent = await host.core.api.createAgent({ projectId: project.id, name: 'worker', role: '', profileId: SHELL_AGENT_PROFILE.id, workspace: { kind: 'new-worktree' } });
-    await startShellAgent(host.core, agent);
+    await drover.host.core.api.saveAgentProfile({ profile: SHELL_AGENT_PROFILE });
+    const agent = await drover.host.core.api.createAgent({ projectId: drover.project.id, name: 'worker', role: '', profileId: SHELL_AGENT_PROFILE.id, workspace: { kind: 'new-worktree' } });
+    await startShellAgent(drover.host.core, agent);
     const row = async () => (await cli(['worktree', 'list'])).stdout.split('\n').find((line) => line.startsWith('worker '));
     expect(await row()).toMatch(/\s0\s+0\s+0\s+ready\s+-\s/);
-    await typeCommand(host.core, agent, 'sleep 30');
-    await waitFor(async () => (await host.core.api.getWorkState({ projectId: project.id })).sessions[0]?.state === 'busy', 'the agent busy');
+    await typeCommand(drover.host.core, agent, 'sleep 30');
+    await waitFor(async () => (await drover.host.core.api.getWorkState({ projectId: drover.project.id })).sessions[0]?.state === 'busy', 'the agent busy');
     expect(await row()).toMatch(/\s0\s+0\s+0\s+busy\s+-\s/);
   });
 
@@ -102,15 +76,15 @@ describe('drover worktree', () => {
     const { alpha, beta } = await twoConflictingAgents();
     const merged = await cli(['worktree', 'merge', 'alpha']);
     expect(merged.code, merged.stderr).toBe(0);
-    expect(merged.stdout).toBe(`Merged ${alpha.branch} into main (rebase, 1 commit): ${git(repo, 'rev-parse', 'main')}\n`);
-    expect(fs.readFileSync(path.join(repo, 'shared.txt'), 'utf8')).toBe('one\nalpha\nthree\n');
+    expect(merged.stdout).toBe(`Merged ${alpha.branch} into main (rebase, 1 commit): ${git(drover.repo, 'rev-parse', 'main')}\n`);
+    expect(fs.readFileSync(path.join(drover.repo, 'shared.txt'), 'utf8')).toBe('one\nalpha\nthree\n');
 
     const refused = await cli(['worktree', 'merge', 'beta', '--squash', '--hand-back']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/handed the conflicts back to the agent \(message m-\w+\)/);
     expect(refused.stderr).toMatch(/Merging drover\/beta-\w+ into main conflicts in 1 file: shared\.txt/);
-    expect(fs.readFileSync(path.join(repo, 'shared.txt'), 'utf8')).toBe('one\nalpha\nthree\n');
-    const inbox = await host.core.api.listInbox({ agentId: beta.agentId, unreadOnly: false });
+    expect(fs.readFileSync(path.join(drover.repo, 'shared.txt'), 'utf8')).toBe('one\nalpha\nthree\n');
+    const inbox = await drover.host.core.api.listInbox({ agentId: beta.agentId, unreadOnly: false });
     expect(inbox.messages[0]?.body).toMatch(/Please rebase on main and resolve them/);
 
     expect(await cli(['worktree', 'merge', 'gamma'])).toMatchObject({ code: 2, stderr: expect.stringContaining('No agent gamma in repo (agents: alpha, beta)') });
@@ -120,12 +94,12 @@ describe('drover worktree', () => {
     const alpha = await addAgent('alpha');
     commitFiles(alpha.path, { 'a.txt': 'a\n' }, 'add a');
     fs.writeFileSync(path.join(alpha.path, 'wip.txt'), 'not committed\n');
-    const { keptBranch } = await host.core.api.removeAgent({ agentId: alpha.agentId, keepBranch: true });
+    const { keptBranch } = await drover.host.core.api.removeAgent({ agentId: alpha.agentId, keepBranch: true });
     if (!keptBranch) throw new Error('no branch kept');
     // Another agent takes the kept branch up; main moves on meanwhile.
-    const heir = await host.core.api.createAgent({ projectId: project.id, name: 'heir', role: '', profileId: 'shell', workspace: { kind: 'existing-branch', branch: keptBranch, parent: 'main' } });
-    commitFiles(repo, { 'other.txt': 'x\n' }, 'main moves on');
-    const main = git(repo, 'rev-parse', 'main');
+    const heir = await drover.host.core.api.createAgent({ projectId: drover.project.id, name: 'heir', role: '', profileId: 'shell', workspace: { kind: 'existing-branch', branch: keptBranch, parent: 'main' } });
+    commitFiles(drover.repo, { 'other.txt': 'x\n' }, 'main moves on');
+    const main = git(drover.repo, 'rev-parse', 'main');
 
     const check = await cli(['worktree', 'merge', 'heir', '--check']);
     expect(check.code, check.stderr).toBe(0);
@@ -134,26 +108,26 @@ describe('drover worktree', () => {
     expect(lines[1]).toMatch(/^ {2}[0-9a-f]{10} add a$/);
     expect(lines[2]).toMatch(/^ {2}[0-9a-f]{10} Uncommitted work of alpha, saved by Drover when the agent was removed {3}\(Drover committed this: uncommitted work of a removed agent\)$/);
     expect(lines.slice(3)).toEqual(['Nothing was changed (--check).', '']);
-    expect(git(repo, 'rev-parse', 'main')).toBe(main);
+    expect(git(drover.repo, 'rev-parse', 'main')).toBe(main);
     expect(JSON.parse((await cli(['worktree', 'merge', 'heir', '--check', '--json'])).stdout)).toMatchObject({ ahead: 2, behind: 1, problem: null, commits: [{ subject: expect.stringContaining('saved by Drover') }, { subject: 'add a' }] });
 
-    const heirWorktree = (await host.core.api.getWorkState({ projectId: project.id })).worktrees.find((worktree) => worktree.agentId === heir.id) as Worktree;
+    const heirWorktree = (await drover.host.core.api.getWorkState({ projectId: drover.project.id })).worktrees.find((worktree) => worktree.agentId === heir.id) as Worktree;
     fs.writeFileSync(path.join(heirWorktree.path, 'more.txt'), 'more\n');
     const refused = await cli(['worktree', 'merge', 'heir', '--check', '--squash']);
     expect(refused.code).toBe(2);
     expect(refused.stdout).toMatch(/^Merging would add one commit to main holding the 2 commits of /);
     expect(refused.stdout).toContain("It would not merge now: 1 file in heir's worktree is not committed");
-    expect(git(repo, 'rev-parse', 'main')).toBe(main);
+    expect(git(drover.repo, 'rev-parse', 'main')).toBe(main);
   });
 
   it('runs `drover task run` of an agent standing in its worktree there', async () => {
     const worker = await addAgent('worker');
-    await host.core.api.startAgent({ agentId: worker.agentId, resume: false });
-    const agent = (await host.core.api.getWorkState({ projectId: project.id })).agents.find((a) => a.id === worker.agentId) as Agent;
-    const run = await runCli(['task', 'run', '--', 'pwd'], { cwd: worker.path, env: await agentTerminalEnv(host, agent) });
+    await drover.host.core.api.startAgent({ agentId: worker.agentId, resume: false });
+    const agent = (await drover.host.core.api.getWorkState({ projectId: drover.project.id })).agents.find((a) => a.id === worker.agentId) as Agent;
+    const run = await runCli(['task', 'run', '--', 'pwd'], { cwd: worker.path, env: await agentTerminalEnv(drover.host, agent) });
     expect(run.code, run.stderr).toBe(0);
     const task = await waitFor(async () => {
-      const found = await host.core.api.getTask({ taskId: run.stdout.trim() });
+      const found = await drover.host.core.api.getTask({ taskId: run.stdout.trim() });
       return found.state === 'succeeded' && found;
     }, 'the task to end');
     expect(task.cwd).toBe(worker.path);
