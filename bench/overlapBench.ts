@@ -1,10 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { connectToDrover, type SocketClient } from '../electron/cli/socketClient';
-import { startServe } from '../test-support/droverProcess';
-import { git, makeRepo } from '../test-support/gitRepo';
+import { git } from '../test-support/gitRepo';
+import { addWorktreeAgent, withServedProject, type ServedProject } from './servedProject';
 import type { BenchRow } from './table';
 
 const AGENTS = 8;
@@ -48,13 +46,9 @@ function rewritten(agent: number, round: number): string {
   return Array.from({ length: FILE_LINES }, (_, line) => (line < LINES_PER_FILE ? `export const value${line} = ${agent * 1000 + round};` : original(line))).join('\n') + '\n';
 }
 
-async function addAgents(client: SocketClient, projectId: string): Promise<string[]> {
+async function addAgents(served: ServedProject): Promise<string[]> {
   const folders: string[] = [];
-  for (let agent = 0; agent < AGENTS; agent++) {
-    const created = await client.rpc.call('createAgent', { projectId, name: `agent ${agent}`, role: '', profileId: 'shell', workspace: { kind: 'new-worktree' } });
-    const { worktrees } = await client.rpc.call('getWorkState', { projectId });
-    folders.push(worktrees.find((worktree) => worktree.agentId === created.id)?.path ?? '');
-  }
+  for (let agent = 0; agent < AGENTS; agent++) folders.push((await addWorktreeAgent(served, `agent ${agent}`)).folder);
   return folders;
 }
 
@@ -74,15 +68,11 @@ function changeEveryAgent(folders: readonly string[], round: number): void {
  * `git diff -U0` of each worktree from its base, run by hand.
  */
 export async function benchOverlaps(): Promise<BenchRow[]> {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'drover-bench-')));
   const files: Record<string, string> = {};
   for (let file = 0; file < FILES; file++) files[fileName(file)] = Array.from({ length: FILE_LINES }, (_, line) => original(line)).join('\n') + '\n';
-  const repo = makeRepo(path.join(root, 'repo'), files);
-  const serve = await startServe(['--data-dir', path.join(root, 'data'), '--project', repo], { ...process.env, DROVER_PORT_BLOCKS_DIR: path.join(root, 'port-blocks') });
-  const client = await connectToDrover(path.join(root, 'data', 'drover.sock'));
-  try {
-    const { id: projectId } = await client.rpc.call('findProjectByPath', { path: repo });
-    const folders = await addAgents(client, projectId);
+  return withServedProject(files, async (served) => {
+    const { repo, serve, client, projectId } = served;
+    const folders = await addAgents(served);
     const pid = serve.hostPid();
     await cpuUntilQuiet(pid, 0);
 
@@ -118,9 +108,5 @@ export async function benchOverlaps(): Promise<BenchRow[]> {
         met: oneMs < TARGET_CPU_MS,
       },
     ];
-  } finally {
-    client.close();
-    await serve.stop();
-    fs.rmSync(root, { recursive: true, force: true });
-  }
+  });
 }

@@ -1,15 +1,14 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium } from '@playwright/test';
-import { connectToDrover, type SocketClient } from '../electron/cli/socketClient';
+import type { SocketClient } from '../electron/cli/socketClient';
 import { Git } from '../electron/core/git/runner';
 import { Checkpoints } from '../electron/core/turns/checkpoints';
 import { CHROMIUM_ARGS } from '../playwright.config';
-import { startServe } from '../test-support/droverProcess';
-import { git, makeRepo } from '../test-support/gitRepo';
+import { git } from '../test-support/gitRepo';
+import { addWorktreeAgent, withServedProject, type ServedProject } from './servedProject';
 import type { BenchRow } from './table';
 
 const run = promisify(execFile);
@@ -125,10 +124,9 @@ async function benchCheckpoint(repo: string, root: string): Promise<BenchRow> {
  * "Changes" to the first frame painted after its first diff line is in the page. The baseline is
  * the same diff as plain text in a <pre>, in the same browser: what showing it at all costs.
  */
-async function benchDiffPaint(serveUrl: string, client: SocketClient, repo: string, projectId: string): Promise<BenchRow[]> {
-  const agent = await client.rpc.call('createAgent', { projectId, name: 'painter', role: '', profileId: 'shell', workspace: { kind: 'new-worktree' } });
-  const { worktrees } = await client.rpc.call('getWorkState', { projectId });
-  const tree = worktrees.find((worktree) => worktree.agentId === agent.id)?.path ?? '';
+async function benchDiffPaint(served: ServedProject): Promise<BenchRow[]> {
+  const { serve, client, projectId } = served;
+  const { agentId, folder: tree } = await addWorktreeAgent(served, 'painter');
   fs.writeFileSync(path.join(tree, 'src', 'big.ts'), Array.from({ length: DIFF_FILE_LINES }, (_, line) => `export const changed${line} = '${line}';`).join('\n') + '\n');
   const patch = git(tree, 'diff', 'HEAD');
   const diffLines = patch.split('\n').filter((line) => /^[+-](?![+-]{2} )/.test(line)).length;
@@ -136,7 +134,7 @@ async function benchDiffPaint(serveUrl: string, client: SocketClient, repo: stri
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(`${serveUrl}#/project/${projectId}`);
+    await page.goto(`${serve.url}#/project/${projectId}`);
     const pane = page.getByRole('region', { name: 'painter', exact: true });
     const changes = pane.getByRole('button', { name: 'Changes' });
     await changes.waitFor();
@@ -177,7 +175,7 @@ async function benchDiffPaint(serveUrl: string, client: SocketClient, repo: stri
     const first = paints[0] ?? NaN;
     // The part of it the host spends reading the diff with git.
     const hostReads: number[] = [];
-    for (let round = 0; round < PAINT_ROUNDS; round++) hostReads.push(await timed(() => client.rpc.call('getWorktreeDiff', { agentId: agent.id })));
+    for (let round = 0; round < PAINT_ROUNDS; round++) hostReads.push(await timed(() => client.rpc.call('getWorktreeDiff', { agentId })));
     const hostMs = median(hostReads);
     const target = 1_000;
     return [
@@ -200,23 +198,15 @@ async function benchDiffPaint(serveUrl: string, client: SocketClient, repo: stri
     ];
   } finally {
     await browser.close();
-    await client.rpc.call('removeAgent', { agentId: agent.id, discardWork: true });
+    await client.rpc.call('removeAgent', { agentId, discardWork: true });
   }
 }
 
 export async function benchWorktrees(): Promise<BenchRow[]> {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'drover-bench-')));
-  const repo = makeRepo(path.join(root, 'repo'), projectFiles());
-  const serve = await startServe(['--data-dir', path.join(root, 'data'), '--project', repo], { ...process.env, DROVER_PORT_BLOCKS_DIR: path.join(root, 'port-blocks') });
-  const client = await connectToDrover(path.join(root, 'data', 'drover.sock'));
-  try {
-    const { id: projectId } = await client.rpc.call('findProjectByPath', { path: repo });
+  return withServedProject(projectFiles(), async (served) => {
+    const { client, repo, root, projectId } = served;
     const creation = await benchCreation(client, repo, projectId, root);
     const checkpoint = await benchCheckpoint(repo, root);
-    return [creation, checkpoint, ...(await benchDiffPaint(serve.url, client, repo, projectId))];
-  } finally {
-    client.close();
-    await serve.stop();
-    fs.rmSync(root, { recursive: true, force: true });
-  }
+    return [creation, checkpoint, ...(await benchDiffPaint(served))];
+  });
 }
