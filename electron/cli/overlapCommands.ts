@@ -1,4 +1,4 @@
-import type { LineRange, ProjectOverlaps } from '../../shared/overlaps';
+import { lineRangesText, type ProjectOverlaps } from '../../shared/overlaps';
 import { listNames } from '../../shared/plural';
 import { quoted, table } from './terminalText';
 
@@ -8,14 +8,12 @@ export function overlapsJson(overlaps: ProjectOverlaps): string {
   return `${JSON.stringify(pairs, null, 2)}\n`;
 }
 
-const linesText = (lines: readonly LineRange[]): string => lines.map(([from, to]) => (from === to ? `${from}` : `${from}-${to}`)).join(', ');
-
 /** `drover worktree overlaps`: a row per pair of agents, then each branch that conflicts with its parent. */
 export function overlapsText(overlaps: ProjectOverlaps, projectName: string): string {
   const rows = overlaps.pairs.map((pair) => [
     pair.agentNames.join(', '),
     pair.conflict ? `yes (${listNames(pair.conflictFiles)})` : 'no',
-    pair.files.map((file) => (file.lines.length > 0 ? `${quoted(file.path)} (lines ${linesText(file.lines)})` : quoted(file.path))).join('; '),
+    pair.files.map((file) => (file.lines.length > 0 ? `${quoted(file.path)} (lines ${lineRangesText(file.lines)})` : quoted(file.path))).join('; '),
   ]);
   const pairs = rows.length > 0 ? `${table([['AGENTS', 'CONFLICT', 'FILES BOTH CHANGE'], ...rows])}\n` : `No two agents of ${quoted(projectName)} change the same files.\n`;
   const parents = overlaps.parentConflicts.map(

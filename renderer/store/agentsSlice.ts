@@ -11,7 +11,7 @@ import type { SliceContext, StateCell } from './slice';
 import { applyNewer, without } from './versioned';
 import { currentWake, updateWorkState, type WorkStates } from './projectWorkState';
 
-export const AGENT_EVENTS = ['agentChanged', 'agentSessionChanged', 'agentInboxChanged', 'agentWakeChanged', 'agentWorktreeChanged', 'agentForgeChanged', 'formerAgentChanged', 'mergeQueueChanged', 'automationChanged'] as const;
+export const AGENT_EVENTS = ['agentChanged', 'agentSessionChanged', 'agentInboxChanged', 'agentWakeChanged', 'agentWorktreeChanged', 'agentForgeChanged', 'formerAgentChanged', 'mergeQueueChanged', 'automationChanged', 'conflictNoticeChanged'] as const;
 export type AgentEvent = Extract<DroverEvent, { name: (typeof AGENT_EVENTS)[number] }>;
 
 export interface AgentsActions {
@@ -160,6 +160,12 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
         updateWorkState(cell, event.projectId, (slice) => ({
           ...slice,
           automationsById: automation ? applyNewer(slice.automationsById, automation.id, automation) : without(slice.automationsById, event.automationId),
+        }));
+      } else if (event.name === 'conflictNoticeChanged') {
+        const { notice } = event;
+        updateWorkState(cell, event.projectId, (slice) => ({
+          ...slice,
+          conflictNoticesById: notice ? applyNewer(slice.conflictNoticesById, notice.id, notice) : without(slice.conflictNoticesById, event.noticeId),
         }));
       } else if (event.worktree) putWorktree(event.worktree);
       else dropWorktree(event.projectId, event.agentId);
