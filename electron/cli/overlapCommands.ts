@@ -1,6 +1,7 @@
 import { lineRangesText, type ProjectOverlaps } from '../../shared/overlaps';
 import { listNames } from '../../shared/plural';
 import { quoted, table } from './terminalText';
+import { UsageError } from './usage';
 
 /** `drover worktree overlaps --json`: each pair by its agents' names, its shared files and lines, and whether it conflicts. */
 export function overlapsJson(overlaps: ProjectOverlaps): string {
@@ -20,4 +21,16 @@ export function overlapsText(overlaps: ProjectOverlaps, projectName: string): st
     (conflict) => `${quoted(conflict.agentName)}'s branch ${quoted(conflict.branch)} conflicts with ${quoted(conflict.parentBranch)} in ${listNames(conflict.conflictFiles)}.\n`,
   );
   return pairs + parents.join('');
+}
+
+/** `--alerts on|off`, as a setting. */
+export function onOrOff(value: string): boolean {
+  if (value !== 'on' && value !== 'off') throw new UsageError(`drover worktree overlaps --alerts takes on or off, not ${value}`);
+  return value === 'on';
+}
+
+export function conflictAlertsText(on: boolean, projectName: string): string {
+  return on
+    ? `Conflict alerts are on for ${quoted(projectName)}: two agents whose branches start to conflict need you (Tell both agents, or drover worktree overlaps --tell A,B).\n`
+    : `Conflict alerts are off for ${quoted(projectName)}: the radar still shows conflicts on the panes and in drover worktree overlaps.\n`;
 }

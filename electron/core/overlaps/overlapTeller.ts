@@ -8,10 +8,12 @@ import type { ProjectStore, ProjectStores } from '../storage/projectStores';
 import type { ChangedLines } from './changedLines';
 import type { OverlapRadar } from './overlapRadar';
 
-/** "lines 4, 9-12" of the file where the branches left their parent. */
+/** "line 4", "lines 4, 9-12" of the file where the branches left their parent. */
 const linesOf = (lines: ChangedLines, path: string): string => {
   const ranges = lines.get(path) ?? [];
-  return ranges.length === 0 ? 'no lines now' : `lines ${lineRangesText(ranges)}`;
+  if (ranges.length === 0) return 'no lines now';
+  const [only] = ranges;
+  return `${ranges.length === 1 && only && only[0] === only[1] ? 'line' : 'lines'} ${lineRangesText(ranges)}`;
 };
 
 /**
