@@ -35,6 +35,8 @@ export interface AgentsActions {
   /** Puts the agent's branch last in the merge queue of its parent branch. */
   queueForMerge(agentId: string): Promise<MergeQueueEntry>;
   removeFromMergeQueue(agentId: string): Promise<void>;
+  /** A note to each of two agents whose branches conflict: the files, the lines each changes, the other agent. */
+  tellOverlapAgents(projectId: string, agents: readonly [string, string]): Promise<InboxMessage[]>;
 }
 
 /**
@@ -131,6 +133,7 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
     holdAgentWakes: (agentId, hold) => bridge.call('holdAgentWakes', { agentId, hold }).then(() => undefined),
     deleteKeptBranch: (agentId, force) => bridge.call('deleteKeptBranch', { agentId, force }).then(putFormerAgent),
     queueForMerge: (agentId) => bridge.call('queueForMerge', { agentId }).then(putQueueEntry),
+    tellOverlapAgents: (projectId, [first, second]) => bridge.call('tellOverlapAgents', { projectId, agents: [first, second] }),
     removeFromMergeQueue: async (agentId) => {
       const agent = findAgent(agentId);
       await bridge.call('removeFromMergeQueue', { agentId });
