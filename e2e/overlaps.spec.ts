@@ -85,7 +85,7 @@ test('with conflict alerts on, two agents whose branches start to conflict need 
     await needsYouButton(page, 1).click();
     const queue = page.getByRole('dialog', { name: 'Needs you' });
     const item = queue.getByRole('listitem', { name: /^alpha and beta: Branches conflict/ });
-    await expect(item).toContainText('their branches would conflict in shared.txt');
+    await expect(item).toContainText('conflict in shared.txt');
     await screenshot(page, 'overlaps-alert.png');
     await item.getByRole('button', { name: 'Tell alpha and beta where their branches conflict' }).click();
     await expect(item).toBeHidden();

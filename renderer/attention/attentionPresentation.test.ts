@@ -16,7 +16,7 @@ describe('presentItem', () => {
     const failed = taskAttention(makeTask({ state: 'failed', label: 'lint', exitCode: 3 })) as AttentionItem;
     expect(presentItem(failed, NOW)).toMatchObject({ status: { label: 'Task failed', tone: 'failed' }, subject: 'lint', detail: 'exit 3' });
     const conflict = conflictAttention({ id: 'a-ada111+a-bob111', projectId: 'p-aaaaaa', agents: ['a-ada111', 'a-bob111'], agentNames: ['Ada', 'Bob'], conflictFiles: ['a.ts', 'b.ts'], seq: 3 });
-    expect(presentItem(conflict, NOW)).toEqual({ status: { label: 'Branches conflict', tone: 'failed' }, subject: 'Ada and Bob', detail: 'their branches would conflict in a.ts, b.ts' });
+    expect(presentItem(conflict, NOW)).toEqual({ status: { label: 'Branches conflict', tone: 'failed' }, subject: 'Ada and Bob', detail: 'conflict in a.ts, b.ts' });
   });
 
   it('words a notification with the project it is in', () => {

@@ -66,7 +66,7 @@ function itemDetail(item: AttentionItem, now: number): string {
     case 'automation-paused':
       return `paused itself: ${item.automation.pausedReason ?? ''}`;
     case 'agents-conflict':
-      return `their branches would conflict in ${listNames(item.conflict.conflictFiles)}`;
+      return `conflict in ${listNames(item.conflict.conflictFiles)}`;
   }
 }
 
