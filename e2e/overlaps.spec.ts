@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { makeRepo } from '../test-support/gitRepo';
+import { commitFiles, makeRepo } from '../test-support/gitRepo';
 import { runCli } from '../test-support/droverProcess';
 import { addAgent, screenshot, terminalOf, typeLine } from './support/agents';
-import { startFromPane } from './support/agentBridge';
+import { openInbox, startFromPane } from './support/agentBridge';
+import { needsYouButton } from './support/attention';
 import { expect, test } from './support/droverHost';
 import { openRepoWithShell, privatePortBlocks, worktreeFolder } from './support/worktrees';
 
@@ -57,6 +58,48 @@ test('the overlap radar: two agents changing the same line conflict, a third els
       'alpha and gamma both change shared.txt.',
       'beta and gamma both change shared.txt.',
     ]);
+  } finally {
+    restorePorts();
+  }
+});
+
+test('with conflict alerts on, two agents whose branches start to conflict need the person, and Tell both agents puts a note in each inbox', async ({ page, drover }) => {
+  test.setTimeout(120_000);
+  const restorePorts = privatePortBlocks(drover);
+  try {
+    const repo = makeRepo(path.join(drover.root, 'shop'), { 'shared.txt': 'one\ntwo\nthree\n' });
+    await openRepoWithShell(page, drover, repo);
+    const alpha = await addAgent(page, 'alpha', 'Edits the shared file', 'POSIX shell');
+    const beta = await addAgent(page, 'beta', 'Edits it too', 'POSIX shell');
+    await page.getByRole('button', { name: /^Worktrees: 2/ }).click();
+    const settings = page.getByRole('dialog', { name: 'Worktrees' });
+    await settings.getByRole('checkbox', { name: 'Conflict alerts' }).check();
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await expect(settings).toBeHidden();
+    const alerts = await runCli(['--data-dir', drover.dataDir, 'worktree', 'overlaps', '--alerts', 'on'], { cwd: repo });
+    expect(alerts.stdout, alerts.stderr).toMatch(/^Conflict alerts are on for shop/);
+
+    commitFiles(worktreeFolder(repo, 'alpha'), { 'shared.txt': 'one\nalpha was here\nthree\n' }, 'alpha edits');
+    commitFiles(worktreeFolder(repo, 'beta'), { 'shared.txt': 'one\nbeta was here\nthree\n' }, 'beta edits');
+
+    await needsYouButton(page, 1).click();
+    const queue = page.getByRole('dialog', { name: 'Needs you' });
+    const item = queue.getByRole('listitem', { name: /^alpha and beta: Branches conflict/ });
+    await expect(item).toContainText('conflict in shared.txt');
+    await screenshot(page, 'overlaps-alert.png');
+    await item.getByRole('button', { name: 'Tell alpha and beta where their branches conflict' }).click();
+    await expect(item).toBeHidden();
+    await page.keyboard.press('Escape');
+
+    for (const [pane, name, other] of [
+      [alpha, 'alpha', 'beta'],
+      [beta, 'beta', 'alpha'],
+    ] as const) {
+      const inbox = await openInbox(page, pane, name);
+      await expect(inbox).toContainText(`shared.txt: you change line 2; ${other} changes line 2`);
+      await expect(inbox).toContainText(`Agree with ${other}`);
+      await page.keyboard.press('Escape');
+    }
   } finally {
     restorePorts();
   }

@@ -12,7 +12,7 @@ import { WakeSchema } from './entities/wake';
 import { WorktreeSchema } from './entities/worktrees';
 import { HandledAttentionSchema } from './attention';
 import { ForgeLinkSchema } from './forge';
-import { ProjectOverlapsSchema } from './overlaps';
+import { ConflictNoticeSchema, ProjectOverlapsSchema } from './overlaps';
 import { DiffCommentSchema, TurnSchema } from './turns';
 
 const seq = z.number().int().nonnegative();
@@ -139,6 +139,15 @@ export const HandledAttentionChangedSchema = HandledAttentionSchema.extend({ nam
 /** The overlap radar's view of the project changed (its worktrees changed): the whole new view. */
 export const ProjectOverlapsChangedSchema = ProjectOverlapsSchema.extend({ name: z.literal('projectOverlapsChanged'), seq });
 
+/** Two agents' branches started to conflict (with the project's conflict alerts on); `null` when they stopped, or the alerts were turned off. */
+export const ConflictNoticeChangedSchema = z.object({
+  name: z.literal('conflictNoticeChanged'),
+  seq,
+  projectId: ProjectIdSchema,
+  noticeId: z.string(),
+  notice: ConflictNoticeSchema.nullable(),
+});
+
 /**
  * Every event carries `seq`, monotonic per project (and, for `projectChanged` and
  * `appSettingsChanged`, per app), and the whole new entity, so a client that applies a snapshot
@@ -159,6 +168,7 @@ export const DroverEventSchema = z.discriminatedUnion('name', [
   FormerAgentChangedSchema,
   HandledAttentionChangedSchema,
   ProjectOverlapsChangedSchema,
+  ConflictNoticeChangedSchema,
   MergeQueueChangedSchema,
   AutomationChangedSchema,
 ]);

@@ -5,6 +5,9 @@ import { AgentIdSchema, ProjectIdSchema } from './entities/ids';
 export const LineRangeSchema = z.tuple([z.number().int().positive(), z.number().int().positive()]);
 export type LineRange = z.infer<typeof LineRangeSchema>;
 
+/** "2, 5-9": ranges as a person reads them. */
+export const lineRangesText = (lines: readonly LineRange[]): string => lines.map(([from, to]) => (from === to ? `${from}` : `${from}-${to}`)).join(', ');
+
 /** A file two agents both change, and the lines both change (none when they change different parts of it). */
 export const OverlapFileSchema = z.object({ path: z.string(), lines: z.array(LineRangeSchema) });
 export type OverlapFile = z.infer<typeof OverlapFileSchema>;
@@ -37,3 +40,17 @@ export const ProjectOverlapsSchema = z.object({
   parentConflicts: z.array(ParentConflictSchema),
 });
 export type ProjectOverlaps = z.infer<typeof ProjectOverlapsSchema>;
+
+/**
+ * Two agents whose branches started to conflict while the project's conflict alerts were on: a
+ * Needs you item until they stop conflicting (or the person dismisses it). Its id is the pair's.
+ */
+export const ConflictNoticeSchema = z.object({
+  id: z.string(),
+  projectId: ProjectIdSchema,
+  agents: z.tuple([AgentIdSchema, AgentIdSchema]),
+  agentNames: z.tuple([z.string(), z.string()]),
+  conflictFiles: z.array(z.string()),
+  seq: z.number().int().nonnegative(),
+});
+export type ConflictNotice = z.infer<typeof ConflictNoticeSchema>;

@@ -26,4 +26,28 @@ describe('drover worktree overlaps', () => {
       '',
     ]);
   });
+
+  it('turns the conflict alerts on and off, and tells two conflicting agents where they conflict; refuses a pair that does not', async () => {
+    const [alpha, beta, gamma] = [await addAgent('alpha'), await addAgent('beta'), await addAgent('gamma')];
+    commitFiles(alpha.path, { 'shared.txt': 'one\nalpha\nthree\n' }, 'alpha');
+    commitFiles(beta.path, { 'shared.txt': 'one\nbeta\nthree\n' }, 'beta');
+    commitFiles(gamma.path, { 'other.txt': 'gamma\n' }, 'gamma');
+
+    expect((await cli(['worktree', 'overlaps', '--alerts', 'on'])).stdout).toMatch(/^Conflict alerts are on for repo/);
+    expect((await host.core.api.getProjectSettings({ projectId: project.id })).conflictAlerts).toBe(true);
+    expect(await cli(['worktree', 'overlaps', '--alerts', 'maybe'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--alerts takes on or off, not maybe') });
+    await cli(['worktree', 'overlaps', '--alerts', 'off']);
+    expect((await host.core.api.getProjectSettings({ projectId: project.id })).conflictAlerts).toBe(false);
+
+    const told = await cli(['worktree', 'overlaps', '--tell', 'alpha,beta']);
+    expect(told.stdout, told.stderr).toBe('Told alpha and beta where their branches conflict (a note in each inbox).\n');
+    const inbox = async (worktree: Worktree) => (await host.core.api.listInbox({ agentId: worktree.agentId, unreadOnly: false })).messages.map((message) => message.body);
+    expect(await inbox(alpha)).toEqual([expect.stringContaining('- shared.txt: you change line 2; beta changes line 2')]);
+    expect(await inbox(beta)).toEqual([expect.stringContaining('- shared.txt: you change line 2; alpha changes line 2')]);
+
+    const refused = await cli(['worktree', 'overlaps', '--tell', 'alpha,gamma']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('alpha and gamma do not conflict');
+    expect(await cli(['worktree', 'overlaps', '--tell', 'alpha'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--tell takes two agents') });
+  });
 });

@@ -24,6 +24,8 @@ export const USAGE = `Usage:
   drover worktree diff AGENT [--stat] [--json]
   drover worktree merge AGENT [--squash] [-m MESSAGE] [--hand-back] [--check] [--json]
   drover worktree overlaps [--project ID|PATH] [--json]   (agents changing the same lines; conflicting branches)
+  drover worktree overlaps --alerts on|off [--project ID|PATH]   (a new conflict between two agents needs you)
+  drover worktree overlaps --tell AGENT,AGENT [--project ID|PATH] [--json]   (a note to each of two conflicting agents)
   drover merge-queue add AGENT [--project ID|PATH] [--json]   (lands the agent's branch on its parent in turn)
   drover merge-queue list [--project ID|PATH] [--json]
   drover merge-queue remove AGENT [--project ID|PATH]

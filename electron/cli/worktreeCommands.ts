@@ -6,7 +6,7 @@ import type { RpcClient } from '../../shared/rpcClient';
 import { isSavedWorkSubject } from '../common/savedWork';
 import { agentCredentials } from './agentCredentials';
 import { agentStates } from './agentStates';
-import { overlapsJson, overlapsText } from './overlapCommands';
+import { conflictAlertsText, onOrOff, overlapsJson, overlapsText } from './overlapCommands';
 import { parseCommandArgs } from './cliOptions';
 import { connectToDrover } from './socketClient';
 import { resolveProject, type CliContext } from './taskCommands';
@@ -81,6 +81,8 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
       message: { type: 'string', short: 'm' },
       'hand-back': { type: 'boolean', default: false },
       check: { type: 'boolean', default: false },
+      alerts: { type: 'string' },
+      tell: { type: 'string' },
     },
     true,
   );
@@ -145,6 +147,22 @@ export async function worktreeCommand(args: string[], context: CliContext): Prom
         return 0;
       }
       case 'overlaps': {
+        if (values.alerts !== undefined && values.tell !== undefined) throw new UsageError('drover worktree overlaps takes --alerts or --tell, one at a time');
+        if (values.alerts !== undefined) {
+          const on = onOrOff(values.alerts);
+          await rpc.call('updateProjectSettings', { projectId: project.id, settings: { conflictAlerts: on } });
+          context.out(conflictAlertsText(on, project.name));
+          return 0;
+        }
+        if (values.tell !== undefined) {
+          const names = values.tell.split(',').map((name) => name.trim());
+          const [first, second] = names;
+          if (names.length !== 2 || !first || !second) throw new UsageError('drover worktree overlaps --tell takes two agents, comma-separated: --tell alpha,beta');
+          const told = await rpc.call('tellOverlapAgents', { projectId: project.id, agents: [await agentIdOf(rpc, project, first), await agentIdOf(rpc, project, second)] });
+          if (values.json) context.out(`${JSON.stringify(told, null, 2)}\n`);
+          else context.out(`Told ${quoted(first)} and ${quoted(second)} where their branches conflict (a note in each inbox).\n`);
+          return 0;
+        }
         const overlaps = await rpc.call('listOverlaps', { projectId: project.id });
         context.out(values.json ? overlapsJson(overlaps) : overlapsText(overlaps, project.name));
         return 0;

@@ -43,9 +43,11 @@ import { machineMethods } from './machines/machineMethods';
 import { MachineService } from './machines/machineService';
 import { mergeQueueMethods } from './mergeQueue/mergeQueueMethods';
 import { MergeQueueService } from './mergeQueue/mergeQueueService';
+import { ConflictNotices } from './overlaps/conflictNotices';
 import { OverlapFollower } from './overlaps/overlapFollower';
 import { overlapMethods } from './overlaps/overlapMethods';
 import { OverlapRadar } from './overlaps/overlapRadar';
+import { OverlapTeller } from './overlaps/overlapTeller';
 import { patternSandbox } from './patterns/patternSandbox';
 import { writeCliShim } from './profiles/cliShim';
 import { profileMethods } from './profiles/profileMethods';
@@ -187,7 +189,8 @@ export function createCore(options: CoreOptions): Core {
   const accountPauses = new AccountPauses(appSettings, profiles);
   const checkpoints = new Checkpoints(git);
   const radar = new OverlapRadar(projects, stores, git, checkouts, checkpoints, log);
-  const overlapFollower = new OverlapFollower(radar, stores, events, worktrees, { debounceMs: 300, log });
+  const conflictNotices = new ConflictNotices(stores, events);
+  const overlapFollower = new OverlapFollower(radar, stores, events, worktrees, conflictNotices, { debounceMs: 300, log });
   const turns = new TurnService(locator, projects, stores, events, inbox, git, checkouts, checkpoints, holds, { log });
   const sessions = new SessionService(
     locator,
@@ -275,7 +278,13 @@ export function createCore(options: CoreOptions): Core {
 
   const handlers = {
     ...callerMethods(sessions, projects, stores, locator),
-    ...projectMethods(projects, stores, [tasks, sessions, worktrees, pullRequests, turns, mergeQueue], { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath }),
+    ...projectMethods(
+      projects,
+      stores,
+      [tasks, sessions, worktrees, pullRequests, turns, mergeQueue, conflictNotices],
+      { version: options.version, dataDir: options.dataDir, socketPath: options.socketPath },
+      (projectId) => conflictNotices.list(projectId),
+    ),
     ...taskMethods(tasks, events),
     ...profileMethods(profiles),
     ...agentMethods(agents),
@@ -286,7 +295,7 @@ export function createCore(options: CoreOptions): Core {
     ...accountMethods(accountPauses, locator),
     ...commandLineToolMethods(options.commandLineTool ?? { kind: 'launcher', command: cliCommand, ...(options.cliEnv ? { env: options.cliEnv } : {}) }, env, options.dataDir),
     ...worktreeMethods(worktrees),
-    ...overlapMethods(radar),
+    ...overlapMethods(radar, new OverlapTeller(projects, stores, radar, inbox)),
     ...forgeMethods(connector, pullRequests, issues),
     ...turnMethods(turns, new AgentComparison(locator, git, checkouts, checkpoints)),
     ...commentMethods(new CommentService(locator, events, inbox)),

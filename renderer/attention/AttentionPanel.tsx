@@ -69,6 +69,22 @@ export function AttentionPanel({ queue, acrossMachines, paused, onGoTo, onClose 
                     Send to agent
                   </button>
                 )}
+                {item.kind === 'agents-conflict' && (
+                  <button
+                    type="button"
+                    className="button"
+                    aria-label={`Tell ${subject} where their branches conflict`}
+                    disabled={sending.pending}
+                    onClick={() =>
+                      void sending.run(async () => {
+                        await entry.actions.tellOverlapAgents(item.projectId, item.conflict.agents);
+                        dismiss([entry]);
+                      }, 'Could not tell them: ')
+                    }
+                  >
+                    Tell both agents
+                  </button>
+                )}
                 <button type="button" className="button button--ghost" aria-label={`Dismiss ${subject}`} onClick={() => dismiss([entry])}>
                   Dismiss
                 </button>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeAgent, makeSession, makeTask } from '../testing/fixtures';
-import { agentAttention, taskAttention, type AttentionItem } from '../store/attention';
+import { agentAttention, conflictAttention, taskAttention, type AttentionItem } from '../store/attention';
 import { notificationText, presentItem } from './attentionPresentation';
 
 const NOW = new Date(2025, 4, 6, 15, 0).getTime();
@@ -15,6 +15,8 @@ describe('presentItem', () => {
     expect(presentItem(agentItem({ state: 'exited', endReason: 'spawn-failed: ENOENT' }), NOW).detail).toBe('could not start: ENOENT');
     const failed = taskAttention(makeTask({ state: 'failed', label: 'lint', exitCode: 3 })) as AttentionItem;
     expect(presentItem(failed, NOW)).toMatchObject({ status: { label: 'Task failed', tone: 'failed' }, subject: 'lint', detail: 'exit 3' });
+    const conflict = conflictAttention({ id: 'a-ada111+a-bob111', projectId: 'p-aaaaaa', agents: ['a-ada111', 'a-bob111'], agentNames: ['Ada', 'Bob'], conflictFiles: ['a.ts', 'b.ts'], seq: 3 });
+    expect(presentItem(conflict, NOW)).toEqual({ status: { label: 'Branches conflict', tone: 'failed' }, subject: 'Ada and Bob', detail: 'conflict in a.ts, b.ts' });
   });
 
   it('words a notification with the project it is in', () => {

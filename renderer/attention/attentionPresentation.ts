@@ -1,6 +1,6 @@
 import type { AgentSession } from '../../shared/entities/sessions';
 import { unsentCommentIds } from '../../shared/forge';
-import { countOf } from '../../shared/plural';
+import { countOf, listNames } from '../../shared/plural';
 import { formatClockTime } from '../format/clockTime';
 import { taskOutcome, taskTitle } from '../format/taskPresentation';
 import type { Status } from '../format/tone';
@@ -28,12 +28,19 @@ const STATUS: Readonly<Record<AttentionKind, Status>> = {
   'checks-failed': { label: 'Checks failed', tone: 'failed' },
   'review-comments': { label: 'Review comments', tone: 'needs-input' },
   'automation-paused': { label: 'Automation paused', tone: 'failed' },
+  'agents-conflict': { label: 'Branches conflict', tone: 'failed' },
 };
+
+function subjectOf(item: AttentionItem): string {
+  if ('agent' in item) return item.agent.name;
+  if ('task' in item) return taskTitle(item.task);
+  if ('automation' in item) return item.automation.name;
+  return item.conflict.agentNames.join(' and ');
+}
 
 /** The item's status and whom or what it is about, without what changes with the clock. */
 export function itemHeadline(item: AttentionItem): Omit<ItemPresentation, 'detail'> {
-  const subject = 'agent' in item ? item.agent.name : 'task' in item ? taskTitle(item.task) : item.automation.name;
-  return { status: STATUS[item.kind], subject };
+  return { status: STATUS[item.kind], subject: subjectOf(item) };
 }
 
 function itemDetail(item: AttentionItem, now: number): string {
@@ -58,6 +65,8 @@ function itemDetail(item: AttentionItem, now: number): string {
       return `#${item.link.pullRequest?.number ?? ''}: ${countOf(unsentCommentIds(item.link).length, 'review comment')} not sent to ${item.agent.name} yet`;
     case 'automation-paused':
       return `paused itself: ${item.automation.pausedReason ?? ''}`;
+    case 'agents-conflict':
+      return `conflict in ${listNames(item.conflict.conflictFiles)}`;
   }
 }
 

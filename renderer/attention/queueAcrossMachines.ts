@@ -8,7 +8,7 @@ import { useDroverActions } from '../store/StoreContext';
 import type { EntityMap } from '../store/versioned';
 import { openMachinePage } from '../bridge';
 import { machineOfPage } from '../transport/machinePage';
-import { goToItem } from './goToItem';
+import { agentOfItem, goToItem } from './goToItem';
 
 /** One item of the Needs you queue, on whichever machine it is. */
 export interface QueueEntry {
@@ -64,6 +64,7 @@ export function entryPlace(entry: QueueEntry, acrossMachines: boolean): string {
 export function goToEntry(entry: QueueEntry): void {
   if (entry.here) return goToItem(entry.item);
   const { item } = entry;
-  const focus = 'agent' in item ? { agentId: item.agent.id } : 'task' in item ? { taskId: item.task.id } : undefined;
+  const agentId = agentOfItem(item);
+  const focus = agentId ? { agentId } : 'task' in item ? { taskId: item.task.id } : undefined;
   openMachinePage(entry.machine, focus ? { page: 'project', projectId: item.projectId, focus } : { page: 'project', projectId: item.projectId });
 }

@@ -11,7 +11,7 @@ import type { SliceContext, StateCell } from './slice';
 import { applyNewer, without } from './versioned';
 import { currentWake, updateWorkState, type WorkStates } from './projectWorkState';
 
-export const AGENT_EVENTS = ['agentChanged', 'agentSessionChanged', 'agentInboxChanged', 'agentWakeChanged', 'agentWorktreeChanged', 'agentForgeChanged', 'formerAgentChanged', 'mergeQueueChanged', 'automationChanged'] as const;
+export const AGENT_EVENTS = ['agentChanged', 'agentSessionChanged', 'agentInboxChanged', 'agentWakeChanged', 'agentWorktreeChanged', 'agentForgeChanged', 'formerAgentChanged', 'mergeQueueChanged', 'automationChanged', 'conflictNoticeChanged'] as const;
 export type AgentEvent = Extract<DroverEvent, { name: (typeof AGENT_EVENTS)[number] }>;
 
 export interface AgentsActions {
@@ -35,6 +35,8 @@ export interface AgentsActions {
   /** Puts the agent's branch last in the merge queue of its parent branch. */
   queueForMerge(agentId: string): Promise<MergeQueueEntry>;
   removeFromMergeQueue(agentId: string): Promise<void>;
+  /** A note to each of two agents whose branches conflict: the files, the lines each changes, the other agent. */
+  tellOverlapAgents(projectId: string, agents: readonly [string, string]): Promise<InboxMessage[]>;
 }
 
 /**
@@ -131,6 +133,7 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
     holdAgentWakes: (agentId, hold) => bridge.call('holdAgentWakes', { agentId, hold }).then(() => undefined),
     deleteKeptBranch: (agentId, force) => bridge.call('deleteKeptBranch', { agentId, force }).then(putFormerAgent),
     queueForMerge: (agentId) => bridge.call('queueForMerge', { agentId }).then(putQueueEntry),
+    tellOverlapAgents: (projectId, [first, second]) => bridge.call('tellOverlapAgents', { projectId, agents: [first, second] }),
     removeFromMergeQueue: async (agentId) => {
       const agent = findAgent(agentId);
       await bridge.call('removeFromMergeQueue', { agentId });
@@ -160,6 +163,12 @@ export function createAgentsSlice(cell: StateCell<WorkStates>, { bridge }: Slice
         updateWorkState(cell, event.projectId, (slice) => ({
           ...slice,
           automationsById: automation ? applyNewer(slice.automationsById, automation.id, automation) : without(slice.automationsById, event.automationId),
+        }));
+      } else if (event.name === 'conflictNoticeChanged') {
+        const { notice } = event;
+        updateWorkState(cell, event.projectId, (slice) => ({
+          ...slice,
+          conflictNoticesById: notice ? applyNewer(slice.conflictNoticesById, notice.id, notice) : without(slice.conflictNoticesById, event.noticeId),
         }));
       } else if (event.worktree) putWorktree(event.worktree);
       else dropWorktree(event.projectId, event.agentId);

@@ -29,7 +29,7 @@ const projects = {
 };
 
 const kinds = (workStates: WorkStates, handled: ReadonlySet<string> = new Set()) =>
-  attentionQueue(workStates, projects, handled).map((item) => `${item.kind} ${item.projectId} ${'agent' in item ? item.agent.name : 'task' in item ? item.task.id : item.automation.name}`);
+  attentionQueue(workStates, projects, handled).map((item) => `${item.kind} ${item.projectId} ${'agent' in item ? item.agent.name : 'task' in item ? item.task.id : 'automation' in item ? item.automation.name : item.conflict.agentNames.join('+')}`);
 
 describe('attentionQueue', () => {
   it('lists agents waiting for an answer, limited or crashed, and failed or interrupted tasks, most urgent first', () => {
@@ -75,6 +75,17 @@ describe('attentionQueue', () => {
       'task-failed p-aaaaaa t-failed',
       'automation-paused p-aaaaaa nightly',
     ]);
+  });
+
+  it('lists two agents whose branches started to conflict, and the same pair again once it starts to conflict anew after being handled', () => {
+    const conflict = (seq: number) => ({ id: 'a-alpha1+a-beta11', projectId: 'p-aaaaaa', agents: ['a-alpha1', 'a-beta11'] as [string, string], agentNames: ['alpha', 'beta'] as [string, string], conflictFiles: ['shared.txt'], seq });
+    const withConflict = (notice: ReturnType<typeof conflict>): WorkStates => ({
+      'p-aaaaaa': { ...slice({ tasks: [task('t-failed', { state: 'failed', endedAt: 5 })] }), conflictNoticesById: { [notice.id]: notice } },
+    });
+    expect(kinds(withConflict(conflict(9)))).toEqual(['task-failed p-aaaaaa t-failed', 'agents-conflict p-aaaaaa alpha+beta']);
+    const handled = new Set([attentionKey('agents-conflict', 'p-aaaaaa', 'a-alpha1+a-beta11@9')]);
+    expect(kinds(withConflict(conflict(9)), handled)).toEqual(['task-failed p-aaaaaa t-failed']);
+    expect(kinds(withConflict(conflict(15)), handled)).toEqual(['task-failed p-aaaaaa t-failed', 'agents-conflict p-aaaaaa alpha+beta']);
   });
 
   it('takes a failed start as a crash, and a question during a limit as needs input', () => {

@@ -1,6 +1,7 @@
 import type { AutomationNotice } from '../../shared/automations';
 import type { Agent } from '../../shared/entities/agents';
 import type { Project } from '../../shared/entities/projects';
+import type { ConflictNotice } from '../../shared/overlaps';
 import { endedWithError, type AgentSession } from '../../shared/entities/sessions';
 import type { Task } from '../../shared/entities/tasks';
 import { failedChecksKey, hasUnsentFailure, unsentCommentIds, type ForgeLink } from '../../shared/forge';
@@ -19,7 +20,9 @@ export type TaskAttentionKind = 'task-failed' | 'task-interrupted';
 export type ForgeAttentionKind = 'checks-failed' | 'review-comments';
 /** An automation failed three times in a row and paused itself. */
 export type AutomationAttentionKind = 'automation-paused';
-export type AttentionKind = AgentAttentionKind | TaskAttentionKind | ForgeAttentionKind | AutomationAttentionKind;
+/** Two agents' branches started to conflict (the project's conflict alerts are on). */
+export type ConflictAttentionKind = 'agents-conflict';
+export type AttentionKind = AgentAttentionKind | TaskAttentionKind | ForgeAttentionKind | AutomationAttentionKind | ConflictAttentionKind;
 
 export interface AgentAttention {
   kind: AgentAttentionKind;
@@ -51,7 +54,14 @@ export interface AutomationAttention {
   automation: AutomationNotice;
 }
 
-export type AttentionItem = AgentAttention | TaskAttention | ForgeAttention | AutomationAttention;
+export interface ConflictAttention {
+  kind: ConflictAttentionKind;
+  key: string;
+  projectId: string;
+  conflict: ConflictNotice;
+}
+
+export type AttentionItem = AgentAttention | TaskAttention | ForgeAttention | AutomationAttention | ConflictAttention;
 
 /** What is most urgent first: a question blocks an agent outright; a limit only waits for its reset. */
 const PRIORITY: Readonly<Record<AttentionKind, number>> = {
@@ -61,8 +71,9 @@ const PRIORITY: Readonly<Record<AttentionKind, number>> = {
   'task-interrupted': 3,
   'automation-paused': 4,
   'checks-failed': 5,
-  'review-comments': 6,
-  limited: 7,
+  'agents-conflict': 6,
+  'review-comments': 7,
+  limited: 8,
 };
 
 /** The kinds worth a notification, and only on a transition into them: never a turn's end, never an interruption by a restart. */
@@ -116,6 +127,11 @@ export function automationAttention(automation: AutomationNotice): AutomationAtt
   return { kind: 'automation-paused', key: attentionKey('automation-paused', automation.projectId, `${automation.id}@${automation.seq}`), projectId: automation.projectId, automation };
 }
 
+/** Two agents whose branches started to conflict: one item each time they start to. */
+export function conflictAttention(conflict: ConflictNotice): ConflictAttention {
+  return { kind: 'agents-conflict', key: attentionKey('agents-conflict', conflict.projectId, `${conflict.id}@${conflict.seq}`), projectId: conflict.projectId, conflict };
+}
+
 /** Every item of one project, handled or not; a task retried since (by anyone) is handled. */
 function projectItems(slice: WorkStateSlice): AttentionItem[] {
   const items: AttentionItem[] = [];
@@ -139,6 +155,7 @@ function projectItems(slice: WorkStateSlice): AttentionItem[] {
     const item = automationAttention(automation);
     if (item) items.push(item);
   }
+  for (const conflict of Object.values(slice.conflictNoticesById)) items.push(conflictAttention(conflict));
   return [...items, ...taskItems];
 }
 

@@ -63,6 +63,7 @@ const snapshot = (seq: number, entities: Partial<Omit<ProjectWorkState, 'project
   formerAgents: [],
   mergeQueue: [],
   automations: [],
+  conflictNotices: [],
   ...entities,
   next,
 });

@@ -2,6 +2,7 @@ import type { Agent, FormerAgent } from '../../shared/entities/agents';
 import type { InboxMessage } from '../../shared/entities/inbox';
 import type { AutomationNotice } from '../../shared/automations';
 import type { MergeQueueEntry } from '../../shared/entities/mergeQueue';
+import type { ConflictNotice } from '../../shared/overlaps';
 import type { AgentSession } from '../../shared/entities/sessions';
 import type { Task } from '../../shared/entities/tasks';
 import type { Wake } from '../../shared/entities/wake';
@@ -32,6 +33,8 @@ export interface WorkStateSlice extends Loadable {
   /** Each agent's entry in the merge queue of its parent branch, where it has one. */
   mergeQueueByAgentId: EntityMap<MergeQueueEntry>;
   automationsById: EntityMap<AutomationNotice>;
+  /** Pairs of agents whose branches started to conflict, by the pair's id. */
+  conflictNoticesById: EntityMap<ConflictNotice>;
 }
 
 /** Only for projects someone asked to track, keyed by project id. */
@@ -51,6 +54,7 @@ export const EMPTY_WORK_STATE: WorkStateSlice = {
   formerAgentsById: {},
   mergeQueueByAgentId: {},
   automationsById: {},
+  conflictNoticesById: {},
 };
 
 /** Applies `update` to one project's work state (an untracked project starts empty). */
@@ -87,6 +91,7 @@ export function workStateFromSnapshot(snapshot: ProjectWorkState): WorkStateSlic
     formerAgentsById: byKey(snapshot.formerAgents, (agent) => agent.id),
     mergeQueueByAgentId: byKey(snapshot.mergeQueue, (entry) => entry.agentId),
     automationsById: byKey(snapshot.automations, (automation) => automation.id),
+    conflictNoticesById: byKey(snapshot.conflictNotices, (notice) => notice.id),
   };
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { MAX_CHECKPOINTS_KEPT, type ProjectSettings } from '../../shared/entities/projects';
 import type { WorktreeDiskUsage } from '../../shared/entities/worktrees';
 import { countOf } from '../../shared/plural';
@@ -33,6 +33,7 @@ interface Fields {
   folder: string;
   setup: string;
   mergeCheck: string;
+  conflictAlerts: boolean;
   turnsKept: string;
   daysKept: string;
 }
@@ -45,7 +46,7 @@ function wholeNumber(text: string, min: number, max: number): number | null {
 
 /**
  * Where the project's agent worktrees are made, what runs in a new one, what checks a branch the
- * merge queue lands, how many checkpoints of their turns are kept, and the disk each takes.
+ * merge queue lands, whether two agents' branches that start to conflict need the person, how many checkpoints of their turns are kept, and the disk each takes.
  */
 export function WorktreeSettingsDialog({ projectId, disk, count, onMeasure, onClose }: WorktreeSettingsDialogProps) {
   const { updateProjectSettings } = useDroverActions();
@@ -61,11 +62,13 @@ export function WorktreeSettingsDialog({ projectId, disk, count, onMeasure, onCl
           folder: settings.worktreesDir ?? '',
           setup: settings.worktreeSetupCommand ?? '',
           mergeCheck: settings.mergeCheckCommand,
+          conflictAlerts: settings.conflictAlerts,
           turnsKept: String(settings.checkpointTurnsKept),
           daysKept: settings.checkpointDaysKept === null ? '' : String(settings.checkpointDaysKept),
         }
       : null);
   const save = usePendingAction({ clearErrorOnStart: true });
+  const conflictHintId = useId();
   const [checkpoints, setCheckpoints] = useState<{ usage: CheckpointUsage | null; error: string | null }>({ usage: null, error: null });
 
   useEffect(() => {
@@ -97,6 +100,7 @@ export function WorktreeSettingsDialog({ projectId, disk, count, onMeasure, onCl
         worktreesDir: fields.folder.trim() || null,
         worktreeSetupCommand: fields.setup.trim() || null,
         mergeCheckCommand: fields.mergeCheck.trim(),
+        conflictAlerts: fields.conflictAlerts,
         checkpointTurnsKept: turnsKept,
         checkpointDaysKept: daysKept,
       };
@@ -149,6 +153,19 @@ export function WorktreeSettingsDialog({ projectId, disk, count, onMeasure, onCl
             />
           )}
         </Field>
+        <label className="settings-check">
+          <input
+            type="checkbox"
+            checked={fields?.conflictAlerts ?? false}
+            disabled={!fields}
+            aria-describedby={conflictHintId}
+            onChange={(event) => fields && setEdited({ ...fields, conflictAlerts: event.target.checked })}
+          />
+          Conflict alerts
+        </label>
+        <p id={conflictHintId} className="field-hint">
+          When two agents’ branches start to conflict, they need you, with <em>Tell both agents</em>: a note to each naming the files, the lines and the other agent.
+        </p>
         <div className="worktree-settings-dialog__checkpoints">
           <Field label="Checkpoints kept per agent" note={{ text: 'A checkpoint of the worktree is taken at the end of each turn; older ones are pruned.', kind: 'hint' }}>
             {(describedBy) => (

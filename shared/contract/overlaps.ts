@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ProjectIdSchema } from '../entities/ids';
+import { AgentIdSchema, ProjectIdSchema } from '../entities/ids';
+import { InboxMessageSchema } from '../entities/inbox';
 import { ProjectOverlapsSchema } from '../overlaps';
 import { EVERY_DOOR, type MethodTable } from './methodFacts';
 
@@ -11,6 +12,15 @@ export const OVERLAP_METHODS = {
     kind: 'reads',
     doors: EVERY_DOOR,
     agents: 'own',
+  },
+  /** Sends each of two agents whose branches conflict a note naming the files, the lines each changes there, and the other agent. */
+  tellOverlapAgents: {
+    params: z.object({ projectId: ProjectIdSchema, agents: z.tuple([AgentIdSchema, AgentIdSchema]) }).strict(),
+    result: z.array(InboxMessageSchema),
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    // Whom to interrupt about whose work is the person's call.
+    agents: 'refused',
   },
 } as const satisfies MethodTable;
 

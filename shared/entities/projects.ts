@@ -51,6 +51,8 @@ export const ProjectSettingsSchema = z.object({
   mergeCheckCommand: z.string().trim().max(10_000),
   /** The merge queue takes no next entry (the one under way finishes). */
   mergeQueuePaused: z.boolean(),
+  /** Two agents' branches that start to conflict are a Needs you item (see ConflictNotice). */
+  conflictAlerts: z.boolean(),
 });
 export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;
 
@@ -71,6 +73,7 @@ export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
   shareGitHubToken: false,
   mergeCheckCommand: '',
   mergeQueuePaused: false,
+  conflictAlerts: false,
 };
 
 export const ProjectListSchema = z.object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AutomationNoticeSchema } from '../automations';
 import { ForgeLinkSchema } from '../forge';
+import { ConflictNoticeSchema } from '../overlaps';
 import { AgentSchema, FormerAgentSchema } from './agents';
 import { ProjectIdSchema } from './ids';
 import { InboxMessageSchema } from './inbox';
@@ -31,6 +32,8 @@ export const ProjectWorkStateSchema = z.object({
   formerAgents: z.array(FormerAgentSchema),
   /** The project's automations, as far as the Needs you queue reads them. */
   automations: z.array(AutomationNoticeSchema),
+  /** Pairs of agents whose branches started to conflict, while the project's conflict alerts are on (kept in the host's memory). */
+  conflictNotices: z.array(ConflictNoticeSchema),
   /** The agents' entries in the merge queues, in their places. */
   mergeQueue: z.array(MergeQueueEntrySchema),
 });

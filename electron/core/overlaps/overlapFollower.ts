@@ -8,6 +8,12 @@ export interface WatchedWorktrees {
   watch(agentId: string): Promise<() => void>;
 }
 
+/** What hears each computation of a project's overlaps, announced or not (the conflict notices). */
+export interface OverlapListener {
+  seen(overlaps: ProjectOverlaps): void;
+  forget(projectId: string): void;
+}
+
 export interface OverlapFollowerOptions {
   /** Quiet time after a worktree change before the project's overlaps are computed again. */
   debounceMs: number;
@@ -42,6 +48,7 @@ export class OverlapFollower {
     private readonly stores: ProjectStores,
     private readonly events: EventBus,
     private readonly worktrees: WatchedWorktrees,
+    private readonly listener: OverlapListener,
     private readonly options: OverlapFollowerOptions,
   ) {}
 
@@ -111,8 +118,10 @@ export class OverlapFollower {
   private async announce(projectId: string): Promise<void> {
     try {
       const overlaps = await this.radar.overlaps(projectId);
+      if (this.closed || !this.stores.isOpen(projectId)) return;
+      this.listener.seen(overlaps);
       const now = shown(overlaps);
-      if (this.closed || !this.stores.isOpen(projectId) || now === (this.announced.get(projectId) ?? EMPTY)) return;
+      if (now === (this.announced.get(projectId) ?? EMPTY)) return;
       this.announced.set(projectId, now);
       this.events.emit({ name: 'projectOverlapsChanged', seq: this.stores.get(projectId).seq.next(), ...overlaps });
     } catch (error) {
@@ -126,5 +135,6 @@ export class OverlapFollower {
     this.announced.delete(projectId);
     this.unwatchAll(projectId);
     this.radar.forget(projectId);
+    this.listener.forget(projectId);
   }
 }

@@ -31,7 +31,11 @@ interface AgentChanges {
 interface ProjectCache {
   lines: Map<string, ChangedLines>;
   merges: Map<string, string[]>;
+  /** Each agent's lines, as this computation read them. */
+  agents: Map<string, ChangedLines>;
 }
+
+const emptyCache = (): ProjectCache => ({ lines: new Map(), merges: new Map(), agents: new Map() });
 
 /**
  * Which agents of a project change the same files and lines, and whose branches would conflict
@@ -76,6 +80,11 @@ export class OverlapRadar {
     return next;
   }
 
+  /** The lines the agent's worktree changes, file by file, as the project's last computation read them (nothing before the first). */
+  changedLinesOf(projectId: string, agentId: string): ChangedLines {
+    return this.caches.get(projectId)?.agents.get(agentId) ?? new Map();
+  }
+
   /** The project went: its cache goes with it. */
   forget(projectId: string): void {
     this.caches.delete(projectId);
@@ -83,8 +92,8 @@ export class OverlapRadar {
 
   private async compute(projectId: string, repo: string): Promise<ProjectOverlaps> {
     const store = this.stores.get(projectId);
-    const previous = this.caches.get(projectId) ?? { lines: new Map(), merges: new Map() };
-    const cache: ProjectCache = { lines: new Map(), merges: new Map() };
+    const previous = this.caches.get(projectId) ?? emptyCache();
+    const cache = emptyCache();
     const worktrees = store.worktrees.list().filter((worktree) => worktree.state === 'ready' && isCheckout(worktree.path));
     const read = await Promise.all(
       worktrees.map((worktree) =>
@@ -128,6 +137,7 @@ export class OverlapRadar {
     const key = `${base ?? worktree.baseCommit}..${tree}`;
     const lines = previous.lines.get(key) ?? cache.lines.get(key) ?? (await this.changedLines(checkout, base ?? worktree.baseCommit, tree));
     cache.lines.set(key, lines);
+    cache.agents.set(worktree.agentId, lines);
     return { agentId: worktree.agentId, agentName, worktree, tip, parentTip, lines };
   }
 

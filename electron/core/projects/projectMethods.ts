@@ -2,6 +2,7 @@ import type { ProjectMethodName } from '../../../shared/contract/projects';
 import path from 'node:path';
 import { fail } from '../errors';
 import type { ProjectSettings } from '../../../shared/entities/projects';
+import type { ConflictNotice } from '../../../shared/overlaps';
 import type { Task } from '../../../shared/entities/tasks';
 import type { Methods } from '../api';
 import type { ProjectStores } from '../storage/projectStores';
@@ -27,7 +28,14 @@ export interface StatusInfo {
 }
 
 /** Projects: the registry, each project's settings, and a snapshot of its whole work state. */
-export function projectMethods(projects: ProjectRegistry, stores: ProjectStores, work: readonly ProjectWork[], status: StatusInfo): Methods<ProjectMethodName> {
+export function projectMethods(
+  projects: ProjectRegistry,
+  stores: ProjectStores,
+  work: readonly ProjectWork[],
+  status: StatusInfo,
+  /** What the work state holds that lives in the host's memory, not in the project's database. */
+  conflictNotices: (projectId: string) => ConflictNotice[],
+): Methods<ProjectMethodName> {
   return {
     getStatus: () => ({ ...status, projects: projects.list().projects }),
     listProjects: () => projects.list(),
@@ -63,7 +71,7 @@ export function projectMethods(projects: ProjectRegistry, stores: ProjectStores,
     },
     getWorkState: ({ projectId, after }) => {
       projects.get(projectId);
-      return workStatePart(stores.get(projectId), after, (task) => work.reduce((current, part) => part.present?.(current) ?? current, task));
+      return workStatePart(stores.get(projectId), after, conflictNotices(projectId), (task) => work.reduce((current, part) => part.present?.(current) ?? current, task));
     },
     startProjectEmpty: ({ projectId }) => {
       const project = projects.get(projectId);

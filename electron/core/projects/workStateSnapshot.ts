@@ -1,5 +1,6 @@
 import type { MethodResult } from '../../../shared/contract';
 import type { Task } from '../../../shared/entities/tasks';
+import type { ConflictNotice } from '../../../shared/overlaps';
 import { fail } from '../errors';
 import { PageBudget, takePage } from '../paging';
 import type { ProjectStore } from '../storage/projectStores';
@@ -11,10 +12,10 @@ const MESSAGES = 'messages:';
 
 /**
  * One part of a project's work-state snapshot, read in one transaction and never more than a
- * page's worth of JSON: the first part holds the seq, agents, sessions, wakes, worktrees, former agents and merge queue, then tasks
+ * page's worth of JSON: the first part holds the seq, agents, sessions, wakes, worktrees, former agents, merge queue and notices, then tasks
  * (newest first) and inbox messages (oldest first) fill the parts until both are exhausted.
  */
-export function workStatePart(store: ProjectStore, after: string | undefined, present: (task: Task) => Task = (task) => task): WorkStatePart {
+export function workStatePart(store: ProjectStore, after: string | undefined, conflictNotices: ConflictNotice[], present: (task: Task) => Task = (task) => task): WorkStatePart {
   return store.transaction(() => {
     const first = after === undefined;
     const budget = new PageBudget();
@@ -31,9 +32,10 @@ export function workStatePart(store: ProjectStore, after: string | undefined, pr
       formerAgents: first ? store.formerAgents.list() : [],
       mergeQueue: first ? store.mergeQueue.list() : [],
       automations: first ? store.automations.notices(store.projectId) : [],
+      conflictNotices: first ? conflictNotices : [],
       next: null,
     };
-    if (first) budget.take(JSON.stringify([part.agents, part.sessions, part.wakes, part.worktrees, part.forgeLinks, part.formerAgents, part.mergeQueue, part.automations]).length);
+    if (first) budget.take(JSON.stringify([part.agents, part.sessions, part.wakes, part.worktrees, part.forgeLinks, part.formerAgents, part.mergeQueue, part.automations, part.conflictNotices]).length);
     let messagesAfter: string | undefined;
     if (first || after.startsWith(TASKS)) {
       const taskAfter = first ? undefined : after.slice(TASKS.length) || undefined;
