@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Worktree } from '../../shared/entities/worktrees';
 import { cliProjectPerTest } from '../../test-support/cliProjectPerTest';
 import { commitFiles } from '../../test-support/gitRepo';
 
@@ -34,14 +35,14 @@ describe('drover worktree overlaps', () => {
     commitFiles(gamma.path, { 'other.txt': 'gamma\n' }, 'gamma');
 
     expect((await cli(['worktree', 'overlaps', '--alerts', 'on'])).stdout).toMatch(/^Conflict alerts are on for repo/);
-    expect((await host.core.api.getProjectSettings({ projectId: project.id })).conflictAlerts).toBe(true);
+    expect((await drover.host.core.api.getProjectSettings({ projectId: drover.project.id })).conflictAlerts).toBe(true);
     expect(await cli(['worktree', 'overlaps', '--alerts', 'maybe'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--alerts takes on or off, not maybe') });
     await cli(['worktree', 'overlaps', '--alerts', 'off']);
-    expect((await host.core.api.getProjectSettings({ projectId: project.id })).conflictAlerts).toBe(false);
+    expect((await drover.host.core.api.getProjectSettings({ projectId: drover.project.id })).conflictAlerts).toBe(false);
 
     const told = await cli(['worktree', 'overlaps', '--tell', 'alpha,beta']);
     expect(told.stdout, told.stderr).toBe('Told alpha and beta where their branches conflict (a note in each inbox).\n');
-    const inbox = async (worktree: Worktree) => (await host.core.api.listInbox({ agentId: worktree.agentId, unreadOnly: false })).messages.map((message) => message.body);
+    const inbox = async (worktree: Worktree) => (await drover.host.core.api.listInbox({ agentId: worktree.agentId, unreadOnly: false })).messages.map((message) => message.body);
     expect(await inbox(alpha)).toEqual([expect.stringContaining('- shared.txt: you change line 2; beta changes line 2')]);
     expect(await inbox(beta)).toEqual([expect.stringContaining('- shared.txt: you change line 2; alpha changes line 2')]);
 
