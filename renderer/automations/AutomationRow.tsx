@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { describeAction, describeTrigger, type Automation } from '../../shared/automations';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormError } from '../components/FormError';
@@ -54,10 +54,13 @@ export function AutomationRow({ automation, onChanged, onOpenWork }: AutomationR
       if (run === null) throw new Error('nothing ran: a run is still going, or today’s cap is reached');
       setHistoryShown(true);
     }, `Could not run ${name}: `);
-  const stopEditing = () => {
-    setEditing(false);
-    requestAnimationFrame(() => editButtonRef.current?.focus());
-  };
+  const wasEditing = useRef(false);
+  // Saved or cancelled, the focus goes back to Edit (it was in the form, which is gone).
+  useEffect(() => {
+    if (wasEditing.current && !editing) editButtonRef.current?.focus();
+    wasEditing.current = editing;
+  }, [editing]);
+  const stopEditing = () => setEditing(false);
   const pauseOrResume = () =>
     act(() => bridge.call(automation.enabled ? 'pauseAutomation' : 'resumeAutomation', { projectId, name }), `Could not ${automation.enabled ? 'pause' : 'resume'} ${name}: `);
 
@@ -86,7 +89,7 @@ export function AutomationRow({ automation, onChanged, onOpenWork }: AutomationR
           <button type="button" className="button button--row" disabled={action.pending} onClick={() => void pauseOrResume()}>
             {automation.enabled ? 'Pause' : 'Resume'}
           </button>
-          <button ref={editButtonRef} type="button" className="button button--row" aria-expanded={editing} disabled={editing} onClick={() => setEditing(true)}>
+          <button ref={editButtonRef} type="button" className="button button--row" aria-expanded={editing} onClick={() => setEditing(!editing)}>
             Edit
           </button>
           <button type="button" className="button button--row" aria-expanded={historyShown} aria-controls={historyId} onClick={() => setHistoryShown(!historyShown)}>
