@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AutomationRun } from '../shared/automations';
+import type { Automation, AutomationRun } from '../shared/automations';
 import { runCli } from '../test-support/droverProcess';
 import { FAKE_PROFILE } from '../test-support/fakeAgentProfile';
 import { FakeGitHub } from '../test-support/fakeGitHub';
@@ -266,4 +266,23 @@ test('bad rules get a plain answer', async ({ drover }) => {
   expect(await refused('--cron', '@daily', '--agent', 'no-such-cli', '--prompt', 'hi')).toContain('There is no profile no-such-cli (profiles: ');
   expect(await refused('--cron', '@daily', '--agent', 'claude', '--prompt', 'hi', '--base', 'main;reboot')).toContain('no spaces or shell characters');
   expect(await refused('--on', 'issue-labelled=agent', '--task', 'echo {issue.title}')).toContain('has no origin remote: add one');
+});
+
+test('drover automation edit changes only the flags it is given, keeping the rule’s runs, and refuses what add refuses', async ({ drover }) => {
+  const folder = drover.makeFolder('edits');
+  await drover.startHost(['--project', folder]);
+  await automation(drover, folder, 'add', 'nightly', '--cron', '0 3 * * *', '--time-zone', 'UTC', '--task', 'true');
+  await automation(drover, folder, 'run', 'nightly');
+  const [before] = JSON.parse(await automation(drover, folder, 'list', '--json')) as Automation[];
+
+  expect(await automation(drover, folder, 'edit', 'nightly', '--cron', '15 4 * * *', '--daily-cap', '2')).toMatch(/^Changed automation nightly: cron 15 4 \* \* \* -> task: true; next run /);
+  const [after] = JSON.parse(await automation(drover, folder, 'list', '--json')) as Automation[];
+  expect(after).toMatchObject({ id: before!.id, trigger: { kind: 'schedule', cron: '15 4 * * *', timeZone: 'UTC' }, action: before!.action, dailyCap: 2 });
+  expect(after!.nextRunAt).not.toBe(before!.nextRunAt);
+  expect(await history(drover, folder, 'nightly')).toHaveLength(1);
+
+  const refused = await runCli(['--data-dir', drover.dataDir, 'automation', 'edit', 'nightly', '--project', folder, '--cron', '0 9 * * mon-fry']);
+  expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining('The day-of-week field "mon-fry" does not parse') });
+  const nothing = await runCli(['--data-dir', drover.dataDir, 'automation', 'edit', 'nightly', '--project', folder]);
+  expect(nothing).toMatchObject({ code: 2, stderr: expect.stringContaining('drover automation edit needs something to change') });
 });

@@ -109,3 +109,71 @@ test('the palette opens the Automations dialog, and its form adds an event rule,
   const [stored] = await withSocket(drover, (rpc) => rpc.call('listAutomations', { projectId }));
   expect(stored?.trigger).toEqual({ kind: 'task-ended', label: 'build', outcome: 'failed' });
 });
+
+test('Edit changes a rule in place, by keyboard: a bad cron is refused, a new one moves Next run, and the run it had links to its task’s output', async ({ page, drover }) => {
+  const folder = drover.makeFolder('shop');
+  fs.mkdirSync(path.join(folder, 'web'));
+  const url = await drover.startHost(['--project', folder]);
+  const { projectId, added } = await withSocket(drover, async (rpc) => {
+    const id = (await rpc.call('findProjectByPath', { path: folder })).id;
+    const rule = await rpc.call('addAutomation', { projectId: id, name: 'nightly', trigger: { kind: 'schedule', cron: '0 3 * * *', timeZone: 'UTC' }, action: { kind: 'task', command: 'pwd', cwd: null, owner: null } });
+    await rpc.call('runAutomation', { projectId: id, name: 'nightly' });
+    return { projectId: id, added: rule };
+  });
+  await openProject(page, url, projectId);
+  const nextRunText = (at: number) => page.evaluate((instant) => new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).format(instant), at);
+
+  await page.getByRole('button', { name: 'Automations', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Automations' });
+  const row = dialog.getByRole('article', { name: 'nightly' });
+  await expect(row.getByRole('definition').nth(3)).toHaveText(await nextRunText(added.nextRunAt!));
+
+  await row.getByRole('button', { name: 'Edit' }).focus();
+  await page.keyboard.press('Enter');
+  const form = row.getByRole('form', { name: 'Edit nightly' });
+  await expect(form.getByLabel('Trigger')).toBeFocused();
+  await expect(form.getByLabel('Cron expression')).toHaveValue('0 3 * * *');
+  await expect(form.getByLabel('Command')).toHaveValue('pwd');
+  await expect(form.getByLabel('Daily cap')).toHaveValue('48');
+  await expect(form.getByLabel('Catch-up window (minutes)')).toHaveValue('60');
+  await expect(form).toContainText('in UTC.');
+
+  await form.getByLabel('Cron expression').fill('0 25 * * *');
+  await form.getByLabel('Daily cap').fill('lots');
+  await form.getByLabel('Daily cap').press('Enter');
+  await expect(form.getByRole('alert')).toHaveText('Could not save nightly: Daily cap takes a whole number (not "lots")');
+  await form.getByLabel('Daily cap').fill('5');
+  await form.getByLabel('Daily cap').press('Enter');
+  await expect(form.getByRole('alert')).toHaveText('Could not save nightly: The hour field "25" does not parse: 25 is outside 0-23.');
+
+  await form.getByLabel('Cron expression').fill('15 4 * * *');
+  await form.getByLabel('Folder').fill('web');
+  await form.getByLabel('Catch-up window (minutes)').fill('10');
+  expect(await seriousViolations(page)).toEqual([]);
+  await screenshot(page, 'automations-edit.png');
+  await form.getByRole('button', { name: 'Save' }).click();
+
+  await expect(form).toBeHidden();
+  await expect(row.getByRole('button', { name: 'Edit' })).toBeFocused();
+  await expect(row).toContainText('cron 15 4 * * * (UTC)');
+  const [stored] = await withSocket(drover, (rpc) => rpc.call('listAutomations', { projectId }));
+  expect(stored).toMatchObject({
+    id: added.id,
+    trigger: { kind: 'schedule', cron: '15 4 * * *', timeZone: 'UTC' },
+    action: { kind: 'task', command: 'pwd', cwd: 'web', owner: null },
+    dailyCap: 5,
+    catchUpMs: 600_000,
+  });
+  expect(stored!.nextRunAt).not.toBe(added.nextRunAt);
+  await expect(row.getByRole('definition').nth(3)).toHaveText(await nextRunText(stored!.nextRunAt!));
+
+  // The run from before the edit is still its history, and leads to the task it started.
+  await row.getByRole('button', { name: 'History' }).click();
+  const runs = row.getByRole('table', { name: 'Runs of nightly' });
+  await expect(runs.getByRole('row')).toHaveCount(2);
+  const taskLink = runs.getByRole('button', { name: 'Output of task nightly' });
+  await taskLink.focus();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('dialog', { name: 'Output: nightly' })).toBeVisible();
+});

@@ -1,43 +1,16 @@
 import { describeAction, describeTrigger, type Automation, type AutomationRun, type AutomationTrigger } from '../../shared/automations';
-import type { MethodParams } from '../../shared/contract';
+import { newRule, ruleChange, type RuleContext, type RuleFlags } from './automationRule';
 import { parseCommandArgs } from './cliOptions';
 import { connectToDrover } from './socketClient';
 import { folderArgument, resolveProject, type CliContext } from './taskCommands';
 import { quoted } from './terminalText';
-import { UsageError } from './usage';
+import { Refusal, UsageError } from './usage';
 import { table } from './worktreeCommands';
 
-const SUBCOMMANDS = ['add', 'list', 'history', 'run', 'pause', 'resume', 'remove', 'next'];
-const TASK_EVENTS: Record<string, 'succeeded' | 'failed' | 'any'> = { 'task-succeeded': 'succeeded', 'task-failed': 'failed', 'task-ended': 'any' };
-
-type NewTrigger = MethodParams<'addAutomation'>['trigger'];
+const SUBCOMMANDS = ['add', 'edit', 'list', 'history', 'run', 'pause', 'resume', 'remove', 'next'];
 
 function whenText(at: number): string {
   return new Date(at).toLocaleString('sv-SE', { dateStyle: 'short', timeStyle: 'short' });
-}
-
-const EVENTS = 'issue-labelled=LABEL, issue-opened, check-failed=BRANCH, changes-requested, agent-failed[=AGENT], task-succeeded=LABEL, task-failed=LABEL or task-ended=LABEL';
-
-/** --on EVENT: issue-labelled=LABEL | issue-opened | check-failed=BRANCH | changes-requested | agent-failed[=AGENT] | task-succeeded=LABEL | task-failed=LABEL | task-ended=LABEL. */
-function eventTrigger(event: string): NewTrigger {
-  const [kind = '', label] = event.split(/=(.*)/s);
-  if (kind === 'issue-opened' || kind === 'changes-requested') {
-    if (label !== undefined) throw new UsageError(`--on ${kind} takes no value: --on ${kind}`);
-    return { kind };
-  }
-  if (kind === 'issue-labelled') {
-    if (!label) throw new UsageError('--on issue-labelled needs the label it waits for: --on issue-labelled=LABEL');
-    return { kind: 'issue-labelled', label };
-  }
-  if (kind === 'agent-failed') return { kind: 'agent-failed', agent: label ?? null };
-  if (kind === 'check-failed') {
-    if (!label) throw new UsageError('--on check-failed needs the branch whose checks it watches: --on check-failed=BRANCH');
-    return { kind: 'check-failed', branch: label };
-  }
-  const outcome = TASK_EVENTS[kind];
-  if (!outcome) throw new UsageError(`--on ${quoted(event)} is not an event Drover knows: ${EVENTS}.`);
-  if (!label) throw new UsageError(`--on ${kind} needs the task label it waits for: --on ${kind}=LABEL`);
-  return { kind: 'task-ended', label, outcome };
 }
 
 /** A schedule's time zone is the person's: the list leaves it out. */
@@ -47,6 +20,12 @@ function triggerText(trigger: AutomationTrigger): string {
 
 function actionText(automation: Automation): string {
   return describeAction(automation.action);
+}
+
+/** What sets it off, what it does, and when it runs next. */
+function ruleText(automation: Automation): string {
+  const next = automation.nextRunAt === null ? '' : `; next run ${whenText(automation.nextRunAt)}`;
+  return `${triggerText(automation.trigger)} -> ${actionText(automation)}${next}`;
 }
 
 function stateText(automation: Automation): string {
@@ -65,12 +44,6 @@ function nameArgument(positionals: string[], sub: string): string {
   return name;
 }
 
-function positiveNumber(text: string | undefined, option: string): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text)) throw new UsageError(`${option} takes a whole number (not ${quoted(text)})`);
-  return Number(text);
-}
-
 /** `drover automation ...`: the project's rules that run tasks or message agents on a schedule or an event. */
 export async function automationCommand(args: string[], context: CliContext): Promise<number> {
   const [sub, ...rest] = args;
@@ -81,7 +54,7 @@ export async function automationCommand(args: string[], context: CliContext): Pr
     {
       project: { type: 'string' },
       json: { type: 'boolean', default: false },
-      ...(sub === 'add'
+      ...(sub === 'add' || sub === 'edit'
         ? {
             cron: { type: 'string' },
             on: { type: 'string' },
@@ -104,6 +77,22 @@ export async function automationCommand(args: string[], context: CliContext): Pr
   const option = (name: string) => (values as Record<string, string | boolean | undefined>)[name] as string | undefined;
   const client = await connectToDrover(context.socketPath);
   const { rpc } = client;
+  const ruleFlags = (): RuleFlags => ({
+    cron: option('cron'),
+    on: option('on'),
+    timeZone: option('time-zone'),
+    task: option('task'),
+    cwd: option('cwd'),
+    owner: option('owner'),
+    message: option('message'),
+    text: option('text'),
+    agent: option('agent'),
+    prompt: option('prompt'),
+    base: option('base'),
+    dailyCap: option('daily-cap'),
+    catchUpMinutes: option('catch-up-minutes'),
+  });
+  const ruleContext: RuleContext = { timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, folder: (given) => folderArgument(given, context) };
   const print = (value: unknown, text: string) => context.out(values.json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
   try {
     const project = await resolveProject(rpc, values.project, context);
@@ -111,40 +100,16 @@ export async function automationCommand(args: string[], context: CliContext): Pr
     switch (sub) {
       case 'add': {
         const name = nameArgument(positionals, sub);
-        const cron = option('cron');
-        const on = option('on');
-        if ((cron === undefined) === (on === undefined)) throw new UsageError('drover automation add takes one trigger: --cron EXPR or --on EVENT');
-        const task = option('task');
-        const message = option('message');
-        const profile = option('agent');
-        if ([task, message, profile].filter((given) => given !== undefined).length !== 1) {
-          throw new UsageError('drover automation add takes one action: --task CMD, --agent PROFILE --prompt TEXT or --message AGENT --text TEXT');
-        }
-        const text = option('text');
-        if (message !== undefined && text === undefined) throw new UsageError('--message AGENT needs the message: --text TEXT');
-        const prompt = option('prompt');
-        if (profile !== undefined && prompt === undefined) throw new UsageError('--agent PROFILE needs its first prompt: --prompt TEXT');
-        const base = option('base');
-        const timeZone = option('time-zone') ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
-        const cwd = option('cwd');
-        const owner = option('owner');
-        if (owner !== undefined && task === undefined) throw new UsageError('--owner AGENT goes with --task CMD: the agent that owns the task');
-        const catchUpMinutes = positiveNumber(option('catch-up-minutes'), '--catch-up-minutes');
-        const added = await rpc.call('addAutomation', {
-          projectId,
-          name,
-          trigger: cron !== undefined ? { kind: 'schedule', cron, timeZone } : eventTrigger(on!),
-          action:
-            task !== undefined
-              ? { kind: 'task', command: task, cwd: cwd === undefined ? null : folderArgument(cwd, context), owner: owner ?? null }
-              : profile !== undefined
-                ? { kind: 'agent', profileId: profile, prompt: prompt!, base: base ?? null }
-                : { kind: 'message', agent: message!, text: text! },
-          dailyCap: positiveNumber(option('daily-cap'), '--daily-cap'),
-          catchUpMs: catchUpMinutes === undefined ? undefined : catchUpMinutes * 60_000,
-        });
-        const next = added.nextRunAt === null ? '' : `; next run ${whenText(added.nextRunAt)}`;
-        print(added, `Added automation ${quoted(added.name)}: ${triggerText(added.trigger)} -> ${actionText(added)}${next}`);
+        const added = await rpc.call('addAutomation', { projectId, name, ...newRule(ruleFlags(), ruleContext) });
+        print(added, `Added automation ${quoted(added.name)}: ${ruleText(added)}`);
+        return 0;
+      }
+      case 'edit': {
+        const name = nameArgument(positionals, sub);
+        const current = (await rpc.call('listAutomations', { projectId })).find((automation) => automation.name.toLowerCase() === name.toLowerCase());
+        if (!current) throw new Refusal(`There is no automation named ${name} in ${quoted(project.name)}.`);
+        const edited = await rpc.call('updateAutomation', { projectId, name: current.name, ...ruleChange(ruleFlags(), current, ruleContext) });
+        print(edited, `Changed automation ${quoted(edited.name)}: ${ruleText(edited)}`);
         return 0;
       }
       case 'list': {

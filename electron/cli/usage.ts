@@ -42,6 +42,7 @@ export const USAGE = `Usage:
   drover turns diff AGENT N [M] [--stat] [--json]       (what checkpoint N, or N through M, changed)
   drover turns restore AGENT N [--json]                 (the worktree back as checkpoint N had it; undoable)
   drover automation add NAME [--project ID|PATH] (--cron EXPR | --on EVENT) (--task CMD [--cwd DIR] [--owner AGENT] | --agent PROFILE --prompt TEXT [--base BRANCH] | --message AGENT --text TEXT) [--time-zone TZ] [--daily-cap N] [--catch-up-minutes M] [--json]
+  drover automation edit NAME [--project ID|PATH] [the flags of add: only those given change] [--json]
   drover automation list [--project ID|PATH] [--json]   (name, trigger, action, state, next run, last run)
   drover automation history NAME [--project ID|PATH] [--json]
   drover automation run|pause|resume|remove NAME [--project ID|PATH] [--json]
@@ -83,6 +84,9 @@ task-ended=LABEL, whose task's label and exit code reach the follow-up as DROVER
 its own worktree from BRANCH (default: the project's current branch), its first prompt TEXT. The host runs automations with no window
 open: one run at a time, at most --daily-cap a day (48), a schedule missed while the host was down
 once if it is less than --catch-up-minutes late (60), and three failures in a row pause it.
+drover automation edit changes only what its flags give, keeping the rule's runs and state: --cron alone
+keeps the time zone, --cwd or --prompt alone the rest of the action; an empty --cwd, --owner or --base
+goes back to the default.
 drover pr create pushes the agent's branch (that branch only) and opens its pull request against
 the branch it started from; drover issue start makes an agent in its own worktree whose first
 prompt is the issue (default profile: claude).

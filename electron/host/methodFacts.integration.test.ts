@@ -41,7 +41,7 @@ const REFUSED_TO_AGENTS = [
   'mergeWorktree', 'moveInMergeQueue', 'openInEditor', 'openWebDoor', 'pauseAgentAccount', 'pauseAutomation', 'pushWorktreeBranch', 'queueForMerge', 'readAgentScreen', 'refreshPullRequest', 'removeAgent', 'removeAutomation', 'removeFromMergeQueue',
   'removeMachine', 'removeProject', 'renameProject', 'resizeAgent', 'restartAgent', 'restartMachineHost', 'restoreTurn', 'resumeAccount', 'resumeAutomation',
   'revertChange', 'runAutomation', 'saveAgentProfile', 'sendDiffComments', 'sendForgeFeedback', 'setForgeToken', 'startAgent', 'startAgentOnIssue',
-  'startProjectEmpty', 'stopAgent', 'stopHost', 'tellOverlapAgents', 'updateAgent', 'updateAppSettings', 'updateHandledAttention', 'updateMachineHost',
+  'startProjectEmpty', 'stopAgent', 'stopHost', 'tellOverlapAgents', 'updateAgent', 'updateAppSettings', 'updateAutomation', 'updateHandledAttention', 'updateMachineHost',
   'updateProjectSettings', 'wakeAgent', 'writeAgentInput',
 ];
 

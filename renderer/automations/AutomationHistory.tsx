@@ -1,8 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { AutomationRun } from '../../shared/automations';
 import { FormError } from '../components/FormError';
 import { formatDateTime } from '../format/dateTime';
+import { taskTitle } from '../format/taskPresentation';
 import { errorMessage } from '../format/errorMessage';
+import type { FocusTarget } from '../store/focusRequest';
 import { useWorkState } from '../store/hooks';
 import { useBridge } from '../store/StoreContext';
 
@@ -11,12 +13,14 @@ interface AutomationHistoryProps {
   name: string;
   /** Changes after each of the person's actions on the automation, so its runs are read again. */
   revision: number;
+  onOpenWork(target: FocusTarget): void;
 }
 
 /** An automation's runs, newest first: when, what set it off, how it went and why, and what it started. */
-export function AutomationHistory({ projectId, name, revision }: AutomationHistoryProps) {
+export function AutomationHistory({ projectId, name, revision, onOpenWork }: AutomationHistoryProps) {
   const bridge = useBridge();
   const agentsById = useWorkState(projectId, 'agentsById');
+  const tasksById = useWorkState(projectId, 'tasksById');
   const [runs, setRuns] = useState<{ list: AutomationRun[] | null; error: string | null }>({ list: null, error: null });
 
   useEffect(() => {
@@ -30,10 +34,26 @@ export function AutomationHistory({ projectId, name, revision }: AutomationHisto
     };
   }, [bridge, projectId, name, revision]);
 
-  const started = (run: AutomationRun): string => {
+  // A task opens its output, an agent its pane; what is gone from the project stays plain text.
+  const started = (run: AutomationRun): ReactNode => {
+    const task = run.taskId === null ? undefined : tasksById[run.taskId];
+    if (task) {
+      return (
+        <button type="button" className="button button--row" onClick={() => onOpenWork({ kind: 'task', projectId, taskId: task.id, openOutput: true })}>
+          Output of task {taskTitle(task)}
+        </button>
+      );
+    }
     if (run.taskId) return `task ${run.taskId}`;
-    if (run.agentId) return `agent ${agentsById[run.agentId]?.name ?? run.agentId}`;
-    return '—';
+    const agent = run.agentId === null ? undefined : agentsById[run.agentId];
+    if (agent) {
+      return (
+        <button type="button" className="button button--row" onClick={() => onOpenWork({ kind: 'agent', projectId, agentId: agent.id })}>
+          Agent {agent.name}
+        </button>
+      );
+    }
+    return run.agentId ? `agent ${run.agentId}` : '—';
   };
 
   return (

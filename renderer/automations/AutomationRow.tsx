@@ -1,16 +1,20 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { describeAction, describeTrigger, type Automation } from '../../shared/automations';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormError } from '../components/FormError';
 import { usePendingAction } from '../components/usePendingAction';
 import { formatDateTime } from '../format/dateTime';
 import { useBridge } from '../store/StoreContext';
+import type { FocusTarget } from '../store/focusRequest';
+import { AutomationForm } from './AutomationForm';
 import { AutomationHistory } from './AutomationHistory';
 
 interface AutomationRowProps {
   automation: Automation;
   /** After an action: the list is read again. */
   onChanged(): void;
+  /** Leaves the dialog for what a run started. */
+  onOpenWork(target: FocusTarget): void;
 }
 
 function stateWords(automation: Automation): string {
@@ -24,13 +28,15 @@ function nextRunWords(automation: Automation): string {
   return automation.enabled ? '—' : 'none while paused';
 }
 
-/** One automation: what sets it off and what it does, its state and runs, and Run now, Pause or Resume, History and Remove. */
-export function AutomationRow({ automation, onChanged }: AutomationRowProps) {
+/** One automation: what sets it off and what it does, its state and runs, and Run now, Pause or Resume, Edit, History and Remove. */
+export function AutomationRow({ automation, onChanged, onOpenWork }: AutomationRowProps) {
   const bridge = useBridge();
   const { projectId, name } = automation;
   const action = usePendingAction();
   const [historyShown, setHistoryShown] = useState(false);
   const [removing, setRemoving] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const editButtonRef = useRef<HTMLButtonElement>(null);
   const [revision, setRevision] = useState(0);
   const headingId = useId();
   const historyId = useId();
@@ -48,6 +54,13 @@ export function AutomationRow({ automation, onChanged }: AutomationRowProps) {
       if (run === null) throw new Error('nothing ran: a run is still going, or today’s cap is reached');
       setHistoryShown(true);
     }, `Could not run ${name}: `);
+  const wasEditing = useRef(false);
+  // Saved or cancelled, the focus goes back to Edit (it was in the form, which is gone).
+  useEffect(() => {
+    if (wasEditing.current && !editing) editButtonRef.current?.focus();
+    wasEditing.current = editing;
+  }, [editing]);
+  const stopEditing = () => setEditing(false);
   const pauseOrResume = () =>
     act(() => bridge.call(automation.enabled ? 'pauseAutomation' : 'resumeAutomation', { projectId, name }), `Could not ${automation.enabled ? 'pause' : 'resume'} ${name}: `);
 
@@ -76,6 +89,9 @@ export function AutomationRow({ automation, onChanged }: AutomationRowProps) {
           <button type="button" className="button button--row" disabled={action.pending} onClick={() => void pauseOrResume()}>
             {automation.enabled ? 'Pause' : 'Resume'}
           </button>
+          <button ref={editButtonRef} type="button" className="button button--row" aria-expanded={editing} onClick={() => setEditing(!editing)}>
+            Edit
+          </button>
           <button type="button" className="button button--row" aria-expanded={historyShown} aria-controls={historyId} onClick={() => setHistoryShown(!historyShown)}>
             History
           </button>
@@ -84,8 +100,20 @@ export function AutomationRow({ automation, onChanged }: AutomationRowProps) {
           </button>
         </div>
         <FormError message={action.error} />
+        {editing && (
+          <AutomationForm
+            projectId={projectId}
+            editing={automation}
+            onSaved={() => {
+              stopEditing();
+              setRevision((count) => count + 1);
+              onChanged();
+            }}
+            onCancel={stopEditing}
+          />
+        )}
         <div id={historyId} hidden={!historyShown}>
-          {historyShown && <AutomationHistory projectId={projectId} name={name} revision={revision} />}
+          {historyShown && <AutomationHistory projectId={projectId} name={name} revision={revision} onOpenWork={onOpenWork} />}
         </div>
       </article>
       {removing && (

@@ -1,12 +1,18 @@
 import { FormError } from '../components/FormError';
 import { ModalDialog } from '../components/ModalDialog';
-import { AddAutomationForm } from './AddAutomationForm';
+import { goTo, type FocusTarget } from '../store/focusRequest';
+import { AutomationForm } from './AutomationForm';
 import { AutomationRow } from './AutomationRow';
 import { useAutomations } from './useAutomations';
 
 /** The project's automations, each with its state, runs and actions, and a form to add one. */
 export function AutomationsDialog({ projectId, onClose }: { projectId: string; onClose(): void }) {
   const automations = useAutomations(projectId);
+  // What a run started is shown on the project page, under the dialog: it closes first.
+  const openWork = (target: FocusTarget) => {
+    onClose();
+    goTo(target);
+  };
 
   return (
     <ModalDialog
@@ -25,11 +31,11 @@ export function AutomationsDialog({ projectId, onClose }: { projectId: string; o
       {automations.list && automations.list.length > 0 && (
         <ul className="automations-dialog__list" aria-label="Automations of the project">
           {automations.list.map((automation) => (
-            <AutomationRow key={automation.id} automation={automation} onChanged={() => void automations.refresh()} />
+            <AutomationRow key={automation.id} automation={automation} onChanged={() => void automations.refresh()} onOpenWork={openWork} />
           ))}
         </ul>
       )}
-      <AddAutomationForm projectId={projectId} onAdded={() => void automations.refresh()} />
+      <AutomationForm projectId={projectId} onSaved={() => void automations.refresh()} />
     </ModalDialog>
   );
 }

@@ -5,12 +5,12 @@ import { isPhoneLayout } from './phoneLayout';
 import { chosenSoloAgent, setSoloAgent, showWorkState, shownLayout, useWorkspaceView } from './workspaceView';
 
 /**
- * Where the person asked to go: an agent's pane, a task's row, the add-project field, a project's
- * page, or the Settings page's button that installs the command line tool.
+ * Where the person asked to go: an agent's pane, a task's row (its output open, when asked), the
+ * add-project field, a project's page, or the Settings page's button that installs the command line tool.
  */
 export type FocusTarget =
   | { kind: 'agent'; projectId: string; agentId: string }
-  | { kind: 'task'; projectId: string; taskId: string }
+  | { kind: 'task'; projectId: string; taskId: string; openOutput?: boolean }
   | { kind: 'add-project' }
   /** A project's page, with a word on why it opened (it was just added, or had been already). */
   | { kind: 'project'; projectId: string; notice: string }

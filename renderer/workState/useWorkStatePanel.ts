@@ -47,11 +47,14 @@ export function useWorkStatePanel(projectId: string) {
     else setShowingShortcuts(true);
   });
 
-  // The Needs you queue (or a notification) asks for a task: show it whatever the filter hides.
+  // The Needs you queue (or a notification, or an automation's history) asks for a task: show it whatever the filter hides.
   useFocusRequest((target) => {
-    if (target.kind !== 'task' || target.projectId !== projectId || !view.tasksById[target.taskId]) return false;
-    view.reveal(target.taskId);
-    requestAnimationFrame(focusGrid);
+    if (target.kind !== 'task' || target.projectId !== projectId) return false;
+    const task = view.tasksById[target.taskId];
+    if (!task) return false;
+    view.reveal(task.id);
+    if (target.openOutput) open(task);
+    else requestAnimationFrame(focusGrid);
     return true;
   });
 

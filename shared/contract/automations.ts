@@ -15,6 +15,8 @@ const NewTriggerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('schedule'), cron: z.string().min(1).max(200), timeZone: z.string().min(1).max(100).optional() }).strict(),
   ...EVENT_TRIGGERS,
 ]);
+const DailyCapSchema = z.number().int().min(1).max(10_000);
+const CatchUpMsSchema = z.number().int().min(0).max(7 * 86_400_000);
 
 // Automations are the person's rules: what runs with nobody at the window is not an agent's to set.
 export const AUTOMATION_METHODS = {
@@ -25,10 +27,26 @@ export const AUTOMATION_METHODS = {
         name: AutomationNameSchema,
         trigger: NewTriggerSchema,
         action: AutomationActionSchema,
-        dailyCap: z.number().int().min(1).max(10_000).optional(),
-        catchUpMs: z.number().int().min(0).max(7 * 86_400_000).optional(),
+        dailyCap: DailyCapSchema.optional(),
+        catchUpMs: CatchUpMsSchema.optional(),
       })
       .strict(),
+    result: AutomationSchema,
+    kind: 'changes',
+    doors: EVERY_DOOR,
+    agents: 'refused',
+  },
+  /**
+   * Changes what is given of an automation (checked as when it is added), keeping its id, state and
+   * runs; a schedule's time zone, when left out, stays the one it had.
+   */
+  updateAutomation: {
+    params: InProject.extend({
+      trigger: NewTriggerSchema.optional(),
+      action: AutomationActionSchema.optional(),
+      dailyCap: DailyCapSchema.optional(),
+      catchUpMs: CatchUpMsSchema.optional(),
+    }).strict(),
     result: AutomationSchema,
     kind: 'changes',
     doors: EVERY_DOOR,

@@ -9,6 +9,7 @@ const UPCOMING_SHOWN = 3;
 export function automationMethods(automations: AutomationService): Methods<AutomationMethodName> {
   return {
     addAutomation: (input) => automations.add(input),
+    updateAutomation: (change) => automations.update(change),
     listAutomations: ({ projectId }) => automations.list(projectId),
     getAutomationHistory: ({ projectId, name, limit }) => automations.history(projectId, name, limit ?? HISTORY_SHOWN),
     runAutomation: ({ projectId, name }) => automations.runNow(projectId, name),

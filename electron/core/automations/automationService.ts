@@ -22,14 +22,30 @@ import { checkTemplate } from './eventTemplate';
 import { hostTimeZone } from '../time/wallClock';
 import type { AutomationAnnouncer } from './automationAnnouncer';
 
+/** A schedule without a time zone is read in this host's (or, in a change, in the one the rule had). */
+type NewTrigger = AutomationTrigger | { kind: 'schedule'; cron: string; timeZone?: string | undefined };
+
 export interface NewAutomation {
   projectId: string;
   name: string;
-  /** A schedule without a time zone is read in this host's. */
-  trigger: AutomationTrigger | { kind: 'schedule'; cron: string; timeZone?: string | undefined };
+  trigger: NewTrigger;
   action: AutomationAction;
   dailyCap?: number | undefined;
   catchUpMs?: number | undefined;
+}
+
+/** What changes of an automation: what is left out stays. */
+export interface AutomationChange {
+  projectId: string;
+  name: string;
+  trigger?: NewTrigger | undefined;
+  action?: AutomationAction | undefined;
+  dailyCap?: number | undefined;
+  catchUpMs?: number | undefined;
+}
+
+function inTimeZone(trigger: NewTrigger, timeZone: string): AutomationTrigger {
+  return trigger.kind === 'schedule' ? { ...trigger, timeZone: trigger.timeZone ?? timeZone } : trigger;
 }
 
 export interface UpcomingRun {
@@ -41,7 +57,7 @@ export interface UpcomingRun {
   action: string;
 }
 
-/** The person's side of automations: add, list, pause, resume, remove, run now, history, what runs next. */
+/** The person's side of automations: add, edit, list, pause, resume, remove, run now, history, what runs next. */
 export class AutomationService {
   constructor(
     private readonly projects: ProjectRegistry,
@@ -57,21 +73,9 @@ export class AutomationService {
 
   async add(input: NewAutomation): Promise<Automation> {
     const store = this.storeOf(input.projectId);
-    const trigger: AutomationTrigger = input.trigger.kind === 'schedule' ? { ...input.trigger, timeZone: input.trigger.timeZone ?? hostTimeZone() } : input.trigger;
-    if (trigger.kind === 'schedule') parseCron(trigger.cron, trigger.timeZone);
-    const action = input.action;
-    if (action.kind === 'task') {
-      checkTemplate(action.command, trigger.kind, 'command');
-      if (action.owner !== null && !this.stores.get(input.projectId).agents.byIdOrName(action.owner)) fail('not-found', `There is no agent ${action.owner} in project ${input.projectId} to own the task.`);
-    }
-    else if (action.kind === 'agent') {
-      checkTemplate(action.prompt, trigger.kind, 'prompt');
-      const known = this.profiles.list().map((profile) => profile.id);
-      if (!known.includes(action.profileId)) fail('not-found', `There is no profile ${action.profileId} (profiles: ${known.join(', ')}).`);
-    } else {
-      checkTemplate(action.text, trigger.kind, 'message');
-      if (!this.stores.get(input.projectId).agents.byIdOrName(action.agent)) fail('not-found', `There is no agent ${action.agent} in project ${input.projectId}.`);
-    }
+    const trigger = inTimeZone(input.trigger, hostTimeZone());
+    const { action } = input;
+    this.checkRule(input.projectId, trigger, action);
     if (store.get(input.name)) fail('conflict', `The project already has an automation named ${input.name}.`);
     if (GITHUB_TRIGGER_KINDS.has(trigger.kind)) await this.reachGitHub(input.projectId);
     const id = newId('u');
@@ -89,6 +93,30 @@ export class AutomationService {
     this.triggers.arm(input.projectId, id);
     this.announcer.changed(input.projectId, id);
     return this.present(input.projectId, store, this.find(store, id));
+  }
+
+  /**
+   * Changes the rule in place, checked as a new one is: its id, state and runs stay. A changed
+   * trigger counts from now, so a new schedule never catches up on the times before it.
+   */
+  async update(change: AutomationChange): Promise<Automation> {
+    const store = this.storeOf(change.projectId);
+    const automation = this.find(store, change.name);
+    const trigger = change.trigger === undefined ? automation.trigger : inTimeZone(change.trigger, automation.trigger.kind === 'schedule' ? automation.trigger.timeZone : hostTimeZone());
+    const action = change.action ?? automation.action;
+    this.checkRule(change.projectId, trigger, action);
+    if (change.trigger !== undefined && GITHUB_TRIGGER_KINDS.has(trigger.kind)) await this.reachGitHub(change.projectId);
+    const triggerChanged = JSON.stringify(trigger) !== JSON.stringify(automation.trigger);
+    store.update(automation.id, {
+      trigger,
+      action,
+      dailyCap: change.dailyCap ?? automation.dailyCap,
+      catchUpMs: change.catchUpMs ?? automation.catchUpMs,
+      checkedUntil: triggerChanged ? this.clock.now() : automation.checkedUntil,
+    });
+    this.triggers.arm(change.projectId, automation.id);
+    this.announcer.changed(change.projectId, automation.id);
+    return this.present(change.projectId, store, this.find(store, automation.id));
   }
 
   list(projectId: string): Automation[] {
@@ -145,6 +173,22 @@ export class AutomationService {
     this.triggers.arm(projectId, automation.id);
     this.announcer.changed(projectId, automation.id);
     return this.present(projectId, store, this.find(store, automation.id));
+  }
+
+  /** Refuses, in words, a rule that could not run: a cron field that does not parse, a template field its trigger lacks, a missing profile or agent. */
+  private checkRule(projectId: string, trigger: AutomationTrigger, action: AutomationAction): void {
+    if (trigger.kind === 'schedule') parseCron(trigger.cron, trigger.timeZone);
+    if (action.kind === 'task') {
+      checkTemplate(action.command, trigger.kind, 'command');
+      if (action.owner !== null && !this.stores.get(projectId).agents.byIdOrName(action.owner)) fail('not-found', `There is no agent ${action.owner} in project ${projectId} to own the task.`);
+    } else if (action.kind === 'agent') {
+      checkTemplate(action.prompt, trigger.kind, 'prompt');
+      const known = this.profiles.list().map((profile) => profile.id);
+      if (!known.includes(action.profileId)) fail('not-found', `There is no profile ${action.profileId} (profiles: ${known.join(', ')}).`);
+    } else {
+      checkTemplate(action.text, trigger.kind, 'message');
+      if (!this.stores.get(projectId).agents.byIdOrName(action.agent)) fail('not-found', `There is no agent ${action.agent} in project ${projectId}.`);
+    }
   }
 
   private storeOf(projectId: string): AutomationStore {

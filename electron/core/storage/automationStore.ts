@@ -74,6 +74,9 @@ export class AutomationStore {
         `INSERT INTO automations (id, name, trigger, action, enabled, daily_cap, catch_up_ms, checked_until, created_at, seq)
          VALUES (@id, @name, @trigger, @action, 1, @dailyCap, @catchUpMs, @checkedUntil, @createdAt, @seq)`,
       ),
+      update: db.prepare(
+        'UPDATE automations SET trigger = @trigger, action = @action, daily_cap = @dailyCap, catch_up_ms = @catchUpMs, checked_until = @checkedUntil, seq = @seq WHERE id = @id',
+      ),
       setEnabled: db.prepare('UPDATE automations SET enabled = @enabled, paused_reason = @pausedReason, failures_in_row = @failuresInRow, seq = @seq WHERE id = @id'),
       setFailures: db.prepare('UPDATE automations SET failures_in_row = @failuresInRow, seq = @seq WHERE id = @id'),
       setCheckedUntil: db.prepare('UPDATE automations SET checked_until = @checkedUntil, seq = @seq WHERE id = @id'),
@@ -109,6 +112,11 @@ export class AutomationStore {
 
   insert(automation: Pick<StoredAutomation, 'id' | 'name' | 'trigger' | 'action' | 'dailyCap' | 'catchUpMs' | 'checkedUntil' | 'createdAt'>): void {
     this.statements.insert.run({ ...automation, trigger: JSON.stringify(automation.trigger), action: JSON.stringify(automation.action), seq: this.seq.next() });
+  }
+
+  /** Changes its rule; its state, failures in a row and runs stay. */
+  update(id: string, rule: Pick<StoredAutomation, 'trigger' | 'action' | 'dailyCap' | 'catchUpMs' | 'checkedUntil'>): void {
+    this.statements.update.run({ id, ...rule, trigger: JSON.stringify(rule.trigger), action: JSON.stringify(rule.action), seq: this.seq.next() });
   }
 
   /** Pauses or resumes; resuming starts the count of failures in a row afresh. */
