@@ -178,7 +178,7 @@ test('a crash while a worktree is being made leaves nothing behind after the nex
   }
 });
 
-test('the changes view colours code in every language highlight.js knows: the common ones, and the rest once their grammars are in', async ({ page, drover }) => {
+test('the changes view draws the diff\'s lines first and colours them once painted, in every language highlight.js knows: the common ones, and the rest once their grammars are in', async ({ page, drover }) => {
   const restorePorts = privatePortBlocks(drover);
   try {
     const repo = makeRepo(path.join(drover.root, 'polyglot'), { 'src/cart.ts': 'export const items = 1;\n', 'lib/cart.ex': 'defmodule Cart do\nend\n' });
@@ -189,7 +189,20 @@ test('the changes view colours code in every language highlight.js knows: the co
     fs.writeFileSync(path.join(folder, 'src', 'cart.ts'), 'export const items = 2;\n');
     // Elixir is not among highlight.js's common grammars, which the diff viewer starts with.
     fs.writeFileSync(path.join(folder, 'lib', 'cart.ex'), 'defmodule Cart do\n  def total, do: 2\nend\n');
+    // Whether code was already coloured when the diff's first lines entered the page.
+    const colouredAtFirstLines = page.evaluate(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const observer = new MutationObserver(() => {
+            if (!document.querySelector('.changes-diff .diff-line')) return;
+            observer.disconnect();
+            resolve(document.querySelector('.changes-diff [class*="hljs-"]') !== null);
+          });
+          observer.observe(document.body, { childList: true, subtree: true });
+        }),
+    );
     const diff = (await openChanges(page, pane, 'painter')).getByRole('region', { name: 'Diff' });
+    expect(await colouredAtFirstLines).toBe(false);
     await expect(diff.locator('.hljs-keyword', { hasText: /^export$/ }).first()).toBeVisible();
     await expect(diff.locator('.hljs-keyword', { hasText: /^defmodule$/ }).first()).toBeVisible();
   } finally {

@@ -1,7 +1,7 @@
 import { DiffModeEnum, DiffViewWithMultiSelect, type MultiSelectResult } from '@git-diff-view/react';
 import '@git-diff-view/react/styles/diff-view-pure.css';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useImperativeHandle, useMemo, useRef, type Ref } from 'react';
+import { memo, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import { useShownTheme } from '../components/shownTheme';
 import type { WorktreeDiffFile } from '../../shared/entities/worktrees';
 import type { DiffSide } from '../../shared/turns';
@@ -63,13 +63,14 @@ interface HunkViewProps {
   patch: string;
   layout: DiffLayout;
   onSelectLines: ((selection: LineSelection) => void) | undefined;
+  highlight: boolean;
 }
 
 /**
  * One hunk (or a piece of a long one) through the diff viewer: syntax colouring, split or unified;
  * dragging over its line numbers selects lines.
  */
-const HunkView = memo(function HunkView({ file, fileIndex, patch, layout, onSelectLines }: HunkViewProps) {
+const HunkView = memo(function HunkView({ file, fileIndex, patch, layout, onSelectLines, highlight }: HunkViewProps) {
   const data = useMemo(() => ({ oldFile: { fileName: file.oldPath ?? file.path }, newFile: { fileName: file.path }, hunks: [patch] }), [file.oldPath, file.path, patch]);
   const onSelect = useMemo(
     () => onSelectLines && (({ range }: MultiSelectResult) => onSelectLines({ fileIndex, side: range.side, startLine: range.startLineNumber, endLine: range.endLineNumber })),
@@ -85,7 +86,7 @@ const HunkView = memo(function HunkView({ file, fileIndex, patch, layout, onSele
       data={data}
       diffViewMode={layout === 'split' ? DiffModeEnum.Split : DiffModeEnum.Unified}
       diffViewTheme={theme}
-      diffViewHighlight
+      diffViewHighlight={highlight}
       diffViewFontSize={12}
     />
   );
@@ -106,6 +107,30 @@ function RevertButton({ revert, label, what, onRevert }: { revert: DiffRevertAct
 }
 
 /**
+ * False until the view's first lines are painted: colouring them waits for highlight.js to compile
+ * the language's grammar (a tenth of a second the first time in a page) and to tokenize them, which
+ * the first paint need not wait for. Every grammar is taken in then too, which holds the page for a moment.
+ */
+function useHighlightOncePainted(hasRows: boolean): boolean {
+  const [highlight, setHighlight] = useState(false);
+  useEffect(() => {
+    if (!hasRows) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => {
+        setHighlight(true);
+        void loadEveryGrammar().catch(() => {});
+      });
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [hasRows]);
+  return highlight;
+}
+
+/**
  * The whole diff as one scrolling list, virtualised: only the file headings and hunks near the
  * view are rendered, so a diff of many thousand lines opens as fast as a short one.
  */
@@ -122,19 +147,7 @@ export function DiffRowsView({ files, rows, layout, onTopFile, onSelectLines, re
     overscan: 1,
   });
   const lastTopFile = useRef(-1);
-  const hasRows = rows.length > 0;
-  useEffect(() => {
-    if (!hasRows) return;
-    // Once the first lines are painted: taking in every grammar holds the page for a moment.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => void loadEveryGrammar().catch(() => {}));
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-  }, [hasRows]);
+  const highlight = useHighlightOncePainted(rows.length > 0);
 
   const currentIndex = () => virtualizer.getVirtualItemForOffset((virtualizer.scrollOffset ?? 0) + 1)?.index ?? 0;
 
@@ -209,7 +222,7 @@ export function DiffRowsView({ files, rows, layout, onTopFile, onSelectLines, re
                   {revert && !row.continued && (
                     <RevertButton revert={revert} label="Revert hunk" what={`this hunk of ${file.path}`} onRevert={() => revert.hunk(row.fileIndex, row.hunkIndex)} />
                   )}
-                  <HunkView file={file} fileIndex={row.fileIndex} patch={row.patch} layout={layout} onSelectLines={onSelectLines} />
+                  <HunkView file={file} fileIndex={row.fileIndex} patch={row.patch} layout={layout} onSelectLines={onSelectLines} highlight={highlight} />
                 </div>
               )}
             </div>
