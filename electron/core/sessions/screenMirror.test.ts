@@ -93,4 +93,63 @@ describe('ScreenMirror', () => {
       }
     });
   });
+
+  describe('a scrollback spilled to text', () => {
+    const size = { cols: 20, rows: 5, scrollback: 60 };
+    /** A mirror that keeps 4 rows of scrollback live and spills the rest, and one that keeps all of it live (the reference). */
+    const mirrors = () => ({
+      spilling: new ScreenMirror(size.cols, size.rows, size.scrollback, () => {}, { liveScrollbackRows: 4 }),
+      reference: new ScreenMirror(size.cols, size.rows, size.scrollback, () => {}, { liveScrollbackRows: 10_000 }),
+    });
+    const seen = async (mirror: ScreenMirror) => ({ snapshot: await mirror.snapshot(), styled: await mirror.allText({ styled: true }), plain: await mirror.allText() });
+    /** Busy output: colours and flags, wide characters, lines that wrap, blanks with a background and trailing spaces. */
+    const busyOutput = (i: number) =>
+      [
+        `\u001b[1;3${i % 8}m❯\u001b[0m step ${i}\r\n`,
+        `wide 漢字 ${i} 😀 e\u0301\r\n`,
+        `${'a line that wraps '.repeat(1 + (i % 3))}${i}\r\n`,
+        `\u001b[44m  \u001b[0m blue ${i}   \r\n`,
+        `\u001b[41m\u001b[K\u001b[0m${'x'.repeat(size.cols)}\r\n`,
+      ][i % 5] as string;
+
+    it('reads, and serializes, as a mirror that keeps every row live, while it holds only a few', async () => {
+      const { spilling, reference } = mirrors();
+      for (let i = 0; i < 400; i++) {
+        const data = busyOutput(i);
+        spilling.write(data);
+        reference.write(data);
+        if (i % 37 === 0) expect(await seen(spilling), `after ${i}`).toEqual(await seen(reference));
+      }
+      expect(await seen(spilling)).toEqual(await seen(reference));
+      expect(spilling.liveRows).toBeLessThanOrEqual(size.rows + 2 * 4);
+      expect(reference.liveRows).toBe(size.rows + size.scrollback);
+      spilling.dispose();
+      reference.dispose();
+    });
+
+    it('erases the spilled rows with the scrollback (ED 3), on a full reset (RIS), and past a smaller scrollback', async () => {
+      for (const end of ['\u001b[3J', '\u001b[?1049h\u001b[3J\u001b[?1049l', '\u001bc', 'smaller']) {
+        const { spilling, reference } = mirrors();
+        for (let i = 0; i < 100; i++) {
+          const data = busyOutput(i);
+          spilling.write(data);
+          reference.write(data);
+        }
+        // Parsed, so the spilling mirror has spilled rows when the erase comes.
+        expect(await seen(spilling)).toEqual(await seen(reference));
+        if (end === 'smaller') {
+          spilling.setScrollbackLines(20);
+          reference.setScrollbackLines(20);
+        } else {
+          spilling.write(end);
+          reference.write(end);
+        }
+        spilling.write('after\r\n');
+        reference.write('after\r\n');
+        expect(await seen(spilling), JSON.stringify(end)).toEqual(await seen(reference));
+        spilling.dispose();
+        reference.dispose();
+      }
+    });
+  });
 });

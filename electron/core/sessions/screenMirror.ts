@@ -2,6 +2,7 @@ import { SerializeAddon } from '@xterm/addon-serialize';
 import { Terminal } from '@xterm/headless';
 import { cursorToColumn, plainAdvance } from './plainOutput';
 import { contentEnd, serializeTerminal, styledRow } from './scrollbackSerializer';
+import { SpilledScrollback } from './spilledScrollback';
 
 interface DataOp {
   kind: 'data';
@@ -29,15 +30,22 @@ export interface MirrorSnapshot {
 export interface ScreenMirrorOptions {
   /** Behind by this many characters, the mirror parses while output still comes, and drops what later output pushes out anyway. */
   farBehindChars?: number;
+  /** Rows of scrollback the live terminal keeps at least; past twice as many, the older ones are spilled (see spill). */
+  liveScrollbackRows?: number;
 }
 
 /** Output quiet this long: the mirror parses what it holds. */
 const QUIET_MS = 10;
 const FAR_BEHIND_CHARS = 1024 * 1024;
+/** A few seconds of a busy agent's output: the rows a program may still redraw stay live, and a spill takes many rows at once. */
+const LIVE_SCROLLBACK_ROWS = 256;
 
 /** What xterm keeps to itself and a cut needs: whether its parser is between sequences, and the scroll region. */
 interface XtermInternals {
-  _core?: { _inputHandler?: { _parser?: { currentState?: unknown } }; buffer?: { scrollTop?: unknown; scrollBottom?: unknown } };
+  _core?: {
+    _inputHandler?: { _parser?: { currentState?: unknown } };
+    buffer?: { scrollTop?: unknown; scrollBottom?: unknown; ybase?: unknown; ydisp?: unknown; lines?: { trimStart?: unknown; maxLength?: unknown } };
+  };
 }
 
 /**
@@ -52,6 +60,10 @@ interface XtermInternals {
  * loop). Far behind in plain output (see plainAdvance), it drops what the plain output after it
  * would push out of the scrollback anyway, so a flood costs it only the tail it keeps; `backlog`
  * says how much waits, for whoever bounds it (AgentTerminal paces the PTY past a limit).
+ *
+ * Only the newest rows of the scrollback stay in the live terminal, whose rows cost their full
+ * width in memory: older ones are spilled to text (SpilledScrollback), so a full scrollback costs
+ * what its text does. Readers see the spilled rows and the live ones as one scrollback.
  */
 export class ScreenMirror {
   private readonly terminal: Terminal;
@@ -59,6 +71,8 @@ export class ScreenMirror {
   private readonly queue: Op[] = [];
   private readonly waiters: Waiter[] = [];
   private readonly farBehindChars: number;
+  private readonly liveScrollbackRows: number;
+  private readonly spilled = new SpilledScrollback();
   /** What one turn of parsing takes on, so output keeps flowing to clients between turns. */
   private readonly sliceChars: number;
   private enqueued = 0;
@@ -83,7 +97,17 @@ export class ScreenMirror {
   ) {
     this.terminal = new Terminal({ cols, rows, scrollback: scrollbackLines, allowProposedApi: true });
     this.terminal.loadAddon(this.serializer);
+    // Erasing the scrollback (ED 3) and a full reset (RIS) erase the spilled part of it too.
+    this.terminal.parser.registerCsiHandler({ final: 'J' }, (params) => {
+      if (params[0] === 3 && this.terminal.buffer.active.type === 'normal') this.spilled.clear();
+      return false;
+    });
+    this.terminal.parser.registerEscHandler({ final: 'c' }, () => {
+      this.spilled.clear();
+      return false;
+    });
     this.farBehindChars = options.farBehindChars ?? FAR_BEHIND_CHARS;
+    this.liveScrollbackRows = options.liveScrollbackRows ?? LIVE_SCROLLBACK_ROWS;
     this.sliceChars = Math.ceil(this.farBehindChars / 16);
   }
 
@@ -93,6 +117,11 @@ export class ScreenMirror {
 
   get rows(): number {
     return this.terminal.rows;
+  }
+
+  /** Rows the live terminal holds, its screen included; the rest of the scrollback is spilled. */
+  get liveRows(): number {
+    return this.terminal.buffer.normal.length;
   }
 
   /** Characters written but not parsed yet. */
@@ -114,6 +143,7 @@ export class ScreenMirror {
 
   setScrollbackLines(lines: number): void {
     this.terminal.options.scrollback = lines;
+    this.spilled.keepAtMost(lines - this.terminal.buffer.normal.baseY);
   }
 
   /**
@@ -129,7 +159,7 @@ export class ScreenMirror {
    * SGR that gives it, so two terminals that read the same look the same.
    */
   allText({ styled = false } = {}): Promise<string> {
-    return this.afterWritten(() => this.rowsText(0, this.terminal.buffer.active.length, styled));
+    return this.afterWritten(() => this.rowsText(0, this.terminal.buffer.active.length, styled, this.terminal.buffer.active.type === 'normal'));
   }
 
   /** Whether the program asked for bracketed paste (DECSET 2004), once all output so far is parsed. */
@@ -142,7 +172,7 @@ export class ScreenMirror {
    */
   snapshot(): Promise<MirrorSnapshot> {
     return this.afterWritten(() => ({
-      data: serializeTerminal(this.terminal, this.serializer),
+      data: serializeTerminal(this.terminal, this.serializer, this.spilled.serialized()),
       cols: this.terminal.cols,
       rows: this.terminal.rows,
     }));
@@ -187,6 +217,7 @@ export class ScreenMirror {
       if (op.kind === 'resize') {
         this.queue.shift();
         if (op.cols !== this.terminal.cols || op.rows !== this.terminal.rows) this.terminal.resize(op.cols, op.rows);
+        this.spill();
         this.applied++;
         continue;
       }
@@ -237,6 +268,7 @@ export class ScreenMirror {
     this.parsing = true;
     this.terminal.write(parts.length === 1 ? (parts[0] as string) : parts.join(''), () => {
       this.parsing = false;
+      this.spill();
       this.applied += whole;
       this.queuedChars -= chars;
       this.onParsed(chars);
@@ -291,6 +323,35 @@ export class ScreenMirror {
     this.onParsed(chars);
   }
 
+  /**
+   * Past twice liveScrollbackRows of scrollback in the live terminal, moves its oldest rows to the
+   * spilled ones, up to a line's start, keeping liveScrollbackRows; and lets the spilled rows go
+   * that the scrollback has no room for beside the live ones (the terminal trims its own past the
+   * scrollback, which then are older than the rows it keeps).
+   */
+  private spill(): void {
+    const buffer = this.terminal.buffer.normal;
+    if (this.terminal.buffer.active.type === 'normal' && buffer.baseY > 2 * this.liveScrollbackRows) {
+      let end = buffer.baseY - this.liveScrollbackRows;
+      while (end > 0 && buffer.getLine(end)?.isWrapped === true) end--;
+      const live = (this.terminal as unknown as XtermInternals)._core?.buffer;
+      const lines = live?.lines;
+      if (end > 0 && live && typeof live.ybase === 'number' && typeof live.ydisp === 'number' && typeof lines?.trimStart === 'function' && typeof lines.maxLength === 'number') {
+        this.spilled.take(buffer, end);
+        // What xterm's own erase of the scrollback (ED 3) does, for the first `end` rows.
+        (lines as { trimStart(count: number): void }).trimStart(end);
+        live.ybase = Math.max(live.ybase - end, 0);
+        live.ydisp = Math.max(live.ydisp - end, 0);
+        // The list's slots still hold the rows it let go: a list of another capacity copies only
+        // the rows it has, so back at its own capacity it holds nothing more.
+        const capacity = lines.maxLength;
+        lines.maxLength = capacity + 1;
+        lines.maxLength = capacity;
+      }
+    }
+    this.spilled.keepAtMost((this.terminal.options.scrollback ?? 0) - buffer.baseY);
+  }
+
   /** Plain output from here only writes cells and moves the cursor down, scrolling the whole screen at its bottom. */
   private plainOutputOnlyScrolls(): boolean {
     const core = (this.terminal as unknown as XtermInternals)._core;
@@ -315,11 +376,16 @@ export class ScreenMirror {
     }
   }
 
-  private rowsText(first: number, count: number, styled = false): string {
+  /** Rows `[first, first + count)` of the active buffer as text, after the spilled rows `withSpilled`. */
+  private rowsText(first: number, count: number, styled = false, withSpilled = false): string {
     const buffer = this.terminal.buffer.active;
     const cell = buffer.getNullCell();
     const end = Math.min(first + count, buffer.length);
     const lines: string[] = [];
+    for (const { text, wrapped } of withSpilled ? this.spilled.texts(styled) : []) {
+      if (wrapped && lines.length > 0) lines[lines.length - 1] += text;
+      else lines.push(text);
+    }
     for (let row = first; row < end; row++) {
       const line = buffer.getLine(row);
       // A row continued on the next one keeps its trailing blanks: they may be a word's space.

@@ -109,10 +109,10 @@ export function styledRow(line: IBufferLine, cell: IBufferCell, end: number): st
  * screen and the cursor at its top left; unless row `end` continues the last row: then it ends at
  * that row's last column, where the next character written wraps into row `end`.
  */
-function serializeRowsAbove(terminal: Terminal, end: number): string {
+function serializeRowsAbove(terminal: Terminal, end: number, rowsBefore: string): string {
   const buffer = terminal.buffer.normal;
   const cell = buffer.getNullCell();
-  const parts: string[] = [];
+  const parts: string[] = [rowsBefore];
   for (let row = 0; row < end; row++) {
     const line = buffer.getLine(row);
     if (!line) continue;
@@ -121,7 +121,7 @@ function serializeRowsAbove(terminal: Terminal, end: number): string {
     parts.push(styledRow(line, cell, wraps ? line.length : contentEnd(line, cell)), wraps ? '\u001b[0m' : '\u001b[0m\r\n');
   }
   // From the row below the last one, a line feed per row but one brings an empty screen in under it.
-  if (end > 0 && buffer.getLine(end)?.isWrapped !== true) parts.push('\n'.repeat(terminal.rows - 1), '\u001b[H');
+  if ((end > 0 || rowsBefore !== '') && buffer.getLine(end)?.isWrapped !== true) parts.push('\n'.repeat(terminal.rows - 1), '\u001b[H');
   return parts.join('');
 }
 
@@ -148,11 +148,12 @@ function wrapsIntoAddon(terminal: Terminal, row: number): boolean {
  * the addon's first row (the row above the screen, so the addon writes every row of the screen, as
  * it does only with scrollback) when that row's first character can do it; otherwise the addon
  * writes the line whole, from its first row (a line of 5,000 rows costs it a second).
+ * `rowsBefore`: rows older than the buffer's, already serialized so (see SpilledScrollback).
  */
-export function serializeTerminal(terminal: Terminal, addon: SerializeAddon): string {
+export function serializeTerminal(terminal: Terminal, addon: SerializeAddon, rowsBefore = ''): string {
   const buffer = terminal.buffer.normal;
   let lineStart = buffer.baseY;
   while (lineStart > 0 && buffer.getLine(lineStart)?.isWrapped === true) lineStart--;
   const addonStart = lineStart < buffer.baseY - 1 && wrapsIntoAddon(terminal, buffer.baseY - 1) ? buffer.baseY - 1 : lineStart;
-  return serializeRowsAbove(terminal, addonStart) + addon.serialize({ scrollback: buffer.baseY - addonStart });
+  return serializeRowsAbove(terminal, addonStart, rowsBefore) + addon.serialize({ scrollback: buffer.baseY - addonStart });
 }
