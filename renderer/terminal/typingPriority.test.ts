@@ -69,24 +69,27 @@ describe('TypingPriority', () => {
     expect(clock.framesAsked).toBe(0);
   });
 
-  it('writes the pane typed into at once, and the others 16 KiB a frame, in order, with each parsed callback after its last byte', () => {
+  it('writes the pane typed into at once, and the others 64 KiB every fourth frame, in order, with each parsed callback after its last byte', () => {
     const { priority, typedInto, typed, typedScreen, flood, floodScreen, clock } = twoPanes();
     priority.typed(typedInto);
     const parsed: string[] = [];
-    flood.write(bytes('a'.repeat(20 * KIB)), () => parsed.push('a'));
-    flood.write(bytes('b'.repeat(20 * KIB)), () => parsed.push('b'));
+    flood.write(bytes('a'.repeat(80 * KIB)), () => parsed.push('a'));
+    flood.write(bytes('b'.repeat(80 * KIB)), () => parsed.push('b'));
     typed.write(bytes('x'));
     expect(typedScreen.text).toBe('x');
     expect(floodScreen.text).toBe('');
 
-    clock.frame();
-    expect(floodScreen.text).toBe('a'.repeat(16 * KIB));
+    const frames = (count: number) => Array.from({ length: count }, () => clock.frame());
+    frames(3);
+    expect(floodScreen.text).toBe('');
+    frames(1);
+    expect(floodScreen.text).toBe('a'.repeat(64 * KIB));
     expect(parsed).toEqual([]);
-    clock.frame();
-    expect(floodScreen.text).toBe(`${'a'.repeat(20 * KIB)}${'b'.repeat(12 * KIB)}`);
+    frames(4);
+    expect(floodScreen.text).toBe(`${'a'.repeat(80 * KIB)}${'b'.repeat(48 * KIB)}`);
     expect(parsed).toEqual(['a']);
-    clock.frame();
-    expect(floodScreen.text).toBe(`${'a'.repeat(20 * KIB)}${'b'.repeat(20 * KIB)}`);
+    frames(4);
+    expect(floodScreen.text).toBe(`${'a'.repeat(80 * KIB)}${'b'.repeat(80 * KIB)}`);
     expect(parsed).toEqual(['a', 'b']);
     expect(clock.framesAsked).toBe(0);
   });
@@ -94,13 +97,13 @@ describe('TypingPriority', () => {
   it('keeps later output behind what is held, and lets it all through a second after the last key', () => {
     const { priority, typedInto, flood, floodScreen, clock } = twoPanes();
     priority.typed(typedInto);
-    flood.write(bytes('a'.repeat(40 * KIB)));
-    clock.frame();
+    flood.write(bytes('a'.repeat(100 * KIB)));
+    Array.from({ length: 4 }, () => clock.frame());
     clock.time = 1000;
     flood.write(bytes('b'));
-    expect(floodScreen.text).toBe('a'.repeat(16 * KIB));
+    expect(floodScreen.text).toBe('a'.repeat(64 * KIB));
     clock.frame();
-    expect(floodScreen.text).toBe(`${'a'.repeat(40 * KIB)}b`);
+    expect(floodScreen.text).toBe(`${'a'.repeat(100 * KIB)}b`);
     flood.write(bytes('c'));
     expect(floodScreen.text.endsWith('bc')).toBe(true);
   });
