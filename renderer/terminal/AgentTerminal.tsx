@@ -144,8 +144,9 @@ export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, on
     // from its box, so nothing resizes it in the middle of a snapshot it is parsing.
     const screen = typingPriority.screenOf(created, xtermScreen(terminal, () => paneSize(created)));
     const link = new AgentTerminalLink(bridge, agentId, screen, setLinkError);
+    // Keys only: xterm's own answers (device attributes, focus and cursor reports) are not typing.
+    const keyTyped = terminal.onKey(() => typingPriority.typed(created));
     const stopTyping = forwardTyping(terminal, () => link.restoring, (data) => {
-      typingPriority.typed(created);
       if (!controlLatchedRef.current) return input.type(data);
       latchControl(false);
       input.type(withControl(data));
@@ -169,6 +170,7 @@ export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, on
       observer.disconnect();
       link.stop();
       screen.dispose();
+      keyTyped.dispose();
       stopTyping();
       ptySize.dispose();
       terminal.dispose();
