@@ -247,13 +247,28 @@ function echoRow(name: string, drover: Spread, floor: Spread, raw: Spread, targe
   };
 }
 
+/**
+ * With DROVER_BENCH_TRACE=FILE, a Chromium performance trace of `run` is written to FILE (open it in
+ * the DevTools Performance panel): what the page's main thread does while keys are typed.
+ */
+async function traced<T>(world: World, run: () => Promise<T>): Promise<T> {
+  const file = process.env.DROVER_BENCH_TRACE;
+  if (!file) return run();
+  await world.browser.startTracing(world.page, { path: file, screenshots: false });
+  try {
+    return await run();
+  } finally {
+    await world.browser.stopTracing();
+  }
+}
+
 async function benchKeystrokes(world: World): Promise<BenchRow[]> {
   const floor = spreadOf(await frameFloor(world.browser));
   const quiet = spreadOf(await typeIntoAgent(world, 'Echo'));
   const rawQuiet = spreadOf(await rawEchoLatencies(KEYS, false));
   const floodId = await addAgent(world, 'Yes', 'yes');
   await world.client.rpc.call('startAgent', { agentId: floodId, resume: false });
-  const flooded = spreadOf(await typeIntoAgent(world, 'Echo under flood'));
+  const flooded = spreadOf(await traced(world, () => typeIntoAgent(world, 'Echo under flood')));
   await world.client.rpc.call('stopAgent', { agentId: floodId });
   const rawFlooded = spreadOf(await rawEchoLatencies(KEYS, true));
   const pace = `${KEYS} keys, one per ${KEY_INTERVAL_MS} ms`;

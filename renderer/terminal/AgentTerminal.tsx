@@ -12,6 +12,7 @@ import { extraKeyData, withControl, type ExtraKey } from './extraKeys';
 import { forwardTyping, TerminalInput, type InputTarget } from './terminalInput';
 import { TerminalKeysRow } from './TerminalKeysRow';
 import { TerminalSearchBar } from './TerminalSearchBar';
+import { typingPriority } from './typingPriority';
 
 /** Resizing a PTY redraws the agent's whole screen: wait until the pane stops changing size. */
 const RESIZE_DEBOUNCE_MS = 120;
@@ -141,8 +142,10 @@ export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, on
     const ptySize = followPtySize(created);
     // The screen takes the PTY's size from the host (the snapshot's, then the stream's notes), never
     // from its box, so nothing resizes it in the middle of a snapshot it is parsing.
-    const screen = xtermScreen(terminal, () => paneSize(created));
+    const screen = typingPriority.screenOf(created, xtermScreen(terminal, () => paneSize(created)));
     const link = new AgentTerminalLink(bridge, agentId, screen, setLinkError);
+    // Keys only: xterm's own answers (device attributes, focus and cursor reports) are not typing.
+    const keyTyped = terminal.onKey(() => typingPriority.typed(created));
     const stopTyping = forwardTyping(terminal, () => link.restoring, (data) => {
       if (!controlLatchedRef.current) return input.type(data);
       latchControl(false);
@@ -166,6 +169,8 @@ export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, on
       clearTimeout(resizeTimer);
       observer.disconnect();
       link.stop();
+      screen.dispose();
+      keyTyped.dispose();
       stopTyping();
       ptySize.dispose();
       terminal.dispose();

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import type { TerminalScreen, TerminalSize } from './agentTerminalLink';
+import { TypingPriority, type FrameClock } from './typingPriority';
+
+/** A clock whose time and frames the test moves on. */
+class TestClock implements FrameClock {
+  time = 0;
+  private frames: (() => void)[] = [];
+  now(): number {
+    return this.time;
+  }
+  nextFrame(run: () => void): void {
+    this.frames.push(run);
+  }
+  frame(): void {
+    this.frames.splice(0).forEach((run) => run());
+  }
+  get framesAsked(): number {
+    return this.frames.length;
+  }
+}
+
+/** What a screen was given, in order: the bytes written (as text), a parsed callback's name, a restore. */
+class RecordingScreen implements TerminalScreen {
+  readonly log: string[] = [];
+  private readonly decoder = new TextDecoder();
+  size(): TerminalSize {
+    return { cols: 80, rows: 24 };
+  }
+  restore(snapshot: string): void {
+    this.log.push(`restore:${snapshot}`);
+  }
+  write(data: Uint8Array, onParsed?: () => void): void {
+    this.log.push(this.decoder.decode(data));
+    onParsed?.();
+  }
+  get text(): string {
+    return this.log.filter((entry) => !entry.includes(':')).join('');
+  }
+}
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const KIB = 1024;
+
+function twoPanes() {
+  const clock = new TestClock();
+  const priority = new TypingPriority(clock);
+  const typedInto = { name: 'typed into' };
+  const flooding = { name: 'flooding' };
+  const typedScreen = new RecordingScreen();
+  const floodScreen = new RecordingScreen();
+  return {
+    clock,
+    priority,
+    typedInto,
+    typedScreen,
+    floodScreen,
+    typed: priority.screenOf(typedInto, typedScreen),
+    flood: priority.screenOf(flooding, floodScreen),
+    flooding,
+  };
+}
+
+describe('TypingPriority', () => {
+  it('writes every pane at once while nobody types', () => {
+    const { flood, floodScreen, clock } = twoPanes();
+    flood.write(bytes('a'.repeat(100 * KIB)));
+    expect(floodScreen.text).toHaveLength(100 * KIB);
+    expect(clock.framesAsked).toBe(0);
+  });
+
+  it('writes the pane typed into at once, and the others 64 KiB every fourth frame, in order, with each parsed callback after its last byte', () => {
+    const { priority, typedInto, typed, typedScreen, flood, floodScreen, clock } = twoPanes();
+    priority.typed(typedInto);
+    const parsed: string[] = [];
+    flood.write(bytes('a'.repeat(80 * KIB)), () => parsed.push('a'));
+    flood.write(bytes('b'.repeat(80 * KIB)), () => parsed.push('b'));
+    typed.write(bytes('x'));
+    expect(typedScreen.text).toBe('x');
+    expect(floodScreen.text).toBe('');
+
+    const frames = (count: number) => Array.from({ length: count }, () => clock.frame());
+    frames(3);
+    expect(floodScreen.text).toBe('');
+    frames(1);
+    expect(floodScreen.text).toBe('a'.repeat(64 * KIB));
+    expect(parsed).toEqual([]);
+    frames(4);
+    expect(floodScreen.text).toBe(`${'a'.repeat(80 * KIB)}${'b'.repeat(48 * KIB)}`);
+    expect(parsed).toEqual(['a']);
+    frames(4);
+    expect(floodScreen.text).toBe(`${'a'.repeat(80 * KIB)}${'b'.repeat(80 * KIB)}`);
+    expect(parsed).toEqual(['a', 'b']);
+    expect(clock.framesAsked).toBe(0);
+  });
+
+  it('keeps later output behind what is held, and lets it all through a second after the last key', () => {
+    const { priority, typedInto, flood, floodScreen, clock } = twoPanes();
+    priority.typed(typedInto);
+    flood.write(bytes('a'.repeat(100 * KIB)));
+    Array.from({ length: 4 }, () => clock.frame());
+    clock.time = 1000;
+    flood.write(bytes('b'));
+    expect(floodScreen.text).toBe('a'.repeat(64 * KIB));
+    clock.frame();
+    expect(floodScreen.text).toBe(`${'a'.repeat(100 * KIB)}b`);
+    flood.write(bytes('c'));
+    expect(floodScreen.text.endsWith('bc')).toBe(true);
+  });
+
+  it('writes what a pane held before a snapshot that restores it', () => {
+    const { priority, typedInto, flood, floodScreen } = twoPanes();
+    priority.typed(typedInto);
+    flood.write(bytes('old'));
+    flood.restore('snapshot', { cols: 80, rows: 24 }, () => undefined);
+    flood.write(bytes('new'));
+    expect(floodScreen.log).toEqual(['old', 'restore:snapshot']);
+  });
+
+  it('gives the priority to the pane typed into last', () => {
+    const { priority, typedInto, typed, typedScreen, flooding, flood, floodScreen } = twoPanes();
+    priority.typed(typedInto);
+    priority.typed(flooding);
+    flood.write(bytes('y'));
+    typed.write(bytes('z'));
+    expect(floodScreen.text).toBe('y');
+    expect(typedScreen.text).toBe('');
+  });
+
+  it('forgets what a closed pane held', () => {
+    const { priority, typedInto, flood, floodScreen, clock } = twoPanes();
+    priority.typed(typedInto);
+    flood.write(bytes('gone'));
+    flood.dispose();
+    clock.frame();
+    expect(floodScreen.text).toBe('');
+    expect(clock.framesAsked).toBe(0);
+  });
+});
