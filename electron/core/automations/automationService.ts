@@ -97,7 +97,8 @@ export class AutomationService {
 
   /**
    * Changes the rule in place, checked as a new one is: its id, state and runs stay. A changed
-   * trigger counts from now, so a new schedule never catches up on the times before it.
+   * trigger counts from now: a new schedule never catches up on the times before it, and an
+   * issue-opened rule answers only issues opened after the edit.
    */
   async update(change: AutomationChange): Promise<Automation> {
     const store = this.storeOf(change.projectId);
@@ -107,12 +108,14 @@ export class AutomationService {
     this.checkRule(change.projectId, trigger, action);
     if (change.trigger !== undefined && GITHUB_TRIGGER_KINDS.has(trigger.kind)) await this.reachGitHub(change.projectId);
     const triggerChanged = JSON.stringify(trigger) !== JSON.stringify(automation.trigger);
+    const now = this.clock.now();
     store.update(automation.id, {
       trigger,
       action,
       dailyCap: change.dailyCap ?? automation.dailyCap,
       catchUpMs: change.catchUpMs ?? automation.catchUpMs,
-      checkedUntil: triggerChanged ? this.clock.now() : automation.checkedUntil,
+      checkedUntil: triggerChanged ? now : automation.checkedUntil,
+      triggerSetAt: triggerChanged ? now : automation.triggerSetAt,
     });
     this.triggers.arm(change.projectId, automation.id);
     this.announcer.changed(change.projectId, automation.id);

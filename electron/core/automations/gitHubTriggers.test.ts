@@ -79,6 +79,15 @@ describe('GitHub triggers', () => {
     ]);
   });
 
+  it('sets a rule edited to issue-opened off only for issues opened after the edit, not since it was made', async () => {
+    add('edited', { kind: 'issue-labelled', label: 'agent' });
+    const editedAt = MADE_AT + 30_000;
+    store.update('u-edited', { trigger: { kind: 'issue-opened' }, action: { kind: 'message', agent: 'a', text: '{issue.title}' }, dailyCap: 48, catchUpMs: 0, checkedUntil: editedAt, triggerSetAt: editedAt });
+    issues.push({ number: 7, createdAt: MADE_AT + 1, labels: [] }, { number: 8, createdAt: editedAt + 1, labels: [] });
+    await triggers.poll();
+    expect(started.map((event) => event.trigger)).toEqual(['issue #8 opened']);
+  });
+
   it('sets an issue-labelled rule off once for each open issue with its label, old ones too', async () => {
     add('labelled', { kind: 'issue-labelled', label: 'agent' });
     issues.push({ number: 3, createdAt: MADE_AT - 1, labels: ['agent'] }, { number: 4, createdAt: MADE_AT + 1, labels: ['bug'] });

@@ -99,7 +99,7 @@ export class GitHubTriggers {
     if (trigger.kind !== 'issue-labelled' && trigger.kind !== 'issue-opened') return [];
     const issues = await this.source.issues(projectId, trigger.kind === 'issue-labelled' ? [trigger.label] : []);
     return issues
-      .filter((seen) => trigger.kind !== 'issue-opened' || seen.createdAt >= automation.createdAt)
+      .filter((seen) => trigger.kind !== 'issue-opened' || seen.createdAt >= automation.triggerSetAt)
       .map((seen) => {
         const key = `issue:${seen.number}`;
         return {

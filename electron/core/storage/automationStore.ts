@@ -22,6 +22,8 @@ export interface StoredAutomation {
   catchUpMs: number;
   failuresInRow: number;
   checkedUntil: number;
+  /** When it got its trigger: made, or edited to another (an issue-opened rule answers the issues opened since). */
+  triggerSetAt: number;
   createdAt: number;
   seq: number;
 }
@@ -37,6 +39,7 @@ interface AutomationRow {
   catch_up_ms: number;
   failures_in_row: number;
   checked_until: number;
+  trigger_set_at: number | null;
   created_at: number;
   seq: number;
 }
@@ -71,11 +74,11 @@ export class AutomationStore {
       byId: db.prepare<[string], AutomationRow>('SELECT * FROM automations WHERE id = ?'),
       byName: db.prepare<[string], AutomationRow>('SELECT * FROM automations WHERE name = ?'),
       insert: db.prepare(
-        `INSERT INTO automations (id, name, trigger, action, enabled, daily_cap, catch_up_ms, checked_until, created_at, seq)
-         VALUES (@id, @name, @trigger, @action, 1, @dailyCap, @catchUpMs, @checkedUntil, @createdAt, @seq)`,
+        `INSERT INTO automations (id, name, trigger, action, enabled, daily_cap, catch_up_ms, checked_until, trigger_set_at, created_at, seq)
+         VALUES (@id, @name, @trigger, @action, 1, @dailyCap, @catchUpMs, @checkedUntil, @createdAt, @createdAt, @seq)`,
       ),
       update: db.prepare(
-        'UPDATE automations SET trigger = @trigger, action = @action, daily_cap = @dailyCap, catch_up_ms = @catchUpMs, checked_until = @checkedUntil, seq = @seq WHERE id = @id',
+        'UPDATE automations SET trigger = @trigger, action = @action, daily_cap = @dailyCap, catch_up_ms = @catchUpMs, checked_until = @checkedUntil, trigger_set_at = @triggerSetAt, seq = @seq WHERE id = @id',
       ),
       setEnabled: db.prepare('UPDATE automations SET enabled = @enabled, paused_reason = @pausedReason, failures_in_row = @failuresInRow, seq = @seq WHERE id = @id'),
       setFailures: db.prepare('UPDATE automations SET failures_in_row = @failuresInRow, seq = @seq WHERE id = @id'),
@@ -115,7 +118,7 @@ export class AutomationStore {
   }
 
   /** Changes its rule; its state, failures in a row and runs stay. */
-  update(id: string, rule: Pick<StoredAutomation, 'trigger' | 'action' | 'dailyCap' | 'catchUpMs' | 'checkedUntil'>): void {
+  update(id: string, rule: Pick<StoredAutomation, 'trigger' | 'action' | 'dailyCap' | 'catchUpMs' | 'checkedUntil' | 'triggerSetAt'>): void {
     this.statements.update.run({ id, ...rule, trigger: JSON.stringify(rule.trigger), action: JSON.stringify(rule.action), seq: this.seq.next() });
   }
 
@@ -205,6 +208,7 @@ function toAutomation(row: AutomationRow): StoredAutomation {
     catchUpMs: row.catch_up_ms,
     failuresInRow: row.failures_in_row,
     checkedUntil: row.checked_until,
+    triggerSetAt: row.trigger_set_at ?? row.created_at,
     createdAt: row.created_at,
     seq: row.seq,
   };

@@ -276,6 +276,11 @@ export const PROJECT_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX merge_queue_by_parent ON merge_queue (parent_branch, position);
   `,
+  `
+  -- When the rule got its trigger (made, or edited to another): an issue-opened rule answers the
+  -- issues opened since. NULL: since it was made.
+  ALTER TABLE automations ADD COLUMN trigger_set_at INTEGER;
+  `,
 ];
 
 /** Every table whose rows carry the project's seq; the counter resumes at the max over them. */
