@@ -1,53 +1,20 @@
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../../shared/entities/agents';
-import type { Project } from '../../../shared/entities/projects';
-import type { DroverEvent } from '../../../shared/events';
-import { commitFiles, git, makeRepo, writeFiles } from '../../../test-support/gitRepo';
-import { makeTempDir, removeDir } from '../../../test-support/tempDir';
+import { commitFiles, git, writeFiles } from '../../../test-support/gitRepo';
+import { overlapProjectPerTest, TEN_LINES, withLines } from '../../../test-support/overlapProjectPerTest';
 import { waitFor } from '../../../test-support/waitFor';
-import { createCore, type Core } from '../compose';
-
-const TEN_LINES = Array.from({ length: 10 }, (_, index) => `line ${index + 1}`).join('\n') + '\n';
-const withLines = (text: string, changes: Record<number, string>) =>
-  text
-    .split('\n')
-    .map((content, index) => changes[index + 1] ?? content)
-    .join('\n');
 
 describe('conflict notices and telling both agents (real git)', () => {
-  let dir: string;
-  let core: Core;
-  let project: Project;
-  let events: DroverEvent[];
-
-  const addAgent = (name: string): Promise<Agent> => core.api.createAgent({ projectId: project.id, name, role: '', profileId: 'shell', workspace: { kind: 'new-worktree' } });
-  const folderOf = async (agent: Agent): Promise<string> => {
-    const found = (await core.api.getWorkState({ projectId: project.id })).worktrees.find((worktree) => worktree.agentId === agent.id);
-    if (!found) throw new Error(`${agent.name} has no worktree`);
-    return found.path;
-  };
+  const fixture = overlapProjectPerTest();
+  const { addAgent, folderOf, events } = fixture;
   const noticeEvents = () => events.flatMap((event) => (event.name === 'conflictNoticeChanged' ? [event] : []));
   const overlapEvents = () => events.flatMap((event) => (event.name === 'projectOverlapsChanged' ? [event] : []));
-  const notices = async () => (await core.api.getWorkState({ projectId: project.id })).conflictNotices.map((notice) => notice.agentNames.join(' & ')).sort();
-  const setAlerts = (conflictAlerts: boolean) => core.api.updateProjectSettings({ projectId: project.id, settings: { conflictAlerts } });
-  const inboxText = async (agent: Agent) => (await core.api.listInbox({ agentId: agent.id, unreadOnly: false })).messages.map((message) => message.body).join('\n');
-
-  beforeEach(async () => {
-    dir = makeTempDir();
-    const repo = makeRepo(path.join(dir, 'repo'), { 'shared.txt': TEN_LINES, 'other.txt': TEN_LINES });
-    core = createCore({ dataDir: path.join(dir, 'data'), version: 'test', socketPath: '/unused', portBlocksDir: path.join(dir, 'ports') });
-    events = [];
-    core.events.onEvent((event) => events.push(event));
-    project = await core.api.addProject({ path: repo });
-  });
-  afterEach(async () => {
-    await core.close();
-    removeDir(dir);
-  });
+  const notices = async () => (await fixture.core.api.getWorkState({ projectId: fixture.project.id })).conflictNotices.map((notice) => notice.agentNames.join(' & ')).sort();
+  const setAlerts = (conflictAlerts: boolean) => fixture.core.api.updateProjectSettings({ projectId: fixture.project.id, settings: { conflictAlerts } });
+  const inboxText = async (agent: Agent) => (await fixture.core.api.listInbox({ agentId: agent.id, unreadOnly: false })).messages.map((message) => message.body).join('\n');
 
   it('makes a notice of a conflict that appears only while the alerts are on, once per pair, and drops it when the conflict goes', async () => {
-    expect((await core.api.getProjectSettings({ projectId: project.id })).conflictAlerts).toBe(false);
+    expect((await fixture.core.api.getProjectSettings({ projectId: fixture.project.id })).conflictAlerts).toBe(false);
     const [alpha, beta, gamma] = [await addAgent('alpha'), await addAgent('beta'), await addAgent('gamma')];
     commitFiles(await folderOf(alpha), { 'shared.txt': withLines(TEN_LINES, { 4: 'alpha' }) }, 'alpha');
     commitFiles(await folderOf(beta), { 'shared.txt': withLines(TEN_LINES, { 4: 'beta' }) }, 'beta');
@@ -91,7 +58,7 @@ describe('conflict notices and telling both agents (real git)', () => {
     commitFiles(await folderOf(beta), { 'shared.txt': withLines(TEN_LINES, { 4: 'beta', 9: 'beta' }) }, 'beta');
     commitFiles(await folderOf(gamma), { 'other.txt': withLines(TEN_LINES, { 4: 'gamma' }) }, 'gamma');
 
-    const told = await core.api.tellOverlapAgents({ projectId: project.id, agents: [alpha.id, beta.id] });
+    const told = await fixture.core.api.tellOverlapAgents({ projectId: fixture.project.id, agents: [alpha.id, beta.id] });
 
     expect(told.map((message) => [message.agentId, message.kind])).toEqual([
       [alpha.id, 'note'],
@@ -102,9 +69,9 @@ describe('conflict notices and telling both agents (real git)', () => {
     expect(await inboxText(beta)).toContain('- shared.txt: you change lines 4, 9; alpha changes lines 4-5');
     expect(await inboxText(beta)).toContain('Agree with alpha');
 
-    await expect(core.api.tellOverlapAgents({ projectId: project.id, agents: [alpha.id, gamma.id] })).rejects.toThrow('alpha and gamma do not conflict');
-    await expect(core.api.tellOverlapAgents({ projectId: project.id, agents: [alpha.id, alpha.id] })).rejects.toThrow('alpha cannot conflict with itself');
-    await expect(core.api.tellOverlapAgents({ projectId: project.id, agents: [alpha.id, 'a-nobody1'] })).rejects.toThrow('No agent a-nobody1 in this project');
+    await expect(fixture.core.api.tellOverlapAgents({ projectId: fixture.project.id, agents: [alpha.id, gamma.id] })).rejects.toThrow('alpha and gamma do not conflict');
+    await expect(fixture.core.api.tellOverlapAgents({ projectId: fixture.project.id, agents: [alpha.id, alpha.id] })).rejects.toThrow('alpha cannot conflict with itself');
+    await expect(fixture.core.api.tellOverlapAgents({ projectId: fixture.project.id, agents: [alpha.id, 'a-nobody1'] })).rejects.toThrow('No agent a-nobody1 in this project');
     expect(await inboxText(gamma)).toBe('');
   });
 });

@@ -1,20 +1,8 @@
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Agent } from '../../../shared/entities/agents';
-import type { Project } from '../../../shared/entities/projects';
-import { commitFiles, git, makeRepo, writeFiles } from '../../../test-support/gitRepo';
-import { makeTempDir, removeDir } from '../../../test-support/tempDir';
+import { describe, expect, it } from 'vitest';
+import { commitFiles, git, writeFiles } from '../../../test-support/gitRepo';
+import { overlapProjectPerTest, TEN_LINES, withLines } from '../../../test-support/overlapProjectPerTest';
 import { waitFor } from '../../../test-support/waitFor';
-import type { DroverEvent } from '../../../shared/events';
-import { createCore, type Core } from '../compose';
 import { hunkRanges, sharedRanges } from './changedLines';
-
-const TEN_LINES = Array.from({ length: 10 }, (_, index) => `line ${index + 1}`).join('\n') + '\n';
-const withLine = (text: string, line: number, value: string) =>
-  text
-    .split('\n')
-    .map((content, index) => (index === line - 1 ? value : content))
-    .join('\n');
 
 describe('changed lines', () => {
   it('reads the old side of -U0 hunks, an insertion counting as the line it follows', () => {
@@ -34,39 +22,16 @@ describe('changed lines', () => {
 });
 
 describe('overlap radar (real git)', () => {
-  let dir: string;
-  let repo: string;
-  let core: Core;
-  let project: Project;
-  let events: DroverEvent[];
-
-  const addAgent = (name: string): Promise<Agent> => core.api.createAgent({ projectId: project.id, name, role: '', profileId: 'shell', workspace: { kind: 'new-worktree' } });
-  const folderOf = async (agent: Agent): Promise<string> => {
-    const found = (await core.api.getWorkState({ projectId: project.id })).worktrees.find((worktree) => worktree.agentId === agent.id);
-    if (!found) throw new Error(`${agent.name} has no worktree`);
-    return found.path;
-  };
-
-  beforeEach(async () => {
-    dir = makeTempDir();
-    repo = makeRepo(path.join(dir, 'repo'), { 'shared.txt': TEN_LINES, 'other.txt': TEN_LINES });
-    core = createCore({ dataDir: path.join(dir, 'data'), version: 'test', socketPath: '/unused', portBlocksDir: path.join(dir, 'ports') });
-    events = [];
-    core.events.onEvent((event) => events.push(event));
-    project = await core.api.addProject({ path: repo });
-  });
-  afterEach(async () => {
-    await core.close();
-    removeDir(dir);
-  });
+  const fixture = overlapProjectPerTest();
+  const { addAgent, folderOf, events } = fixture;
 
   it('reports two agents that commit the same line as a conflicting pair with the shared range, and nothing for one changing another file', async () => {
     const [alpha, beta, gamma] = [await addAgent('alpha'), await addAgent('beta'), await addAgent('gamma')];
-    commitFiles(await folderOf(alpha), { 'shared.txt': withLine(TEN_LINES, 4, 'alpha was here') }, 'alpha');
-    commitFiles(await folderOf(beta), { 'shared.txt': withLine(TEN_LINES, 4, 'beta was here') }, 'beta');
-    commitFiles(await folderOf(gamma), { 'other.txt': withLine(TEN_LINES, 4, 'gamma was here') }, 'gamma');
+    commitFiles(await folderOf(alpha), { 'shared.txt': withLines(TEN_LINES, { 4: 'alpha was here' }) }, 'alpha');
+    commitFiles(await folderOf(beta), { 'shared.txt': withLines(TEN_LINES, { 4: 'beta was here' }) }, 'beta');
+    commitFiles(await folderOf(gamma), { 'other.txt': withLines(TEN_LINES, { 4: 'gamma was here' }) }, 'gamma');
 
-    const overlaps = await core.api.listOverlaps({ projectId: project.id });
+    const overlaps = await fixture.core.api.listOverlaps({ projectId: fixture.project.id });
 
     expect(overlaps.pairs).toEqual([
       { agents: [alpha.id, beta.id], agentNames: ['alpha', 'beta'], files: [{ path: 'shared.txt', lines: [[4, 4]] }], conflict: true, conflictFiles: ['shared.txt'] },
@@ -76,10 +41,10 @@ describe('overlap radar (real git)', () => {
 
   it('counts uncommitted and untracked changes as overlaps, though only commits can conflict', async () => {
     const [alpha, beta] = [await addAgent('alpha'), await addAgent('beta')];
-    writeFiles(await folderOf(alpha), { 'shared.txt': withLine(withLine(TEN_LINES, 2, 'two'), 3, 'three'), 'new.txt': 'a\nb\n' });
-    writeFiles(await folderOf(beta), { 'shared.txt': withLine(TEN_LINES, 3, 'THREE'), 'new.txt': 'c\n' });
+    writeFiles(await folderOf(alpha), { 'shared.txt': withLines(TEN_LINES, { 2: 'two', 3: 'three' }), 'new.txt': 'a\nb\n' });
+    writeFiles(await folderOf(beta), { 'shared.txt': withLines(TEN_LINES, { 3: 'THREE' }), 'new.txt': 'c\n' });
 
-    const { pairs } = await core.api.listOverlaps({ projectId: project.id });
+    const { pairs } = await fixture.core.api.listOverlaps({ projectId: fixture.project.id });
 
     expect(pairs).toEqual([
       {
@@ -97,14 +62,14 @@ describe('overlap radar (real git)', () => {
 
   it('follows the worktrees as they change, and names a branch that conflicts with its parent', async () => {
     const [alpha, beta] = [await addAgent('alpha'), await addAgent('beta')];
-    commitFiles(await folderOf(alpha), { 'shared.txt': withLine(TEN_LINES, 9, 'alpha') }, 'alpha');
-    commitFiles(await folderOf(beta), { 'shared.txt': withLine(TEN_LINES, 1, 'beta') }, 'beta');
-    const apart = await core.api.listOverlaps({ projectId: project.id });
+    commitFiles(await folderOf(alpha), { 'shared.txt': withLines(TEN_LINES, { 9: 'alpha' }) }, 'alpha');
+    commitFiles(await folderOf(beta), { 'shared.txt': withLines(TEN_LINES, { 1: 'beta' }) }, 'beta');
+    const apart = await fixture.core.api.listOverlaps({ projectId: fixture.project.id });
     expect(apart.pairs).toMatchObject([{ files: [{ path: 'shared.txt', lines: [] }], conflict: false }]);
 
-    commitFiles(repo, { 'shared.txt': withLine(TEN_LINES, 9, 'main moved') }, 'main');
-    writeFiles(await folderOf(beta), { 'shared.txt': withLine(withLine(TEN_LINES, 1, 'beta'), 9, 'beta too') });
-    const now = await core.api.listOverlaps({ projectId: project.id });
+    commitFiles(fixture.repo, { 'shared.txt': withLines(TEN_LINES, { 9: 'main moved' }) }, 'main');
+    writeFiles(await folderOf(beta), { 'shared.txt': withLines(TEN_LINES, { 1: 'beta', 9: 'beta too' }) });
+    const now = await fixture.core.api.listOverlaps({ projectId: fixture.project.id });
 
     expect(now.pairs).toMatchObject([{ files: [{ path: 'shared.txt', lines: [[9, 9]] }], conflict: false }]);
     expect(now.parentConflicts).toEqual([{ agentId: alpha.id, agentName: 'alpha', branch: git(await folderOf(alpha), 'branch', '--show-current'), parentBranch: 'main', conflictFiles: ['shared.txt'] }]);
@@ -113,11 +78,11 @@ describe('overlap radar (real git)', () => {
   it("announces the project's overlaps when its worktrees' files change, with nobody asking", async () => {
     const [alpha, beta] = [await addAgent('alpha'), await addAgent('beta')];
     const announced = () => events.flatMap((event) => (event.name === 'projectOverlapsChanged' ? [event] : []));
-    writeFiles(await folderOf(alpha), { 'shared.txt': withLine(TEN_LINES, 6, 'alpha') });
-    writeFiles(await folderOf(beta), { 'shared.txt': withLine(TEN_LINES, 6, 'beta') });
+    writeFiles(await folderOf(alpha), { 'shared.txt': withLines(TEN_LINES, { 6: 'alpha' }) });
+    writeFiles(await folderOf(beta), { 'shared.txt': withLines(TEN_LINES, { 6: 'beta' }) });
 
     const change = await waitFor(() => announced().at(-1), 'the overlaps to be announced');
-    expect(change).toMatchObject({ projectId: project.id, pairs: [{ agents: [alpha.id, beta.id], files: [{ path: 'shared.txt', lines: [[6, 6]] }], conflict: false }] });
+    expect(change).toMatchObject({ projectId: fixture.project.id, pairs: [{ agents: [alpha.id, beta.id], files: [{ path: 'shared.txt', lines: [[6, 6]] }], conflict: false }] });
 
     writeFiles(await folderOf(beta), { 'shared.txt': TEN_LINES });
     await waitFor(() => announced().at(-1)?.pairs.length === 0, 'the overlap to be announced gone');
