@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Locator } from '@playwright/test';
 import type { AgentSession } from '../shared/entities/sessions';
 import type { Task } from '../shared/entities/tasks';
+import { FLOW_CONTROL } from '../electron/core/sessions/terminalStream';
 import { runCli } from '../test-support/droverProcess';
 import { agentPane, numbered, oneToN, openWorkspace, screenshot, searchCount, startedShellAgent, stateBadge, terminalOf, typeLine } from './support/agents';
 import { withSocket } from './support/attention';
@@ -138,11 +139,12 @@ test('a page paused in the debugger holds no agent back, and once it runs again 
   await debuggerSession.send('Debugger.enable');
   await debuggerSession.send('Debugger.pause');
 
-  // 300,000 characters, three times the pause mark: they get through only if the paused page stops holding the agent back.
-  fs.writeFileSync(path.join(folder, 'flood.js'), "for (let i = 1; i <= 30000; i++) console.log('row ' + i); console.log('flood ' + 'done');\n");
+  // Rows of 10 characters or more, three times the pause mark: they get through only if the paused page stops holding the agent back.
+  const rows = Math.ceil((3 * FLOW_CONTROL.highWatermark) / 10);
+  fs.writeFileSync(path.join(folder, 'flood.js'), `for (let i = 1; i <= ${rows}; i++) console.log('row ' + i); console.log('flood ' + 'done');\n`);
   await typeLine(page, terminal, `'${process.execPath}' flood.js`);
   await expect(terminal).toContainText('flood done', { timeout: 60_000 });
-  expect(numbered((await mirror(drover, agentId)).lines, 'row').slice(-3)).toEqual([29998, 29999, 30000]);
+  expect(numbered((await mirror(drover, agentId)).lines, 'row').slice(-3)).toEqual([rows - 2, rows - 1, rows]);
 
   await debuggerSession.send('Debugger.resume');
   await expect(pausedTerminal).toContainText('flood done', { timeout: 30_000 });

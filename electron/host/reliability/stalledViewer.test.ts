@@ -8,6 +8,7 @@ import { createFrameBridge, type Carrier } from '../../../renderer/transport/fra
 import { CLI_PATH } from '../../../test-support/buildOnce';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { waitFor } from '../../../test-support/waitFor';
+import { FLOW_CONTROL } from '../../core/sessions/terminalStream';
 import { PageLines } from '../../desktop/pageLines';
 import { startHost, type DroverHost } from '../host';
 
@@ -113,9 +114,11 @@ describe('a viewer that stops acknowledging an agent terminal', () => {
     await waitFor(async () => (await screen.text()).includes('sh$'), 'the page showing the prompt');
     screen.pause();
 
-    fs.writeFileSync(path.join(dir, 'repo', 'flood.js'), "for (let i = 1; i <= 30000; i++) console.log('row ' + i); console.log('flood ' + 'done');\n");
+    // Rows of 10 characters or more ('row 10000\r\n' on), three times the pause mark: the agent gets
+    // through them only if the stalled page stops holding it back.
+    const rows = Math.ceil((3 * FLOW_CONTROL.highWatermark) / 10);
+    fs.writeFileSync(path.join(dir, 'repo', 'flood.js'), `for (let i = 1; i <= ${rows}; i++) console.log('row ' + i); console.log('flood ' + 'done');\n`);
     await api.writeAgentInput({ agentId: agent.id, data: `'${process.execPath}' flood.js\r` });
-    // 300,000 characters, three times the pause mark: the agent gets through them only if the stalled page stops holding it back.
     const mirrorText = async () => (await api.readAgentScreen({ agentId: agent.id })).text;
     await waitFor(async () => /^flood done$/m.test(await mirrorText()), 'the flood to finish while the page is stalled', 30_000);
     await api.writeAgentInput({ agentId: agent.id, data: 'echo after-$((40+2))\r' });
@@ -125,7 +128,7 @@ describe('a viewer that stops acknowledging an agent terminal', () => {
     screen.resume();
     await waitFor(async () => trimmedLines(await screen.text()) === trimmedLines(await mirrorText()), 'the page to show what the host mirror holds', 20_000);
     const text = await screen.text();
-    expect(text).toMatch(/^row 30000$/m);
+    expect(text).toMatch(new RegExp(`^row ${rows}$`, 'm'));
     expect(text.match(/^flood done$/gm)).toHaveLength(1);
   }, 60_000);
 });
