@@ -37,13 +37,58 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 // ---- in the page ---------------------------------------------------------------------------------
 
 /**
- * Installed in the page: the time of each keydown (as the browser dispatches it to xterm). Runs in
- * Chromium, so it only uses what the page has.
+ * When the page saw a key's hops: its keydown, its input frame sent, the first frame of its pane's
+ * output after that; and when another pane watched (see watchOtherPane) last drew its rows.
+ */
+interface KeyHops {
+  keyAt: number;
+  sentAt: number;
+  echoAt: number;
+  otherDrawnAt: number;
+}
+
+/**
+ * A key's latency, and where it went (ms from the keydown): sent, its echo back in the page, drawn;
+ * and whether the other pane drew its rows between the key and its echo (a frame, and the parse
+ * before it, the echo may have waited for).
+ */
+interface KeyTiming {
+  latency: number;
+  sent: number;
+  echoed: number;
+  otherDrew: boolean;
+}
+
+/**
+ * Installed in the page: the time of each keydown (as the browser dispatches it to xterm), of the
+ * input frame that carried it to the host, and of the first output frame of the same agent after
+ * that (its echo). Runs in Chromium, so it only uses what the page has.
  */
 function installProbes(): void {
-  const bench = { keyAt: 0 };
+  const bench: KeyHops & { typedAgent: string | null } = { keyAt: 0, sentAt: 0, echoAt: 0, otherDrawnAt: 0, typedAgent: null };
   Object.assign(window, { droverBench: bench });
   document.addEventListener('keydown', () => (bench.keyAt = performance.now()), true);
+  const echoed = ({ data }: MessageEvent<unknown>) => {
+    if (bench.echoAt || !(data instanceof ArrayBuffer)) return;
+    const bytes = new Uint8Array(data);
+    // A terminal frame: kind 1, then the agent id's length and the agent id (shared/streamFrames.ts).
+    if (bytes[0] === 1 && String.fromCharCode(...bytes.subarray(2, 2 + (bytes[1] ?? 0))) === bench.typedAgent) bench.echoAt = performance.now();
+  };
+  // Heard before the page's own handler, which writes the echo to its xterm.
+  window.WebSocket = class ProbedWebSocket extends WebSocket {
+    constructor(...args: ConstructorParameters<typeof WebSocket>) {
+      super(...args);
+      this.addEventListener('message', echoed);
+    }
+    override send(frame: Parameters<WebSocket['send']>[0]): void {
+      if (typeof frame === 'string' && frame.includes('"writeAgentInput"')) {
+        bench.sentAt = performance.now();
+        bench.echoAt = 0;
+        bench.typedAgent = /"agentId":"([^"]+)"/.exec(frame)?.[1] ?? null;
+      }
+      super.send(frame);
+    }
+  };
 }
 
 /**
@@ -61,23 +106,41 @@ function installFloorPage(): void {
 const paneRows = (label: string) => `[aria-label="${label}"] .xterm-rows`;
 
 /**
- * Resolves, in the page, with the ms from the last keydown until `count` x's are drawn in `selector`.
- * The keydown's time is read when the x is seen: the key may reach the page before or after this.
+ * Resolves, in the page, once `count` x's are drawn in `selector`: the ms from the last keydown, and
+ * when (from that keydown) its input was sent and its echo came. The keydown's time is read when
+ * the x is seen: the key may reach the page before or after this.
  */
-function xsDrawn([selector, count]: [string, number]): Promise<number> {
+function xsDrawn([selector, count]: [string, number]): Promise<KeyTiming> {
   const rows = document.querySelector(selector);
   if (!rows) return Promise.reject(new Error(`nothing drawn at ${selector} (the WebGL renderer draws on a canvas)`));
-  const bench = (window as unknown as { droverBench: { keyAt: number } }).droverBench;
+  const bench = (window as unknown as { droverBench: KeyHops }).droverBench;
   const drawn = () => (rows.textContent?.match(/x/g)?.length ?? 0) >= count;
+  const timing = (): KeyTiming => ({
+    latency: performance.now() - bench.keyAt,
+    sent: bench.sentAt - bench.keyAt,
+    echoed: bench.echoAt - bench.keyAt,
+    otherDrew: bench.otherDrawnAt > bench.keyAt,
+  });
   return new Promise((resolve) => {
-    if (drawn()) return resolve(performance.now() - bench.keyAt);
+    if (drawn()) return resolve(timing());
     const observer = new MutationObserver(() => {
       if (!drawn()) return;
       observer.disconnect();
-      resolve(performance.now() - bench.keyAt);
+      resolve(timing());
     });
     observer.observe(rows, { childList: true, subtree: true, characterData: true });
   });
+}
+
+/**
+ * Notes, in the page, when the rows at `selector` are drawn (watched before the keys' own rows, its
+ * note comes first when both are drawn in one frame).
+ */
+function watchOtherPane(selector: string): void {
+  const rows = document.querySelector(selector);
+  if (!rows) throw new Error(`nothing drawn at ${selector}`);
+  const bench = (window as unknown as { droverBench: KeyHops }).droverBench;
+  new MutationObserver(() => (bench.otherDrawnAt = performance.now())).observe(rows, { childList: true, subtree: true, characterData: true });
 }
 
 /** Resolves, in the page, with the ms from now until `marker` is drawn in the pane. */
@@ -176,10 +239,10 @@ async function addAgent(world: World, name: string, profileId: string): Promise<
 
 /**
  * Presses x KEYS times (after a warm-up) at a fast typist's pace, and returns the ms from each
- * keydown until its x is drawn in `selector`.
+ * keydown until its x is drawn in `selector`, with its hops.
  */
-async function typeAndTime(page: Page, selector: string): Promise<number[]> {
-  const latencies: number[] = [];
+async function typeAndTime(page: Page, selector: string): Promise<KeyTiming[]> {
+  const latencies: KeyTiming[] = [];
   for (let i = 1; i <= KEYS + WARMUP_KEYS; i++) {
     const pressedAt = performance.now();
     const drawn = page.evaluate(xsDrawn, [selector, i] as [string, number]);
@@ -191,8 +254,8 @@ async function typeAndTime(page: Page, selector: string): Promise<number[]> {
   return latencies;
 }
 
-/** Types into a new agent's pane running `cat` and returns each key's echo latency. */
-async function typeIntoAgent(world: World, name: string): Promise<number[]> {
+/** Types into a new agent's pane running `cat` and returns each key's echo latency, with its hops. */
+async function typeIntoAgent(world: World, name: string): Promise<KeyTiming[]> {
   const agentId = await addAgent(world, name, 'echo');
   await world.client.rpc.call('startAgent', { agentId, resume: false });
   await world.page.getByRole('group', { name: `${name} terminal`, exact: true }).click();
@@ -202,7 +265,7 @@ async function typeIntoAgent(world: World, name: string): Promise<number[]> {
 }
 
 /** The same keys in a page of its own with no terminal: each key to the frame that draws it. */
-async function frameFloor(browser: Browser): Promise<number[]> {
+async function frameFloor(browser: Browser): Promise<KeyTiming[]> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   try {
     await page.evaluate(installProbes);
@@ -262,13 +325,38 @@ async function traced<T>(world: World, run: () => Promise<T>): Promise<T> {
   }
 }
 
+const latenciesOf = (timings: KeyTiming[]) => timings.map((timing) => timing.latency);
+
+/**
+ * Prints on stderr where the slowest 1% of the keys (and, beside them, the median key) spent their
+ * time: to the input's frame sent, the round trip through the host and PTY to the echo's frame in
+ * the page, and the page's write and draw of it.
+ */
+function printHops(name: string, timings: KeyTiming[]): void {
+  const sorted = [...timings].sort((a, b) => a.latency - b.latency);
+  const hops = ({ latency, sent, echoed }: KeyTiming) => `${ms(latency)} = sent ${ms(sent)} + host ${ms(echoed - sent)} + page ${ms(latency - echoed)}`;
+  const slowest = sorted.slice(Math.floor(sorted.length * 0.99));
+  const otherDrew = timings.filter((timing) => timing.otherDrew).length;
+  process.stderr.write(
+    `  ${name}: median key ${hops(sorted[Math.floor(sorted.length / 2)] as KeyTiming)}; another pane drawn between key and echo: ${otherDrew} of ${timings.length} keys; slowest 1%:\n` +
+      slowest.map((timing) => `    ${hops(timing)}${timing.otherDrew ? ' (another pane drawn meanwhile)' : ''}\n`).join(''),
+  );
+}
+
 async function benchKeystrokes(world: World): Promise<BenchRow[]> {
-  const floor = spreadOf(await frameFloor(world.browser));
-  const quiet = spreadOf(await typeIntoAgent(world, 'Echo'));
+  const floor = spreadOf(latenciesOf(await frameFloor(world.browser)));
+  const quietTimings = await typeIntoAgent(world, 'Echo');
+  printHops('quiet', quietTimings);
+  const quiet = spreadOf(latenciesOf(quietTimings));
   const rawQuiet = spreadOf(await rawEchoLatencies(KEYS, false));
   const floodId = await addAgent(world, 'Yes', 'yes');
   await world.client.rpc.call('startAgent', { agentId: floodId, resume: false });
-  const flooded = spreadOf(await traced(world, () => typeIntoAgent(world, 'Echo under flood')));
+  const floodRows = paneRows('Yes terminal');
+  await world.page.locator(floodRows).waitFor({ state: 'attached' });
+  await world.page.evaluate(watchOtherPane, floodRows);
+  const floodedTimings = await traced(world, () => typeIntoAgent(world, 'Echo under flood'));
+  printHops('beside a flood', floodedTimings);
+  const flooded = spreadOf(latenciesOf(floodedTimings));
   await world.client.rpc.call('stopAgent', { agentId: floodId });
   const rawFlooded = spreadOf(await rawEchoLatencies(KEYS, true));
   const pace = `${KEYS} keys, one per ${KEY_INTERVAL_MS} ms`;

@@ -94,9 +94,32 @@ describe('TypingPriority', () => {
     expect(clock.framesAsked).toBe(0);
   });
 
-  it('keeps later output behind what is held, and lets it all through a second after the last key', () => {
+  it("skips the others' turn between a key and its echo, and takes it in the first frame after the echo", () => {
+    const { priority, typedInto, typed, flood, floodScreen, clock } = twoPanes();
+    priority.typed(typedInto);
+    flood.write(bytes('a'.repeat(100 * KIB)));
+    Array.from({ length: 6 }, () => clock.frame());
+    expect(floodScreen.text).toBe('');
+    typed.write(bytes('x'));
+    clock.frame();
+    expect(floodScreen.text).toBe('a'.repeat(64 * KIB));
+  });
+
+  it('takes the turn of the others anyway once a key went 100 ms without an echo', () => {
     const { priority, typedInto, flood, floodScreen, clock } = twoPanes();
     priority.typed(typedInto);
+    flood.write(bytes('a'.repeat(100 * KIB)));
+    Array.from({ length: 4 }, () => clock.frame());
+    expect(floodScreen.text).toBe('');
+    clock.time = 100;
+    clock.frame();
+    expect(floodScreen.text).toBe('a'.repeat(64 * KIB));
+  });
+
+  it('keeps later output behind what is held, and lets it all through a second after the last key', () => {
+    const { priority, typedInto, typed, flood, floodScreen, clock } = twoPanes();
+    priority.typed(typedInto);
+    typed.write(bytes('x'));
     flood.write(bytes('a'.repeat(100 * KIB)));
     Array.from({ length: 4 }, () => clock.frame());
     clock.time = 1000;

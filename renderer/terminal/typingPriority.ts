@@ -11,6 +11,13 @@ const TYPING_MS = 1000;
  */
 const BACKGROUND_FRAMES = 4;
 const BACKGROUND_BYTES = 64 * 1024;
+/**
+ * Between a key and its echo the others write nothing, not even on their turn: their parse (a task
+ * the echo's socket message waits behind) and their redraw (in the frame that would draw the echo)
+ * are the wait the echo of a key beside a flood met most. A key that is not echoed (a password, a
+ * busy program) holds them this long at most.
+ */
+const ECHO_WAIT_MS = 100;
 
 interface Held {
   data: Uint8Array;
@@ -51,7 +58,10 @@ export class TypingPriority {
   private typedAt = Number.NEGATIVE_INFINITY;
   private readonly held = new Map<object, { screen: TerminalScreen; chunks: Held[] }>();
   private frameAsked = false;
+  /** Frames since the others' last turn. */
   private frames = 0;
+  /** A key was typed into the typed pane and no output came from it since. */
+  private echoAwaited = false;
 
   constructor(private readonly clock: FrameClock = pageClock) {}
 
@@ -59,6 +69,7 @@ export class TypingPriority {
   typed(pane: object): void {
     this.typedPane = pane;
     this.typedAt = this.clock.now();
+    this.echoAwaited = true;
   }
 
   /** `screen` as `pane`'s: its live output held back while another pane is typed into. */
@@ -72,6 +83,7 @@ export class TypingPriority {
       },
       write: (data, onParsed) => {
         const entry = this.held.get(pane);
+        if (pane === this.typedPane) this.echoAwaited = false;
         if (!entry && !this.othersTyped(pane)) return screen.write(data, onParsed);
         if (entry) entry.chunks.push({ data, onParsed });
         else this.held.set(pane, { screen, chunks: [{ data, onParsed }] });
@@ -85,12 +97,17 @@ export class TypingPriority {
     return this.typedPane !== null && this.typedPane !== pane && this.clock.now() - this.typedAt < TYPING_MS;
   }
 
+  private echoPending(): boolean {
+    return this.echoAwaited && this.clock.now() - this.typedAt < ECHO_WAIT_MS;
+  }
+
   private askFrame(): void {
     if (this.frameAsked) return;
     this.frameAsked = true;
     this.clock.nextFrame(() => {
       this.frameAsked = false;
-      const backgroundTurn = ++this.frames % BACKGROUND_FRAMES === 0;
+      const backgroundTurn = ++this.frames >= BACKGROUND_FRAMES && !this.echoPending();
+      if (backgroundTurn) this.frames = 0;
       for (const pane of [...this.held.keys()]) {
         if (!this.othersTyped(pane)) this.release(pane, Number.POSITIVE_INFINITY);
         else if (backgroundTurn) this.release(pane, BACKGROUND_BYTES);
