@@ -1,5 +1,6 @@
+import v8 from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { fullCollection, HeapReclaimPolicy } from './heapReclaim';
+import { boundHeapGrowth, fullCollection, HeapReclaimPolicy } from './heapReclaim';
 
 const MB = 1024 * 1024;
 
@@ -42,5 +43,37 @@ describe('fullCollection', () => {
     await new Promise((resolve) => setImmediate(resolve));
     collect();
     expect(garbage.deref()).toBeUndefined();
+  });
+});
+
+function oldSpaceSize(): { size: number; used: number } {
+  const space = v8.getHeapSpaceStatistics().find((each) => each.space_name === 'old_space');
+  return { size: space?.space_size ?? 0, used: space?.space_used_size ?? 0 };
+}
+
+/** A row of a terminal's scrollback, as far as the heap is concerned: an object and its text. */
+function row(n: number): { text: string; n: number } {
+  return { text: `row ${n} `.padEnd(100, 'x') + String(n), n };
+}
+
+describe('boundHeapGrowth', () => {
+  // V8 left to itself lets the old space of a program that allocates at this pace grow to about 2.7
+  // times what it holds; bounded, it stays near 1.7 times (what it holds grows by the rows kept).
+  it('keeps the old space under twice what it holds while a slow allocator keeps promoting garbage into it', async () => {
+    boundHeapGrowth();
+    const collect = fullCollection();
+    const held = Array.from({ length: 150_000 }, (_, n) => row(n));
+    collect();
+    const heldBytes = oldSpaceSize().used;
+    const recent: { text: string; n: number }[][] = [];
+    let largest = 0;
+    for (let batch = 0; batch < 1_500; batch++) {
+      recent.push(Array.from({ length: 200 }, (_, n) => row(n)));
+      if (recent.length > 100) recent.shift();
+      largest = Math.max(largest, oldSpaceSize().size);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(held).toHaveLength(150_000);
+    expect(largest / heldBytes).toBeLessThan(2);
   });
 });
