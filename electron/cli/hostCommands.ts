@@ -5,7 +5,7 @@ import type { HostStatus, RunningWork } from '../../shared/host';
 import { formatDuration } from '../../shared/duration';
 import { countOf } from '../../shared/plural';
 import { CommandLineToolSourceSchema, type CommandLineToolSource } from '../core/commandLineTool/commandLineTool';
-import { reclaimHeapWhenQuiet } from '../host/heapReclaim';
+import { boundHeapGrowth, reclaimHeapWhenQuiet } from '../host/heapReclaim';
 import { startHost } from '../host/host';
 import { ensureHost, hostAnswers, type HostCommand } from '../host/hostLauncher';
 import { isRecordedHostAlive, readHostRecord } from '../host/hostRecord';
@@ -56,6 +56,7 @@ function commandLineToolFrom(env: NodeJS.ProcessEnv): CommandLineToolSource | un
 async function runHost(context: HostCliContext): Promise<number> {
   const log = (line: string) => process.stderr.write(timestamped(line));
   keepServingOnUnhandledRejection(log);
+  boundHeapGrowth();
   const { [COMMAND_LINE_TOOL_ENV]: _told, ...env } = process.env;
   const commandLineTool = commandLineToolFrom(process.env);
   const runtime = cliRuntime({ execPath: process.execPath, cliDir: __dirname, versions: process.versions, env });

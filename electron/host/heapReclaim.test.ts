@@ -1,5 +1,6 @@
+import v8 from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { fullCollection, HeapReclaimPolicy } from './heapReclaim';
+import { boundHeapGrowth, fullCollection, HeapReclaimPolicy } from './heapReclaim';
 
 const MB = 1024 * 1024;
 
@@ -42,5 +43,51 @@ describe('fullCollection', () => {
     await new Promise((resolve) => setImmediate(resolve));
     collect();
     expect(garbage.deref()).toBeUndefined();
+  });
+});
+
+function oldSpaceSize(): { size: number; used: number } {
+  const space = v8.getHeapSpaceStatistics().find((each) => each.space_name === 'old_space');
+  return { size: space?.space_size ?? 0, used: space?.space_used_size ?? 0 };
+}
+
+/** A row of a terminal's scrollback, as far as the heap is concerned: an object and its text. */
+function row(n: number): { text: string; n: number } {
+  return { text: `row ${n} `.padEnd(100, 'x') + String(n), n };
+}
+
+/**
+ * The largest the old space grew, over what it held, while a slow allocator keeps promoting
+ * garbage into it beside 150,000 rows it keeps.
+ */
+async function oldSpaceGrowth(): Promise<number> {
+  const collect = fullCollection();
+  const held = Array.from({ length: 150_000 }, (_, n) => row(n));
+  collect();
+  const heldBytes = oldSpaceSize().used;
+  const recent: { text: string; n: number }[][] = [];
+  let largest = 0;
+  for (let batch = 0; batch < 1_500; batch++) {
+    recent.push(Array.from({ length: 200 }, (_, n) => row(n)));
+    if (recent.length > 100) recent.shift();
+    largest = Math.max(largest, oldSpaceSize().size);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  expect(held).toHaveLength(150_000);
+  return largest / heldBytes;
+}
+
+describe('boundHeapGrowth', () => {
+  // Compared with V8's own choice in the same process (the flag's default, 0, is "V8 decides"):
+  // left to itself V8 let the old space grow to about 2.6 times what it holds here, bounded to 1.9 to 2.2.
+  it('keeps the old space under what V8 would let it grow to while a slow allocator keeps promoting garbage into it', async () => {
+    const byV8 = await oldSpaceGrowth();
+    try {
+      boundHeapGrowth();
+      const bounded = await oldSpaceGrowth();
+      expect(bounded).toBeLessThan(byV8 - 0.2);
+    } finally {
+      v8.setFlagsFromString('--heap-growing-percent=0');
+    }
   });
 });
