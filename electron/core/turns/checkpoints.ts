@@ -113,32 +113,44 @@ export class Checkpoints {
 
   /**
    * The worktree as it stands: every file git does not ignore (staged, unstaged, untracked) as the
-   * commit's tree, and the index as its second parent. Two copies of the index are used at once, one
-   * for the index's tree and one to add the working files to.
+   * commit's tree, and the index as its second parent.
    */
   async snapshot(place: GitPlace, message: string): Promise<Snapshot> {
-    return this.withIndexCopies(place, async ({ first: forIndex, second: forFiles }) => {
-      const [indexCommit, tree] = await Promise.all([
-        this.indexTree(place, forIndex).then((indexTree) => this.commitTree(place, indexTree, ['HEAD'], 'index')),
-        this.filesTree(place, forFiles),
-      ]);
-      return { commit: await this.commitTree(place, tree, ['HEAD', indexCommit], message), tree };
-    });
+    const { tree, indexCommit } = await this.snapshotParts(place);
+    return { commit: await this.commitTree(place, tree, ['HEAD', indexCommit], message), tree };
   }
 
   /**
    * A checkpoint kept under `ref`: the snapshot, and the files and lines it differs by from `since`
-   * (counted while the ref is written). What a turn's end costs.
+   * (counted from its tree while its commit and ref are written). What a turn's end costs.
    */
   async take(place: GitPlace, message: string, ref: string, since: string): Promise<{ snapshot: Snapshot; stats: ChangeStats }> {
-    const snapshot = await this.snapshot(place, message);
-    const [stats] = await Promise.all([this.stats(place, since, snapshot.commit), this.setRef(place, ref, snapshot.commit)]);
-    return { snapshot, stats };
+    const { tree, indexCommit } = await this.snapshotParts(place);
+    const kept = async () => {
+      const commit = await this.commitTree(place, tree, ['HEAD', indexCommit], message);
+      await this.setRef(place, ref, commit);
+      return commit;
+    };
+    const [commit, stats] = await Promise.all([kept(), this.stats(place, since, tree)]);
+    return { snapshot: { commit, tree }, stats };
+  }
+
+  /**
+   * A snapshot's tree and its index's commit, through two copies of the index used at once: one
+   * to add the working files to (started first: it is the longer), one for the index's tree.
+   */
+  private async snapshotParts(place: GitPlace): Promise<{ tree: string; indexCommit: string }> {
+    return this.withIndexCopies(place, ['forFiles', 'forIndex'], async ({ forFiles, forIndex }) => {
+      const files = this.filesTree(place, forFiles);
+      const index = this.indexTree(place, forIndex).then((indexTree) => this.commitTree(place, indexTree, ['HEAD'], 'index'));
+      const [tree, indexCommit] = await Promise.all([files, index]);
+      return { tree, indexCommit };
+    });
   }
 
   /** The tree of every file git does not ignore, for comparing without keeping a checkpoint. */
   async tree(place: GitPlace): Promise<string> {
-    return this.withIndexCopies(place, ({ first }) => this.filesTree(place, first));
+    return this.withIndexCopies(place, ['copy'], ({ copy }) => this.filesTree(place, copy));
   }
 
   /**
@@ -148,7 +160,7 @@ export class Checkpoints {
   async checkRestore(place: GitPlace, branch: string, target: string): Promise<void> {
     await this.requireBranch(place, branch);
     const targetTree = objectId((await this.git.run(place, ['rev-parse', `${objectId(target, 'the checkpoint')}^{tree}`])).stdout, 'the tree of the restore');
-    await this.withIndexCopies(place, ({ first }) => this.planRestore(place, first, targetTree));
+    await this.withIndexCopies(place, ['copy'], ({ copy }) => this.planRestore(place, copy, targetTree));
   }
 
   /**
@@ -165,7 +177,7 @@ export class Checkpoints {
     const revisions = { tree: `${commit}^{tree}`, head: `${commit}^1`, index: `${commit}^2^{tree}`, current: 'HEAD' };
     const lines = (await this.git.run(place, ['rev-parse', ...Object.values(revisions)])).stdout.split('\n');
     const [targetTree, targetHead, targetIndex, head] = Object.keys(revisions).map((name, index) => objectId(lines[index] ?? '', `${name} of the restore`)) as [string, string, string, string];
-    const paths = await this.withIndexCopies(place, async ({ first: forFiles, second: forCheck }) => {
+    const paths = await this.withIndexCopies(place, ['forFiles', 'forCheck'], async ({ forFiles, forCheck }) => {
       const { current, paths: differing } = await this.planRestore(place, forFiles, targetTree);
       if (differing.length > 0) await this.switchFiles(place, { forFiles, forCheck }, current, targetTree);
       return differing;
@@ -376,13 +388,13 @@ export class Checkpoints {
     return objectId((await this.git.run(place, args, { env: CHECKPOINT_IDENTITY })).stdout, 'a checkpoint');
   }
 
-  /** Runs `work` with two copies of the worktree's index in a private temporary folder, removed after. */
-  private async withIndexCopies<T>(place: GitPlace, work: (copies: { first: string; second: string }) => Promise<T>): Promise<T> {
+  /** Runs `work` with copies of the worktree's index, one by each of `names`, in a private temporary folder removed after. */
+  private async withIndexCopies<const Name extends string, T>(place: GitPlace, names: readonly Name[], work: (copies: Record<Name, string>) => Promise<T>): Promise<T> {
     const indexFile = path.join(await this.gitDirOf(place), 'index');
     const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'drover-checkpoint-'));
     try {
-      const copies = { first: path.join(dir, 'index-1'), second: path.join(dir, 'index-2') };
-      await Promise.all([copyIndex(indexFile, copies.first), copyIndex(indexFile, copies.second)]);
+      const copies = Object.fromEntries(names.map((name) => [name, path.join(dir, name)])) as Record<Name, string>;
+      await Promise.all(names.map((name) => copyIndex(indexFile, copies[name])));
       return await work(copies);
     } finally {
       await fs.promises.rm(dir, { recursive: true, force: true });
