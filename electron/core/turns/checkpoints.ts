@@ -101,6 +101,33 @@ async function copyIndex(from: string, to: string): Promise<void> {
   }
 }
 
+/** Bytes at an index file's end: its checksum (SHA-1 or SHA-256) ends there. */
+const CHECKSUM_BYTES = 32;
+
+/**
+ * What names an index file's content: the checksum of its bytes that git writes at its end (the
+ * same checksum, the same entries, so the same tree). Null without one to go by: no index, or
+ * index.skipHash (git writes zeros).
+ */
+async function indexChecksum(indexFile: string): Promise<string | null> {
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(indexFile, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size < CHECKSUM_BYTES) return null;
+    const { buffer } = await handle.read(Buffer.alloc(CHECKSUM_BYTES), 0, CHECKSUM_BYTES, size - CHECKSUM_BYTES);
+    // A SHA-1 checksum is the last 20 bytes; zeros there are no checksum, whichever hash it is.
+    return buffer.subarray(CHECKSUM_BYTES - 20).every((byte) => byte === 0) ? null : buffer.toString('hex');
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * The git side of checkpoints: a worktree's state written as a commit through temporary copies of
  * its index (its own index, HEAD and files are never touched), restored on request, compared, and
@@ -108,6 +135,8 @@ async function copyIndex(from: string, to: string): Promise<void> {
  */
 export class Checkpoints {
   private readonly gitDirs = new Map<string, string>();
+  /** The tree of each worktree's index (by its path) as of the index whose checksum is kept with it. */
+  private readonly indexTrees = new Map<string, { checksum: string; tree: string }>();
 
   constructor(private readonly git: Git) {}
 
@@ -142,7 +171,7 @@ export class Checkpoints {
   private async snapshotParts(place: GitPlace): Promise<{ tree: string; indexCommit: string }> {
     return this.withIndexCopies(place, ['forFiles', 'forIndex'], async ({ forFiles, forIndex }) => {
       const files = this.filesTree(place, forFiles);
-      const index = this.indexTree(place, forIndex).then((indexTree) => this.commitTree(place, indexTree, ['HEAD'], 'index'));
+      const index = this.indexCommit(place, forIndex);
       const [tree, indexCommit] = await Promise.all([files, index]);
       return { tree, indexCommit };
     });
@@ -370,11 +399,31 @@ export class Checkpoints {
     return `After the restore the worktree still differed from the checkpoint in ${countOf(left.length, 'path')}: ${listNames(left)}.`;
   }
 
+  /**
+   * A commit of the index (a copy of the worktree's, `indexCopy`) on HEAD. The index's tree is
+   * written once for the same index: an agent seldom stages, so its index stays as it was from turn
+   * to turn. A remembered tree git no longer has (pruned with the checkpoints that held it) is
+   * forgotten and written again.
+   */
+  private async indexCommit(place: GitPlace, indexCopy: string): Promise<string> {
+    const worktreeIndex = path.join(await this.gitDirOf(place), 'index');
+    const checksum = await indexChecksum(indexCopy);
+    const remembered = this.indexTrees.get(worktreeIndex);
+    if (checksum !== null && remembered?.checksum === checksum) {
+      const commit = await this.commitTree(place, remembered.tree, ['HEAD'], 'index').catch(() => null);
+      if (commit !== null) return commit;
+      this.indexTrees.delete(worktreeIndex);
+    }
+    const { tree, fromIndex } = await this.indexTree(place, indexCopy);
+    if (checksum !== null && fromIndex) this.indexTrees.set(worktreeIndex, { checksum, tree });
+    return this.commitTree(place, tree, ['HEAD'], 'index');
+  }
+
   /** The index as a tree; one with unresolved conflicts has none, and counts as HEAD's. */
-  private async indexTree(place: GitPlace, indexFile: string): Promise<string> {
+  private async indexTree(place: GitPlace, indexFile: string): Promise<{ tree: string; fromIndex: boolean }> {
     const written = await this.git.run(place, ['write-tree'], { env: { GIT_INDEX_FILE: indexFile }, okCodes: [0, 128] });
-    if (written.code === 0) return objectId(written.stdout, 'the index');
-    return objectId((await this.git.run(place, ['rev-parse', 'HEAD^{tree}'])).stdout, "HEAD's tree");
+    if (written.code === 0) return { tree: objectId(written.stdout, 'the index'), fromIndex: true };
+    return { tree: objectId((await this.git.run(place, ['rev-parse', 'HEAD^{tree}'])).stdout, "HEAD's tree"), fromIndex: false };
   }
 
   private async filesTree(place: GitPlace, indexFile: string): Promise<string> {
