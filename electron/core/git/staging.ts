@@ -11,12 +11,14 @@ const GITLINK_MODE_BYTES = Buffer.from([0x00, 0x00, 0xe0, 0x00]);
  * False only when the index `env` names (else the checkout's own) certainly holds no submodule's
  * entry: no four bytes of it read as a gitlink's mode, and no shared index (core.splitIndex) keeps
  * entries elsewhere. Listing every entry to find out costs a checkpoint a git process of its own.
+ * Read at once (an index is read in well under a millisecond even for a large repository), so that
+ * `git add` is spawned before whatever git its caller starts beside it.
  */
-async function mayHoldSubmodules(place: GitPlace, env: Record<string, string>): Promise<boolean> {
+function mayHoldSubmodules(place: GitPlace, env: Record<string, string>): boolean {
   if (typeof place === 'string') return true;
-  if ((await fs.promises.readdir(place.gitDir)).some((name) => name.startsWith('sharedindex.'))) return true;
+  if (fs.readdirSync(place.gitDir).some((name) => name.startsWith('sharedindex.'))) return true;
   try {
-    return (await fs.promises.readFile(env.GIT_INDEX_FILE ?? path.join(place.gitDir, 'index'))).includes(GITLINK_MODE_BYTES);
+    return fs.readFileSync(env.GIT_INDEX_FILE ?? path.join(place.gitDir, 'index')).includes(GITLINK_MODE_BYTES);
   } catch (error) {
     // No index yet: nothing is staged, a submodule neither.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
@@ -32,7 +34,7 @@ async function mayHoldSubmodules(place: GitPlace, env: Record<string, string>): 
  * index, a submodule's folder is staged as its checked-out commit without asking it anything.
  */
 export async function stageEverything(git: Git, place: GitPlace, env: Record<string, string> = {}): Promise<void> {
-  const submodules = (await mayHoldSubmodules(place, env)) ? submoduleEntries((await git.run(place, ['ls-files', '--stage', '-z'], { env })).stdout) : [];
+  const submodules = mayHoldSubmodules(place, env) ? submoduleEntries((await git.run(place, ['ls-files', '--stage', '-z'], { env })).stdout) : [];
   if (submodules.length > 0) await git.run(place, ['update-index', '--force-remove', '-z', '--stdin'], { env, input: nulList(submodules.map((entry) => entry.path)) });
   await git.run(place, ['add', '--all'], { env });
   if (submodules.length === 0) return;

@@ -281,6 +281,32 @@ describe('checkpoints (real git)', () => {
     expect(git(repo, 'log', '-1', '--format=%s', snapshot.commit)).toBe('turn 1');
   });
 
+  it("commits the index as each checkpoint finds it, on the HEAD of the moment", async () => {
+    const first = await checkpoints.snapshot(repo, 'first');
+    git(repo, 'commit', '--quiet', '--allow-empty', '-m', 'HEAD moves, the index stays');
+    const second = await checkpoints.snapshot(repo, 'second');
+    expect(git(repo, 'rev-parse', `${second.commit}^2^`)).toBe(git(repo, 'rev-parse', 'HEAD'));
+    expect(git(repo, 'rev-parse', `${second.commit}^2^{tree}`)).toBe(git(repo, 'rev-parse', `${first.commit}^2^{tree}`));
+    writeFiles(repo, { 'staged.txt': 'staged between checkpoints\n' });
+    git(repo, 'add', 'staged.txt');
+    const third = await checkpoints.snapshot(repo, 'third');
+    expect(git(repo, 'show', `${third.commit}^2:staged.txt`)).toBe('staged between checkpoints');
+    expect(git(repo, 'rev-parse', `${third.commit}^2^{tree}`)).toBe(git(repo, 'write-tree'));
+  });
+
+  it("writes the index's tree again when git no longer has the one written for the same index", async () => {
+    writeFiles(repo, { 'staged.txt': 'staged, then pruned\n' });
+    git(repo, 'add', 'staged.txt');
+    writeFiles(repo, { 'unstaged.txt': 'so the files make another tree\n' });
+    const first = await checkpoints.snapshot(repo, 'first');
+    const indexTree = git(repo, 'rev-parse', `${first.commit}^2^{tree}`);
+    // As a gc after the checkpoints holding it were pruned would.
+    fs.rmSync(path.join(repo, '.git', 'objects', indexTree.slice(0, 2), indexTree.slice(2)));
+    const second = await checkpoints.snapshot(repo, 'second');
+    expect(git(repo, 'rev-parse', `${second.commit}^2^{tree}`)).toBe(indexTree);
+    expect(git(repo, 'cat-file', '-t', indexTree)).toBe('tree');
+  });
+
   it('knows a checkpoint that alone holds commits a branch moved away from', async () => {
     commitFiles(repo, { 'kept.txt': 'work a restore takes back\n' }, 'later work');
     const holding = await checkpoints.snapshot(repo, 'before the restore');

@@ -101,6 +101,33 @@ async function copyIndex(from: string, to: string): Promise<void> {
   }
 }
 
+/** Bytes at an index file's end: its checksum (SHA-1 or SHA-256) ends there. */
+const CHECKSUM_BYTES = 32;
+
+/**
+ * What names an index file's content: the checksum of its bytes that git writes at its end (the
+ * same checksum, the same entries, so the same tree). Null without one to go by: no index, or
+ * index.skipHash (git writes zeros).
+ */
+async function indexChecksum(indexFile: string): Promise<string | null> {
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(indexFile, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size < CHECKSUM_BYTES) return null;
+    const { buffer } = await handle.read(Buffer.alloc(CHECKSUM_BYTES), 0, CHECKSUM_BYTES, size - CHECKSUM_BYTES);
+    // A SHA-1 checksum is the last 20 bytes; zeros there are no checksum, whichever hash it is.
+    return buffer.subarray(CHECKSUM_BYTES - 20).every((byte) => byte === 0) ? null : buffer.toString('hex');
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * The git side of checkpoints: a worktree's state written as a commit through temporary copies of
  * its index (its own index, HEAD and files are never touched), restored on request, compared, and
@@ -108,37 +135,51 @@ async function copyIndex(from: string, to: string): Promise<void> {
  */
 export class Checkpoints {
   private readonly gitDirs = new Map<string, string>();
+  /** The tree of each worktree's index (by its path) as of the index whose checksum is kept with it. */
+  private readonly indexTrees = new Map<string, { checksum: string; tree: string }>();
 
   constructor(private readonly git: Git) {}
 
   /**
    * The worktree as it stands: every file git does not ignore (staged, unstaged, untracked) as the
-   * commit's tree, and the index as its second parent. Two copies of the index are used at once, one
-   * for the index's tree and one to add the working files to.
+   * commit's tree, and the index as its second parent.
    */
   async snapshot(place: GitPlace, message: string): Promise<Snapshot> {
-    return this.withIndexCopies(place, async ({ first: forIndex, second: forFiles }) => {
-      const [indexCommit, tree] = await Promise.all([
-        this.indexTree(place, forIndex).then((indexTree) => this.commitTree(place, indexTree, ['HEAD'], 'index')),
-        this.filesTree(place, forFiles),
-      ]);
-      return { commit: await this.commitTree(place, tree, ['HEAD', indexCommit], message), tree };
-    });
+    const { tree, indexCommit } = await this.snapshotParts(place);
+    return { commit: await this.commitTree(place, tree, ['HEAD', indexCommit], message), tree };
   }
 
   /**
    * A checkpoint kept under `ref`: the snapshot, and the files and lines it differs by from `since`
-   * (counted while the ref is written). What a turn's end costs.
+   * (counted from its tree while its commit and ref are written). What a turn's end costs.
    */
   async take(place: GitPlace, message: string, ref: string, since: string): Promise<{ snapshot: Snapshot; stats: ChangeStats }> {
-    const snapshot = await this.snapshot(place, message);
-    const [stats] = await Promise.all([this.stats(place, since, snapshot.commit), this.setRef(place, ref, snapshot.commit)]);
-    return { snapshot, stats };
+    const { tree, indexCommit } = await this.snapshotParts(place);
+    const kept = async () => {
+      const commit = await this.commitTree(place, tree, ['HEAD', indexCommit], message);
+      await this.setRef(place, ref, commit);
+      return commit;
+    };
+    const [commit, stats] = await Promise.all([kept(), this.stats(place, since, tree)]);
+    return { snapshot: { commit, tree }, stats };
+  }
+
+  /**
+   * A snapshot's tree and its index's commit, through two copies of the index used at once: one
+   * to add the working files to (started first: it is the longer), one for the index's tree.
+   */
+  private async snapshotParts(place: GitPlace): Promise<{ tree: string; indexCommit: string }> {
+    return this.withIndexCopies(place, ['forFiles', 'forIndex'], async ({ forFiles, forIndex }) => {
+      const files = this.filesTree(place, forFiles);
+      const index = this.indexCommit(place, forIndex);
+      const [tree, indexCommit] = await Promise.all([files, index]);
+      return { tree, indexCommit };
+    });
   }
 
   /** The tree of every file git does not ignore, for comparing without keeping a checkpoint. */
   async tree(place: GitPlace): Promise<string> {
-    return this.withIndexCopies(place, ({ first }) => this.filesTree(place, first));
+    return this.withIndexCopies(place, ['copy'], ({ copy }) => this.filesTree(place, copy));
   }
 
   /**
@@ -148,7 +189,7 @@ export class Checkpoints {
   async checkRestore(place: GitPlace, branch: string, target: string): Promise<void> {
     await this.requireBranch(place, branch);
     const targetTree = objectId((await this.git.run(place, ['rev-parse', `${objectId(target, 'the checkpoint')}^{tree}`])).stdout, 'the tree of the restore');
-    await this.withIndexCopies(place, ({ first }) => this.planRestore(place, first, targetTree));
+    await this.withIndexCopies(place, ['copy'], ({ copy }) => this.planRestore(place, copy, targetTree));
   }
 
   /**
@@ -165,7 +206,7 @@ export class Checkpoints {
     const revisions = { tree: `${commit}^{tree}`, head: `${commit}^1`, index: `${commit}^2^{tree}`, current: 'HEAD' };
     const lines = (await this.git.run(place, ['rev-parse', ...Object.values(revisions)])).stdout.split('\n');
     const [targetTree, targetHead, targetIndex, head] = Object.keys(revisions).map((name, index) => objectId(lines[index] ?? '', `${name} of the restore`)) as [string, string, string, string];
-    const paths = await this.withIndexCopies(place, async ({ first: forFiles, second: forCheck }) => {
+    const paths = await this.withIndexCopies(place, ['forFiles', 'forCheck'], async ({ forFiles, forCheck }) => {
       const { current, paths: differing } = await this.planRestore(place, forFiles, targetTree);
       if (differing.length > 0) await this.switchFiles(place, { forFiles, forCheck }, current, targetTree);
       return differing;
@@ -358,11 +399,31 @@ export class Checkpoints {
     return `After the restore the worktree still differed from the checkpoint in ${countOf(left.length, 'path')}: ${listNames(left)}.`;
   }
 
+  /**
+   * A commit of the index (a copy of the worktree's, `indexCopy`) on HEAD. The index's tree is
+   * written once for the same index: an agent seldom stages, so its index stays as it was from turn
+   * to turn. A remembered tree git no longer has (pruned with the checkpoints that held it) is
+   * forgotten and written again.
+   */
+  private async indexCommit(place: GitPlace, indexCopy: string): Promise<string> {
+    const worktreeIndex = path.join(await this.gitDirOf(place), 'index');
+    const checksum = await indexChecksum(indexCopy);
+    const remembered = this.indexTrees.get(worktreeIndex);
+    if (checksum !== null && remembered?.checksum === checksum) {
+      const commit = await this.commitTree(place, remembered.tree, ['HEAD'], 'index').catch(() => null);
+      if (commit !== null) return commit;
+      this.indexTrees.delete(worktreeIndex);
+    }
+    const { tree, fromIndex } = await this.indexTree(place, indexCopy);
+    if (checksum !== null && fromIndex) this.indexTrees.set(worktreeIndex, { checksum, tree });
+    return this.commitTree(place, tree, ['HEAD'], 'index');
+  }
+
   /** The index as a tree; one with unresolved conflicts has none, and counts as HEAD's. */
-  private async indexTree(place: GitPlace, indexFile: string): Promise<string> {
+  private async indexTree(place: GitPlace, indexFile: string): Promise<{ tree: string; fromIndex: boolean }> {
     const written = await this.git.run(place, ['write-tree'], { env: { GIT_INDEX_FILE: indexFile }, okCodes: [0, 128] });
-    if (written.code === 0) return objectId(written.stdout, 'the index');
-    return objectId((await this.git.run(place, ['rev-parse', 'HEAD^{tree}'])).stdout, "HEAD's tree");
+    if (written.code === 0) return { tree: objectId(written.stdout, 'the index'), fromIndex: true };
+    return { tree: objectId((await this.git.run(place, ['rev-parse', 'HEAD^{tree}'])).stdout, "HEAD's tree"), fromIndex: false };
   }
 
   private async filesTree(place: GitPlace, indexFile: string): Promise<string> {
@@ -376,13 +437,13 @@ export class Checkpoints {
     return objectId((await this.git.run(place, args, { env: CHECKPOINT_IDENTITY })).stdout, 'a checkpoint');
   }
 
-  /** Runs `work` with two copies of the worktree's index in a private temporary folder, removed after. */
-  private async withIndexCopies<T>(place: GitPlace, work: (copies: { first: string; second: string }) => Promise<T>): Promise<T> {
+  /** Runs `work` with copies of the worktree's index, one by each of `names`, in a private temporary folder removed after. */
+  private async withIndexCopies<const Name extends string, T>(place: GitPlace, names: readonly Name[], work: (copies: Record<Name, string>) => Promise<T>): Promise<T> {
     const indexFile = path.join(await this.gitDirOf(place), 'index');
     const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'drover-checkpoint-'));
     try {
-      const copies = { first: path.join(dir, 'index-1'), second: path.join(dir, 'index-2') };
-      await Promise.all([copyIndex(indexFile, copies.first), copyIndex(indexFile, copies.second)]);
+      const copies = Object.fromEntries(names.map((name) => [name, path.join(dir, name)])) as Record<Name, string>;
+      await Promise.all(names.map((name) => copyIndex(indexFile, copies[name])));
       return await work(copies);
     } finally {
       await fs.promises.rm(dir, { recursive: true, force: true });
