@@ -182,24 +182,20 @@ export class TaskStore {
   endStranded(endedAt: number, livePids: Iterable<number>): EndedStranded {
     const base = this.seq.current;
     const ended = this.db.transaction(() => {
-      const stranded = this.statements.stranded.get();
-      if (!stranded || stranded.first === null || stranded.last === null) return undefined;
+      const { running, cancelling, first, last } = this.statements.stranded.get() ?? { running: 0, cancelling: 0, first: null, last: null };
+      if (first === null || last === null) return undefined;
       this.statements.endStranded.run({ base, endedAt });
-      const span = { first: stranded.first, last: stranded.last, base };
-      return {
-        stranded,
-        rows: this.statements.endedInSpan.all(span),
-        leftovers: this.statements.endedWithPidIn.all({ ...span, pids: JSON.stringify([...livePids]) }),
-      };
+      const span = { first, last, base };
+      const rows = this.statements.endedInSpan.all(span);
+      const leftovers = this.statements.endedWithPidIn.all({ ...span, pids: JSON.stringify([...livePids]) });
+      return { interrupted: running, cancelled: cancelling, leftovers, rows, lastSeq: base + last };
     })();
     if (!ended) return { interrupted: 0, cancelled: 0, leftovers: [], tasks: [] };
-    this.seq.advanceTo(base + (ended.stranded.last ?? 0));
-    const { rows } = ended;
+    const { rows, lastSeq, ...counts } = ended;
+    this.seq.advanceTo(lastSeq);
     const toTask = (row: string) => this.toTask(row);
     return {
-      interrupted: ended.stranded.running,
-      cancelled: ended.stranded.cancelling,
-      leftovers: ended.leftovers,
+      ...counts,
       tasks: {
         *[Symbol.iterator]() {
           for (const row of rows) yield toTask(row);
