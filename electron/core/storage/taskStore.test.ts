@@ -4,6 +4,7 @@ import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { PROJECT_MIGRATIONS } from './projectSchema';
 import { SeqCounter } from './seqCounter';
 import { openDatabase, type SqliteDatabase } from './sqlite';
+import type { Task } from '../../../shared/entities/tasks';
 import { TaskStore, type NewTask } from './taskStore';
 
 /** Text that a JSON round trip could get wrong: quotes, escapes, control characters, NUL, astral and line-separator characters. */
@@ -97,5 +98,38 @@ describe('TaskStore', () => {
     expect(store.inState('queued')).toEqual([first]);
     expect(store.oldestQueued()).toEqual(first);
     expect(store.count('running')).toBe(1);
+  });
+
+  it('ends the stranded tasks, and reads back the processes of only those whose pid is live', () => {
+    const strand = (id: string, state: 'running' | 'cancelling', pid: number | null, pidStartTime: string | null) =>
+      store.update(store.insert(newTask(id)).id, { state, startedAt: 5, pid, pidStartTime });
+    strand('t-gone0001', 'running', 11, 'a');
+    strand('t-live0001', 'running', 12, 'b');
+    store.insert(newTask('t-queued01'));
+    strand('t-live0002', 'cancelling', 13, 'c');
+    strand('t-nopid001', 'running', null, null);
+    const ended = store.endStranded(1_700_000_000_900, [12, 13, 99]);
+    expect(ended).toMatchObject({ interrupted: 3, cancelled: 1, leftovers: [{ pid: 12, startTime: 'b' }, { pid: 13, startTime: 'c' }] });
+    expect([...ended.tasks].map((task) => [task.id, task.state])).toEqual([
+      ['t-gone0001', 'interrupted'],
+      ['t-live0001', 'interrupted'],
+      ['t-live0002', 'cancelled'],
+      ['t-nopid001', 'interrupted'],
+    ]);
+    expect(store.endStranded(1_700_000_001_000, [12, 13])).toMatchObject({ interrupted: 0, cancelled: 0, leftovers: [] });
+  });
+
+  it('hands on each ended task as the reconciliation stored it, while the store is written as they are announced', () => {
+    const started = ['t-ann00001', 't-ann00002'].map((id) => store.update(store.insert(newTask(id)).id, { state: 'running', startedAt: 5 }));
+    const ended = store.endStranded(1_700_000_000_900, []);
+    const announced: Task[] = [];
+    for (const task of ended.tasks) {
+      // A listener of the announcement writes (an inbox post, a retry): reading on must not be in its way.
+      store.insert(newTask(`t-retry${task.id.slice(-3)}`));
+      announced.push(task);
+    }
+    expect(announced).toEqual(started.map((task) => ({ ...task, state: 'interrupted', reason: 'app-restart', endedAt: 1_700_000_000_900, seq: expect.any(Number) })));
+    expect(announced.map((task) => reopened().get(task.id))).toEqual(announced);
+    expect(announced.map((task) => task.seq)).toEqual([...announced.map((task) => task.seq)].sort((a, b) => a - b));
   });
 });

@@ -40,6 +40,29 @@ type TaskColumn = (typeof TASK_COLUMNS)[number];
 const TASK_ROW = `json_array(${TASK_COLUMNS.join(', ')})`;
 const SELECT_TASKS = `SELECT ${TASK_ROW} FROM tasks`;
 
+/** The rows of one endStranded: its UPDATE stamped each with `base` + its rowid. */
+interface StrandedSpan {
+  first: number;
+  last: number;
+  base: number;
+}
+
+/** A process a stranded task ran, as recorded when it started. */
+export interface LeftoverProcess {
+  pid: number;
+  startTime: string | null;
+}
+
+export interface EndedStranded {
+  /** How many were running (now interrupted) and how many were cancelling (now cancelled). */
+  interrupted: number;
+  cancelled: number;
+  /** The processes of ended tasks whose pid was live: they may still be those tasks' own. */
+  leftovers: LeftoverProcess[];
+  /** The ended tasks as now stored, in seq order; each is read from its row when iterated. */
+  tasks: Iterable<Task>;
+}
+
 export type NewTask = Pick<Task, 'id' | 'ownerAgentId' | 'label' | 'command' | 'cwd' | 'attempt' | 'retryOf' | 'createdAt' | 'logPath'>;
 
 /** The fields a state change may set; everything else about a task is fixed at creation. */
@@ -93,14 +116,22 @@ export class TaskStore {
            seq = @base + rowid
          WHERE state IN ('running', 'cancelling')`,
       ),
-      // Through the state index: where the stranded rows lie, so reading them back scans only that span.
-      strandedSpan: db.prepare<[], { first: number | null; last: number | null }>(
-        "SELECT min(rowid) AS first, max(rowid) AS last FROM tasks WHERE state IN ('running', 'cancelling')",
+      // Through the state index alone: how many are stranded and where they lie, so the reads after
+      // the UPDATE scan only that span.
+      stranded: db.prepare<[], { running: number; cancelling: number; first: number | null; last: number | null }>(
+        `SELECT count(*) FILTER (WHERE state = 'running') AS running, count(*) FILTER (WHERE state = 'cancelling') AS cancelling,
+                min(rowid) AS first, max(rowid) AS last
+         FROM tasks WHERE state IN ('running', 'cancelling')`,
       ),
-      // Rowid order is seq order for rows stamped base + rowid.
-      changedInSpan: db
-        .prepare<[{ first: number; last: number; base: number }], string>(`${SELECT_TASKS} WHERE rowid BETWEEN @first AND @last AND seq > @base ORDER BY rowid`)
+      // A row the UPDATE ended is the one stamped base + rowid; rowid order is then seq order.
+      endedInSpan: db
+        .prepare<[StrandedSpan], string>(`${SELECT_TASKS} WHERE rowid BETWEEN @first AND @last AND seq = @base + rowid ORDER BY rowid`)
         .pluck(),
+      // The pids are few (the live processes), the ended rows may be many: only theirs are read.
+      endedWithPidIn: db.prepare<[StrandedSpan & { pids: string }], LeftoverProcess>(
+        `SELECT pid, pid_start_time AS startTime FROM tasks
+         WHERE rowid BETWEEN @first AND @last AND seq = @base + rowid AND pid IN (SELECT value FROM json_each(@pids))`,
+      ),
       countInState: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM tasks WHERE state = ?'),
       // Every column from the task as returned, so what insert returns is what is stored.
       insert: db.prepare<[Task]>(
@@ -142,19 +173,35 @@ export class TaskStore {
   }
 
   /**
-   * Ends every stranded task in one statement, so reconciling a large store stays fast; returns
-   * them as now stored, in seq order. (Reading them back beats RETURNING, which SQLite buffers.)
+   * Ends every stranded task in one statement, so reconciling a large store stays fast. The ended
+   * tasks are read back as stored, in seq order, but each is built only as it is iterated: a caller
+   * that announces them one by one never holds them all (building 100,000 at once cost more in
+   * garbage collection than the UPDATE). Of the processes they ran, only those whose pid is in
+   * `livePids` are read.
    */
-  endStranded(endedAt: number): Task[] {
+  endStranded(endedAt: number, livePids: Iterable<number>): EndedStranded {
     const base = this.seq.current;
-    const tasks = this.db.transaction(() => {
-      const { first, last } = this.statements.strandedSpan.get() ?? { first: null, last: null };
-      if (first === null || last === null) return [];
+    const ended = this.db.transaction(() => {
+      const { running, cancelling, first, last } = this.statements.stranded.get() ?? { running: 0, cancelling: 0, first: null, last: null };
+      if (first === null || last === null) return undefined;
       this.statements.endStranded.run({ base, endedAt });
-      return this.statements.changedInSpan.all({ first, last, base }).map((row) => this.toTask(row));
+      const span = { first, last, base };
+      const rows = this.statements.endedInSpan.all(span);
+      const leftovers = this.statements.endedWithPidIn.all({ ...span, pids: JSON.stringify([...livePids]) });
+      return { interrupted: running, cancelled: cancelling, leftovers, rows, lastSeq: base + last };
     })();
-    this.seq.advanceTo(tasks.at(-1)?.seq ?? base);
-    return tasks;
+    if (!ended) return { interrupted: 0, cancelled: 0, leftovers: [], tasks: [] };
+    const { rows, lastSeq, ...counts } = ended;
+    this.seq.advanceTo(lastSeq);
+    const toTask = (row: string) => this.toTask(row);
+    return {
+      ...counts,
+      tasks: {
+        *[Symbol.iterator]() {
+          for (const row of rows) yield toTask(row);
+        },
+      },
+    };
   }
 
   count(state: TaskState): number {

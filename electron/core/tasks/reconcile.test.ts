@@ -50,6 +50,7 @@ describe('reconcileTasks', () => {
     const killed: number[] = [];
     return {
       killed,
+      livePids: () => Object.keys(alive).map(Number),
       namesSameProcess: (pid, startTime) => alive[pid] !== undefined && alive[pid] === startTime,
       killGroup: (pid) => killed.push(pid),
     };
@@ -79,8 +80,8 @@ describe('reconcileTasks', () => {
     expect(store.get(cancelling)).toMatchObject({ state: 'cancelled', reason: 'cancelled by request' });
     expect(store.get(queued)?.state).toBe('queued');
     expect(store.get(done)?.state).toBe('succeeded');
-    expect(changed.map((task) => task.id)).toEqual([running, cancelling]);
-    expect(changed).toEqual([store.get(running), store.get(cancelling)]);
+    expect([...changed].map((task) => task.id)).toEqual([running, cancelling]);
+    expect([...changed]).toEqual([store.get(running), store.get(cancelling)]);
   });
 
   it('kills a surviving group only when pid and start time still match', () => {
@@ -98,7 +99,7 @@ describe('reconcileTasks', () => {
     const seqBefore = seq.current;
     const before = [...(store.newestFirst() ?? [])];
     const again = reconcileTasks(store, fakeProcesses({ 301: '1' }));
-    expect(again.changed).toEqual([]);
+    expect([...again.changed]).toEqual([]);
     expect(again.report).toMatchObject({ interrupted: 0, cancelled: 0, killed: 0, queued: 1 });
     expect([...(store.newestFirst() ?? [])]).toEqual(before);
     expect(seq.current).toBe(seqBefore);

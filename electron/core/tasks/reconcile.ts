@@ -13,6 +13,8 @@ export interface ReconcileReport {
 }
 
 export interface ProcessTable {
+  /** The pids that name a process now: a task whose pid is not among them ran a process that is gone. */
+  livePids(): Iterable<number>;
   /** The pid still names that process, alive or not yet reaped (its group may live on). */
   namesSameProcess(pid: number, startTime: string | null): boolean;
   killGroup(pid: number): void;
@@ -25,6 +27,7 @@ export interface ProcessTable {
 export function liveProcessTable(): ProcessTable {
   const live = listLivePids();
   return {
+    livePids: () => live,
     namesSameProcess: (pid, startTime) => live.has(pid) && namesSameProcess(pid, startTime),
     killGroup: (pid) => signalProcessGroup(pid, 'SIGKILL'),
   };
@@ -34,23 +37,21 @@ export function liveProcessTable(): ProcessTable {
  * Boot reconciliation of one project's tasks, before anything is served: no runner survives a
  * restart, so `running` becomes `interrupted` and `cancelling` becomes `cancelled`, and a process
  * group still alive from before is killed only if its pid still names the same process. Queued
- * tasks stay queued. Running it twice changes nothing the second time.
+ * tasks stay queued. Running it twice changes nothing the second time. `changed` builds each task
+ * as it is iterated, so announcing them one by one never holds them all.
  */
 export function reconcileTasks(
   store: TaskStore,
   processes: ProcessTable = liveProcessTable(),
   now = Date.now(),
-): { report: ReconcileReport; changed: Task[] } {
-  const report: ReconcileReport = { projectId: store.projectId, interrupted: 0, cancelled: 0, killed: 0, queued: 0 };
-  const changed = store.endStranded(now);
-  for (const task of changed) {
-    if (task.state === 'interrupted') report.interrupted++;
-    else report.cancelled++;
-    if (task.pid !== null && processes.namesSameProcess(task.pid, task.pidStartTime)) {
-      processes.killGroup(task.pid);
-      report.killed++;
-    }
+): { report: ReconcileReport; changed: Iterable<Task> } {
+  const ended = store.endStranded(now, processes.livePids());
+  let killed = 0;
+  for (const { pid, startTime } of ended.leftovers) {
+    if (!processes.namesSameProcess(pid, startTime)) continue;
+    processes.killGroup(pid);
+    killed++;
   }
-  report.queued = store.count('queued');
-  return { report, changed };
+  const report: ReconcileReport = { projectId: store.projectId, interrupted: ended.interrupted, cancelled: ended.cancelled, killed, queued: store.count('queued') };
+  return { report, changed: ended.tasks };
 }
