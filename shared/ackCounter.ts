@@ -1,4 +1,4 @@
-/** VS Code's step: acknowledge in 5,000-byte steps, well under the host's pause mark (see the host's FLOW_CONTROL). */
+/** VS Code's step: acknowledge in 5,000-byte steps, well under the host's 100,000-byte pause mark. */
 export const ACK_STEP_BYTES = 5_000;
 
 /**

@@ -1,23 +1,20 @@
 /**
  * Flow control for one agent terminal, modelled on VS Code's: output is batched (every 5 ms, or at
- * once past 256 KiB), each client acknowledges what it has written, and the PTY is paused while any
- * client has more than 512 KiB unacknowledged. It resumes once all are below 256 KiB, not VS Code's
- * 5,000: a page behind a WebSocket (another process, a busy machine) answers late, and waiting for it
- * to drain nearly all it was sent left the PTY and the page idle by turns through a flood. Each batch
- * costs the host one socket write and one acknowledgement to take in, whatever its size (a profile of
- * a flood: a write took 60-100 us, a 40 KiB frame's or an acknowledgement's reply alike), so batches
- * are large, and the window holds two of them, so one is on its way while the other is parsed.
- * The window still bounds what a client holds, and what a keystroke's echo in a flooding terminal
- * waits behind. Output after a quiet spell, or the first after input was sent to the PTY (a
- * keystroke's echo), goes at once: only what follows it within 5 ms waits.
+ * once past 64 KiB), each client acknowledges what it has written, and the PTY is paused while any
+ * client has more than 100,000 characters unacknowledged. It resumes once all are below 50,000, not
+ * VS Code's 5,000: a page behind a WebSocket (another process, a busy machine) answers late, and
+ * waiting for it to drain nearly all it was sent left the PTY and the page idle by turns through a
+ * flood. The 100,000 still bound what a client holds (and what a keystroke's echo waits behind). Output
+ * after a quiet spell, or the first after input was sent to the PTY (a keystroke's echo), goes at
+ * once: only what follows it within 5 ms waits.
  * Only live clients pace the PTY: one that holds it back and has acknowledged nothing for `stallMs`
  * (a hung page, a tab paused in the debugger) is left behind (see TerminalStream).
  */
 export const FLOW_CONTROL = {
   batchMs: 5,
-  maxBatchChars: 256 * 1024,
-  highWatermark: 512 * 1024,
-  lowWatermark: 256 * 1024,
+  maxBatchChars: 64 * 1024,
+  highWatermark: 100_000,
+  lowWatermark: 50_000,
   stallMs: 5_000,
 } as const;
 
