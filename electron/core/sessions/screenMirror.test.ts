@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ScreenMirror } from './screenMirror';
+import { SpilledScrollback } from './spilledScrollback';
 
 describe('ScreenMirror', () => {
   it('reads a line the terminal wrapped as one line, with the space at the wrap', async () => {
@@ -98,10 +99,12 @@ describe('ScreenMirror', () => {
     const size = { cols: 20, rows: 5, scrollback: 60 };
     /** A mirror that keeps 4 rows of scrollback live and spills the rest, and one that keeps all of it live (the reference). */
     const mirrors = () => ({
-      spilling: new ScreenMirror(size.cols, size.rows, size.scrollback, () => {}, { liveScrollbackRows: 4 }),
+      spilling: new ScreenMirror(size.cols, size.rows, size.scrollback, () => {}, { liveScrollbackRows: 4, spillEveryMs: 1 }),
       reference: new ScreenMirror(size.cols, size.rows, size.scrollback, () => {}, { liveScrollbackRows: 10_000 }),
     });
     const seen = async (mirror: ScreenMirror) => ({ snapshot: await mirror.snapshot(), styled: await mirror.allText({ styled: true }), plain: await mirror.allText() });
+    /** The spills that follow a parse, in later turns of the event loop, are done. */
+    const spilled = (mirror: ScreenMirror) => vi.waitFor(() => expect(mirror.liveRows).toBeLessThanOrEqual(size.rows + 2 * 4));
     /** Busy output: colours and flags, wide characters, lines that wrap, blanks with a background and trailing spaces. */
     const busyOutput = (i: number) =>
       [
@@ -121,7 +124,8 @@ describe('ScreenMirror', () => {
         if (i % 37 === 0) expect(await seen(spilling), `after ${i}`).toEqual(await seen(reference));
       }
       expect(await seen(spilling)).toEqual(await seen(reference));
-      expect(spilling.liveRows).toBeLessThanOrEqual(size.rows + 2 * 4);
+      await spilled(spilling);
+      expect(await seen(spilling)).toEqual(await seen(reference));
       expect(reference.liveRows).toBe(size.rows + size.scrollback);
       spilling.dispose();
       reference.dispose();
@@ -135,8 +139,9 @@ describe('ScreenMirror', () => {
           spilling.write(data);
           reference.write(data);
         }
-        // Parsed, so the spilling mirror has spilled rows when the erase comes.
+        // Parsed and spilled, so the spilling mirror has spilled rows when the erase comes.
         expect(await seen(spilling)).toEqual(await seen(reference));
+        await spilled(spilling);
         if (end === 'smaller') {
           spilling.setScrollbackLines(20);
           reference.setScrollbackLines(20);
@@ -150,6 +155,24 @@ describe('ScreenMirror', () => {
         spilling.dispose();
         reference.dispose();
       }
+    });
+
+    it('spills a flood of lines once it is parsed, not the rows that later lines of the flood push out', async () => {
+      const take = vi.spyOn(SpilledScrollback.prototype, 'take');
+      const { spilling, reference } = mirrors();
+      // 200 kB of lines: many of the pieces xterm parses at a time, each filling the scrollback.
+      const flood = Array.from({ length: 20_000 }, (_, i) => `line ${i}\r\n`).join('');
+      spilling.write(flood);
+      reference.write(flood);
+      expect(await seen(spilling)).toEqual(await seen(reference));
+      await spilled(spilling);
+      const rowsTaken = take.mock.calls.reduce((sum, [, end]) => sum + end, 0);
+      expect(rowsTaken).toBeGreaterThan(0);
+      expect(rowsTaken).toBeLessThanOrEqual(size.scrollback);
+      expect(await seen(spilling)).toEqual(await seen(reference));
+      take.mockRestore();
+      spilling.dispose();
+      reference.dispose();
     });
   });
 });

@@ -32,6 +32,8 @@ export interface ScreenMirrorOptions {
   farBehindChars?: number;
   /** Rows of scrollback the live terminal keeps at least; past twice as many, the older ones are spilled (see spill). */
   liveScrollbackRows?: number;
+  /** The ms between two spills (SPILL_EVERY_MS). */
+  spillEveryMs?: number;
 }
 
 /** Output quiet this long: the mirror parses what it holds. */
@@ -39,6 +41,20 @@ const QUIET_MS = 10;
 const FAR_BEHIND_CHARS = 1024 * 1024;
 /** A few seconds of a busy agent's output: the rows a program may still redraw stay live, and a spill takes many rows at once. */
 const LIVE_SCROLLBACK_ROWS = 256;
+/**
+ * The most characters xterm parses in one go. Lines are the slow part of a parse (64 Ki characters of
+ * `y\n` took 17 ms here, of one long line 2 ms), and xterm only yields to the event loop between
+ * writes (after 12 ms of them): in larger pieces a flood of short lines held the host's loop, and a
+ * keystroke's echo with it, for 50 to 200 ms at a time.
+ */
+const PARSE_SLICE_CHARS = 8 * 1024;
+/**
+ * A spill takes liveScrollbackRows rows at most, one this long after the last. Serializing a row is
+ * the cost (256 rows: 2 to 3 ms here), and through a flood of lines the rows spilled are pushed out
+ * again by the next ones: spilled as fast as they came, a flood beside a person typing spent 40 to
+ * 60 ms at a time spilling rows it then let go.
+ */
+const SPILL_EVERY_MS = 100;
 
 /** What xterm keeps to itself and a cut needs: whether its parser is between sequences, and the scroll region. */
 interface XtermInternals {
@@ -72,9 +88,12 @@ export class ScreenMirror {
   private readonly waiters: Waiter[] = [];
   private readonly farBehindChars: number;
   private readonly liveScrollbackRows: number;
+  private readonly spillEveryMs: number;
   private readonly spilled = new SpilledScrollback();
-  /** What one turn of parsing takes on, so output keeps flowing to clients between turns. */
+  /** What one write to xterm takes on, so output keeps flowing to clients between its turns. */
   private readonly sliceChars: number;
+  /** The next spill's timer (see spillSoon). */
+  private spillTimer: NodeJS.Timeout | undefined;
   private enqueued = 0;
   private applied = 0;
   private parsing = false;
@@ -108,7 +127,8 @@ export class ScreenMirror {
     });
     this.farBehindChars = options.farBehindChars ?? FAR_BEHIND_CHARS;
     this.liveScrollbackRows = options.liveScrollbackRows ?? LIVE_SCROLLBACK_ROWS;
-    this.sliceChars = Math.ceil(this.farBehindChars / 16);
+    this.spillEveryMs = options.spillEveryMs ?? SPILL_EVERY_MS;
+    this.sliceChars = Math.min(Math.ceil(this.farBehindChars / 16), PARSE_SLICE_CHARS);
   }
 
   get cols(): number {
@@ -181,6 +201,7 @@ export class ScreenMirror {
   dispose(): void {
     this.disposed = true;
     clearTimeout(this.quietTimer);
+    clearTimeout(this.spillTimer);
     this.queue.length = 0;
     this.waiters.length = 0;
     this.terminal.dispose();
@@ -217,7 +238,8 @@ export class ScreenMirror {
       if (op.kind === 'resize') {
         this.queue.shift();
         if (op.cols !== this.terminal.cols || op.rows !== this.terminal.rows) this.terminal.resize(op.cols, op.rows);
-        this.spill();
+        this.dropSpilledPastScrollback();
+        this.spillSoon();
         this.applied++;
         continue;
       }
@@ -268,7 +290,8 @@ export class ScreenMirror {
     this.parsing = true;
     this.terminal.write(parts.length === 1 ? (parts[0] as string) : parts.join(''), () => {
       this.parsing = false;
-      this.spill();
+      this.dropSpilledPastScrollback();
+      this.spillSoon();
       this.applied += whole;
       this.queuedChars -= chars;
       this.onParsed(chars);
@@ -324,32 +347,60 @@ export class ScreenMirror {
   }
 
   /**
-   * Past twice liveScrollbackRows of scrollback in the live terminal, moves its oldest rows to the
-   * spilled ones, up to a line's start, keeping liveScrollbackRows; and lets the spilled rows go
-   * that the scrollback has no room for beside the live ones (the terminal trims its own past the
-   * scrollback, which then are older than the rows it keeps).
+   * Past twice liveScrollbackRows of scrollback in the live terminal, spills its oldest rows,
+   * liveScrollbackRows every spillEveryMs, between parses (the live terminal's own scrollback
+   * bounds its rows meanwhile).
+   */
+  private spillSoon(): void {
+    if (this.spillTimer || !this.spillDue()) return;
+    this.spillTimer = setTimeout(() => {
+      this.spillTimer = undefined;
+      if (this.disposed || this.parsing) return;
+      this.spill();
+      this.spillSoon();
+    }, this.spillEveryMs);
+    this.spillTimer.unref();
+  }
+
+  private spillDue(): boolean {
+    return this.terminal.buffer.active.type === 'normal' && this.terminal.buffer.normal.baseY > 2 * this.liveScrollbackRows;
+  }
+
+  /**
+   * Moves the live terminal's oldest rows to the spilled ones, liveScrollbackRows of them or a few
+   * more to reach a line's start (fewer when the last line's start is nearer), keeping
+   * liveScrollbackRows live.
    */
   private spill(): void {
+    if (!this.spillDue()) return;
     const buffer = this.terminal.buffer.normal;
-    if (this.terminal.buffer.active.type === 'normal' && buffer.baseY > 2 * this.liveScrollbackRows) {
-      let end = buffer.baseY - this.liveScrollbackRows;
-      while (end > 0 && buffer.getLine(end)?.isWrapped === true) end--;
-      const live = (this.terminal as unknown as XtermInternals)._core?.buffer;
-      const lines = live?.lines;
-      if (end > 0 && live && typeof live.ybase === 'number' && typeof live.ydisp === 'number' && typeof lines?.trimStart === 'function' && typeof lines.maxLength === 'number') {
-        this.spilled.take(buffer, end);
-        // What xterm's own erase of the scrollback (ED 3) does, for the first `end` rows.
-        (lines as { trimStart(count: number): void }).trimStart(end);
-        live.ybase = Math.max(live.ybase - end, 0);
-        live.ydisp = Math.max(live.ydisp - end, 0);
-        // The list's slots still hold the rows it let go: a list of another capacity copies only
-        // the rows it has, so back at its own capacity it holds nothing more.
-        const capacity = lines.maxLength;
-        lines.maxLength = capacity + 1;
-        lines.maxLength = capacity;
-      }
-    }
-    this.spilled.keepAtMost((this.terminal.options.scrollback ?? 0) - buffer.baseY);
+    const most = buffer.baseY - this.liveScrollbackRows;
+    let end = Math.min(most, this.liveScrollbackRows);
+    while (end < most && buffer.getLine(end)?.isWrapped === true) end++;
+    while (end > 0 && buffer.getLine(end)?.isWrapped === true) end--;
+    const live = (this.terminal as unknown as XtermInternals)._core?.buffer;
+    const lines = live?.lines;
+    if (end === 0 || !live || typeof live.ybase !== 'number' || typeof live.ydisp !== 'number' || typeof lines?.trimStart !== 'function' || typeof lines.maxLength !== 'number') return;
+    this.spilled.take(buffer, end);
+    // What xterm's own erase of the scrollback (ED 3) does, for the first `end` rows.
+    (lines as { trimStart(count: number): void }).trimStart(end);
+    live.ybase = Math.max(live.ybase - end, 0);
+    live.ydisp = Math.max(live.ydisp - end, 0);
+    // The list's slots still hold the rows it let go: a list of another capacity copies only
+    // the rows it has, so back at its own capacity it holds nothing more.
+    const capacity = lines.maxLength;
+    lines.maxLength = capacity + 1;
+    lines.maxLength = capacity;
+    this.dropSpilledPastScrollback();
+  }
+
+  /**
+   * Lets the spilled rows go that the scrollback has no room for beside the live ones: the terminal
+   * trims its own past the scrollback, and the spilled rows are older than any it keeps. Done after
+   * every parse, before anything reads the mirror, so the two never leave a gap between them.
+   */
+  private dropSpilledPastScrollback(): void {
+    this.spilled.keepAtMost((this.terminal.options.scrollback ?? 0) - this.terminal.buffer.normal.baseY);
   }
 
   /** Plain output from here only writes cells and moves the cursor down, scrolling the whole screen at its bottom. */
