@@ -1,7 +1,7 @@
 import { SerializeAddon } from '@xterm/addon-serialize';
-import { Terminal, type IBufferCell } from '@xterm/headless';
+import { Terminal, type IBufferCell, type IBufferLine } from '@xterm/headless';
 import { describe, expect, it, vi } from 'vitest';
-import { serializeTerminal } from './scrollbackSerializer';
+import { contentEnd, serializeTerminal, styledRow } from './scrollbackSerializer';
 
 function terminal(cols = 40, rows = 6): Terminal {
   return new Terminal({ cols, rows, scrollback: 1000, allowProposedApi: true });
@@ -128,5 +128,25 @@ describe('serializeTerminal', () => {
     await write(restored, serializeTerminal(original, addon));
     expect(cells(restored)).toEqual(cells(original));
     expect([restored.buffer.active.cursorX, restored.buffer.active.cursorY]).toEqual([original.buffer.active.cursorX, original.buffer.active.cursorY]);
+  });
+
+  it("reads each row's end and runs from xterm's own cells as through its API", async () => {
+    const original = terminal();
+    await write(original, BUSY_OUTPUT + 'text\u001b[7m   \u001b[0m\r\n\u001b[4m  \u001b[0m\r\n\u001b[31m\u001b[K\u001b[0m\r\nend \u001b[8m \u001b[0m\r\n');
+    const buffer = original.buffer.normal;
+    const cell = buffer.getNullCell();
+    for (let y = 0; y < buffer.length; y++) {
+      const line = buffer.getLine(y) as IBufferLine;
+      // The same row with only xterm's API to read it by.
+      const apiOnly: IBufferLine = {
+        isWrapped: line.isWrapped,
+        length: line.length,
+        getCell: (x, into) => line.getCell(x, into),
+        translateToString: (trimRight, start, end) => line.translateToString(trimRight, start, end),
+      };
+      const end = contentEnd(line, cell);
+      expect(end, `row ${y}`).toBe(contentEnd(apiOnly, cell));
+      for (const width of [end, line.length]) expect(styledRow(line, cell, width), `row ${y}`).toBe(styledRow(apiOnly, cell, width));
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { IBuffer } from '@xterm/headless';
-import { contentEnd, styledRow } from './scrollbackSerializer';
+import { contentEnd, defaultLookText, styledRow } from './scrollbackSerializer';
 
 /** What styledRow puts before each run. */
 // eslint-disable-next-line no-control-regex -- the escape that starts each of them
@@ -42,9 +42,12 @@ export class SpilledScrollback {
       const line = buffer.getLine(row);
       if (!line) continue;
       const continued = buffer.getLine(row + 1)?.isWrapped === true;
+      const end = continued ? line.length : contentEnd(line, cell);
+      // A row of the default look reads as its text to `end`: the cells past it are blank.
+      const plain = end === 0 ? '' : defaultLookText(line, end);
       this.rows.push({
-        styled: styledRow(line, cell, continued ? line.length : contentEnd(line, cell)),
-        plainLength: line.translateToString(!continued).length,
+        styled: plain === null ? styledRow(line, cell, end) : plain && `\u001b[0m${plain}`,
+        plainLength: plain?.length ?? line.translateToString(!continued).length,
         wrapped: line.isWrapped,
         continued,
       });
