@@ -349,15 +349,14 @@ export class ScreenMirror {
   /**
    * Past twice liveScrollbackRows of scrollback in the live terminal, spills its oldest rows,
    * liveScrollbackRows every spillEveryMs, between parses (the live terminal's own scrollback
-   * bounds its rows meanwhile).
+   * bounds its rows meanwhile). A spill that finds no line's start to cut at waits for more output.
    */
   private spillSoon(): void {
     if (this.spillTimer || !this.spillDue()) return;
     this.spillTimer = setTimeout(() => {
       this.spillTimer = undefined;
       if (this.disposed || this.parsing) return;
-      this.spill();
-      this.spillSoon();
+      if (this.spill()) this.spillSoon();
     }, this.spillEveryMs);
     this.spillTimer.unref();
   }
@@ -369,18 +368,20 @@ export class ScreenMirror {
   /**
    * Moves the live terminal's oldest rows to the spilled ones, liveScrollbackRows of them or a few
    * more to reach a line's start (fewer when the last line's start is nearer), keeping
-   * liveScrollbackRows live.
+   * liveScrollbackRows live. Whether it spilled any.
    */
-  private spill(): void {
-    if (!this.spillDue()) return;
+  private spill(): boolean {
+    if (!this.spillDue()) return false;
     const buffer = this.terminal.buffer.normal;
     const most = buffer.baseY - this.liveScrollbackRows;
-    let end = Math.min(most, this.liveScrollbackRows);
-    while (end < most && buffer.getLine(end)?.isWrapped === true) end++;
-    while (end > 0 && buffer.getLine(end)?.isWrapped === true) end--;
+    const wrapped = (row: number) => buffer.getLine(row)?.isWrapped === true;
+    const at = Math.min(most, this.liveScrollbackRows);
+    let end = at;
+    while (end < most && wrapped(end)) end++;
+    if (wrapped(end)) for (end = at; end > 0 && wrapped(end); ) end--;
     const live = (this.terminal as unknown as XtermInternals)._core?.buffer;
     const lines = live?.lines;
-    if (end === 0 || !live || typeof live.ybase !== 'number' || typeof live.ydisp !== 'number' || typeof lines?.trimStart !== 'function' || typeof lines.maxLength !== 'number') return;
+    if (end === 0 || !live || typeof live.ybase !== 'number' || typeof live.ydisp !== 'number' || typeof lines?.trimStart !== 'function' || typeof lines.maxLength !== 'number') return false;
     this.spilled.take(buffer, end);
     // What xterm's own erase of the scrollback (ED 3) does, for the first `end` rows.
     (lines as { trimStart(count: number): void }).trimStart(end);
@@ -392,6 +393,7 @@ export class ScreenMirror {
     lines.maxLength = capacity + 1;
     lines.maxLength = capacity;
     this.dropSpilledPastScrollback();
+    return true;
   }
 
   /**
