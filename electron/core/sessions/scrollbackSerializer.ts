@@ -98,12 +98,30 @@ function allDefaultLook(cells: Uint32Array, end: number): boolean {
 }
 
 /**
+ * Cells `[start, end)` of a row as text, as translateToString gives them (a blank cell a space, a
+ * wide character once), in one flat string: xterm's own builds it a character at a time, a string
+ * of as many pieces, and joining 5,000 such rows took 75 to 216 ms where their text took 7.
+ */
+function textOf(line: IBufferLine, cells: Uint32Array | null, start: number, end: number): string {
+  if (!cells) return line.translateToString(false, start, end);
+  const codes: number[] = [];
+  for (let col = start; col < end; ) {
+    const content = cells[3 * col] as number;
+    // A character with combining marks is kept beside the cells: xterm's own reads it.
+    if (content & 0x200000) return line.translateToString(false, start, end);
+    codes.push(content & 0x1fffff || 0x20);
+    col += content >>> 22 || 1;
+  }
+  return String.fromCodePoint(...codes);
+}
+
+/**
  * A row's first `end` cells as text, if they all have the default look (and xterm's internals are
  * at hand to tell it fast); else null.
  */
 export function defaultLookText(line: IBufferLine, end: number): string | null {
   const cells = cellsOf(line);
-  return cells && allDefaultLook(cells, end) ? line.translateToString(false, 0, end) : null;
+  return cells && allDefaultLook(cells, end) ? textOf(line, cells, 0, end) : null;
 }
 
 /** Where a row's content ends: past its last cell that holds a character or a background colour. */
@@ -129,6 +147,7 @@ export function styledRow(line: IBufferLine, cell: IBufferCell, end: number): st
   // Most rows are one run of the default look.
   const plain = defaultLookText(line, end);
   if (plain !== null) return `\u001b[0m${plain}`;
+  const cells = cellsOf(line);
   const parts: string[] = [];
   let col = 0;
   while (col < end) {
@@ -136,7 +155,7 @@ export function styledRow(line: IBufferLine, cell: IBufferCell, end: number): st
     const lookIsDefault = isDefault(look);
     let runEnd = col + 1;
     while (runEnd < end && sameLook(line.getCell(runEnd, cell) as IBufferCell, look, lookIsDefault)) runEnd++;
-    parts.push(sgr(look), line.translateToString(false, col, runEnd));
+    parts.push(sgr(look), textOf(line, cells, col, runEnd));
     col = runEnd;
   }
   return parts.join('');
