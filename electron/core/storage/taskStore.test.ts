@@ -5,7 +5,7 @@ import { PROJECT_MIGRATIONS } from './projectSchema';
 import { SeqCounter } from './seqCounter';
 import { openDatabase, type SqliteDatabase } from './sqlite';
 import type { Task } from '../../../shared/entities/tasks';
-import { TaskStore, type NewTask } from './taskStore';
+import { ENDED_RANGE, TaskStore, type NewTask } from './taskStore';
 
 /** Text that a JSON round trip could get wrong: quotes, escapes, control characters, NUL, astral and line-separator characters. */
 const AWKWARD = 'say "hi" \\ there\n\ttab \u0000 nul \u0001 \u2028 😀 ünïcödé';
@@ -117,6 +117,33 @@ describe('TaskStore', () => {
       ['t-nopid001', 'interrupted'],
     ]);
     expect(store.endStranded(1_700_000_001_000, [12, 13])).toMatchObject({ interrupted: 0, cancelled: 0, leftovers: [] });
+  });
+
+  it('reads back the ended tasks of a span longer than one read, in seq order, skipping a read that holds none', () => {
+    // Stranded tasks in the first and third reads of the span, none in the second; finished ones between.
+    const strandedAt = new Set([0, 1, ENDED_RANGE - 1, 2 * ENDED_RANGE, 2 * ENDED_RANGE + 7, 2 * ENDED_RANGE + 9]);
+    const expected: Task[] = [];
+    db.transaction(() => {
+      for (let i = 0; i <= 2 * ENDED_RANGE + 9; i++) {
+        const task = store.insert(newTask(`t-span${String(i).padStart(4, '0')}`, { label: i === 1 ? AWKWARD : `job ${i}` }));
+        const stranded = strandedAt.has(i);
+        const state = i === 2 * ENDED_RANGE + 7 ? 'cancelling' : 'running';
+        const stored = store.update(task.id, stranded ? { state, startedAt: 5, pid: i } : { state: 'succeeded', endedAt: 6, exitCode: 0 });
+        if (stranded) expected.push(stored);
+      }
+    })();
+    const ended = store.endStranded(1_700_000_000_900, []);
+    expect(ended).toMatchObject({ interrupted: 5, cancelled: 1 });
+    const tasks = [...ended.tasks];
+    expect(tasks).toEqual(
+      expected.map((task) =>
+        task.state === 'running'
+          ? { ...task, state: 'interrupted', reason: 'app-restart', endedAt: 1_700_000_000_900, seq: expect.any(Number) }
+          : { ...task, state: 'cancelled', reason: 'cancelled; finished at restart', endedAt: 1_700_000_000_900, seq: expect.any(Number) },
+      ),
+    );
+    expect(tasks.map((task) => store.get(task.id))).toEqual(tasks);
+    expect(tasks.map((task) => task.seq)).toEqual([...tasks.map((task) => task.seq)].sort((a, b) => a - b));
   });
 
   it('hands on each ended task as the reconciliation stored it, while the store is written as they are announced', () => {

@@ -31,6 +31,8 @@ const TASK_COLUMNS = [
   'created_at', 'started_at', 'ended_at', 'pid', 'pid_start_time', 'log_path', 'output_bytes', 'seq',
 ] as const satisfies { length: TaskValues['length'] };
 type TaskColumn = (typeof TASK_COLUMNS)[number];
+/** Where a row's values hold its seq (last, in TaskValues as in TASK_COLUMNS). */
+const SEQ_INDEX = 18;
 
 /**
  * Every read takes each row as one JSON array: better-sqlite3 crosses into V8 once per value (19 per
@@ -47,6 +49,14 @@ interface StrandedSpan {
   base: number;
 }
 
+/**
+ * How many rowids of the stranded span one read of the ended rows covers. Each range comes as one
+ * JSON array of rows: 100,000 ended rows are then a hundred steps, strings and JSON.parse calls
+ * instead of 100,000 each, which cut reading and parsing them by about a fifth (470 to 380 ms CPU),
+ * while only one range's tasks are parsed at a time.
+ */
+export const ENDED_RANGE = 1000;
+
 /** A process a stranded task ran, as recorded when it started. */
 export interface LeftoverProcess {
   pid: number;
@@ -59,7 +69,7 @@ export interface EndedStranded {
   cancelled: number;
   /** The processes of ended tasks whose pid was live: they may still be those tasks' own. */
   leftovers: LeftoverProcess[];
-  /** The ended tasks as now stored, in seq order; each is read from its row when iterated. */
+  /** The ended tasks as now stored, in seq order; each range of them is parsed when iterated. */
   tasks: Iterable<Task>;
 }
 
@@ -123,9 +133,11 @@ export class TaskStore {
                 min(rowid) AS first, max(rowid) AS last
          FROM tasks WHERE state IN ('running', 'cancelling')`,
       ),
-      // A row the UPDATE ended is the one stamped base + rowid; rowid order is then seq order.
-      endedInSpan: db
-        .prepare<[StrandedSpan], string>(`${SELECT_TASKS} WHERE rowid BETWEEN @first AND @last AND seq = @base + rowid ORDER BY rowid`)
+      // A row the UPDATE ended is the one stamped base + rowid. Null when the range holds none.
+      endedInRange: db
+        .prepare<[StrandedSpan], string | null>(
+          `SELECT '[' || group_concat(${TASK_ROW}, ',') || ']' FROM tasks WHERE rowid BETWEEN @first AND @last AND seq = @base + rowid`,
+        )
         .pluck(),
       // The pids are few (the live processes), the ended rows may be many: only theirs are read.
       endedWithPidIn: db.prepare<[StrandedSpan & { pids: string }], LeftoverProcess>(
@@ -174,9 +186,9 @@ export class TaskStore {
 
   /**
    * Ends every stranded task in one statement, so reconciling a large store stays fast. The ended
-   * tasks are read back as stored, in seq order, but each is built only as it is iterated: a caller
-   * that announces them one by one never holds them all (building 100,000 at once cost more in
-   * garbage collection than the UPDATE). Of the processes they ran, only those whose pid is in
+   * tasks are read back as stored, in seq order, but each range of them is parsed only as it is
+   * iterated: a caller that announces them one by one never holds them all (building 100,000 at once
+   * cost more in garbage collection than the UPDATE). Of the processes they ran, only those whose pid is in
    * `livePids` are read.
    */
   endStranded(endedAt: number, livePids: Iterable<number>): EndedStranded {
@@ -185,20 +197,27 @@ export class TaskStore {
       const { running, cancelling, first, last } = this.statements.stranded.get() ?? { running: 0, cancelling: 0, first: null, last: null };
       if (first === null || last === null) return undefined;
       this.statements.endStranded.run({ base, endedAt });
-      const span = { first, last, base };
-      const rows = this.statements.endedInSpan.all(span);
-      const leftovers = this.statements.endedWithPidIn.all({ ...span, pids: JSON.stringify([...livePids]) });
-      return { interrupted: running, cancelled: cancelling, leftovers, rows, lastSeq: base + last };
+      const ranges: string[] = [];
+      for (let from = first; from <= last; from += ENDED_RANGE) {
+        const range = this.statements.endedInRange.get({ first: from, last: Math.min(from + ENDED_RANGE - 1, last), base });
+        if (range) ranges.push(range);
+      }
+      const leftovers = this.statements.endedWithPidIn.all({ first, last, base, pids: JSON.stringify([...livePids]) });
+      return { interrupted: running, cancelled: cancelling, leftovers, ranges, lastSeq: base + last };
     })();
     if (!ended) return { interrupted: 0, cancelled: 0, leftovers: [], tasks: [] };
-    const { rows, lastSeq, ...counts } = ended;
+    const { ranges, lastSeq, ...counts } = ended;
     this.seq.advanceTo(lastSeq);
-    const toTask = (row: string) => this.toTask(row);
+    const toTask = (values: TaskValues) => this.fromValues(values);
     return {
       ...counts,
       tasks: {
         *[Symbol.iterator]() {
-          for (const row of rows) yield toTask(row);
+          for (const range of ranges) {
+            // group_concat promises no order: sorting by seq (one pass when the scan kept rowid order) does.
+            const rows = (JSON.parse(range) as TaskValues[]).sort((a, b) => a[SEQ_INDEX] - b[SEQ_INDEX]);
+            for (const values of rows) yield toTask(values);
+          }
         },
       },
     };
@@ -248,8 +267,11 @@ export class TaskStore {
   }
 
   private toTask(row: string): Task {
-    const [id, ownerAgentId, label, command, cwd, state, exitCode, signal, reason, attempt, retryOf, createdAt, startedAt, endedAt, pid, pidStartTime, logPath, outputBytes, seq] =
-      JSON.parse(row) as TaskValues;
+    return this.fromValues(JSON.parse(row) as TaskValues);
+  }
+
+  private fromValues(values: TaskValues): Task {
+    const [id, ownerAgentId, label, command, cwd, state, exitCode, signal, reason, attempt, retryOf, createdAt, startedAt, endedAt, pid, pidStartTime, logPath, outputBytes, seq] = values;
     return {
       id,
       projectId: this.projectId,
