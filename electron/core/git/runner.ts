@@ -1,5 +1,6 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { fail } from '../errors';
+import { GitSession } from './session';
 
 /** `git merge-tree --write-tree` (a merge checked without touching any checkout) came with git 2.38. */
 export const MIN_GIT_VERSION: readonly [number, number] = [2, 38];
@@ -142,6 +143,15 @@ export class Git {
     if (result.error) this.failToRun(result.error as NodeJS.ErrnoException, args, cwd);
     const outcome = { stdout: result.stdout, stderr: result.stderr, code: result.status ?? 1 };
     return this.checked(outcome, args, cwd, options);
+  }
+
+  /**
+   * A git kept running at `place` for requests on its standard input (see GitSession), with the
+   * environment and settings `run` gives git; ended after `idleMs` without a request.
+   */
+  session(place: GitPlace, args: readonly string[], idleMs: number): GitSession {
+    const { cwd, env } = this.placed(place, {});
+    return new GitSession(`git ${args[0] ?? ''} in ${cwd}`, () => this.ensureUsable(), () => spawn('git', argsOf(args, {}), { cwd, env }), idleMs);
   }
 
   /** The folder a command runs in and its whole environment. */

@@ -8,22 +8,40 @@ import { SUBMODULE_MODE, submoduleEntries } from './submodules';
 const GITLINK_MODE_BYTES = Buffer.from([0x00, 0x00, 0xe0, 0x00]);
 
 /**
+ * Read at once, the index of a project of thousands of files (a few hundred KB), searched in well
+ * under a millisecond; a larger one is read and searched a part at a time.
+ */
+const INDEX_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Whether `file` holds `bytes`, read a chunk at a time: an index can be tens of MB, and neither
+ * reading nor searching it whole may hold up the host's thread.
+ */
+async function fileHolds(file: string, bytes: Buffer): Promise<boolean> {
+  let carried = Buffer.alloc(0);
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: INDEX_CHUNK_BYTES })) {
+    const joined = Buffer.concat([carried, chunk as Buffer]);
+    if (joined.includes(bytes)) return true;
+    // Enough of this chunk's end for `bytes` cut in two by the next one.
+    carried = joined.subarray(Math.max(0, joined.length - bytes.length + 1));
+  }
+  return false;
+}
+
+/**
  * False only when the index `env` names (else the checkout's own) certainly holds no submodule's
  * entry: no four bytes of it read as a gitlink's mode, and no shared index (core.splitIndex) keeps
  * entries elsewhere. Listing every entry to find out costs a checkpoint a git process of its own.
- * Read at once (an index is read in well under a millisecond even for a large repository), so that
- * `git add` is spawned before whatever git its caller starts beside it.
  */
-function mayHoldSubmodules(place: GitPlace, env: Record<string, string>): boolean {
+async function mayHoldSubmodules(place: GitPlace, env: Record<string, string>): Promise<boolean> {
   if (typeof place === 'string') return true;
-  if (fs.readdirSync(place.gitDir).some((name) => name.startsWith('sharedindex.'))) return true;
-  try {
-    return fs.readFileSync(env.GIT_INDEX_FILE ?? path.join(place.gitDir, 'index')).includes(GITLINK_MODE_BYTES);
-  } catch (error) {
+  const indexHolds = fileHolds(env.GIT_INDEX_FILE ?? path.join(place.gitDir, 'index'), GITLINK_MODE_BYTES).catch((error: unknown) => {
     // No index yet: nothing is staged, a submodule neither.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;
-  }
+  });
+  const [gitDirNames, holds] = await Promise.all([fs.promises.readdir(place.gitDir), indexHolds]);
+  return holds || gitDirNames.some((name) => name.startsWith('sharedindex.'));
 }
 
 /**
@@ -34,7 +52,7 @@ function mayHoldSubmodules(place: GitPlace, env: Record<string, string>): boolea
  * index, a submodule's folder is staged as its checked-out commit without asking it anything.
  */
 export async function stageEverything(git: Git, place: GitPlace, env: Record<string, string> = {}): Promise<void> {
-  const submodules = mayHoldSubmodules(place, env) ? submoduleEntries((await git.run(place, ['ls-files', '--stage', '-z'], { env })).stdout) : [];
+  const submodules = (await mayHoldSubmodules(place, env)) ? submoduleEntries((await git.run(place, ['ls-files', '--stage', '-z'], { env })).stdout) : [];
   if (submodules.length > 0) await git.run(place, ['update-index', '--force-remove', '-z', '--stdin'], { env, input: nulList(submodules.map((entry) => entry.path)) });
   await git.run(place, ['add', '--all'], { env });
   if (submodules.length === 0) return;

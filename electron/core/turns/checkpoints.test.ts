@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { commitFiles, git, makeRepo, writeFiles } from '../../../test-support/gitRepo';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { Git } from '../git/runner';
@@ -36,6 +36,23 @@ function gitStateOf(repo: string): Record<string, string> {
     reflog: git(repo, 'reflog', 'show', '--format=%H %gs', 'main'),
     status: git(repo, '--no-optional-locks', 'status', '--porcelain=v2', '--untracked-files=all'),
   };
+}
+
+/** The gits this process started that work in `folder` now (from /proc). */
+function gitsOfThisProcessIn(folder: string): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return parent === process.pid && fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'git' && fs.readlinkSync(`/proc/${pid}/cwd`) === folder;
+      } catch {
+        return false;
+      }
+    });
 }
 
 describe('checkpoints (real git)', () => {
@@ -292,6 +309,40 @@ describe('checkpoints (real git)', () => {
     const third = await checkpoints.snapshot(repo, 'third');
     expect(git(repo, 'show', `${third.commit}^2:staged.txt`)).toBe('staged between checkpoints');
     expect(git(repo, 'rev-parse', `${third.commit}^2^{tree}`)).toBe(git(repo, 'write-tree'));
+  });
+
+  it('takes the commit of the same index on the same HEAD again', async () => {
+    const runner = new Git(process.env);
+    checkpoints = new Checkpoints(runner);
+    writeFiles(repo, { 'staged.txt': 'staged once\n' });
+    git(repo, 'add', 'staged.txt');
+    const first = await checkpoints.snapshot(repo, 'first');
+    writeFiles(repo, { 'unstaged.txt': 'changed, not staged\n' });
+    const run = vi.spyOn(runner, 'run');
+    const second = await checkpoints.snapshot(repo, 'second');
+    // Made within the same second, a new commit of the index would have the same id: only the snapshot's own is made.
+    expect(run.mock.calls.filter(([, args]) => args[0] === 'commit-tree' || args[0] === 'write-tree')).toHaveLength(2);
+    expect(second.tree).not.toBe(first.tree);
+    expect(git(repo, 'rev-parse', `${second.commit}^2`)).toBe(git(repo, 'rev-parse', `${first.commit}^2`));
+    expect(git(repo, 'rev-parse', `${second.commit}^1`)).toBe(git(repo, 'rev-parse', 'HEAD'));
+  });
+
+  it('takes a checkpoint when the gits kept running for its worktree were killed: they are started again', async () => {
+    const start = await checkpoints.snapshot(repo, 'start');
+    await checkpoints.take(repo, 'turn 1', 'refs/drover/checkpoints/a-x/1', start.commit);
+    const killed = gitsOfThisProcessIn(repo);
+    // One answers names (HEAD), one writes refs.
+    expect(killed).toHaveLength(2);
+    for (const pid of killed) process.kill(pid, 'SIGKILL');
+    writeFiles(repo, { 'kept.txt': 'after the kill\n' });
+    const { snapshot, stats } = await checkpoints.take(repo, 'turn 2', 'refs/drover/checkpoints/a-x/2', start.commit);
+    expect(git(repo, 'rev-parse', 'refs/drover/checkpoints/a-x/2')).toBe(snapshot.commit);
+    expect(git(repo, 'show', `${snapshot.commit}:kept.txt`)).toBe('after the kill');
+    expect(git(repo, 'rev-parse', `${snapshot.commit}^1`)).toBe(git(repo, 'rev-parse', 'HEAD'));
+    expect(stats).toEqual({ files: 1, additions: 1, deletions: 1 });
+    const running = gitsOfThisProcessIn(repo);
+    expect(running).toHaveLength(2);
+    expect(running.filter((pid) => killed.includes(pid))).toEqual([]);
   });
 
   it("writes the index's tree again when git no longer has the one written for the same index", async () => {

@@ -7,6 +7,7 @@ import { fail } from '../errors';
 import { parseRawDiff, type RawChange } from '../git/diff';
 import { nulList, splitNul } from '../git/nulFields';
 import { workTreeOf, type Git, type GitPlace, type RecordedCheckout } from '../git/runner';
+import type { GitSession } from '../git/session';
 import { stageEverything } from '../git/staging';
 import { holdsAnything, SUBMODULE_MODE } from '../git/submodules';
 
@@ -20,6 +21,35 @@ const CHECKPOINT_IDENTITY = {
 
 /** A commit or tree id as git prints it: only such ids are passed on as revisions. */
 const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/**
+ * How long a worktree's checkpoint gits (see CheckpointGits) wait for its next checkpoint before
+ * they end: longer than most turns, so a busy agent's checkpoints find them running, and short
+ * enough that the gits of an agent gone or idle do not stay.
+ */
+const SESSION_IDLE_MS = 5 * 60_000;
+
+/**
+ * The gits a worktree's checkpoints keep running between them, each answering a request with a
+ * write and a read instead of a process of its own: one resolves names (HEAD, a remembered
+ * commit's tree), one writes refs.
+ */
+interface CheckpointGits {
+  names: GitSession;
+  refs: GitSession;
+}
+
+/** A commit of a worktree's index, and the HEAD it was made on (the snapshot's first parent). */
+interface IndexCommit {
+  head: string;
+  commit: string;
+}
+
+/** The commit of a worktree's index made last, with the index's checksum and tree. */
+interface RememberedIndex extends IndexCommit {
+  checksum: string;
+  tree: string;
+}
 
 /** Where the checkpoints of one agent live (`for-each-ref` and `--glob` take it as a prefix). */
 export function checkpointRefsOf(agentId: string): string {
@@ -92,8 +122,7 @@ function refuseMovingSubmodules(workTree: string, changes: readonly RawChange[])
 /** A copy of the index that git takes for the same (its timestamps kept, so racily clean entries are still checked). */
 async function copyIndex(from: string, to: string): Promise<void> {
   try {
-    await fs.promises.copyFile(from, to);
-    const stat = await fs.promises.stat(from);
+    const [, stat] = await Promise.all([fs.promises.copyFile(from, to), fs.promises.stat(from)]);
     await fs.promises.utimes(to, stat.atime, stat.mtime);
   } catch (error) {
     // No index yet (nothing ever staged): git starts from an empty one.
@@ -135,8 +164,10 @@ async function indexChecksum(indexFile: string): Promise<string | null> {
  */
 export class Checkpoints {
   private readonly gitDirs = new Map<string, string>();
-  /** The tree of each worktree's index (by its path) as of the index whose checksum is kept with it. */
-  private readonly indexTrees = new Map<string, { checksum: string; tree: string }>();
+  /** The last commit of each worktree's index (by the index's path). */
+  private readonly indexCommits = new Map<string, RememberedIndex>();
+  /** By the worktree's git dir (the folder, for a person's own checkout). */
+  private readonly sessions = new Map<string, CheckpointGits>();
 
   constructor(private readonly git: Git) {}
 
@@ -145,8 +176,7 @@ export class Checkpoints {
    * commit's tree, and the index as its second parent.
    */
   async snapshot(place: GitPlace, message: string): Promise<Snapshot> {
-    const { tree, indexCommit } = await this.snapshotParts(place);
-    return { commit: await this.commitTree(place, tree, ['HEAD', indexCommit], message), tree };
+    return this.snapshotParts(place, async (tree, index) => ({ commit: await this.snapshotCommit(place, tree, index, message), tree }));
   }
 
   /**
@@ -154,27 +184,44 @@ export class Checkpoints {
    * (counted from its tree while its commit and ref are written). What a turn's end costs.
    */
   async take(place: GitPlace, message: string, ref: string, since: string): Promise<{ snapshot: Snapshot; stats: ChangeStats }> {
-    const { tree, indexCommit } = await this.snapshotParts(place);
-    const kept = async () => {
-      const commit = await this.commitTree(place, tree, ['HEAD', indexCommit], message);
-      await this.setRef(place, ref, commit);
-      return commit;
-    };
-    const [commit, stats] = await Promise.all([kept(), this.stats(place, since, tree)]);
-    return { snapshot: { commit, tree }, stats };
+    return this.snapshotParts(place, async (tree, index) => {
+      const kept = async () => {
+        const commit = await this.snapshotCommit(place, tree, index, message);
+        await this.setRef(place, ref, commit);
+        return commit;
+      };
+      const [commit, stats] = await Promise.all([kept(), this.stats(place, since, tree)]);
+      return { snapshot: { commit, tree }, stats };
+    });
   }
 
   /**
    * A snapshot's tree and its index's commit, through two copies of the index used at once: one
-   * to add the working files to (started first: it is the longer), one for the index's tree.
+   * to add the working files to (started first: it is the longer), one for the index's tree; and
+   * what `then` makes of them, started as soon as they are known, while the copies are removed.
    */
-  private async snapshotParts(place: GitPlace): Promise<{ tree: string; indexCommit: string }> {
-    return this.withIndexCopies(place, ['forFiles', 'forIndex'], async ({ forFiles, forIndex }) => {
-      const files = this.filesTree(place, forFiles);
-      const index = this.indexCommit(place, forIndex);
-      const [tree, indexCommit] = await Promise.all([files, index]);
-      return { tree, indexCommit };
+  private async snapshotParts<T>(place: GitPlace, then: (tree: string, index: IndexCommit) => Promise<T>): Promise<T> {
+    const { started } = await this.withIndexCopies(place, ['forFiles', 'forIndex'], async ({ forFiles, forIndex }) => {
+      const [tree, index] = await Promise.all([this.filesTree(place, forFiles), this.indexCommit(place, forIndex)]);
+      const started = then(tree, index);
+      // Awaited once the copies are removed; should removing them fail, its failure must not go unhandled meanwhile.
+      started.catch(() => {});
+      return { started };
     });
+    return started;
+  }
+
+  /**
+   * The snapshot's commit: `tree` on the HEAD its index's commit was made on, and that commit. One
+   * that fails forgets the index's commit, which may be what git no longer has.
+   */
+  private async snapshotCommit(place: GitPlace, tree: string, index: IndexCommit, message: string): Promise<string> {
+    try {
+      return await this.commitTree(place, tree, [index.head, index.commit], message);
+    } catch (error) {
+      this.indexCommits.delete(path.join(await this.gitDirOf(place), 'index'));
+      throw error;
+    }
   }
 
   /** The tree of every file git does not ignore, for comparing without keeping a checkpoint. */
@@ -224,8 +271,12 @@ export class Checkpoints {
     return parseShortStat(result.stdout);
   }
 
+  /** Points `ref` at `commit`, through the worktree's running `update-ref --stdin` (a transaction of its own). */
   async setRef(place: GitPlace, ref: string, commit: string): Promise<void> {
-    await this.git.run(place, ['update-ref', '-m', 'drover: checkpoint', '--end-of-options', ref, objectId(commit, 'a checkpoint')]);
+    // Git refuses such a ref name anyway; in a request it would split the line or its fields.
+    if (/\s/.test(ref)) fail('invalid-state', `${JSON.stringify(ref)} is not a ref name git takes.`);
+    const answer = await this.sessionsOf(place).refs.request(`start\nupdate ${ref} ${objectId(commit, 'a checkpoint')}\ncommit\n`, 2);
+    if (answer.join('\n') !== 'start: ok\ncommit: ok') fail('invalid-state', `git update-ref answered ${JSON.stringify(answer.join('; '))} for ${ref}.`);
   }
 
   async deleteRef(place: GitPlace, ref: string): Promise<void> {
@@ -400,30 +451,52 @@ export class Checkpoints {
   }
 
   /**
-   * A commit of the index (a copy of the worktree's, `indexCopy`) on HEAD. The index's tree is
-   * written once for the same index: an agent seldom stages, so its index stays as it was from turn
-   * to turn. A remembered tree git no longer has (pruned with the checkpoints that held it) is
-   * forgotten and written again.
+   * A commit of the index (a copy of the worktree's, `indexCopy`) on HEAD as it is now. An agent
+   * seldom stages, so its index stays as it was from turn to turn: the commit made last is taken
+   * again for the same index (known by its checksum) on the same HEAD, and its tree for the same
+   * index on another HEAD. Either is forgotten and written again when git no longer has it (pruned
+   * with the checkpoints that held it).
    */
-  private async indexCommit(place: GitPlace, indexCopy: string): Promise<string> {
+  private async indexCommit(place: GitPlace, indexCopy: string): Promise<IndexCommit> {
     const worktreeIndex = path.join(await this.gitDirOf(place), 'index');
     const checksum = await indexChecksum(indexCopy);
-    const remembered = this.indexTrees.get(worktreeIndex);
-    if (checksum !== null && remembered?.checksum === checksum) {
-      const commit = await this.commitTree(place, remembered.tree, ['HEAD'], 'index').catch(() => null);
-      if (commit !== null) return commit;
-      this.indexTrees.delete(worktreeIndex);
+    const remembered = checksum === null ? undefined : this.indexCommits.get(worktreeIndex);
+    const same = remembered?.checksum === checksum ? remembered : undefined;
+    // The commit's tree as git finds it now: missing when either is gone.
+    const [headLine = '', treeLine] = await this.sessionsOf(place).names.request(same ? `HEAD\n${same.commit}^{tree}\n` : 'HEAD\n', same ? 2 : 1, ([line = '']) => OBJECT_ID.test(line));
+    const head = objectId(headLine, 'HEAD');
+    if (same && treeLine === same.tree) {
+      if (same.head === head) return same;
+      const moved = { ...same, head, commit: await this.commitTree(place, same.tree, [head], 'index') };
+      this.indexCommits.set(worktreeIndex, moved);
+      return moved;
     }
-    const { tree, fromIndex } = await this.indexTree(place, indexCopy);
-    if (checksum !== null && fromIndex) this.indexTrees.set(worktreeIndex, { checksum, tree });
-    return this.commitTree(place, tree, ['HEAD'], 'index');
+    const { tree, fromIndex } = await this.indexTree(place, indexCopy, head);
+    const commit = await this.commitTree(place, tree, [head], 'index');
+    if (checksum !== null && fromIndex) this.indexCommits.set(worktreeIndex, { checksum, head, tree, commit });
+    else this.indexCommits.delete(worktreeIndex);
+    return { head, commit };
   }
 
-  /** The index as a tree; one with unresolved conflicts has none, and counts as HEAD's. */
-  private async indexTree(place: GitPlace, indexFile: string): Promise<{ tree: string; fromIndex: boolean }> {
+  /** The index as a tree; one with unresolved conflicts has none, and counts as `head`'s. */
+  private async indexTree(place: GitPlace, indexFile: string, head: string): Promise<{ tree: string; fromIndex: boolean }> {
     const written = await this.git.run(place, ['write-tree'], { env: { GIT_INDEX_FILE: indexFile }, okCodes: [0, 128] });
     if (written.code === 0) return { tree: objectId(written.stdout, 'the index'), fromIndex: true };
-    return { tree: objectId((await this.git.run(place, ['rev-parse', 'HEAD^{tree}'])).stdout, "HEAD's tree"), fromIndex: false };
+    return { tree: objectId((await this.git.run(place, ['rev-parse', `${head}^{tree}`])).stdout, "HEAD's tree"), fromIndex: false };
+  }
+
+  /** The worktree's running checkpoint gits (started on their first request). */
+  private sessionsOf(place: GitPlace): CheckpointGits {
+    const key = typeof place === 'string' ? place : place.gitDir;
+    let gits = this.sessions.get(key);
+    if (!gits) {
+      gits = {
+        names: this.git.session(place, ['cat-file', '--batch-check=%(objectname)'], SESSION_IDLE_MS),
+        refs: this.git.session(place, ['update-ref', '--stdin', '-m', 'drover: checkpoint'], SESSION_IDLE_MS),
+      };
+      this.sessions.set(key, gits);
+    }
+    return gits;
   }
 
   private async filesTree(place: GitPlace, indexFile: string): Promise<string> {
