@@ -17,7 +17,8 @@ export default defineConfig<{ carrier: PageCarrier }>({
   outputDir: 'test-results',
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  workers: 1,
+  // Each worker runs its own hosts and Chromium in temp folders: two keep both cores busy.
+  workers: 2,
   fullyParallel: false,
   reporter: [['list']],
   use: {

@@ -83,8 +83,10 @@ function collectPlaywrightFailures(suite) {
 }
 
 vitestStep('unit', ['--exclude', `${REAL_CLI_SUITE}/**`]);
-// The real agent CLIs (installed into a cache on first use), one at a time: their screens are timed.
-vitestStep('real-cli', [REAL_CLI_SUITE, '--no-file-parallelism']);
+// The real agent CLIs (installed into a cache on first use), two at a time: each mostly waits on its
+// screens and the fake model, and more at once would time their screens under a load no person's
+// machine puts them under.
+vitestStep('real-cli', [REAL_CLI_SUITE, '--maxWorkers=2']);
 
 if (built) {
   step('e2e', npx, ['playwright', 'test', '--retries=1', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport });
