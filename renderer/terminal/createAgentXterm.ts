@@ -41,8 +41,19 @@ export function createAgentXterm(host: HTMLElement): AgentXterm {
 const RENDERER_OVERRIDE_KEY = 'drover.terminalRenderer';
 const SOFTWARE_RASTERIZER = /swiftshader|llvmpipe|softpipe|software/i;
 
-/** 'hardware' WebGL 2, 'software' (rasterized on the CPU, as with --disable-gpu), or 'none'. */
-function webgl2Support(): 'hardware' | 'software' | 'none' {
+type Webgl2Support = 'hardware' | 'software' | 'none';
+let probedWebgl2Support: Webgl2Support | undefined;
+
+/**
+ * 'hardware' WebGL 2, 'software' (rasterized on the CPU, as with --disable-gpu), or 'none'. Probed
+ * once per page: a probe makes and loses a WebGL context, tens of milliseconds for each terminal.
+ */
+function webgl2Support(): Webgl2Support {
+  probedWebgl2Support ??= probeWebgl2Support();
+  return probedWebgl2Support;
+}
+
+function probeWebgl2Support(): Webgl2Support {
   try {
     const gl = document.createElement('canvas').getContext('webgl2');
     if (!gl) return 'none';
