@@ -14,6 +14,8 @@ const failedSteps = [];
 const failedTests = [];
 /** Tests that failed once and passed on their retry, named the same way: flaky, and said so. */
 const flakyTests = [];
+/** How long each step took, printed above the summary: where a slow CI run's time went. */
+const stepTimes = [];
 
 function firstLine(text) {
   return String(text ?? '').split('\n').find((line) => line.trim() !== '')?.trim().slice(0, 200) ?? '';
@@ -21,7 +23,9 @@ function firstLine(text) {
 
 function step(name, command, args, env = {}) {
   process.stdout.write(`\n=== ${name}: ${[command, ...args].join(' ')}\n`);
+  const started = performance.now();
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  stepTimes.push(`${name} ${Math.round((performance.now() - started) / 1000)} s`);
   const ok = result.status === 0;
   if (!ok) failedSteps.push(name);
   return ok;
@@ -102,6 +106,7 @@ if (built) {
 }
 
 fs.rmSync(reportsDir, { recursive: true, force: true });
+process.stdout.write(`\nSteps took: ${stepTimes.join(', ')}\n`);
 if (flakyTests.length > 0) process.stdout.write(`\nFlaky (failed once, passed on the retry):\n${flakyTests.map((line) => `  ${line}`).join('\n')}\n`);
 if (failedTests.length > 0) process.stdout.write(`\nFailed tests:\n${failedTests.map((line) => `  ${line}`).join('\n')}\n`);
 if (failedSteps.length > 0) process.stdout.write(`\nFailed steps: ${failedSteps.join(', ')}\n`);
