@@ -57,8 +57,9 @@ test('what a page answers while it restores a screen is never typed into the age
 
 test('200 agents: a page makes and attaches only the terminals in view, and the others as they come into view', async ({ page, drover }) => {
   // About 60 panes are in view at once in this window: making their terminals is seconds of work
-  // on a slow machine (each DOM-drawn terminal adds its style sheets, and Chromium weighs them all
-  // again for the next), so the waits below allow for it; the test checks which are made.
+  // on a slow machine (each DOM-drawn terminal adds style elements of its own, and each makes
+  // Chromium restyle the whole page of 200 panes), so the waits below allow for it; the test checks
+  // which are made, not how fast.
   test.slow();
   const makingTerminals = { timeout: 45_000 };
   const folder = drover.makeFolder('shop-api');
