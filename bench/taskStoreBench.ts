@@ -110,10 +110,11 @@ export function benchReconcile(count = 100_000, stranded = count): BenchRow {
         template.update(task.id, running ? { state: 'running', startedAt: 1, pid: GONE_PID_BASE + i, pidStartTime: '42' } : { state: 'succeeded', endedAt: 2, exitCode: 0 });
       }
     })();
+    const templateFile = template.db.name;
     template.db.close();
     // Each round reconciles a copy of the one seeded store: seeding 100,000 tasks took seconds a time.
     const seed = (name: string) => {
-      fs.copyFileSync(path.join(dir, 'template.sqlite'), path.join(dir, `${name}.sqlite`));
+      fs.copyFileSync(templateFile, path.join(dir, `${name}.sqlite`));
       return freshStore(dir, name);
     };
     const droverRounds: { wallMs: number; cpuMs: number }[] = [];
