@@ -73,3 +73,36 @@ describe('writing to an agent process', () => {
     expect(printed).not.toHaveBeenCalled();
   });
 });
+
+describe('quiet output', () => {
+  let dir = '';
+  let terminal: AgentTerminal | undefined;
+  let agent: AgentProcess | undefined;
+  afterEach(async () => {
+    await agent?.stop('test', 1_000);
+    await terminal?.dispose();
+    removeDir(dir);
+  });
+
+  it('says the output went quiet only once none came for quietMs, however long it kept coming before', async () => {
+    dir = makeTempDir('drover-agent-process-');
+    terminal = new AgentTerminal({ scrollbackFile: path.join(dir, 'scrollback.log'), scrollbackLines: 100, cols: 80, rows: 24 });
+    // Output every 30 ms for 600 ms, four times the quiet period, then none.
+    const program = `let n = 0; const t = setInterval(() => { process.stdout.write('tick ' + n + '\\n'); if (++n === 20) { clearInterval(t); process.stdout.write('done\\n'); setInterval(() => {}, 1000); } }, 30);`;
+    const screensWhenQuiet: Promise<string>[] = [];
+    const owner = terminal;
+    agent = new AgentProcess({
+      file: process.execPath,
+      args: ['-e', program],
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      quietMs: 150,
+      terminal,
+      onQuiet: () => screensWhenQuiet.push(owner.screen()),
+      onExit: () => {},
+      onProgramState: () => {},
+    });
+    await waitFor(() => screensWhenQuiet.length > 0, 'the output went quiet');
+    expect(await screensWhenQuiet[0]).toContain('done');
+  });
+});

@@ -37,6 +37,8 @@ export class AgentProcess {
   private readonly input: PtyInput;
   private readonly status = new ProgramStatusScanner();
   private quietTimer: NodeJS.Timeout | undefined;
+  /** performance.now() of the last output: the quiet timer is armed once and looks at it when it fires. */
+  private lastOutputAt = 0;
   private cancelKill: (() => void) | undefined;
   private stopReason: string | undefined;
   private stopped: Promise<void> | undefined;
@@ -120,7 +122,22 @@ export class AgentProcess {
   private onOutput(data: string): void {
     this.options.terminal.write(data);
     for (const state of this.status.feed(data)) this.options.onProgramState(state);
-    clearTimeout(this.quietTimer);
-    this.quietTimer = setTimeout(() => this.options.onQuiet(), this.options.quietMs);
+    this.lastOutputAt = performance.now();
+    this.quietTimer ??= setTimeout(() => this.whenQuietDue(), this.options.quietMs);
+  }
+
+  /**
+   * Re-arming the timer at every chunk of output cost a flood of 4 KiB reads a timer removed and
+   * one added each (0.1 s of the host's CPU per 100 MB): it is armed once, and goes on waiting
+   * for as long as output kept coming since.
+   */
+  private whenQuietDue(): void {
+    const quietFor = performance.now() - this.lastOutputAt;
+    if (quietFor < this.options.quietMs) {
+      this.quietTimer = setTimeout(() => this.whenQuietDue(), Math.max(1, this.options.quietMs - quietFor));
+      return;
+    }
+    this.quietTimer = undefined;
+    this.options.onQuiet();
   }
 }
