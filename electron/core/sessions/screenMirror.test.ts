@@ -1,3 +1,4 @@
+import { Terminal } from '@xterm/headless';
 import { describe, expect, it, vi } from 'vitest';
 import { ScreenMirror } from './screenMirror';
 import { SpilledScrollback } from './spilledScrollback';
@@ -74,6 +75,28 @@ describe('ScreenMirror', () => {
         total = 0;
       }
       behind.dispose();
+      reference.dispose();
+    });
+
+    it('cuts a backlog short of far behind before a reader makes it parse, rather than parse what the scrollback lets go', async () => {
+      const parse = vi.spyOn(Terminal.prototype, 'write');
+      const cutting = new ScreenMirror(size.cols, size.rows, size.scrollback);
+      const reference = new ScreenMirror(size.cols, size.rows, size.scrollback);
+      let written = 0;
+      for (let i = 0; i < 5_000; i++) {
+        const line = `line ${i}\r\n`;
+        written += line.length;
+        cutting.write(line);
+        // The same, with a sequence that changes nothing: output that is not plain is never cut.
+        reference.write(`${line}\u001b[m`);
+      }
+      const parsedBy = (mirror: ScreenMirror) => parse.mock.contexts.reduce((chars, terminal, call) => chars + (terminal === (mirror as unknown as { terminal: Terminal }).terminal ? String(parse.mock.calls[call]?.[0]).length : 0), 0);
+      expect(await seen(cutting)).toEqual(await seen(reference));
+      // Its scrollback and two screens of lines, of some 5,000.
+      expect(parsedBy(cutting)).toBeLessThan(written / 20);
+      expect(parsedBy(reference)).toBeGreaterThan(written);
+      parse.mockRestore();
+      cutting.dispose();
       reference.dispose();
     });
 

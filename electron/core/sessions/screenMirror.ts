@@ -90,7 +90,12 @@ export class ScreenMirror {
   private readonly liveScrollbackRows: number;
   private readonly spillEveryMs: number;
   private readonly spilled = new SpilledScrollback();
-  /** What one write to xterm takes on, so output keeps flowing to clients between its turns. */
+  /**
+   * What one write to xterm takes on, so output keeps flowing to clients between its turns; and the
+   * backlog from which one about to be parsed anyway (a reader waits, output went quiet) is cut
+   * first: the scrollback file's rewrites through a flood made the mirror parse 5 MB of every
+   * 100 MB, most of it output the scrollback let go again.
+   */
   private readonly sliceChars: number;
   /** The next spill's timer (see spillSoon). */
   private spillTimer: NodeJS.Timeout | undefined;
@@ -243,8 +248,9 @@ export class ScreenMirror {
         this.applied++;
         continue;
       }
-      this.dropWhatPlainOutputPushesOut();
-      if (this.waiters.length === 0 && this.queuedChars < this.farBehindChars && !this.quiet()) return;
+      const parseDue = this.waiters.length > 0 || (this.queuedChars < this.farBehindChars && this.quiet());
+      this.dropWhatPlainOutputPushesOut(parseDue ? this.sliceChars : this.farBehindChars);
+      if (!parseDue && this.queuedChars < this.farBehindChars) return;
       this.parseSlice();
     }
   }
@@ -300,15 +306,15 @@ export class ScreenMirror {
   }
 
   /**
-   * Far behind, drops the writes at the head of the backlog that plain output after them would push
-   * out of the terminal anyway: once the cursor is at the bottom (a screen of lines at most), a
-   * scrollback and a screen of lines more leave nothing before them. Plain output changes nothing
+   * Drops the writes at the head of a backlog of at least `atLeast` that plain output after them
+   * would push out of the terminal anyway: once the cursor is at the bottom (a screen of lines at
+   * most), a scrollback and a screen of lines more leave nothing before them. Plain output changes nothing
    * but cells and the cursor, so the terminal reads as if it had parsed them, once the cursor is
    * put at the column they left it at. Only writes before the next waiter's point and the next
    * resize are dropped, and only from a state where plain output does just that.
    */
-  private dropWhatPlainOutputPushesOut(): void {
-    if (this.queuedChars < this.farBehindChars || this.queuedChars < this.uncutBacklog + this.farBehindChars / 4) return;
+  private dropWhatPlainOutputPushesOut(atLeast: number): void {
+    if (this.queuedChars < atLeast || this.queuedChars < this.uncutBacklog + atLeast / 4) return;
     if (!this.plainOutputOnlyScrolls()) return;
     const cols = this.terminal.cols;
     const pushesOut = (this.terminal.options.scrollback ?? 0) + 2 * this.terminal.rows + 1;
