@@ -93,8 +93,9 @@ export class ScreenMirror {
   /**
    * What one write to xterm takes on, so output keeps flowing to clients between its turns; and the
    * backlog from which one about to be parsed anyway (a reader waits, output went quiet) is cut
-   * first: the scrollback file's rewrites through a flood made the mirror parse 5 MB of every
-   * 100 MB, most of it output the scrollback let go again.
+   * first. Through a 100 MB flood the scrollback file's rewrites wait for the mirror 7 times: cut
+   * only past 1 MiB, it parsed 6 MB of the flood, cut from here on 4.6 MB (what is left is the
+   * scrollback's worth each rewrite must parse).
    */
   private readonly sliceChars: number;
   /** The next spill's timer (see spillSoon). */
@@ -308,10 +309,10 @@ export class ScreenMirror {
   /**
    * Drops the writes at the head of a backlog of at least `atLeast` that plain output after them
    * would push out of the terminal anyway: once the cursor is at the bottom (a screen of lines at
-   * most), a scrollback and a screen of lines more leave nothing before them. Plain output changes nothing
-   * but cells and the cursor, so the terminal reads as if it had parsed them, once the cursor is
-   * put at the column they left it at. Only writes before the next waiter's point and the next
-   * resize are dropped, and only from a state where plain output does just that.
+   * most), a scrollback and a screen of lines more leave nothing before them. Plain output changes
+   * nothing but cells and the cursor, so the terminal reads as if it had parsed them, once the
+   * cursor is put at the column they left it at. Only writes before the next waiter's point and
+   * the next resize are dropped, and only from a state where plain output does just that.
    */
   private dropWhatPlainOutputPushesOut(atLeast: number): void {
     if (this.queuedChars < atLeast || this.queuedChars < this.uncutBacklog + atLeast / 4) return;
