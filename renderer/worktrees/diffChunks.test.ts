@@ -37,6 +37,13 @@ describe('diff rows for the virtualised view', () => {
     expect(pieces.map((row) => row.continued)).toEqual([false, true, true]);
   });
 
+  it('cuts a hunk longer than a Changes view shows into pieces of at most 40 lines, so the view mounts little beyond what it shows', () => {
+    const body = Array.from({ length: 5_000 }, (_, line) => (line < 2_500 ? `-old ${line}` : `+new ${line}`));
+    const pieces = diffRows([file(`${HEADER}\n@@ -1,2500 +1,2500 @@\n${body.join('\n')}\n`)]).filter((row) => row.kind === 'hunk');
+    expect(pieces).toHaveLength(125);
+    expect(pieces.every((row) => row.lines === 40)).toBe(true);
+  });
+
   it('writes an empty side as git does, and keeps a no-newline marker with its line', () => {
     const added = `diff --git a/n b/n\nnew file mode 100644\n--- /dev/null\n+++ b/n\n@@ -0,0 +1,3 @@\n+1\n+2\n+3\n\\ No newline at end of file\n`;
     const pieces = diffRows([file(added, { path: 'n', status: 'added' })], 2).filter((row) => row.kind === 'hunk');

@@ -71,7 +71,14 @@ export function fileNote(file: WorktreeDiffFile): string | null {
   return null;
 }
 
-export function diffRows(files: readonly WorktreeDiffFile[], maxLines = 120): DiffRow[] {
+/**
+ * Lines in a piece of a long hunk. The list mounts whole pieces, the one in view and one past it:
+ * 40-line pieces cover a Changes view (36 lines at 900 px) with 80 lines mounted where 120-line
+ * ones mounted 240, which the first paint spent most of its rendering and layout on.
+ */
+const PIECE_LINES = 40;
+
+export function diffRows(files: readonly WorktreeDiffFile[], maxLines = PIECE_LINES): DiffRow[] {
   const rows: DiffRow[] = [];
   files.forEach((file, fileIndex) => {
     const note = fileNote(file);
