@@ -60,6 +60,40 @@ export async function stopHostOf(dataDir: string, signal: NodeJS.Signals = 'SIGT
   await waitFor(() => !isRecordedHostAlive(record), `the host ${record.pid} to stop after ${signal}`, 60_000);
 }
 
+/** Processes whose command line names `dir` or a path in it: hosts, serves and CLIs of a test's data dir. */
+function droverProcessesIn(dir: string): number[] {
+  const names = (arg: string) => arg === dir || arg.startsWith(`${dir}/`);
+  return fs.readdirSync('/proc').flatMap((entry) => {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) return [];
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some(names) ? [pid] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
+ * A test's last word on its temp dir, before removing it: SIGKILLs every process that names it,
+ * until none does. stopHostOf reaches only the host that host.json records; a host still loading
+ * (two clients raced to start one, and the loser was not yet at the lock) would take the lock once
+ * the recorded one was killed, make the removed dir again, and run on for good.
+ */
+export async function endDroverProcessesIn(dir: string): Promise<void> {
+  for (let found = droverProcessesIn(dir); found.length > 0; found = droverProcessesIn(dir)) {
+    for (const pid of found) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+    // A killed process stops naming the dir once it is gone (a zombie's command line is empty).
+    await waitFor(() => droverProcessesIn(dir).every((pid) => !found.includes(pid)), `the processes of ${dir} to end`, 30_000);
+  }
+}
+
 /** Starts `drover serve` as its own process and resolves once it prints its serving line. */
 export function startServe(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<ServeProcess> {
   const dataDir = dataDirOf(args);
@@ -74,7 +108,11 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv = process.env)
     await exitOf(child);
   };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`drover serve did not start in time:\n${stderr}`)), 30_000);
+    const timer = setTimeout(() => {
+      // Not left running: a serve that came up late would start a host no teardown knows of.
+      void stopServe('SIGKILL');
+      reject(new Error(`drover serve did not start in time:\n${stderr}`));
+    }, 30_000);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`drover serve exited with ${code}:\n${stderr}`));

@@ -5,7 +5,7 @@ import * as pty from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '../../shared/host';
 import { CLI_PATH, REPO_ROOT } from '../../test-support/buildOnce';
-import { runCli, startServe, stopHostOf } from '../../test-support/droverProcess';
+import { endDroverProcessesIn, runCli, startServe } from '../../test-support/droverProcess';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 import { HOST_LOG_FILE, isRecordedHostAlive, readHostRecord } from '../host/hostRecord';
@@ -27,7 +27,7 @@ describe('drover host: one lasting host per data dir, started by whoever needs i
     dataDir = path.join(dir, 'data');
   });
   afterEach(async () => {
-    await stopHostOf(dataDir, 'SIGKILL');
+    await endDroverProcessesIn(dir);
     removeDir(dir);
   });
 
@@ -68,6 +68,14 @@ describe('drover host: one lasting host per data dir, started by whoever needs i
     const pid = hostPid();
     expect(first.stdout).toContain(`pid ${pid}`);
     expect(second.stdout).toContain(`pid ${pid}`);
+  });
+
+  it("a test's teardown ends a host still loading, which no host.json names yet (a start race's loser would otherwise run on in the removed dir)", async () => {
+    const loading = spawn(process.execPath, [CLI_PATH, 'host', 'run', '--data-dir', dataDir], { stdio: 'ignore' });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => loading.once('exit', (_code, signal) => resolve(signal)));
+    expect(readHostRecord(dataDir)).toBeNull();
+    await endDroverProcessesIn(dir);
+    expect(await exited).toBe('SIGKILL');
   });
 
   it('stop names the running work and asks; without a terminal to ask on it needs --force; the next start reconciles', async () => {
@@ -233,7 +241,7 @@ describe('a client meeting a host of another protocol', () => {
   });
   afterEach(async () => {
     older.kill('SIGKILL');
-    await stopHostOf(dataDir, 'SIGKILL');
+    await endDroverProcessesIn(dir);
     removeDir(dir);
   });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { remoteHostDir } from '../../shared/machines';
-import { runCli, stopHostOf } from '../../test-support/droverProcess';
+import { endDroverProcessesIn, runCli } from '../../test-support/droverProcess';
 import { CAN_RUN_SSHD, startSshRemote, type SshRemote } from '../../test-support/sshServer';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
@@ -28,7 +28,7 @@ describe.skipIf(!CAN_RUN_SSHD)('drover machine: another machine over the real Op
     expect(started.code, started.stderr).toBe(0);
   }, 60_000);
   afterAll(async () => {
-    await stopHostOf(dataDir, 'SIGKILL');
+    await endDroverProcessesIn(dir);
     await remote?.stop();
     removeDir(dir);
   }, 60_000);

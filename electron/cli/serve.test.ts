@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startServe, type ServeProcess } from '../../test-support/droverProcess';
+import { endDroverProcessesIn, startServe, type ServeProcess } from '../../test-support/droverProcess';
 import { portAnswers } from '../../test-support/ports';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 
@@ -17,6 +17,7 @@ describe('drover serve', () => {
   afterEach(async () => {
     await first?.stop();
     first = undefined;
+    await endDroverProcessesIn(dir);
     removeDir(dir);
   });
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLI_PATH } from '../../test-support/buildOnce';
-import { runCli, stopHostOf } from '../../test-support/droverProcess';
+import { endDroverProcessesIn, runCli } from '../../test-support/droverProcess';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { waitFor } from '../../test-support/waitFor';
 import { readHostRecord } from '../host/hostRecord';
@@ -36,7 +36,7 @@ describe("the desktop window's session with a host of its own process", () => {
   });
   afterEach(async () => {
     session.close();
-    await stopHostOf(dataDir, 'SIGKILL');
+    await endDroverProcessesIn(dir);
     removeDir(dir);
   });
 

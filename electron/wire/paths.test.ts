@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../test-support/droverProcess';
+import { endDroverProcessesIn, runCli } from '../../test-support/droverProcess';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 
 const NOBODY = 65534;
@@ -25,6 +25,7 @@ describe("a long data dir's socket", () => {
   });
   afterEach(async () => {
     await runCli(['--data-dir', dataDir, 'host', 'stop', '--force'], { env });
+    await endDroverProcessesIn(dir);
     removeDir(dir);
   });
 
