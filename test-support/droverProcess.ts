@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { SERVING_LINE_PREFIX } from '../shared/protocol';
+import { listLivePids } from '../electron/core/process/processGroup';
 import { HOST_LOG_FILE, isRecordedHostAlive, readHostRecord, type HostRecord } from '../electron/host/hostRecord';
 import { CLI_PATH } from './buildOnce';
 import { waitFor } from './waitFor';
@@ -63,13 +64,12 @@ export async function stopHostOf(dataDir: string, signal: NodeJS.Signals = 'SIGT
 /** Processes whose command line names `dir` or a path in it: hosts, serves and CLIs of a test's data dir. */
 function droverProcessesIn(dir: string): number[] {
   const names = (arg: string) => arg === dir || arg.startsWith(`${dir}/`);
-  return fs.readdirSync('/proc').flatMap((entry) => {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid === process.pid) return [];
+  return [...listLivePids()].filter((pid) => {
+    if (pid === process.pid) return false;
     try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some(names) ? [pid] : [];
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some(names);
     } catch {
-      return [];
+      return false;
     }
   });
 }
