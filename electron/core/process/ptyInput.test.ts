@@ -31,3 +31,22 @@ describe('input for a PTY whose program exits before reading it', () => {
     expect(printed).not.toHaveBeenCalled();
   });
 });
+
+describe('input for a live PTY', () => {
+  let terminal: pty.IPty | undefined;
+  afterEach(() => terminal?.kill('SIGKILL'));
+
+  it('arrives whole and in order: input the kernel takes at once, a paste larger than its buffer, and what follows it', async () => {
+    // The program reads everything and prints, once it has it all, how many bytes came and how the last ones read.
+    terminal = pty.spawn('/bin/sh', ['-c', 'stty raw -echo; echo ready; head -c 600012 | tail -c 12; echo; echo done'], { cols: 80, rows: 24 });
+    let output = '';
+    terminal.onData((data) => (output += data));
+    const input = new PtyInput(terminal);
+    await waitFor(() => output.includes('ready'), 'the program to be ready');
+    input.write('x');
+    input.write('y'.repeat(599_999));
+    input.write('after-paste!');
+    await waitFor(() => output.includes('done'), 'the program to read all the input');
+    expect(output).toContain('after-paste!');
+  });
+});

@@ -8,9 +8,10 @@ interface UnixPty {
 
 /**
  * Input for a PTY, written to its master in order, as node-pty's own writer does (a queue, and a
- * retry on the next turn of the loop while the kernel's buffer is full). The difference: input
- * still queued when the PTY goes away (its program exited, its descriptor closed: EBADF or EIO) is
- * dropped and said to `onDropped`, where node-pty prints it on stderr as an unhandled error.
+ * retry on the next turn of the loop while the kernel's buffer is full). The differences: input
+ * nothing waits before is written at once (see writeNow), and input still queued when the PTY goes
+ * away (its program exited, its descriptor closed: EBADF or EIO) is dropped and said to
+ * `onDropped`, where node-pty prints it on stderr as an unhandled error.
  */
 export class PtyInput {
   private readonly queue: { buffer: Buffer; offset: number }[] = [];
@@ -26,8 +27,34 @@ export class PtyInput {
     if (this.closed) return;
     const buffer = Buffer.from(data, 'utf8');
     if (buffer.length === 0) return;
-    this.queue.push({ buffer, offset: 0 });
-    if (this.queue.length === 1) this.writeNext();
+    if (this.queue.length > 0) {
+      this.queue.push({ buffer, offset: 0 });
+      return;
+    }
+    const written = this.writeNow(buffer);
+    if (written === null || written === buffer.length) return;
+    this.queue.push({ buffer, offset: written });
+    this.retry = setImmediate(() => this.writeNext());
+  }
+
+  /**
+   * Input nothing waits before goes to the master at once (its descriptor does not block: a full
+   * buffer takes part or none of it), not through libuv's thread pool, whose hand-off a keystroke's
+   * echo waited for. Returns the bytes taken, or null once the PTY is found gone.
+   */
+  private writeNow(buffer: Buffer): number | null {
+    try {
+      return fs.writeSync(this.fd, buffer);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return 0;
+      this.close();
+      this.onDropped(buffer.length, error as NodeJS.ErrnoException);
+      return null;
+    }
+  }
+
+  private get fd(): number {
+    return (this.pty as unknown as UnixPty).fd;
   }
 
   /** The PTY exited: nothing more is written (its descriptor may be closed, and its number taken by another file). */
@@ -41,7 +68,7 @@ export class PtyInput {
     this.retry = undefined;
     const task = this.queue[0];
     if (!task || this.closed) return;
-    fs.write((this.pty as unknown as UnixPty).fd, task.buffer, task.offset, (error, written) => {
+    fs.write(this.fd, task.buffer, task.offset, (error, written) => {
       if (this.closed) return;
       if (error?.code === 'EAGAIN') {
         this.retry = setImmediate(() => this.writeNext());
