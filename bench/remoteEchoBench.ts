@@ -2,7 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import * as pty from 'node-pty';
 import { PtyInput } from '../electron/core/process/ptyInput';
-import { runCli, startServe, stopHostOf } from '../test-support/droverProcess';
+import { endDroverProcessesIn, runCli, startServe } from '../test-support/droverProcess';
 import { freePort } from '../test-support/ports';
 import { CAN_RUN_SSHD, startSshRemote, type SshRemote } from '../test-support/sshServer';
 import { makeTempDir, removeDir } from '../test-support/tempDir';
@@ -154,7 +154,8 @@ export async function benchRemoteEcho(): Promise<BenchRow[]> {
     }
   } finally {
     await serve.stop();
-    await stopHostOf(dataDir, 'SIGKILL');
+    // The host serve started, and any other of this dir (one brought back, one whose start timed out).
+    await endDroverProcessesIn(dir);
     await proxy.close();
     await remote.stop();
     removeDir(dir);

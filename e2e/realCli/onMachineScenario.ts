@@ -7,7 +7,7 @@ import { connectToDrover, type SocketClient } from '../../electron/cli/socketCli
 import { BUILT_IN_PROFILES } from '../../electron/core/profiles/builtInProfiles';
 import { sshLauncher } from '../../electron/wire/sshProcess';
 import { openSshRelay, type SshRelay } from '../../electron/wire/sshRelay';
-import { runCli, stopHostOf } from '../../test-support/droverProcess';
+import { endDroverProcessesIn, runCli, stopHostOf } from '../../test-support/droverProcess';
 import type { CliScenarioFixture } from '../../test-support/realCli/agentCliFixtures';
 import agentClis from '../../test-support/realCli/agentClis.json';
 import { sessionStates } from '../../test-support/realCli/realCliRig';
@@ -39,7 +39,11 @@ export function describeRealCliOnMachine(fixture: CliScenarioFixture): void {
         cleanups.push(() => model.close());
 
         const dir = makeTempDir(`drover-${fixture.profileId}-on-machine-`);
-        cleanups.push(() => removeDir(dir));
+        // Last, after the host's stop: ends a host whose `host start` failed before its stop was registered.
+        cleanups.push(async () => {
+          await endDroverProcessesIn(dir);
+          removeDir(dir);
+        });
         const dataDir = path.join(dir, 'data');
         const env = { ...process.env, DROVER_SOCKET: '', DROVER_SSH_COMMAND: remote.sshCommand };
         const drover = async (...args: string[]) => {

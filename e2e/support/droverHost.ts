@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
 import { socketPathFor } from '../../electron/wire/paths';
-import { startServe, type ServeProcess } from '../../test-support/droverProcess';
+import { endDroverProcessesIn, startServe, type ServeProcess } from '../../test-support/droverProcess';
 import { makeTempDir, removeDir } from '../../test-support/tempDir';
 import { installPreloadStandIn } from './preloadStandIn';
 
@@ -65,8 +65,13 @@ export const test = base.extend<{ drover: DroverWorld; carrier: PageCarrier }>({
       await testInfo.attach('host.log', { body: current.hostLog(), contentType: 'text/plain' });
       await testInfo.attach('serve.log', { body: current.stderr(), contentType: 'text/plain' });
     }
-    await current?.stop();
-    removeDir(root);
+    try {
+      await current?.stop();
+    } finally {
+      // A serve started before the last one, or a host it brought back, is not `current`.
+      await endDroverProcessesIn(root);
+      removeDir(root);
+    }
   },
 });
 
