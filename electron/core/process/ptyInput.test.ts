@@ -37,7 +37,7 @@ describe('input for a live PTY', () => {
   afterEach(() => terminal?.kill('SIGKILL'));
 
   it('arrives whole and in order: input the kernel takes at once, a paste larger than its buffer, and what follows it', async () => {
-    // The program reads everything and prints, once it has it all, how many bytes came and how the last ones read.
+    // The program reads exactly the 600,012 bytes written and prints their last 12: lost bytes hang it, reordered ones change them.
     terminal = pty.spawn('/bin/sh', ['-c', 'stty raw -echo; echo ready; head -c 600012 | tail -c 12; echo; echo done'], { cols: 80, rows: 24 });
     let output = '';
     terminal.onData((data) => (output += data));
