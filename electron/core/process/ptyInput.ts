@@ -27,30 +27,31 @@ export class PtyInput {
     if (this.closed) return;
     const buffer = Buffer.from(data, 'utf8');
     if (buffer.length === 0) return;
-    if (this.queue.length > 0) {
-      this.queue.push({ buffer, offset: 0 });
-      return;
-    }
-    const written = this.writeNow(buffer);
-    if (written === null || written === buffer.length) return;
-    this.queue.push({ buffer, offset: written });
-    this.retry = setImmediate(() => this.writeNext());
+    this.queue.push({ buffer, offset: 0 });
+    if (this.queue.length === 1) this.writeAtOnce();
   }
 
   /**
    * Input nothing waits before goes to the master at once (its descriptor does not block: a full
    * buffer takes part or none of it), not through libuv's thread pool, whose hand-off a keystroke's
-   * echo waited for. Returns the bytes taken, or null once the PTY is found gone.
+   * echo waited for. What the buffer did not take goes on as any queued input.
    */
-  private writeNow(buffer: Buffer): number | null {
+  private writeAtOnce(): void {
+    const task = this.queue[0] as { buffer: Buffer; offset: number };
     try {
-      return fs.writeSync(this.fd, buffer);
+      task.offset += fs.writeSync(this.fd, task.buffer);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return 0;
-      this.close();
-      this.onDropped(buffer.length, error as NodeJS.ErrnoException);
-      return null;
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return this.drop(error as NodeJS.ErrnoException);
     }
+    if (task.offset >= task.buffer.length) this.queue.shift();
+    else this.retry = setImmediate(() => this.writeNext());
+  }
+
+  /** The PTY is gone: what is still queued goes nowhere, and the owner is told how much. */
+  private drop(error: NodeJS.ErrnoException): void {
+    const dropped = this.queue.reduce((bytes, queued) => bytes + queued.buffer.length - queued.offset, 0);
+    this.close();
+    this.onDropped(dropped, error);
   }
 
   private get fd(): number {
@@ -74,12 +75,7 @@ export class PtyInput {
         this.retry = setImmediate(() => this.writeNext());
         return;
       }
-      if (error) {
-        const dropped = this.queue.reduce((bytes, queued) => bytes + queued.buffer.length - queued.offset, 0);
-        this.close();
-        this.onDropped(dropped, error);
-        return;
-      }
+      if (error) return this.drop(error);
       task.offset += written;
       if (task.offset >= task.buffer.length) this.queue.shift();
       this.writeNext();
