@@ -1,7 +1,9 @@
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as pty from 'node-pty';
+import { WebSocket } from 'ws';
 import { ACK_STEP_BYTES } from '../shared/ackCounter';
 import type { Agent } from '../shared/entities/agents';
 import { startServe, type ServeProcess } from '../test-support/droverProcess';
@@ -47,6 +49,41 @@ function rawFloodSeconds(): Promise<number> {
         resolve(Number(process.hrtime.bigint() - start) / 1e9);
         terminal.kill();
       }
+    });
+  });
+}
+
+/**
+ * The ceiling: the same flood through the least a Node forwarder can do (bench/bareForwarder.ts,
+ * a process of its own), to a WebSocket client here that acknowledges as the renderer does.
+ */
+function bareForwarderFlood(): Promise<{ seconds: number; cpuSeconds: number }> {
+  const forwarder = fork(path.join(__dirname, 'bareForwarder.js'), [FLOOD], { stdio: 'ignore' });
+  return new Promise((resolve, reject) => {
+    forwarder.once('error', reject);
+    forwarder.once('exit', (code) => reject(new Error(`the bare forwarder exited (code ${code}) before the flood was read`)));
+    forwarder.once('message', (port) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${Number(port)}`, { perMessageDeflate: false });
+      let received = 0;
+      let unacknowledged = 0;
+      let start = process.hrtime.bigint();
+      socket.once('open', () => (start = process.hrtime.bigint()));
+      socket.once('error', reject);
+      socket.on('message', (data: Buffer) => {
+        received += data.length;
+        unacknowledged += data.length;
+        if (unacknowledged >= ACK_STEP_BYTES) {
+          socket.send(String(unacknowledged));
+          unacknowledged = 0;
+        }
+        if (received < FLOOD_BYTES) return;
+        const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+        const cpu = cpuSeconds(forwarder.pid as number);
+        forwarder.removeAllListeners('exit');
+        forwarder.kill('SIGKILL');
+        socket.terminate();
+        resolve({ seconds, cpuSeconds: cpu });
+      });
     });
   });
 }
@@ -101,8 +138,10 @@ export async function benchTerminal(): Promise<BenchRow[]> {
     await client.rpc.call('saveAgentProfile', { profile: commandProfile('flood', '/bin/sh', ['-c', FLOOD]) });
     const rawSeconds: number[] = [];
     const floods: Awaited<ReturnType<typeof droverFlood>>[] = [];
+    const forwarded: Awaited<ReturnType<typeof bareForwarderFlood>>[] = [];
     for (let round = 0; round <= ROUNDS; round++) {
       rawSeconds.push(await rawFloodSeconds());
+      forwarded.push(await bareForwarderFlood());
       floods.push(await droverFlood(serve, projectId, `Flood ${round}`, client));
     }
     // Memory is judged on the first (cold) flood, where growth would show; rates on the warm ones.
@@ -110,6 +149,8 @@ export async function benchTerminal(): Promise<BenchRow[]> {
     const rawRate = mbps(median(rawSeconds.slice(1)));
     const droverRate = mbps(median(floods.slice(1).map((f) => f.seconds)));
     const hostCpu = median(floods.slice(1).map((f) => f.hostCpuSeconds));
+    const forwarderRate = mbps(median(forwarded.slice(1).map((f) => f.seconds)));
+    const forwarderCpu = median(forwarded.slice(1).map((f) => f.cpuSeconds));
 
     await settle();
     const idleBefore = rssMb(serve.hostPid());
@@ -130,6 +171,14 @@ export async function benchTerminal(): Promise<BenchRow[]> {
         ratio: droverRate / rawRate,
         target: 'at least 0.8x raw',
         met: droverRate >= 0.8 * rawRate,
+      },
+      {
+        name: `the same flood's ceiling: a bare node-pty -> ws forwarder with Drover's flow control, nothing else (its CPU ${forwarderCpu.toFixed(1)} s; Drover at ${(droverRate / forwarderRate).toFixed(2)}x of it)`,
+        drover: `${forwarderRate.toFixed(1)} MB/s`,
+        baseline: `${rawRate.toFixed(1)} MB/s raw node-pty read`,
+        ratio: forwarderRate / rawRate,
+        target: '-',
+        met: true,
       },
       {
         name: `host RSS at the first flood's end (peak ${flood.peakRss.toFixed(0)} MB, ${rssBefore.toFixed(0)} MB before)`,

@@ -52,7 +52,7 @@ await Promise.all([
   }),
   // A sandboxed preload can only require 'electron', so everything else is bundled in.
   build({ ...common, entryPoints: { preload: 'electron/preload.ts' }, outdir: 'dist/electron', external: ['electron'] }),
-  build({ ...common, entryPoints: { run: 'bench/run.ts' }, outdir: 'dist/bench', packages: 'external' }),
+  build({ ...common, entryPoints: { run: 'bench/run.ts', bareForwarder: 'bench/bareForwarder.ts' }, outdir: 'dist/bench', packages: 'external' }),
   // The host as installed on other machines: one file but for the two native modules.
   build({ ...common, sourcemap: false, entryPoints: { cli: 'electron/cli/main.ts' }, outdir: REMOTE_HOST, external: Object.keys(REMOTE_NATIVES) }),
 ]);
