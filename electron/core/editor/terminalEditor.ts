@@ -30,7 +30,7 @@ export interface TerminalEditorTimings {
 }
 
 const DEFAULT_TIMINGS: TerminalEditorTimings = { promptMs: 20_000, pollMs: 100 };
-const TYPING = { submitDelayMs: 100, confirmMs: 5_000 };
+const TYPING = { submitDelayMs: 100, confirmMs: 5_000, keysQuietMs: 2_000 };
 const SHELL_PROFILE = 'shell';
 /** Agent names go up to 60 characters; room is left for a " (2)". */
 const MAX_NAME_CHARS = 50;
@@ -95,10 +95,10 @@ export class TerminalEditor {
 
   private async typeAtPrompt(agentId: string, name: string, command: string): Promise<void> {
     const deadline = Date.now() + this.timings.promptMs;
-    let why = await this.sessions.readiness(agentId);
+    let why = await this.sessions.readiness(agentId, TYPING.keysQuietMs);
     while (why !== null && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, this.timings.pollMs));
-      why = await this.sessions.readiness(agentId);
+      why = await this.sessions.readiness(agentId, TYPING.keysQuietMs);
     }
     const typing = why === null ? await this.sessions.typePrompt(agentId, () => command, TYPING) : { outcome: 'not-ready' as const, why };
     if (typing.outcome !== 'submitted') fail('spawn-failed', `The new Shell pane ${name} did not take the editor command (${typing.why}): type ${command} there yourself.`);

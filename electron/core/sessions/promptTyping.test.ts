@@ -59,6 +59,9 @@ process.stdin.on('data', (data) => {
 });
 `;
 
+/** How long after a person's key (or start of the agent) Drover may type: short, so the test waits it out. */
+const KEYS_QUIET_MS = 500;
+
 describe('typing a prompt into an agent (SessionService.typePrompt, real PTY)', () => {
   let dir: string;
   let appDb: SqliteDatabase;
@@ -70,7 +73,7 @@ describe('typing a prompt into an agent (SessionService.typePrompt, real PTY)', 
   let inputLog: string;
 
   const latest = (agent: Agent) => store.sessions.latest(agent.id);
-  const startAgent = async (dialogMode: 'none' | 'now' | 'on-input', extraEnv: Record<string, string> = {}): Promise<Agent> => {
+  const startAgent = async (dialogMode: 'none' | 'now' | 'on-input', extraEnv: Record<string, string> = {}, byApi = false): Promise<Agent> => {
     profiles.save({
       id: 'prompt-program',
       name: 'Prompt program',
@@ -86,7 +89,7 @@ describe('typing a prompt into an agent (SessionService.typePrompt, real PTY)', 
       wakeAs: 'prompt',
     });
     const agent = store.agents.insert({ id: newId('a'), name: 'Typist', role: '', profileId: 'prompt-program', createdAt: Date.now() });
-    sessions.start(agent.id, false);
+    sessions.start(agent.id, false, byApi);
     await waitFor(() => latest(agent)?.state === 'ready', 'the agent ready');
     return agent;
   };
@@ -141,7 +144,7 @@ describe('typing a prompt into an agent (SessionService.typePrompt, real PTY)', 
   it('pastes the text where the program asked for bracketed paste, and presses Enter only after it showed, on its own', async () => {
     const agent = await startAgent('none');
     const seen = await screen(agent.id);
-    const typing = await sessions.typePrompt(agent.id, () => '[Drover] New message: hello', { submitDelayMs: 50, confirmMs: 5_000 });
+    const typing = await sessions.typePrompt(agent.id, () => '[Drover] New message: hello', { submitDelayMs: 50, confirmMs: 5_000, keysQuietMs: KEYS_QUIET_MS });
     expect(typing).toEqual({ outcome: 'submitted' });
     expect(received()).toEqual(['\u001b[200~[Drover] New message: hello\u001b[201~', '\r']);
     await waitFor(() => seen.text.includes('got: [Drover] New message: hello'), 'the program to take the prompt');
@@ -150,7 +153,7 @@ describe('typing a prompt into an agent (SessionService.typePrompt, real PTY)', 
   it('presses Enter once more when the program kept the text as a newline, and never types the text again', async () => {
     const agent = await startAgent('none', { FIRST_ENTER_NEWLINE: '1' });
     const seen = await screen(agent.id);
-    const typing = await sessions.typePrompt(agent.id, () => '[Drover] New message: again', { submitDelayMs: 50, confirmMs: 2_000 });
+    const typing = await sessions.typePrompt(agent.id, () => '[Drover] New message: again', { submitDelayMs: 50, confirmMs: 2_000, keysQuietMs: KEYS_QUIET_MS });
     expect(typing).toEqual({ outcome: 'submitted' });
     expect(received()).toEqual(['\u001b[200~[Drover] New message: again\u001b[201~', '\r', '\r']);
     await waitFor(() => seen.text.includes('got: [Drover] New message: again'), 'the program to take the prompt');
@@ -159,17 +162,34 @@ describe('typing a prompt into an agent (SessionService.typePrompt, real PTY)', 
   it('types nothing while a dialog is on screen', async () => {
     const agent = await startAgent('now');
     await waitFor(() => latest(agent)?.needsInput === true, 'the dialog read as needs input');
-    expect(await sessions.readiness(agent.id)).toBe('waiting for your answer to its question');
-    expect(await sessions.typePrompt(agent.id, () => 'hello', { submitDelayMs: 50, confirmMs: 1_000 })).toMatchObject({ outcome: 'not-ready' });
+    expect(await sessions.readiness(agent.id, KEYS_QUIET_MS)).toBe('waiting for your answer to its question');
+    expect(await sessions.typePrompt(agent.id, () => 'hello', { submitDelayMs: 50, confirmMs: 1_000, keysQuietMs: KEYS_QUIET_MS })).toMatchObject({ outcome: 'not-ready' });
     expect(received()).toEqual([]);
   });
 
   it('does not press Enter when a dialog took the keys instead of the prompt (no echo)', async () => {
     const agent = await startAgent('on-input');
     const seen = await screen(agent.id);
-    const typing = await sessions.typePrompt(agent.id, () => '[Drover] New message: hello', { submitDelayMs: 50, confirmMs: 1_500 });
+    const typing = await sessions.typePrompt(agent.id, () => '[Drover] New message: hello', { submitDelayMs: 50, confirmMs: 1_500, keysQuietMs: KEYS_QUIET_MS });
     expect(typing).toMatchObject({ outcome: 'not-taken' });
     expect(received().join('')).not.toContain('\r');
     expect(seen.text).not.toContain('APPROVED');
+  });
+
+  it('types nothing while a person has just started it or typed into it, and presses no Enter after their keys', async () => {
+    const agent = await startAgent('none', {}, true);
+    // Started through the API: whoever started it may type its first command at once.
+    expect(await sessions.readiness(agent.id, KEYS_QUIET_MS)).toMatch(/^in a person's hands/);
+    expect(await sessions.typePrompt(agent.id, () => 'hello', { submitDelayMs: 50, confirmMs: 1_000, keysQuietMs: KEYS_QUIET_MS })).toMatchObject({ outcome: 'not-ready' });
+    await waitFor(async () => (await sessions.readiness(agent.id, KEYS_QUIET_MS)) === null, 'the start that long past');
+    // An empty paste: the person's key leaves the prompt empty, so only its time holds Drover back.
+    sessions.write(agent.id, '\u001b[200~\u001b[201~');
+    expect(await sessions.readiness(agent.id, KEYS_QUIET_MS)).toMatch(/^in a person's hands/);
+    await waitFor(async () => (await sessions.readiness(agent.id, KEYS_QUIET_MS)) === null, 'the key that long past');
+    const typing = sessions.typePrompt(agent.id, () => '[Drover] New message: hello', { submitDelayMs: 300, confirmMs: 2_000, keysQuietMs: KEYS_QUIET_MS });
+    await waitFor(() => received().some((data) => data.includes('[Drover] New message: hello')), 'the text typed');
+    sessions.write(agent.id, 'ls');
+    expect(await typing).toEqual({ outcome: 'not-taken', why: 'someone typed into it meanwhile, so Enter was not pressed' });
+    expect(received().join('')).not.toContain('\r');
   });
 });

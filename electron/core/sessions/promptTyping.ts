@@ -15,6 +15,8 @@ export interface PromptTimings {
   submitDelayMs: number;
   /** How long the text may take to show in the agent's input, and the turn to start. */
   confirmMs: number;
+  /** How long ago a person's last key (or their start of the agent) must be (see SessionService.readiness). */
+  keysQuietMs: number;
 }
 
 /** The running agent a prompt is typed into. */
@@ -24,6 +26,8 @@ export interface TypingTarget {
   /** Whether the CLI asked for bracketed paste. */
   bracketedPaste(): Promise<boolean>;
   write(data: string): void;
+  /** Someone (a person, a script) typed into it since this typing began: an Enter would submit their keys too. */
+  typedMeanwhile(): boolean;
   /** Counts the CLI's own signs of a turn (hooks, status reports). */
   turnSignals(): number;
   /** False once its session ended. */
@@ -60,7 +64,8 @@ async function pollScreen(target: TypingTarget, timeoutMs: number, done: (readin
 /**
  * Types `text` as the agent's next prompt and submits it: as a bracketed paste where the CLI asked
  * for one, and Enter only once the text showed in its input (the empty prompt is gone and no dialog
- * opened meanwhile: a dialog ignores a paste, so no echo means no Enter). Then it waits for a sign
+ * opened meanwhile: a dialog ignores a paste, so no echo means no Enter), and never after someone
+ * else's keys (they would go in with it). Then it waits for a sign
  * that a turn started, so a text the agent did not take up is reported, never typed again blindly.
  * The caller has checked the agent is at an empty prompt.
  */
@@ -74,6 +79,7 @@ export async function typePrompt(target: TypingTarget, text: string, timings: Pr
   if (!target.alive()) return { outcome: 'not-taken', why: 'the session ended while typing' };
   if (!landed) return { outcome: 'not-taken', why: 'the text never showed in its input' };
   if (opened(landed)) return { outcome: 'not-taken', why: 'a dialog opened before Enter' };
+  if (target.typedMeanwhile()) return { outcome: 'not-taken', why: 'someone typed into it meanwhile, so Enter was not pressed' };
   target.write('\r');
   if (target.submitOnly) return { outcome: 'submitted' };
   const started = (reading: ScreenReading) => target.turnSignals() > signalsBefore || reading.busy || reading.prompt;
@@ -83,7 +89,7 @@ export async function typePrompt(target: TypingTarget, text: string, timings: Pr
   // A CLI that took Enter for part of the paste (a newline) still holds the text: one more Enter
   // submits it; the text itself is never typed again.
   const now = await target.read();
-  if (!target.alive() || opened(now) || now.prompt) return { outcome: 'unconfirmed', why: 'it showed no sign of starting a turn' };
+  if (!target.alive() || opened(now) || now.prompt || target.typedMeanwhile()) return { outcome: 'unconfirmed', why: 'it showed no sign of starting a turn' };
   target.write('\r');
   return (await pollScreen(target, half, started))
     ? { outcome: 'submitted' }

@@ -23,7 +23,7 @@ export function sessionMethods(sessions: SessionService): Methods<SessionMethodN
   );
   const view = (agentId: string, client: Client) => viewed.of(client).agentIds.add(agentId);
   return {
-    startAgent: ({ agentId, resume }) => sessions.start(agentId, resume),
+    startAgent: ({ agentId, resume }) => sessions.start(agentId, resume, true),
     stopAgent: ({ agentId }) => sessions.stop(agentId),
     restartAgent: ({ agentId, resume }) => sessions.restart(agentId, resume),
     writeAgentInput: ({ agentId, data }, client) => {

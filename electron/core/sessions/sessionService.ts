@@ -80,6 +80,11 @@ interface LiveSession {
   limitLines: LimitLineTracker;
   /** A plain shell's keys: each command line submitted is a turn. */
   shellKeys: ShellKeys | null;
+  /**
+   * performance.now() of the last key typed into it through the API (a person's, or a script's), or
+   * of its start through the API: who started it may type its first command at once.
+   */
+  typedAt: number;
 }
 
 export interface TerminalAttachment {
@@ -129,7 +134,8 @@ export class SessionService implements ProjectWork {
     private readonly workspaces: AgentWorkspaces,
   ) {}
 
-  start(agentId: string, resume: boolean): AgentSession {
+  /** `byApi`: a person (or a script) started it, and may type into it at once. */
+  start(agentId: string, resume: boolean, byApi = false): AgentSession {
     const { store, agent } = this.locator.agent(agentId);
     if (this.live.has(agentId)) fail('invalid-state', `${agent.name} is already running; stop or restart it.`);
     if (this.closing.has(agent.projectId)) fail('invalid-state', 'This project is being removed; no agent starts in it.');
@@ -202,6 +208,7 @@ export class SessionService implements ProjectWork {
       startedAt: Date.now(),
       limitLines: new LimitLineTracker(),
       shellKeys: profile.wakeAs === 'shell-note' ? this.shellKeys(agentId, current) : null,
+      typedAt: byApi ? performance.now() : Number.NEGATIVE_INFINITY,
     });
     const started = this.changeSession(store, record.id, { pid: process.pid, pidStartTime: process.startTime });
     this.noteCliVersion(agentId, sessionId, profile.command, plan.file, plan.env);
@@ -229,7 +236,7 @@ export class SessionService implements ProjectWork {
 
   async restart(agentId: string, resume: boolean): Promise<AgentSession> {
     await this.stopLive(agentId, 'stopped');
-    return this.start(agentId, resume);
+    return this.start(agentId, resume, true);
   }
 
   /** The agent is being removed: its session ends and its terminal closes (its files: discardFiles). */
@@ -260,7 +267,10 @@ export class SessionService implements ProjectWork {
   /** `viewer`: the client that typed it, whose size the PTY takes from now on (see TerminalViewers). */
   write(agentId: string, data: string, viewer?: TerminalViewer): void {
     const live = this.requireLive(agentId);
-    if (viewer && isTyping(data)) this.resizeTo(agentId, this.viewersOf(agentId).typed(viewer));
+    if (isTyping(data)) {
+      live.typedAt = performance.now();
+      if (viewer) this.resizeTo(agentId, this.viewersOf(agentId).typed(viewer));
+    }
     if (live.shellKeys) live.shellKeys.write(data);
     else live.process.write(data);
   }
@@ -381,7 +391,12 @@ export class SessionService implements ProjectWork {
   }
 
   /** Null when Drover may type into the agent now; otherwise why not, in a person's words. */
-  async readiness(agentId: string): Promise<string | null> {
+  /**
+   * `keysQuietMs`: how long ago the last key typed into it through the API (or its start through the
+   * API, see LiveSession.typedAt) must be; keys typed on meanwhile would mix with Drover's text, and
+   * its Enter submit both.
+   */
+  async readiness(agentId: string, keysQuietMs: number): Promise<string | null> {
     const { store } = this.locator.agent(agentId);
     const live = this.live.get(agentId);
     const session = live && store.sessions.get(live.sessionId);
@@ -389,6 +404,7 @@ export class SessionService implements ProjectWork {
     if (session.needsInput) return 'waiting for your answer to its question';
     // A limit holds back Drover's own wakes (AgentWakeService waits for the reset); a person's Wake now goes in at an empty prompt.
     if (session.state !== 'ready' && session.state !== 'limited') return session.state;
+    if (performance.now() - live.typedAt < keysQuietMs) return `in a person's hands (started or typed into less than ${keysQuietMs / 1000} s ago)`;
     return whyNotAtPrompt(readScreen(await live.process.screen(), live.profile));
   }
 
@@ -397,16 +413,18 @@ export class SessionService implements ProjectWork {
    * it is positively at an empty prompt (see typePrompt); `onTyping` runs once it is, before the first key.
    */
   async typePrompt(agentId: string, compose: (style: WakeStyle) => string, timings: PromptTimings, onTyping?: () => void): Promise<PromptTyping> {
-    const why = await this.readiness(agentId);
+    const why = await this.readiness(agentId, timings.keysQuietMs);
     if (why) return { outcome: 'not-ready', why };
     const live = this.live.get(agentId);
     if (!live) return { outcome: 'not-ready', why: 'not running' };
     onTyping?.();
+    const typedBefore = live.typedAt;
     return typePrompt(
       {
         read: async () => readScreen(await live.process.screen(), live.profile),
         bracketedPaste: () => live.process.bracketedPaste(),
         write: (data) => live.process.write(data),
+        typedMeanwhile: () => live.typedAt !== typedBefore,
         turnSignals: () => live.turnSignals,
         alive: () => this.live.get(agentId) === live,
         submitOnly: live.profile.wakeAs === 'shell-note',

@@ -41,6 +41,8 @@ describe('AgentWakeService', () => {
   let style: 'prompt' | 'shell-note';
   /** Why the agent's screen does not show its empty prompt; null when it does. */
   let screenNotReady: string | null;
+  /** How long ago a person typed into the agent, as the session counts it. */
+  let personTypedMsAgo: number;
   /** How the next typings go (then 'submitted'). */
   let outcomes: PromptTyping[];
   /** How often the wake service had the session look at the agent's screen. */
@@ -55,13 +57,15 @@ describe('AgentWakeService', () => {
 
   const terminal: WakeTerminal = {
     continuesAtLimitReset: () => continuesAtReset,
-    readiness: async () => {
+    readiness: async (_agentId, keysQuietMs) => {
       readinessChecks++;
+      if (personTypedMsAgo < keysQuietMs) return "in a person's hands";
       return screenNotReady;
     },
     // As the session does: one readiness check, then the first key (a PTY write that fails).
-    typePrompt: async (_agentId, compose, _timings, onTyping) => {
+    typePrompt: async (_agentId, compose, timings, onTyping) => {
       readinessChecks++;
+      if (personTypedMsAgo < timings.keysQuietMs) return { outcome: 'not-ready', why: "in a person's hands" };
       if (screenNotReady) return { outcome: 'not-ready', why: screenNotReady };
       onTyping?.();
       if (failWrites > 0) {
@@ -116,6 +120,7 @@ describe('AgentWakeService', () => {
     failWrites = 0;
     style = 'prompt';
     screenNotReady = null;
+    personTypedMsAgo = Number.POSITIVE_INFINITY;
     outcomes = [];
     readinessChecks = 0;
     continuesAtReset = false;
@@ -128,6 +133,7 @@ describe('AgentWakeService', () => {
     startWakes({
       submitDelayMs: 1,
       confirmMs: 50,
+      keysQuietMs: 1_000,
       retryBaseMs: 20,
       maxAttempts: 3,
       recheckMs: 20,
@@ -219,6 +225,18 @@ describe('AgentWakeService', () => {
     await expect(wakes.wakeNow(agent.id)).rejects.toThrow(/showing a dialog or menu; Drover types into a terminal only when its agent is ready at an empty prompt/);
     screenNotReady = null;
     await waitFor(() => wake()?.state === 'delivered', 'delivery once the prompt shows');
+    expect(typed).toHaveLength(1);
+  });
+
+  it("types Drover's wakes only once a person's keys are past, but a person's Wake now at once", async () => {
+    setSession('ready');
+    personTypedMsAgo = 0;
+    inbox.post(store.projectId, { agentId: agent.id, kind: 'note', body: 'typed over' });
+    wakes.schedule(store.projectId, agent.id);
+    await waitFor(() => readinessChecks > 1, 'the wake looking again');
+    expect(typed).toEqual([]);
+    expect(wake()?.state).toBe('waiting');
+    expect(await wakes.wakeNow(agent.id)).toBe(1);
     expect(typed).toHaveLength(1);
   });
 

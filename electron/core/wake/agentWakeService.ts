@@ -32,6 +32,8 @@ export const DEFAULT_WAKE_OPTIONS: Omit<WakeOptions, 'log'> = {
   // Gemini CLI takes an Enter that comes soon after a paste as a newline (150 ms was too soon on a loaded machine).
   submitDelayMs: 500,
   confirmMs: 20_000,
+  // A person who just typed into the agent, or started it and types its first command at once, may type on.
+  keysQuietMs: 2_000,
   retryBaseMs: 1_000,
   maxAttempts: 5,
   recheckMs: 3_000,
@@ -137,7 +139,7 @@ export class AgentWakeService {
     this.delivering.add(agentId);
     let typed: { delivered: number } | { notReady: string };
     try {
-      typed = await this.typeWake(store, wake, agentId);
+      typed = await this.typeWake(store, wake, agentId, byHand);
     } finally {
       this.delivering.delete(agentId);
     }
@@ -154,9 +156,10 @@ export class AgentWakeService {
 
   /**
    * Types the wake of every pending message, if the agent is at its empty prompt (the session's
-   * answer is the one readiness check). An attempt counts from the first key typed.
+   * answer is the one readiness check). An attempt counts from the first key typed. A person's wake
+   * goes in however recently they typed: the click was theirs.
    */
-  private async typeWake(store: ProjectStore, wake: Wake, agentId: string): Promise<{ delivered: number } | { notReady: string }> {
+  private async typeWake(store: ProjectStore, wake: Wake, agentId: string, byHand: boolean): Promise<{ delivered: number } | { notReady: string }> {
     let attempt: Wake | undefined;
     try {
       if (this.stopped || !this.stores.isOpen(store.projectId)) return { delivered: 0 };
@@ -166,7 +169,8 @@ export class AgentWakeService {
       const named = store.inbox.firstPending(agentId, WAKE_NAMES_AT_MOST);
       const senders = new Map(store.agents.list().map((a) => [a.id, a]));
       const compose = (style: WakeStyle) => composeWakeText(named, messageIds.length, senders, style);
-      const typing = await this.delivery.deliver(agentId, compose, this.options, () => {
+      const timings = byHand ? { ...this.options, keysQuietMs: 0 } : this.options;
+      const typing = await this.delivery.deliver(agentId, compose, timings, () => {
         attempt = this.change(store, wake.id, { state: 'delivering', messageIds, attempts: wake.attempts + 1 });
       });
       if (this.stopped || !this.stores.isOpen(store.projectId)) return { delivered: 0 };

@@ -22,7 +22,7 @@ export interface WakeTerminal {
   /** Types the prompt if the agent is positively at an empty prompt; `onTyping` runs before any key. */
   typePrompt(agentId: string, compose: (style: WakeStyle) => string, timings: PromptTimings, onTyping?: () => void): Promise<PromptTyping>;
   /** Null when the agent is at an empty prompt; otherwise why not, in a person's words. */
-  readiness(agentId: string): Promise<string | null>;
+  readiness(agentId: string, keysQuietMs: number): Promise<string | null>;
   continuesAtLimitReset(agentId: string): boolean;
 }
 
@@ -48,7 +48,7 @@ export function channelOrTypedWakes(channels: WakeChannels, terminal: WakeTermin
     continuesAtLimitReset: typed.continuesAtLimitReset,
     deliver: async (agentId, compose, timings, onDelivering) => {
       if (!channels.isOpen(agentId)) return typed.deliver(agentId, compose, timings, onDelivering);
-      const why = await terminal.readiness(agentId);
+      const why = await terminal.readiness(agentId, timings.keysQuietMs);
       if (why) return { outcome: 'not-ready', why };
       // A channel event is a prompt to the model, whatever the profile types.
       const push = await channels.push(agentId, compose('prompt'), timings.confirmMs);
