@@ -64,10 +64,10 @@ async function pollScreen(target: TypingTarget, timeoutMs: number, done: (readin
 /**
  * Types `text` as the agent's next prompt and submits it: as a bracketed paste where the CLI asked
  * for one, and Enter only once the text showed in its input (the empty prompt is gone and no dialog
- * opened meanwhile: a dialog ignores a paste, so no echo means no Enter), and never after someone
- * else's keys (they would go in with it). Then it waits for a sign
- * that a turn started, so a text the agent did not take up is reported, never typed again blindly.
- * The caller has checked the agent is at an empty prompt.
+ * opened meanwhile: a dialog ignores a paste, so no echo means no Enter), never once someone else
+ * typed too (their keys would go in with it). Then it waits for a sign that a turn started, so a
+ * text the agent did not take up is reported, never typed again blindly. The caller has checked
+ * the agent is at an empty prompt.
  */
 export async function typePrompt(target: TypingTarget, text: string, timings: PromptTimings): Promise<PromptTyping> {
   const signalsBefore = target.turnSignals();
