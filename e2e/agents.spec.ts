@@ -13,6 +13,7 @@ import {
   saveProfiles,
   screenshot,
   SHELL_AGENT_PROFILE,
+  startedShellAgent,
   stateBadge,
   terminalOf,
   typeLine,
@@ -110,6 +111,38 @@ test('adds an agent, talks to it in its terminal, follows resizes, and resumes i
   await page.keyboard.press('Enter');
   await expect(backendTerminal).toContainText('resumed conversation');
   await expect(stateBadge(backend, 'Ready')).toBeVisible();
+});
+
+test('a pane flooding beside the one typed into pauses while the person types, and shows the flood where it is once they stop', async ({ page, drover }) => {
+  const { terminal: floodTerminal } = await startedShellAgent(page, drover, 'flooder', '');
+  const typist = await addAgent(page, 'typist', '', SHELL_AGENT_PROFILE.name);
+  await typist.getByRole('button', { name: 'Start' }).click();
+  await expect(stateBadge(typist, 'Ready')).toBeVisible();
+  const typistTerminal = terminalOf(typist, 'typist');
+  const lastNumber = async () => Math.max(0, ...[...(await floodTerminal.locator('.xterm-rows').innerText()).matchAll(/^\s*(\d+)\s*$/gm)].map((match) => Number(match[1])));
+  await typeLine(page, floodTerminal, 'seq 1 2000000000');
+  await expect.poll(lastNumber).toBeGreaterThan(100_000);
+
+  // A key every 100 ms: the flood outruns the turns the other pane gets, so that pane stops. (Read
+  // while the keys go in: a machine that stalls a second between two keys lets it run meanwhile.)
+  await typistTerminal.click();
+  const typing = page.keyboard.type('echo typed-beside-a-flood', { delay: 100 });
+  let typed = false;
+  void typing.then(() => (typed = true));
+  const seen = [await lastNumber()];
+  while (!typed) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    seen.push(await lastNumber());
+  }
+  await typing;
+  expect(seen.some((number, i) => i > 0 && number === seen[i - 1])).toBe(true);
+  const frozen = seen.at(-1) ?? 0;
+  await page.keyboard.press('Enter');
+  await expect(typistTerminal.locator('.xterm-rows > div', { hasText: /^typed-beside-a-flood\s*$/ })).toHaveCount(1);
+  // A second after the last key it attaches again: the flood shows where it is now, and goes on.
+  await expect.poll(lastNumber).toBeGreaterThan(frozen);
+  const caughtUp = await lastNumber();
+  await expect.poll(lastNumber).toBeGreaterThan(caughtUp);
 });
 
 test('keys typed right after Start reach the agent, in order, however long its start takes to reach the page', async ({ page, drover }) => {

@@ -142,7 +142,11 @@ export function AgentTerminal({ agentId, label, live, inputTarget, sessionId, on
     const ptySize = followPtySize(created);
     // The screen takes the PTY's size from the host (the snapshot's, then the stream's notes), never
     // from its box, so nothing resizes it in the middle of a snapshot it is parsing.
-    const screen = typingPriority.screenOf(created, xtermScreen(terminal, () => paneSize(created)));
+    const screen = typingPriority.screenOf(created, xtermScreen(terminal, () => paneSize(created)), {
+      pause: () => link.pause(),
+      resume: () => link.resume(),
+      mayPause: () => terminal.buffer.active.viewportY >= terminal.buffer.active.baseY,
+    });
     const link = new AgentTerminalLink(bridge, agentId, screen, setLinkError);
     // Keys only: xterm's own answers (device attributes, focus and cursor reports) are not typing.
     const keyTyped = terminal.onKey(() => typingPriority.typed(created));

@@ -103,12 +103,22 @@ export class AgentTerminalLink {
   }
 
   stop(): void {
+    this.pause();
+    this.subscriptions.forEach((unsubscribe) => unsubscribe());
+  }
+
+  /** Detaches: the host sends this page nothing more of the terminal, and its PTY no longer waits for the page. */
+  pause(): void {
     this.generation++;
     this.reset();
-    this.subscriptions.forEach((unsubscribe) => unsubscribe());
     if (this.bridge.connectionState() === 'open') {
       this.bridge.call('detachAgentTerminal', { agentId: this.agentId }).catch(() => undefined);
     }
+  }
+
+  /** Attaches again after a pause: a fresh snapshot, then the stream from where it ends. */
+  resume(): void {
+    if (this.bridge.connectionState() === 'open') void this.attach();
   }
 
   private reset(): void {

@@ -1,19 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import type { TerminalScreen, TerminalSize } from './agentTerminalLink';
-import { TypingPriority, type FrameClock } from './typingPriority';
+import { TypingPriority, type FrameClock, type PaneStream } from './typingPriority';
 
-/** A clock whose time and frames the test moves on. */
+/** A clock whose time, frames and timers the test moves on. */
 class TestClock implements FrameClock {
   time = 0;
   private frames: (() => void)[] = [];
+  private timers: { at: number; run: () => void }[] = [];
   now(): number {
     return this.time;
   }
   nextFrame(run: () => void): void {
     this.frames.push(run);
   }
+  after(ms: number, run: () => void): void {
+    this.timers.push({ at: this.time + ms, run });
+  }
   frame(): void {
     this.frames.splice(0).forEach((run) => run());
+  }
+  /** Moves the time on to `time`, running the timers due by then. */
+  advanceTo(time: number): void {
+    this.time = time;
+    const due = this.timers.filter((timer) => timer.at <= time);
+    this.timers = this.timers.filter((timer) => timer.at > time);
+    due.forEach((timer) => timer.run());
   }
   get framesAsked(): number {
     return this.frames.length;
@@ -39,6 +50,22 @@ class RecordingScreen implements TerminalScreen {
   }
 }
 
+/** What the priority did to a pane's stream, in order. */
+class RecordingStream implements PaneStream {
+  readonly log: string[] = [];
+  /** The person reads back in the pane's scrollback. */
+  readingBack = false;
+  mayPause(): boolean {
+    return !this.readingBack;
+  }
+  pause(): void {
+    this.log.push('pause');
+  }
+  resume(): void {
+    this.log.push('resume');
+  }
+}
+
 const bytes = (text: string) => new TextEncoder().encode(text);
 const KIB = 1024;
 
@@ -49,14 +76,16 @@ function twoPanes() {
   const flooding = { name: 'flooding' };
   const typedScreen = new RecordingScreen();
   const floodScreen = new RecordingScreen();
+  const floodStream = new RecordingStream();
   return {
     clock,
     priority,
     typedInto,
     typedScreen,
     floodScreen,
-    typed: priority.screenOf(typedInto, typedScreen),
-    flood: priority.screenOf(flooding, floodScreen),
+    floodStream,
+    typed: priority.screenOf(typedInto, typedScreen, new RecordingStream()),
+    flood: priority.screenOf(flooding, floodScreen, floodStream),
     flooding,
   };
 }
@@ -69,12 +98,12 @@ describe('TypingPriority', () => {
     expect(clock.framesAsked).toBe(0);
   });
 
-  it('writes the pane typed into at once, and the others 64 KiB every fourth frame, in order, with each parsed callback after its last byte', () => {
-    const { priority, typedInto, typed, typedScreen, flood, floodScreen, clock } = twoPanes();
+  it('writes the pane typed into at once, and the others up to 64 KiB every fourth frame, in order, with each parsed callback after its last byte', () => {
+    const { priority, typedInto, typed, typedScreen, flood, floodScreen, floodStream, clock } = twoPanes();
     priority.typed(typedInto);
     const parsed: string[] = [];
-    flood.write(bytes('a'.repeat(80 * KIB)), () => parsed.push('a'));
-    flood.write(bytes('b'.repeat(80 * KIB)), () => parsed.push('b'));
+    flood.write(bytes('a'.repeat(40 * KIB)), () => parsed.push('a'));
+    flood.write(bytes('b'.repeat(20 * KIB)), () => parsed.push('b'));
     typed.write(bytes('x'));
     expect(typedScreen.text).toBe('x');
     expect(floodScreen.text).toBe('');
@@ -83,15 +112,65 @@ describe('TypingPriority', () => {
     frames(3);
     expect(floodScreen.text).toBe('');
     frames(1);
-    expect(floodScreen.text).toBe('a'.repeat(64 * KIB));
-    expect(parsed).toEqual([]);
-    frames(4);
-    expect(floodScreen.text).toBe(`${'a'.repeat(80 * KIB)}${'b'.repeat(48 * KIB)}`);
-    expect(parsed).toEqual(['a']);
-    frames(4);
-    expect(floodScreen.text).toBe(`${'a'.repeat(80 * KIB)}${'b'.repeat(80 * KIB)}`);
+    expect(floodScreen.text).toBe(`${'a'.repeat(40 * KIB)}${'b'.repeat(20 * KIB)}`);
     expect(parsed).toEqual(['a', 'b']);
+    flood.write(bytes('c'.repeat(10 * KIB)), () => parsed.push('c'));
+    frames(4);
+    expect(floodScreen.text.endsWith('c'.repeat(10 * KIB))).toBe(true);
+    expect(parsed).toEqual(['a', 'b', 'c']);
+    expect(floodStream.log).toEqual([]);
     expect(clock.framesAsked).toBe(0);
+  });
+
+  it('pauses the stream of a pane whose output outruns its turns, dropping what it held, and resumes it a second after the last key', () => {
+    const { priority, typedInto, typed, flood, floodScreen, floodStream, clock } = twoPanes();
+    priority.typed(typedInto);
+    typed.write(bytes('x'));
+    const parsed: string[] = [];
+    flood.write(bytes('a'.repeat(80 * KIB)), () => parsed.push('a'));
+    flood.write(bytes('b'.repeat(80 * KIB)), () => parsed.push('b'));
+    Array.from({ length: 4 }, () => clock.frame());
+    expect(floodScreen.text).toBe('a'.repeat(64 * KIB));
+    expect(floodStream.log).toEqual(['pause']);
+    expect(clock.framesAsked).toBe(0);
+    clock.advanceTo(500);
+    priority.typed(typedInto);
+    clock.advanceTo(1000);
+    expect(floodStream.log).toEqual(['pause']);
+    expect(parsed).toEqual([]);
+    clock.advanceTo(1500);
+    expect(floodStream.log).toEqual(['pause', 'resume']);
+    // The resume's snapshot, then its stream, go in as any pane's while nobody types.
+    flood.restore('snapshot', { cols: 80, rows: 24 }, () => undefined);
+    flood.write(bytes('after'));
+    expect(floodScreen.log.slice(-2)).toEqual(['restore:snapshot', 'after']);
+    expect(clock.framesAsked).toBe(0);
+  });
+
+  it('never pauses a pane the person reads back in: it keeps its turns', () => {
+    const { priority, typedInto, typed, flood, floodScreen, floodStream, clock } = twoPanes();
+    floodStream.readingBack = true;
+    priority.typed(typedInto);
+    typed.write(bytes('x'));
+    flood.write(bytes('a'.repeat(100 * KIB)));
+    Array.from({ length: 8 }, () => clock.frame());
+    expect(floodScreen.text).toBe('a'.repeat(100 * KIB));
+    expect(floodStream.log).toEqual([]);
+  });
+
+  it('runs a paused stream again when its pane is restored by another attach (a reconnect)', () => {
+    const { priority, typedInto, typed, flood, floodScreen, floodStream, clock } = twoPanes();
+    priority.typed(typedInto);
+    typed.write(bytes('x'));
+    flood.write(bytes('a'.repeat(100 * KIB)));
+    Array.from({ length: 4 }, () => clock.frame());
+    expect(floodStream.log).toEqual(['pause']);
+    flood.restore('snapshot', { cols: 80, rows: 24 }, () => undefined);
+    flood.write(bytes('b'.repeat(10 * KIB)));
+    Array.from({ length: 4 }, () => clock.frame());
+    expect(floodScreen.text.endsWith('b'.repeat(10 * KIB))).toBe(true);
+    clock.advanceTo(1000);
+    expect(floodStream.log).toEqual(['pause']);
   });
 
   it("skips the others' turn between a key and its echo, and takes it in the first frame after the echo", () => {
@@ -120,13 +199,13 @@ describe('TypingPriority', () => {
     const { priority, typedInto, typed, flood, floodScreen, clock } = twoPanes();
     priority.typed(typedInto);
     typed.write(bytes('x'));
-    flood.write(bytes('a'.repeat(100 * KIB)));
-    Array.from({ length: 4 }, () => clock.frame());
+    flood.write(bytes('a'.repeat(40 * KIB)));
+    Array.from({ length: 3 }, () => clock.frame());
     clock.time = 1000;
     flood.write(bytes('b'));
-    expect(floodScreen.text).toBe('a'.repeat(64 * KIB));
+    expect(floodScreen.text).toBe('');
     clock.frame();
-    expect(floodScreen.text).toBe(`${'a'.repeat(100 * KIB)}b`);
+    expect(floodScreen.text).toBe(`${'a'.repeat(40 * KIB)}b`);
     flood.write(bytes('c'));
     expect(floodScreen.text.endsWith('bc')).toBe(true);
   });

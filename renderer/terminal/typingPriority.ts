@@ -7,7 +7,7 @@ const TYPING_MS = 1000;
  * BACKGROUND_FRAMES frames, BACKGROUND_BYTES at most: a flood's parse is then a small part of a
  * frame, and its redraw (a whole screen of DOM rows, the larger part: 8 ms a frame in a trace of
  * the bench on a loaded machine) is left out of three frames in four, so the echo of a key lands
- * in the next one.
+ * in the next one. A pane whose output outruns its turns (a flood) is paused instead, see PaneStream.
  */
 const BACKGROUND_FRAMES = 4;
 const BACKGROUND_BYTES = 64 * 1024;
@@ -24,10 +24,25 @@ interface Held {
   onParsed: (() => void) | undefined;
 }
 
-/** What the priority needs of the page: its clock and its frames (a test gives its own). */
+/**
+ * A pane's stream from the host. Paused, the host sends the page none of it and its PTY no longer
+ * waits for the page; resumed, the pane attaches again, a fresh snapshot bringing it up to date.
+ * A flood's chunks on the page's one socket came between a key and its echo (the echo's frame from
+ * the host to the page took 9 ms at the median, 27 at p99, in the bench), and its parse and redraw
+ * filled the page's frames: paused, the echo came in 2 ms.
+ */
+export interface PaneStream {
+  pause(): void;
+  resume(): void;
+  /** False while the person reads back in the pane's scrollback: a resume's snapshot would take them to its end. */
+  mayPause(): boolean;
+}
+
+/** What the priority needs of the page: its clock, its frames and its timers (a test gives its own). */
 export interface FrameClock {
   now(): number;
   nextFrame(run: () => void): void;
+  after(ms: number, run: () => void): void;
 }
 
 /** A hidden page draws no frames: held output then goes on a timer (which such a page runs seldom, but runs). */
@@ -44,19 +59,29 @@ const pageClock: FrameClock = {
     const frame = requestAnimationFrame(once);
     const timer = setTimeout(once, HIDDEN_PAGE_FRAME_MS);
   },
+  after: (ms, run) => void setTimeout(run, ms),
 };
 
 /**
  * Shares the page's main thread between its terminal panes: the pane typed into last writes its
- * output at once, the others a little every few frames until a second passes
- * without a key. A pane flooding beside the one a person types into would otherwise fill each
- * frame with its parse and redraw, and the echo of a key would wait frames for its turn. Held
- * output is acknowledged once it is parsed, as any, so the host holds back the rest meanwhile.
+ * output at once, the others a little every few frames until a second passes without a key, and one
+ * whose output comes faster than that is paused until then (see PaneStream). A pane flooding beside
+ * the one a person types into would otherwise fill each frame with its parse and redraw, and the
+ * echo of a key would wait frames for its turn. Held output is acknowledged once it is parsed, as
+ * any, so the host holds back the rest meanwhile.
  */
 export class TypingPriority {
   private typedPane: object | null = null;
   private typedAt = Number.NEGATIVE_INFINITY;
-  private readonly held = new Map<object, { screen: TerminalScreen; chunks: Held[] }>();
+  private readonly held = new Map<object, { screen: TerminalScreen; stream: PaneStream; chunks: Held[] }>();
+  /** Panes whose output outran their turns while another was typed into: resumed once it is not. */
+  private readonly paused = new Map<object, PaneStream>();
+  /**
+   * Paused panes wait on a timer, not on frames: a frame asked for every frame would keep one
+   * pending at each key, and Chromium holds the page's tasks (the echo's message among them) after
+   * a key until a pending frame is drawn.
+   */
+  private resumeTimerSet = false;
   private frameAsked = false;
   /** Frames since the others' last turn. */
   private frames = 0;
@@ -72,12 +97,17 @@ export class TypingPriority {
     this.echoAwaited = true;
   }
 
-  /** `screen` as `pane`'s: its live output held back while another pane is typed into. */
-  screenOf(pane: object, screen: TerminalScreen): TerminalScreen & { dispose(): void } {
+  /**
+   * `screen` as `pane`'s: its live output held back while another pane is typed into, and `stream`
+   * paused while its output outruns what it is let write meanwhile.
+   */
+  screenOf(pane: object, screen: TerminalScreen, stream: PaneStream): TerminalScreen & { dispose(): void } {
     return {
       size: () => screen.size(),
       // What was held is older than the snapshot: written first, as xtermScreen orders its restore.
+      // A restore also means the stream was attached again (a resume, a reconnect): it runs.
       restore: (snapshot, size, onRestored) => {
+        this.paused.delete(pane);
         this.release(pane, Number.POSITIVE_INFINITY);
         screen.restore(snapshot, size, onRestored);
       },
@@ -86,10 +116,13 @@ export class TypingPriority {
         if (pane === this.typedPane) this.echoAwaited = false;
         if (!entry && !this.othersTyped(pane)) return screen.write(data, onParsed);
         if (entry) entry.chunks.push({ data, onParsed });
-        else this.held.set(pane, { screen, chunks: [{ data, onParsed }] });
+        else this.held.set(pane, { screen, stream, chunks: [{ data, onParsed }] });
         this.askFrame();
       },
-      dispose: () => void this.held.delete(pane),
+      dispose: () => {
+        this.held.delete(pane);
+        this.paused.delete(pane);
+      },
     };
   }
 
@@ -110,9 +143,38 @@ export class TypingPriority {
       if (backgroundTurn) this.frames = 0;
       for (const pane of [...this.held.keys()]) {
         if (!this.othersTyped(pane)) this.release(pane, Number.POSITIVE_INFINITY);
-        else if (backgroundTurn) this.release(pane, BACKGROUND_BYTES);
+        else if (backgroundTurn) this.takeTurn(pane);
       }
       if (this.held.size > 0) this.askFrame();
+    });
+  }
+
+  /**
+   * A background turn: BACKGROUND_BYTES of the pane's held output. Output left over came faster than
+   * its turns take it: the pane's stream is paused and what it held dropped (the snapshot of its
+   * resume has it).
+   */
+  private takeTurn(pane: object): void {
+    this.release(pane, BACKGROUND_BYTES);
+    const entry = this.held.get(pane);
+    if (!entry || !entry.stream.mayPause()) return;
+    this.held.delete(pane);
+    this.paused.set(pane, entry.stream);
+    entry.stream.pause();
+    this.resumeOnceTypingStops();
+  }
+
+  private resumeOnceTypingStops(): void {
+    if (this.resumeTimerSet) return;
+    this.resumeTimerSet = true;
+    this.clock.after(Math.max(0, this.typedAt + TYPING_MS - this.clock.now()), () => {
+      this.resumeTimerSet = false;
+      for (const [pane, stream] of [...this.paused]) {
+        if (this.othersTyped(pane)) continue;
+        this.paused.delete(pane);
+        stream.resume();
+      }
+      if (this.paused.size > 0) this.resumeOnceTypingStops();
     });
   }
 
