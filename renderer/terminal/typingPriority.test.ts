@@ -147,6 +147,20 @@ describe('TypingPriority', () => {
     expect(clock.framesAsked).toBe(0);
   });
 
+  it('runs a paused pane again at once when the person types into it', () => {
+    const { priority, typedInto, typed, flooding, flood, floodStream, clock } = twoPanes();
+    priority.typed(typedInto);
+    typed.write(bytes('x'));
+    flood.write(bytes('a'.repeat(100 * KIB)));
+    Array.from({ length: 4 }, () => clock.frame());
+    expect(floodStream.log).toEqual(['pause']);
+    clock.advanceTo(200);
+    priority.typed(flooding);
+    expect(floodStream.log).toEqual(['pause', 'resume']);
+    clock.advanceTo(2000);
+    expect(floodStream.log).toEqual(['pause', 'resume']);
+  });
+
   it('never pauses a pane the person reads back in: it keeps its turns', () => {
     const { priority, typedInto, typed, flood, floodScreen, floodStream, clock } = twoPanes();
     floodStream.readingBack = true;

@@ -90,11 +90,15 @@ export class TypingPriority {
 
   constructor(private readonly clock: FrameClock = pageClock) {}
 
-  /** A key was typed into `pane`. */
+  /** A key was typed into `pane`: if it was paused, it runs again at once (its echo must show). */
   typed(pane: object): void {
     this.typedPane = pane;
     this.typedAt = this.clock.now();
     this.echoAwaited = true;
+    const stream = this.paused.get(pane);
+    if (!stream) return;
+    this.paused.delete(pane);
+    stream.resume();
   }
 
   /**
