@@ -90,6 +90,17 @@ function twoPanes() {
   };
 }
 
+/** Two panes, the flooding one paused: a key (and its echo) into the other, and 100 KiB more than its turn takes. */
+function floodPaused() {
+  const panes = twoPanes();
+  panes.priority.typed(panes.typedInto);
+  panes.typed.write(bytes('x'));
+  panes.flood.write(bytes('a'.repeat(100 * KIB)));
+  Array.from({ length: 4 }, () => panes.clock.frame());
+  expect(panes.floodStream.log).toEqual(['pause']);
+  return panes;
+}
+
 describe('TypingPriority', () => {
   it('writes every pane at once while nobody types', () => {
     const { flood, floodScreen, clock } = twoPanes();
@@ -148,12 +159,7 @@ describe('TypingPriority', () => {
   });
 
   it('runs a paused pane again at once when the person types into it', () => {
-    const { priority, typedInto, typed, flooding, flood, floodStream, clock } = twoPanes();
-    priority.typed(typedInto);
-    typed.write(bytes('x'));
-    flood.write(bytes('a'.repeat(100 * KIB)));
-    Array.from({ length: 4 }, () => clock.frame());
-    expect(floodStream.log).toEqual(['pause']);
+    const { priority, flooding, floodStream, clock } = floodPaused();
     clock.advanceTo(200);
     priority.typed(flooding);
     expect(floodStream.log).toEqual(['pause', 'resume']);
@@ -173,12 +179,7 @@ describe('TypingPriority', () => {
   });
 
   it('runs a paused stream again when its pane is restored by another attach (a reconnect)', () => {
-    const { priority, typedInto, typed, flood, floodScreen, floodStream, clock } = twoPanes();
-    priority.typed(typedInto);
-    typed.write(bytes('x'));
-    flood.write(bytes('a'.repeat(100 * KIB)));
-    Array.from({ length: 4 }, () => clock.frame());
-    expect(floodStream.log).toEqual(['pause']);
+    const { flood, floodScreen, floodStream, clock } = floodPaused();
     flood.restore('snapshot', { cols: 80, rows: 24 }, () => undefined);
     flood.write(bytes('b'.repeat(10 * KIB)));
     Array.from({ length: 4 }, () => clock.frame());

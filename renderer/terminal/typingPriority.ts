@@ -95,10 +95,7 @@ export class TypingPriority {
     this.typedPane = pane;
     this.typedAt = this.clock.now();
     this.echoAwaited = true;
-    const stream = this.paused.get(pane);
-    if (!stream) return;
-    this.paused.delete(pane);
-    stream.resume();
+    this.resume(pane);
   }
 
   /**
@@ -173,13 +170,17 @@ export class TypingPriority {
     this.resumeTimerSet = true;
     this.clock.after(Math.max(0, this.typedAt + TYPING_MS - this.clock.now()), () => {
       this.resumeTimerSet = false;
-      for (const [pane, stream] of [...this.paused]) {
-        if (this.othersTyped(pane)) continue;
-        this.paused.delete(pane);
-        stream.resume();
-      }
+      for (const pane of [...this.paused.keys()]) if (!this.othersTyped(pane)) this.resume(pane);
       if (this.paused.size > 0) this.resumeOnceTypingStops();
     });
+  }
+
+  /** A paused pane's stream attaches again (nothing happens to one that is not paused). */
+  private resume(pane: object): void {
+    const stream = this.paused.get(pane);
+    if (!stream) return;
+    this.paused.delete(pane);
+    stream.resume();
   }
 
   /**
