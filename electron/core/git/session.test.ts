@@ -45,6 +45,17 @@ describe('a git kept running for requests (real git)', () => {
     expect(started).toHaveLength(1);
   });
 
+  it('ends an answer of any length at the line that says so, an empty one too', async () => {
+    const diffs = sessionOf(['diff-tree', '--stdin', '--name-only']);
+    const empty = git(repo, 'hash-object', '-t', 'tree', '-w', '/dev/null');
+    const head = git(repo, 'rev-parse', 'HEAD^{tree}');
+    const ended = (line: string) => line === 'end';
+    const [changed, same] = await Promise.all([diffs.request(`${empty} ${head}\nend\n`, ended), diffs.request(`${head} ${head}\nend\n`, ended)]);
+    expect(changed).toEqual([`${empty} ${head}`, 'a.txt', 'end']);
+    expect(same).toEqual([`${head} ${head}`, 'end']);
+    expect(started).toHaveLength(1);
+  });
+
   it('starts git again for a request when the one that was waiting was killed, and answers it', async () => {
     const names = sessionOf(['cat-file', '--batch-check=%(objectname)']);
     await names.request('HEAD\n', 1);

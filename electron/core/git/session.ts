@@ -12,8 +12,11 @@ class GitSessionEnded extends Error {
   }
 }
 
+/** When an answer is whole: after so many lines, or at the line a test passes (it is part of the answer). */
+export type AnswerEnd = number | ((line: string) => boolean);
+
 interface Pending {
-  lines: number;
+  ends: AnswerEnd;
   got: string[];
   resolve: (lines: string[]) => void;
   reject: (error: Error) => void;
@@ -43,12 +46,12 @@ class Running {
     this.hold(false);
   }
 
-  send(input: string, lines: number): Promise<string[]> {
+  send(input: string, ends: AnswerEnd): Promise<string[]> {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     this.hold(true);
     return new Promise((resolve, reject) => {
-      this.pending.push({ lines, got: [], resolve, reject });
+      this.pending.push({ ends, got: [], resolve, reject });
       this.child.stdin.write(input);
     });
   }
@@ -68,7 +71,7 @@ class Running {
       const first = this.pending[0];
       if (!first) continue;
       first.got.push(line);
-      if (first.got.length < first.lines) continue;
+      if (typeof first.ends === 'number' ? first.got.length < first.ends : !first.ends(line)) continue;
       this.pending.shift();
       first.resolve(first.got);
     }
@@ -108,7 +111,7 @@ class Running {
 
 /**
  * A git that reads requests on its standard input and answers each with lines (`cat-file
- * --batch-check`, `update-ref --stdin`), kept running between requests: a request costs a write
+ * --batch-check`, `update-ref --stdin`, `hash-object --stdin-paths`, `diff-tree --stdin`), kept running between requests: a request costs a write
  * and a read instead of a process (a few ms of git's start, and the spawn itself blocking the
  * host's thread). Git is started on the first request, ended after `idleMs` without one (so the
  * gits of a worktree nobody checkpoints any more go away), and started again when needed. One
@@ -126,16 +129,16 @@ export class GitSession {
   ) {}
 
   /**
-   * Writes `input` to git and resolves with the next `lines` lines it prints; fails in git's words
+   * Writes `input` to git and resolves with the lines it prints up to where `ends` says; fails in git's words
    * when git ends first. A git that was already running gets one more go with a fresh git when it
    * ends, or gives an answer `usable` refuses (it may be working in a folder since removed and made
    * again); a fresh git's answer is returned as it is.
    */
-  async request(input: string, lines: number, usable: (answer: string[]) => boolean = () => true): Promise<string[]> {
+  async request(input: string, ends: AnswerEnd, usable: (answer: string[]) => boolean = () => true): Promise<string[]> {
     await this.prepare();
     for (let attempts = this.running ? 2 : 1; ; attempts--) {
       try {
-        const answer = await this.runningGit().send(input, lines);
+        const answer = await this.runningGit().send(input, ends);
         if (attempts === 1 || usable(answer)) return answer;
         this.close();
       } catch (error) {

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { commitFiles, git, makeRepo, writeFiles } from '../../../test-support/gitRepo';
 import { makeTempDir, removeDir } from '../../../test-support/tempDir';
 import { Git } from '../git/runner';
+import { GitSession } from '../git/session';
 import { Checkpoints, parseShortStat } from './checkpoints';
 
 /** Every file under `root` but .git, with its bytes and mode (what a restore must give back exactly). */
@@ -282,6 +283,10 @@ describe('checkpoints (real git)', () => {
     writeFiles(repo, { 'kept.txt': 'one\ntwo\n', 'added.txt': 'a\nb\nc\n' });
     const turn = await checkpoints.snapshot(repo, 'turn');
     expect(await checkpoints.stats(repo, start.commit, turn.commit)).toEqual({ files: 2, additions: 5, deletions: 1 });
+    expect(await checkpoints.stats(repo, turn.commit, turn.tree)).toEqual({ files: 0, additions: 0, deletions: 0 });
+    fs.renameSync(path.join(repo, 'added.txt'), path.join(repo, 'moved.txt'));
+    const moved = await checkpoints.snapshot(repo, 'moved');
+    expect(await checkpoints.stats(repo, turn.commit, moved.commit)).toEqual({ files: 1, additions: 0, deletions: 0 });
     expect(await checkpoints.diskUsage(repo, ['refs/drover/checkpoints/a-x'])).toBe(0);
     await checkpoints.setRef(repo, 'refs/drover/checkpoints/a-x/1', turn.commit);
     expect(await checkpoints.refs(repo, 'refs/drover/checkpoints/a-x')).toEqual([{ ref: 'refs/drover/checkpoints/a-x/1', commit: turn.commit }]);
@@ -296,6 +301,9 @@ describe('checkpoints (real git)', () => {
     expect(git(repo, 'rev-parse', 'refs/drover/checkpoints/a-x/1')).toBe(snapshot.commit);
     expect(git(repo, 'rev-parse', `${snapshot.commit}^{tree}`)).toBe(snapshot.tree);
     expect(git(repo, 'log', '-1', '--format=%s', snapshot.commit)).toBe('turn 1');
+    expect(git(repo, 'log', '-1', '--format=%an <%ae>, %cn <%ce>', snapshot.commit)).toBe('Drover <drover@localhost>, Drover <drover@localhost>');
+    expect(Math.abs(Number(git(repo, 'log', '-1', '--format=%ct', snapshot.commit)) - Date.now() / 1000)).toBeLessThan(60);
+    expect(git(repo, 'fsck', '--no-dangling', '--strict')).toBe('');
   });
 
   it("commits the index as each checkpoint finds it, on the HEAD of the moment", async () => {
@@ -319,9 +327,12 @@ describe('checkpoints (real git)', () => {
     const first = await checkpoints.snapshot(repo, 'first');
     writeFiles(repo, { 'unstaged.txt': 'changed, not staged\n' });
     const run = vi.spyOn(runner, 'run');
+    const requests = vi.spyOn(GitSession.prototype, 'request');
     const second = await checkpoints.snapshot(repo, 'second');
-    // Made within the same second, a new commit of the index would have the same id: only the snapshot's own is made.
-    expect(run.mock.calls.filter(([, args]) => args[0] === 'commit-tree' || args[0] === 'write-tree')).toHaveLength(2);
+    // Made within the same second, a new commit of the index would have the same id: only the snapshot's own tree and commit are made.
+    expect(run.mock.calls.filter(([, args]) => args[0] === 'write-tree')).toHaveLength(1);
+    expect(requests.mock.calls.filter(([input]) => input.includes('drover-commit-'))).toHaveLength(1);
+    requests.mockRestore();
     expect(second.tree).not.toBe(first.tree);
     expect(git(repo, 'rev-parse', `${second.commit}^2`)).toBe(git(repo, 'rev-parse', `${first.commit}^2`));
     expect(git(repo, 'rev-parse', `${second.commit}^1`)).toBe(git(repo, 'rev-parse', 'HEAD'));
@@ -331,8 +342,8 @@ describe('checkpoints (real git)', () => {
     const start = await checkpoints.snapshot(repo, 'start');
     await checkpoints.take(repo, 'turn 1', 'refs/drover/checkpoints/a-x/1', start.commit);
     const killed = gitsOfThisProcessIn(repo);
-    // One answers names (HEAD), one writes refs.
-    expect(killed).toHaveLength(2);
+    // One answers names (HEAD), one writes refs, one commits, one counts lines.
+    expect(killed).toHaveLength(4);
     for (const pid of killed) process.kill(pid, 'SIGKILL');
     writeFiles(repo, { 'kept.txt': 'after the kill\n' });
     const { snapshot, stats } = await checkpoints.take(repo, 'turn 2', 'refs/drover/checkpoints/a-x/2', start.commit);
@@ -341,7 +352,7 @@ describe('checkpoints (real git)', () => {
     expect(git(repo, 'rev-parse', `${snapshot.commit}^1`)).toBe(git(repo, 'rev-parse', 'HEAD'));
     expect(stats).toEqual({ files: 1, additions: 1, deletions: 1 });
     const running = gitsOfThisProcessIn(repo);
-    expect(running).toHaveLength(2);
+    expect(running).toHaveLength(4);
     expect(running.filter((pid) => killed.includes(pid))).toEqual([]);
   });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,12 +13,13 @@ import { stageEverything } from '../git/staging';
 import { holdsAnything, SUBMODULE_MODE } from '../git/submodules';
 
 /** Checkpoints are Drover's own commits, whoever's git config is in force. */
-const CHECKPOINT_IDENTITY = {
-  GIT_AUTHOR_NAME: 'Drover',
-  GIT_AUTHOR_EMAIL: 'drover@localhost',
-  GIT_COMMITTER_NAME: 'Drover',
-  GIT_COMMITTER_EMAIL: 'drover@localhost',
-};
+const CHECKPOINT_IDENTITY = 'Drover <drover@localhost>';
+
+/**
+ * What ends an answer of `diff-tree --stdin`: git prints a line that names no objects as it is,
+ * after the answers to the lines before it (a diff with nothing in it prints nothing).
+ */
+const DIFF_END = '--end of diff--';
 
 /** A commit or tree id as git prints it: only such ids are passed on as revisions. */
 const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
@@ -32,11 +34,13 @@ const SESSION_IDLE_MS = 5 * 60_000;
 /**
  * The gits a worktree's checkpoints keep running between them, each answering a request with a
  * write and a read instead of a process of its own: one resolves names (HEAD, a remembered
- * commit's tree), one writes refs.
+ * commit's tree), one writes refs, one writes commits, one counts the lines two trees differ by.
  */
 interface CheckpointGits {
   names: GitSession;
   refs: GitSession;
+  commits: GitSession;
+  diffs: GitSession;
 }
 
 /** A commit of a worktree's index, and the HEAD it was made on (the snapshot's first parent). */
@@ -72,6 +76,14 @@ function objectId(text: string, what: string): string {
   const id = text.trim();
   if (!OBJECT_ID.test(id)) fail('invalid-state', `git gave ${JSON.stringify(id.slice(0, 80))} for ${what}, which is not an object id.`);
   return id;
+}
+
+/** `1765000000 +0100`: seconds since the epoch and the local time's offset from UTC, as a commit records them. */
+function gitTimestamp(at: Date): string {
+  const offsetMinutes = -at.getTimezoneOffset();
+  const magnitude = Math.abs(offsetMinutes);
+  const offset = `${offsetMinutes < 0 ? '-' : '+'}${String(Math.floor(magnitude / 60)).padStart(2, '0')}${String(magnitude % 60).padStart(2, '0')}`;
+  return `${Math.floor(at.getTime() / 1000)} ${offset}`;
 }
 
 /** `3 files changed, 10 insertions(+), 2 deletions(-)` (git leaves out the parts that are 0). */
@@ -267,8 +279,11 @@ export class Checkpoints {
 
   /** Files and lines that differ from one commit or tree to another. */
   async stats(place: GitPlace, from: string, to: string): Promise<ChangeStats> {
-    const result = await this.git.run(place, ['diff', '--shortstat', '-M', '--no-ext-diff', '--no-textconv', '--end-of-options', objectId(from, 'a state'), objectId(to, 'a state'), '--']);
-    return parseShortStat(result.stdout);
+    const gits = this.sessionsOf(place);
+    const trees = await gits.names.request(`${objectId(from, 'a state')}^{tree}\n${objectId(to, 'a state')}^{tree}\n`, 2);
+    const [fromTree, toTree] = trees.map((line, index) => objectId(line, `the tree of ${index === 0 ? from : to}`)) as [string, string];
+    const answer = await gits.diffs.request(`${fromTree} ${toTree}\n${DIFF_END}\n`, (line) => line === DIFF_END);
+    return parseShortStat(answer.join('\n'));
   }
 
   /** Points `ref` at `commit`, through the worktree's running `update-ref --stdin` (a transaction of its own). */
@@ -493,6 +508,8 @@ export class Checkpoints {
       gits = {
         names: this.git.session(place, ['cat-file', '--batch-check=%(objectname)'], SESSION_IDLE_MS),
         refs: this.git.session(place, ['update-ref', '--stdin', '-m', 'drover: checkpoint'], SESSION_IDLE_MS),
+        commits: this.git.session(place, ['hash-object', '-w', '-t', 'commit', '--no-filters', '--stdin-paths'], SESSION_IDLE_MS),
+        diffs: this.git.session(place, ['diff-tree', '--stdin', '--shortstat', '-M', '--no-ext-diff', '--no-textconv'], SESSION_IDLE_MS),
       };
       this.sessions.set(key, gits);
     }
@@ -505,9 +522,21 @@ export class Checkpoints {
     return objectId((await this.git.run(place, ['write-tree'], { env })).stdout, 'the files');
   }
 
+  /**
+   * A commit of `tree` on `parents`, as `git commit-tree` writes it (never signed), through the
+   * worktree's running `hash-object`, which takes the commit from a file of its own and checks it.
+   */
   private async commitTree(place: GitPlace, tree: string, parents: readonly string[], message: string): Promise<string> {
-    const args = ['commit-tree', '--no-gpg-sign', ...parents.flatMap((parent) => ['-p', parent]), '-m', message, '--end-of-options', tree];
-    return objectId((await this.git.run(place, args, { env: CHECKPOINT_IDENTITY })).stdout, 'a checkpoint');
+    const signature = `${CHECKPOINT_IDENTITY} ${gitTimestamp(new Date())}`;
+    const header = [`tree ${objectId(tree, 'a tree')}`, ...parents.map((parent) => `parent ${objectId(parent, 'a parent')}`), `author ${signature}`, `committer ${signature}`];
+    const file = path.join(os.tmpdir(), `drover-commit-${randomUUID()}`);
+    await fs.promises.writeFile(file, `${header.join('\n')}\n\n${message.replace(/\n*$/, '\n')}`, { flag: 'wx', mode: 0o600 });
+    try {
+      const [line = ''] = await this.sessionsOf(place).commits.request(`${file}\n`, 1);
+      return objectId(line, 'a checkpoint');
+    } finally {
+      await fs.promises.rm(file, { force: true });
+    }
   }
 
   /** Runs `work` with copies of the worktree's index, one by each of `names`, in a private temporary folder removed after. */
