@@ -188,6 +188,23 @@ describe('ScreenMirror', () => {
       }
     });
 
+    it('spills a line longer than its scrollback (a flood with no newline), cut inside as the scrollback cuts it', async () => {
+      const { spilling, reference } = mirrors();
+      for (const piece of ['\u001b[32mgreen\u001b[0m', 'a'.repeat(size.cols * (size.scrollback + 3) + 7), 'b'.repeat(size.cols * 20 + 3)]) {
+        spilling.write(piece);
+        reference.write(piece);
+        expect(await seen(spilling)).toEqual(await seen(reference));
+        await spilled(spilling);
+        expect(await seen(spilling)).toEqual(await seen(reference));
+      }
+      spilling.write('\r\nafter\r\n');
+      reference.write('\r\nafter\r\n');
+      expect(await seen(spilling)).toEqual(await seen(reference));
+      expect(spilling.liveRows).toBeLessThanOrEqual(size.rows + 2 * 4);
+      spilling.dispose();
+      reference.dispose();
+    });
+
     it('spills a flood of lines once it is parsed, not the rows that later lines of the flood push out', async () => {
       const take = vi.spyOn(SpilledScrollback.prototype, 'take');
       const { spilling, reference } = mirrors();

@@ -356,7 +356,7 @@ export class ScreenMirror {
   /**
    * Past twice liveScrollbackRows of scrollback in the live terminal, spills its oldest rows,
    * liveScrollbackRows every spillEveryMs, between parses (the live terminal's own scrollback
-   * bounds its rows meanwhile). A spill that finds no line's start to cut at waits for more output.
+   * bounds its rows meanwhile).
    */
   private spillSoon(): void {
     if (this.spillTimer || !this.spillDue()) return;
@@ -374,8 +374,8 @@ export class ScreenMirror {
 
   /**
    * Moves the live terminal's oldest rows to the spilled ones, liveScrollbackRows of them or a few
-   * more to reach a line's start (fewer when the last line's start is nearer), keeping
-   * liveScrollbackRows live. Whether it spilled any.
+   * more to reach a line's start (fewer when the last line's start is nearer; exactly that many
+   * inside a line with no start among them), keeping liveScrollbackRows live. Whether it spilled any.
    */
   private spill(): boolean {
     if (!this.spillDue()) return false;
@@ -386,6 +386,8 @@ export class ScreenMirror {
     let end = at;
     while (end < most && wrapped(end)) end++;
     if (wrapped(end)) for (end = at; end > 0 && wrapped(end); ) end--;
+    // A line longer than the rows kept live has no start to cut at: it is cut where the spill ends, as xterm's own scrollback cuts it past its limit.
+    if (end === 0) end = at;
     const live = (this.terminal as unknown as XtermInternals)._core?.buffer;
     const lines = live?.lines;
     if (end === 0 || !live || typeof live.ybase !== 'number' || typeof live.ydisp !== 'number' || typeof lines?.trimStart !== 'function' || typeof lines.maxLength !== 'number') return false;
