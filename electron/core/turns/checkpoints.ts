@@ -280,7 +280,7 @@ export class Checkpoints {
   /** Files and lines that differ from one commit or tree to another. */
   async stats(place: GitPlace, from: string, to: string): Promise<ChangeStats> {
     const gits = this.sessionsOf(place);
-    const trees = await gits.names.request(`${objectId(from, 'a state')}^{tree}\n${objectId(to, 'a state')}^{tree}\n`, 2);
+    const trees = await gits.names.request(`${objectId(from, 'a state')}^{tree}\n${objectId(to, 'a state')}^{tree}\n`, 2, (lines) => lines.every((line) => OBJECT_ID.test(line)));
     const [fromTree, toTree] = trees.map((line, index) => objectId(line, `the tree of ${index === 0 ? from : to}`)) as [string, string];
     const answer = await gits.diffs.request(`${fromTree} ${toTree}\n${DIFF_END}\n`, (line) => line === DIFF_END);
     return parseShortStat(answer.join('\n'));
