@@ -111,9 +111,9 @@ class Running {
 
 /**
  * A git that reads requests on its standard input and answers each with lines (`cat-file
- * --batch-check`, `update-ref --stdin`, `hash-object --stdin-paths`, `diff-tree --stdin`), kept running between requests: a request costs a write
- * and a read instead of a process (a few ms of git's start, and the spawn itself blocking the
- * host's thread). Git is started on the first request, ended after `idleMs` without one (so the
+ * --batch-check`, `update-ref --stdin`, `hash-object --stdin-paths`, `diff-tree --stdin`), kept
+ * running between requests: a request costs a write and a read instead of a process (a few ms of
+ * git's start, and the spawn itself blocking the host's thread). Git is started on the first request, ended after `idleMs` without one (so the
  * gits of a worktree nobody checkpoints any more go away), and started again when needed. One
  * that ended while it waited (killed, its folder gone) is started again for the same request.
  */
@@ -129,10 +129,10 @@ export class GitSession {
   ) {}
 
   /**
-   * Writes `input` to git and resolves with the lines it prints up to where `ends` says; fails in git's words
-   * when git ends first. A git that was already running gets one more go with a fresh git when it
-   * ends, or gives an answer `usable` refuses (it may be working in a folder since removed and made
-   * again); a fresh git's answer is returned as it is.
+   * Writes `input` to git and resolves with the lines it prints up to where `ends` says; fails in
+   * git's words when git ends first. A git that was already running gets one more go with a fresh
+   * git when it ends, or gives an answer `usable` refuses (it may be working in a folder since
+   * removed and made again); a fresh git's answer is returned as it is.
    */
   async request(input: string, ends: AnswerEnd, usable: (answer: string[]) => boolean = () => true): Promise<string[]> {
     await this.prepare();
