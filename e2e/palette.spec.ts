@@ -86,6 +86,26 @@ test('keys typed right after Ctrl+Shift+P in an agent terminal reach the palette
   await expect(terminal).toContainText(/\$ echo after-palette\s*after-palette/);
 });
 
+test('the palette opens again when asked for right after Escape closed it, before its dialog said so', async ({ page, drover }) => {
+  const folder = drover.makeFolder('shop');
+  const url = await drover.startHost(['--project', folder]);
+  const projectId = await withSocket(drover, async (rpc) => (await rpc.call('findProjectByPath', { path: folder })).id);
+  await openProject(page, url, projectId);
+  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  await page.keyboard.press('Control+Shift+P');
+  await expect(palette.getByRole('combobox')).toBeFocused();
+  // What Escape does (the dialog closes now, its `close` event comes a task later), and the keys to open it again in the same task.
+  await page.evaluate(() => {
+    document.querySelector<HTMLDialogElement>('dialog[open]')?.close();
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'P', code: 'KeyP', ctrlKey: true, shiftKey: true, bubbles: true, cancelable: true }));
+  });
+  await expect(palette.getByRole('combobox')).toBeFocused();
+  await page.keyboard.type('run task');
+  await expect(palette.getByRole('option', { name: 'Run task…' })).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Escape');
+  await expect(palette).toBeHidden();
+});
+
 test('the palette offers what the page offers for an agent: merge its branch, push it, open a pull request, send the comments on its diff', async ({ page, drover }) => {
   const restorePorts = privatePortBlocks(drover);
   try {

@@ -23,7 +23,13 @@ export function App() {
   const route = useRoute();
   const projectName = useProject(route.page === 'project' ? route.projectId : null)?.name ?? null;
   const waiting = useQueueAcrossMachines().entries.length;
-  const [paletteOpen, setPaletteOpen] = useState(false);
+  /**
+   * Each opening of the palette by number, null while it is closed. Escape closes its <dialog> at
+   * once but fires `close` a task later: a palette opened again in between is another one, which
+   * that late `close` must not shut.
+   */
+  const [palette, setPalette] = useState<number | null>(null);
+  const openPalette = () => setPalette((opened) => (opened ?? 0) + 1);
   useRouteFocus(route);
   useThemeSetting();
 
@@ -33,7 +39,7 @@ export function App() {
     document.title = `${waiting > 0 ? `(${waiting}) ` : ''}${projectName ? `${projectName} — ` : ''}Drover${machine ? ` on ${machine}` : ''}`;
   }, [projectName, waiting]);
 
-  useAppShortcut('openPalette', () => setPaletteOpen(true));
+  useAppShortcut('openPalette', openPalette);
   useAppCommands();
 
   return (
@@ -49,7 +55,7 @@ export function App() {
           className="button button--ghost title-bar__button"
           aria-keyshortcuts="Control+K Control+Shift+P"
           title="Command palette (Ctrl+K, Ctrl+Shift+P)"
-          onClick={() => setPaletteOpen(true)}
+          onClick={openPalette}
         >
           Commands
         </button>
@@ -63,9 +69,7 @@ export function App() {
       </main>
       <StatusBar />
       <TaskToasts />
-      {paletteOpen && (
-        <CommandPalette onClose={() => setPaletteOpen(false)} />
-      )}
+      {palette !== null && <CommandPalette key={palette} onClose={() => setPalette((shown) => (shown === palette ? null : shown))} />}
     </div>
   );
 }
