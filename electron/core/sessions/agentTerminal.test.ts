@@ -233,6 +233,22 @@ describe('an agent terminal rebuilt from its scrollback file (a restart of the h
     await after.dispose();
   });
 
+  it('is the terminal it was when it was closed in the middle of a flood its file did not take', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-agent-terminal-'));
+    const file = path.join(dir, 'scrollback.log');
+    const before = new AgentTerminal({ scrollbackFile: file, scrollbackLines: 1000, cols: 80, rows: 24 });
+    drawSession(before, 0);
+    // 3 MB at once: more than the file takes of a moment.
+    for (let block = 0; block < 40; block++) before.write(`\u001b[3${block % 8}m${`flood line of block ${block} `.padEnd(78, '.')}\r\n`.repeat(1000));
+    before.write('\u001b[0mthe flood ended\r\n$ ');
+    const shown = await seen(before);
+    await before.dispose();
+    const after = rebuilt(file);
+    expect(await seen(after)).toEqual(shown);
+    expect(shown.text).toContain('flood line of block 39');
+    await after.dispose();
+  });
+
   it('is the terminal it was when its file was rewritten from a screen on the way', async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drover-agent-terminal-'));
     const file = path.join(dir, 'scrollback.log');

@@ -158,8 +158,9 @@ export class AgentTerminal {
 
   /**
    * The scrollback and the screen as text (`styled`: with the SGR of each run, see
-   * ScreenMirror.allText), once all of it is in the scrollback file too: the terminal a person
-   * (or a script) read is the one a crash of the host rebuilds.
+   * ScreenMirror.allText), once all of it is in the scrollback file too (but a flood the file
+   * dropped, which its next screen puts there): the terminal a person (or a script) read is the
+   * one a crash of the host rebuilds.
    */
   async text(options: { styled?: boolean } = {}): Promise<string> {
     this.stream.flush();
@@ -205,13 +206,14 @@ export class AgentTerminal {
     this.stream.flush();
   }
 
-  /** Resolves once the scrollback file has all of the output and is closed. */
-  dispose(): Promise<void> {
+  /** Resolves once the scrollback file has all of the output (a flood it missed in a screen) and is closed. */
+  async dispose(): Promise<void> {
     this.stream.flush();
     this.logFeed.detach();
     this.mirrorFeed.detach();
+    const lastScreen = this.log.missesOutput ? await this.mirror.snapshot().catch(() => null) : null;
     this.mirror.dispose();
-    return this.log.close();
+    await this.log.close(lastScreen);
   }
 
   /** The mirror holds the PTY back only past MIRROR_BEHIND_CHARS behind: output it cannot drop (see ScreenMirror) stays bounded. */

@@ -243,6 +243,53 @@ describe('ScrollbackLog', () => {
     await log.close();
   });
 
+  it('writes none of a flood (past a megabyte at one moment) and asks for a screen of it, a second after at most when output never goes quiet', async () => {
+    const file = logFile();
+    let due = 0;
+    const { log } = open(file, () => due++);
+    log.append('before the flood');
+    await log.written();
+    log.append('f'.repeat(2 * 1024 * 1024));
+    expect(log.missesOutput).toBe(true);
+    // A line every 50 ms after it: never the quiet moment a screen waits for.
+    const trickle = setInterval(() => log.append('tick\r\n'), 50);
+    try {
+      await waitFor(() => due === 1, 'a screen asked for', 5_000);
+    } finally {
+      clearInterval(trickle);
+    }
+    await log.written();
+    expect(await records(file)).toEqual([{ kind: 'output', data: 'before the flood' }]);
+    log.beginRewrite();
+    log.finishRewrite({ cols: 80, rows: 24, data: 'the flood, serialized' });
+    log.append('after it');
+    await log.close();
+    expect(log.missesOutput).toBe(false);
+    expect(await records(file)).toEqual([
+      { kind: 'screen', cols: 80, rows: 24, data: 'the flood, serialized' },
+      { kind: 'output', data: 'after it' },
+    ]);
+  });
+
+  it("keeps at most a megabyte after a screen's point while it misses output: past it, the rewritten file misses output still and asks for the next screen", async () => {
+    const file = logFile();
+    let due = 0;
+    const { log } = open(file, () => due++);
+    log.append('f'.repeat(2 * 1024 * 1024));
+    await waitFor(() => due === 1, 'a screen asked for at the quiet moment');
+    log.beginRewrite();
+    log.append('kept after the point');
+    log.append('g'.repeat(2 * 1024 * 1024));
+    log.finishRewrite({ cols: 80, rows: 24, data: 'the screen' });
+    await waitFor(() => due === 2, 'the next screen asked for');
+    expect(log.missesOutput).toBe(true);
+    expect(await records(file)).toEqual([
+      { kind: 'screen', cols: 80, rows: 24, data: 'the screen' },
+      { kind: 'output', data: 'kept after the point' },
+    ]);
+    await log.close();
+  });
+
   it('after a failed rewrite waits before it asks for a screen again, rather than at every batch of a flood', async () => {
     const file = logFile();
     let due = 0;
