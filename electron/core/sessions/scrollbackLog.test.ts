@@ -238,7 +238,11 @@ describe('ScrollbackLog', () => {
     log.append('after the screen');
     await log.written();
     const batch = 'f'.repeat(64 * 1024);
-    for (let sent = 0; sent <= 16 * 1024 * 1024 && due === 0; sent += batch.length) log.append(batch);
+    // Written as it comes (a flood, more than a megabyte waiting at once, would not be).
+    for (let sent = 0; sent <= 16 * 1024 * 1024 && due === 0; sent += batch.length) {
+      log.append(batch);
+      if (sent % (512 * 1024) === 0) await log.written();
+    }
     expect(due).toBe(1);
     await log.close();
   });
@@ -251,6 +255,9 @@ describe('ScrollbackLog', () => {
     await log.written();
     log.append('f'.repeat(2 * 1024 * 1024));
     expect(log.missesOutput).toBe(true);
+    // 16 MB more of it: the file does not grow, so no screen is asked for at once.
+    for (let i = 0; i < 16; i++) log.append('f'.repeat(1024 * 1024));
+    expect(due).toBe(0);
     // A line every 50 ms after it: never the quiet moment a screen waits for.
     const trickle = setInterval(() => log.append('tick\r\n'), 50);
     try {

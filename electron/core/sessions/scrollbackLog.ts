@@ -34,7 +34,10 @@ const WRITE_EVERY_MS = 50;
  * the next rewrite) held the flood bench at 0.41-0.47x of the raw read here, 0.51-0.53x without.
  */
 const MAX_WAITING_BYTES = 1024 * 1024;
-/** The file misses output for this long at most: output that never goes quiet gets its screen all the same. */
+/**
+ * The file misses output for this long at most: output that never goes quiet gets its screen all the
+ * same, and a flood one a second (not every rewriteAtOnce of it: the file does not grow meanwhile).
+ */
 const MAX_MISSING_MS = 1_000;
 /** A rewrite failed (a full disk, no screen): the next waits this long, twice as long after each failure in a row, up to the most. */
 const RETRY_REWRITE_MS = 5_000;
@@ -97,8 +100,8 @@ async function openToAppend(file: string, { cutTo, start }: { cutTo?: number; st
  * screens) since the last screen, the file is rewritten, at a quiet moment (past 16 MB at once), as
  * a new screen and what came after it: the file stays bounded (but while rewrites fail: it grows
  * until one succeeds), and is never cut in the middle of what a program drew. A flood is not
- * written as it comes (see MAX_WAITING_BYTES): the file gets its screens, and a crash in the middle
- * of one rebuilds the terminal as it was at the last (at most a second or 16 MB of output before).
+ * written as it comes (see MAX_WAITING_BYTES): the file gets a screen of it a second, and a crash in
+ * the middle of one rebuilds the terminal as it was at the last (about a second before).
  */
 export class ScrollbackLog {
   /** The file, open to append; null until it is opened at boot, and once it is closed. */
@@ -391,9 +394,13 @@ export class ScrollbackLog {
     this.retryAt = performance.now() + Math.min(MAX_RETRY_REWRITE_MS, RETRY_REWRITE_MS * 2 ** (this.failedRewrites - 1));
   }
 
+  /**
+   * A file that grows past rewriteAtOnce is rewritten at once; one that misses output (and so does
+   * not grow) gets its screen at the next quiet moment, a second later at most.
+   */
   private askForScreenIfDue(): void {
     if (this.sincePoint || performance.now() < this.retryAt) return;
-    if (this.sinceScreen > this.rewriteAtOnce()) this.onScreenDue();
+    if (this.sinceScreen > this.rewriteAtOnce() && !this.missing) this.onScreenDue();
     else if (this.screenDue()) this.awaitQuiet();
   }
 
