@@ -294,7 +294,10 @@ describe('ScrollbackLog', () => {
       { kind: 'screen', cols: 80, rows: 24, data: 'the screen' },
       { kind: 'output', data: 'kept after the point' },
     ]);
-    await log.close();
+    // Closed with the terminal as it stands: the file is whole again.
+    await log.close({ cols: 80, rows: 24, data: 'the last screen' });
+    expect(log.missesOutput).toBe(false);
+    expect(await records(file)).toEqual([{ kind: 'screen', cols: 80, rows: 24, data: 'the last screen' }]);
   });
 
   it('after a failed rewrite waits before it asks for a screen again, rather than at every batch of a flood', async () => {

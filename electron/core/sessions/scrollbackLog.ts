@@ -31,7 +31,8 @@ const WRITE_EVERY_MS = 50;
  * Past this much waiting at once (a flood of output, or a disk that cannot keep up), the file drops
  * it and what follows, and is made whole from the next screen: a flood is pushed out of the
  * scrollback by its own next megabytes, and encoding and writing all of it (to be thrown away at
- * the next rewrite) held the flood bench at 0.41-0.47x of the raw read here, 0.51-0.53x without.
+ * the next rewrite) held the flood bench at 0.41-0.47x of the raw read here (0.62-0.64x once a
+ * flood was neither written nor given a screen every few megabytes, see MAX_MISSING_MS).
  */
 const MAX_WAITING_BYTES = 1024 * 1024;
 /**
@@ -247,7 +248,11 @@ export class ScrollbackLog {
     this.sincePoint = null;
     this.screenToWrite = null;
     while (this.running) await this.running;
-    if (this.missing && lastScreen) await this.rewrite(screenRecord(lastScreen));
+    if (this.missing && lastScreen) {
+      // The last screen holds everything: nothing after its point was dropped.
+      this.droppedSincePoint = false;
+      await this.rewrite(screenRecord(lastScreen));
+    }
     const handle = this.handle;
     this.handle = null;
     if (handle && this.waiting.length > 0 && !this.missing) await this.appendWaiting(handle);
