@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
-import { byteLength, legacyTail, MAGIC, outputRecord, parse, screenRecord, screenRecordBytes, sizeRecord, type RestoredLog } from './scrollbackRecords';
+import { byteLength, legacyTail, MAGIC, outputRecord, parse, screenRecord, screenRecordBytes, sizeRecord, type RestoredLog, type Screen } from './scrollbackRecords';
 
 /**
  * Past this much since the last screen, and past as many times the last screen's size, the file is
@@ -209,7 +209,7 @@ export class ScrollbackLog {
    * done; output that comes meanwhile follows it. null (no screen could be made) leaves the file as
    * it is, and so does a failed rewrite; either way the next one waits a while.
    */
-  finishRewrite(screen: { cols: number; rows: number; data: string } | null): void {
+  finishRewrite(screen: Screen | null): void {
     if (!this.sincePoint || this.closing) return;
     if (!screen) {
       this.sincePoint = null;
@@ -240,7 +240,7 @@ export class ScrollbackLog {
    * without it), then closes the file: resolves once it is closed. A file that misses output is
    * rewritten from `lastScreen` (the terminal as it stands, all output added), if there is one.
    */
-  async close(lastScreen: { cols: number; rows: number; data: string } | null = null): Promise<void> {
+  async close(lastScreen: Screen | null = null): Promise<void> {
     if (this.closing) return;
     this.closing = true;
     clearTimeout(this.quietTimer);
@@ -271,11 +271,13 @@ export class ScrollbackLog {
     const buffers = !this.missing || keptSincePoint ? encode() : [];
     const bytes = buffers.length > 0 ? byteLength(buffers) : size;
     this.sinceScreen += bytes;
-    if (keptSincePoint && this.sincePointBytes + bytes > MAX_WAITING_BYTES) {
-      this.droppedSincePoint = true;
-    } else if (keptSincePoint) {
-      this.sincePoint?.push(...buffers);
-      this.sincePointBytes += bytes;
+    if (keptSincePoint) {
+      if (this.sincePointBytes + bytes > MAX_WAITING_BYTES) {
+        this.droppedSincePoint = true;
+      } else {
+        this.sincePoint?.push(...buffers);
+        this.sincePointBytes += bytes;
+      }
     }
     if (this.missing) {
       this.settle(this.added);
@@ -360,7 +362,7 @@ export class ScrollbackLog {
       this.waiting = rest;
       this.waitingBytes = byteLength(rest);
       this.missing = this.droppedSincePoint;
-      this.missingSince = performance.now();
+      if (this.missing) this.missingSince = performance.now();
       this.sinceScreen = byteLength(after);
       this.screenBytes = byteLength(screen);
       this.failedRewrites = 0;

@@ -13,12 +13,15 @@ const KIND_OUTPUT = 0x6f; // 'o'
 const KIND_SIZE = 0x73; // 's'
 const KIND_SCREEN = 0x53; // 'S'
 
+/** The serialized mirror (ScreenMirror.snapshot): written into an empty terminal of cols x rows, it is the terminal at that point. */
+export interface Screen {
+  cols: number;
+  rows: number;
+  data: string;
+}
+
 /** What the file holds: the terminal's output, its size changes, and a screen a rebuild starts from. */
-export type LogRecord =
-  | { kind: 'output'; data: string }
-  | { kind: 'size'; cols: number; rows: number }
-  /** The serialized mirror (ScreenMirror.snapshot): written into an empty terminal of cols x rows, it is the terminal at that point. */
-  | { kind: 'screen'; cols: number; rows: number; data: string };
+export type LogRecord = { kind: 'output'; data: string } | { kind: 'size'; cols: number; rows: number } | ({ kind: 'screen' } & Screen);
 
 export interface RestoredLog {
   /** From the last screen on, in order: replayed, they rebuild the terminal as it was. */
@@ -50,7 +53,7 @@ function sizePayload(cols: number, rows: number): Buffer {
 
 export const outputRecord = (data: string): Buffer[] => record(KIND_OUTPUT, Buffer.from(data));
 export const sizeRecord = (cols: number, rows: number): Buffer[] => record(KIND_SIZE, sizePayload(cols, rows));
-export const screenRecord = ({ cols, rows, data }: { cols: number; rows: number; data: string }): Buffer[] =>
+export const screenRecord = ({ cols, rows, data }: Screen): Buffer[] =>
   record(KIND_SCREEN, sizePayload(cols, rows), Buffer.from(data));
 
 /** The bytes a screen record of `data` takes in the file. */
